@@ -1,0 +1,267 @@
+/* cm-cli-bench.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * cardmark-cli bench TARGET: measure, print, save.
+ */
+
+#include "config.h"
+
+#include <glib-unix.h>
+#include <glib/gi18n.h>
+#include <signal.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "cm-plan.h"
+#include "cm-result.h"
+#include "cm-runner.h"
+#include "cm-target.h"
+
+#include "cm-cli.h"
+
+typedef struct
+{
+  GMainLoop    *loop;
+  GCancellable *cancellable;
+  CmResult     *result;
+  GError       *error;
+  gboolean      tty;
+  guint         n_tests;
+  char         *test;
+} Bench;
+
+void
+cm_cli_print_error (const GError *error)
+{
+  fprintf (stderr, "cardmark-cli: %s\n", error->message);
+}
+
+int
+cm_cli_usage_error (GOptionContext *context,
+                    const char     *message)
+{
+  fprintf (stderr, "cardmark-cli: %s\n", message);
+  if (context != NULL)
+    fprintf (stderr, "%s\n", _("Run with --help to see the options."));
+  return CM_EXIT_USAGE;
+}
+
+static gboolean
+interrupted_cb (gpointer user_data)
+{
+  Bench *bench = user_data;
+
+  fprintf (stderr, "\n%s\n", _("Cancelling…"));
+  g_cancellable_cancel (bench->cancellable);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+test_started_cb (CmRunner   *runner,
+                 guint       index,
+                 const char *name,
+                 Bench      *bench)
+{
+  g_free (bench->test);
+  bench->test = g_strdup (name);
+
+  if (!bench->tty)
+    fprintf (stderr, _("Running %s (%u of %u)…\n"), name, index + 1, bench->n_tests);
+}
+
+static void
+progress_cb (CmRunner *runner,
+             double    fraction,
+             double    seconds_left,
+             Bench    *bench)
+{
+  if (!bench->tty)
+    return;
+
+  fprintf (stderr, "\r\033[K%-20s %3.0f %%  ", bench->test, fraction * 100);
+  fprintf (stderr, _("about %.0f s left"), seconds_left);
+  fflush (stderr);
+}
+
+static void
+run_done_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  Bench *bench = user_data;
+
+  bench->result = cm_runner_run_finish (CM_RUNNER (object), result, &bench->error);
+  if (bench->tty)
+    fprintf (stderr, "\r\033[K");
+  g_main_loop_quit (bench->loop);
+}
+
+static void
+print_table (CmResult *result)
+{
+  GPtrArray *tests = cm_result_get_tests (result);
+  GPtrArray *notes = cm_result_get_notes (result);
+
+  printf ("%s  %s  (%s)\n", _("Target:"), cm_result_get_target_path (result),
+          cm_result_get_target_mode (result));
+  printf ("%-20s %9s %9s %9s %9s %9s %10s\n",
+          _("Test"), "MB/s", "IOPS", "p50 µs", "p99 µs", "max µs", _("Sustained"));
+
+  for (guint i = 0; i < tests->len; i++)
+    {
+      const CmTestResult *t = g_ptr_array_index (tests, i);
+
+      if (t->error != NULL)
+        {
+          printf ("%-20s %s\n", t->name, t->error);
+          continue;
+        }
+
+      printf ("%-20s %9.2f %9.0f %9.0f %9.0f %9.0f", t->name, t->mb_per_s, t->iops,
+              t->latency_us[0], t->latency_us[2], t->latency_us[3]);
+      if (t->sustained_mb_per_s > 0)
+        printf (" %10.2f", t->sustained_mb_per_s);
+      printf ("\n");
+    }
+
+  for (guint i = 0; i < notes->len; i++)
+    printf ("%s %s\n", _("Note:"), (const char *) g_ptr_array_index (notes, i));
+}
+
+static int
+write_outputs (CmResult   *result,
+               gboolean    json,
+               const char *output)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (output != NULL)
+    {
+      g_autoptr(GFile) file = g_file_new_for_commandline_arg (output);
+
+      if (!cm_result_save (result, file, &error))
+        {
+          cm_cli_print_error (error);
+          return CM_EXIT_FAILED;
+        }
+    }
+
+  if (json)
+    {
+      g_autofree char *data = cm_result_to_data (result, NULL);
+
+      printf ("%s\n", data);
+    }
+  else
+    print_table (result);
+
+  return CM_EXIT_OK;
+}
+
+static CmTarget *
+open_target (const char  *path,
+             gboolean     raw,
+             gboolean     allow_write,
+             GError     **error)
+{
+  g_autoptr(CmTarget) target = cm_target_new_for_path (path, allow_write, error);
+
+  if (target == NULL)
+    return NULL;
+
+  if (raw && cm_target_get_mode (target) == CM_TARGET_MODE_FILE)
+    {
+      g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_NOT_SUPPORTED,
+                   _("--raw needs a device such as /dev/mmcblk0, not a folder."));
+      return NULL;
+    }
+
+  return g_steal_pointer (&target);
+}
+
+int
+cm_cli_bench (int    argc,
+              char **argv)
+{
+  g_autofree char *profile_name = NULL;
+  g_autofree char *output = NULL;
+  g_autofree char *plot = NULL;
+  g_auto(GStrv) claims = NULL;
+  g_autofree char *brand = NULL;
+  gboolean raw = FALSE, allow_write = FALSE, json = FALSE, save = FALSE;
+  GOptionEntry entries[] = {
+    { "profile", 0, 0, G_OPTION_ARG_STRING, &profile_name, N_("quick (about a minute) or full"), "PROFILE" },
+    { "raw", 0, 0, G_OPTION_ARG_NONE, &raw, N_("Test the whole device, read-only unless --allow-write"), NULL },
+    { "allow-write", 0, 0, G_OPTION_ARG_NONE, &allow_write, N_("Also write to an unmounted device, putting back what was there"), NULL },
+    { "claim", 0, 0, G_OPTION_ARG_STRING_ARRAY, &claims, N_("Classes printed on the card, such as U3,V30,A2"), "CLASS" },
+    { "brand", 0, 0, G_OPTION_ARG_STRING, &brand, N_("The brand printed on the card"), "NAME" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print only the result document, as JSON"), NULL },
+    { "save", 0, 0, G_OPTION_ARG_NONE, &save, N_("Keep the result in the history"), NULL },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Also write the result document to FILE"), "FILE" },
+    { "plot", 0, 0, G_OPTION_ARG_FILENAME, &plot, N_("Draw the charts to FILE.png, .svg or .pdf"), "FILE" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new (_("TARGET — measure a card"));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CmTarget) target = NULL;
+  g_autoptr(CmPlan) plan = NULL;
+  g_autoptr(CmRunner) runner = NULL;
+  g_autoptr(GMainLoop) loop = NULL;
+  g_autoptr(GCancellable) cancellable = NULL;
+  CmProfile profile = CM_PROFILE_QUICK;
+  Bench bench = { 0 };
+  guint sigint, sigterm;
+  int status;
+
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_description (context,
+    _("TARGET is a folder on the card (a safe test in a scratch file) or the card's device (a raw test, read-only unless --allow-write)."));
+
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return cm_cli_usage_error (context, error->message);
+  if (argc != 2)
+    return cm_cli_usage_error (context, _("bench needs exactly one TARGET."));
+  if (profile_name != NULL && !cm_profile_from_string (profile_name, &profile))
+    return cm_cli_usage_error (context, _("--profile must be quick or full."));
+
+  if ((target = open_target (argv[1], raw, allow_write, &error)) == NULL)
+    {
+      cm_cli_print_error (error);
+      return CM_EXIT_FAILED;
+    }
+
+  plan = cm_plan_new (profile, 0);
+  runner = cm_runner_new (target, plan);
+  loop = g_main_loop_new (NULL, FALSE);
+  cancellable = g_cancellable_new ();
+
+  bench.loop = loop;
+  bench.cancellable = cancellable;
+  bench.tty = isatty (STDERR_FILENO);
+  bench.n_tests = cm_plan_get_n_tests (plan);
+
+  g_signal_connect (runner, "test-started", G_CALLBACK (test_started_cb), &bench);
+  g_signal_connect (runner, "progress", G_CALLBACK (progress_cb), &bench);
+  sigint = g_unix_signal_add (SIGINT, interrupted_cb, &bench);
+  sigterm = g_unix_signal_add (SIGTERM, interrupted_cb, &bench);
+
+  cm_runner_run_async (runner, cancellable, run_done_cb, &bench);
+  g_main_loop_run (loop);
+
+  g_source_remove (sigint);
+  g_source_remove (sigterm);
+  g_free (bench.test);
+
+  if (bench.error != NULL)
+    {
+      cm_cli_print_error (bench.error);
+      g_clear_error (&bench.error);
+      return CM_EXIT_FAILED;
+    }
+
+  status = write_outputs (bench.result, json, output);
+  g_clear_object (&bench.result);
+
+  return status;
+}

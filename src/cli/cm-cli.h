@@ -1,0 +1,29 @@
+/* cm-cli.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * What the subcommands of cardmark-cli share.
+ */
+
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Exit statuses (DESIGN.md § CLI). */
+enum {
+  CM_EXIT_OK = 0,
+  CM_EXIT_FAILED = 1,
+  CM_EXIT_USAGE = 2,
+  CM_EXIT_BELOW = 3,
+  CM_EXIT_FAKE = 4,
+};
+
+int  cm_cli_bench       (int          argc,
+                         char       **argv);
+int  cm_cli_usage_error (GOptionContext *context,
+                         const char  *message);
+void cm_cli_print_error (const GError *error);
+
+G_END_DECLS

@@ -1,0 +1,73 @@
+/* main.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * cardmark-cli: the same engine as the app, for terminals, scripts,
+ * headless Raspberry Pis and tests.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <locale.h>
+#include <stdio.h>
+
+#include "cm-cli.h"
+
+typedef struct
+{
+  const char *name;
+  int (*run) (int argc, char **argv);
+  const char *summary;
+} Command;
+
+static const Command commands[] = {
+  { "bench", cm_cli_bench, N_("Measure a card, a folder on it, or its device") },
+};
+
+static void
+print_usage (FILE *stream)
+{
+  fprintf (stream, "%s\n", _("Usage: cardmark-cli COMMAND [OPTION…]"));
+  fprintf (stream, "\n%s\n", _("Commands:"));
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    fprintf (stream, "  %-16s %s\n", commands[i].name, _(commands[i].summary));
+  fprintf (stream, "\n%s\n", _("Run “cardmark-cli COMMAND --help” for the options of a command."));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+  g_set_prgname ("cardmark-cli");
+
+  if (argc < 2)
+    {
+      print_usage (stderr);
+      return CM_EXIT_USAGE;
+    }
+
+  if (g_str_equal (argv[1], "--help") || g_str_equal (argv[1], "-h") || g_str_equal (argv[1], "help"))
+    {
+      print_usage (stdout);
+      return CM_EXIT_OK;
+    }
+
+  if (g_str_equal (argv[1], "--version"))
+    {
+      printf ("cardmark-cli %s\n", PACKAGE_VERSION);
+      return CM_EXIT_OK;
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    if (g_str_equal (argv[1], commands[i].name))
+      return commands[i].run (argc - 1, argv + 1);
+
+  fprintf (stderr, _("cardmark-cli: unknown command “%s”\n\n"), argv[1]);
+  print_usage (stderr);
+  return CM_EXIT_USAGE;
+}

@@ -1,0 +1,542 @@
+/* cm-engine.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The measuring loops. Queue depth 1 uses plain pread/pwrite, like fio's
+ * psync engine; deeper queues use io_uring, like fio's io_uring engine,
+ * so a card that can queue commands really gets several at once.
+ * Everything here runs in a worker thread and touches only the job.
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <liburing.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cm-engine.h"
+#include "cm-target.h"
+
+#define SAMPLE_INTERVAL_S 0.25
+#define SCATTER_MAX 4000
+
+typedef struct
+{
+  const CmEngineJob  *job;
+  const CmTestSpec   *spec;
+  CmTestResult       *test;
+  GArray             *latencies;     /* float µs of every counted command */
+  guint               scatter_stride;
+  guint64             n_commands;
+  guint64             rng;
+  double              t_origin;      /* when the test started */
+  double              t_counted;     /* when counting starts (after warm-up) */
+  double              t_last_sample;
+  guint64             sample_bytes;
+  guint64             counted_bytes;
+} Run;
+
+static inline double
+now_s (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* xorshift64*: fast, and good enough to spread offsets and fill buffers. */
+static inline guint64
+next_random (guint64 *state)
+{
+  guint64 x = *state;
+
+  x ^= x >> 12;
+  x ^= x << 25;
+  x ^= x >> 27;
+  *state = x;
+  return x * 0x2545F4914F6CDD1DULL;
+}
+
+guint8 *
+cm_engine_alloc (gsize size)
+{
+  void *buffer = NULL;
+
+  if (posix_memalign (&buffer, 4096, MAX (size, 4096)) != 0)
+    g_error ("Out of memory allocating %" G_GSIZE_FORMAT " bytes", size);
+
+  return buffer;
+}
+
+void
+cm_engine_fill_random (guint8 *buffer,
+                       gsize   size)
+{
+  guint64 state = g_random_int () | ((guint64) g_random_int () << 32) | 1;
+
+  for (gsize i = 0; i + 8 <= size; i += 8)
+    {
+      guint64 v = next_random (&state);
+      memcpy (buffer + i, &v, 8);
+    }
+}
+
+static void
+run_init (Run                *run,
+          const CmEngineJob  *job,
+          const CmTestSpec   *spec)
+{
+  run->job = job;
+  run->spec = spec;
+  run->test = cm_test_result_new (spec->name);
+  run->test->block_size = spec->block_size;
+  run->test->queue_depth = spec->queue_depth;
+  run->latencies = g_array_sized_new (FALSE, FALSE, sizeof (float), 1 << 16);
+  run->scatter_stride = 1;
+  run->rng = g_random_int () | ((guint64) g_random_int () << 32) | 1;
+  run->t_origin = now_s ();
+  run->t_counted = run->t_origin + spec->warmup_s;
+  run->t_last_sample = run->t_counted;
+}
+
+static void
+run_clear (Run *run)
+{
+  g_clear_pointer (&run->latencies, g_array_unref);
+  g_clear_pointer (&run->test, cm_test_result_free);
+}
+
+/* Keeps a bounded, evenly thinned set of (time, latency) points for the
+ * latency scatter chart: when full, every other point goes and only
+ * every second command after that is kept. */
+static void
+record_scatter (Run    *run,
+                double  t,
+                float   us)
+{
+  GArray *scatter = run->test->scatter;
+  CmLatencyPoint point = { (float) (t - run->t_counted), us };
+
+  if (run->n_commands % run->scatter_stride != 0)
+    return;
+
+  if (scatter->len >= SCATTER_MAX)
+    {
+      for (guint i = 0; i < scatter->len / 2; i++)
+        g_array_index (scatter, CmLatencyPoint, i) = g_array_index (scatter, CmLatencyPoint, 2 * i);
+      g_array_set_size (scatter, scatter->len / 2);
+      run->scatter_stride *= 2;
+    }
+
+  g_array_append_val (scatter, point);
+}
+
+static void
+emit_sample (Run    *run,
+             double  now,
+             double  fraction)
+{
+  CmSample sample = {
+    run->t_last_sample - run->t_counted,
+    now - run->t_counted,
+    run->sample_bytes,
+  };
+
+  g_array_append_val (run->test->samples, sample);
+  run->t_last_sample = now;
+  run->sample_bytes = 0;
+
+  if (run->job->progress != NULL)
+    run->job->progress (&sample, CLAMP (fraction, 0, 1), run->job->user_data);
+}
+
+/* Counts one finished command, unless it finished during the warm-up. */
+static inline void
+record_command (Run    *run,
+                double  start,
+                double  end,
+                gsize   bytes)
+{
+  float us;
+
+  if (end < run->t_counted)
+    return;
+
+  us = (float) ((end - start) * 1e6);
+  g_array_append_val (run->latencies, us);
+  record_scatter (run, end, us);
+  run->n_commands++;
+  run->counted_bytes += bytes;
+  run->sample_bytes += bytes;
+}
+
+static void
+run_finish (Run    *run,
+            double  t_end)
+{
+  CmTestResult *test = run->test;
+  float *lat = (float *) run->latencies->data;
+  gsize n = run->latencies->len;
+
+  if (run->sample_bytes > 0 || test->samples->len == 0)
+    emit_sample (run, t_end, 1.0);
+
+  test->bytes = run->counted_bytes;
+  test->seconds = MAX (t_end - run->t_counted, 1e-9);
+  test->mb_per_s = test->bytes / test->seconds / 1e6;
+  test->iops = run->n_commands / test->seconds;
+
+  cm_stats_sort_floats (lat, n);
+  test->latency_us[0] = cm_stats_percentile (lat, n, 50);
+  test->latency_us[1] = cm_stats_percentile (lat, n, 90);
+  test->latency_us[2] = cm_stats_percentile (lat, n, 99);
+  test->latency_us[3] = n > 0 ? lat[n - 1] : 0;
+
+  if (run->spec->pattern == CM_PATTERN_SEQUENTIAL)
+    test->sustained_mb_per_s = cm_stats_sustained_mb_per_s ((CmSample *) test->samples->data,
+                                                            test->samples->len);
+}
+
+static gboolean
+check_cancelled (const CmEngineJob  *job,
+                 GError            **error)
+{
+  return g_cancellable_set_error_if_cancelled (job->cancellable, error);
+}
+
+static gboolean
+io_error (GError **error,
+          int      errsv)
+{
+  g_propagate_error (error, cm_target_error_from_errno (errsv, "the card"));
+  return FALSE;
+}
+
+/* Without O_DIRECT the page cache would flatter the card: written data
+ * must reach it before the clock stops, and reads must not come from
+ * memory. */
+static gboolean
+flush_if_buffered (const CmEngineJob  *job,
+                   gboolean            drop_cache,
+                   GError            **error)
+{
+  if (job->direct_io)
+    return TRUE;
+
+  if (fdatasync (job->fd) != 0)
+    return io_error (error, errno);
+
+  if (drop_cache)
+    posix_fadvise (job->fd, 0, 0, POSIX_FADV_DONTNEED);
+
+  return TRUE;
+}
+
+static inline gssize
+do_io (const CmEngineJob *job,
+       CmDirection        direction,
+       guint8            *buffer,
+       gsize              size,
+       guint64            offset)
+{
+  if (direction == CM_DIRECTION_READ)
+    return pread (job->fd, buffer, size, offset);
+
+  return pwrite (job->fd, buffer, size, offset);
+}
+
+static gboolean
+check_transfer (gssize   done,
+                gsize    size,
+                GError **error)
+{
+  if (done < 0)
+    return io_error (error, errno);
+  if ((gsize) done != size)
+    return io_error (error, done == 0 ? ENOSPC : EIO);
+
+  return TRUE;
+}
+
+static gboolean
+run_sequential (Run     *run,
+                guint8  *buffer,
+                GError **error)
+{
+  const CmEngineJob *job = run->job;
+  const CmTestSpec *spec = run->spec;
+  guint64 total = spec->bytes ? spec->bytes : job->area_bytes;
+  gsize bs = spec->block_size;
+  double now = run->t_origin;
+
+  if (spec->direction == CM_DIRECTION_READ && !flush_if_buffered (job, TRUE, error))
+    return FALSE;
+
+  run->t_counted = run->t_last_sample = now_s ();
+
+  for (guint64 done = 0; done < total; done += bs)
+    {
+      guint64 offset = job->seq_start + done;
+      gsize size = MIN (bs, total - done);
+      guint8 *data = buffer;
+      double start;
+
+      if (job->backup != NULL && offset + size <= job->area_bytes)
+        data = job->backup + offset;
+
+      if (check_cancelled (job, error))
+        return FALSE;
+
+      start = now_s ();
+      if (!check_transfer (do_io (job, spec->direction, data, size, offset), size, error))
+        return FALSE;
+      now = now_s ();
+      record_command (run, start, now, size);
+
+      if (now - run->t_last_sample >= SAMPLE_INTERVAL_S)
+        emit_sample (run, now, (double) (done + size) / total);
+    }
+
+  if (spec->direction == CM_DIRECTION_WRITE)
+    {
+      if (!flush_if_buffered (job, FALSE, error))
+        return FALSE;
+      now = now_s ();
+    }
+
+  run_finish (run, now);
+  return TRUE;
+}
+
+static inline guint64
+random_offset (Run   *run,
+               gsize  bs)
+{
+  guint64 blocks = run->job->area_bytes / bs;
+
+  return (next_random (&run->rng) % blocks) * bs;
+}
+
+static inline guint8 *
+write_source (Run     *run,
+              guint8  *buffer,
+              guint64  offset)
+{
+  return run->job->backup != NULL ? run->job->backup + offset : buffer;
+}
+
+static gboolean
+run_random_qd1 (Run     *run,
+                guint8  *buffer,
+                GError **error)
+{
+  const CmEngineJob *job = run->job;
+  const CmTestSpec *spec = run->spec;
+  double t_stop = run->t_origin + spec->duration_s;
+  gsize bs = spec->block_size;
+  double now = run->t_origin;
+
+  if (spec->direction == CM_DIRECTION_READ && !flush_if_buffered (job, TRUE, error))
+    return FALSE;
+
+  for (guint64 i = 0; now < t_stop; i++)
+    {
+      guint64 offset = random_offset (run, bs);
+      guint8 *data = spec->direction == CM_DIRECTION_WRITE ? write_source (run, buffer, offset) : buffer;
+      double start;
+
+      if ((i & 15) == 0 && check_cancelled (job, error))
+        return FALSE;
+
+      start = now_s ();
+      if (!check_transfer (do_io (job, spec->direction, data, bs, offset), bs, error))
+        return FALSE;
+      now = now_s ();
+      record_command (run, start, now, bs);
+
+      if (now - run->t_last_sample >= SAMPLE_INTERVAL_S && now >= run->t_counted)
+        emit_sample (run, now, (now - run->t_origin) / spec->duration_s);
+    }
+
+  if (spec->direction == CM_DIRECTION_WRITE)
+    {
+      if (!flush_if_buffered (job, FALSE, error))
+        return FALSE;
+      now = now_s ();
+    }
+
+  run_finish (run, now);
+  return TRUE;
+}
+
+typedef struct
+{
+  guint8 *buffer;
+  double  submitted;
+} Slot;
+
+static void
+queue_slot (Run             *run,
+            struct io_uring *ring,
+            Slot            *slots,
+            guint            index,
+            double           now)
+{
+  const CmTestSpec *spec = run->spec;
+  struct io_uring_sqe *sqe = io_uring_get_sqe (ring);
+  guint64 offset = random_offset (run, spec->block_size);
+
+  g_assert (sqe != NULL);
+
+  if (spec->direction == CM_DIRECTION_READ)
+    io_uring_prep_read (sqe, run->job->fd, slots[index].buffer, spec->block_size, offset);
+  else
+    io_uring_prep_write (sqe, run->job->fd, write_source (run, slots[index].buffer, offset),
+                         spec->block_size, offset);
+
+  io_uring_sqe_set_data64 (sqe, index);
+  slots[index].submitted = now;
+}
+
+/* Reaps every finished command and, until the test's time is up, puts a
+ * new one in its place. Returns how many are still in flight. */
+static int
+reap_completions (Run             *run,
+                  struct io_uring *ring,
+                  Slot            *slots,
+                  int              in_flight,
+                  double           t_stop,
+                  int             *first_error)
+{
+  struct io_uring_cqe *cqe;
+  unsigned head, seen = 0;
+  double now = now_s ();
+
+  io_uring_for_each_cqe (ring, head, cqe)
+    {
+      guint index = (guint) io_uring_cqe_get_data64 (cqe);
+
+      seen++;
+      in_flight--;
+
+      if (cqe->res != (int) run->spec->block_size && *first_error == 0)
+        *first_error = cqe->res < 0 ? -cqe->res : EIO;
+
+      if (*first_error == 0)
+        record_command (run, slots[index].submitted, now, run->spec->block_size);
+
+      if (*first_error == 0 && now < t_stop)
+        {
+          queue_slot (run, ring, slots, index, now);
+          in_flight++;
+        }
+    }
+
+  io_uring_cq_advance (ring, seen);
+  return in_flight;
+}
+
+static gboolean
+run_random_queued (Run     *run,
+                   guint8  *buffer,
+                   GError **error)
+{
+  const CmEngineJob *job = run->job;
+  const CmTestSpec *spec = run->spec;
+  guint qd = spec->queue_depth;
+  double t_stop = run->t_origin + spec->duration_s;
+  g_autofree Slot *slots = g_new0 (Slot, qd);
+  struct io_uring ring;
+  int in_flight = 0;
+  int first_error = 0;
+  double now;
+  int ret;
+
+  if (spec->direction == CM_DIRECTION_READ && !flush_if_buffered (job, TRUE, error))
+    return FALSE;
+
+  if ((ret = io_uring_queue_init (qd, &ring, 0)) < 0)
+    return io_error (error, -ret);
+
+  for (guint i = 0; i < qd; i++)
+    {
+      slots[i].buffer = buffer + i * spec->block_size;
+      queue_slot (run, &ring, slots, i, now_s ());
+      in_flight++;
+    }
+
+  while (in_flight > 0)
+    {
+      /* On cancel or error, stop queueing and let what is in flight
+       * drain, so no buffer is freed under the kernel's feet. */
+      if (g_cancellable_is_cancelled (job->cancellable))
+        t_stop = 0;
+
+      if ((ret = io_uring_submit_and_wait (&ring, 1)) < 0 && ret != -EINTR)
+        {
+          first_error = first_error ? first_error : -ret;
+          break;
+        }
+
+      in_flight = reap_completions (run, &ring, slots, in_flight, t_stop, &first_error);
+      if (first_error != 0)
+        t_stop = 0;
+
+      now = now_s ();
+      if (now - run->t_last_sample >= SAMPLE_INTERVAL_S && now >= run->t_counted && now < t_stop)
+        emit_sample (run, now, (now - run->t_origin) / spec->duration_s);
+    }
+
+  io_uring_queue_exit (&ring);
+
+  if (first_error != 0)
+    return io_error (error, first_error);
+  if (check_cancelled (job, error))
+    return FALSE;
+
+  if (spec->direction == CM_DIRECTION_WRITE && !flush_if_buffered (job, FALSE, error))
+    return FALSE;
+
+  run_finish (run, now_s ());
+  return TRUE;
+}
+
+CmTestResult *
+cm_engine_run_test (const CmEngineJob  *job,
+                    const CmTestSpec   *spec,
+                    GError            **error)
+{
+  gsize buffer_size = spec->block_size * spec->queue_depth;
+  g_autofree guint8 *buffer = cm_engine_alloc (buffer_size);
+  Run run = { 0 };
+  gboolean ok;
+
+  g_return_val_if_fail (job->fd >= 0, NULL);
+  g_return_val_if_fail (job->area_bytes >= spec->block_size, NULL);
+
+  if (spec->direction == CM_DIRECTION_WRITE)
+    cm_engine_fill_random (buffer, buffer_size);
+
+  run_init (&run, job, spec);
+
+  if (spec->pattern == CM_PATTERN_SEQUENTIAL)
+    ok = run_sequential (&run, buffer, error);
+  else if (spec->queue_depth == 1)
+    ok = run_random_qd1 (&run, buffer, error);
+  else
+    ok = run_random_queued (&run, buffer, error);
+
+  if (!ok)
+    {
+      run_clear (&run);
+      return NULL;
+    }
+
+  g_clear_pointer (&run.latencies, g_array_unref);
+  return g_steal_pointer (&run.test);
+}

@@ -1,0 +1,286 @@
+/* cm-plan.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include "cm-plan.h"
+
+#define MiB (1024 * 1024)
+#define GiB (1024ull * MiB)
+
+struct _CmPlan
+{
+  GObject    parent_instance;
+
+  CmProfile  profile;
+  guint64    area_bytes;
+  GPtrArray *tests;
+};
+
+G_DEFINE_FINAL_TYPE (CmPlan, cm_plan, G_TYPE_OBJECT)
+
+static void
+cm_test_spec_free (CmTestSpec *spec)
+{
+  g_free (spec->name);
+  g_free (spec);
+}
+
+static void
+cm_plan_finalize (GObject *object)
+{
+  CmPlan *self = (CmPlan *) object;
+
+  g_clear_pointer (&self->tests, g_ptr_array_unref);
+
+  G_OBJECT_CLASS (cm_plan_parent_class)->finalize (object);
+}
+
+static void
+cm_plan_class_init (CmPlanClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = cm_plan_finalize;
+}
+
+static void
+cm_plan_init (CmPlan *self)
+{
+  self->tests = g_ptr_array_new_with_free_func ((GDestroyNotify) cm_test_spec_free);
+}
+
+CmPlan *
+cm_plan_new_empty (CmProfile profile,
+                   guint64   area_bytes)
+{
+  CmPlan *self = g_object_new (CM_TYPE_PLAN, NULL);
+
+  self->profile = profile;
+  self->area_bytes = area_bytes;
+
+  return self;
+}
+
+/* The standard plan of a profile (DESIGN.md § Measurements): sequential
+ * write and read in 4 MiB blocks or the card's allocation unit if larger,
+ * then 4K random write and read at queue depth 1 and 32. */
+CmPlan *
+cm_plan_new (CmProfile profile,
+             guint64   au_size_bytes)
+{
+  gboolean full = profile == CM_PROFILE_FULL;
+  double random_s = full ? 20 : 5;
+  gsize seq_block = MAX (4 * MiB, au_size_bytes);
+  CmPlan *self = cm_plan_new_empty (profile, full ? GiB : 256 * MiB);
+
+  cm_plan_add_test (self, "seq-write", CM_PATTERN_SEQUENTIAL, CM_DIRECTION_WRITE, seq_block, 1, 0, 0);
+  cm_plan_add_test (self, "seq-read", CM_PATTERN_SEQUENTIAL, CM_DIRECTION_READ, seq_block, 1, 0, 0);
+  cm_plan_add_test (self, "rand-write-4k", CM_PATTERN_RANDOM, CM_DIRECTION_WRITE, 4096, 1, 0, random_s);
+  cm_plan_add_test (self, "rand-read-4k", CM_PATTERN_RANDOM, CM_DIRECTION_READ, 4096, 1, 0, random_s);
+  cm_plan_add_test (self, "rand-write-4k-qd32", CM_PATTERN_RANDOM, CM_DIRECTION_WRITE, 4096, 32, 0, random_s);
+  cm_plan_add_test (self, "rand-read-4k-qd32", CM_PATTERN_RANDOM, CM_DIRECTION_READ, 4096, 32, 0, random_s);
+
+  if (full)
+    {
+      /* Several GiB, so the card's write cache runs out; the runner
+       * shortens it to 90 % of the free space. */
+      cm_plan_add_test (self, "seq-write-sustained", CM_PATTERN_SEQUENTIAL, CM_DIRECTION_WRITE,
+                        seq_block, 1, 8 * GiB, 0);
+      ((CmTestSpec *) g_ptr_array_index (self->tests, self->tests->len - 1))->sustained = TRUE;
+    }
+
+  return self;
+}
+
+CmProfile
+cm_plan_get_profile (CmPlan *self)
+{
+  g_return_val_if_fail (CM_IS_PLAN (self), CM_PROFILE_QUICK);
+
+  return self->profile;
+}
+
+guint64
+cm_plan_get_area_bytes (CmPlan *self)
+{
+  g_return_val_if_fail (CM_IS_PLAN (self), 0);
+
+  return self->area_bytes;
+}
+
+void
+cm_plan_set_area_bytes (CmPlan  *self,
+                        guint64  area_bytes)
+{
+  g_return_if_fail (CM_IS_PLAN (self));
+
+  self->area_bytes = area_bytes;
+}
+
+guint
+cm_plan_get_n_tests (CmPlan *self)
+{
+  g_return_val_if_fail (CM_IS_PLAN (self), 0);
+
+  return self->tests->len;
+}
+
+const CmTestSpec *
+cm_plan_get_test (CmPlan *self,
+                  guint   index)
+{
+  g_return_val_if_fail (CM_IS_PLAN (self), NULL);
+  g_return_val_if_fail (index < self->tests->len, NULL);
+
+  return g_ptr_array_index (self->tests, index);
+}
+
+const CmTestSpec *
+cm_plan_lookup (CmPlan     *self,
+                const char *name)
+{
+  g_return_val_if_fail (CM_IS_PLAN (self), NULL);
+
+  for (guint i = 0; i < self->tests->len; i++)
+    {
+      const CmTestSpec *spec = g_ptr_array_index (self->tests, i);
+
+      if (g_str_equal (spec->name, name))
+        return spec;
+    }
+
+  return NULL;
+}
+
+void
+cm_plan_add_test (CmPlan      *self,
+                  const char  *name,
+                  CmPattern    pattern,
+                  CmDirection  direction,
+                  gsize        block_size,
+                  guint        queue_depth,
+                  guint64      bytes,
+                  double       duration_s)
+{
+  CmTestSpec *spec;
+
+  g_return_if_fail (CM_IS_PLAN (self));
+  g_return_if_fail (block_size > 0 && block_size % 4096 == 0);
+  g_return_if_fail (queue_depth >= 1);
+
+  spec = g_new0 (CmTestSpec, 1);
+  spec->name = g_strdup (name);
+  spec->pattern = pattern;
+  spec->direction = direction;
+  spec->block_size = block_size;
+  spec->queue_depth = queue_depth;
+  spec->bytes = bytes;
+  spec->duration_s = duration_s;
+  /* The first second of a time-based test is not counted: it lets the
+   * card settle after the previous test (issue: the spine). */
+  spec->warmup_s = duration_s > 0 ? MIN (1.0, duration_s / 4) : 0;
+
+  g_ptr_array_add (self->tests, spec);
+}
+
+void
+cm_plan_remove_writes (CmPlan *self)
+{
+  g_return_if_fail (CM_IS_PLAN (self));
+
+  for (guint i = self->tests->len; i > 0; i--)
+    {
+      const CmTestSpec *spec = g_ptr_array_index (self->tests, i - 1);
+
+      if (spec->direction == CM_DIRECTION_WRITE)
+        g_ptr_array_remove_index (self->tests, i - 1);
+    }
+}
+
+gboolean
+cm_plan_has_writes (CmPlan *self)
+{
+  g_return_val_if_fail (CM_IS_PLAN (self), FALSE);
+
+  for (guint i = 0; i < self->tests->len; i++)
+    {
+      const CmTestSpec *spec = g_ptr_array_index (self->tests, i);
+
+      if (spec->direction == CM_DIRECTION_WRITE)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+/* Raw write mode writes back what it read, so the sequential read must
+ * come first: it fills the buffer that every later write takes its bytes
+ * from. */
+void
+cm_plan_reads_first (CmPlan *self)
+{
+  g_return_if_fail (CM_IS_PLAN (self));
+
+  for (guint i = 0; i < self->tests->len; i++)
+    {
+      CmTestSpec *spec = g_ptr_array_index (self->tests, i);
+
+      if (spec->pattern == CM_PATTERN_SEQUENTIAL && spec->direction == CM_DIRECTION_READ)
+        {
+          g_ptr_array_steal_index (self->tests, i);
+          g_ptr_array_insert (self->tests, 0, spec);
+          return;
+        }
+    }
+}
+
+double
+cm_plan_estimate_seconds (CmPlan *self,
+                          double  seq_mb_per_s)
+{
+  double seconds = 0;
+
+  g_return_val_if_fail (CM_IS_PLAN (self), 0);
+
+  seq_mb_per_s = MAX (seq_mb_per_s, 1);
+  for (guint i = 0; i < self->tests->len; i++)
+    {
+      const CmTestSpec *spec = g_ptr_array_index (self->tests, i);
+
+      if (spec->duration_s > 0)
+        seconds += spec->duration_s;
+      else
+        seconds += (spec->bytes ? spec->bytes : self->area_bytes) / (seq_mb_per_s * 1e6);
+    }
+
+  return seconds;
+}
+
+const char *
+cm_profile_to_string (CmProfile profile)
+{
+  switch (profile)
+    {
+    case CM_PROFILE_QUICK:
+      return "quick";
+    case CM_PROFILE_FULL:
+      return "full";
+    default:
+      g_return_val_if_reached ("quick");
+    }
+}
+
+gboolean
+cm_profile_from_string (const char *str,
+                        CmProfile  *profile)
+{
+  if (g_strcmp0 (str, "quick") == 0)
+    *profile = CM_PROFILE_QUICK;
+  else if (g_strcmp0 (str, "full") == 0)
+    *profile = CM_PROFILE_FULL;
+  else
+    return FALSE;
+
+  return TRUE;
+}

@@ -1,0 +1,163 @@
+/* cm-result.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+
+#include "cm-card-info.h"
+#include "cm-stats.h"
+
+G_BEGIN_DECLS
+
+#define CM_RESULT_SCHEMA 1
+
+#define CM_RESULT_ERROR (cm_result_error_quark ())
+
+typedef enum
+{
+  CM_RESULT_ERROR_INVALID,
+  CM_RESULT_ERROR_UNSUPPORTED_SCHEMA,
+} CmResultError;
+
+GQuark cm_result_error_quark (void);
+
+typedef enum
+{
+  CM_STATUS_MEETS,
+  CM_STATUS_MARGINAL,
+  CM_STATUS_BELOW,
+  CM_STATUS_NOT_JUDGED,
+} CmStatus;
+
+const char *cm_status_to_string   (CmStatus    status);
+gboolean    cm_status_from_string (const char *str,
+                                   CmStatus   *status);
+
+/* The latency of one command, @t seconds into the test. */
+typedef struct
+{
+  float t;
+  float us;
+} CmLatencyPoint;
+
+typedef struct
+{
+  char    *name;
+  gsize    block_size;
+  guint    queue_depth;
+  guint64  bytes;
+  double   seconds;
+  double   mb_per_s;
+  double   iops;
+  double   latency_us[4];       /* p50, p90, p99, max */
+  double   sustained_mb_per_s;  /* sequential tests; 0 otherwise */
+  GArray  *samples;             /* CmSample */
+  GArray  *scatter;             /* CmLatencyPoint, a bounded subset */
+  char    *error;               /* why the test could not run, or NULL */
+} CmTestResult;
+
+CmTestResult *cm_test_result_new  (const char   *name);
+void          cm_test_result_free (CmTestResult *test);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CmTestResult, cm_test_result_free)
+
+typedef struct
+{
+  char     *name;      /* e.g. "sustained-write" */
+  char     *test;      /* the measurement it reads, e.g. "seq-write" */
+  char     *unit;      /* "MB/s" or "IOPS" */
+  double    measured;
+  double    required;
+  CmStatus  status;
+  char     *reason;
+} CmCriterion;
+
+typedef struct
+{
+  char      *klass;     /* "U3" */
+  CmStatus   status;
+  char      *reason;
+  char      *source;    /* "label", "card" or "figures" */
+  GPtrArray *criteria;  /* CmCriterion */
+} CmClaim;
+
+CmCriterion *cm_criterion_new  (const char  *name,
+                                const char  *test,
+                                const char  *unit,
+                                double       measured,
+                                double       required);
+void         cm_criterion_free (CmCriterion *criterion);
+CmClaim     *cm_claim_new      (const char  *klass);
+void         cm_claim_free     (CmClaim     *claim);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CmCriterion, cm_criterion_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CmClaim, cm_claim_free)
+
+#define CM_TYPE_RESULT (cm_result_get_type ())
+
+G_DECLARE_FINAL_TYPE (CmResult, cm_result, CM, RESULT, GObject)
+
+CmResult     *cm_result_new             (void) G_GNUC_WARN_UNUSED_RESULT;
+CmResult     *cm_result_new_from_json   (JsonNode     *node,
+                                         GError      **error) G_GNUC_WARN_UNUSED_RESULT;
+CmResult     *cm_result_new_from_data   (const char   *data,
+                                         gssize        length,
+                                         GError      **error) G_GNUC_WARN_UNUSED_RESULT;
+CmResult     *cm_result_new_from_file   (GFile        *file,
+                                         GError      **error) G_GNUC_WARN_UNUSED_RESULT;
+JsonNode     *cm_result_to_json         (CmResult     *self) G_GNUC_WARN_UNUSED_RESULT;
+char         *cm_result_to_data         (CmResult     *self,
+                                         gsize        *length) G_GNUC_WARN_UNUSED_RESULT;
+gboolean      cm_result_save            (CmResult     *self,
+                                         GFile        *file,
+                                         GError      **error);
+
+GDateTime    *cm_result_get_started     (CmResult     *self);
+void          cm_result_set_started     (CmResult     *self,
+                                         GDateTime    *started);
+const char   *cm_result_get_tool        (CmResult     *self);
+const char   *cm_result_get_profile     (CmResult     *self);
+void          cm_result_set_profile     (CmResult     *self,
+                                         const char   *profile);
+const char   *cm_result_get_target_path (CmResult     *self);
+const char   *cm_result_get_target_mode (CmResult     *self);
+const char   *cm_result_get_device      (CmResult     *self);
+const char   *cm_result_get_reader      (CmResult     *self);
+void          cm_result_set_target      (CmResult     *self,
+                                         const char   *path,
+                                         const char   *mode,
+                                         const char   *device,
+                                         const char   *reader);
+gboolean      cm_result_get_direct_io   (CmResult     *self);
+void          cm_result_set_direct_io   (CmResult     *self,
+                                         gboolean      direct_io);
+const char   *cm_result_get_name        (CmResult     *self);
+void          cm_result_set_name        (CmResult     *self,
+                                         const char   *name);
+CmCardInfo   *cm_result_get_card        (CmResult     *self);
+void          cm_result_set_card        (CmResult     *self,
+                                         CmCardInfo   *card);
+const char   *cm_result_get_summary     (CmResult     *self);
+void          cm_result_set_summary     (CmResult     *self,
+                                         const char   *summary);
+
+GPtrArray    *cm_result_get_tests       (CmResult     *self);
+CmTestResult *cm_result_lookup_test     (CmResult     *self,
+                                         const char   *name);
+void          cm_result_take_test       (CmResult     *self,
+                                         CmTestResult *test);
+GPtrArray    *cm_result_get_claims      (CmResult     *self);
+void          cm_result_take_claim      (CmResult     *self,
+                                         CmClaim      *claim);
+void          cm_result_clear_claims    (CmResult     *self);
+GPtrArray    *cm_result_get_notes       (CmResult     *self);
+void          cm_result_add_note        (CmResult     *self,
+                                         const char   *note);
+gboolean      cm_result_has_note        (CmResult     *self,
+                                         const char   *note);
+
+G_END_DECLS

@@ -1,0 +1,536 @@
+/* cm-runner.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Runs a plan on a target in a worker thread. Progress and throughput
+ * samples reach the caller's main context a few times a second, as the
+ * "test-started", "progress" and "sample" signals.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <unistd.h>
+
+#include "cm-engine.h"
+#include "cm-runner.h"
+
+/* Until the card has shown its speed, time left is estimated with this. */
+#define GUESS_MB_PER_S 20.0
+
+struct _CmRunner
+{
+  GObject       parent_instance;
+
+  CmTarget     *target;
+  CmPlan       *plan;
+  GMainContext *context;
+  GCancellable *cancellable;
+
+  /* Worker-only state. */
+  GPtrArray    *order;        /* CmTestSpec, in the order they run */
+  guint         current;
+  double        seq_mb_per_s;
+};
+
+G_DEFINE_FINAL_TYPE (CmRunner, cm_runner, G_TYPE_OBJECT)
+
+enum {
+  TEST_STARTED,
+  PROGRESS,
+  SAMPLE,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+typedef struct
+{
+  CmRunner *runner;
+  guint     signal;
+  char     *test;
+  guint     index;
+  double    fraction;
+  double    seconds_left;
+  double    t;
+  double    mb_per_s;
+  double    iops;
+} Event;
+
+static void
+event_free (Event *event)
+{
+  g_clear_object (&event->runner);
+  g_free (event->test);
+  g_free (event);
+}
+
+static gboolean
+dispatch_event_cb (gpointer data)
+{
+  Event *event = data;
+  CmRunner *self = event->runner;
+
+  /* A cancelled run has already returned to its caller; what the worker
+   * still says is of no interest any more. */
+  if (g_cancellable_is_cancelled (self->cancellable))
+    return G_SOURCE_REMOVE;
+
+  switch (event->signal)
+    {
+    case TEST_STARTED:
+      g_signal_emit (self, signals[TEST_STARTED], 0, event->index, event->test);
+      break;
+    case PROGRESS:
+      g_signal_emit (self, signals[PROGRESS], 0, event->fraction, event->seconds_left);
+      break;
+    case SAMPLE:
+      g_signal_emit (self, signals[SAMPLE], 0, event->test, event->t, event->mb_per_s, event->iops);
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+
+  return G_SOURCE_REMOVE;
+}
+
+static Event *
+event_new (CmRunner *self,
+           guint     signal)
+{
+  Event *event = g_new0 (Event, 1);
+  const CmTestSpec *spec = g_ptr_array_index (self->order, MIN (self->current, self->order->len - 1));
+
+  event->runner = g_object_ref (self);
+  event->signal = signal;
+  event->test = g_strdup (spec->name);
+  event->index = self->current;
+
+  return event;
+}
+
+static void
+post_event (CmRunner *self,
+            Event    *event)
+{
+  g_main_context_invoke_full (self->context, G_PRIORITY_DEFAULT,
+                              dispatch_event_cb, event, (GDestroyNotify) event_free);
+}
+
+static double
+spec_seconds (CmRunner         *self,
+              const CmTestSpec *spec)
+{
+  guint64 bytes = spec->bytes ? spec->bytes : cm_target_get_area_bytes (self->target);
+
+  if (spec->duration_s > 0)
+    return spec->duration_s;
+
+  return bytes / (self->seq_mb_per_s * 1e6);
+}
+
+static double
+estimate_seconds_left (CmRunner *self,
+                       double    fraction,
+                       double    elapsed)
+{
+  const CmTestSpec *spec = g_ptr_array_index (self->order, self->current);
+  double left;
+
+  if (spec->duration_s > 0)
+    left = spec->duration_s * (1 - fraction);
+  else if (fraction > 0.01)
+    left = elapsed / fraction - elapsed;
+  else
+    left = spec_seconds (self, spec);
+
+  for (guint i = self->current + 1; i < self->order->len; i++)
+    left += spec_seconds (self, g_ptr_array_index (self->order, i));
+
+  return MAX (left, 0);
+}
+
+static void
+engine_progress_cb (const CmSample *sample,
+                    double          fraction,
+                    gpointer        user_data)
+{
+  CmRunner *self = user_data;
+  const CmTestSpec *spec = g_ptr_array_index (self->order, self->current);
+  Event *event;
+  double mb_per_s = cm_stats_sample_mb_per_s (sample);
+
+  if (spec->pattern == CM_PATTERN_SEQUENTIAL && mb_per_s > 0)
+    self->seq_mb_per_s = mb_per_s;
+
+  event = event_new (self, SAMPLE);
+  event->t = sample->t_end;
+  event->mb_per_s = mb_per_s;
+  event->iops = mb_per_s * 1e6 / spec->block_size;
+  post_event (self, event);
+
+  event = event_new (self, PROGRESS);
+  event->fraction = (self->current + fraction) / self->order->len;
+  event->seconds_left = estimate_seconds_left (self, fraction, sample->t_end);
+  post_event (self, event);
+}
+
+static void
+cm_runner_finalize (GObject *object)
+{
+  CmRunner *self = (CmRunner *) object;
+
+  g_clear_object (&self->target);
+  g_clear_object (&self->plan);
+  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->context, g_main_context_unref);
+  g_clear_pointer (&self->order, g_ptr_array_unref);
+
+  G_OBJECT_CLASS (cm_runner_parent_class)->finalize (object);
+}
+
+static void
+cm_runner_class_init (CmRunnerClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = cm_runner_finalize;
+
+  /**
+   * CmRunner::test-started:
+   * @index: the position of the test in the run
+   * @name: the test's name, such as "seq-write"
+   */
+  signals[TEST_STARTED] =
+    g_signal_new ("test-started",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_STRING);
+
+  /**
+   * CmRunner::progress:
+   * @fraction: how much of the whole run is done, 0 to 1
+   * @seconds_left: the estimated time left
+   */
+  signals[PROGRESS] =
+    g_signal_new ("progress",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 2, G_TYPE_DOUBLE, G_TYPE_DOUBLE);
+
+  /**
+   * CmRunner::sample:
+   * @test: the test's name
+   * @t: seconds into the test
+   * @mb_per_s: the throughput since the previous sample
+   * @iops: the same as commands per second
+   */
+  signals[SAMPLE] =
+    g_signal_new ("sample",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 4, G_TYPE_STRING, G_TYPE_DOUBLE, G_TYPE_DOUBLE, G_TYPE_DOUBLE);
+}
+
+static void
+cm_runner_init (CmRunner *self)
+{
+  self->seq_mb_per_s = GUESS_MB_PER_S;
+}
+
+CmRunner *
+cm_runner_new (CmTarget *target,
+               CmPlan   *plan)
+{
+  CmRunner *self;
+
+  g_return_val_if_fail (CM_IS_TARGET (target), NULL);
+  g_return_val_if_fail (CM_IS_PLAN (plan), NULL);
+
+  self = g_object_new (CM_TYPE_RUNNER, NULL);
+  self->target = g_object_ref (target);
+  self->plan = g_object_ref (plan);
+
+  return self;
+}
+
+CmTarget *
+cm_runner_get_target (CmRunner *self)
+{
+  g_return_val_if_fail (CM_IS_RUNNER (self), NULL);
+
+  return self->target;
+}
+
+CmPlan *
+cm_runner_get_plan (CmRunner *self)
+{
+  g_return_val_if_fail (CM_IS_RUNNER (self), NULL);
+
+  return self->plan;
+}
+
+/* Worker side */
+
+static guint64
+physical_memory (void)
+{
+  return (guint64) sysconf (_SC_PHYS_PAGES) * sysconf (_SC_PAGESIZE);
+}
+
+/* Which tests run, in which order: raw write mode reads before it
+ * writes, since the writes put back what the reads found. */
+static void
+order_tests (CmRunner *self,
+             CmResult *result)
+{
+  CmTargetMode mode = cm_target_get_mode (self->target);
+  guint n = cm_plan_get_n_tests (self->plan);
+
+  self->order = g_ptr_array_new ();
+
+  for (guint i = 0; i < n; i++)
+    {
+      CmTestSpec *spec = (CmTestSpec *) cm_plan_get_test (self->plan, i);
+
+      if (mode == CM_TARGET_MODE_RAW_READ && spec->direction == CM_DIRECTION_WRITE)
+        continue;
+
+      if (mode == CM_TARGET_MODE_RAW_WRITE && spec->sustained)
+        {
+          cm_result_add_note (result, _("The long sustained write is only run in file mode: a raw test would have to hold gigabytes of the card's data in memory to put them back."));
+          continue;
+        }
+
+      if (mode == CM_TARGET_MODE_RAW_WRITE &&
+          spec->pattern == CM_PATTERN_SEQUENTIAL && spec->direction == CM_DIRECTION_READ)
+        g_ptr_array_insert (self->order, 0, spec);
+      else
+        g_ptr_array_add (self->order, spec);
+    }
+}
+
+static guint64
+area_for_mode (CmRunner *self)
+{
+  guint64 area = cm_plan_get_area_bytes (self->plan);
+
+  /* Raw writes keep the whole area in memory to write it back. */
+  if (cm_target_get_mode (self->target) == CM_TARGET_MODE_RAW_WRITE)
+    area = MIN (area, physical_memory () / 8);
+
+  return area;
+}
+
+static gboolean
+fill_area (CmRunner     *self,
+           CmEngineJob  *job,
+           GError      **error)
+{
+  CmTestSpec fill = {
+    .name = (char *) "fill",
+    .pattern = CM_PATTERN_SEQUENTIAL,
+    .direction = CM_DIRECTION_WRITE,
+    .block_size = 4 * 1024 * 1024,
+    .queue_depth = 1,
+  };
+  g_autoptr(CmTestResult) test = NULL;
+  CmEngineProgressFunc progress = job->progress;
+
+  job->progress = NULL;
+  test = cm_engine_run_test (job, &fill, error);
+  job->progress = progress;
+
+  return test != NULL;
+}
+
+/* The sustained write goes past the test area, as far as several GiB or
+ * 90 % of the free space allow. */
+static void
+resolve_sustained (CmRunner    *self,
+                   CmTestSpec  *spec,
+                   CmEngineJob *job)
+{
+  guint64 room = cm_target_dup_free_bytes (self->target) / 10 * 9;
+
+  spec->bytes = MIN (spec->bytes, room) / spec->block_size * spec->block_size;
+  job->seq_start = cm_target_get_area_bytes (self->target);
+}
+
+static CmTestResult *
+run_one (CmRunner          *self,
+         CmEngineJob       *job,
+         const CmTestSpec  *spec,
+         GError           **error)
+{
+  CmTestSpec resolved = *spec;
+  CmTestResult *test;
+
+  job->seq_start = 0;
+
+  if (spec->direction == CM_DIRECTION_WRITE && !cm_target_can_write (self->target))
+    {
+      test = cm_test_result_new (spec->name);
+      test->block_size = spec->block_size;
+      test->queue_depth = spec->queue_depth;
+      test->error = g_strdup (_("The card is write-protected, so this write test could not run. Slide the lock switch up to test writing."));
+      return test;
+    }
+
+  if (spec->sustained)
+    {
+      resolve_sustained (self, &resolved, job);
+      if (resolved.bytes < resolved.block_size)
+        {
+          test = cm_test_result_new (spec->name);
+          test->error = g_strdup (_("There was not enough free space for the sustained write."));
+          return test;
+        }
+    }
+
+  test = cm_engine_run_test (job, &resolved, error);
+
+  /* Give the space of the sustained write back at once. */
+  if (spec->sustained && cm_target_get_mode (self->target) == CM_TARGET_MODE_FILE)
+    (void) ftruncate (job->fd, cm_target_get_area_bytes (self->target));
+
+  return test;
+}
+
+static gboolean
+run_tests (CmRunner      *self,
+           CmResult      *result,
+           CmEngineJob   *job,
+           GError       **error)
+{
+  gboolean area_written = cm_target_get_mode (self->target) != CM_TARGET_MODE_FILE;
+
+  for (self->current = 0; self->current < self->order->len; self->current++)
+    {
+      const CmTestSpec *spec = g_ptr_array_index (self->order, self->current);
+      CmTestResult *test;
+
+      post_event (self, event_new (self, TEST_STARTED));
+
+      /* Reads in file mode need data to read: write the area first if
+       * no test has yet. */
+      if (spec->direction == CM_DIRECTION_READ && !area_written && !fill_area (self, job, error))
+        return FALSE;
+
+      if ((test = run_one (self, job, spec, error)) == NULL)
+        return FALSE;
+
+      if (spec->direction == CM_DIRECTION_WRITE && spec->pattern == CM_PATTERN_SEQUENTIAL &&
+          !spec->sustained && test->error == NULL)
+        area_written = TRUE;
+
+      cm_result_take_test (result, test);
+    }
+
+  return TRUE;
+}
+
+static void
+describe_target (CmRunner *self,
+                 CmResult *result)
+{
+  CmTarget *target = self->target;
+
+  cm_result_set_target (result,
+                        cm_target_get_path (target),
+                        cm_target_mode_to_string (cm_target_get_mode (target)),
+                        cm_target_get_device (target),
+                        NULL);
+  cm_result_set_profile (result, cm_profile_to_string (cm_plan_get_profile (self->plan)));
+  cm_result_set_direct_io (result, cm_target_get_direct_io (target));
+
+  if (!cm_target_get_direct_io (target))
+    cm_result_add_note (result, _("This filesystem refused direct I/O, so CardMark used buffered I/O with fdatasync and dropped the cache before reads. Figures may be higher than the card really delivers."));
+
+  if (cm_target_get_mode (target) == CM_TARGET_MODE_RAW_WRITE)
+    cm_result_add_note (result, _("The raw write tests wrote the card's own bytes back to where they came from, so its content is unchanged."));
+}
+
+static void
+run_thread (GTask        *task,
+            gpointer      source_object,
+            gpointer      task_data,
+            GCancellable *cancellable)
+{
+  CmRunner *self = source_object;
+  g_autoptr(CmResult) result = cm_result_new ();
+  g_autofree guint8 *backup = NULL;
+  GError *error = NULL;
+  CmEngineJob job = { 0 };
+  gboolean ok;
+
+  if (!cm_target_open_area (self->target, area_for_mode (self), &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  describe_target (self, result);
+  order_tests (self, result);
+
+  if (cm_target_get_mode (self->target) == CM_TARGET_MODE_RAW_WRITE && cm_target_can_write (self->target))
+    backup = cm_engine_alloc (cm_target_get_area_bytes (self->target));
+
+  job.fd = cm_target_get_fd (self->target);
+  job.direct_io = cm_target_get_direct_io (self->target);
+  job.area_bytes = cm_target_get_area_bytes (self->target);
+  job.backup = backup;
+  job.cancellable = cancellable;
+  job.progress = engine_progress_cb;
+  job.user_data = self;
+
+  ok = self->order->len > 0 && run_tests (self, result, &job, &error);
+
+  /* Closing removes the scratch file's last trace on every path out. */
+  cm_target_close (self->target);
+
+  if (!ok && error == NULL)
+    g_set_error (&error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("The plan has no test this target can run."));
+
+  if (!ok)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, g_steal_pointer (&result), g_object_unref);
+}
+
+void
+cm_runner_run_async (CmRunner            *self,
+                     GCancellable        *cancellable,
+                     GAsyncReadyCallback  callback,
+                     gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (CM_IS_RUNNER (self));
+  g_return_if_fail (self->order == NULL);
+
+  self->context = g_main_context_ref_thread_default ();
+  self->cancellable = cancellable ? g_object_ref (cancellable) : g_cancellable_new ();
+
+  task = g_task_new (self, self->cancellable, callback, user_data);
+  g_task_set_source_tag (task, cm_runner_run_async);
+  /* Cancel returns at once; the worker finishes the command in flight
+   * (a slow card can take a second over 4 MiB) and closes the target on
+   * its own. */
+  g_task_set_return_on_cancel (task, TRUE);
+  g_task_run_in_thread (task, run_thread);
+}
+
+CmResult *
+cm_runner_run_finish (CmRunner      *self,
+                      GAsyncResult  *result,
+                      GError       **error)
+{
+  g_return_val_if_fail (CM_IS_RUNNER (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}

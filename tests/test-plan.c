@@ -1,0 +1,118 @@
+/* test-plan.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include "cm-plan.h"
+
+static const char * const standard_tests[] = {
+  "seq-write", "seq-read", "rand-write-4k", "rand-read-4k",
+  "rand-write-4k-qd32", "rand-read-4k-qd32",
+};
+
+static void
+test_quick (void)
+{
+  g_autoptr(CmPlan) plan = cm_plan_new (CM_PROFILE_QUICK, 0);
+
+  g_assert_cmpuint (cm_plan_get_n_tests (plan), ==, G_N_ELEMENTS (standard_tests));
+  g_assert_cmpuint (cm_plan_get_area_bytes (plan), ==, 256 * 1024 * 1024);
+
+  for (guint i = 0; i < G_N_ELEMENTS (standard_tests); i++)
+    {
+      const CmTestSpec *spec = cm_plan_get_test (plan, i);
+
+      g_assert_cmpstr (spec->name, ==, standard_tests[i]);
+      if (spec->pattern == CM_PATTERN_RANDOM)
+        {
+          g_assert_cmpuint (spec->block_size, ==, 4096);
+          g_assert_cmpfloat (spec->duration_s, ==, 5);
+          g_assert_cmpfloat (spec->warmup_s, ==, 1);
+          g_assert_cmpuint (spec->queue_depth, ==, g_str_has_suffix (spec->name, "qd32") ? 32 : 1);
+        }
+      else
+        g_assert_cmpuint (spec->block_size, ==, 4 * 1024 * 1024);
+    }
+
+  /* Writes come before reads of the same pattern: file mode reads what
+   * was written. */
+  g_assert_cmpuint (cm_plan_get_test (plan, 0)->direction, ==, CM_DIRECTION_WRITE);
+  g_assert_true (cm_plan_has_writes (plan));
+}
+
+static void
+test_full (void)
+{
+  g_autoptr(CmPlan) plan = cm_plan_new (CM_PROFILE_FULL, 0);
+  const CmTestSpec *sustained = cm_plan_lookup (plan, "seq-write-sustained");
+
+  g_assert_cmpuint (cm_plan_get_area_bytes (plan), ==, 1024 * 1024 * 1024);
+  g_assert_nonnull (sustained);
+  g_assert_true (sustained->sustained);
+  g_assert_cmpuint (sustained->bytes, >, cm_plan_get_area_bytes (plan));
+  g_assert_cmpfloat (cm_plan_lookup (plan, "rand-read-4k")->duration_s, ==, 20);
+}
+
+static void
+test_au_block (void)
+{
+  g_autoptr(CmPlan) plan = cm_plan_new (CM_PROFILE_QUICK, 8 * 1024 * 1024);
+
+  /* Sequential blocks grow to the allocation unit when it is larger. */
+  g_assert_cmpuint (cm_plan_lookup (plan, "seq-write")->block_size, ==, 8 * 1024 * 1024);
+  g_assert_cmpuint (cm_plan_lookup (plan, "rand-write-4k")->block_size, ==, 4096);
+}
+
+static void
+test_remove_writes (void)
+{
+  g_autoptr(CmPlan) plan = cm_plan_new (CM_PROFILE_QUICK, 0);
+
+  cm_plan_remove_writes (plan);
+  g_assert_false (cm_plan_has_writes (plan));
+  g_assert_cmpuint (cm_plan_get_n_tests (plan), ==, 3);
+  g_assert_nonnull (cm_plan_lookup (plan, "rand-read-4k-qd32"));
+  g_assert_null (cm_plan_lookup (plan, "seq-write"));
+}
+
+static void
+test_estimate (void)
+{
+  g_autoptr(CmPlan) plan = cm_plan_new (CM_PROFILE_QUICK, 0);
+  double slow = cm_plan_estimate_seconds (plan, 10);
+  double fast = cm_plan_estimate_seconds (plan, 100);
+
+  /* 4 × 5 s of random tests, plus 2 × 256 MiB at the given rate. */
+  g_assert_cmpfloat_with_epsilon (fast, 20 + 2 * 268435456 / 100e6, 1e-6);
+  g_assert_cmpfloat (slow, >, fast);
+}
+
+static void
+test_profile_strings (void)
+{
+  CmProfile profile;
+
+  g_assert_true (cm_profile_from_string ("full", &profile));
+  g_assert_cmpint (profile, ==, CM_PROFILE_FULL);
+  g_assert_cmpstr (cm_profile_to_string (profile), ==, "full");
+  g_assert_false (cm_profile_from_string ("fast", &profile));
+  g_assert_false (cm_profile_from_string (NULL, &profile));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/cardmark/plan/quick", test_quick);
+  g_test_add_func ("/cardmark/plan/full", test_full);
+  g_test_add_func ("/cardmark/plan/au-block", test_au_block);
+  g_test_add_func ("/cardmark/plan/remove-writes", test_remove_writes);
+  g_test_add_func ("/cardmark/plan/estimate", test_estimate);
+  g_test_add_func ("/cardmark/plan/profile-strings", test_profile_strings);
+
+  return g_test_run ();
+}

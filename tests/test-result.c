@@ -1,0 +1,212 @@
+/* test-result.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+
+#include "cm-result.h"
+
+static CmResult *
+make_result (void)
+{
+  CmResult *result = cm_result_new ();
+  CmTestResult *test = cm_test_result_new ("seq-write");
+  CmClaim *claim = cm_claim_new ("U3");
+  CmCriterion *criterion = cm_criterion_new ("sustained-write", "seq-write", "MB/s", 21.5, 30);
+  CmSample samples[] = { { 0, 0.25, 5000000 }, { 0.25, 0.5, 6000000 } };
+  CmLatencyPoint point = { 0.1f, 180000.0f };
+
+  cm_result_set_target (result, "/media/card", "file", "/dev/sdb", "usb");
+  cm_result_set_name (result, "SanDisk Extreme");
+  cm_result_set_profile (result, "full");
+
+  test->block_size = 4194304;
+  test->queue_depth = 1;
+  test->bytes = 11000000;
+  test->seconds = 0.5;
+  test->mb_per_s = 22;
+  test->iops = 5.25;
+  test->latency_us[0] = 180000;
+  test->latency_us[1] = 190000;
+  test->latency_us[2] = 200000;
+  test->latency_us[3] = 210000;
+  test->sustained_mb_per_s = 21.5;
+  g_array_append_vals (test->samples, samples, 2);
+  g_array_append_val (test->scatter, point);
+  cm_result_take_test (result, test);
+
+  test = cm_test_result_new ("rand-write-4k");
+  test->error = g_strdup ("write-protected");
+  cm_result_take_test (result, test);
+
+  criterion->status = CM_STATUS_BELOW;
+  claim->status = CM_STATUS_BELOW;
+  claim->reason = g_strdup ("Sustained write 21.5 MB/s, U3 needs 30");
+  claim->source = g_strdup ("label");
+  g_ptr_array_add (claim->criteria, criterion);
+  cm_result_take_claim (result, claim);
+
+  cm_result_set_summary (result, "Below its U3 label");
+  cm_result_add_note (result, "a note");
+  cm_result_add_note (result, "a note");
+  cm_result_set_direct_io (result, FALSE);
+
+  return result;
+}
+
+static void
+test_round_trip (void)
+{
+  g_autoptr(CmResult) result = make_result ();
+  g_autoptr(CmResult) back = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *data = cm_result_to_data (result, NULL);
+  g_autofree char *data2 = NULL;
+  CmTestResult *test;
+  CmClaim *claim;
+  CmCriterion *criterion;
+
+  back = cm_result_new_from_data (data, -1, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (back);
+
+  g_assert_cmpstr (cm_result_get_target_path (back), ==, "/media/card");
+  g_assert_cmpstr (cm_result_get_target_mode (back), ==, "file");
+  g_assert_cmpstr (cm_result_get_device (back), ==, "/dev/sdb");
+  g_assert_cmpstr (cm_result_get_reader (back), ==, "usb");
+  g_assert_cmpstr (cm_result_get_name (back), ==, "SanDisk Extreme");
+  g_assert_cmpstr (cm_result_get_profile (back), ==, "full");
+  g_assert_cmpstr (cm_result_get_summary (back), ==, "Below its U3 label");
+  g_assert_false (cm_result_get_direct_io (back));
+  g_assert_cmpuint (cm_result_get_notes (back)->len, ==, 1);
+  g_assert_true (g_date_time_equal (cm_result_get_started (back), cm_result_get_started (result)) ||
+                 g_date_time_difference (cm_result_get_started (result), cm_result_get_started (back)) < G_USEC_PER_SEC);
+
+  test = cm_result_lookup_test (back, "seq-write");
+  g_assert_nonnull (test);
+  g_assert_cmpuint (test->block_size, ==, 4194304);
+  g_assert_cmpuint (test->bytes, ==, 11000000);
+  g_assert_cmpfloat (test->mb_per_s, ==, 22);
+  g_assert_cmpfloat (test->latency_us[2], ==, 200000);
+  g_assert_cmpfloat (test->sustained_mb_per_s, ==, 21.5);
+  g_assert_cmpuint (test->samples->len, ==, 2);
+  g_assert_cmpfloat_with_epsilon (g_array_index (test->samples, CmSample, 1).t_start, 0.25, 1e-9);
+  g_assert_cmpuint (g_array_index (test->samples, CmSample, 1).bytes, ==, 6000000);
+  g_assert_cmpuint (test->scatter->len, ==, 1);
+  g_assert_cmpstr (cm_result_lookup_test (back, "rand-write-4k")->error, ==, "write-protected");
+
+  claim = g_ptr_array_index (cm_result_get_claims (back), 0);
+  g_assert_cmpstr (claim->klass, ==, "U3");
+  g_assert_cmpint (claim->status, ==, CM_STATUS_BELOW);
+  g_assert_cmpstr (claim->source, ==, "label");
+  criterion = g_ptr_array_index (claim->criteria, 0);
+  g_assert_cmpfloat (criterion->required, ==, 30);
+  g_assert_cmpint (criterion->status, ==, CM_STATUS_BELOW);
+
+  /* Writing what was read gives the same document. */
+  data2 = cm_result_to_data (back, NULL);
+  g_assert_cmpstr (data, ==, data2);
+}
+
+static void
+test_save_and_load (void)
+{
+  g_autoptr(CmResult) result = make_result ();
+  g_autoptr(CmResult) back = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cardmark-result-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "r.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  g_assert_true (cm_result_save (result, file, &error));
+  g_assert_no_error (error);
+  back = cm_result_new_from_file (file, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (cm_result_get_tests (back)->len, ==, 2);
+
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+static void
+test_malformed (void)
+{
+  static const char * const documents[] = {
+    "",
+    "not json",
+    "[]",
+    "{}",
+    "{\"schema\": \"1\"}",
+    "{\"schema\": 1}",
+    "{\"schema\": 1, \"tool\": \"x\", \"started\": \"yesterday\", \"profile\": \"quick\", \"target\": {\"mode\": \"file\"}, \"tests\": [], \"claims\": [], \"notes\": []}",
+    "{\"schema\": 1, \"tool\": \"x\", \"started\": \"2026-12-02T10:00:00Z\", \"profile\": \"quick\", \"target\": {\"mode\": \"file\"}, \"tests\": [{\"name\": \"seq-read\"}], \"claims\": [], \"notes\": []}",
+    "{\"schema\": 1, \"tool\": \"x\", \"started\": \"2026-12-02T10:00:00Z\", \"profile\": \"quick\", \"target\": {\"mode\": \"file\"}, \"tests\": [], \"claims\": [{\"class\": \"U3\", \"status\": \"great\", \"criteria\": []}], \"notes\": []}",
+    "{\"schema\": 1, \"tool\": \"x\", \"started\": \"2026-12-02T10:00:00Z\", \"profile\": \"quick\", \"target\": {\"mode\": \"file\"}, \"tests\": [], \"claims\": [], \"notes\": [3]}",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (documents); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(CmResult) result = cm_result_new_from_data (documents[i], -1, &error);
+
+      g_test_message ("document %u: %s", i, documents[i]);
+      g_assert_null (result);
+      g_assert_error (error, CM_RESULT_ERROR, CM_RESULT_ERROR_INVALID);
+      g_assert_nonnull (error->message);
+    }
+}
+
+static void
+test_minimal_valid (void)
+{
+  const char *doc = "{\"schema\": 1, \"tool\": \"x\", \"started\": \"2026-12-02T10:00:00Z\", \"profile\": \"quick\", \"target\": {\"mode\": \"file\"}, \"tests\": [], \"claims\": [], \"notes\": []}";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CmResult) result = cm_result_new_from_data (doc, -1, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (result);
+  g_assert_true (cm_result_get_direct_io (result));
+}
+
+static void
+test_newer_schema (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CmResult) result = cm_result_new_from_data ("{\"schema\": 2}", -1, &error);
+
+  g_assert_null (result);
+  g_assert_error (error, CM_RESULT_ERROR, CM_RESULT_ERROR_UNSUPPORTED_SCHEMA);
+}
+
+static void
+test_status_strings (void)
+{
+  CmStatus status;
+
+  for (CmStatus s = CM_STATUS_MEETS; s <= CM_STATUS_NOT_JUDGED; s++)
+    {
+      g_assert_true (cm_status_from_string (cm_status_to_string (s), &status));
+      g_assert_cmpint (status, ==, s);
+    }
+  g_assert_cmpstr (cm_status_to_string (CM_STATUS_NOT_JUDGED), ==, "not-judged");
+  g_assert_false (cm_status_from_string ("great", &status));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/cardmark/result/round-trip", test_round_trip);
+  g_test_add_func ("/cardmark/result/save-and-load", test_save_and_load);
+  g_test_add_func ("/cardmark/result/malformed", test_malformed);
+  g_test_add_func ("/cardmark/result/minimal-valid", test_minimal_valid);
+  g_test_add_func ("/cardmark/result/newer-schema", test_newer_schema);
+  g_test_add_func ("/cardmark/result/status-strings", test_status_strings);
+
+  return g_test_run ();
+}

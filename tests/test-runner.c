@@ -1,0 +1,241 @@
+/* test-runner.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Runs real plans on a real folder: the engine's numbers are measured
+ * here, so the tests check relations that must hold for any disk.
+ */
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+
+#include "cm-runner.h"
+
+typedef struct
+{
+  GMainLoop    *loop;
+  CmResult     *result;
+  GError       *error;
+  guint         n_samples;
+  guint         n_started;
+  double        last_fraction;
+  GCancellable *cancel_on_sample;
+  gint64        cancelled_at;
+  gint64        returned_at;
+} Run;
+
+static void
+sample_cb (CmRunner   *runner,
+           const char *test,
+           double      t,
+           double      mb_per_s,
+           double      iops,
+           Run        *run)
+{
+  run->n_samples++;
+  g_assert_cmpfloat (mb_per_s, >=, 0);
+
+  if (run->cancel_on_sample != NULL && run->cancelled_at == 0)
+    {
+      run->cancelled_at = g_get_monotonic_time ();
+      g_cancellable_cancel (run->cancel_on_sample);
+    }
+}
+
+static void
+progress_cb (CmRunner *runner,
+             double    fraction,
+             double    seconds_left,
+             Run      *run)
+{
+  g_assert_cmpfloat (fraction, >=, 0);
+  g_assert_cmpfloat (fraction, <=, 1);
+  g_assert_cmpfloat (seconds_left, >=, 0);
+  run->last_fraction = fraction;
+}
+
+static void
+started_cb (CmRunner   *runner,
+            guint       index,
+            const char *name,
+            Run        *run)
+{
+  g_assert_cmpuint (index, ==, run->n_started);
+  run->n_started++;
+}
+
+static void
+done_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  Run *run = user_data;
+
+  run->returned_at = g_get_monotonic_time ();
+  run->result = cm_runner_run_finish (CM_RUNNER (object), result, &run->error);
+  g_main_loop_quit (run->loop);
+}
+
+static CmPlan *
+small_plan (void)
+{
+  CmPlan *plan = cm_plan_new_empty (CM_PROFILE_QUICK, 32 * 1024 * 1024);
+
+  cm_plan_add_test (plan, "seq-write", CM_PATTERN_SEQUENTIAL, CM_DIRECTION_WRITE, 4 << 20, 1, 0, 0);
+  cm_plan_add_test (plan, "seq-read", CM_PATTERN_SEQUENTIAL, CM_DIRECTION_READ, 4 << 20, 1, 0, 0);
+  cm_plan_add_test (plan, "rand-read-4k", CM_PATTERN_RANDOM, CM_DIRECTION_READ, 4096, 1, 0, 1.5);
+  cm_plan_add_test (plan, "rand-read-4k-qd32", CM_PATTERN_RANDOM, CM_DIRECTION_READ, 4096, 32, 0, 1.5);
+  cm_plan_add_test (plan, "rand-write-4k-qd32", CM_PATTERN_RANDOM, CM_DIRECTION_WRITE, 4096, 32, 0, 1.5);
+
+  return plan;
+}
+
+static void
+run_plan (CmTarget     *target,
+          CmPlan       *plan,
+          Run          *run,
+          GCancellable *cancellable)
+{
+  g_autoptr(CmRunner) runner = cm_runner_new (target, plan);
+
+  run->loop = g_main_loop_new (NULL, FALSE);
+  g_signal_connect (runner, "sample", G_CALLBACK (sample_cb), run);
+  g_signal_connect (runner, "progress", G_CALLBACK (progress_cb), run);
+  g_signal_connect (runner, "test-started", G_CALLBACK (started_cb), run);
+  cm_runner_run_async (runner, cancellable, done_cb, run);
+  g_main_loop_run (run->loop);
+  g_main_loop_unref (run->loop);
+}
+
+static guint
+count_entries (const char *folder)
+{
+  g_autoptr(GDir) dir = g_dir_open (folder, 0, NULL);
+  guint n = 0;
+
+  while (g_dir_read_name (dir) != NULL)
+    n++;
+
+  return n;
+}
+
+static void
+test_file_mode (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cardmark-runner-XXXXXX", &error);
+  g_autoptr(CmTarget) target = cm_target_new_for_path (dir, FALSE, &error);
+  g_autoptr(CmPlan) plan = small_plan ();
+  Run run = { 0 };
+  GPtrArray *tests;
+
+  g_assert_no_error (error);
+  run_plan (target, plan, &run, NULL);
+  g_assert_no_error (run.error);
+  g_assert_nonnull (run.result);
+
+  tests = cm_result_get_tests (run.result);
+  g_assert_cmpuint (tests->len, ==, cm_plan_get_n_tests (plan));
+  g_assert_cmpuint (run.n_started, ==, tests->len);
+  g_assert_cmpuint (run.n_samples, >, 0);
+
+  for (guint i = 0; i < tests->len; i++)
+    {
+      const CmTestResult *t = g_ptr_array_index (tests, i);
+      const CmTestSpec *spec = cm_plan_lookup (plan, t->name);
+
+      g_test_message ("%s: %.1f MB/s %.0f IOPS p50 %.0f µs", t->name, t->mb_per_s, t->iops, t->latency_us[0]);
+      g_assert_null (t->error);
+      g_assert_cmpfloat (t->mb_per_s, >, 0);
+      g_assert_cmpfloat (t->iops, >, 0);
+      g_assert_cmpuint (t->queue_depth, ==, spec->queue_depth);
+      /* MB/s and IOPS are the same measurement in two units. */
+      g_assert_cmpfloat_with_epsilon (t->mb_per_s * 1e6 / spec->block_size, t->iops, t->iops * 1e-6);
+      /* Percentiles are ordered. */
+      g_assert_cmpfloat (t->latency_us[0], <=, t->latency_us[1]);
+      g_assert_cmpfloat (t->latency_us[1], <=, t->latency_us[2]);
+      g_assert_cmpfloat (t->latency_us[2], <=, t->latency_us[3]);
+      g_assert_cmpfloat (t->latency_us[0], >, 0);
+      g_assert_cmpuint (t->samples->len, >, 0);
+
+      if (spec->pattern == CM_PATTERN_SEQUENTIAL)
+        {
+          /* The whole area, every byte counted. */
+          g_assert_cmpuint (t->bytes, ==, cm_plan_get_area_bytes (plan));
+          g_assert_cmpfloat (t->sustained_mb_per_s, >, 0);
+        }
+      else
+        {
+          /* Time-based, the warm-up not counted. */
+          g_assert_cmpfloat (t->seconds, <=, spec->duration_s - spec->warmup_s + 0.5);
+          g_assert_cmpfloat (t->seconds, >=, spec->duration_s - spec->warmup_s - 0.1);
+          g_assert_cmpuint (t->bytes % 4096, ==, 0);
+        }
+    }
+
+  g_assert_cmpstr (cm_result_get_target_mode (run.result), ==, "file");
+  g_assert_cmpuint (count_entries (dir), ==, 0);
+
+  g_clear_object (&run.result);
+  g_rmdir (dir);
+}
+
+/* A read before any write in file mode still has data to read: the
+ * runner fills the area first. */
+static void
+test_read_only_plan_fills (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cardmark-runner-XXXXXX", &error);
+  g_autoptr(CmTarget) target = cm_target_new_for_path (dir, FALSE, &error);
+  g_autoptr(CmPlan) plan = cm_plan_new_empty (CM_PROFILE_QUICK, 16 * 1024 * 1024);
+  Run run = { 0 };
+  CmTestResult *t;
+
+  cm_plan_add_test (plan, "seq-read", CM_PATTERN_SEQUENTIAL, CM_DIRECTION_READ, 4 << 20, 1, 0, 0);
+  run_plan (target, plan, &run, NULL);
+  g_assert_no_error (run.error);
+
+  t = cm_result_lookup_test (run.result, "seq-read");
+  g_assert_cmpuint (t->bytes, ==, 16 * 1024 * 1024);
+  g_clear_object (&run.result);
+  g_rmdir (dir);
+}
+
+static void
+test_cancel (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cardmark-runner-XXXXXX", &error);
+  g_autoptr(CmTarget) target = cm_target_new_for_path (dir, FALSE, &error);
+  g_autoptr(CmPlan) plan = cm_plan_new_empty (CM_PROFILE_QUICK, 16 * 1024 * 1024);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  Run run = { 0 };
+
+  cm_plan_add_test (plan, "rand-read-4k", CM_PATTERN_RANDOM, CM_DIRECTION_READ, 4096, 1, 0, 30);
+  run.cancel_on_sample = cancellable;
+  run_plan (target, plan, &run, cancellable);
+
+  g_assert_null (run.result);
+  g_assert_error (run.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_cmpint (run.returned_at - run.cancelled_at, <, G_USEC_PER_SEC / 2);
+  g_clear_error (&run.error);
+
+  /* Nothing left behind, even before the worker has closed the file. */
+  g_assert_cmpuint (count_entries (dir), ==, 0);
+  g_rmdir (dir);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/cardmark/runner/file-mode", test_file_mode);
+  g_test_add_func ("/cardmark/runner/read-only-plan-fills", test_read_only_plan_fills);
+  g_test_add_func ("/cardmark/runner/cancel", test_cancel);
+
+  return g_test_run ();
+}
