@@ -23,6 +23,8 @@ struct _CmResult
   char       *target_mode;
   char       *device;
   char       *reader;
+  guint       usb_speed_mbps;
+  char       *host;
   char       *name;
   gboolean    direct_io;
   CmCardInfo *card;
@@ -161,6 +163,7 @@ cm_result_finalize (GObject *object)
   g_clear_pointer (&self->target_mode, g_free);
   g_clear_pointer (&self->device, g_free);
   g_clear_pointer (&self->reader, g_free);
+  g_clear_pointer (&self->host, g_free);
   g_clear_pointer (&self->name, g_free);
   g_clear_object (&self->card);
   g_clear_pointer (&self->summary, g_free);
@@ -336,6 +339,12 @@ cm_result_to_json (CmResult *self)
   add_nullable_string (builder, "mode", self->target_mode);
   add_nullable_string (builder, "device", self->device);
   add_nullable_string (builder, "reader", self->reader);
+  json_builder_set_member_name (builder, "usb_speed_mbps");
+  if (self->usb_speed_mbps > 0)
+    json_builder_add_int_value (builder, self->usb_speed_mbps);
+  else
+    json_builder_add_null_value (builder);
+  add_nullable_string (builder, "host", self->host);
   add_nullable_string (builder, "name", self->name);
   json_builder_set_member_name (builder, "direct_io");
   json_builder_add_boolean_value (builder, self->direct_io);
@@ -668,6 +677,7 @@ read_target (CmResult    *self,
 {
   JsonObject *target = get_object (root, "target");
   JsonNode *direct_io;
+  double usb_speed;
 
   if (target == NULL)
     return invalid (error, "target");
@@ -676,8 +686,12 @@ read_target (CmResult    *self,
       !read_string (target, "mode", FALSE, &self->target_mode, error) ||
       !read_string (target, "device", TRUE, &self->device, error) ||
       !read_string (target, "reader", TRUE, &self->reader, error) ||
-      !read_string (target, "name", TRUE, &self->name, error))
+      !read_string (target, "name", TRUE, &self->name, error) ||
+      !read_string (target, "host", TRUE, &self->host, error) ||
+      !read_number (target, "usb_speed_mbps", TRUE, &usb_speed, error))
     return FALSE;
+
+  self->usb_speed_mbps = (guint) usb_speed;
 
   direct_io = json_object_get_member (target, "direct_io");
   self->direct_io = direct_io == NULL || json_node_get_boolean (direct_io);
@@ -929,6 +943,41 @@ cm_result_set_target (CmResult   *self,
   self->target_mode = g_strdup (mode);
   self->device = g_strdup (device);
   self->reader = g_strdup (reader);
+}
+
+guint
+cm_result_get_usb_speed_mbps (CmResult *self)
+{
+  g_return_val_if_fail (CM_IS_RESULT (self), 0);
+
+  return self->usb_speed_mbps;
+}
+
+void
+cm_result_set_usb_speed_mbps (CmResult *self,
+                              guint     mbps)
+{
+  g_return_if_fail (CM_IS_RESULT (self));
+
+  self->usb_speed_mbps = mbps;
+}
+
+const char *
+cm_result_get_host (CmResult *self)
+{
+  g_return_val_if_fail (CM_IS_RESULT (self), NULL);
+
+  return self->host;
+}
+
+void
+cm_result_set_host (CmResult   *self,
+                    const char *host)
+{
+  g_return_if_fail (CM_IS_RESULT (self));
+
+  g_free (self->host);
+  self->host = g_strdup (host);
 }
 
 gboolean

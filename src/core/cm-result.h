@@ -132,6 +132,12 @@ void          cm_result_set_target      (CmResult     *self,
                                          const char   *mode,
                                          const char   *device,
                                          const char   *reader);
+guint         cm_result_get_usb_speed_mbps (CmResult   *self);
+void          cm_result_set_usb_speed_mbps (CmResult   *self,
+                                            guint       mbps);
+const char   *cm_result_get_host        (CmResult     *self);
+void          cm_result_set_host        (CmResult     *self,
+                                         const char   *host);
 gboolean      cm_result_get_direct_io   (CmResult     *self);
 void          cm_result_set_direct_io   (CmResult     *self,
                                          gboolean      direct_io);
