@@ -1,0 +1,64 @@
+#!/bin/bash
+# cli-bad-input.sh — wrong flags and impossible targets get a clear
+# message and the documented exit status, and lose nothing.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+source "$(dirname "$0")/lib/tap.sh"
+
+work=$(mktemp -d)
+mnt=
+cleanup () {
+  [ -n "$mnt" ] && umount "$mnt" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# expect STATUS PATTERN ARGS…: runs the CLI, checks the exit status and
+# that stderr matches the pattern.
+expect () {
+  local status=$1 pattern=$2
+  shift 2
+  "$CARDMARK_CLI" "$@" > "$work/out" 2> "$work/err"
+  local got=$?
+  if [ $got -eq "$status" ] && grep -qiE "$pattern" "$work/err"; then
+    ok "cardmark-cli $* → $status"
+  else
+    not_ok "cardmark-cli $* → $status (got $got: $(head -c 300 "$work/err"))"
+  fi
+}
+
+expect 2 "usage" 
+expect 2 "unknown command" frobnicate
+expect 2 "unknown option" bench --frobnicate /tmp
+expect 2 "quick or full" bench --profile turbo /tmp
+expect 2 "exactly one TARGET" bench
+expect 2 "exactly one TARGET" bench /tmp /var/tmp
+expect 1 "nothing at /nonexistent/card" bench /nonexistent/card
+touch "$work/file.txt"
+expect 1 "not a folder or a card" bench "$work/file.txt"
+expect 1 "needs a device" bench --raw "$work"
+
+"$CARDMARK_CLI" --help > "$work/out"
+check "--help lists bench" grep -q "bench" "$work/out"
+
+if [ "$(id -u)" = 0 ]; then
+  mnt="$work/small"
+  mkdir "$mnt"
+  mount -t tmpfs -o size=64m tmpfs "$mnt"
+  echo keep > "$mnt/keep.txt"
+  expect 1 "not enough free space" bench "$mnt"
+  check "a full card keeps its files and gets no scratch file" test "$(ls -A "$mnt")" = "keep.txt"
+  mount -o remount,ro "$mnt"
+  expect 1 "write-protected|read-only" bench "$mnt"
+  check "a read-only card keeps its files" test "$(cat "$mnt/keep.txt")" = "keep"
+  umount "$mnt"
+  mnt=
+else
+  skip "mounting a small or read-only filesystem needs root"
+  skip "mounting a small or read-only filesystem needs root"
+  skip "mounting a small or read-only filesystem needs root"
+  skip "mounting a small or read-only filesystem needs root"
+fi
+
+done_testing

@@ -1,0 +1,61 @@
+#!/bin/bash
+# cli-file-mode.sh — cardmark-cli bench on a folder: the safe test.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+source "$(dirname "$0")/lib/tap.sh"
+
+dir=$(mktemp -d /var/tmp/cardmark-file-XXXXXX)
+out=$(mktemp -d)
+trap 'rm -rf "$dir" "$out"' EXIT
+
+head -c 1000000 /dev/urandom > "$dir/photo.jpg"
+before=$(sha256sum "$dir/photo.jpg")
+
+"$CARDMARK_CLI" bench "$dir" --json --output "$out/saved.json" > "$out/r.json" 2> "$out/err"
+status=$?
+check "bench on a folder exits 0" test $status -eq 0
+check "stdout is only the result document" json_check "$out/r.json" 'r["schema"] == 1'
+check "--output writes the same document" cmp -s "$out/r.json" <(cat "$out/saved.json"; echo)
+check "file mode is recorded" json_check "$out/r.json" 'r["target"]["mode"] == "file" and r["target"]["direct_io"] is True'
+check "all six tests ran" json_check "$out/r.json" \
+  '[t["name"] for t in r["tests"]] == ["seq-write", "seq-read", "rand-write-4k", "rand-read-4k", "rand-write-4k-qd32", "rand-read-4k-qd32"]'
+check "every test has figures" json_check "$out/r.json" \
+  'all(t["mb_per_s"] > 0 and t["iops"] > 0 and t["bytes"] > 0 and t["seconds"] > 0 for t in r["tests"])'
+check "latency percentiles are ordered" json_check "$out/r.json" \
+  'all(0 < t["latency_us"]["p50"] <= t["latency_us"]["p90"] <= t["latency_us"]["p99"] <= t["latency_us"]["max"] for t in r["tests"])'
+check "MB/s and IOPS agree with bytes and seconds" json_check "$out/r.json" \
+  'all(abs(t["mb_per_s"] - t["bytes"] / t["seconds"] / 1e6) < 1e-6 * t["mb_per_s"] + 1e-9 for t in r["tests"])'
+check "sequential tests cover the 256 MiB area and have a sustained rate" json_check "$out/r.json" \
+  'all(t["bytes"] == 256 * 2**20 and t["sustained_mb_per_s"] > 0 for t in r["tests"] if t["name"].startswith("seq-"))'
+check "random tests are time-based, first second not counted" json_check "$out/r.json" \
+  'all(3.9 < t["seconds"] < 4.6 for t in r["tests"] if t["name"].startswith("rand-"))'
+check "about four samples a second" json_check "$out/r.json" \
+  'all(len(t["samples"]) >= 3 * t["seconds"] for t in r["tests"] if t["seconds"] > 1)'
+check "progress went to stderr" grep -q "rand-read-4k-qd32" "$out/err"
+check "no scratch file left" test "$(ls -A "$dir")" = "photo.jpg"
+check "existing files untouched" test "$(sha256sum "$dir/photo.jpg")" = "$before"
+
+"$CARDMARK_CLI" bench "$dir" > "$out/table" 2>/dev/null
+check "a plain run prints a table" grep -q "^rand-read-4k-qd32 " "$out/table"
+
+# Ctrl-C in the middle of a run: exit 1 quickly, nothing left behind.
+"$CARDMARK_CLI" bench "$dir" --profile full > /dev/null 2> "$out/err" &
+pid=$!
+sleep 2
+kill -INT $pid
+start=$(date +%s%N)
+wait $pid
+status=$?
+elapsed_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+check "Ctrl-C ends the run with status 1" test $status -eq 1
+check "Ctrl-C is acknowledged" grep -qi "cancel" "$out/err"
+check "Ctrl-C returns within a second (${elapsed_ms} ms)" test $elapsed_ms -lt 1000
+check "no scratch file after Ctrl-C" test "$(ls -A "$dir")" = "photo.jpg"
+
+# A scratch file left by a crash is removed at the next start.
+touch "$dir/.cardmark-Ab12Cd"
+"$CARDMARK_CLI" bench "$dir" --json > /dev/null 2>&1
+check "a stale scratch file is removed at the next run" test "$(ls -A "$dir")" = "photo.jpg"
+
+done_testing

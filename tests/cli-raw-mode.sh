@@ -1,0 +1,83 @@
+#!/bin/bash
+# cli-raw-mode.sh — cardmark-cli bench on a whole block device.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+source "$(dirname "$0")/lib/tap.sh"
+
+[ "$(id -u)" = 0 ] || skip_all "raw mode needs root to attach loop devices"
+[ -e /dev/loop-control ] || skip_all "no loop device support in this kernel"
+
+work=$(mktemp -d /var/tmp/cardmark-raw-XXXXXX)
+loops=()
+cleanup () {
+  for l in "${loops[@]}"; do
+    umount "$l" 2>/dev/null
+    losetup -d "$l" 2>/dev/null
+  done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# A 320 MiB "card" full of random bytes, so a write that did not put
+# back exactly what was there would show in the checksum.
+head -c $((320 * 1024 * 1024)) /dev/urandom > "$work/card.img"
+dev=$(losetup -f --show "$work/card.img") || skip_all "losetup failed"
+loops+=("$dev")
+before=$(sha256sum < "$dev")
+
+"$CARDMARK_CLI" bench "$dev" --json > "$work/read.json" 2> "$work/err"
+check "raw read-only bench exits 0" test $? -eq 0
+check "raw read-only mode is recorded" json_check "$work/read.json" 'r["target"]["mode"] == "raw-read" and r["target"]["device"] == "'"$dev"'"'
+check "read-only mode runs only the read tests" json_check "$work/read.json" \
+  '[t["name"] for t in r["tests"]] == ["seq-read", "rand-read-4k", "rand-read-4k-qd32"]'
+check "read tests have figures" json_check "$work/read.json" 'all(t["mb_per_s"] > 0 for t in r["tests"])'
+check "a read-only run leaves the device unchanged" test "$(sha256sum < "$dev")" = "$before"
+
+"$CARDMARK_CLI" bench "$dev" --allow-write --json > "$work/write.json" 2> "$work/err"
+check "raw write bench exits 0" test $? -eq 0
+check "raw write mode is recorded" json_check "$work/write.json" 'r["target"]["mode"] == "raw-write"'
+check "raw write mode reads first, then runs every test" json_check "$work/write.json" \
+  '[t["name"] for t in r["tests"]] == ["seq-read", "seq-write", "rand-write-4k", "rand-read-4k", "rand-write-4k-qd32", "rand-read-4k-qd32"]'
+check "write tests have figures" json_check "$work/write.json" 'all(t["mb_per_s"] > 0 and t["iops"] > 0 for t in r["tests"])'
+sync
+echo 3 > /proc/sys/vm/drop_caches
+check "--allow-write left every byte of the device as it was" test "$(sha256sum < "$dev")" = "$before"
+
+# Cancelled in the middle of the random writes: still unchanged.
+"$CARDMARK_CLI" bench "$dev" --allow-write > /dev/null 2>&1 &
+pid=$!
+sleep 5
+kill -INT $pid
+wait $pid
+check "a cancelled raw write run exits 1" test $? -eq 1
+check "a cancelled raw write run left the device as it was" test "$(sha256sum < "$dev")" = "$before"
+
+# A mounted device is never written to.
+truncate -s 64M "$work/fs.img"
+mkfs.ext4 -q "$work/fs.img"
+fsdev=$(losetup -f --show "$work/fs.img")
+loops+=("$fsdev")
+mkdir "$work/mnt"
+if mount "$fsdev" "$work/mnt" 2>/dev/null; then
+  "$CARDMARK_CLI" bench "$fsdev" --allow-write > /dev/null 2> "$work/err"
+  check "writing to a mounted device is refused with status 1" test $? -eq 1
+  check "the refusal says it is mounted" grep -q "mounted" "$work/err"
+  umount "$work/mnt"
+else
+  skip "cannot mount ext4 here"
+  skip "cannot mount ext4 here"
+fi
+
+# A write-protected device: reads still report, writes say why not.
+rodev=$(losetup -r -f --show "$work/card.img")
+loops+=("$rodev")
+"$CARDMARK_CLI" bench "$rodev" --allow-write --json > "$work/ro.json" 2> "$work/err"
+check "a write-protected device still gives a result" test $? -eq 0
+check "its write tests say write-protected" json_check "$work/ro.json" \
+  'all("write-protected" in t["error"] for t in r["tests"] if "write" in t["name"])'
+check "its read tests have figures" json_check "$work/ro.json" \
+  'all(t["mb_per_s"] > 0 for t in r["tests"] if "read" in t["name"])'
+
+
+done_testing

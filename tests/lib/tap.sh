@@ -1,0 +1,55 @@
+# tap.sh — a few helpers for the shell tests, which speak TAP to meson.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+tap_n=0
+tap_failed=0
+
+ok () {
+  tap_n=$((tap_n + 1))
+  echo "ok $tap_n - $*"
+}
+
+not_ok () {
+  tap_n=$((tap_n + 1))
+  tap_failed=1
+  echo "not ok $tap_n - $*"
+}
+
+# check DESCRIPTION COMMAND…: one TAP line from a command's success.
+check () {
+  local what=$1
+  shift
+  if "$@"; then ok "$what"; else not_ok "$what"; fi
+}
+
+skip_all () {
+  echo "1..0 # SKIP $*"
+  exit 0
+}
+
+skip () {
+  tap_n=$((tap_n + 1))
+  echo "ok $tap_n # SKIP $*"
+}
+
+done_testing () {
+  echo "1..$tap_n"
+  exit $tap_failed
+}
+
+# json_check FILE PYTHON-EXPRESSION: evaluates the expression with `r`
+# bound to the parsed document; succeeds when it is true.
+json_check () {
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+with open(sys.argv[1]) as f:
+    r = json.load(f)
+ok = eval(sys.argv[2])
+if not ok:
+    print("# failed: " + sys.argv[2], file=sys.stderr)
+sys.exit(0 if ok else 1)
+PY
+}
+
+: "${CARDMARK_CLI:?run through meson test}"
