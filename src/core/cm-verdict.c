@@ -1,0 +1,800 @@
+/* cm-verdict.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Turns the figures of a result into a status per claimed class, with
+ * the reasons a person needs: docs/methodology.md explains every rule.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+#include "cm-verdict.h"
+
+/* Within this fraction below a threshold a criterion is "marginal". */
+#define MARGINAL_FRACTION 0.10
+/* Queue depth 32 must be this much faster than depth 1 for us to believe
+ * the host queues commands. */
+#define QUEUEING_GAIN 1.3
+/* A figure this close to a reader's ceiling was held back by the reader. */
+#define NEAR_CEILING 0.8
+
+typedef struct
+{
+  const char *name;
+  double      write_mb_s;
+  double      read_iops;   /* 0 when the class has no random figures */
+  double      write_iops;
+  gboolean    queued;      /* the random figures need command queueing */
+} ClassSpec;
+
+/* SD Association minimums, as in /work/shared/reference/sd-cards.md. */
+static const ClassSpec class_specs[] = {
+  { "C2", 2, 0, 0, FALSE },
+  { "C4", 4, 0, 0, FALSE },
+  { "C6", 6, 0, 0, FALSE },
+  { "C10", 10, 0, 0, FALSE },
+  { "U1", 10, 0, 0, FALSE },
+  { "U3", 30, 0, 0, FALSE },
+  { "V6", 6, 0, 0, FALSE },
+  { "V10", 10, 0, 0, FALSE },
+  { "V30", 30, 0, 0, FALSE },
+  { "V60", 60, 0, 0, FALSE },
+  { "V90", 90, 0, 0, FALSE },
+  { "A1", 10, 1500, 500, FALSE },
+  { "A2", 10, 4000, 2000, TRUE },
+};
+
+static const char * const class_names[] = {
+  "C2", "C4", "C6", "C10", "U1", "U3", "V6", "V10", "V30", "V60", "V90",
+  "A1", "A2", NULL
+};
+
+typedef struct
+{
+  CmResult   *result;
+  gboolean    buffered;
+  gboolean    no_queueing;
+  double      qd1_iops;
+  double      qd32_iops;
+  double      ceiling_low;  /* MB/s; 0 when no ceiling is known */
+  double      ceiling_high;
+  const char *ceiling_what;
+  gboolean    unqueued;     /* a queued criterion was not judged for it */
+} Judge;
+
+G_DEFINE_QUARK (cm-verdict-error-quark, cm_verdict_error)
+
+const char * const *
+cm_verdict_get_classes (void)
+{
+  return class_names;
+}
+
+static const ClassSpec *
+lookup_spec (const char *klass)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (class_specs); i++)
+    {
+      if (g_strcmp0 (class_specs[i].name, klass) == 0)
+        return &class_specs[i];
+    }
+  return NULL;
+}
+
+gboolean
+cm_verdict_is_class (const char *klass)
+{
+  return lookup_spec (klass) != NULL;
+}
+
+static guint
+class_index (const char *klass)
+{
+  for (guint i = 0; class_names[i] != NULL; i++)
+    {
+      if (g_strcmp0 (class_names[i], klass) == 0)
+        return i;
+    }
+  return G_MAXUINT;
+}
+
+GStrv
+cm_verdict_parse_classes (const char  *csv,
+                          GError     **error)
+{
+  g_auto(GStrv) parts = NULL;
+  gboolean wanted[G_N_ELEMENTS (class_names)] = { FALSE };
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (csv == NULL)
+    return g_strv_builder_end (builder);
+
+  parts = g_strsplit_set (csv, ", \t", -1);
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      g_autofree char *klass = g_ascii_strup (parts[i], -1);
+      guint index;
+
+      if (klass[0] == '\0')
+        continue;
+
+      index = class_index (klass);
+      if (index == G_MAXUINT)
+        {
+          g_set_error (error, CM_VERDICT_ERROR, CM_VERDICT_ERROR_UNKNOWN_CLASS,
+                       _("“%s” is not a class CardMark knows. Use the marks printed on the card: C2, C4, C6, C10, U1, U3, V6, V10, V30, V60, V90, A1 or A2."),
+                       parts[i]);
+          return NULL;
+        }
+      wanted[index] = TRUE;
+    }
+
+  /* Slowest first, each once, so reports read the same however typed. */
+  for (guint i = 0; class_names[i] != NULL; i++)
+    {
+      if (wanted[i])
+        g_strv_builder_add (builder, class_names[i]);
+    }
+
+  return g_strv_builder_end (builder);
+}
+
+guint
+cm_verdict_status_rank (CmStatus status)
+{
+  switch (status)
+    {
+    case CM_STATUS_MEETS:
+      return 0;
+    case CM_STATUS_MARGINAL:
+      return 1;
+    case CM_STATUS_NOT_JUDGED:
+      return 2;
+    case CM_STATUS_BELOW:
+      return 3;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* Ceilings of the reader or host slot, from sd-cards.md § Host ceilings.
+ * The low end is what the slot delivers in practice. */
+static void
+find_ceiling (Judge *judge)
+{
+  const char *reader = cm_result_get_reader (judge->result);
+  const char *host = cm_result_get_host (judge->result);
+  guint usb = cm_result_get_usb_speed_mbps (judge->result);
+
+  if (g_strcmp0 (reader, "usb") == 0 && usb > 0 && usb < 5000)
+    {
+      judge->ceiling_low = 35;
+      judge->ceiling_high = 40;
+      judge->ceiling_what = _("this USB 2.0 reader");
+    }
+  else if (g_strcmp0 (reader, "sd-slot") == 0 && host != NULL &&
+           g_str_has_prefix (host, "Raspberry Pi"))
+    {
+      if (strstr (host, "Raspberry Pi 5") != NULL || strstr (host, "Compute Module 5") != NULL)
+        {
+          judge->ceiling_low = 85;
+          judge->ceiling_high = 90;
+          judge->ceiling_what = _("the Raspberry Pi 5 card slot (SDR104)");
+        }
+      else if (strstr (host, "Raspberry Pi 4") != NULL || strstr (host, "Compute Module 4") != NULL)
+        {
+          judge->ceiling_low = 45;
+          judge->ceiling_high = 50;
+          judge->ceiling_what = _("the Raspberry Pi 4 card slot (DDR50)");
+        }
+      else
+        {
+          judge->ceiling_low = 20;
+          judge->ceiling_high = 25;
+          judge->ceiling_what = _("this Raspberry Pi’s card slot (High Speed)");
+        }
+    }
+}
+
+static gboolean
+test_usable (const CmTestResult *test)
+{
+  return test != NULL && test->error == NULL && test->iops > 0;
+}
+
+/* Queue depth 32 that is hardly faster than depth 1 means the host (or
+ * USB reader) sends one command at a time. */
+static void
+find_queueing (Judge *judge)
+{
+  static const char * const pairs[][2] = {
+    { "rand-read-4k", "rand-read-4k-qd32" },
+    { "rand-write-4k", "rand-write-4k-qd32" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (pairs); i++)
+    {
+      CmTestResult *qd1 = cm_result_lookup_test (judge->result, pairs[i][0]);
+      CmTestResult *qd32 = cm_result_lookup_test (judge->result, pairs[i][1]);
+
+      if (test_usable (qd1) && test_usable (qd32))
+        {
+          judge->qd1_iops = qd1->iops;
+          judge->qd32_iops = qd32->iops;
+          judge->no_queueing = qd32->iops < QUEUEING_GAIN * qd1->iops;
+          return;
+        }
+    }
+}
+
+/* The test a criterion reads, or NULL with the reason it cannot. */
+static CmTestResult *
+find_test (Judge       *judge,
+           const char  *name,
+           char       **reason)
+{
+  CmTestResult *test = cm_result_lookup_test (judge->result, name);
+
+  if (test == NULL)
+    {
+      if (g_strcmp0 (cm_result_get_target_mode (judge->result), "raw-read") == 0 &&
+          strstr (name, "write") != NULL)
+        *reason = g_strdup (_("The card was tested read-only, so its write speed was not measured."));
+      else
+        *reason = g_strdup_printf (_("The %s test did not run."), name);
+      return NULL;
+    }
+
+  if (test->error != NULL)
+    {
+      *reason = g_strdup_printf (_("The %s test could not run: %s"), name, test->error);
+      return NULL;
+    }
+
+  return test;
+}
+
+static CmTestResult *
+find_sustained_test (Judge  *judge,
+                     char  **reason)
+{
+  CmTestResult *test = cm_result_lookup_test (judge->result, "seq-write-sustained");
+
+  if (test != NULL && test->error == NULL)
+    return test;
+
+  return find_test (judge, "seq-write", reason);
+}
+
+static const char *
+criterion_label (const CmCriterion *c)
+{
+  if (g_strcmp0 (c->name, "random-read") == 0)
+    return _("random read");
+  if (g_strcmp0 (c->name, "random-write") == 0)
+    return _("random write");
+  return _("sustained write");
+}
+
+static char *
+format_value (double      value,
+              const char *unit)
+{
+  if (g_strcmp0 (unit, "IOPS") == 0 || value >= 100)
+    return g_strdup_printf ("%.0f %s", value, unit);
+  if (value >= 10)
+    return g_strdup_printf ("%.1f %s", value, unit);
+  return g_strdup_printf ("%.2f %s", value, unit);
+}
+
+/* "sustained write 19.0 MB/s, U3 needs 30 MB/s" */
+static char *
+describe_shortfall (const CmCriterion *c,
+                    const char        *klass)
+{
+  g_autofree char *measured = format_value (c->measured, c->unit);
+  /* Class figures are whole numbers: "30 MB/s", not "30.0 MB/s". */
+  g_autofree char *required = g_strdup_printf ("%g %s", c->required, c->unit);
+
+  /* Translators: "sustained write 19.0 MB/s, U3 needs 30 MB/s" */
+  return g_strdup_printf (_("%s %s, %s needs %s"),
+                          criterion_label (c), measured, klass, required);
+}
+
+static CmStatus
+status_for (double measured,
+            double required)
+{
+  if (measured >= required)
+    return CM_STATUS_MEETS;
+  if (measured >= required * (1 - MARGINAL_FRACTION) - 1e-9 * required)
+    return CM_STATUS_MARGINAL;
+  return CM_STATUS_BELOW;
+}
+
+static CmCriterion *
+judge_criterion (Judge           *judge,
+                 const ClassSpec *spec,
+                 const char      *name,
+                 const char      *test_name,
+                 const char      *unit,
+                 double           required)
+{
+  g_autofree char *reason = NULL;
+  gboolean is_rate = g_strcmp0 (unit, "MB/s") == 0;
+  CmTestResult *test;
+  CmCriterion *c;
+  double measured = 0;
+
+  if (g_strcmp0 (test_name, "seq-write") == 0)
+    test = find_sustained_test (judge, &reason);
+  else
+    test = find_test (judge, test_name, &reason);
+
+  if (test != NULL)
+    {
+      measured = test->iops;
+      if (is_rate)
+        measured = test->sustained_mb_per_s > 0 ? test->sustained_mb_per_s : test->mb_per_s;
+    }
+
+  c = cm_criterion_new (name, test != NULL ? test->name : test_name, unit, measured, required);
+
+  if (test == NULL)
+    {
+      c->status = CM_STATUS_NOT_JUDGED;
+      c->reason = g_steal_pointer (&reason);
+      return c;
+    }
+
+  if (judge->buffered)
+    {
+      c->status = CM_STATUS_NOT_JUDGED;
+      c->reason = g_strdup (_("The system cache could not be bypassed on this target, so the figures may be inflated."));
+      return c;
+    }
+
+  c->status = status_for (measured, required);
+  if (c->status == CM_STATUS_MEETS)
+    return c;
+
+  /* A card that meets a figure anyway meets it; only a shortfall close to
+   * what the reader can carry is blamed on the reader. */
+  if (is_rate && judge->ceiling_low > 0 && required > judge->ceiling_low &&
+      measured >= NEAR_CEILING * judge->ceiling_low)
+    {
+      c->status = CM_STATUS_NOT_JUDGED;
+      c->reason = g_strdup_printf (_("Can't judge %s on %s: it tops out near %.0f–%.0f MB/s and %s needs %.0f MB/s. Try a USB 3 reader."),
+                                   spec->name, judge->ceiling_what,
+                                   judge->ceiling_low, judge->ceiling_high,
+                                   spec->name, required);
+      return c;
+    }
+
+  if (spec->queued && !is_rate && judge->no_queueing)
+    {
+      judge->unqueued = TRUE;
+      c->status = CM_STATUS_NOT_JUDGED;
+      c->reason = g_strdup_printf (_("Can't judge %s on this reader: it doesn't queue commands (%.0f IOPS at queue depth 32, %.0f at depth 1)."),
+                                   spec->name, judge->qd32_iops, judge->qd1_iops);
+      return c;
+    }
+
+  if (c->status == CM_STATUS_MARGINAL)
+    {
+      g_autofree char *shortfall = describe_shortfall (c, spec->name);
+
+      /* Translators: the first %s is like "sustained write 28.5 MB/s, U3 needs 30 MB/s" */
+      c->reason = g_strdup_printf (_("Just under: %s. Run the test again."), shortfall);
+    }
+  else
+    c->reason = describe_shortfall (c, spec->name);
+
+  return c;
+}
+
+static void
+aggregate (CmClaim *claim)
+{
+  const CmCriterion *worst = NULL;
+
+  for (guint i = 0; i < claim->criteria->len; i++)
+    {
+      const CmCriterion *c = g_ptr_array_index (claim->criteria, i);
+
+      if (worst == NULL ||
+          cm_verdict_status_rank (c->status) > cm_verdict_status_rank (worst->status))
+        worst = c;
+    }
+
+  claim->status = worst != NULL ? worst->status : CM_STATUS_NOT_JUDGED;
+  g_clear_pointer (&claim->reason, g_free);
+  if (worst != NULL && worst->status != CM_STATUS_MEETS)
+    claim->reason = g_strdup (worst->reason);
+}
+
+static CmClaim *
+judge_claim (Judge      *judge,
+             const char *klass,
+             const char *source)
+{
+  const ClassSpec *spec = lookup_spec (klass);
+  CmClaim *claim = cm_claim_new (klass);
+
+  g_assert (spec != NULL);
+
+  claim->source = g_strdup (source);
+  g_ptr_array_add (claim->criteria,
+                   judge_criterion (judge, spec, "sustained-write", "seq-write",
+                                    "MB/s", spec->write_mb_s));
+  if (spec->read_iops > 0)
+    {
+      g_ptr_array_add (claim->criteria,
+                       judge_criterion (judge, spec, "random-read",
+                                        spec->queued ? "rand-read-4k-qd32" : "rand-read-4k",
+                                        "IOPS", spec->read_iops));
+      g_ptr_array_add (claim->criteria,
+                       judge_criterion (judge, spec, "random-write",
+                                        spec->queued ? "rand-write-4k-qd32" : "rand-write-4k",
+                                        "IOPS", spec->write_iops));
+    }
+
+  aggregate (claim);
+  return claim;
+}
+
+static CmClaim *
+find_claim (CmResult   *result,
+            const char *klass)
+{
+  GPtrArray *claims = cm_result_get_claims (result);
+
+  for (guint i = 0; i < claims->len; i++)
+    {
+      CmClaim *claim = g_ptr_array_index (claims, i);
+
+      if (g_strcmp0 (claim->klass, klass) == 0)
+        return claim;
+    }
+  return NULL;
+}
+
+/* Without command queueing an A2 card is judged against A1
+ * (sd-cards.md § A2); the A2 claim says so and how A1 went. */
+static void
+fall_back_to_a1 (CmClaim *a2,
+                 CmClaim *a1)
+{
+  const char *how = NULL;
+
+  if (a2->status == CM_STATUS_BELOW)
+    return;
+
+  switch (a1->status)
+    {
+    case CM_STATUS_MEETS:
+      how = _("Can't judge A2 on this reader: it doesn't queue commands. Judged against A1 instead, it meets A1.");
+      break;
+    case CM_STATUS_MARGINAL:
+      how = _("Can't judge A2 on this reader: it doesn't queue commands. Judged against A1 instead, it is just under A1; run the test again.");
+      break;
+    case CM_STATUS_BELOW:
+      how = _("Can't judge A2 on this reader: it doesn't queue commands. Judged against A1 instead, it misses A1.");
+      break;
+    case CM_STATUS_NOT_JUDGED:
+    default:
+      how = _("Can't judge A2 on this reader: it doesn't queue commands, and A1 can't be judged either.");
+      break;
+    }
+
+  g_free (a2->reason);
+  a2->reason = g_strdup (how);
+}
+
+static const char *
+best_met (CmResult           *result,
+          const char * const *among)
+{
+  /* @among is fastest first. */
+  for (guint i = 0; among[i] != NULL; i++)
+    {
+      CmClaim *claim = find_claim (result, among[i]);
+
+      if (claim != NULL && claim->status == CM_STATUS_MEETS)
+        return among[i];
+    }
+  return NULL;
+}
+
+static char *
+usage_sentence (CmResult *result)
+{
+  static const char * const app[] = { "A2", "A1", NULL };
+  static const char * const uhd[] = { "V90", "V60", "V30", "U3", NULL };
+  static const char * const hd[] = { "V10", "U1", "C10", NULL };
+  static const char * const slow[] = { "C6", "V6", "C4", "C2", NULL };
+  CmClaim *a1 = find_claim (result, "A1");
+  gboolean misses_a1 = a1 != NULL && a1->status == CM_STATUS_BELOW;
+  const char *best;
+
+  if ((best = best_met (result, app)) != NULL)
+    return g_strdup_printf (_("Good for running Raspberry Pi OS (meets %s)"), best);
+
+  if ((best = best_met (result, uhd)) != NULL)
+    return misses_a1
+      ? g_strdup_printf (_("Fine for 4K video (meets %s), but too slow at random access to run an OS well (misses A1)"), best)
+      : g_strdup_printf (_("Fine for 4K video (meets %s)"), best);
+
+  if ((best = best_met (result, hd)) != NULL)
+    return misses_a1
+      ? g_strdup_printf (_("Fine for Full HD video (meets %s), but too slow at random access to run an OS well (misses A1)"), best)
+      : g_strdup_printf (_("Fine for Full HD video (meets %s)"), best);
+
+  if ((best = best_met (result, slow)) != NULL)
+    return g_strdup_printf (_("Slow: fine for photos and documents, not for video or an OS (meets %s)"), best);
+
+  return NULL;
+}
+
+static const CmCriterion *
+worst_criterion (const CmClaim *claim)
+{
+  for (guint i = 0; i < claim->criteria->len; i++)
+    {
+      const CmCriterion *c = g_ptr_array_index (claim->criteria, i);
+
+      if (c->status == claim->status)
+        return c;
+    }
+  return NULL;
+}
+
+static const CmClaim *
+first_with (GPtrArray *claims,
+            CmStatus   status,
+            gboolean   labelled)
+{
+  for (guint i = 0; i < claims->len; i++)
+    {
+      const CmClaim *claim = g_ptr_array_index (claims, i);
+
+      if (claim->status == status && labelled == (g_strcmp0 (claim->source, "figures") != 0))
+        return claim;
+    }
+  return NULL;
+}
+
+static char *
+labelled_summary (CmResult *result)
+{
+  GPtrArray *claims = cm_result_get_claims (result);
+  const CmClaim *claim;
+
+  if ((claim = first_with (claims, CM_STATUS_BELOW, TRUE)) != NULL)
+    {
+      g_autofree char *shortfall = describe_shortfall (worst_criterion (claim), claim->klass);
+
+      if (g_strcmp0 (claim->source, "card") == 0)
+        return g_strdup_printf (_("Below the %s class it declares: %s"), claim->klass, shortfall);
+      return g_strdup_printf (_("Below its %s label: %s"), claim->klass, shortfall);
+    }
+
+  if ((claim = first_with (claims, CM_STATUS_NOT_JUDGED, TRUE)) != NULL)
+    return g_strdup (claim->reason);
+
+  if ((claim = first_with (claims, CM_STATUS_MARGINAL, TRUE)) != NULL)
+    {
+      g_autofree char *shortfall = describe_shortfall (worst_criterion (claim), claim->klass);
+
+      return g_strdup_printf (_("Just under its %s label: %s. Run the test again."),
+                              claim->klass, shortfall);
+    }
+
+  return usage_sentence (result);
+}
+
+static char *
+figures_summary (CmResult *result)
+{
+  GPtrArray *claims = cm_result_get_claims (result);
+  char *usage = usage_sentence (result);
+  const CmClaim *claim;
+
+  if (usage != NULL)
+    return usage;
+
+  if ((claim = first_with (claims, CM_STATUS_NOT_JUDGED, FALSE)) != NULL)
+    return g_strdup (claim->reason);
+
+  claim = find_claim (result, "C2");
+  if (claim != NULL && claim->criteria->len > 0)
+    {
+      const CmCriterion *c = g_ptr_array_index (claim->criteria, 0);
+      g_autofree char *measured = format_value (c->measured, c->unit);
+
+      return g_strdup_printf (_("Slower than every speed class: sustained write %s"), measured);
+    }
+
+  return NULL;
+}
+
+static gboolean
+has_labelled (CmResult *result)
+{
+  GPtrArray *claims = cm_result_get_claims (result);
+
+  for (guint i = 0; i < claims->len; i++)
+    {
+      const CmClaim *claim = g_ptr_array_index (claims, i);
+
+      if (g_strcmp0 (claim->source, "figures") != 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+summarise (Judge *judge)
+{
+  g_autofree char *summary = NULL;
+
+  if (judge->buffered)
+    summary = g_strdup (_("Can't judge this card: the system cache could not be bypassed, so the figures may be inflated."));
+  else if (has_labelled (judge->result))
+    summary = labelled_summary (judge->result);
+  else
+    summary = figures_summary (judge->result);
+
+  cm_result_set_summary (judge->result, summary);
+}
+
+static void
+add_counterfeit_hints (CmResult           *result,
+                       const char * const *claimed)
+{
+  CmCardInfo *card = cm_result_get_card (result);
+  g_auto(GStrv) hints = NULL;
+
+  if (card == NULL)
+    return;
+
+  hints = cm_card_info_dup_counterfeit_hints (card, claimed);
+  for (guint i = 0; hints != NULL && hints[i] != NULL; i++)
+    cm_result_add_note (result, hints[i]);
+}
+
+static GStrv
+choose_claims (CmResult            *result,
+               const char * const  *claims,
+               const char         **source)
+{
+  CmCardInfo *card;
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+
+  if (claims != NULL && claims[0] != NULL)
+    {
+      for (guint i = 0; claims[i] != NULL; i++)
+        {
+          if (cm_verdict_is_class (claims[i]))
+            g_strv_builder_add (builder, claims[i]);
+          else
+            g_warning ("Ignoring unknown class %s", claims[i]);
+        }
+      return g_strv_builder_end (builder);
+    }
+
+  card = cm_result_get_card (result);
+  if (card != NULL)
+    {
+      g_auto(GStrv) declared = cm_card_info_dup_declared_classes (card);
+
+      for (guint i = 0; declared != NULL && declared[i] != NULL; i++)
+        {
+          if (cm_verdict_is_class (declared[i]))
+            g_strv_builder_add (builder, declared[i]);
+        }
+      if (declared != NULL && declared[0] != NULL)
+        {
+          *source = "card";
+          return g_strv_builder_end (builder);
+        }
+    }
+
+  *source = "figures";
+  g_strv_builder_addv (builder, (const char **) class_names);
+  return g_strv_builder_end (builder);
+}
+
+/**
+ * cm_verdict_judge:
+ * @result: a finished result
+ * @claims: (nullable): classes printed on the card, as from
+ *   cm_verdict_parse_classes()
+ * @claims_source: (nullable): where @claims came from; "label" when %NULL
+ *
+ * Replaces the claims of @result with a verdict for each class and sets
+ * its summary. Without @claims, the classes the card declares in its
+ * registers are judged ("card"); without those, every class, to show
+ * which ones the figures meet ("figures").
+ */
+void
+cm_verdict_judge (CmResult           *result,
+                  const char * const *claims,
+                  const char         *claims_source)
+{
+  Judge judge = { 0 };
+  const char *source = claims_source != NULL ? claims_source : "label";
+  g_auto(GStrv) chosen = NULL;
+  CmClaim *a2;
+
+  g_return_if_fail (CM_IS_RESULT (result));
+
+  judge.result = result;
+  judge.buffered = !cm_result_get_direct_io (result);
+  find_ceiling (&judge);
+  find_queueing (&judge);
+
+  chosen = choose_claims (result, claims, &source);
+  cm_result_clear_claims (result);
+  for (guint i = 0; chosen[i] != NULL; i++)
+    cm_result_take_claim (result, judge_claim (&judge, chosen[i], source));
+
+  a2 = find_claim (result, "A2");
+  if (a2 != NULL && judge.unqueued)
+    {
+      CmClaim *a1 = find_claim (result, "A1");
+
+      if (a1 == NULL)
+        {
+          a1 = judge_claim (&judge, "A1", a2->source);
+          cm_result_take_claim (result, a1);
+        }
+      fall_back_to_a1 (a2, a1);
+    }
+
+  if (g_strcmp0 (source, "figures") != 0)
+    add_counterfeit_hints (result, (const char * const *) chosen);
+
+  summarise (&judge);
+}
+
+/**
+ * cm_verdict_worst:
+ *
+ * The worst status of the claims on the label or card (not those added
+ * only to show what the figures meet), or %CM_STATUS_MEETS when there
+ * are none.
+ */
+CmStatus
+cm_verdict_worst (CmResult *result)
+{
+  GPtrArray *claims;
+  CmStatus worst = CM_STATUS_MEETS;
+
+  g_return_val_if_fail (CM_IS_RESULT (result), CM_STATUS_NOT_JUDGED);
+
+  claims = cm_result_get_claims (result);
+  for (guint i = 0; i < claims->len; i++)
+    {
+      const CmClaim *claim = g_ptr_array_index (claims, i);
+
+      if (g_strcmp0 (claim->source, "figures") == 0)
+        continue;
+      if (cm_verdict_status_rank (claim->status) > cm_verdict_status_rank (worst))
+        worst = claim->status;
+    }
+
+  return worst;
+}
+
+/* For the CLI's exit status 3 (DESIGN.md § CLI). */
+gboolean
+cm_verdict_any_below (CmResult *result)
+{
+  return cm_verdict_worst (result) == CM_STATUS_BELOW;
+}
