@@ -1085,17 +1085,22 @@ check_declared (CmCardInfo   *self,
 /* The oldest physical layer version that defines a class: UHS speed
  * grades came with 3.01, video classes with 5.00, A1 with 5.10 and A2
  * with 6.00. The SCR tells major versions from 5 on apart, not 5.0 from
- * 5.1, so A1 is checked against 5. */
-static int
-required_spec (char family,
-               int  value)
+ * 5.1, so only the major version is compared. */
+static const char *
+required_spec (char  family,
+               int   value,
+               int  *major)
 {
+  *major = 0;
+  if (value <= 0)
+    return NULL;
+
   switch (family)
     {
-    case 'U': return value > 0 ? 3 : 0;
-    case 'V': return value > 0 ? 5 : 0;
-    case 'A': return value >= 2 ? 6 : value == 1 ? 5 : 0;
-    default: return 0;
+    case 'U': *major = 3; return "3.01";
+    case 'V': *major = 5; return "5.00";
+    case 'A': *major = value >= 2 ? 6 : 5; return value >= 2 ? "6.00" : "5.10";
+    default: return NULL;
     }
 }
 
@@ -1106,23 +1111,22 @@ check_spec (CmCardInfo   *self,
             GStrvBuilder *hints)
 {
   char family = g_ascii_toupper (klass[0]);
-  int required = required_spec (family, class_value (klass, family));
+  int major;
+  const char *required = required_spec (family, class_value (klass, family), &major);
 
-  if (self->spec_version == NULL || required == 0 || atoi (self->spec_version) >= required)
+  if (self->spec_version == NULL || required == NULL || atoi (self->spec_version) >= major)
     return;
 
   if (claimed)
     take_hint (hints,
-                         g_strdup_printf (_("The label claims %s, but the card follows SD "
-                                            "specification %s, older than the %d.0 that "
-                                            "defines %s."),
-                                          klass, self->spec_version, required, klass));
+               g_strdup_printf (_("The label claims %s, but the card follows SD "
+                                  "specification %s, older than %s, which defines %s."),
+                                klass, self->spec_version, required, klass));
   else
     take_hint (hints,
-                         g_strdup_printf (_("The card declares %s, but it follows SD "
-                                            "specification %s, older than the %d.0 that "
-                                            "defines %s."),
-                                          klass, self->spec_version, required, klass));
+               g_strdup_printf (_("The card declares %s, but it follows SD "
+                                  "specification %s, older than %s, which defines %s."),
+                                klass, self->spec_version, required, klass));
 }
 
 static void
