@@ -78,6 +78,19 @@ test_remove_writes (void)
 }
 
 static void
+test_keep_only (void)
+{
+  g_autoptr(CmPlan) plan = cm_plan_new (CM_PROFILE_QUICK, 0);
+  const char * const names[] = { "rand-read-4k", "seq-read", NULL };
+
+  cm_plan_keep_only (plan, names);
+  g_assert_cmpuint (cm_plan_get_n_tests (plan), ==, 2);
+  /* The plan's order stays, whatever order the names came in. */
+  g_assert_cmpstr (cm_plan_get_test (plan, 0)->name, ==, "seq-read");
+  g_assert_cmpstr (cm_plan_get_test (plan, 1)->name, ==, "rand-read-4k");
+}
+
+static void
 test_estimate (void)
 {
   g_autoptr(CmPlan) plan = cm_plan_new (CM_PROFILE_QUICK, 0);
@@ -111,6 +124,7 @@ main (int    argc,
   g_test_add_func ("/cardmark/plan/full", test_full);
   g_test_add_func ("/cardmark/plan/au-block", test_au_block);
   g_test_add_func ("/cardmark/plan/remove-writes", test_remove_writes);
+  g_test_add_func ("/cardmark/plan/keep-only", test_keep_only);
   g_test_add_func ("/cardmark/plan/estimate", test_estimate);
   g_test_add_func ("/cardmark/plan/profile-strings", test_profile_strings);
 

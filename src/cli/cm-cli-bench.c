@@ -17,8 +17,10 @@
 #include "cm-result.h"
 #include "cm-runner.h"
 #include "cm-target.h"
+#include "cm-verdict.h"
 
 #include "cm-cli.h"
+#include "cm-cli-claims.h"
 
 typedef struct
 {
@@ -125,6 +127,8 @@ print_table (CmResult *result)
       printf ("\n");
     }
 
+  cm_cli_print_claims (result);
+
   for (guint i = 0; i < notes->len; i++)
     printf ("%s %s\n", _("Note:"), (const char *) g_ptr_array_index (notes, i));
 }
@@ -180,6 +184,28 @@ open_target (const char  *path,
   return g_steal_pointer (&target);
 }
 
+static gboolean
+keep_only (CmPlan      *plan,
+           const char  *only,
+           GError     **error)
+{
+  g_auto(GStrv) names = g_strsplit (only, ",", -1);
+
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      g_strstrip (names[i]);
+      if (cm_plan_lookup (plan, names[i]) == NULL)
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       _("There is no test called “%s” in this profile."), names[i]);
+          return FALSE;
+        }
+    }
+
+  cm_plan_keep_only (plan, (const char * const *) names);
+  return TRUE;
+}
+
 int
 cm_cli_bench (int    argc,
               char **argv)
@@ -189,6 +215,8 @@ cm_cli_bench (int    argc,
   g_autofree char *plot = NULL;
   g_auto(GStrv) claims = NULL;
   g_autofree char *brand = NULL;
+  g_autofree char *claims_csv = NULL;
+  g_autofree char *only = NULL;
   gboolean raw = FALSE, allow_write = FALSE, json = FALSE, save = FALSE;
   GOptionEntry entries[] = {
     { "profile", 0, 0, G_OPTION_ARG_STRING, &profile_name, N_("quick (about a minute) or full"), "PROFILE" },
@@ -200,6 +228,7 @@ cm_cli_bench (int    argc,
     { "save", 0, 0, G_OPTION_ARG_NONE, &save, N_("Keep the result in the history"), NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Also write the result document to FILE"), "FILE" },
     { "plot", 0, 0, G_OPTION_ARG_FILENAME, &plot, N_("Draw the charts to FILE.png, .svg or .pdf"), "FILE" },
+    { "only", 0, 0, G_OPTION_ARG_STRING, &only, N_("Run only these tests, such as rand-read-4k,seq-read"), "TEST" },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new (_("TARGET — measure a card"));
@@ -212,7 +241,7 @@ cm_cli_bench (int    argc,
   CmProfile profile = CM_PROFILE_QUICK;
   Bench bench = { 0 };
   guint sigint, sigterm;
-  int status;
+  int status, verdict;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_description (context,
@@ -225,6 +254,12 @@ cm_cli_bench (int    argc,
   if (profile_name != NULL && !cm_profile_from_string (profile_name, &profile))
     return cm_cli_usage_error (context, _("--profile must be quick or full."));
 
+  /* --claim may be given several times, each a list: check before running. */
+  claims_csv = claims != NULL ? g_strjoinv (",", claims) : NULL;
+  g_strfreev (cm_verdict_parse_classes (claims_csv, &error));
+  if (error != NULL)
+    return cm_cli_usage_error (context, error->message);
+
   if ((target = open_target (argv[1], raw, allow_write, &error)) == NULL)
     {
       cm_cli_print_error (error);
@@ -232,6 +267,8 @@ cm_cli_bench (int    argc,
     }
 
   plan = cm_plan_new (profile, 0);
+  if (only != NULL && !keep_only (plan, only, &error))
+    return cm_cli_usage_error (context, error->message);
   runner = cm_runner_new (target, plan);
   loop = g_main_loop_new (NULL, FALSE);
   cancellable = g_cancellable_new ();
@@ -260,7 +297,10 @@ cm_cli_bench (int    argc,
       return CM_EXIT_FAILED;
     }
 
+  verdict = cm_cli_apply_claims (bench.result, claims_csv, brand, &error);
   status = write_outputs (bench.result, json, output);
+  if (status == CM_EXIT_OK && verdict > 0)
+    status = verdict;
   g_clear_object (&bench.result);
 
   return status;

@@ -198,6 +198,21 @@ cm_plan_remove_writes (CmPlan *self)
     }
 }
 
+void
+cm_plan_keep_only (CmPlan             *self,
+                   const char * const *names)
+{
+  g_return_if_fail (CM_IS_PLAN (self));
+
+  for (guint i = self->tests->len; i > 0; i--)
+    {
+      const CmTestSpec *spec = g_ptr_array_index (self->tests, i - 1);
+
+      if (!g_strv_contains (names, spec->name))
+        g_ptr_array_remove_index (self->tests, i - 1);
+    }
+}
+
 gboolean
 cm_plan_has_writes (CmPlan *self)
 {

@@ -69,6 +69,8 @@ void              cm_plan_add_test         (CmPlan      *self,
                                             guint64      bytes,
                                             double       duration_s);
 void              cm_plan_remove_writes    (CmPlan      *self);
+void              cm_plan_keep_only        (CmPlan      *self,
+                                            const char * const *names);
 void              cm_plan_reads_first      (CmPlan      *self);
 gboolean          cm_plan_has_writes       (CmPlan      *self);
 double            cm_plan_estimate_seconds (CmPlan      *self,
