@@ -582,6 +582,55 @@ test_summaries (void)
   g_assert_true (g_str_has_prefix (cm_result_get_summary (result), "Just under its U3 label"));
 }
 
+/* An SD Status register declaring C10 and U1 and nothing else: SPEED_CLASS
+ * (bits 447:440) is byte 8 from the top, UHS_SPEED_GRADE (399:396) the
+ * high nibble of byte 14. */
+static char *
+make_ssr (void)
+{
+  char *ssr = g_strnfill (128, '0');
+
+  ssr[16] = '0', ssr[17] = '4';
+  ssr[28] = '1';
+  return ssr;
+}
+
+static void
+test_card_declares (void)
+{
+  Figures f = plenty ();
+  g_autoptr(CmResult) result = NULL;
+  g_autofree char *ssr = make_ssr ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CmCardInfo) card = cm_card_info_new_from_registers (NULL, NULL, NULL, ssr, &error);
+  const char *label[] = { "U3", NULL };
+  GPtrArray *claims;
+
+  g_assert_no_error (error);
+  f.write_mb_s = 8;
+  result = make_result (&f);
+  cm_result_set_card (result, card);
+
+  /* No label: the card's own declaration is judged. */
+  cm_verdict_judge (result, NULL, NULL);
+  claims = cm_result_get_claims (result);
+  g_assert_cmpuint (claims->len, ==, 2);
+  g_assert_cmpstr (((CmClaim *) g_ptr_array_index (claims, 0))->klass, ==, "C10");
+  g_assert_cmpstr (((CmClaim *) g_ptr_array_index (claims, 0))->source, ==, "card");
+  g_assert_cmpstr (((CmClaim *) g_ptr_array_index (claims, 1))->klass, ==, "U1");
+  g_assert_true (cm_verdict_any_below (result));
+  g_assert_true (g_str_has_prefix (cm_result_get_summary (result), "Below the C10 class it declares"));
+
+  /* The label wins over the declaration. */
+  cm_verdict_judge (result, label, NULL);
+  claims = cm_result_get_claims (result);
+  g_assert_cmpuint (claims->len, ==, 1);
+  g_assert_cmpstr (((CmClaim *) g_ptr_array_index (claims, 0))->source, ==, "label");
+
+  /* A U3 label on a card that declares U1 is a warning sign. */
+  g_assert_cmpuint (cm_result_get_notes (result)->len, >, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -604,6 +653,7 @@ main (int   argc,
   g_test_add_func ("/cardmark/verdict/parse", test_parse);
   g_test_add_func ("/cardmark/verdict/figures-ladder", test_figures_ladder);
   g_test_add_func ("/cardmark/verdict/summaries", test_summaries);
+  g_test_add_func ("/cardmark/verdict/card-declares", test_card_declares);
 
   return g_test_run ();
 }
