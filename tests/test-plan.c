@@ -53,6 +53,21 @@ test_full (void)
   g_assert_true (sustained->sustained);
   g_assert_cmpuint (sustained->bytes, >, cm_plan_get_area_bytes (plan));
   g_assert_cmpfloat (cm_plan_lookup (plan, "rand-read-4k")->duration_s, ==, 20);
+
+  /* The block-size sweep: random, queue depth 1, 4K to 16M. */
+  g_assert_cmpuint (cm_plan_lookup (plan, "sweep-read-4k")->block_size, ==, 4096);
+  g_assert_cmpuint (cm_plan_lookup (plan, "sweep-write-64k")->block_size, ==, 65536);
+  g_assert_cmpuint (cm_plan_lookup (plan, "sweep-read-512k")->block_size, ==, 524288);
+  g_assert_cmpuint (cm_plan_lookup (plan, "sweep-write-4m")->block_size, ==, 4194304);
+  g_assert_cmpuint (cm_plan_lookup (plan, "sweep-read-16m")->block_size, ==, 16777216);
+  g_assert_cmpint (cm_plan_lookup (plan, "sweep-read-16m")->pattern, ==, CM_PATTERN_RANDOM);
+  g_assert_cmpint (cm_plan_lookup (plan, "surface-read")->pattern, ==, CM_PATTERN_SURFACE);
+
+  /* The quick profile has neither. */
+  g_clear_object (&plan);
+  plan = cm_plan_new (CM_PROFILE_QUICK, 0);
+  g_assert_null (cm_plan_lookup (plan, "sweep-read-4k"));
+  g_assert_null (cm_plan_lookup (plan, "surface-read"));
 }
 
 static void

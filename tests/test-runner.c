@@ -10,6 +10,10 @@
 
 #include <glib/gstdio.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "cm-engine.h"
 #include "cm-runner.h"
 
 typedef struct
@@ -227,6 +231,45 @@ test_cancel (void)
   g_rmdir (dir);
 }
 
+/* The surface test reads one block at evenly spaced places from the
+ * very start to the very end of the device, in order. */
+static void
+test_surface (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(CmTestResult) test = NULL;
+  CmTestSpec spec = { (char *) "surface-read", CM_PATTERN_SURFACE, CM_DIRECTION_READ, 1 << 20, 1, 17, 0, 0, FALSE };
+  CmEngineJob job = { 0 };
+  guint64 size = 64 * 1024 * 1024;
+  int fd = g_file_open_tmp ("cardmark-surface-XXXXXX", &path, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpint (ftruncate (fd, size), ==, 0);
+  job.fd = fd;
+  job.direct_io = FALSE;
+  job.area_bytes = size;
+
+  test = cm_engine_run_test (&job, &spec, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (test->positions->len, ==, 17);
+  g_assert_cmpfloat (g_array_index (test->positions, CmPosition, 0).offset, ==, 0);
+  g_assert_cmpfloat (g_array_index (test->positions, CmPosition, 16).offset + spec.block_size, <=, size);
+  g_assert_cmpfloat (g_array_index (test->positions, CmPosition, 16).offset, >=, size - 2 * spec.block_size);
+  for (guint i = 1; i < test->positions->len; i++)
+    {
+      const CmPosition *p = &g_array_index (test->positions, CmPosition, i);
+
+      g_assert_cmpfloat (p->offset, >, g_array_index (test->positions, CmPosition, i - 1).offset);
+      g_assert_cmpuint ((guint64) p->offset % 4096, ==, 0);
+      g_assert_cmpfloat (p->mb_per_s, >, 0);
+    }
+  g_assert_cmpuint (test->bytes, ==, 17 * spec.block_size);
+
+  close (fd);
+  g_unlink (path);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -236,6 +279,7 @@ main (int    argc,
   g_test_add_func ("/cardmark/runner/file-mode", test_file_mode);
   g_test_add_func ("/cardmark/runner/read-only-plan-fills", test_read_only_plan_fills);
   g_test_add_func ("/cardmark/runner/cancel", test_cancel);
+  g_test_add_func ("/cardmark/runner/surface", test_surface);
 
   return g_test_run ();
 }

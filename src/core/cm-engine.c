@@ -313,6 +313,49 @@ run_sequential (Run     *run,
   return TRUE;
 }
 
+/* One block at each of spec->bytes evenly spaced places over the whole
+ * device (the job's area is the device here), in order. */
+static gboolean
+run_surface (Run     *run,
+             guint8  *buffer,
+             GError **error)
+{
+  const CmEngineJob *job = run->job;
+  const CmTestSpec *spec = run->spec;
+  guint n = MAX (spec->bytes, 2);
+  gsize bs = spec->block_size;
+  guint64 span = job->area_bytes - bs;
+  double now = run->t_origin;
+
+  run->t_counted = run->t_last_sample = now_s ();
+
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 offset = span / (n - 1) * i / 4096 * 4096;
+      CmPosition position;
+      double start;
+
+      if (check_cancelled (job, error))
+        return FALSE;
+
+      start = now_s ();
+      if (!check_transfer (do_io (job, CM_DIRECTION_READ, buffer, bs, offset), bs, error))
+        return FALSE;
+      now = now_s ();
+      record_command (run, start, now, bs);
+
+      position.offset = offset;
+      position.mb_per_s = bs / MAX (now - start, 1e-9) / 1e6;
+      g_array_append_val (run->test->positions, position);
+
+      if (now - run->t_last_sample >= SAMPLE_INTERVAL_S)
+        emit_sample (run, now, (double) (i + 1) / n);
+    }
+
+  run_finish (run, now);
+  return TRUE;
+}
+
 static inline guint64
 random_offset (Run   *run,
                gsize  bs)
@@ -526,6 +569,8 @@ cm_engine_run_test (const CmEngineJob  *job,
 
   if (spec->pattern == CM_PATTERN_SEQUENTIAL)
     ok = run_sequential (&run, buffer, error);
+  else if (spec->pattern == CM_PATTERN_SURFACE)
+    ok = run_surface (&run, buffer, error);
   else if (spec->queue_depth == 1)
     ok = run_random_qd1 (&run, buffer, error);
   else

@@ -83,6 +83,23 @@ cm_plan_new (CmProfile profile,
 
   if (full)
     {
+      /* The block-size sweep of the iozone-based card comparisons. */
+      static const gsize sweep[] = { 4096, 64 * 1024, 512 * 1024, 4 * MiB, 16 * MiB };
+
+      for (guint i = 0; i < G_N_ELEMENTS (sweep); i++)
+        {
+          g_autofree char *size = sweep[i] >= MiB ? g_strdup_printf ("%" G_GSIZE_FORMAT "m", sweep[i] / MiB)
+                                                  : g_strdup_printf ("%" G_GSIZE_FORMAT "k", sweep[i] / 1024);
+          g_autofree char *write = g_strconcat ("sweep-write-", size, NULL);
+          g_autofree char *read = g_strconcat ("sweep-read-", size, NULL);
+
+          cm_plan_add_test (self, write, CM_PATTERN_RANDOM, CM_DIRECTION_WRITE, sweep[i], 1, 0, 4);
+          cm_plan_add_test (self, read, CM_PATTERN_RANDOM, CM_DIRECTION_READ, sweep[i], 1, 0, 4);
+        }
+
+      /* Raw read mode only: file mode has no positions to speak of. */
+      cm_plan_add_test (self, "surface-read", CM_PATTERN_SURFACE, CM_DIRECTION_READ, 4 * MiB, 1, 128, 0);
+
       /* Several GiB, so the card's write cache runs out; the runner
        * shortens it to 90 % of the free space. */
       cm_plan_add_test (self, "seq-write-sustained", CM_PATTERN_SEQUENTIAL, CM_DIRECTION_WRITE,
@@ -265,6 +282,8 @@ cm_plan_estimate_seconds (CmPlan *self,
 
       if (spec->duration_s > 0)
         seconds += spec->duration_s;
+      else if (spec->pattern == CM_PATTERN_SURFACE)
+        seconds += spec->bytes * spec->block_size / (seq_mb_per_s * 1e6);
       else
         seconds += (spec->bytes ? spec->bytes : self->area_bytes) / (seq_mb_per_s * 1e6);
     }

@@ -19,6 +19,9 @@ typedef enum
 {
   CM_PATTERN_SEQUENTIAL,
   CM_PATTERN_RANDOM,
+  /* One block at each of @bytes evenly spaced places across the whole
+   * device, from its start to its end: read speed by position. */
+  CM_PATTERN_SURFACE,
 } CmPattern;
 
 typedef enum

@@ -77,6 +77,7 @@ cm_test_result_new (const char *name)
   test->name = g_strdup (name);
   test->samples = g_array_new (FALSE, FALSE, sizeof (CmSample));
   test->scatter = g_array_new (FALSE, FALSE, sizeof (CmLatencyPoint));
+  test->positions = g_array_new (FALSE, FALSE, sizeof (CmPosition));
 
   return test;
 }
@@ -91,6 +92,7 @@ cm_test_result_free (CmTestResult *test)
   g_free (test->error);
   g_clear_pointer (&test->samples, g_array_unref);
   g_clear_pointer (&test->scatter, g_array_unref);
+  g_clear_pointer (&test->positions, g_array_unref);
   g_free (test);
 }
 
@@ -280,6 +282,22 @@ build_test (JsonBuilder        *builder,
       json_builder_end_array (builder);
     }
   json_builder_end_array (builder);
+
+  if (test->positions->len > 0)
+    {
+      json_builder_set_member_name (builder, "positions");
+      json_builder_begin_array (builder);
+      for (guint i = 0; i < test->positions->len; i++)
+        {
+          const CmPosition *p = &g_array_index (test->positions, CmPosition, i);
+
+          json_builder_begin_array (builder);
+          json_builder_add_int_value (builder, (gint64) p->offset);
+          json_builder_add_double_value (builder, p->mb_per_s);
+          json_builder_end_array (builder);
+        }
+      json_builder_end_array (builder);
+    }
 
   if (test->error != NULL)
     add_nullable_string (builder, "error", test->error);
@@ -566,6 +584,29 @@ read_scatter (CmTestResult  *test,
   return TRUE;
 }
 
+static gboolean
+read_positions (CmTestResult  *test,
+                JsonArray     *array,
+                GError       **error)
+{
+  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
+    {
+      JsonNode *node = json_array_get_element (array, i);
+      JsonArray *pair;
+      CmPosition position;
+
+      if (!JSON_NODE_HOLDS_ARRAY (node) ||
+          json_array_get_length (pair = json_node_get_array (node)) != 2)
+        return invalid (error, "positions");
+
+      position.offset = json_array_get_double_element (pair, 0);
+      position.mb_per_s = json_array_get_double_element (pair, 1);
+      g_array_append_val (test->positions, position);
+    }
+
+  return TRUE;
+}
+
 static CmTestResult *
 read_test (JsonNode  *node,
            GError   **error)
@@ -608,7 +649,8 @@ read_test (JsonNode  *node,
   if ((samples = get_array (object, "samples")) == NULL)
     return invalid (error, "samples"), NULL;
   if (!read_samples (test, samples, error) ||
-      !read_scatter (test, get_array (object, "latency_scatter"), error))
+      !read_scatter (test, get_array (object, "latency_scatter"), error) ||
+      !read_positions (test, get_array (object, "positions"), error))
     return NULL;
 
   return g_steal_pointer (&test);

@@ -44,6 +44,13 @@ typedef struct
   float us;
 } CmLatencyPoint;
 
+/* Read speed at one place on the card (the surface test). */
+typedef struct
+{
+  double offset;
+  double mb_per_s;
+} CmPosition;
+
 typedef struct
 {
   char    *name;
@@ -57,6 +64,7 @@ typedef struct
   double   sustained_mb_per_s;  /* sequential tests; 0 otherwise */
   GArray  *samples;             /* CmSample */
   GArray  *scatter;             /* CmLatencyPoint, a bounded subset */
+  GArray  *positions;           /* CmPosition, surface tests only */
   char    *error;               /* why the test could not run, or NULL */
 } CmTestResult;
 

@@ -125,6 +125,8 @@ spec_seconds (CmRunner         *self,
 
   if (spec->duration_s > 0)
     return spec->duration_s;
+  if (spec->pattern == CM_PATTERN_SURFACE)
+    return spec->bytes * spec->block_size / (self->seq_mb_per_s * 1e6);
 
   return bytes / (self->seq_mb_per_s * 1e6);
 }
@@ -299,6 +301,10 @@ order_tests (CmRunner *self,
       if (mode == CM_TARGET_MODE_RAW_READ && spec->direction == CM_DIRECTION_WRITE)
         continue;
 
+      /* A scratch file has no places on the card to compare. */
+      if (mode == CM_TARGET_MODE_FILE && spec->pattern == CM_PATTERN_SURFACE)
+        continue;
+
       if (mode == CM_TARGET_MODE_RAW_WRITE && spec->sustained)
         {
           cm_result_add_note (result, _("The long sustained write is only run in file mode: a raw test would have to hold gigabytes of the card's data in memory to put them back."));
@@ -389,6 +395,14 @@ run_one (CmRunner          *self,
           test->error = g_strdup (_("There was not enough free space for the sustained write."));
           return test;
         }
+    }
+
+  if (spec->pattern == CM_PATTERN_SURFACE)
+    {
+      CmEngineJob whole = *job;
+
+      whole.area_bytes = cm_target_get_size (self->target) / 4096 * 4096;
+      return cm_engine_run_test (&whole, &resolved, error);
     }
 
   test = cm_engine_run_test (job, &resolved, error);
