@@ -1,0 +1,180 @@
+/* cm-application.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The application: one window, and the actions scripts can call over
+ * D-Bus (gapplication action io.github.cardmark.CardMark start-test).
+ */
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "cm-window.h"
+
+#include "cm-application.h"
+
+struct _CmApplication
+{
+  AdwApplication parent_instance;
+};
+
+G_DEFINE_FINAL_TYPE (CmApplication, cm_application, ADW_TYPE_APPLICATION)
+
+static CmWindow *
+get_window (CmApplication *self,
+            gboolean       create)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  if (window == NULL && create)
+    window = GTK_WINDOW (cm_window_new (GTK_APPLICATION (self)));
+
+  return window != NULL ? CM_WINDOW (window) : NULL;
+}
+
+static void
+cm_application_activate (GApplication *app)
+{
+  gtk_window_present (GTK_WINDOW (get_window (CM_APPLICATION (app), TRUE)));
+}
+
+static void
+cm_application_open (GApplication  *app,
+                     GFile        **files,
+                     int            n_files,
+                     const char    *hint)
+{
+  CmWindow *window = get_window (CM_APPLICATION (app), TRUE);
+
+  for (int i = 0; i < n_files; i++)
+    {
+      g_autofree char *path = g_file_get_path (files[i]);
+
+      if (path != NULL && cm_window_open_path (window, path))
+        break;
+    }
+
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+static void
+open_target_action (GSimpleAction *action,
+                    GVariant      *param,
+                    gpointer       user_data)
+{
+  CmWindow *window = get_window (user_data, TRUE);
+
+  cm_window_open_path (window, g_variant_get_string (param, NULL));
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+static void
+start_test_action (GSimpleAction *action,
+                   GVariant      *param,
+                   gpointer       user_data)
+{
+  CmWindow *window = get_window (user_data, FALSE);
+
+  if (window != NULL)
+    cm_window_start_test (window);
+}
+
+static void
+cancel_test_action (GSimpleAction *action,
+                    GVariant      *param,
+                    gpointer       user_data)
+{
+  CmWindow *window = get_window (user_data, FALSE);
+
+  if (window != NULL)
+    cm_window_cancel_test (window);
+}
+
+static void
+about_action (GSimpleAction *action,
+              GVariant      *param,
+              gpointer       user_data)
+{
+  const char *developers[] = { _("The CardMark contributors"), NULL };
+  GtkWidget *about = adw_about_window_new ();
+
+  g_object_set (about,
+                "transient-for", gtk_application_get_active_window (user_data),
+                "application-name", _("CardMark"),
+                "application-icon", APP_ID,
+                "version", PACKAGE_VERSION,
+                "developer-name", _("The CardMark contributors"),
+                "developers", developers,
+                "comments", _("Find out whether a microSD card delivers the speed printed on its label."),
+                "license-type", GTK_LICENSE_GPL_3_0,
+                "translator-credits", _("translator-credits"),
+                NULL);
+  gtk_window_present (GTK_WINDOW (about));
+}
+
+static void
+quit_action (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       user_data)
+{
+  GList *windows = gtk_application_get_windows (user_data);
+
+  /* Closing the windows cancels a run, which removes its scratch file. */
+  for (GList *l = windows; l != NULL; l = l->next)
+    if (CM_IS_WINDOW (l->data))
+      cm_window_cancel_test (l->data);
+
+  g_application_quit (user_data);
+}
+
+static const GActionEntry app_actions[] = {
+  { "open-target", open_target_action, "s" },
+  { "start-test", start_test_action },
+  { "cancel-test", cancel_test_action },
+  { "about", about_action },
+  { "quit", quit_action },
+};
+
+static void
+cm_application_startup (GApplication *app)
+{
+  const char *start_accels[] = { "<Control>Return", NULL };
+  const char *cancel_accels[] = { "Escape", NULL };
+  const char *quit_accels[] = { "<Control>q", NULL };
+
+  G_APPLICATION_CLASS (cm_application_parent_class)->startup (app);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions, G_N_ELEMENTS (app_actions), app);
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (app), "start-test")), FALSE);
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (app), "cancel-test")), FALSE);
+
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.start-test", start_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.cancel-test", cancel_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit_accels);
+}
+
+static void
+cm_application_class_init (CmApplicationClass *klass)
+{
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  app_class->startup = cm_application_startup;
+  app_class->activate = cm_application_activate;
+  app_class->open = cm_application_open;
+}
+
+static void
+cm_application_init (CmApplication *self)
+{
+}
+
+CmApplication *
+cm_application_new (GApplicationFlags flags)
+{
+  return g_object_new (CM_TYPE_APPLICATION,
+                       "application-id", APP_ID,
+                       "flags", flags | G_APPLICATION_HANDLES_OPEN,
+                       "resource-base-path", "/io/github/cardmark/CardMark",
+                       NULL);
+}

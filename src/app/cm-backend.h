@@ -1,0 +1,39 @@
+/* cm-backend.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+#include "cm-card-item.h"
+#include "cm-plan.h"
+#include "cm-result.h"
+#include "cm-target.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  CM_METHOD_FILE,
+  CM_METHOD_RAW_READ,
+  CM_METHOD_RAW_WRITE,
+} CmMethod;
+
+GListModel *cm_backend_dup_devices      (GError              **error) G_GNUC_WARN_UNUSED_RESULT;
+CmPlan     *cm_backend_new_plan         (CmProfile             profile,
+                                         CmCardItem           *item) G_GNUC_WARN_UNUSED_RESULT;
+void        cm_backend_open_target_async (CmCardItem          *item,
+                                          CmMethod             method,
+                                          GCancellable        *cancellable,
+                                          GAsyncReadyCallback  callback,
+                                          gpointer             user_data);
+CmTarget   *cm_backend_open_target_finish (GAsyncResult       *result,
+                                           GError            **error) G_GNUC_WARN_UNUSED_RESULT;
+void        cm_backend_judge            (CmResult             *result,
+                                         const char * const   *claims);
+const char * const *cm_backend_get_classes (void);
+const char *cm_backend_describe_test (const char          *name);
+
+G_END_DECLS

@@ -1,0 +1,313 @@
+/* cm-card-item.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * One thing the user can test, as the card list shows it: a card UDisks
+ * sees, this computer's own storage, or a folder the user chose. The
+ * device monitor's objects are mapped onto these so that the widgets do
+ * not depend on where the list comes from (and tests can feed a
+ * GListStore).
+ */
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "cm-card-item.h"
+
+struct _CmCardItem
+{
+  GObject     parent_instance;
+
+  CmCardKind  kind;
+  char       *name;
+  char       *device;
+  char       *mount_point;
+  char       *reader;
+  guint64     size;
+  guint       usb_speed_mbps;
+  gboolean    is_system;
+  CmCardInfo *card_info;
+};
+
+G_DEFINE_FINAL_TYPE (CmCardItem, cm_card_item, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_NAME,
+  PROP_MOUNT_POINT,
+  PROP_MOUNTED,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+cm_card_item_finalize (GObject *object)
+{
+  CmCardItem *self = CM_CARD_ITEM (object);
+
+  g_free (self->name);
+  g_free (self->device);
+  g_free (self->mount_point);
+  g_free (self->reader);
+  g_clear_object (&self->card_info);
+
+  G_OBJECT_CLASS (cm_card_item_parent_class)->finalize (object);
+}
+
+static void
+cm_card_item_get_property (GObject    *object,
+                           guint       prop_id,
+                           GValue     *value,
+                           GParamSpec *pspec)
+{
+  CmCardItem *self = CM_CARD_ITEM (object);
+
+  switch (prop_id)
+    {
+    case PROP_NAME:
+      g_value_set_string (value, self->name);
+      break;
+    case PROP_MOUNT_POINT:
+      g_value_set_string (value, self->mount_point);
+      break;
+    case PROP_MOUNTED:
+      g_value_set_boolean (value, cm_card_item_get_mounted (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cm_card_item_class_init (CmCardItemClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = cm_card_item_finalize;
+  object_class->get_property = cm_card_item_get_property;
+
+  properties[PROP_NAME] =
+    g_param_spec_string ("name", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_MOUNT_POINT] =
+    g_param_spec_string ("mount-point", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_MOUNTED] =
+    g_param_spec_boolean ("mounted", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+cm_card_item_init (CmCardItem *self)
+{
+}
+
+CmCardItem *
+cm_card_item_new_device (const char *device,
+                         const char *name,
+                         guint64     size,
+                         const char *reader,
+                         const char *mount_point)
+{
+  CmCardItem *self;
+
+  g_return_val_if_fail (device != NULL, NULL);
+
+  self = g_object_new (CM_TYPE_CARD_ITEM, NULL);
+  self->kind = CM_CARD_KIND_DEVICE;
+  self->device = g_strdup (device);
+  self->name = g_strdup (name != NULL && *name != '\0' ? name : device);
+  self->size = size;
+  self->reader = g_strdup (reader);
+  self->mount_point = g_strdup (mount_point);
+
+  return self;
+}
+
+CmCardItem *
+cm_card_item_new_folder (const char *folder)
+{
+  CmCardItem *self;
+  g_autofree char *base = NULL;
+
+  g_return_val_if_fail (folder != NULL, NULL);
+
+  base = g_path_get_basename (folder);
+  self = g_object_new (CM_TYPE_CARD_ITEM, NULL);
+  self->kind = CM_CARD_KIND_FOLDER;
+  self->name = g_strdup_printf (_("Folder “%s”"), base);
+  self->mount_point = g_strdup (folder);
+
+  return self;
+}
+
+CmCardItem *
+cm_card_item_new_home (void)
+{
+  CmCardItem *self = g_object_new (CM_TYPE_CARD_ITEM, NULL);
+
+  self->kind = CM_CARD_KIND_HOME;
+  self->name = g_strdup (_("This computer’s storage"));
+  self->mount_point = g_strdup (g_get_home_dir ());
+  self->is_system = TRUE;
+
+  return self;
+}
+
+CmCardKind
+cm_card_item_get_kind (CmCardItem *self)
+{
+  g_return_val_if_fail (CM_IS_CARD_ITEM (self), CM_CARD_KIND_DEVICE);
+  return self->kind;
+}
+
+const char *
+cm_card_item_get_name (CmCardItem *self)
+{
+  g_return_val_if_fail (CM_IS_CARD_ITEM (self), NULL);
+  return self->name;
+}
+
+const char *
+cm_card_item_get_device (CmCardItem *self)
+{
+  g_return_val_if_fail (CM_IS_CARD_ITEM (self), NULL);
+  return self->device;
+}
+
+const char *
+cm_card_item_get_mount_point (CmCardItem *self)
+{
+  g_return_val_if_fail (CM_IS_CARD_ITEM (self), NULL);
+  return self->mount_point;
+}
+
+void
+cm_card_item_set_mount_point (CmCardItem *self,
+                              const char *mount_point)
+{
+  gboolean was_mounted;
+
+  g_return_if_fail (CM_IS_CARD_ITEM (self));
+
+  was_mounted = cm_card_item_get_mounted (self);
+  if (g_strcmp0 (self->mount_point, mount_point) == 0)
+    return;
+
+  g_free (self->mount_point);
+  self->mount_point = g_strdup (mount_point);
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MOUNT_POINT]);
+  if (was_mounted != cm_card_item_get_mounted (self))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MOUNTED]);
+}
+
+const char *
+cm_card_item_get_reader (CmCardItem *self)
+{
+  g_return_val_if_fail (CM_IS_CARD_ITEM (self), NULL);
+  return self->reader;
+}
+
+guint64
+cm_card_item_get_size (CmCardItem *self)
+{
+  g_return_val_if_fail (CM_IS_CARD_ITEM (self), 0);
+  return self->size;
+}
+
+gboolean
+cm_card_item_get_mounted (CmCardItem *self)
+{
+  g_return_val_if_fail (CM_IS_CARD_ITEM (self), FALSE);
+  return self->mount_point != NULL;
+}
+
+gboolean
+cm_card_item_get_is_system (CmCardItem *self)
+{
+  g_return_val_if_fail (CM_IS_CARD_ITEM (self), FALSE);
+  return self->is_system;
+}
+
+void
+cm_card_item_set_is_system (CmCardItem *self,
+                            gboolean    is_system)
+{
+  g_return_if_fail (CM_IS_CARD_ITEM (self));
+  self->is_system = !!is_system;
+}
+
+guint
+cm_card_item_get_usb_speed_mbps (CmCardItem *self)
+{
+  g_return_val_if_fail (CM_IS_CARD_ITEM (self), 0);
+  return self->usb_speed_mbps;
+}
+
+void
+cm_card_item_set_usb_speed_mbps (CmCardItem *self,
+                                 guint       mbps)
+{
+  g_return_if_fail (CM_IS_CARD_ITEM (self));
+  self->usb_speed_mbps = mbps;
+}
+
+CmCardInfo *
+cm_card_item_get_card_info (CmCardItem *self)
+{
+  g_return_val_if_fail (CM_IS_CARD_ITEM (self), NULL);
+  return self->card_info;
+}
+
+void
+cm_card_item_set_card_info (CmCardItem *self,
+                            CmCardInfo *info)
+{
+  g_return_if_fail (CM_IS_CARD_ITEM (self));
+  g_set_object (&self->card_info, info);
+}
+
+/* The folder a safe test puts its scratch file in, or NULL when the
+ * item has none (an unmounted card). */
+const char *
+cm_card_item_get_file_folder (CmCardItem *self)
+{
+  g_return_val_if_fail (CM_IS_CARD_ITEM (self), NULL);
+  return self->mount_point;
+}
+
+char *
+cm_card_item_dup_subtitle (CmCardItem *self)
+{
+  g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
+
+  g_return_val_if_fail (CM_IS_CARD_ITEM (self), NULL);
+
+  switch (self->kind)
+    {
+    case CM_CARD_KIND_HOME:
+      g_ptr_array_add (parts, g_strdup_printf (_("Safe test in %s"), self->mount_point));
+      break;
+    case CM_CARD_KIND_FOLDER:
+      g_ptr_array_add (parts, g_strdup (self->mount_point));
+      break;
+    case CM_CARD_KIND_DEVICE:
+    default:
+      if (self->size > 0)
+        g_ptr_array_add (parts, g_format_size (self->size));
+      if (self->reader != NULL)
+        g_ptr_array_add (parts, g_strdup (self->reader));
+      g_ptr_array_add (parts, self->mount_point != NULL
+                              ? g_strdup_printf (_("mounted at %s"), self->mount_point)
+                              : g_strdup (_("not mounted")));
+      break;
+    }
+
+  g_ptr_array_add (parts, NULL);
+  return g_strjoinv (" · ", (char **) parts->pdata);
+}

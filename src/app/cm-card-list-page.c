@@ -1,0 +1,260 @@
+/* cm-card-list-page.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The first page: every card the device monitor sees, live, followed by
+ * this computer's storage and a folder of the user's choosing.
+ */
+
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gi18n-lib.h>
+
+#include "cm-card-item.h"
+
+#include "cm-card-list-page.h"
+
+struct _CmCardListPage
+{
+  GtkBox      parent_instance;
+
+  GListModel *model;
+  CmCardItem *home_item;
+
+  GtkStack   *devices_stack;
+  GtkListBox *devices_list;
+  AdwActionRow *home_row;
+  AdwActionRow *folder_row;
+};
+
+G_DEFINE_FINAL_TYPE (CmCardListPage, cm_card_list_page, GTK_TYPE_BOX)
+
+enum {
+  PROP_0,
+  PROP_MODEL,
+  N_PROPS
+};
+
+enum {
+  ITEM_ACTIVATED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+static void
+update_row_cb (CmCardItem   *item,
+               GParamSpec   *pspec,
+               AdwActionRow *row)
+{
+  g_autofree char *subtitle = cm_card_item_dup_subtitle (item);
+
+  adw_action_row_set_subtitle (row, subtitle);
+}
+
+static GtkWidget *
+create_row_cb (gpointer item,
+               gpointer user_data)
+{
+  CmCardItem *card = item;
+  GtkWidget *row = adw_action_row_new ();
+  GtkWidget *icon = gtk_image_new_from_icon_name ("media-flash-symbolic");
+  GtkWidget *next = gtk_image_new_from_icon_name ("go-next-symbolic");
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), cm_card_item_get_name (card));
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
+  adw_action_row_add_prefix (ADW_ACTION_ROW (row), icon);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), next);
+  update_row_cb (card, NULL, ADW_ACTION_ROW (row));
+  g_signal_connect_object (card, "notify::mount-point", G_CALLBACK (update_row_cb), row, 0);
+  g_object_set_data_full (G_OBJECT (row), "cm-item", g_object_ref (card), g_object_unref);
+
+  return row;
+}
+
+static void
+update_stack (CmCardListPage *self)
+{
+  guint n = self->model != NULL ? g_list_model_get_n_items (self->model) : 0;
+
+  gtk_stack_set_visible_child_name (self->devices_stack, n > 0 ? "list" : "empty");
+}
+
+static void
+items_changed_cb (CmCardListPage *self,
+                  guint           position,
+                  guint           removed,
+                  guint           added,
+                  GListModel     *model)
+{
+  update_stack (self);
+}
+
+static void
+device_row_activated_cb (CmCardListPage *self,
+                         GtkListBoxRow  *row,
+                         GtkListBox     *box)
+{
+  CmCardItem *item = g_object_get_data (G_OBJECT (row), "cm-item");
+
+  if (item != NULL)
+    g_signal_emit (self, signals[ITEM_ACTIVATED], 0, item);
+}
+
+static void
+place_row_activated_cb (CmCardListPage *self,
+                        GtkListBoxRow  *row,
+                        GtkListBox     *box)
+{
+  if (row == GTK_LIST_BOX_ROW (self->home_row))
+    g_signal_emit (self, signals[ITEM_ACTIVATED], 0, self->home_item);
+  else if (row == GTK_LIST_BOX_ROW (self->folder_row))
+    gtk_widget_activate_action (GTK_WIDGET (self), "win.choose-folder", NULL);
+}
+
+static void
+cm_card_list_page_dispose (GObject *object)
+{
+  CmCardListPage *self = CM_CARD_LIST_PAGE (object);
+
+  if (self->model != NULL)
+    g_signal_handlers_disconnect_by_func (self->model, items_changed_cb, self);
+  g_clear_object (&self->model);
+  g_clear_object (&self->home_item);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), CM_TYPE_CARD_LIST_PAGE);
+
+  G_OBJECT_CLASS (cm_card_list_page_parent_class)->dispose (object);
+}
+
+static void
+cm_card_list_page_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  CmCardListPage *self = CM_CARD_LIST_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_MODEL:
+      g_value_set_object (value, self->model);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cm_card_list_page_set_property (GObject      *object,
+                                guint         prop_id,
+                                const GValue *value,
+                                GParamSpec   *pspec)
+{
+  CmCardListPage *self = CM_CARD_LIST_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_MODEL:
+      cm_card_list_page_set_model (self, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cm_card_list_page_class_init (CmCardListPageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = cm_card_list_page_dispose;
+  object_class->get_property = cm_card_list_page_get_property;
+  object_class->set_property = cm_card_list_page_set_property;
+
+  properties[PROP_MODEL] =
+    g_param_spec_object ("model", NULL, NULL, G_TYPE_LIST_MODEL,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * CmCardListPage::item-activated:
+   * @item: the #CmCardItem the user picked
+   */
+  signals[ITEM_ACTIVATED] =
+    g_signal_new ("item-activated",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, CM_TYPE_CARD_ITEM);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/cardmark/CardMark/ui/cm-card-list-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, CmCardListPage, devices_stack);
+  gtk_widget_class_bind_template_child (widget_class, CmCardListPage, devices_list);
+  gtk_widget_class_bind_template_child (widget_class, CmCardListPage, home_row);
+  gtk_widget_class_bind_template_child (widget_class, CmCardListPage, folder_row);
+  gtk_widget_class_bind_template_callback (widget_class, device_row_activated_cb);
+  gtk_widget_class_bind_template_callback (widget_class, place_row_activated_cb);
+}
+
+static void
+cm_card_list_page_init (CmCardListPage *self)
+{
+  g_autofree char *subtitle = NULL;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->home_item = cm_card_item_new_home ();
+  subtitle = cm_card_item_dup_subtitle (self->home_item);
+  adw_action_row_set_subtitle (self->home_row, subtitle);
+  update_stack (self);
+}
+
+GListModel *
+cm_card_list_page_get_model (CmCardListPage *self)
+{
+  g_return_val_if_fail (CM_IS_CARD_LIST_PAGE (self), NULL);
+  return self->model;
+}
+
+void
+cm_card_list_page_set_model (CmCardListPage *self,
+                             GListModel     *model)
+{
+  g_return_if_fail (CM_IS_CARD_LIST_PAGE (self));
+  g_return_if_fail (model == NULL || G_IS_LIST_MODEL (model));
+
+  if (self->model == model)
+    return;
+
+  if (self->model != NULL)
+    g_signal_handlers_disconnect_by_func (self->model, items_changed_cb, self);
+  g_set_object (&self->model, model);
+  if (model != NULL)
+    g_signal_connect_object (model, "items-changed", G_CALLBACK (items_changed_cb), self,
+                             G_CONNECT_SWAPPED);
+
+  gtk_list_box_bind_model (self->devices_list, model, create_row_cb, NULL, NULL);
+  update_stack (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODEL]);
+}
+
+/* The number of card rows shown, for tests. */
+guint
+cm_card_list_page_get_n_rows (CmCardListPage *self)
+{
+  guint n = 0;
+
+  g_return_val_if_fail (CM_IS_CARD_LIST_PAGE (self), 0);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->devices_list));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    n++;
+
+  return n;
+}

@@ -1,0 +1,21 @@
+/* cm-card-list-page.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+#define CM_TYPE_CARD_LIST_PAGE (cm_card_list_page_get_type ())
+
+G_DECLARE_FINAL_TYPE (CmCardListPage, cm_card_list_page, CM, CARD_LIST_PAGE, GtkBox)
+
+GListModel *cm_card_list_page_get_model   (CmCardListPage *self);
+void        cm_card_list_page_set_model   (CmCardListPage *self,
+                                           GListModel     *model);
+guint       cm_card_list_page_get_n_rows  (CmCardListPage *self);
+
+G_END_DECLS

@@ -1,0 +1,32 @@
+/* cm-card-page.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "cm-backend.h"
+#include "cm-card-item.h"
+
+G_BEGIN_DECLS
+
+#define CM_TYPE_CARD_PAGE (cm_card_page_get_type ())
+
+G_DECLARE_FINAL_TYPE (CmCardPage, cm_card_page, CM, CARD_PAGE, GtkBox)
+
+CmCardPage *cm_card_page_new         (CmCardItem  *item);
+CmCardItem *cm_card_page_get_item    (CmCardPage  *self);
+GStrv       cm_card_page_dup_claims  (CmCardPage  *self) G_GNUC_WARN_UNUSED_RESULT;
+void        cm_card_page_set_claims  (CmCardPage  *self,
+                                      const char * const *claims);
+const char *cm_card_page_get_brand   (CmCardPage  *self);
+CmProfile   cm_card_page_get_profile (CmCardPage  *self);
+void        cm_card_page_set_profile (CmCardPage  *self,
+                                      CmProfile    profile);
+CmMethod    cm_card_page_get_method  (CmCardPage  *self);
+gboolean    cm_card_page_set_method  (CmCardPage  *self,
+                                      CmMethod     method);
+
+G_END_DECLS

@@ -1,0 +1,35 @@
+/* cm-chart-view.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "cm-result.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  CM_CHART_VIEW_LIVE,
+  CM_CHART_VIEW_SUMMARY,
+  CM_CHART_VIEW_OVER_TIME,
+} CmChartViewKind;
+
+#define CM_TYPE_CHART_VIEW (cm_chart_view_get_type ())
+
+G_DECLARE_FINAL_TYPE (CmChartView, cm_chart_view, CM, CHART_VIEW, GtkDrawingArea)
+
+GtkWidget *cm_chart_view_new        (CmChartViewKind  kind);
+void       cm_chart_view_set_result (CmChartView     *self,
+                                     CmResult        *result);
+void       cm_chart_view_add_sample (CmChartView     *self,
+                                     const char      *test,
+                                     double           t,
+                                     double           mb_per_s);
+void       cm_chart_view_clear      (CmChartView     *self);
+guint      cm_chart_view_get_n_points (CmChartView   *self);
+
+G_END_DECLS

@@ -1,0 +1,389 @@
+/* cm-result-page.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The answer: a verdict banner, one row per claimed class that opens
+ * into its criteria, the charts, and every measurement.
+ */
+
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gi18n-lib.h>
+
+#include "cm-backend.h"
+#include "cm-chart-view.h"
+
+#include "cm-result-page.h"
+
+struct _CmResultPage
+{
+  GtkBox               parent_instance;
+
+  CmResult            *result;
+  CmStatus             status;
+
+  GtkBox              *banner;
+  GtkLabel            *verdict_label;
+  GtkLabel            *summary_label;
+  AdwPreferencesGroup *claims_group;
+  CmChartView         *summary_chart;
+  CmChartView         *time_chart;
+  GtkGrid             *details_grid;
+  AdwPreferencesGroup *notes_group;
+};
+
+G_DEFINE_FINAL_TYPE (CmResultPage, cm_result_page, GTK_TYPE_BOX)
+
+static guint
+status_rank (CmStatus status)
+{
+  switch (status)
+    {
+    case CM_STATUS_MEETS:
+      return 0;
+    case CM_STATUS_MARGINAL:
+      return 1;
+    case CM_STATUS_NOT_JUDGED:
+      return 2;
+    case CM_STATUS_BELOW:
+      return 3;
+    default:
+      return 2;
+    }
+}
+
+static const char *
+status_label (CmStatus status)
+{
+  switch (status)
+    {
+    case CM_STATUS_MEETS:
+      return _("Meets");
+    case CM_STATUS_MARGINAL:
+      return _("Marginal");
+    case CM_STATUS_BELOW:
+      return _("Below");
+    case CM_STATUS_NOT_JUDGED:
+    default:
+      return _("Not judged");
+    }
+}
+
+static CmStatus
+overall_status (CmResult *result)
+{
+  GPtrArray *claims = cm_result_get_claims (result);
+  CmStatus worst = CM_STATUS_MEETS;
+
+  if (claims->len == 0)
+    return CM_STATUS_NOT_JUDGED;
+
+  for (guint i = 0; i < claims->len; i++)
+    {
+      const CmClaim *claim = g_ptr_array_index (claims, i);
+
+      if (status_rank (claim->status) > status_rank (worst))
+        worst = claim->status;
+    }
+
+  return worst;
+}
+
+static char *
+dup_headline (CmResult *result,
+              CmStatus  status)
+{
+  GPtrArray *claims = cm_result_get_claims (result);
+
+  switch (status)
+    {
+    case CM_STATUS_MEETS:
+      return g_strdup (_("The card meets every class on its label"));
+    case CM_STATUS_MARGINAL:
+      return g_strdup (_("The card is just short of a class — test again"));
+    case CM_STATUS_BELOW:
+      return g_strdup (_("The card is slower than its label promises"));
+    case CM_STATUS_NOT_JUDGED:
+    default:
+      return g_strdup (claims->len == 0
+                       ? _("Measured — no class was picked to judge")
+                       : _("This reader cannot show whether the card meets its label"));
+    }
+}
+
+static char *
+dup_summary_sentence (CmResult *result)
+{
+  CmTestResult *write = cm_result_lookup_test (result, "seq-write");
+  CmTestResult *read = cm_result_lookup_test (result, "seq-read");
+  CmTestResult *rand = cm_result_lookup_test (result, "rand-read-4k");
+
+  if (cm_result_get_summary (result) != NULL)
+    return g_strdup (cm_result_get_summary (result));
+
+  return g_strdup_printf (_("Writes at %.1f MB/s and reads at %.1f MB/s in long runs; reads %.0f small 4K blocks per second."),
+                          write != NULL ? write->mb_per_s : 0,
+                          read != NULL ? read->mb_per_s : 0,
+                          rand != NULL ? rand->iops : 0);
+}
+
+static void
+add_status_suffix (AdwActionRow *row,
+                   CmStatus      status)
+{
+  GtkWidget *label = gtk_label_new (status_label (status));
+  g_autofree char *css = g_strdup_printf ("status-%s", cm_status_to_string (status));
+
+  gtk_widget_add_css_class (label, css);
+  gtk_widget_set_valign (label, GTK_ALIGN_CENTER);
+  adw_action_row_add_suffix (row, label);
+}
+
+static void
+fill_claims (CmResultPage *self)
+{
+  GPtrArray *claims = cm_result_get_claims (self->result);
+
+  if (claims->len == 0)
+    {
+      adw_preferences_group_set_description (self->claims_group,
+                                             _("Pick the classes printed on the card before the test to have them judged."));
+      return;
+    }
+
+  for (guint i = 0; i < claims->len; i++)
+    {
+      const CmClaim *claim = g_ptr_array_index (claims, i);
+      GtkWidget *row = adw_expander_row_new ();
+      GtkWidget *status = gtk_label_new (status_label (claim->status));
+      g_autofree char *css = g_strdup_printf ("status-%s", cm_status_to_string (claim->status));
+
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), claim->klass);
+      if (claim->reason != NULL)
+        adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (row), claim->reason);
+      gtk_widget_add_css_class (status, css);
+      adw_expander_row_add_action (ADW_EXPANDER_ROW (row), status);
+
+      for (guint j = 0; claim->criteria != NULL && j < claim->criteria->len; j++)
+        {
+          const CmCriterion *c = g_ptr_array_index (claim->criteria, j);
+          GtkWidget *crow = adw_action_row_new ();
+          g_autofree char *subtitle = NULL;
+
+          if (c->reason != NULL && c->status == CM_STATUS_NOT_JUDGED)
+            subtitle = g_strdup (c->reason);
+          else
+            /* Translators: "measured 8.2 MB/s, needs 10.0 MB/s" */
+            subtitle = g_strdup_printf (_("measured %.1f %s, needs %.1f %s"),
+                                        c->measured, c->unit, c->required, c->unit);
+          adw_preferences_row_set_title (ADW_PREFERENCES_ROW (crow), c->name);
+          adw_action_row_set_subtitle (ADW_ACTION_ROW (crow), subtitle);
+          add_status_suffix (ADW_ACTION_ROW (crow), c->status);
+          adw_expander_row_add_row (ADW_EXPANDER_ROW (row), crow);
+        }
+
+      adw_preferences_group_add (self->claims_group, row);
+    }
+}
+
+static void
+attach_cell (GtkGrid    *grid,
+             const char *text,
+             int         column,
+             int         row,
+             gboolean    heading)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), column == 0 ? 0 : 1);
+  if (heading)
+    gtk_widget_add_css_class (label, "heading");
+  gtk_widget_set_hexpand (label, column == 0);
+  gtk_grid_attach (grid, label, column, row, 1, 1);
+}
+
+static void
+fill_details (CmResultPage *self)
+{
+  GPtrArray *tests = cm_result_get_tests (self->result);
+  const char *headings[] = {
+    N_("Test"), N_("MB/s"), N_("IOPS"), N_("Median µs"), N_("99 % µs"), N_("Sustained MB/s"),
+  };
+
+  for (guint c = 0; c < G_N_ELEMENTS (headings); c++)
+    attach_cell (self->details_grid, _(headings[c]), c, 0, TRUE);
+
+  for (guint i = 0; i < tests->len; i++)
+    {
+      const CmTestResult *t = g_ptr_array_index (tests, i);
+      char buf[6][64];
+
+      attach_cell (self->details_grid, cm_backend_describe_test (t->name), 0, i + 1, FALSE);
+      if (t->error != NULL)
+        {
+          GtkWidget *label = gtk_label_new (t->error);
+
+          gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+          gtk_label_set_xalign (GTK_LABEL (label), 0);
+          gtk_grid_attach (self->details_grid, label, 1, i + 1, 5, 1);
+          continue;
+        }
+
+      g_snprintf (buf[1], sizeof buf[1], "%.2f", t->mb_per_s);
+      g_snprintf (buf[2], sizeof buf[2], "%.0f", t->iops);
+      g_snprintf (buf[3], sizeof buf[3], "%.0f", t->latency_us[0]);
+      g_snprintf (buf[4], sizeof buf[4], "%.0f", t->latency_us[2]);
+      if (t->sustained_mb_per_s > 0)
+        g_snprintf (buf[5], sizeof buf[5], "%.2f", t->sustained_mb_per_s);
+      else
+        g_strlcpy (buf[5], "—", sizeof buf[5]);
+
+      for (guint c = 1; c < 6; c++)
+        attach_cell (self->details_grid, buf[c], c, i + 1, FALSE);
+    }
+}
+
+static void
+fill_notes (CmResultPage *self)
+{
+  GPtrArray *notes = cm_result_get_notes (self->result);
+
+  for (guint i = 0; i < notes->len; i++)
+    {
+      GtkWidget *row = adw_action_row_new ();
+
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), g_ptr_array_index (notes, i));
+      adw_action_row_set_title_lines (ADW_ACTION_ROW (row), 0);
+      adw_preferences_group_add (self->notes_group, row);
+    }
+
+  gtk_widget_set_visible (GTK_WIDGET (self->notes_group), notes->len > 0);
+}
+
+static void
+cm_result_page_dispose (GObject *object)
+{
+  CmResultPage *self = CM_RESULT_PAGE (object);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), CM_TYPE_RESULT_PAGE);
+  g_clear_object (&self->result);
+
+  G_OBJECT_CLASS (cm_result_page_parent_class)->dispose (object);
+}
+
+static void
+cm_result_page_class_init (CmResultPageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = cm_result_page_dispose;
+
+  g_type_ensure (CM_TYPE_CHART_VIEW);
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/cardmark/CardMark/ui/cm-result-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, CmResultPage, banner);
+  gtk_widget_class_bind_template_child (widget_class, CmResultPage, verdict_label);
+  gtk_widget_class_bind_template_child (widget_class, CmResultPage, summary_label);
+  gtk_widget_class_bind_template_child (widget_class, CmResultPage, claims_group);
+  gtk_widget_class_bind_template_child (widget_class, CmResultPage, summary_chart);
+  gtk_widget_class_bind_template_child (widget_class, CmResultPage, time_chart);
+  gtk_widget_class_bind_template_child (widget_class, CmResultPage, details_grid);
+  gtk_widget_class_bind_template_child (widget_class, CmResultPage, notes_group);
+}
+
+static void
+cm_result_page_init (CmResultPage *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+}
+
+CmResultPage *
+cm_result_page_new (CmResult *result)
+{
+  CmResultPage *self;
+  g_autofree char *headline = NULL;
+  g_autofree char *sentence = NULL;
+  g_autofree char *css = NULL;
+
+  g_return_val_if_fail (CM_IS_RESULT (result), NULL);
+
+  self = g_object_new (CM_TYPE_RESULT_PAGE, NULL);
+  self->result = g_object_ref (result);
+  self->status = overall_status (result);
+
+  headline = dup_headline (result, self->status);
+  sentence = dup_summary_sentence (result);
+  css = g_strdup (cm_status_to_string (self->status));
+  gtk_widget_add_css_class (GTK_WIDGET (self->banner), css);
+  gtk_label_set_label (self->verdict_label, headline);
+  gtk_label_set_label (self->summary_label, sentence);
+
+  fill_claims (self);
+  fill_details (self);
+  fill_notes (self);
+
+  cm_chart_view_set_result (self->summary_chart, result);
+  cm_chart_view_set_result (self->time_chart, result);
+
+  return self;
+}
+
+CmResult *
+cm_result_page_get_result (CmResultPage *self)
+{
+  g_return_val_if_fail (CM_IS_RESULT_PAGE (self), NULL);
+  return self->result;
+}
+
+CmStatus
+cm_result_page_get_status (CmResultPage *self)
+{
+  g_return_val_if_fail (CM_IS_RESULT_PAGE (self), CM_STATUS_NOT_JUDGED);
+  return self->status;
+}
+
+/* A plain-text summary for the clipboard, forums and bug reports. */
+char *
+cm_result_dup_text_summary (CmResult *result)
+{
+  GString *text = g_string_new (NULL);
+  GPtrArray *tests, *claims;
+  g_autofree char *headline = NULL;
+  g_autofree char *sentence = NULL;
+
+  g_return_val_if_fail (CM_IS_RESULT (result), NULL);
+
+  tests = cm_result_get_tests (result);
+  claims = cm_result_get_claims (result);
+  headline = dup_headline (result, overall_status (result));
+  sentence = dup_summary_sentence (result);
+
+  g_string_append_printf (text, "CardMark %s — %s\n", PACKAGE_VERSION,
+                          cm_result_get_name (result) != NULL ? cm_result_get_name (result)
+                                                              : cm_result_get_target_path (result));
+  g_string_append_printf (text, "%s\n%s\n\n", headline, sentence);
+
+  for (guint i = 0; i < claims->len; i++)
+    {
+      const CmClaim *claim = g_ptr_array_index (claims, i);
+
+      g_string_append_printf (text, "%-4s %s%s%s\n", claim->klass, status_label (claim->status),
+                              claim->reason != NULL ? " — " : "",
+                              claim->reason != NULL ? claim->reason : "");
+    }
+  if (claims->len > 0)
+    g_string_append_c (text, '\n');
+
+  for (guint i = 0; i < tests->len; i++)
+    {
+      const CmTestResult *t = g_ptr_array_index (tests, i);
+
+      if (t->error != NULL)
+        g_string_append_printf (text, "%-20s %s\n", t->name, t->error);
+      else
+        g_string_append_printf (text, "%-20s %9.2f MB/s %8.0f IOPS\n", t->name, t->mb_per_s, t->iops);
+    }
+
+  return g_string_free (text, FALSE);
+}

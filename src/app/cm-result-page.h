@@ -1,0 +1,23 @@
+/* cm-result-page.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "cm-result.h"
+
+G_BEGIN_DECLS
+
+#define CM_TYPE_RESULT_PAGE (cm_result_page_get_type ())
+
+G_DECLARE_FINAL_TYPE (CmResultPage, cm_result_page, CM, RESULT_PAGE, GtkBox)
+
+CmResultPage *cm_result_page_new            (CmResult     *result);
+CmResult     *cm_result_page_get_result     (CmResultPage *self);
+CmStatus      cm_result_page_get_status     (CmResultPage *self);
+char         *cm_result_dup_text_summary    (CmResult     *result) G_GNUC_WARN_UNUSED_RESULT;
+
+G_END_DECLS

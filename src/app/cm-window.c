@@ -1,0 +1,786 @@
+/* cm-window.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The main window walks through four pages: the card list, one card,
+ * the running test and its result. It owns the run: the target, the
+ * runner and its cancellable, and the suspend inhibitor.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <gio/gunixmounts.h>
+#include <sys/stat.h>
+
+#include "cm-backend.h"
+#include "cm-card-list-page.h"
+#include "cm-card-page.h"
+#include "cm-result-page.h"
+#include "cm-run-page.h"
+#include "cm-runner.h"
+
+#include "cm-window.h"
+
+struct _CmWindow
+{
+  AdwApplicationWindow  parent_instance;
+
+  GSettings            *settings;
+  GListModel           *devices;
+  CmResult             *last_result;
+
+  /* The run in progress, if any. */
+  GCancellable         *cancellable;
+  CmRunner             *runner;
+  CmCardItem           *run_item;
+  GStrv                 run_claims;
+  guint                 n_tests;
+  guint                 inhibit_cookie;
+  gboolean              card_removed;
+
+  AdwToastOverlay      *toast_overlay;
+  AdwWindowTitle       *window_title;
+  GtkButton            *back_button;
+  GtkStack             *stack;
+  CmCardListPage       *card_list_page;
+  AdwStatusPage        *error_page;
+};
+
+G_DEFINE_FINAL_TYPE (CmWindow, cm_window, ADW_TYPE_APPLICATION_WINDOW)
+
+static void update_actions (CmWindow *self);
+
+static void
+show_toast (CmWindow   *self,
+            const char *message)
+{
+  adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (message));
+}
+
+static void
+show_page (CmWindow   *self,
+           const char *name,
+           GtkWidget  *page)
+{
+  GtkWidget *old = gtk_stack_get_child_by_name (self->stack, name);
+
+  if (page != NULL && old != page)
+    {
+      if (old != NULL)
+        gtk_stack_remove (self->stack, old);
+      gtk_stack_add_named (self->stack, page, name);
+    }
+
+  gtk_stack_set_visible_child_name (self->stack, name);
+  update_actions (self);
+}
+
+static void
+show_error (CmWindow   *self,
+            const char *title,
+            const char *description)
+{
+  adw_status_page_set_title (self->error_page, title);
+  adw_status_page_set_description (self->error_page, description);
+  show_page (self, "error", NULL);
+}
+
+static CmCardPage *
+get_card_page (CmWindow *self)
+{
+  GtkWidget *page = gtk_stack_get_child_by_name (self->stack, "card");
+
+  return page != NULL ? CM_CARD_PAGE (page) : NULL;
+}
+
+static void
+visible_page_changed_cb (CmWindow   *self,
+                         GParamSpec *pspec,
+                         GtkStack   *stack)
+{
+  const char *name = gtk_stack_get_visible_child_name (stack);
+  CmCardPage *card_page = get_card_page (self);
+  const char *card = card_page != NULL ? cm_card_item_get_name (cm_card_page_get_item (card_page)) : NULL;
+
+  if (g_strcmp0 (name, "cards") == 0 || card == NULL)
+    {
+      adw_window_title_set_title (self->window_title, _("CardMark"));
+      adw_window_title_set_subtitle (self->window_title, _("Pick a card to test"));
+    }
+  else
+    {
+      adw_window_title_set_title (self->window_title, card);
+      if (g_strcmp0 (name, "run") == 0)
+        adw_window_title_set_subtitle (self->window_title, _("Testing"));
+      else if (g_strcmp0 (name, "result") == 0)
+        adw_window_title_set_subtitle (self->window_title, _("Result"));
+      else
+        adw_window_title_set_subtitle (self->window_title, NULL);
+    }
+
+  update_actions (self);
+}
+
+static void
+update_actions (CmWindow *self)
+{
+  const char *name = gtk_stack_get_visible_child_name (self->stack);
+  gboolean running = self->cancellable != NULL;
+  gboolean has_result = gtk_stack_get_child_by_name (self->stack, "result") != NULL
+                        && g_strcmp0 (name, "result") == 0;
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.back",
+                                 !running && g_strcmp0 (name, "cards") != 0);
+  gtk_widget_set_visible (GTK_WIDGET (self->back_button), !running && g_strcmp0 (name, "cards") != 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-json", has_result);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.copy-summary", has_result);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.choose-folder", !running);
+
+  if (app != NULL)
+    {
+      GAction *start = g_action_map_lookup_action (G_ACTION_MAP (app), "start-test");
+      GAction *cancel = g_action_map_lookup_action (G_ACTION_MAP (app), "cancel-test");
+
+      if (G_IS_SIMPLE_ACTION (start))
+        g_simple_action_set_enabled (G_SIMPLE_ACTION (start),
+                                     !running && get_card_page (self) != NULL
+                                     && (g_strcmp0 (name, "card") == 0 || g_strcmp0 (name, "result") == 0));
+      if (G_IS_SIMPLE_ACTION (cancel))
+        g_simple_action_set_enabled (G_SIMPLE_ACTION (cancel), running);
+    }
+}
+
+static void
+open_item (CmWindow   *self,
+           CmCardItem *item)
+{
+  CmCardPage *page = cm_card_page_new (item);
+
+  cm_card_page_set_profile (page, g_settings_get_enum (self->settings, "last-profile"));
+  cm_card_page_set_method (page, g_settings_get_enum (self->settings, "last-method"));
+  show_page (self, "card", GTK_WIDGET (page));
+}
+
+static void
+item_activated_cb (CmWindow       *self,
+                   CmCardItem     *item,
+                   CmCardListPage *page)
+{
+  if (self->cancellable == NULL)
+    open_item (self, item);
+}
+
+/* The run. */
+
+static void
+test_started_cb (CmWindow   *self,
+                 guint       index,
+                 const char *name,
+                 CmRunner   *runner)
+{
+  GtkWidget *page = gtk_stack_get_child_by_name (self->stack, "run");
+
+  if (page != NULL)
+    cm_run_page_set_test (CM_RUN_PAGE (page), index, self->n_tests, name);
+}
+
+static void
+progress_cb (CmWindow *self,
+             double    fraction,
+             double    seconds_left,
+             CmRunner *runner)
+{
+  GtkWidget *page = gtk_stack_get_child_by_name (self->stack, "run");
+
+  if (page != NULL && !g_cancellable_is_cancelled (self->cancellable))
+    cm_run_page_set_progress (CM_RUN_PAGE (page), fraction, seconds_left);
+}
+
+static void
+sample_cb (CmWindow   *self,
+           const char *test,
+           double      t,
+           double      mb_per_s,
+           double      iops,
+           CmRunner   *runner)
+{
+  GtkWidget *page = gtk_stack_get_child_by_name (self->stack, "run");
+
+  if (page != NULL)
+    cm_run_page_add_sample (CM_RUN_PAGE (page), test, t, mb_per_s);
+}
+
+static void
+end_run (CmWindow *self)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+
+  if (self->inhibit_cookie != 0 && app != NULL)
+    gtk_application_uninhibit (app, self->inhibit_cookie);
+  self->inhibit_cookie = 0;
+
+  if (self->runner != NULL)
+    g_signal_handlers_disconnect_by_data (self->runner, self);
+  g_clear_object (&self->runner);
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->run_item);
+  g_clear_pointer (&self->run_claims, g_strfreev);
+}
+
+static void
+run_done_cb (GObject      *object,
+             GAsyncResult *res,
+             gpointer      user_data)
+{
+  g_autoptr(CmWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CmResult) result = cm_runner_run_finish (CM_RUNNER (object), res, &error);
+  gboolean removed = self->card_removed
+                     || g_error_matches (error, CM_TARGET_ERROR, CM_TARGET_ERROR_REMOVED);
+  g_autofree char *name = self->run_item != NULL ? g_strdup (cm_card_item_get_name (self->run_item)) : NULL;
+  g_auto(GStrv) claims = g_steal_pointer (&self->run_claims);
+
+  end_run (self);
+
+  if (removed)
+    {
+      show_error (self, _("The Card Was Removed"),
+                  _("The card went away during the test, so there is no result. Put it back, wait until it appears in the list, and start the test again."));
+      return;
+    }
+
+  if (result == NULL)
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          show_page (self, "card", NULL);
+          show_toast (self, _("Test cancelled. Nothing was left behind on the card."));
+        }
+      else
+        show_error (self, _("The Test Could Not Finish"), error->message);
+      return;
+    }
+
+  cm_result_set_name (result, name);
+  cm_backend_judge (result, (const char * const *) claims);
+  g_set_object (&self->last_result, result);
+  show_page (self, "result", GTK_WIDGET (cm_result_page_new (result)));
+}
+
+static void
+target_opened_cb (GObject      *object,
+                  GAsyncResult *res,
+                  gpointer      user_data)
+{
+  g_autoptr(CmWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CmTarget) target = cm_backend_open_target_finish (res, &error);
+  g_autoptr(CmPlan) plan = NULL;
+  CmCardPage *card_page = get_card_page (self);
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  CmRunPage *run_page;
+
+  if (target == NULL || card_page == NULL || g_cancellable_is_cancelled (self->cancellable))
+    {
+      gboolean cancelled = target != NULL || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+
+      end_run (self);
+      show_page (self, "card", NULL);
+      show_toast (self, cancelled ? _("Test cancelled.") : error->message);
+      return;
+    }
+
+  plan = cm_backend_new_plan (cm_card_page_get_profile (card_page), self->run_item);
+  if (cm_target_get_mode (target) == CM_TARGET_MODE_RAW_READ)
+    cm_plan_remove_writes (plan);
+  self->n_tests = cm_plan_get_n_tests (plan);
+  self->runner = cm_runner_new (target, plan);
+
+  g_signal_connect_object (self->runner, "test-started", G_CALLBACK (test_started_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->runner, "progress", G_CALLBACK (progress_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->runner, "sample", G_CALLBACK (sample_cb), self, G_CONNECT_SWAPPED);
+
+  run_page = cm_run_page_new (cm_card_item_get_name (self->run_item));
+  show_page (self, "run", GTK_WIDGET (run_page));
+
+  if (app != NULL)
+    self->inhibit_cookie = gtk_application_inhibit (app, GTK_WINDOW (self),
+                                                    GTK_APPLICATION_INHIBIT_SUSPEND,
+                                                    _("A card is being tested"));
+
+  cm_runner_run_async (self->runner, self->cancellable, run_done_cb, g_object_ref (self));
+}
+
+static void
+really_start (CmWindow *self)
+{
+  CmCardPage *page = get_card_page (self);
+
+  g_assert (page != NULL);
+  g_assert (self->cancellable == NULL);
+
+  g_settings_set_enum (self->settings, "last-profile", cm_card_page_get_profile (page));
+  g_settings_set_enum (self->settings, "last-method", cm_card_page_get_method (page));
+
+  self->cancellable = g_cancellable_new ();
+  self->card_removed = FALSE;
+  self->run_item = g_object_ref (cm_card_page_get_item (page));
+  self->run_claims = cm_card_page_dup_claims (page);
+  update_actions (self);
+
+  cm_backend_open_target_async (self->run_item, cm_card_page_get_method (page), self->cancellable,
+                                target_opened_cb, g_object_ref (self));
+}
+
+static void
+confirm_write_cb (AdwMessageDialog *dialog,
+                  const char       *response,
+                  CmWindow         *self)
+{
+  if (g_strcmp0 (response, "write") == 0 && self->cancellable == NULL && get_card_page (self) != NULL)
+    really_start (self);
+}
+
+void
+cm_window_start_test (CmWindow *self)
+{
+  CmCardPage *page;
+  GtkWidget *dialog;
+
+  g_return_if_fail (CM_IS_WINDOW (self));
+
+  page = get_card_page (self);
+  if (self->cancellable != NULL)
+    return;
+  if (page == NULL)
+    {
+      show_toast (self, _("Pick a card first."));
+      return;
+    }
+
+  if (cm_card_page_get_method (page) != CM_METHOD_RAW_WRITE)
+    {
+      really_start (self);
+      return;
+    }
+
+  dialog = adw_message_dialog_new (GTK_WINDOW (self), _("Write to the Whole Card?"),
+                                   _("The raw test with writes reads each part of the card and writes the same bytes back. If the card is pulled or the computer loses power during the test, files on it can be lost. Back up anything you need first."));
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
+                                    "cancel", _("_Cancel"),
+                                    "write", _("_Write to Card"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "write", ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  g_signal_connect_object (dialog, "response", G_CALLBACK (confirm_write_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+void
+cm_window_cancel_test (CmWindow *self)
+{
+  GtkWidget *page;
+
+  g_return_if_fail (CM_IS_WINDOW (self));
+
+  if (self->cancellable == NULL || g_cancellable_is_cancelled (self->cancellable))
+    return;
+
+  g_cancellable_cancel (self->cancellable);
+  page = gtk_stack_get_child_by_name (self->stack, "run");
+  if (page != NULL)
+    cm_run_page_set_cancelling (CM_RUN_PAGE (page));
+}
+
+static gboolean
+item_in_model (GListModel *model,
+               CmCardItem *item)
+{
+  guint n = g_list_model_get_n_items (model);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(CmCardItem) other = g_list_model_get_item (model, i);
+
+      if (other == item || g_strcmp0 (cm_card_item_get_device (other), cm_card_item_get_device (item)) == 0)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+static void
+devices_changed_cb (CmWindow   *self,
+                    guint       position,
+                    guint       removed,
+                    guint       added,
+                    GListModel *model)
+{
+  CmCardPage *page;
+
+  if (removed == 0)
+    return;
+
+  /* A card pulled mid-run ends the run with a message of its own. */
+  if (self->run_item != NULL
+      && cm_card_item_get_kind (self->run_item) == CM_CARD_KIND_DEVICE
+      && !item_in_model (model, self->run_item))
+    {
+      self->card_removed = TRUE;
+      cm_window_cancel_test (self);
+      return;
+    }
+
+  page = get_card_page (self);
+  if (self->cancellable == NULL && page != NULL
+      && cm_card_item_get_kind (cm_card_page_get_item (page)) == CM_CARD_KIND_DEVICE
+      && !item_in_model (model, cm_card_page_get_item (page))
+      && g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "card") == 0)
+    {
+      show_page (self, "cards", NULL);
+      show_toast (self, _("The card was removed."));
+    }
+}
+
+/* Actions. */
+
+static void
+back_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *param)
+{
+  CmWindow *self = CM_WINDOW (widget);
+  const char *name = gtk_stack_get_visible_child_name (self->stack);
+
+  if (self->cancellable != NULL)
+    return;
+
+  if ((g_strcmp0 (name, "result") == 0 || g_strcmp0 (name, "error") == 0) && get_card_page (self) != NULL)
+    show_page (self, "card", NULL);
+  else
+    show_page (self, "cards", NULL);
+}
+
+static void
+folder_chosen_cb (CmWindow             *self,
+                  int                   response,
+                  GtkFileChooserNative *native)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autofree char *path = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
+      path = file != NULL ? g_file_get_path (file) : NULL;
+      if (path != NULL)
+        cm_window_open_path (self, path);
+      else
+        show_toast (self, _("That folder is not on a local disk. Pick a folder on the card itself."));
+    }
+
+  g_object_unref (native);
+}
+
+static void
+choose_folder_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *param)
+{
+  GtkFileChooserNative *native;
+
+  native = gtk_file_chooser_native_new (_("Choose a Folder to Test"), GTK_WINDOW (widget),
+                                        GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+                                        _("_Test This Folder"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
+  g_signal_connect_object (native, "response", G_CALLBACK (folder_chosen_cb), widget, G_CONNECT_SWAPPED);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
+}
+
+static void
+export_chosen_cb (CmWindow             *self,
+                  int                   response,
+                  GtkFileChooserNative *native)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT && self->last_result != NULL)
+    {
+      file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
+      if (!cm_result_save (self->last_result, file, &error))
+        show_toast (self, error->message);
+      else
+        show_toast (self, _("Result saved."));
+    }
+
+  g_object_unref (native);
+}
+
+static void
+export_json_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *param)
+{
+  CmWindow *self = CM_WINDOW (widget);
+  GtkFileChooserNative *native;
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *stamp = g_date_time_format (now, "%Y-%m-%d-%H%M");
+  g_autofree char *name = g_strdup_printf ("cardmark-%s.json", stamp);
+
+  if (self->last_result == NULL)
+    return;
+
+  native = gtk_file_chooser_native_new (_("Export Result"), GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_SAVE,
+                                        _("_Export"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), name);
+  g_signal_connect_object (native, "response", G_CALLBACK (export_chosen_cb), self, G_CONNECT_SWAPPED);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
+}
+
+static void
+copy_summary_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *param)
+{
+  CmWindow *self = CM_WINDOW (widget);
+  g_autofree char *text = NULL;
+
+  if (self->last_result == NULL)
+    return;
+
+  text = cm_result_dup_text_summary (self->last_result);
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), text);
+  show_toast (self, _("Summary copied."));
+}
+
+/* GObject. */
+
+static gboolean
+cm_window_close_request (GtkWindow *window)
+{
+  CmWindow *self = CM_WINDOW (window);
+  int width, height;
+
+  gtk_window_get_default_size (window, &width, &height);
+  g_settings_set_int (self->settings, "window-width", width);
+  g_settings_set_int (self->settings, "window-height", height);
+  g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
+
+  /* Closing mid-run cancels; the runner removes its scratch file. */
+  cm_window_cancel_test (self);
+
+  return GTK_WINDOW_CLASS (cm_window_parent_class)->close_request (window);
+}
+
+static void
+cm_window_dispose (GObject *object)
+{
+  CmWindow *self = CM_WINDOW (object);
+
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  if (self->devices != NULL)
+    g_signal_handlers_disconnect_by_func (self->devices, devices_changed_cb, self);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), CM_TYPE_WINDOW);
+
+  g_clear_object (&self->devices);
+  g_clear_object (&self->last_result);
+  g_clear_object (&self->settings);
+
+  G_OBJECT_CLASS (cm_window_parent_class)->dispose (object);
+}
+
+static void
+cm_window_class_init (CmWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+
+  object_class->dispose = cm_window_dispose;
+  window_class->close_request = cm_window_close_request;
+
+  g_type_ensure (CM_TYPE_CARD_LIST_PAGE);
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/cardmark/CardMark/ui/cm-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, CmWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, CmWindow, window_title);
+  gtk_widget_class_bind_template_child (widget_class, CmWindow, back_button);
+  gtk_widget_class_bind_template_child (widget_class, CmWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, CmWindow, card_list_page);
+  gtk_widget_class_bind_template_child (widget_class, CmWindow, error_page);
+  gtk_widget_class_bind_template_callback (widget_class, item_activated_cb);
+  gtk_widget_class_bind_template_callback (widget_class, visible_page_changed_cb);
+
+  gtk_widget_class_install_action (widget_class, "win.back", NULL, back_action);
+  gtk_widget_class_install_action (widget_class, "win.choose-folder", NULL, choose_folder_action);
+  gtk_widget_class_install_action (widget_class, "win.export-json", NULL, export_json_action);
+  gtk_widget_class_install_action (widget_class, "win.copy-summary", NULL, copy_summary_action);
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "win.back", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.choose-folder", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK, "win.export-json", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.copy-summary", NULL);
+}
+
+static void
+cm_window_init (CmWindow *self)
+{
+  g_autoptr(GAction) loop_action = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GListModel) devices = NULL;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->settings = g_settings_new (APP_ID);
+  gtk_window_set_default_size (GTK_WINDOW (self),
+                               g_settings_get_int (self->settings, "window-width"),
+                               g_settings_get_int (self->settings, "window-height"));
+  if (g_settings_get_boolean (self->settings, "window-maximized"))
+    gtk_window_maximize (GTK_WINDOW (self));
+
+  loop_action = g_settings_create_action (self->settings, "show-loop-devices");
+  g_action_map_add_action (G_ACTION_MAP (self), loop_action);
+
+  if (DEVELOPMENT)
+    gtk_widget_add_css_class (GTK_WIDGET (self), "devel");
+
+  devices = cm_backend_dup_devices (&error);
+  if (devices == NULL)
+    {
+      show_toast (self, error->message);
+      devices = G_LIST_MODEL (g_list_store_new (CM_TYPE_CARD_ITEM));
+    }
+  cm_window_set_devices (self, devices);
+  visible_page_changed_cb (self, NULL, self->stack);
+}
+
+CmWindow *
+cm_window_new (GtkApplication *application)
+{
+  return g_object_new (CM_TYPE_WINDOW, "application", application, NULL);
+}
+
+void
+cm_window_set_devices (CmWindow   *self,
+                       GListModel *devices)
+{
+  g_return_if_fail (CM_IS_WINDOW (self));
+  g_return_if_fail (G_IS_LIST_MODEL (devices));
+
+  if (self->devices != NULL)
+    g_signal_handlers_disconnect_by_func (self->devices, devices_changed_cb, self);
+  g_set_object (&self->devices, devices);
+  g_signal_connect_object (devices, "items-changed", G_CALLBACK (devices_changed_cb), self, G_CONNECT_SWAPPED);
+  cm_card_list_page_set_model (self->card_list_page, devices);
+}
+
+static char *
+find_mount_point (const char *device)
+{
+  GList *mounts = g_unix_mounts_get (NULL);
+  char *found = NULL;
+
+  for (GList *l = mounts; l != NULL; l = l->next)
+    {
+      const char *dev = g_unix_mount_get_device_path (l->data);
+
+      /* The card itself, or its first partition (sdb1, mmcblk0p1). */
+      if (found == NULL && g_str_has_prefix (dev, device)
+          && (dev[strlen (device)] == '\0' || g_ascii_isdigit (dev[strlen (device)])
+              || dev[strlen (device)] == 'p'))
+        found = g_strdup (g_unix_mount_get_mount_path (l->data));
+    }
+
+  g_list_free_full (mounts, (GDestroyNotify) g_unix_mount_free);
+  return found;
+}
+
+/* Opens the page of a card given by its device, or of a folder. Returns
+ * FALSE, after telling the user why, when @path is neither. */
+gboolean
+cm_window_open_path (CmWindow   *self,
+                     const char *path)
+{
+  g_autoptr(CmCardItem) item = NULL;
+  struct stat st;
+  guint n;
+
+  g_return_val_if_fail (CM_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if (self->cancellable != NULL)
+    {
+      show_toast (self, _("A test is running. Cancel it first to test another card."));
+      return FALSE;
+    }
+
+  n = g_list_model_get_n_items (self->devices);
+  for (guint i = 0; i < n && item == NULL; i++)
+    {
+      g_autoptr(CmCardItem) other = g_list_model_get_item (self->devices, i);
+
+      if (g_strcmp0 (cm_card_item_get_device (other), path) == 0
+          || g_strcmp0 (cm_card_item_get_mount_point (other), path) == 0)
+        item = g_steal_pointer (&other);
+    }
+
+  if (item == NULL && stat (path, &st) == 0)
+    {
+      if (S_ISBLK (st.st_mode))
+        {
+          g_autofree char *name = g_path_get_basename (path);
+          g_autofree char *mount_point = find_mount_point (path);
+
+          item = cm_card_item_new_device (path, name, 0, NULL, mount_point);
+        }
+      else if (S_ISDIR (st.st_mode))
+        item = cm_card_item_new_folder (path);
+    }
+
+  if (item == NULL)
+    {
+      g_autofree char *message = g_strdup_printf (_("%s is not a card or a folder. Give a device such as /dev/mmcblk0, or a folder on the card."), path);
+
+      show_toast (self, message);
+      return FALSE;
+    }
+
+  open_item (self, item);
+  return TRUE;
+}
+
+gboolean
+cm_window_get_running (CmWindow *self)
+{
+  g_return_val_if_fail (CM_IS_WINDOW (self), FALSE);
+  return self->cancellable != NULL;
+}
+
+const char *
+cm_window_get_page_name (CmWindow *self)
+{
+  g_return_val_if_fail (CM_IS_WINDOW (self), NULL);
+  return gtk_stack_get_visible_child_name (self->stack);
+}
+
+GtkWidget *
+cm_window_get_page (CmWindow   *self,
+                    const char *name)
+{
+  g_return_val_if_fail (CM_IS_WINDOW (self), NULL);
+  return gtk_stack_get_child_by_name (self->stack, name);
+}
+
+CmResult *
+cm_window_get_last_result (CmWindow *self)
+{
+  g_return_val_if_fail (CM_IS_WINDOW (self), NULL);
+  return self->last_result;
+}

@@ -1,0 +1,333 @@
+/* test-app-window.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The app's window driven as a user (or a script) would: the card list
+ * follows its model, a test on a real folder reaches the result page,
+ * cancel comes back quickly and leaves nothing, a pulled card ends the
+ * run with its own message. Runs under Xvfb.
+ *
+ * With CARDMARK_SCREENSHOT_DIR set, each page is also saved as a PNG.
+ */
+
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
+
+#include "cm-application.h"
+#include "cm-card-item.h"
+#include "cm-card-list-page.h"
+#include "cm-card-page.h"
+#include "cm-result-page.h"
+#include "cm-run-page.h"
+#include "cm-window.h"
+
+typedef gboolean (*Condition) (CmWindow *window);
+
+static gboolean
+timeout_cb (gpointer data)
+{
+  gboolean *timed_out = data;
+
+  *timed_out = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+wait_for (CmWindow  *window,
+          Condition  condition,
+          double     seconds)
+{
+  gboolean timed_out = FALSE;
+  guint id = g_timeout_add ((guint) (seconds * 1000), timeout_cb, &timed_out);
+
+  while (!condition (window) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+
+  if (!timed_out)
+    g_source_remove (id);
+  return condition (window);
+}
+
+static gboolean
+on_result_page (CmWindow *window)
+{
+  return g_strcmp0 (cm_window_get_page_name (window), "result") == 0;
+}
+
+static gboolean
+on_card_page (CmWindow *window)
+{
+  return g_strcmp0 (cm_window_get_page_name (window), "card") == 0 && !cm_window_get_running (window);
+}
+
+static gboolean
+on_error_page (CmWindow *window)
+{
+  return g_strcmp0 (cm_window_get_page_name (window), "error") == 0;
+}
+
+static gboolean
+has_samples (CmWindow *window)
+{
+  GtkWidget *page = cm_window_get_page (window, "run");
+
+  return page != NULL && cm_chart_view_get_n_points (cm_run_page_get_chart (CM_RUN_PAGE (page))) >= 2;
+}
+
+static gboolean
+always_false (CmWindow *window)
+{
+  return FALSE;
+}
+
+static void
+settle (CmWindow *window,
+        double    seconds)
+{
+  wait_for (window, always_false, seconds);
+}
+
+static void
+save_screenshot (CmWindow   *window,
+                 const char *name)
+{
+  const char *dir = g_getenv ("CARDMARK_SCREENSHOT_DIR");
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GtkSnapshot) snapshot = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree char *file = NULL;
+  g_autofree char *path = NULL;
+  int width, height;
+
+  if (dir == NULL)
+    return;
+
+  settle (window, 0.4);
+  paintable = gtk_widget_paintable_new (GTK_WIDGET (window));
+  width = gdk_paintable_get_intrinsic_width (paintable);
+  height = gdk_paintable_get_intrinsic_height (paintable);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
+  node = gtk_snapshot_to_node (snapshot);
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
+  file = g_strdup_printf ("app-%s.png", name);
+  path = g_build_filename (dir, file, NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+}
+
+static guint
+count_scratch_files (const char *folder)
+{
+  g_autoptr(GDir) dir = g_dir_open (folder, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    if (g_str_has_prefix (name, ".cardmark-"))
+      n++;
+
+  return n;
+}
+
+typedef struct
+{
+  CmApplication *app;
+  CmWindow      *window;
+  char          *folder;
+} Fixture;
+
+static void
+fixture_set_up (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  f->app = cm_application_new (G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (f->app), NULL, &error));
+  g_assert_no_error (error);
+
+  f->window = cm_window_new (GTK_APPLICATION (f->app));
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 800, 480);
+  gtk_window_present (GTK_WINDOW (f->window));
+
+  /* Not /tmp, which may be a tmpfs that refuses O_DIRECT. */
+  f->folder = g_dir_make_tmp ("cardmark-app-XXXXXX", &error);
+  g_assert_no_error (error);
+}
+
+static void
+fixture_tear_down (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_object_ref (f->window);
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  settle (f->window, 0.05);
+  g_assert_finalize_object (f->window);
+  g_assert_cmpint (g_rmdir (f->folder), ==, 0);
+  g_free (f->folder);
+  g_clear_object (&f->app);
+}
+
+static void
+test_list_follows_model (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autoptr(GListStore) store = g_list_store_new (CM_TYPE_CARD_ITEM);
+  CmCardListPage *list = CM_CARD_LIST_PAGE (cm_window_get_page (f->window, "cards"));
+  g_autoptr(CmCardItem) a = cm_card_item_new_device ("/dev/sdx", "SanDisk Ultra", 32000000000, "USB 3 reader", NULL);
+  g_autoptr(CmCardItem) b = cm_card_item_new_device ("/dev/mmcblk9", "SD card", 64000000000, "Pi slot", f->folder);
+
+  cm_window_set_devices (f->window, G_LIST_MODEL (store));
+  g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "cards");
+  g_assert_cmpuint (cm_card_list_page_get_n_rows (list), ==, 0);
+  save_screenshot (f->window, "empty");
+
+  g_list_store_append (store, a);
+  g_list_store_append (store, b);
+  g_assert_cmpuint (cm_card_list_page_get_n_rows (list), ==, 2);
+  save_screenshot (f->window, "cards");
+
+  g_list_store_remove (store, 0);
+  g_assert_cmpuint (cm_card_list_page_get_n_rows (list), ==, 1);
+  g_list_store_remove (store, 0);
+  g_assert_cmpuint (cm_card_list_page_get_n_rows (list), ==, 0);
+}
+
+static void
+test_card_page_methods (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autoptr(CmCardItem) unmounted = cm_card_item_new_device ("/dev/sdx", "Card", 32000000000, "USB 2.0 reader", NULL);
+  g_autoptr(CmCardItem) mounted = cm_card_item_new_device ("/dev/sdy", "Card", 32000000000, "USB 3 reader", f->folder);
+  g_autoptr(CmCardPage) page_u = g_object_ref_sink (cm_card_page_new (unmounted));
+  g_autoptr(CmCardPage) page_m = g_object_ref_sink (cm_card_page_new (mounted));
+  const char *claims[] = { "U3", "A2", NULL };
+  g_auto(GStrv) picked = NULL;
+
+  /* Safe is the default when mounted, and raw writes are never offered then. */
+  g_assert_cmpint (cm_card_page_get_method (page_m), ==, CM_METHOD_FILE);
+  g_assert_false (cm_card_page_set_method (page_m, CM_METHOD_RAW_WRITE));
+  g_assert_true (cm_card_page_set_method (page_u, CM_METHOD_RAW_WRITE));
+  g_assert_false (cm_card_page_set_method (page_u, CM_METHOD_FILE));
+
+  cm_card_page_set_claims (page_m, claims);
+  picked = cm_card_page_dup_claims (page_m);
+  g_assert_true (g_strv_equal ((const char * const *) picked, claims));
+}
+
+static void
+start_on_folder (Fixture    *f,
+                 const char *plan)
+{
+  g_setenv ("CARDMARK_TEST_PLAN", plan, TRUE);
+  g_assert_true (cm_window_open_path (f->window, f->folder));
+  g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "card");
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (f->app), "start-test"));
+  g_action_group_activate_action (G_ACTION_GROUP (f->app), "start-test", NULL);
+}
+
+static void
+test_run_to_result (Fixture       *f,
+                    gconstpointer  data)
+{
+  const char *claims[] = { "C10", NULL };
+  CmResult *result;
+  GPtrArray *tests;
+
+  g_setenv ("CARDMARK_TEST_PLAN", "tiny", TRUE);
+  g_assert_true (cm_window_open_path (f->window, f->folder));
+  cm_card_page_set_claims (CM_CARD_PAGE (cm_window_get_page (f->window, "card")), claims);
+  save_screenshot (f->window, "card");
+  g_action_group_activate_action (G_ACTION_GROUP (f->app), "start-test", NULL);
+
+  g_assert_true (wait_for (f->window, on_result_page, 60));
+  g_assert_false (cm_window_get_running (f->window));
+  result = cm_window_get_last_result (f->window);
+  g_assert_nonnull (result);
+
+  tests = cm_result_get_tests (result);
+  g_assert_cmpuint (tests->len, ==, 3);
+  for (guint i = 0; i < tests->len; i++)
+    {
+      const CmTestResult *t = g_ptr_array_index (tests, i);
+
+      g_assert_null (t->error);
+      g_assert_cmpfloat (t->mb_per_s, >, 0);
+    }
+
+  /* The claim picked on the card page was judged, one way or another. */
+  g_assert_cmpuint (cm_result_get_claims (result)->len, ==, 1);
+  g_assert_cmpuint (count_scratch_files (f->folder), ==, 0);
+  save_screenshot (f->window, "result");
+}
+
+static void
+test_cancel (Fixture       *f,
+             gconstpointer  data)
+{
+  gint64 cancelled_at, returned_at;
+
+  start_on_folder (f, "slow");
+  g_assert_true (cm_window_get_running (f->window));
+  g_assert_true (wait_for (f->window, has_samples, 30));
+  g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "run");
+  save_screenshot (f->window, "run");
+
+  cancelled_at = g_get_monotonic_time ();
+  g_action_group_activate_action (G_ACTION_GROUP (f->app), "cancel-test", NULL);
+  g_assert_true (wait_for (f->window, on_card_page, 5));
+  returned_at = g_get_monotonic_time ();
+
+  g_test_message ("cancel took %.3f s", (returned_at - cancelled_at) / 1e6);
+  g_assert_cmpint (returned_at - cancelled_at, <, G_USEC_PER_SEC / 2);
+  g_assert_cmpuint (count_scratch_files (f->folder), ==, 0);
+  g_assert_null (cm_window_get_last_result (f->window));
+}
+
+static void
+test_card_pulled (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(GListStore) store = g_list_store_new (CM_TYPE_CARD_ITEM);
+  g_autoptr(CmCardItem) card = cm_card_item_new_device ("/dev/cardmark-test", "Test card", 0, "USB 3 reader", f->folder);
+
+  g_list_store_append (store, card);
+  cm_window_set_devices (f->window, G_LIST_MODEL (store));
+  g_setenv ("CARDMARK_TEST_PLAN", "slow", TRUE);
+  g_assert_true (cm_window_open_path (f->window, "/dev/cardmark-test"));
+  g_action_group_activate_action (G_ACTION_GROUP (f->app), "start-test", NULL);
+  g_assert_true (wait_for (f->window, has_samples, 30));
+
+  g_list_store_remove (store, 0);
+  g_assert_true (wait_for (f->window, on_error_page, 5));
+  g_assert_false (cm_window_get_running (f->window));
+  g_assert_cmpuint (count_scratch_files (f->folder), ==, 0);
+  save_screenshot (f->window, "card-pulled");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  g_test_add ("/cardmark/app-window/list-follows-model", Fixture, NULL,
+              fixture_set_up, test_list_follows_model, fixture_tear_down);
+  g_test_add ("/cardmark/app-window/card-page-methods", Fixture, NULL,
+              fixture_set_up, test_card_page_methods, fixture_tear_down);
+  g_test_add ("/cardmark/app-window/run-to-result", Fixture, NULL,
+              fixture_set_up, test_run_to_result, fixture_tear_down);
+  g_test_add ("/cardmark/app-window/cancel", Fixture, NULL,
+              fixture_set_up, test_cancel, fixture_tear_down);
+  g_test_add ("/cardmark/app-window/card-pulled", Fixture, NULL,
+              fixture_set_up, test_card_pulled, fixture_tear_down);
+
+  return g_test_run ();
+}
