@@ -1,0 +1,225 @@
+/* cm-cli-decode.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * cardmark-cli decode: explains register dumps copied from a card's sysfs
+ * folder (or from another machine), without touching any device.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <stdio.h>
+
+#include "cm-card-info.h"
+
+#include "cm-cli.h"
+#include "cm-cli-decode.h"
+
+static void
+print_row (const char *label,
+           const char *value)
+{
+  glong width = g_utf8_strlen (label, -1);
+
+  printf ("%s", label);
+  for (glong i = width; i < 22; i++)
+    putchar (' ');
+  printf (" %s\n", value != NULL ? value : _("unknown"));
+}
+
+static char *
+format_manufacturer (CmCardInfo *info)
+{
+  int mid = cm_card_info_get_manufacturer_id (info);
+  const char *name = cm_card_info_get_manufacturer (info);
+
+  if (mid < 0)
+    return NULL;
+  if (name == NULL)
+    return g_strdup_printf (_("0x%02x (not in CardMark’s table)"), mid);
+  return g_strdup_printf ("0x%02x %s", mid, name);
+}
+
+static char *
+format_capacity (CmCardInfo *info)
+{
+  guint64 bytes = cm_card_info_get_capacity_bytes (info);
+  const char *type = cm_card_info_get_card_type (info);
+
+  if (bytes == 0)
+    return NULL;
+  /* GB as the SD Association counts: 10^9 bytes. */
+  if (type != NULL)
+    return g_strdup_printf (_("%.2f GB (%" G_GUINT64_FORMAT " bytes), %s"), bytes / 1e9, bytes, type);
+  return g_strdup_printf (_("%.2f GB (%" G_GUINT64_FORMAT " bytes)"), bytes / 1e9, bytes);
+}
+
+static char *
+format_au (CmCardInfo *info)
+{
+  guint64 bytes = cm_card_info_get_au_size_bytes (info);
+
+  if (bytes == 0)
+    return NULL;
+  if (bytes < 1024 * 1024)
+    return g_strdup_printf (_("%" G_GUINT64_FORMAT " KiB"), bytes / 1024);
+  return g_strdup_printf (_("%" G_GUINT64_FORMAT " MiB"), bytes / (1024 * 1024));
+}
+
+static char *
+format_performance_enhance (CmCardInfo *info)
+{
+  int value = cm_card_info_get_performance_enhance (info);
+  guint depth = cm_card_info_get_command_queue_depth (info);
+  g_autofree char *queue = NULL;
+
+  if (value < 0)
+    return NULL;
+
+  if (depth > 0)
+    queue = g_strdup_printf (_("command queue depth %u"), depth);
+  else
+    queue = g_strdup (_("no command queue"));
+
+  return g_strdup_printf (_("0x%02x: %s, %s (unverified reading)"),
+                          value, queue,
+                          cm_card_info_get_cache_supported (info) ? _("cache") : _("no cache"));
+}
+
+static void
+print_table (CmCardInfo         *info,
+             const char * const *claims)
+{
+  g_autofree char *manufacturer = format_manufacturer (info);
+  g_autofree char *capacity = format_capacity (info);
+  g_autofree char *au = format_au (info);
+  g_autofree char *enhance = format_performance_enhance (info);
+  g_auto(GStrv) declared = cm_card_info_dup_declared_classes (info);
+  g_auto(GStrv) hints = cm_card_info_dup_counterfeit_hints (info, claims);
+  g_autofree char *declared_text = g_strjoinv (" ", declared);
+  const char *write_protected = NULL;
+
+  if (cm_card_info_get_write_protect_known (info))
+    write_protected = cm_card_info_get_write_protected (info) ? _("yes") : _("no");
+
+  if (cm_card_info_get_brand (info) != NULL)
+    print_row (_("Brand on the label"), cm_card_info_get_brand (info));
+  print_row (_("Manufacturer"), manufacturer);
+  print_row (_("OEM ID"), cm_card_info_get_oem_id (info));
+  print_row (_("Product name"), cm_card_info_get_product_name (info));
+  print_row (_("Revision"), cm_card_info_get_revision (info));
+  print_row (_("Serial number"), cm_card_info_get_serial (info));
+  print_row (_("Manufactured"), cm_card_info_get_manufacture_date (info));
+  print_row (_("Capacity"), capacity);
+  print_row (_("Write-protected"), write_protected);
+  print_row (_("SD specification"), cm_card_info_get_spec_version (info));
+  print_row (_("Speed class"), cm_card_info_get_speed_class (info));
+  print_row (_("UHS speed grade"), cm_card_info_get_uhs_grade (info));
+  print_row (_("Video speed class"), cm_card_info_get_video_class (info));
+  print_row (_("App performance class"), cm_card_info_get_app_class (info));
+  print_row (_("Allocation unit"), au);
+  print_row (_("Performance enhance"), enhance);
+  print_row (_("Declared classes"), declared[0] != NULL ? declared_text : _("none"));
+
+  if (hints[0] == NULL)
+    return;
+
+  printf ("\n%s\n", _("Warning signs:"));
+  for (guint i = 0; hints[i] != NULL; i++)
+    printf ("  • %s\n", hints[i]);
+}
+
+static void
+print_json (CmCardInfo *info)
+{
+  g_autoptr(JsonNode) node = cm_card_info_to_json (info);
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autofree char *text = NULL;
+
+  json_generator_set_root (generator, node);
+  json_generator_set_pretty (generator, TRUE);
+  text = json_generator_to_data (generator, NULL);
+  printf ("%s\n", text);
+}
+
+/* "C10,U3" or "C10 U3", upper-cased. */
+static GStrv
+split_claims (const char *text)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) parts = NULL;
+
+  if (text == NULL)
+    return NULL;
+
+  parts = g_strsplit_set (text, ", ", -1);
+  for (guint i = 0; parts[i] != NULL; i++)
+    if (parts[i][0] != '\0')
+      {
+        g_autofree char *upper = g_ascii_strup (parts[i], -1);
+
+        g_strv_builder_add (builder, upper);
+      }
+
+  return g_strv_builder_end (builder);
+}
+
+int
+cm_cli_decode (int    argc,
+               char **argv)
+{
+  g_autofree char *cid = NULL;
+  g_autofree char *csd = NULL;
+  g_autofree char *scr = NULL;
+  g_autofree char *ssr = NULL;
+  g_autofree char *brand = NULL;
+  g_autofree char *claim = NULL;
+  gboolean json = FALSE;
+  const GOptionEntry entries[] = {
+    { "cid", 0, 0, G_OPTION_ARG_STRING, &cid, N_("The CID register (32 hex digits)"), N_("HEX") },
+    { "csd", 0, 0, G_OPTION_ARG_STRING, &csd, N_("The CSD register (32 hex digits)"), N_("HEX") },
+    { "scr", 0, 0, G_OPTION_ARG_STRING, &scr, N_("The SCR register (16 hex digits)"), N_("HEX") },
+    { "ssr", 0, 0, G_OPTION_ARG_STRING, &ssr, N_("The SD Status register (128 hex digits)"), N_("HEX") },
+    { "brand", 0, 0, G_OPTION_ARG_STRING, &brand, N_("The brand printed on the card"), N_("NAME") },
+    { "claim", 0, 0, G_OPTION_ARG_STRING, &claim, N_("Classes printed on the card, e.g. C10,U3,A2"), N_("CLASS[,CLASS…]") },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the decoded card as JSON"), NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new (NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CmCardInfo) info = NULL;
+  g_auto(GStrv) claims = NULL;
+
+  g_option_context_set_summary (context,
+                                _("Decodes SD card registers, as shown in "
+                                  "/sys/block/mmcblk0/device/{cid,csd,scr,ssr}."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return cm_cli_usage_error (context, error->message);
+  if (argc > 1)
+    return cm_cli_usage_error (context, _("decode takes no arguments, only options."));
+  if (cid == NULL && csd == NULL && scr == NULL && ssr == NULL)
+    return cm_cli_usage_error (context, _("decode needs at least one of --cid, --csd, --scr and --ssr."));
+
+  info = cm_card_info_new_from_registers (cid, csd, scr, ssr, &error);
+  if (info == NULL)
+    {
+      cm_cli_print_error (error);
+      return CM_EXIT_USAGE;
+    }
+  if (!cm_card_info_get_registers_available (info))
+    return cm_cli_usage_error (context, _("Every register given is empty."));
+
+  cm_card_info_set_brand (info, brand);
+  claims = split_claims (claim);
+
+  if (json)
+    print_json (info);
+  else
+    print_table (info, (const char * const *) claims);
+
+  return CM_EXIT_OK;
+}
