@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "cm-history.h"
 #include "cm-plan.h"
 #include "cm-result.h"
 #include "cm-runner.h"
@@ -136,9 +137,23 @@ print_table (CmResult *result)
 static int
 write_outputs (CmResult   *result,
                gboolean    json,
+               gboolean    save,
                const char *output)
 {
   g_autoptr(GError) error = NULL;
+
+  if (save)
+    {
+      g_autoptr(CmHistory) history = cm_history_new_default ();
+      g_autoptr(GFile) saved = cm_history_save (history, result, &error);
+
+      if (saved == NULL)
+        {
+          cm_cli_print_error (error);
+          return CM_EXIT_FAILED;
+        }
+      fprintf (stderr, _("Saved to %s\n"), g_file_peek_path (saved));
+    }
 
   if (output != NULL)
     {
@@ -298,7 +313,7 @@ cm_cli_bench (int    argc,
     }
 
   verdict = cm_cli_apply_claims (bench.result, claims_csv, brand, &error);
-  status = write_outputs (bench.result, json, output);
+  status = write_outputs (bench.result, json, save, output);
   if (status == CM_EXIT_OK && verdict > 0)
     status = verdict;
   g_clear_object (&bench.result);

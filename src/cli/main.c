@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "cm-cli.h"
+#include "cm-cli-decode.h"
 
 typedef struct
 {
@@ -23,6 +24,8 @@ typedef struct
 
 static const Command commands[] = {
   { "bench", cm_cli_bench, N_("Measure a card, a folder on it, or its device") },
+  { "decode", cm_cli_decode, N_("Explain a card's registers (CID, CSD, SCR, SSR)") },
+  { "history", cm_cli_history, N_("List the results kept with bench --save") },
 };
 
 static void

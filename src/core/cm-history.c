@@ -1,0 +1,178 @@
+/* cm-history.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Past results, one JSON document per run in the user's data folder, so
+ * cards can be compared side by side. A file that cannot be read is
+ * reported and left alone, never deleted.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "cm-history.h"
+
+struct _CmHistory
+{
+  GObject  parent_instance;
+
+  GFile   *folder;
+};
+
+G_DEFINE_FINAL_TYPE (CmHistory, cm_history, G_TYPE_OBJECT)
+
+static void
+cm_history_finalize (GObject *object)
+{
+  CmHistory *self = (CmHistory *) object;
+
+  g_clear_object (&self->folder);
+
+  G_OBJECT_CLASS (cm_history_parent_class)->finalize (object);
+}
+
+static void
+cm_history_class_init (CmHistoryClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = cm_history_finalize;
+}
+
+static void
+cm_history_init (CmHistory *self)
+{
+}
+
+CmHistory *
+cm_history_new (GFile *folder)
+{
+  CmHistory *self;
+
+  g_return_val_if_fail (G_IS_FILE (folder), NULL);
+
+  self = g_object_new (CM_TYPE_HISTORY, NULL);
+  self->folder = g_object_ref (folder);
+
+  return self;
+}
+
+/* $XDG_DATA_HOME/cardmark/history; a development build keeps its own, so
+ * it never mixes with an installed CardMark. */
+CmHistory *
+cm_history_new_default (void)
+{
+  const char *name = DEVELOPMENT ? "cardmark-devel" : "cardmark";
+  g_autofree char *path = g_build_filename (g_get_user_data_dir (), name, "history", NULL);
+  g_autoptr(GFile) folder = g_file_new_for_path (path);
+
+  return cm_history_new (folder);
+}
+
+GFile *
+cm_history_get_folder (CmHistory *self)
+{
+  g_return_val_if_fail (CM_IS_HISTORY (self), NULL);
+
+  return self->folder;
+}
+
+static char *
+file_name_for (CmResult *result)
+{
+  g_autofree char *stamp = g_date_time_format (cm_result_get_started (result), "%Y%m%d-%H%M%S");
+  g_autofree char *random = g_strdup_printf ("%06x", g_random_int () & 0xffffff);
+
+  return g_strdup_printf ("%s-%s.json", stamp, random);
+}
+
+GFile *
+cm_history_save (CmHistory  *self,
+                 CmResult   *result,
+                 GError    **error)
+{
+  g_autofree char *name = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) local_error = NULL;
+
+  g_return_val_if_fail (CM_IS_HISTORY (self), NULL);
+  g_return_val_if_fail (CM_IS_RESULT (result), NULL);
+
+  if (!g_file_make_directory_with_parents (self->folder, NULL, &local_error) &&
+      !g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_EXISTS))
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return NULL;
+    }
+
+  name = file_name_for (result);
+  file = g_file_get_child (self->folder, name);
+  if (!cm_result_save (result, file, error))
+    return NULL;
+
+  return g_steal_pointer (&file);
+}
+
+static int
+compare_started (gconstpointer a,
+                 gconstpointer b)
+{
+  CmResult *ra = *(CmResult **) a;
+  CmResult *rb = *(CmResult **) b;
+
+  return g_date_time_compare (cm_result_get_started (ra), cm_result_get_started (rb));
+}
+
+/* Every readable result, oldest first. Files that are not results are
+ * listed in @problems as sentences, and left where they are. */
+GPtrArray *
+cm_history_load (CmHistory  *self,
+                 GPtrArray **problems,
+                 GError    **error)
+{
+  g_autoptr(GPtrArray) results = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) bad = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GFileEnumerator) enumerator = NULL;
+  g_autoptr(GError) local_error = NULL;
+  GFileInfo *info;
+
+  g_return_val_if_fail (CM_IS_HISTORY (self), NULL);
+
+  enumerator = g_file_enumerate_children (self->folder, G_FILE_ATTRIBUTE_STANDARD_NAME,
+                                          G_FILE_QUERY_INFO_NONE, NULL, &local_error);
+  if (enumerator == NULL)
+    {
+      /* No history yet is an empty history. */
+      if (!g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+        {
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return NULL;
+        }
+    }
+
+  while (enumerator != NULL &&
+         (info = g_file_enumerator_next_file (enumerator, NULL, error)) != NULL)
+    {
+      g_autoptr(GFileInfo) owned = info;
+      const char *name = g_file_info_get_name (info);
+      g_autoptr(GFile) file = NULL;
+      g_autoptr(GError) file_error = NULL;
+      CmResult *result;
+
+      if (!g_str_has_suffix (name, ".json"))
+        continue;
+
+      file = g_file_get_child (self->folder, name);
+      result = cm_result_new_from_file (file, &file_error);
+      if (result != NULL)
+        g_ptr_array_add (results, result);
+      else
+        g_ptr_array_add (bad, g_strdup_printf (_("Skipped %s: %s"), g_file_peek_path (file), file_error->message));
+    }
+
+  g_ptr_array_sort (results, compare_started);
+
+  if (problems != NULL)
+    *problems = g_steal_pointer (&bad);
+
+  return g_steal_pointer (&results);
+}

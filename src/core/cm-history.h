@@ -1,0 +1,28 @@
+/* cm-history.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+#include "cm-result.h"
+
+G_BEGIN_DECLS
+
+#define CM_TYPE_HISTORY (cm_history_get_type ())
+
+G_DECLARE_FINAL_TYPE (CmHistory, cm_history, CM, HISTORY, GObject)
+
+CmHistory  *cm_history_new           (GFile       *folder) G_GNUC_WARN_UNUSED_RESULT;
+CmHistory  *cm_history_new_default   (void) G_GNUC_WARN_UNUSED_RESULT;
+GFile      *cm_history_get_folder    (CmHistory   *self);
+GFile      *cm_history_save          (CmHistory   *self,
+                                      CmResult    *result,
+                                      GError     **error) G_GNUC_WARN_UNUSED_RESULT;
+GPtrArray  *cm_history_load          (CmHistory   *self,
+                                      GPtrArray  **problems,
+                                      GError     **error) G_GNUC_WARN_UNUSED_RESULT;
+
+G_END_DECLS
