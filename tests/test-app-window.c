@@ -265,6 +265,15 @@ test_run_to_result (Fixture       *f,
   g_assert_cmpuint (cm_result_get_claims (result)->len, ==, 1);
   g_assert_cmpuint (count_scratch_files (f->folder), ==, 0);
   save_screenshot (f->window, "result");
+
+  if (g_getenv ("CARDMARK_SCREENSHOT_DIR") != NULL)
+    {
+      gtk_window_set_default_size (GTK_WINDOW (f->window), 800, 1500);
+      save_screenshot (f->window, "result-full");
+      adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_FORCE_DARK);
+      save_screenshot (f->window, "result-full-dark");
+      adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
+    }
 }
 
 static void
@@ -317,6 +326,8 @@ main (int   argc,
 {
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
+  /* Pages switch at once, so that what a test sees is what it asserts. */
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
 
   g_test_add ("/cardmark/app-window/list-follows-model", Fixture, NULL,
               fixture_set_up, test_list_follows_model, fixture_tear_down);

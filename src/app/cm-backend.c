@@ -14,16 +14,182 @@
 #ifdef HAVE_CM_VERDICT
 # include "cm-verdict.h"
 #endif
+#ifdef HAVE_CM_DEVICE_MONITOR
+# include "cm-device-monitor.h"
+#endif
 
 #include "cm-backend.h"
 
-GListModel *
-cm_backend_dup_devices (GError **error)
+#ifdef HAVE_CM_DEVICE_MONITOR
+
+static const char *
+reader_label (CmDevice *device)
 {
-  /* Until the UDisks device monitor lands the list is empty; the window
+  guint mbps = cm_device_get_usb_speed_mbps (device);
+
+  switch (cm_device_get_reader_kind (device))
+    {
+    case CM_READER_SD_SLOT:
+      return _("SD card slot");
+    case CM_READER_USB:
+      if (mbps == 0)
+        return _("USB reader");
+      return mbps < 5000 ? _("USB 2.0 reader") : _("USB 3 reader");
+    case CM_READER_LOOP:
+      return _("Loop device");
+    case CM_READER_OTHER:
+    default:
+      return NULL;
+    }
+}
+
+static CmCardItem *
+item_new_for_device (CmDevice *device)
+{
+  const char * const *mounts = cm_device_get_mount_points (device);
+  const char *sysfs = cm_device_get_sysfs_device_dir (device);
+  g_autoptr(CmCardItem) item = NULL;
+  g_autoptr(CmCardInfo) info = NULL;
+
+  item = cm_card_item_new_device (cm_device_get_device (device), cm_device_get_name (device),
+                                  cm_device_get_size (device), reader_label (device),
+                                  mounts != NULL ? mounts[0] : NULL);
+  cm_card_item_set_is_system (item, cm_device_get_system (device));
+  cm_card_item_set_usb_speed_mbps (item, cm_device_get_usb_speed_mbps (device));
+  g_object_set_data_full (G_OBJECT (item), "cm-device", g_object_ref (device), g_object_unref);
+
+  if (sysfs != NULL)
+    info = cm_card_info_new_from_sysfs (sysfs, NULL);
+  if (info == NULL && cm_device_get_reader_kind (device) == CM_READER_USB)
+    info = cm_card_info_new_unavailable (_("Not available through this USB reader"));
+  if (info != NULL)
+    cm_card_item_set_card_info (item, info);
+
+  return g_steal_pointer (&item);
+}
+
+static void device_notify_cb (CmDevice   *device,
+                              GParamSpec *pspec,
+                              GListStore *store);
+
+static void
+watch_device (CmDevice   *device,
+              GListStore *store)
+{
+  g_signal_connect_object (device, "notify", G_CALLBACK (device_notify_cb), store, 0);
+}
+
+/* A card inserted, removed or mounted in a reader that stays: the row is
+ * rebuilt so that every widget sees the new state. */
+static void
+device_notify_cb (CmDevice   *device,
+                  GParamSpec *pspec,
+                  GListStore *store)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (store));
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(CmCardItem) item = g_list_model_get_item (G_LIST_MODEL (store), i);
+      g_autoptr(CmCardItem) fresh = NULL;
+
+      if (g_object_get_data (G_OBJECT (item), "cm-device") != device)
+        continue;
+
+      if (!cm_device_get_has_media (device))
+        {
+          g_list_store_remove (store, i);
+          return;
+        }
+
+      fresh = item_new_for_device (device);
+      g_list_store_splice (store, i, 1, (gpointer *) &fresh, 1);
+      return;
+    }
+
+  /* A reader that was empty got a card. */
+  if (cm_device_get_has_media (device))
+    {
+      g_autoptr(CmCardItem) fresh = item_new_for_device (device);
+
+      g_list_store_append (store, fresh);
+    }
+}
+
+static void
+monitor_changed_cb (GListStore *store,
+                    guint       position,
+                    guint       removed,
+                    guint       added,
+                    GListModel *monitor)
+{
+  guint n = g_list_model_get_n_items (monitor);
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
+
+  /* Readers without a card are not listed, so positions differ: the
+   * store is rebuilt, in one change so that a card that stays is never
+   * seen to go (which would end its run). */
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(CmDevice) device = g_list_model_get_item (monitor, i);
+
+      if (i >= position && i < position + added)
+        watch_device (device, store);
+      if (cm_device_get_has_media (device))
+        g_ptr_array_add (items, item_new_for_device (device));
+    }
+
+  g_list_store_splice (store, 0, g_list_model_get_n_items (G_LIST_MODEL (store)),
+                       items->pdata, items->len);
+}
+
+GListModel *
+cm_backend_dup_devices (gboolean   show_loop,
+                        GError   **error)
+{
+  g_autoptr(CmDeviceMonitor) monitor = cm_device_monitor_new (error);
+  GListStore *store;
+
+  if (monitor == NULL)
+    return NULL;
+
+  cm_device_monitor_set_show_loop (monitor, show_loop);
+  store = g_list_store_new (CM_TYPE_CARD_ITEM);
+  g_object_set_data_full (G_OBJECT (store), "cm-monitor", g_object_ref (monitor), g_object_unref);
+  g_signal_connect_object (monitor, "items-changed", G_CALLBACK (monitor_changed_cb), store, G_CONNECT_SWAPPED);
+  monitor_changed_cb (store, 0, 0, g_list_model_get_n_items (G_LIST_MODEL (monitor)), G_LIST_MODEL (monitor));
+
+  return G_LIST_MODEL (store);
+}
+
+void
+cm_backend_set_show_loop (GListModel *devices,
+                          gboolean    show_loop)
+{
+  CmDeviceMonitor *monitor = g_object_get_data (G_OBJECT (devices), "cm-monitor");
+
+  if (monitor != NULL)
+    cm_device_monitor_set_show_loop (monitor, show_loop);
+}
+
+#else
+
+GListModel *
+cm_backend_dup_devices (gboolean   show_loop,
+                        GError   **error)
+{
+  /* Without the UDisks device monitor the list stays empty; the window
    * still offers this computer's storage and a folder. */
   return G_LIST_MODEL (g_list_store_new (CM_TYPE_CARD_ITEM));
 }
+
+void
+cm_backend_set_show_loop (GListModel *devices,
+                          gboolean    show_loop)
+{
+}
+
+#endif
 
 /* CARDMARK_TEST_PLAN lets the widget tests run a plan of a few
  * megabytes ("tiny") or one that runs until cancelled ("slow"). */
@@ -67,6 +233,32 @@ open_target_thread (GTask        *task,
     g_task_return_pointer (task, target, g_object_unref);
 }
 
+#ifdef HAVE_CM_DEVICE_MONITOR
+static void
+device_opened_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+  int fd = cm_device_open_finish (CM_DEVICE (object), result, &error);
+  CmTarget *target;
+
+  if (fd < 0)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  target = cm_target_new_for_fd (fd, g_object_get_data (G_OBJECT (task), "path"),
+                                 GPOINTER_TO_INT (g_task_get_task_data (task)), &error);
+  if (target == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, target, g_object_unref);
+}
+#endif
+
 void
 cm_backend_open_target_async (CmCardItem          *item,
                               CmMethod             method,
@@ -97,9 +289,20 @@ cm_backend_open_target_async (CmCardItem          *item,
       return;
     }
 
-  /* Raw devices are opened directly for now, which needs permission to
-   * the device; UDisks will open them on the user's behalf once the
-   * device monitor provides it. */
+#ifdef HAVE_CM_DEVICE_MONITOR
+  /* Raw devices are opened by UDisks on the user's behalf, so that
+   * polkit can ask; a device not from UDisks (a test) is opened here. */
+  if (method != CM_METHOD_FILE && g_object_get_data (G_OBJECT (item), "cm-device") != NULL)
+    {
+      CmDevice *device = g_object_get_data (G_OBJECT (item), "cm-device");
+
+      g_object_set_data_full (G_OBJECT (task), "path", g_strdup (path), g_free);
+      cm_device_open_async (device, method == CM_METHOD_RAW_WRITE, cancellable,
+                            device_opened_cb, g_steal_pointer (&task));
+      return;
+    }
+#endif
+
   g_object_set_data_full (G_OBJECT (task), "path", g_strdup (path), g_free);
   g_task_run_in_thread (task, open_target_thread);
 }

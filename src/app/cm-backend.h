@@ -21,7 +21,10 @@ typedef enum
   CM_METHOD_RAW_WRITE,
 } CmMethod;
 
-GListModel *cm_backend_dup_devices      (GError              **error) G_GNUC_WARN_UNUSED_RESULT;
+GListModel *cm_backend_dup_devices      (gboolean               show_loop,
+                                         GError              **error) G_GNUC_WARN_UNUSED_RESULT;
+void        cm_backend_set_show_loop    (GListModel           *devices,
+                                         gboolean              show_loop);
 CmPlan     *cm_backend_new_plan         (CmProfile             profile,
                                          CmCardItem           *item) G_GNUC_WARN_UNUSED_RESULT;
 void        cm_backend_open_target_async (CmCardItem          *item,

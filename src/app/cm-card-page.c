@@ -64,6 +64,12 @@ add_identity_row (CmCardPage *self,
   adw_expander_row_add_row (self->identity_row, row);
 }
 
+static const char *
+or_unknown (const char *value)
+{
+  return value != NULL && *value != '\0' ? value : _("Not known");
+}
+
 static gboolean
 behind_usb_reader (CmCardItem *item)
 {
@@ -99,11 +105,30 @@ fill_identity (CmCardPage *self)
   size = cm_card_item_get_size (item) > 0 ? g_format_size (cm_card_item_get_size (item)) : NULL;
   adw_expander_row_set_subtitle (self->identity_row, cm_card_item_get_device (item));
 
-  /* The register decoders fill these in; until then they say why not. */
-  add_identity_row (self, _("Maker"), unknown);
-  add_identity_row (self, _("Product"), unknown);
-  add_identity_row (self, _("Manufactured"), unknown);
-  add_identity_row (self, _("Serial Number"), unknown);
+  if (info != NULL && cm_card_info_get_registers_available (info))
+    {
+      const char *maker = cm_card_info_get_manufacturer (info);
+      guint64 capacity = cm_card_info_get_capacity_bytes (info);
+
+      if (capacity > 0)
+        {
+          g_free (size);
+          size = g_format_size (capacity);
+        }
+      add_identity_row (self, _("Maker"), maker != NULL ? maker : _("Not known"));
+      add_identity_row (self, _("Product"), or_unknown (cm_card_info_get_product_name (info)));
+      add_identity_row (self, _("Manufactured"), or_unknown (cm_card_info_get_manufacture_date (info)));
+      add_identity_row (self, _("Serial Number"), or_unknown (cm_card_info_get_serial (info)));
+    }
+  else
+    {
+      if (info != NULL && cm_card_info_get_unavailable_reason (info) != NULL)
+        unknown = cm_card_info_get_unavailable_reason (info);
+      add_identity_row (self, _("Maker"), unknown);
+      add_identity_row (self, _("Product"), unknown);
+      add_identity_row (self, _("Manufactured"), unknown);
+      add_identity_row (self, _("Serial Number"), unknown);
+    }
   add_identity_row (self, _("Capacity"), size != NULL ? size : _("Not known"));
   add_identity_row (self, _("Reader"),
                     cm_card_item_get_reader (item) != NULL ? cm_card_item_get_reader (item) : _("Not known"));

@@ -13,6 +13,8 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
+#include "cm-backend.h"
+
 #include "cm-chart-view.h"
 
 typedef struct
@@ -127,7 +129,7 @@ draw_lines (CmChartView *self,
 {
   GtkWidget *widget = GTK_WIDGET (self);
   double max_t = 0, max_y = 0;
-  double left = 56, right = 12, top = 12, bottom = 28;
+  double left = 56, right = 16, top = 28, bottom = 28;
   double pw = width - left - right, ph = height - top - bottom;
   char label[64];
 
@@ -168,7 +170,7 @@ draw_lines (CmChartView *self,
       draw_text (cr, widget, label, left - 6, y, 1);
     }
   set_color (cr, widget, 0.6);
-  draw_text (cr, widget, _("MB/s"), left - 6, top + 2, 1);
+  draw_text (cr, widget, _("MB/s"), left - 6, top / 2.0, 1);
   g_snprintf (label, sizeof label, _("%.0f s"), max_t);
   draw_text (cr, widget, label, left + pw, height - bottom / 2.0, 1);
 
@@ -191,6 +193,15 @@ draw_lines (CmChartView *self,
             cairo_line_to (cr, x, y);
         }
       cairo_stroke (cr);
+
+      /* Dots too, so that a test with a single sample still shows. */
+      for (guint j = 0; j < s->points->len; j++)
+        {
+          graphene_point_t *p = &g_array_index (s->points, graphene_point_t, j);
+
+          cairo_arc (cr, left + pw * p->x / max_t, top + ph - ph * p->y / max_y, 3, 0, 2 * G_PI);
+          cairo_fill (cr);
+        }
     }
 
   /* A legend along the bottom, one entry per test. */
@@ -245,7 +256,7 @@ draw_summary (CmChartView *self,
       double w = MAX (1, (width - left - right) * t->mb_per_s / max_y);
 
       set_color (cr, widget, 0.8);
-      draw_text (cr, widget, t->name, left - 8, y + row_h / 2, 1);
+      draw_text (cr, widget, cm_backend_describe_test (t->name), left - 8, y + row_h / 2, 1);
       set_series_color (cr, t->name[0] == 's' ? 0 : 1);
       cairo_rectangle (cr, left, y + row_h * 0.2, w, row_h * 0.6);
       cairo_fill (cr);
@@ -405,7 +416,7 @@ cm_chart_view_set_result (CmChartView *self,
         {
           const CmSample *sample = &g_array_index (t->samples, CmSample, j);
 
-          cm_chart_view_add_sample (self, t->name, sample->t_end, cm_stats_sample_mb_per_s (sample));
+          cm_chart_view_add_sample (self, cm_backend_describe_test (t->name), sample->t_end, cm_stats_sample_mb_per_s (sample));
         }
     }
 

@@ -35,6 +35,7 @@ struct _CmWindow
   CmRunner             *runner;
   CmCardItem           *run_item;
   GStrv                 run_claims;
+  char                 *run_brand;
   guint                 n_tests;
   guint                 inhibit_cookie;
   gboolean              card_removed;
@@ -227,6 +228,7 @@ end_run (CmWindow *self)
   g_clear_object (&self->cancellable);
   g_clear_object (&self->run_item);
   g_clear_pointer (&self->run_claims, g_strfreev);
+  g_clear_pointer (&self->run_brand, g_free);
 }
 
 static void
@@ -241,11 +243,16 @@ run_done_cb (GObject      *object,
                      || g_error_matches (error, CM_TARGET_ERROR, CM_TARGET_ERROR_REMOVED);
   g_autofree char *name = self->run_item != NULL ? g_strdup (cm_card_item_get_name (self->run_item)) : NULL;
   g_auto(GStrv) claims = g_steal_pointer (&self->run_claims);
+  g_autofree char *brand = g_steal_pointer (&self->run_brand);
 
   end_run (self);
 
   if (removed)
     {
+      GtkWidget *card_page = gtk_stack_get_child_by_name (self->stack, "card");
+
+      if (card_page != NULL)
+        gtk_stack_remove (self->stack, card_page);
       show_error (self, _("The Card Was Removed"),
                   _("The card went away during the test, so there is no result. Put it back, wait until it appears in the list, and start the test again."));
       return;
@@ -264,6 +271,16 @@ run_done_cb (GObject      *object,
     }
 
   cm_result_set_name (result, name);
+  if (brand != NULL)
+    {
+      if (cm_result_get_card (result) == NULL)
+        {
+          g_autoptr(CmCardInfo) card = cm_card_info_new ();
+
+          cm_result_set_card (result, card);
+        }
+      cm_card_info_set_brand (cm_result_get_card (result), brand);
+    }
   cm_backend_judge (result, (const char * const *) claims);
   g_set_object (&self->last_result, result);
   show_page (self, "result", GTK_WIDGET (cm_result_page_new (result)));
@@ -328,6 +345,7 @@ really_start (CmWindow *self)
   self->card_removed = FALSE;
   self->run_item = g_object_ref (cm_card_page_get_item (page));
   self->run_claims = cm_card_page_dup_claims (page);
+  self->run_brand = g_strdup (cm_card_page_get_brand (page));
   update_actions (self);
 
   cm_backend_open_target_async (self->run_item, cm_card_page_get_method (page), self->cancellable,
@@ -630,6 +648,14 @@ cm_window_class_init (CmWindowClass *klass)
 }
 
 static void
+show_loop_changed_cb (CmWindow   *self,
+                      const char *key,
+                      GSettings  *settings)
+{
+  cm_backend_set_show_loop (self->devices, g_settings_get_boolean (settings, key));
+}
+
+static void
 cm_window_init (CmWindow *self)
 {
   g_autoptr(GAction) loop_action = NULL;
@@ -648,10 +674,13 @@ cm_window_init (CmWindow *self)
   loop_action = g_settings_create_action (self->settings, "show-loop-devices");
   g_action_map_add_action (G_ACTION_MAP (self), loop_action);
 
+  g_signal_connect_object (self->settings, "changed::show-loop-devices",
+                           G_CALLBACK (show_loop_changed_cb), self, G_CONNECT_SWAPPED);
+
   if (DEVELOPMENT)
     gtk_widget_add_css_class (GTK_WIDGET (self), "devel");
 
-  devices = cm_backend_dup_devices (&error);
+  devices = cm_backend_dup_devices (g_settings_get_boolean (self->settings, "show-loop-devices"), &error);
   if (devices == NULL)
     {
       show_toast (self, error->message);
