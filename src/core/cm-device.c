@@ -1,0 +1,768 @@
+/* cm-device.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <fcntl.h>
+#include <gio/gunixfdlist.h>
+#include <glib/gi18n-lib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include "cm-device-private.h"
+#include "cm-device.h"
+
+struct _CmDevice
+{
+  GObject       parent_instance;
+
+  UDisksClient *client;
+  UDisksObject *object;
+  char         *object_path;
+
+  char         *device;
+  char         *name;
+  char         *vendor;
+  char         *model;
+  guint64       size;
+  GStrv         mount_points;
+  CmReaderKind  reader_kind;
+  guint         usb_speed_mbps;
+  char         *sysfs_device_dir;
+  guint         read_only : 1;
+  guint         system : 1;
+};
+
+G_DEFINE_FINAL_TYPE (CmDevice, cm_device, G_TYPE_OBJECT)
+
+G_DEFINE_QUARK (cm-device-error-quark, cm_device_error)
+
+G_DEFINE_ENUM_TYPE (CmReaderKind, cm_reader_kind,
+  G_DEFINE_ENUM_VALUE (CM_READER_OTHER, "other"),
+  G_DEFINE_ENUM_VALUE (CM_READER_SD_SLOT, "sd-slot"),
+  G_DEFINE_ENUM_VALUE (CM_READER_USB, "usb"),
+  G_DEFINE_ENUM_VALUE (CM_READER_LOOP, "loop"))
+
+enum {
+  PROP_0,
+  PROP_OBJECT_PATH,
+  PROP_DEVICE,
+  PROP_NAME,
+  PROP_VENDOR,
+  PROP_MODEL,
+  PROP_SIZE,
+  PROP_READ_ONLY,
+  PROP_MOUNTED,
+  PROP_MOUNT_POINTS,
+  PROP_SYSTEM,
+  PROP_READER_KIND,
+  PROP_USB_SPEED_MBPS,
+  PROP_HAS_MEDIA,
+  PROP_SYSFS_DEVICE_DIR,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+/* Mount points that make a device the one the computer runs from. */
+static const char * const system_mount_points[] = {
+  "/", "/boot", "/boot/firmware", "/home", "/usr", "/var",
+};
+
+const char *
+cm_reader_kind_to_string (CmReaderKind kind)
+{
+  switch (kind)
+    {
+    case CM_READER_SD_SLOT:
+      return "sd-slot";
+    case CM_READER_USB:
+      return "usb";
+    case CM_READER_LOOP:
+      return "loop";
+    case CM_READER_OTHER:
+    default:
+      return "other";
+    }
+}
+
+char *
+cm_host_dup_model (void)
+{
+  g_autofree char *model = NULL;
+
+  if (!g_file_get_contents ("/proc/device-tree/model", &model, NULL, NULL))
+    return NULL;
+
+  /* The device tree string ends in a NUL, sometimes a newline too. */
+  g_strstrip (model);
+  if (model[0] == '\0')
+    return NULL;
+
+  return g_steal_pointer (&model);
+}
+
+static char *
+read_sysfs_string (const char *dir,
+                   const char *file)
+{
+  g_autofree char *path = g_build_filename (dir, file, NULL);
+  g_autofree char *contents = NULL;
+
+  if (!g_file_get_contents (path, &contents, NULL, NULL))
+    return NULL;
+
+  return g_strdup (g_strstrip (contents));
+}
+
+static gboolean
+read_dev_file (const char *dir,
+               dev_t      *out_dev)
+{
+  g_autofree char *text = read_sysfs_string (dir, "dev");
+  guint major_nr, minor_nr;
+
+  if (text == NULL || sscanf (text, "%u:%u", &major_nr, &minor_nr) != 2)
+    return FALSE;
+
+  *out_dev = makedev (major_nr, minor_nr);
+  return TRUE;
+}
+
+static gboolean
+dev_in (GArray *devs,
+        dev_t   dev)
+{
+  for (guint i = 0; i < devs->len; i++)
+    if (g_array_index (devs, dev_t, i) == dev)
+      return TRUE;
+
+  return FALSE;
+}
+
+/* Adds the device of sysfs folder DIR and whatever is stacked on it
+ * (device-mapper, LUKS, RAID: its "holders"), recursively. */
+static void
+add_with_holders (GArray     *devs,
+                  const char *dir,
+                  guint       depth)
+{
+  g_autofree char *holders = g_build_filename (dir, "holders", NULL);
+  g_autoptr(GDir) listing = NULL;
+  const char *entry;
+  dev_t dev;
+
+  if (depth > 8 || !read_dev_file (dir, &dev) || dev_in (devs, dev))
+    return;
+
+  g_array_append_val (devs, dev);
+
+  listing = g_dir_open (holders, 0, NULL);
+  while (listing != NULL && (entry = g_dir_read_name (listing)) != NULL)
+    {
+      g_autofree char *holder = g_build_filename (holders, entry, NULL);
+
+      add_with_holders (devs, holder, depth + 1);
+    }
+}
+
+GArray *
+cm_device_collect_devs (const char *block_name)
+{
+  g_autofree char *dir = g_build_filename ("/sys/class/block", block_name, NULL);
+  g_autoptr(GArray) devs = g_array_new (FALSE, FALSE, sizeof (dev_t));
+  g_autoptr(GDir) listing = NULL;
+  const char *entry;
+
+  add_with_holders (devs, dir, 0);
+
+  /* Partitions are subfolders with a "partition" file. */
+  listing = g_dir_open (dir, 0, NULL);
+  while (listing != NULL && (entry = g_dir_read_name (listing)) != NULL)
+    {
+      g_autofree char *sub = g_build_filename (dir, entry, NULL);
+      g_autofree char *marker = g_build_filename (sub, "partition", NULL);
+
+      if (g_file_test (marker, G_FILE_TEST_EXISTS))
+        add_with_holders (devs, sub, 0);
+    }
+
+  return g_steal_pointer (&devs);
+}
+
+/* The kernel writes spaces, tabs, newlines and backslashes in mount
+ * points as octal escapes. */
+static char *
+unescape_mount_point (const char *text)
+{
+  GString *out = g_string_new (NULL);
+
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      if (p[0] == '\\' && g_ascii_isdigit (p[1]) && g_ascii_isdigit (p[2]) && g_ascii_isdigit (p[3]))
+        {
+          g_string_append_c (out, (char) (((p[1] - '0') << 6) | ((p[2] - '0') << 3) | (p[3] - '0')));
+          p += 3;
+        }
+      else
+        g_string_append_c (out, *p);
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+static gboolean
+path_is_dev (const char *path,
+             GArray     *devs,
+             gboolean    file_counts)
+{
+  struct stat st;
+
+  if (path == NULL || path[0] != '/' || stat (path, &st) != 0)
+    return FALSE;
+
+  if (S_ISBLK (st.st_mode))
+    return dev_in (devs, st.st_rdev);
+
+  /* A swap file lives on the device holding it. */
+  return file_counts && S_ISREG (st.st_mode) && dev_in (devs, st.st_dev);
+}
+
+static gboolean
+is_system_mount_point (const char *mount_point)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (system_mount_points); i++)
+    if (g_str_equal (mount_point, system_mount_points[i]))
+      return TRUE;
+
+  return FALSE;
+}
+
+void
+cm_device_scan_mounts (GArray     *devs,
+                       const char *mountinfo,
+                       const char *swaps,
+                       GPtrArray  *mount_points,
+                       gboolean   *system)
+{
+  g_auto(GStrv) lines = g_strsplit (mountinfo != NULL ? mountinfo : "", "\n", -1);
+
+  *system = FALSE;
+
+  /* mountinfo: ID PARENT MAJOR:MINOR ROOT MOUNT-POINT OPTIONS… - TYPE SOURCE … */
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) fields = g_strsplit (lines[i], " ", -1);
+      const char *source = NULL;
+      guint major_nr, minor_nr;
+      gboolean ours;
+
+      if (g_strv_length (fields) < 5 || sscanf (fields[2], "%u:%u", &major_nr, &minor_nr) != 2)
+        continue;
+
+      for (guint j = 5; fields[j] != NULL; j++)
+        if (g_str_equal (fields[j], "-") && fields[j + 1] != NULL)
+          {
+            source = fields[j + 2];
+            break;
+          }
+
+      /* Btrfs and friends show an anonymous MAJOR:MINOR; their source
+       * names the real device. */
+      ours = dev_in (devs, makedev (major_nr, minor_nr)) || path_is_dev (source, devs, FALSE);
+      if (ours)
+        {
+          g_autofree char *mount_point = unescape_mount_point (fields[4]);
+
+          if (is_system_mount_point (mount_point))
+            *system = TRUE;
+          if (!g_ptr_array_find_with_equal_func (mount_points, mount_point, g_str_equal, NULL))
+            g_ptr_array_add (mount_points, g_steal_pointer (&mount_point));
+        }
+    }
+
+  if (swaps != NULL)
+    {
+      g_auto(GStrv) swap_lines = g_strsplit (swaps, "\n", -1);
+
+      /* The first line is a header. */
+      for (guint i = 1; swap_lines[i] != NULL; i++)
+        {
+          g_auto(GStrv) fields = g_strsplit_set (swap_lines[i], " \t", 2);
+          g_autofree char *path = NULL;
+
+          if (fields[0] == NULL || fields[0][0] == '\0')
+            continue;
+          path = unescape_mount_point (fields[0]);
+          if (path_is_dev (path, devs, TRUE))
+            *system = TRUE;
+        }
+    }
+}
+
+/* Walks up from the block device's sysfs folder to the USB device that
+ * carries it, if any, and reads its negotiated speed. */
+static gboolean
+find_usb_speed (const char *block_name,
+                guint      *out_mbps)
+{
+  g_autofree char *link = g_build_filename ("/sys/class/block", block_name, NULL);
+  g_autofree char *dir = realpath (link, NULL);
+
+  while (dir != NULL && g_str_has_prefix (dir, "/sys/devices/"))
+    {
+      g_autofree char *busnum = g_build_filename (dir, "busnum", NULL);
+      g_autofree char *speed = NULL;
+      char *parent;
+
+      if (g_file_test (busnum, G_FILE_TEST_EXISTS) &&
+          (speed = read_sysfs_string (dir, "speed")) != NULL)
+        {
+          /* "1.5", "12", "480", "5000", "10000", "20000" */
+          *out_mbps = (guint) (g_ascii_strtod (speed, NULL) + 0.5);
+          return TRUE;
+        }
+
+      parent = g_path_get_dirname (dir);
+      g_free (dir);
+      dir = parent;
+    }
+
+  return FALSE;
+}
+
+static char *
+join_nonempty (const char *a,
+               const char *b)
+{
+  gboolean has_a = a != NULL && a[0] != '\0';
+  gboolean has_b = b != NULL && b[0] != '\0';
+
+  if (has_a && has_b)
+    return g_strdup_printf ("%s %s", a, b);
+  if (has_a || has_b)
+    return g_strdup (has_a ? a : b);
+
+  return NULL;
+}
+
+static void
+notify_if (CmDevice *self,
+           gboolean  changed,
+           guint     prop)
+{
+  if (changed)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);
+}
+
+static gboolean
+set_string (char       **slot,
+            const char  *value)
+{
+  if (g_strcmp0 (*slot, value) == 0)
+    return FALSE;
+
+  g_free (*slot);
+  *slot = g_strdup (value);
+  return TRUE;
+}
+
+static char *
+make_name (CmDevice   *self,
+           UDisksLoop *loop)
+{
+  g_autofree char *joined = NULL;
+
+  if (self->reader_kind == CM_READER_LOOP)
+    {
+      const char *backing = loop != NULL ? udisks_loop_get_backing_file (loop) : NULL;
+      g_autofree char *base = backing != NULL && backing[0] != '\0' ? g_path_get_basename (backing) : NULL;
+
+      if (base != NULL)
+        return g_strdup_printf (_("Loop device on %s"), base);
+      return g_strdup (_("Loop device"));
+    }
+
+  if (self->reader_kind == CM_READER_SD_SLOT)
+    {
+      /* The product name from the card's CID register. */
+      g_autofree char *product = self->sysfs_device_dir != NULL ? read_sysfs_string (self->sysfs_device_dir, "name") : NULL;
+
+      if (product != NULL && product[0] != '\0')
+        return g_strdup_printf (_("SD card %s in the built-in slot"), product);
+      return g_strdup (_("SD card in the built-in slot"));
+    }
+
+  joined = join_nonempty (self->vendor, self->model);
+  if (joined != NULL)
+    return g_steal_pointer (&joined);
+
+  return g_strdup (self->reader_kind == CM_READER_USB ? _("USB drive") : _("Drive"));
+}
+
+static void
+update_identity (CmDevice    *self,
+                 UDisksBlock *block,
+                 UDisksDrive *drive,
+                 UDisksLoop  *loop)
+{
+  g_autofree char *block_name = g_path_get_basename (udisks_block_get_device (block));
+  g_autofree char *sysfs_dir = NULL;
+  g_autofree char *name = NULL;
+  CmReaderKind kind = CM_READER_OTHER;
+  guint mbps = 0;
+
+  if (g_str_has_prefix (block_name, "loop"))
+    kind = CM_READER_LOOP;
+  else if (find_usb_speed (block_name, &mbps))
+    kind = CM_READER_USB;
+  else if (g_str_has_prefix (block_name, "mmcblk"))
+    {
+      kind = CM_READER_SD_SLOT;
+      sysfs_dir = g_build_filename ("/sys/block", block_name, "device", NULL);
+      if (!g_file_test (sysfs_dir, G_FILE_TEST_IS_DIR))
+        g_clear_pointer (&sysfs_dir, g_free);
+    }
+
+  notify_if (self, set_string (&self->device, udisks_block_get_device (block)), PROP_DEVICE);
+  notify_if (self, set_string (&self->vendor, drive != NULL ? udisks_drive_get_vendor (drive) : NULL), PROP_VENDOR);
+  notify_if (self, set_string (&self->model, drive != NULL ? udisks_drive_get_model (drive) : NULL), PROP_MODEL);
+  notify_if (self, set_string (&self->sysfs_device_dir, sysfs_dir), PROP_SYSFS_DEVICE_DIR);
+
+  if (self->reader_kind != kind)
+    {
+      self->reader_kind = kind;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_READER_KIND]);
+    }
+
+  if (self->usb_speed_mbps != mbps)
+    {
+      self->usb_speed_mbps = mbps;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_USB_SPEED_MBPS]);
+    }
+
+  name = make_name (self, loop);
+  notify_if (self, set_string (&self->name, name), PROP_NAME);
+}
+
+static void
+update_mounts (CmDevice *self)
+{
+  g_autofree char *block_name = g_path_get_basename (self->device);
+  g_autoptr(GArray) devs = cm_device_collect_devs (block_name);
+  g_autofree char *mountinfo = NULL;
+  g_autofree char *swaps = NULL;
+  g_autoptr(GPtrArray) points = g_ptr_array_new_with_free_func (g_free);
+  gboolean system = FALSE;
+  gboolean was_mounted = cm_device_get_mounted (self);
+
+  g_file_get_contents ("/proc/self/mountinfo", &mountinfo, NULL, NULL);
+  g_file_get_contents ("/proc/swaps", &swaps, NULL, NULL);
+  cm_device_scan_mounts (devs, mountinfo, swaps, points, &system);
+  g_ptr_array_add (points, NULL);
+
+  if (!g_strv_equal ((const char * const *) self->mount_points, (const char * const *) points->pdata))
+    {
+      g_strfreev (self->mount_points);
+      self->mount_points = (GStrv) g_ptr_array_free (g_steal_pointer (&points), FALSE);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MOUNT_POINTS]);
+      notify_if (self, was_mounted != cm_device_get_mounted (self), PROP_MOUNTED);
+    }
+
+  if (self->system != system)
+    {
+      self->system = system;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SYSTEM]);
+    }
+}
+
+void
+cm_device_update (CmDevice *self)
+{
+  g_autoptr(UDisksBlock) block = NULL;
+  g_autoptr(UDisksDrive) drive = NULL;
+  g_autoptr(UDisksLoop) loop = NULL;
+  gboolean had_media;
+  guint64 size;
+  gboolean read_only;
+
+  g_return_if_fail (CM_IS_DEVICE (self));
+
+  block = udisks_object_get_block (self->object);
+  if (block == NULL)
+    return;
+
+  g_object_freeze_notify (G_OBJECT (self));
+
+  drive = udisks_client_get_drive_for_block (self->client, block);
+  loop = udisks_object_get_loop (self->object);
+  update_identity (self, block, drive, loop);
+
+  had_media = cm_device_get_has_media (self);
+  size = udisks_block_get_size (block);
+  if (self->size != size)
+    {
+      self->size = size;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SIZE]);
+      notify_if (self, had_media != cm_device_get_has_media (self), PROP_HAS_MEDIA);
+    }
+
+  read_only = udisks_block_get_read_only (block);
+  if (self->read_only != read_only)
+    {
+      self->read_only = read_only;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_READ_ONLY]);
+    }
+
+  update_mounts (self);
+
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+static void
+cm_device_dispose (GObject *object)
+{
+  CmDevice *self = (CmDevice *) object;
+
+  g_clear_object (&self->object);
+  g_clear_object (&self->client);
+
+  G_OBJECT_CLASS (cm_device_parent_class)->dispose (object);
+}
+
+static void
+cm_device_finalize (GObject *object)
+{
+  CmDevice *self = (CmDevice *) object;
+
+  g_free (self->object_path);
+  g_free (self->device);
+  g_free (self->name);
+  g_free (self->vendor);
+  g_free (self->model);
+  g_strfreev (self->mount_points);
+  g_free (self->sysfs_device_dir);
+
+  G_OBJECT_CLASS (cm_device_parent_class)->finalize (object);
+}
+
+static void
+cm_device_get_property (GObject    *object,
+                        guint       prop_id,
+                        GValue     *value,
+                        GParamSpec *pspec)
+{
+  CmDevice *self = CM_DEVICE (object);
+
+  switch (prop_id)
+    {
+    case PROP_OBJECT_PATH:
+      g_value_set_string (value, self->object_path);
+      break;
+    case PROP_DEVICE:
+      g_value_set_string (value, self->device);
+      break;
+    case PROP_NAME:
+      g_value_set_string (value, self->name);
+      break;
+    case PROP_VENDOR:
+      g_value_set_string (value, self->vendor);
+      break;
+    case PROP_MODEL:
+      g_value_set_string (value, self->model);
+      break;
+    case PROP_SIZE:
+      g_value_set_uint64 (value, self->size);
+      break;
+    case PROP_READ_ONLY:
+      g_value_set_boolean (value, self->read_only);
+      break;
+    case PROP_MOUNTED:
+      g_value_set_boolean (value, cm_device_get_mounted (self));
+      break;
+    case PROP_MOUNT_POINTS:
+      g_value_set_boxed (value, self->mount_points);
+      break;
+    case PROP_SYSTEM:
+      g_value_set_boolean (value, self->system);
+      break;
+    case PROP_READER_KIND:
+      g_value_set_enum (value, self->reader_kind);
+      break;
+    case PROP_USB_SPEED_MBPS:
+      g_value_set_uint (value, self->usb_speed_mbps);
+      break;
+    case PROP_HAS_MEDIA:
+      g_value_set_boolean (value, cm_device_get_has_media (self));
+      break;
+    case PROP_SYSFS_DEVICE_DIR:
+      g_value_set_string (value, self->sysfs_device_dir);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cm_device_class_init (CmDeviceClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GParamFlags flags = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY;
+
+  object_class->dispose = cm_device_dispose;
+  object_class->finalize = cm_device_finalize;
+  object_class->get_property = cm_device_get_property;
+
+  properties[PROP_OBJECT_PATH] = g_param_spec_string ("object-path", NULL, NULL, NULL, flags);
+  properties[PROP_DEVICE] = g_param_spec_string ("device", NULL, NULL, NULL, flags);
+  properties[PROP_NAME] = g_param_spec_string ("name", NULL, NULL, NULL, flags);
+  properties[PROP_VENDOR] = g_param_spec_string ("vendor", NULL, NULL, NULL, flags);
+  properties[PROP_MODEL] = g_param_spec_string ("model", NULL, NULL, NULL, flags);
+  properties[PROP_SIZE] = g_param_spec_uint64 ("size", NULL, NULL, 0, G_MAXUINT64, 0, flags);
+  properties[PROP_READ_ONLY] = g_param_spec_boolean ("read-only", NULL, NULL, FALSE, flags);
+  properties[PROP_MOUNTED] = g_param_spec_boolean ("mounted", NULL, NULL, FALSE, flags);
+  properties[PROP_MOUNT_POINTS] = g_param_spec_boxed ("mount-points", NULL, NULL, G_TYPE_STRV, flags);
+  properties[PROP_SYSTEM] = g_param_spec_boolean ("system", NULL, NULL, FALSE, flags);
+  properties[PROP_READER_KIND] = g_param_spec_enum ("reader-kind", NULL, NULL,
+                                                    CM_TYPE_READER_KIND, CM_READER_OTHER, flags);
+  properties[PROP_USB_SPEED_MBPS] = g_param_spec_uint ("usb-speed-mbps", NULL, NULL, 0, G_MAXUINT, 0, flags);
+  properties[PROP_HAS_MEDIA] = g_param_spec_boolean ("has-media", NULL, NULL, FALSE, flags);
+  properties[PROP_SYSFS_DEVICE_DIR] = g_param_spec_string ("sysfs-device-dir", NULL, NULL, NULL, flags);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+cm_device_init (CmDevice *self)
+{
+  self->mount_points = g_new0 (char *, 1);
+}
+
+CmDevice *
+cm_device_new (UDisksClient *client,
+               UDisksObject *object)
+{
+  CmDevice *self;
+
+  g_return_val_if_fail (UDISKS_IS_CLIENT (client), NULL);
+  g_return_val_if_fail (UDISKS_IS_OBJECT (object), NULL);
+
+  self = g_object_new (CM_TYPE_DEVICE, NULL);
+  self->client = g_object_ref (client);
+  self->object = g_object_ref (object);
+  self->object_path = g_strdup (g_dbus_object_get_object_path (G_DBUS_OBJECT (object)));
+  cm_device_update (self);
+
+  return self;
+}
+
+UDisksObject *
+cm_device_get_object (CmDevice *self)
+{
+  g_return_val_if_fail (CM_IS_DEVICE (self), NULL);
+  return self->object;
+}
+
+const char *
+cm_device_get_object_path (CmDevice *self)
+{
+  g_return_val_if_fail (CM_IS_DEVICE (self), NULL);
+  return self->object_path;
+}
+
+const char *
+cm_device_get_device (CmDevice *self)
+{
+  g_return_val_if_fail (CM_IS_DEVICE (self), NULL);
+  return self->device;
+}
+
+const char *
+cm_device_get_name (CmDevice *self)
+{
+  g_return_val_if_fail (CM_IS_DEVICE (self), NULL);
+  return self->name;
+}
+
+const char *
+cm_device_get_vendor (CmDevice *self)
+{
+  g_return_val_if_fail (CM_IS_DEVICE (self), NULL);
+  return self->vendor;
+}
+
+const char *
+cm_device_get_model (CmDevice *self)
+{
+  g_return_val_if_fail (CM_IS_DEVICE (self), NULL);
+  return self->model;
+}
+
+guint64
+cm_device_get_size (CmDevice *self)
+{
+  g_return_val_if_fail (CM_IS_DEVICE (self), 0);
+  return self->size;
+}
+
+gboolean
+cm_device_get_read_only (CmDevice *self)
+{
+  g_return_val_if_fail (CM_IS_DEVICE (self), FALSE);
+  return self->read_only;
+}
+
+gboolean
+cm_device_get_mounted (CmDevice *self)
+{
+  g_return_val_if_fail (CM_IS_DEVICE (self), FALSE);
+  return self->mount_points != NULL && self->mount_points[0] != NULL;
+}
+
+const char * const *
+cm_device_get_mount_points (CmDevice *self)
+{
+  g_return_val_if_fail (CM_IS_DEVICE (self), NULL);
+  return (const char * const *) self->mount_points;
+}
+
+gboolean
+cm_device_get_system (CmDevice *self)
+{
+  g_return_val_if_fail (CM_IS_DEVICE (self), FALSE);
+  return self->system;
+}
+
+CmReaderKind
+cm_device_get_reader_kind (CmDevice *self)
+{
+  g_return_val_if_fail (CM_IS_DEVICE (self), CM_READER_OTHER);
+  return self->reader_kind;
+}
+
+guint
+cm_device_get_usb_speed_mbps (CmDevice *self)
+{
+  g_return_val_if_fail (CM_IS_DEVICE (self), 0);
+  return self->usb_speed_mbps;
+}
+
+gboolean
+cm_device_get_has_media (CmDevice *self)
+{
+  g_return_val_if_fail (CM_IS_DEVICE (self), FALSE);
+
+  /* An empty card reader is a block device of size zero. */
+  return self->size > 0;
+}
+
+const char *
+cm_device_get_sysfs_device_dir (CmDevice *self)
+{
+  g_return_val_if_fail (CM_IS_DEVICE (self), NULL);
+  return self->sysfs_device_dir;
+}
