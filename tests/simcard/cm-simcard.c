@@ -1,0 +1,808 @@
+/* cm-simcard.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/* A simulated microSD card for CardMark's tests.
+ *
+ * One file, card.img, is exposed in a FUSE mountpoint; the tests attach it
+ * with losetup so the engine sees an ordinary block device. Every FUSE read
+ * or write is one card command and costs what the profile says it costs:
+ *
+ *   latency (+ a penalty for a write that opens a new allocation unit)
+ *   + bytes / bandwidth
+ *
+ * The latency phases of up to `queue` commands overlap (command queueing);
+ * the data transfers share one bus and never overlap. The daemon sleeps to
+ * absolute CLOCK_MONOTONIC deadlines, so a run of commands gets the modelled
+ * rate however long the backing I/O itself took. See README.md. */
+
+#include "config.h"
+
+#define FUSE_USE_VERSION 31
+
+#include <errno.h>
+#include <fcntl.h>
+#include <fuse.h>
+#include <glib.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define CARD_NAME  "card.img"
+#define STATS_NAME "stats"
+#define MAX_OPEN_AUS 64
+#define N_SIZE_BUCKETS 32
+
+typedef struct
+{
+  guint64  size;               /* what the host sees */
+  guint64  real_size;          /* what is really stored; size / fake-factor */
+  guint    queue;
+  guint64  au_size;
+  guint    open_aus;
+  gboolean read_only;
+  gboolean refuse_write_open;
+  guint64  fail_after;
+  guint64  max_command;
+  double   credit_us;
+  double   read_latency_us;
+  double   read_mb_s;          /* 10^6 bytes per second == bytes per µs */
+  double   write_latency_us;
+  double   write_mb_s;
+  double   write_penalty_us;
+} SimModel;
+
+typedef struct
+{
+  gint64   busy_until;         /* ns, CLOCK_MONOTONIC */
+  gboolean in_use;
+} SimSlot;
+
+typedef struct
+{
+  SimModel model;
+  int      backing_fd;
+
+  GMutex   lock;
+  GCond    slot_free;
+  SimSlot *slots;
+  gint64   bus_free;
+  guint64  aus[MAX_OPEN_AUS];  /* most recent first */
+  guint    n_aus;
+
+  /* Counters, read through the stats file. */
+  guint64  commands;
+  guint64  reads;
+  guint64  writes;
+  guint64  read_bytes;
+  guint64  write_bytes;
+  guint64  penalties;
+  guint64  failed;
+  guint64  late;               /* commands that could not be credited */
+  guint64  size_buckets[N_SIZE_BUCKETS];
+} SimCard;
+
+static SimCard card;
+
+static gint64
+now_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (gint64) ts.tv_sec * G_GINT64_CONSTANT (1000000000) + ts.tv_nsec;
+}
+
+static void
+sleep_until_ns (gint64 deadline)
+{
+  struct timespec ts;
+
+  ts.tv_sec = deadline / G_GINT64_CONSTANT (1000000000);
+  ts.tv_nsec = deadline % G_GINT64_CONSTANT (1000000000);
+  while (clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+    ;
+}
+
+/* Sizes in profiles: plain bytes, or with K/M/G (binary, also KiB…) or
+ * KB/MB/GB (decimal) suffixes. */
+static gboolean
+parse_size (const char *text,
+            guint64    *out)
+{
+  g_autofree char *s = g_strstrip (g_strdup (text));
+  char *end = NULL;
+  double value = g_ascii_strtod (s, &end);
+  guint64 unit = 1;
+
+  if (end == s || value < 0)
+    return FALSE;
+  while (*end == ' ')
+    end++;
+  if (*end != '\0')
+    {
+      char u = g_ascii_toupper (*end);
+      gboolean decimal = g_ascii_strcasecmp (end + 1, "B") == 0;
+
+      if (*(end + 1) != '\0' && !decimal &&
+          g_ascii_strcasecmp (end + 1, "iB") != 0)
+        return FALSE;
+      switch (u)
+        {
+        case 'K': unit = decimal ? 1000 : 1024; break;
+        case 'M': unit = decimal ? 1000000 : 1024 * 1024; break;
+        case 'G': unit = decimal ? 1000000000 : 1024 * 1024 * 1024; break;
+        case 'T': unit = decimal ? G_GUINT64_CONSTANT (1000000000000)
+                                 : G_GUINT64_CONSTANT (1) << 40; break;
+        default: return FALSE;
+        }
+    }
+  *out = (guint64) (value * unit);
+  return TRUE;
+}
+
+static gboolean
+key_size (GKeyFile   *kf,
+          const char *group,
+          const char *key,
+          guint64     fallback,
+          guint64    *out,
+          GError    **error)
+{
+  g_autofree char *text = g_key_file_get_string (kf, group, key, NULL);
+
+  if (text == NULL)
+    {
+      *out = fallback;
+      return TRUE;
+    }
+  if (!parse_size (text, out))
+    {
+      g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_INVALID_VALUE,
+                   "[%s] %s=%s is not a size; write e.g. 512MiB or 4096",
+                   group, key, text);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static double
+key_double (GKeyFile   *kf,
+            const char *group,
+            const char *key,
+            double      fallback)
+{
+  g_autoptr(GError) error = NULL;
+  double v = g_key_file_get_double (kf, group, key, &error);
+
+  return error != NULL ? fallback : v;
+}
+
+static gboolean
+key_bool (GKeyFile   *kf,
+          const char *group,
+          const char *key,
+          gboolean    fallback)
+{
+  g_autoptr(GError) error = NULL;
+  gboolean v = g_key_file_get_boolean (kf, group, key, &error);
+
+  return error != NULL ? fallback : v;
+}
+
+static gboolean
+model_from_keyfile (GKeyFile  *kf,
+                    SimModel  *m,
+                    GError   **error)
+{
+  double factor;
+  guint64 queue, open_aus, fail_after;
+
+  if (!key_size (kf, "card", "size", 512 * 1024 * 1024, &m->size, error) ||
+      !key_size (kf, "card", "au-size", 4 * 1024 * 1024, &m->au_size, error) ||
+      !key_size (kf, "card", "max-command", 512 * 1024, &m->max_command, error) ||
+      !key_size (kf, "card", "queue", 1, &queue, error) ||
+      !key_size (kf, "card", "open-aus", 1, &open_aus, error) ||
+      !key_size (kf, "card", "fail-after", 0, &fail_after, error))
+    return FALSE;
+
+  factor = key_double (kf, "card", "fake-factor", 1.0);
+  m->queue = CLAMP (queue, 1, 256);
+  m->open_aus = CLAMP (open_aus, 1, MAX_OPEN_AUS);
+  m->fail_after = fail_after;
+  m->read_only = key_bool (kf, "card", "read-only", FALSE);
+  m->refuse_write_open = key_bool (kf, "card", "refuse-write-open", TRUE);
+  m->credit_us = key_double (kf, "card", "credit-us", 2000);
+  m->read_latency_us = key_double (kf, "read", "latency-us", 200);
+  m->read_mb_s = key_double (kf, "read", "bandwidth-mb-s", 40);
+  m->write_latency_us = key_double (kf, "write", "latency-us", 300);
+  m->write_mb_s = key_double (kf, "write", "bandwidth-mb-s", 20);
+  m->write_penalty_us = key_double (kf, "write", "random-penalty-us", 1000);
+
+  if (factor < 1.0)
+    factor = 1.0;
+  m->real_size = (guint64) (m->size / factor);
+  m->real_size -= m->real_size % 4096;
+  m->size -= m->size % 512;
+  m->au_size = MAX (m->au_size, 4096);
+  m->max_command = CLAMP (m->max_command, 4096, 1024 * 1024);
+
+  if (m->real_size < 1024 * 1024 || m->read_mb_s <= 0 || m->write_mb_s <= 0)
+    {
+      g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_INVALID_VALUE,
+                   "the card needs at least 1 MiB of real storage and "
+                   "bandwidths above zero; check the profile");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The time, in µs, one QD1 request of `bytes` takes when the kernel splits
+ * it into commands of at most max-command bytes: the figure a host measures. */
+static double
+predict_request_us (const SimModel *m,
+                    gboolean        is_write,
+                    guint64         bytes,
+                    gboolean        sequential)
+{
+  guint64 n = (bytes + m->max_command - 1) / m->max_command;
+  guint64 waves = (n + m->queue - 1) / m->queue;
+  double lat = is_write ? m->write_latency_us : m->read_latency_us;
+  double bw = is_write ? m->write_mb_s : m->read_mb_s;
+  double t = waves * lat + bytes / bw;
+
+  if (is_write)
+    {
+      if (sequential)
+        t += m->write_penalty_us * ((double) bytes / m->au_size);
+      else
+        t += m->write_penalty_us;
+    }
+  return t;
+}
+
+/* Random 4 KiB IOPS with `depth` requests outstanding: each slot cycles
+ * through latency + transfer, the bus caps the total. */
+static double
+predict_iops (const SimModel *m,
+              gboolean        is_write,
+              guint           depth)
+{
+  double cycle = predict_request_us (m, is_write, 4096, FALSE);
+  double xfer = 4096 / (is_write ? m->write_mb_s : m->read_mb_s);
+  guint slots = MIN (depth, m->queue);
+
+  return MIN (1e6 * slots / cycle, 1e6 / xfer);
+}
+
+static void
+print_model (const SimModel *m)
+{
+  guint64 bs = 4 * 1024 * 1024;
+
+  printf ("SIMCARD_SIZE=%" G_GUINT64_FORMAT "\n", m->size);
+  printf ("SIMCARD_REAL_SIZE=%" G_GUINT64_FORMAT "\n", m->real_size);
+  printf ("SIMCARD_QUEUE=%u\n", m->queue);
+  printf ("SIMCARD_READ_ONLY=%d\n", m->read_only ? 1 : 0);
+  printf ("SIMCARD_FAIL_AFTER=%" G_GUINT64_FORMAT "\n", m->fail_after);
+  printf ("SIMCARD_MAX_COMMAND=%" G_GUINT64_FORMAT "\n", m->max_command);
+  printf ("SIMCARD_SEQ_WRITE_MB_S=%.2f\n",
+          bs / predict_request_us (m, TRUE, bs, TRUE));
+  printf ("SIMCARD_SEQ_READ_MB_S=%.2f\n",
+          bs / predict_request_us (m, FALSE, bs, TRUE));
+  printf ("SIMCARD_RAND_READ_IOPS=%.0f\n", predict_iops (m, FALSE, 1));
+  printf ("SIMCARD_RAND_WRITE_IOPS=%.0f\n", predict_iops (m, TRUE, 1));
+  printf ("SIMCARD_RAND_READ_IOPS_QD32=%.0f\n", predict_iops (m, FALSE, 32));
+  printf ("SIMCARD_RAND_WRITE_IOPS_QD32=%.0f\n", predict_iops (m, TRUE, 32));
+}
+
+/* A write into an allocation unit the card does not have open costs the
+ * random-write penalty; the unit is then open, evicting the oldest. Chunks
+ * of one large request may arrive out of order, so "continues the previous
+ * write" is judged per AU, not per byte. Called with the lock held. */
+static gboolean
+write_opens_au (guint64 offset)
+{
+  guint64 au = offset / card.model.au_size;
+  guint i;
+
+  for (i = 0; i < card.n_aus; i++)
+    if (card.aus[i] == au)
+      {
+        memmove (&card.aus[1], &card.aus[0], i * sizeof (guint64));
+        card.aus[0] = au;
+        return FALSE;
+      }
+  card.n_aus = MIN (card.n_aus + 1, card.model.open_aus);
+  memmove (&card.aus[1], &card.aus[0], (card.n_aus - 1) * sizeof (guint64));
+  card.aus[0] = au;
+  return TRUE;
+}
+
+static guint
+bucket_of (size_t len)
+{
+  guint b = 0;
+
+  while ((len >> 1) > 0 && b < N_SIZE_BUCKETS - 1)
+    {
+      len >>= 1;
+      b++;
+    }
+  return b;
+}
+
+/* Takes a slot and works out when this command completes. */
+static guint
+command_begin (gboolean  is_write,
+               off_t     offset,
+               size_t    len,
+               gint64   *deadline)
+{
+  const SimModel *m = &card.model;
+  guint best = G_MAXUINT;
+  gint64 now, t0, lat_end, start;
+  double lat_us;
+  guint i;
+
+  g_mutex_lock (&card.lock);
+  for (;;)
+    {
+      for (i = 0; i < m->queue; i++)
+        if (!card.slots[i].in_use &&
+            (best == G_MAXUINT || card.slots[i].busy_until > card.slots[best].busy_until))
+          best = i;
+      if (best != G_MAXUINT)
+        break;
+      g_cond_wait (&card.slot_free, &card.lock);
+    }
+  card.slots[best].in_use = TRUE;
+
+  /* The FUSE and loop round trip between one command's completion and the
+   * next one's arrival is the emulator's cost, not the card's: a command
+   * that arrives within credit-us of its slot's last completion starts as
+   * if it had been sent back to back. */
+  now = now_ns ();
+  t0 = now;
+  if (card.slots[best].busy_until > 0 &&
+      now - card.slots[best].busy_until < (gint64) (m->credit_us * 1000))
+    t0 = card.slots[best].busy_until;
+  else if (card.slots[best].busy_until > 0)
+    card.late++;
+
+  lat_us = is_write ? m->write_latency_us : m->read_latency_us;
+  if (is_write && write_opens_au (offset))
+    {
+      lat_us += m->write_penalty_us;
+      card.penalties++;
+    }
+  lat_end = t0 + (gint64) (lat_us * 1000);
+  start = MAX (lat_end, card.bus_free);
+  card.bus_free = start + (gint64) (len * 1000.0 / (is_write ? m->write_mb_s : m->read_mb_s));
+  *deadline = card.bus_free;
+
+  card.commands++;
+  if (is_write)
+    {
+      card.writes++;
+      card.write_bytes += len;
+    }
+  else
+    {
+      card.reads++;
+      card.read_bytes += len;
+    }
+  card.size_buckets[bucket_of (len)]++;
+  g_mutex_unlock (&card.lock);
+  return best;
+}
+
+static void
+command_end (guint  slot,
+             gint64 deadline)
+{
+  sleep_until_ns (deadline);
+  g_mutex_lock (&card.lock);
+  card.slots[slot].in_use = FALSE;
+  card.slots[slot].busy_until = deadline;
+  g_cond_signal (&card.slot_free);
+  g_mutex_unlock (&card.lock);
+}
+
+/* True once the card has worn out: every command from then on fails. */
+static gboolean
+card_failed (void)
+{
+  gboolean failed;
+
+  g_mutex_lock (&card.lock);
+  failed = card.model.fail_after > 0 &&
+           card.commands + card.failed >= card.model.fail_after;
+  if (failed)
+    card.failed++;
+  g_mutex_unlock (&card.lock);
+  return failed;
+}
+
+/* Reads or writes the backing file; offsets past the real size wrap, the
+ * way a fake-capacity card's controller drops the high address bits. */
+static int
+backing_io (gboolean is_write,
+            char    *buf,
+            size_t   len,
+            off_t    offset)
+{
+  size_t done = 0;
+
+  while (done < len)
+    {
+      guint64 pos = (guint64) (offset + done) % card.model.real_size;
+      size_t chunk = MIN (len - done, card.model.real_size - pos);
+      ssize_t r;
+
+      if (is_write)
+        r = pwrite (card.backing_fd, buf + done, chunk, pos);
+      else
+        r = pread (card.backing_fd, buf + done, chunk, pos);
+      if (r < 0)
+        return -errno;
+      if (r == 0 && !is_write)
+        {
+          memset (buf + done, 0, chunk);
+          r = chunk;
+        }
+      done += r;
+    }
+  return (int) len;
+}
+
+static char *
+stats_text (void)
+{
+  GString *s = g_string_new (NULL);
+  guint i;
+
+  g_mutex_lock (&card.lock);
+  g_string_append_printf (s,
+                          "commands=%" G_GUINT64_FORMAT "\n"
+                          "reads=%" G_GUINT64_FORMAT "\n"
+                          "writes=%" G_GUINT64_FORMAT "\n"
+                          "read_bytes=%" G_GUINT64_FORMAT "\n"
+                          "write_bytes=%" G_GUINT64_FORMAT "\n"
+                          "penalties=%" G_GUINT64_FORMAT "\n"
+                          "failed=%" G_GUINT64_FORMAT "\n"
+                          "late=%" G_GUINT64_FORMAT "\n",
+                          card.commands, card.reads, card.writes,
+                          card.read_bytes, card.write_bytes,
+                          card.penalties, card.failed, card.late);
+  for (i = 0; i < N_SIZE_BUCKETS; i++)
+    if (card.size_buckets[i] > 0)
+      g_string_append_printf (s, "size_%" G_GUINT64_FORMAT "=%" G_GUINT64_FORMAT "\n",
+                              (guint64) 1 << i, card.size_buckets[i]);
+  g_mutex_unlock (&card.lock);
+  return g_string_free (s, FALSE);
+}
+
+static void *
+sim_init (struct fuse_conn_info *conn,
+          struct fuse_config    *cfg)
+{
+  cfg->direct_io = 1;
+  cfg->kernel_cache = 0;
+  cfg->attr_timeout = 3600;
+  cfg->entry_timeout = 3600;
+  cfg->negative_timeout = 3600;
+  conn->max_write = card.model.max_command;
+  /* Queued commands reach the daemon only as background requests. */
+  conn->max_background = MAX (conn->max_background, 64);
+  conn->congestion_threshold = MAX (conn->congestion_threshold, 48);
+  return NULL;
+}
+
+static int
+sim_getattr (const char            *path,
+             struct stat           *st,
+             struct fuse_file_info *fi)
+{
+  memset (st, 0, sizeof *st);
+  st->st_uid = getuid ();
+  st->st_gid = getgid ();
+  if (g_str_equal (path, "/"))
+    {
+      st->st_mode = S_IFDIR | 0755;
+      st->st_nlink = 2;
+    }
+  else if (g_str_equal (path, "/" CARD_NAME))
+    {
+      st->st_mode = S_IFREG | (card.model.read_only ? 0444 : 0644);
+      st->st_nlink = 1;
+      st->st_size = card.model.size;
+      st->st_blocks = card.model.size / 512;
+    }
+  else if (g_str_equal (path, "/" STATS_NAME))
+    {
+      st->st_mode = S_IFREG | 0444;
+      st->st_nlink = 1;
+    }
+  else
+    return -ENOENT;
+  return 0;
+}
+
+static int
+sim_readdir (const char               *path,
+             void                     *buf,
+             fuse_fill_dir_t           filler,
+             off_t                     offset,
+             struct fuse_file_info    *fi,
+             enum fuse_readdir_flags   flags)
+{
+  if (!g_str_equal (path, "/"))
+    return -ENOENT;
+  filler (buf, ".", NULL, 0, 0);
+  filler (buf, "..", NULL, 0, 0);
+  filler (buf, CARD_NAME, NULL, 0, 0);
+  filler (buf, STATS_NAME, NULL, 0, 0);
+  return 0;
+}
+
+static int
+sim_open (const char            *path,
+          struct fuse_file_info *fi)
+{
+  gboolean for_write = (fi->flags & O_ACCMODE) != O_RDONLY;
+
+  fi->direct_io = 1;
+  if (g_str_equal (path, "/" STATS_NAME))
+    {
+      if (for_write)
+        return -EACCES;
+      fi->fh = GPOINTER_TO_SIZE (stats_text ());
+      return 0;
+    }
+  if (!g_str_equal (path, "/" CARD_NAME))
+    return -ENOENT;
+  if (for_write && card.model.read_only && card.model.refuse_write_open)
+    return -EROFS;
+  fi->fh = 0;
+  return 0;
+}
+
+static int
+sim_release (const char            *path,
+             struct fuse_file_info *fi)
+{
+  g_free (GSIZE_TO_POINTER (fi->fh));
+  return 0;
+}
+
+static int
+sim_read (const char            *path,
+          char                  *buf,
+          size_t                 len,
+          off_t                  offset,
+          struct fuse_file_info *fi)
+{
+  gint64 deadline;
+  guint slot;
+  int r;
+
+  if (fi->fh != 0)
+    {
+      const char *text = GSIZE_TO_POINTER (fi->fh);
+      size_t n = strlen (text);
+
+      if ((size_t) offset >= n)
+        return 0;
+      len = MIN (len, n - offset);
+      memcpy (buf, text + offset, len);
+      return len;
+    }
+
+  if ((guint64) offset >= card.model.size)
+    return 0;
+  len = MIN (len, card.model.size - offset);
+  if (card_failed ())
+    return -EIO;
+
+  slot = command_begin (FALSE, offset, len, &deadline);
+  r = backing_io (FALSE, buf, len, offset);
+  command_end (slot, deadline);
+  return r;
+}
+
+static int
+sim_write (const char            *path,
+           const char            *buf,
+           size_t                 len,
+           off_t                  offset,
+           struct fuse_file_info *fi)
+{
+  gint64 deadline;
+  guint slot;
+  int r;
+
+  if (card.model.read_only)
+    return -EROFS;
+  if ((guint64) offset >= card.model.size)
+    return -ENOSPC;
+  len = MIN (len, card.model.size - offset);
+  if (card_failed ())
+    return -EIO;
+
+  slot = command_begin (TRUE, offset, len, &deadline);
+  r = backing_io (TRUE, (char *) buf, len, offset);
+  command_end (slot, deadline);
+  return r;
+}
+
+/* A block device cannot be truncated or chmod-ed; pretend it worked so
+ * tools that open card.img with O_TRUNC behave as on a device node. */
+static int
+sim_truncate (const char            *path,
+              off_t                  size,
+              struct fuse_file_info *fi)
+{
+  return 0;
+}
+
+static int
+sim_chmod (const char            *path,
+           mode_t                 mode,
+           struct fuse_file_info *fi)
+{
+  return 0;
+}
+
+static int
+sim_utimens (const char            *path,
+             const struct timespec  tv[2],
+             struct fuse_file_info *fi)
+{
+  return 0;
+}
+
+static int
+sim_fsync (const char            *path,
+           int                    datasync,
+           struct fuse_file_info *fi)
+{
+  return 0;
+}
+
+static const struct fuse_operations sim_ops = {
+  .init = sim_init,
+  .getattr = sim_getattr,
+  .readdir = sim_readdir,
+  .open = sim_open,
+  .release = sim_release,
+  .read = sim_read,
+  .write = sim_write,
+  .truncate = sim_truncate,
+  .chmod = sim_chmod,
+  .utimens = sim_utimens,
+  .fsync = sim_fsync,
+};
+
+/* --set GROUP.KEY=VALUE, the generic override. */
+static gboolean
+apply_override (GKeyFile   *kf,
+                const char *assignment,
+                GError    **error)
+{
+  g_auto(GStrv) kv = g_strsplit (assignment, "=", 2);
+  g_auto(GStrv) gk = NULL;
+
+  if (g_strv_length (kv) != 2 || strchr (kv[0], '.') == NULL)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   "--set %s: write GROUP.KEY=VALUE, e.g. --set write.bandwidth-mb-s=20",
+                   assignment);
+      return FALSE;
+    }
+  gk = g_strsplit (kv[0], ".", 2);
+  g_key_file_set_string (kf, gk[0], gk[1], kv[1]);
+  return TRUE;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *profile = NULL;
+  g_autofree char *backing = NULL;
+  g_autofree char *size = NULL;
+  g_autofree char *fake_factor = NULL;
+  g_autofree char *fail_after = NULL;
+  g_autofree char *queue = NULL;
+  g_auto(GStrv) sets = NULL;
+  gboolean read_only = FALSE;
+  gboolean print = FALSE;
+  GOptionEntry entries[] = {
+    { "profile", 0, 0, G_OPTION_ARG_FILENAME, &profile, "Card profile (keyfile)", "FILE" },
+    { "backing", 0, 0, G_OPTION_ARG_FILENAME, &backing, "Sparse file holding the card's real storage", "FILE" },
+    { "size", 0, 0, G_OPTION_ARG_STRING, &size, "Size the host sees ([card] size)", "SIZE" },
+    { "fake-factor", 0, 0, G_OPTION_ARG_STRING, &fake_factor, "Reported size / real size", "N" },
+    { "queue", 0, 0, G_OPTION_ARG_STRING, &queue, "Commands serviced at once", "N" },
+    { "read-only", 0, 0, G_OPTION_ARG_NONE, &read_only, "Refuse writes (EROFS)", NULL },
+    { "fail-after", 0, 0, G_OPTION_ARG_STRING, &fail_after, "Fail with EIO after N commands", "N" },
+    { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Override a profile key", "GROUP.KEY=VALUE" },
+    { "print-model", 0, 0, G_OPTION_ARG_NONE, &print, "Print the model and its predicted figures, then exit", NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) ctx = g_option_context_new ("MOUNTPOINT [FUSE OPTIONS] — a simulated microSD card");
+  g_autoptr(GKeyFile) kf = g_key_file_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) fargs = g_ptr_array_new ();
+  int i, ret;
+
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  g_option_context_set_ignore_unknown_options (ctx, TRUE);
+  if (!g_option_context_parse (ctx, &argc, &argv, &error))
+    goto fail;
+
+  if (profile != NULL && !g_key_file_load_from_file (kf, profile, G_KEY_FILE_NONE, &error))
+    goto fail;
+  if (size != NULL)
+    g_key_file_set_string (kf, "card", "size", size);
+  if (fake_factor != NULL)
+    g_key_file_set_string (kf, "card", "fake-factor", fake_factor);
+  if (queue != NULL)
+    g_key_file_set_string (kf, "card", "queue", queue);
+  if (fail_after != NULL)
+    g_key_file_set_string (kf, "card", "fail-after", fail_after);
+  if (read_only)
+    g_key_file_set_boolean (kf, "card", "read-only", TRUE);
+  for (i = 0; sets != NULL && sets[i] != NULL; i++)
+    if (!apply_override (kf, sets[i], &error))
+      goto fail;
+  if (!model_from_keyfile (kf, &card.model, &error))
+    goto fail;
+
+  if (print)
+    {
+      print_model (&card.model);
+      return 0;
+    }
+
+  if (backing == NULL)
+    {
+      g_printerr ("cm-simcard: --backing FILE is required; it holds the card's real storage\n");
+      return 2;
+    }
+  card.backing_fd = open (backing, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (card.backing_fd < 0 || ftruncate (card.backing_fd, card.model.real_size) < 0)
+    {
+      g_printerr ("cm-simcard: cannot use %s as backing file: %s\n", backing, g_strerror (errno));
+      return 1;
+    }
+
+  g_mutex_init (&card.lock);
+  g_cond_init (&card.slot_free);
+  card.slots = g_new0 (SimSlot, card.model.queue);
+
+  /* Deadlines are tens of µs apart; the default 50 µs timer slack would
+   * blur them. Threads FUSE starts inherit this. */
+  prctl (PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
+
+  /* Every queued command needs a thread of its own to sleep in. */
+  for (i = 0; i < argc; i++)
+    g_ptr_array_add (fargs, argv[i]);
+  g_ptr_array_add (fargs, (char *) "-o");
+  g_ptr_array_add (fargs, (char *) "max_threads=80,max_idle_threads=40");
+  g_ptr_array_add (fargs, NULL);
+
+  ret = fuse_main (fargs->len - 1, (char **) fargs->pdata, &sim_ops, NULL);
+  close (card.backing_fd);
+  g_free (card.slots);
+  return ret;
+
+fail:
+  g_printerr ("cm-simcard: %s\n", error->message);
+  return 2;
+}

@@ -1,0 +1,180 @@
+#!/bin/bash
+# test-simcard.sh — the simulated card delivers what its profile models.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Brings up each profile, measures it through the loop device with fio
+# (O_DIRECT) and checks the figures against the ones cm-simcard computes from
+# the profile file (--print-model), within ±20 %. Then the faults: a fake card
+# wraps, a read-only card refuses writes, a failing card returns EIO, and
+# simcard-down leaves no loop device behind.
+
+here=${SIMCARD_SRCDIR:-$(cd "$(dirname "$0")" && pwd)}
+CARDMARK_CLI=${CARDMARK_CLI:-unused}
+source "$here/../lib/tap.sh"
+
+[ "$(id -u)" = 0 ] || skip_all "the simulated card needs root (FUSE + losetup)"
+command -v fio > /dev/null || skip_all "fio is not installed"
+
+up="$here/simcard-up"
+down="$here/simcard-down"
+dirs=()
+cleanup () {
+  for d in "${dirs[@]}"; do "$down" "$d" > /dev/null 2>&1; done
+  rm -rf "$scratch"
+}
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/test-simcard.XXXXXX")
+trap cleanup EXIT
+
+# card_up PROFILE: sets SIMCARD_* in this shell, or skips everything.
+card_up () {
+  local out rc
+  unset SIMCARD_DEV SIMCARD_DIR SIMCARD_PID
+  out=$("$up" "$1" 2> "$scratch/up.err")
+  rc=$?
+  [ $rc = 77 ] && skip_all "$(cat "$scratch/up.err")"
+  if [ $rc != 0 ]; then
+    not_ok "simcard-up $1: $(cat "$scratch/up.err")"
+    return 1
+  fi
+  eval "$out"
+  dirs+=("$SIMCARD_DIR")
+  # The kernel may still be probing the new device (udev, blkid); let it.
+  command -v udevadm > /dev/null && udevadm settle -t 5 2> /dev/null
+  return 0
+}
+
+# no_loop_left DIR: no loop device is backed by a file under DIR.
+no_loop_left () {
+  ! grep -qs "^$1/" /sys/block/loop*/loop/backing_file
+}
+
+card_down () {
+  local dir=$SIMCARD_DIR
+  "$down" "$dir"
+  check "simcard-down $1 exits 0" test $? -eq 0
+  check "simcard-down $1 leaves no loop device" no_loop_left "$dir"
+  check "simcard-down $1 removes its folder" test ! -e "$dir"
+}
+
+# fio_figure FIELD ARGS…: one figure from fio's terse output, for the loop
+# device, O_DIRECT. FIELD is mbr/mbw (MB/s, 10^6 bytes) or iopsr/iopsw.
+fio_figure () {
+  local field=$1
+  shift
+  fio --name=simcard --filename="$SIMCARD_DEV" --direct=1 --ioengine=psync \
+      --output-format=terse --terse-version=3 "$@" 2> "$scratch/fio.err" |
+    awk -F';' -v f="$field" '
+      f == "mbr"   { printf "%.2f\n", $7 * 1024 / 1e6 }
+      f == "mbw"   { printf "%.2f\n", $48 * 1024 / 1e6 }
+      f == "iopsr" { printf "%.0f\n", $8 }
+      f == "iopsw" { printf "%.0f\n", $49 }'
+}
+
+# fails COMMAND…: succeeds when the command fails (check cannot take "!").
+fails () {
+  ! "$@"
+}
+
+within () {
+  awk -v m="$1" -v e="$2" 'BEGIN { exit !(m >= 0.8 * e && m <= 1.2 * e) }'
+}
+
+# measure NAME EXPECTED FIELD FIO-ARGS…: measured within ±20 % of the model.
+# A busy machine only makes the emulator slower, so a figure that is low is
+# measured up to three times before it counts as a failure; one that is too
+# high is a modelling error and fails at once.
+measure () {
+  local name=$1 expected=$2 field=$3 got attempt
+  shift 3
+  for attempt in 1 2 3; do
+    got=$(fio_figure "$field" "$@")
+    echo "# $name: measured $got, model $expected (attempt $attempt)"
+    eval "measured_${name//-/_}=\$got"
+    within "$got" "$expected" && break
+    awk -v m="$got" -v e="$expected" 'BEGIN { exit !(m > 1.2 * e) }' && break
+  done
+  check "$profile: $name $got within 20 % of the model's $expected" within "$got" "$expected"
+}
+
+seq_area=$((64 * 1024 * 1024))
+
+for profile in good-a1 seq-fast-rand-slow slow-c4 a2-queued; do
+  card_up "$profile" || continue
+  check "$profile: the device reports the profile's size" \
+    test "$(blockdev --getsize64 "$SIMCARD_DEV")" = "$SIMCARD_SIZE"
+
+  measure seq-write "$SIMCARD_SEQ_WRITE_MB_S" mbw --rw=write --bs=4M --size=$seq_area
+  measure seq-read "$SIMCARD_SEQ_READ_MB_S" mbr --rw=read --bs=4M --size=$seq_area
+  measure rand-read-4k "$SIMCARD_RAND_READ_IOPS" iopsr \
+    --rw=randread --bs=4k --time_based --runtime=3
+  measure rand-write-4k "$SIMCARD_RAND_WRITE_IOPS" iopsw \
+    --rw=randwrite --bs=4k --time_based --runtime=3
+
+  if [ "$SIMCARD_QUEUE" -gt 1 ]; then
+    measure rand-read-4k-qd32 "$SIMCARD_RAND_READ_IOPS_QD32" iopsr \
+      --rw=randread --bs=4k --time_based --runtime=3 --ioengine=libaio --iodepth=32
+    measure rand-write-4k-qd32 "$SIMCARD_RAND_WRITE_IOPS_QD32" iopsw \
+      --rw=randwrite --bs=4k --time_based --runtime=3 --ioengine=libaio --iodepth=32
+    check "$profile: queueing multiplies random read IOPS (QD32 $measured_rand_read_4k_qd32 vs QD1 $measured_rand_read_4k)" \
+      awk -v a="$measured_rand_read_4k_qd32" -v b="$measured_rand_read_4k" 'BEGIN { exit !(a > 4 * b) }'
+  fi
+  card_down "$profile"
+done
+
+# A fake card: a pattern written at the real size lands on offset 0.
+if card_up fake-8x; then
+  check "fake-8x: reports 8 times its real size" \
+    test "$SIMCARD_SIZE" -eq $((8 * SIMCARD_REAL_SIZE))
+  check "fake-8x: the device shows the reported size" \
+    test "$(blockdev --getsize64 "$SIMCARD_DEV")" = "$SIMCARD_SIZE"
+  head -c 1048576 /dev/urandom > "$scratch/first"
+  head -c 1048576 /dev/urandom > "$scratch/second"
+  dd if="$scratch/first" of="$SIMCARD_DEV" bs=1M oflag=direct status=none
+  dd if="$scratch/second" of="$SIMCARD_DEV" bs=1M oflag=direct status=none \
+    seek=$((SIMCARD_REAL_SIZE / 1048576))
+  dd if="$SIMCARD_DEV" of="$scratch/back" bs=1M count=1 iflag=direct status=none
+  check "fake-8x: offset 0 holds what was written at the real size" cmp -s "$scratch/back" "$scratch/second"
+  check "fake-8x: and no longer what was written at offset 0" fails cmp -s "$scratch/back" "$scratch/first"
+
+  # A card pulled out: the loop goes away, the daemon stays up.
+  losetup -d "$SIMCARD_DEV"
+  sleep 0.5
+  check "fake-8x: the daemon survives the loop device going away" kill -0 "$SIMCARD_PID"
+  check "fake-8x: the card file still answers after the detach" \
+    dd if="$SIMCARD_DIR/mnt/card.img" of=/dev/null bs=4k count=1 iflag=direct status=none
+  card_down fake-8x
+fi
+
+# A write-protected card.
+if card_up read-only; then
+  check "read-only: losetup attached it read-only (the card refused a writable open)" \
+    test "$(blockdev --getro "$SIMCARD_DEV")" = 1
+  check "read-only: reads work" \
+    dd if="$SIMCARD_DEV" of=/dev/null bs=4k count=16 iflag=direct status=none
+  check "read-only: a write is refused" \
+    fails dd if=/dev/zero of="$SIMCARD_DEV" bs=4k count=1 oflag=direct status=none
+  check "read-only: writing to the card file fails with EROFS" \
+    bash -c "dd if=/dev/zero of='$SIMCARD_DIR/mnt/card.img' bs=4k count=1 conv=notrunc oflag=direct 2>&1 | grep -q 'Read-only file system'"
+  card_down read-only
+fi
+
+# A card that dies: EIO once its commands run out.
+if card_up failing; then
+  dd if="$SIMCARD_DEV" of=/dev/null bs=4k count=$((2 * SIMCARD_FAIL_AFTER)) \
+    iflag=direct 2> "$scratch/dd.err"
+  rc=$?
+  records=$(sed -n 's/^\([0-9]*\)+0 records in$/\1/p' "$scratch/dd.err")
+  echo "# failing: dd copied $records blocks of 4 KiB, fail-after=$SIMCARD_FAIL_AFTER"
+  check "failing: reading past fail-after fails" test $rc -ne 0
+  check "failing: the error is EIO" grep -q "Input/output error" "$scratch/dd.err"
+  # udev's probe of the new device uses a few commands of the budget.
+  check "failing: it failed near fail-after commands" \
+    awk -v r="$records" -v n="$SIMCARD_FAIL_AFTER" 'BEGIN { exit !(r <= n && r >= 0.9 * n) }'
+  card_down failing
+  dir=$SIMCARD_DIR
+  "$down" "$dir"
+  check "simcard-down is idempotent" test $? -eq 0
+fi
+
+done_testing
