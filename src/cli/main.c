@@ -25,6 +25,7 @@ typedef struct
 static const Command commands[] = {
   { "bench", cm_cli_bench, N_("Measure a card, a folder on it, or its device") },
   { "decode", cm_cli_decode, N_("Explain a card's registers (CID, CSD, SCR, SSR)") },
+  { "probe-capacity", cm_cli_probe_capacity, N_("Check that a card really holds its capacity") },
   { "history", cm_cli_history, N_("List the results kept with bench --save") },
 };
 

@@ -1,0 +1,219 @@
+/* cm-cli-probe.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * cardmark-cli probe-capacity DEVICE: is the card as large as it says?
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib-unix.h>
+#include <glib/gi18n.h>
+#include <json-glib/json-glib.h>
+#include <linux/fs.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cm-capacity-probe.h"
+#include "cm-target.h"
+
+#include "cm-cli.h"
+
+typedef struct
+{
+  GMainLoop        *loop;
+  GCancellable     *cancellable;
+  int               fd;
+  guint64           size;
+  CmCapacityReport  report;
+  GError           *error;
+  gboolean          tty;
+} Probe;
+
+static void
+progress_cb (double   fraction,
+             gpointer user_data)
+{
+  Probe *probe = user_data;
+
+  if (probe->tty)
+    {
+      fprintf (stderr, "\r\033[K%s %3.0f %%", _("Probing capacity…"), fraction * 100);
+      fflush (stderr);
+    }
+}
+
+static gpointer
+probe_thread (gpointer data)
+{
+  Probe *probe = data;
+
+  cm_capacity_probe (probe->fd, probe->size, probe->cancellable, progress_cb, probe,
+                     &probe->report, &probe->error);
+  g_main_loop_quit (probe->loop);
+  return NULL;
+}
+
+static gboolean
+interrupted_cb (gpointer user_data)
+{
+  Probe *probe = user_data;
+
+  fprintf (stderr, "\n%s\n", _("Cancelling: putting the card's data back…"));
+  g_cancellable_cancel (probe->cancellable);
+  return G_SOURCE_CONTINUE;
+}
+
+static int
+open_device (const char  *path,
+             guint64     *size,
+             GError     **error)
+{
+  struct stat st;
+  int fd;
+
+  if (stat (path, &st) != 0)
+    {
+      g_propagate_error (error, cm_target_error_from_errno (errno, path));
+      return -1;
+    }
+  if (!S_ISBLK (st.st_mode))
+    {
+      g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_NOT_SUPPORTED,
+                   _("%s is not a device. The capacity probe needs the card's device, such as /dev/sdb."), path);
+      return -1;
+    }
+  if (cm_target_device_is_mounted (path))
+    {
+      g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_MOUNTED,
+                   _("%s is mounted. Unmount it first: the probe writes to the card (and puts everything back)."), path);
+      return -1;
+    }
+
+  if ((fd = open (path, O_RDWR | O_DIRECT | O_EXCL | O_CLOEXEC)) < 0)
+    {
+      g_propagate_error (error, cm_target_error_from_errno (errno, path));
+      return -1;
+    }
+  if (ioctl (fd, BLKGETSIZE64, size) != 0)
+    {
+      g_propagate_error (error, cm_target_error_from_errno (errno, path));
+      close (fd);
+      return -1;
+    }
+
+  return fd;
+}
+
+static void
+print_report (const char             *device,
+              const CmCapacityReport *report,
+              gboolean                json)
+{
+  g_autofree char *reported = g_format_size (report->reported_bytes);
+  g_autofree char *real = g_format_size (report->real_bytes);
+
+  if (json)
+    {
+      g_autoptr(JsonBuilder) builder = json_builder_new ();
+      g_autoptr(JsonGenerator) generator = json_generator_new ();
+      g_autoptr(JsonNode) root = NULL;
+      g_autofree char *data = NULL;
+
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "device");
+      json_builder_add_string_value (builder, device);
+      json_builder_set_member_name (builder, "reported_bytes");
+      json_builder_add_int_value (builder, report->reported_bytes);
+      json_builder_set_member_name (builder, "real_bytes");
+      json_builder_add_int_value (builder, report->real_bytes);
+      json_builder_set_member_name (builder, "last_good_bytes");
+      json_builder_add_int_value (builder, report->last_good_bytes);
+      json_builder_set_member_name (builder, "fake");
+      json_builder_add_boolean_value (builder, report->fake);
+      json_builder_set_member_name (builder, "positions");
+      json_builder_add_int_value (builder, report->n_positions);
+      json_builder_set_member_name (builder, "bad_positions");
+      json_builder_add_int_value (builder, report->n_bad);
+      json_builder_end_object (builder);
+
+      root = json_builder_get_root (builder);
+      json_generator_set_root (generator, root);
+      json_generator_set_pretty (generator, TRUE);
+      data = json_generator_to_data (generator, NULL);
+      printf ("%s\n", data);
+      return;
+    }
+
+  if (report->fake)
+    printf (_("Fake capacity: %s says it holds %s, but data written past %s does not come back. "
+              "Use it as a %s card at most, or better, return it.\n"),
+            device, reported, real, real);
+  else
+    printf (_("%s holds what it says: all %u places checked across its %s kept their data.\n"),
+            device, report->n_positions, reported);
+}
+
+int
+cm_cli_probe_capacity (int    argc,
+                       char **argv)
+{
+  gboolean json = FALSE;
+  GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the findings as JSON"), NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new (_("DEVICE — check that the card really holds its capacity"));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GMainLoop) loop = NULL;
+  g_autoptr(GCancellable) cancellable = NULL;
+  Probe probe = { 0 };
+  GThread *thread;
+  guint sigint, sigterm;
+
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_description (context,
+    _("The probe writes a signature to a few hundred places across the card, reads them back, and then writes the card's own data back. The card must not be mounted."));
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return cm_cli_usage_error (context, error->message);
+  if (argc != 2)
+    return cm_cli_usage_error (context, _("probe-capacity needs exactly one DEVICE."));
+
+  if ((probe.fd = open_device (argv[1], &probe.size, &error)) < 0)
+    {
+      cm_cli_print_error (error);
+      return CM_EXIT_FAILED;
+    }
+
+  loop = g_main_loop_new (NULL, FALSE);
+  cancellable = g_cancellable_new ();
+  probe.loop = loop;
+  probe.cancellable = cancellable;
+  probe.tty = isatty (STDERR_FILENO);
+  sigint = g_unix_signal_add (SIGINT, interrupted_cb, &probe);
+  sigterm = g_unix_signal_add (SIGTERM, interrupted_cb, &probe);
+
+  thread = g_thread_new ("cardmark-probe", probe_thread, &probe);
+  g_main_loop_run (loop);
+  g_thread_join (thread);
+  g_source_remove (sigint);
+  g_source_remove (sigterm);
+  close (probe.fd);
+  if (probe.tty)
+    fprintf (stderr, "\r\033[K");
+
+  if (probe.error != NULL)
+    {
+      cm_cli_print_error (probe.error);
+      g_clear_error (&probe.error);
+      return CM_EXIT_FAILED;
+    }
+
+  print_report (argv[1], &probe.report, json);
+  return probe.report.fake ? CM_EXIT_FAKE : CM_EXIT_OK;
+}
