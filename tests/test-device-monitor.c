@@ -491,6 +491,88 @@ test_scan_mounts (void)
   g_assert_false (system);
 }
 
+static void
+write_file (const char *dir,
+            const char *name,
+            const char *contents)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_file_set_contents (path, contents, -1, &error);
+  g_assert_no_error (error);
+}
+
+/* A sysfs tree as a USB card reader makes it: the block device under a
+ * SCSI host under the USB interface under the USB device, whose speed
+ * is what the reader negotiated. */
+static void
+test_usb_speed (void)
+{
+  const struct { const char *speed; guint mbps; } cases[] = {
+    { "480\n", 480 }, { "5000\n", 5000 }, { "12\n", 12 }, { "10000\n", 10000 },
+  };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *root = g_dir_make_tmp ("cardmark-sysfs-XXXXXX", &error);
+  g_autofree char *devices = g_build_filename (root, "devices", NULL);
+  g_autofree char *hub = g_build_filename (devices, "pci0000:00", "usb2", NULL);
+  g_autofree char *usb = g_build_filename (hub, "2-1", NULL);
+  g_autofree char *block = g_build_filename (usb, "2-1:1.0", "host0", "target0:0:0", "0:0:0:0", "block", "sdb", NULL);
+  g_autofree char *other = g_build_filename (devices, "virtual", "block", "loop0", NULL);
+  g_autofree char *cleanup = g_strdup_printf ("rm -rf %s", root);
+  guint mbps = 0;
+
+  g_assert_no_error (error);
+  g_assert_cmpint (g_mkdir_with_parents (block, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (other, 0700), ==, 0);
+  /* The root hub has a speed too; the reader's own port is nearer. */
+  write_file (hub, "busnum", "2\n");
+  write_file (hub, "speed", "5000\n");
+  write_file (usb, "busnum", "2\n");
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      write_file (usb, "speed", cases[i].speed);
+      g_assert_true (cm_device_find_usb_speed (block, devices, &mbps));
+      g_assert_cmpuint (mbps, ==, cases[i].mbps);
+    }
+
+  g_assert_false (cm_device_find_usb_speed (other, devices, &mbps));
+
+  g_spawn_command_line_sync (cleanup, NULL, NULL, NULL, NULL);
+}
+
+static void
+test_errors (void)
+{
+  const struct { const char *name; int code; } cases[] = {
+    { "org.freedesktop.UDisks2.Error.NotAuthorized", CM_DEVICE_ERROR_NOT_AUTHORIZED },
+    { "org.freedesktop.UDisks2.Error.NotAuthorizedCanObtain", CM_DEVICE_ERROR_NOT_AUTHORIZED },
+    { "org.freedesktop.UDisks2.Error.NotAuthorizedDismissed", CM_DEVICE_ERROR_NOT_AUTHORIZED },
+    { "org.freedesktop.DBus.Error.UnknownObject", CM_DEVICE_ERROR_REMOVED },
+    { "org.freedesktop.UDisks2.Error.DeviceBusy", CM_DEVICE_ERROR_BUSY },
+    { "org.freedesktop.DBus.Error.ServiceUnknown", CM_DEVICE_ERROR_NO_SERVICE },
+    { "org.freedesktop.UDisks2.Error.Failed", CM_DEVICE_ERROR_FAILED },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) remote = g_dbus_error_new_for_dbus_error (cases[i].name, "from udisksd");
+      g_autoptr(GError) error = cm_device_error_from_dbus (remote);
+
+      g_assert_error (error, CM_DEVICE_ERROR, cases[i].code);
+      /* The D-Bus error name is for programs, not people. */
+      g_assert_null (strstr (error->message, "org.freedesktop"));
+    }
+
+  {
+    g_autoptr(GError) refused = g_dbus_error_new_for_dbus_error ("org.freedesktop.UDisks2.Error.NotAuthorizedCanObtain", "x");
+    g_autoptr(GError) error = cm_device_error_from_dbus (refused);
+
+    g_assert_cmpstr (error->message, ==, "Permission to open the card was refused.");
+  }
+}
+
 typedef struct
 {
   int     fd;
@@ -615,6 +697,8 @@ main (int    argc,
   start_services ();
 
   g_test_add_func ("/cardmark/device-monitor/scan-mounts", test_scan_mounts);
+  g_test_add_func ("/cardmark/device-monitor/usb-speed", test_usb_speed);
+  g_test_add_func ("/cardmark/device-monitor/errors", test_errors);
   g_test_add ("/cardmark/device-monitor/added-removed", Fixture, NULL, fixture_set_up, test_added_removed, fixture_tear_down);
   g_test_add ("/cardmark/device-monitor/read-only", Fixture, NULL, fixture_set_up, test_read_only, fixture_tear_down);
   g_test_add ("/cardmark/device-monitor/hidden-loop", Fixture, NULL, fixture_set_up, test_hidden_loop, fixture_tear_down);

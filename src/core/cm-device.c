@@ -10,6 +10,7 @@
 #include <glib/gi18n-lib.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
@@ -304,8 +305,38 @@ cm_device_scan_mounts (GArray     *devs,
     }
 }
 
-/* Walks up from the block device's sysfs folder to the USB device that
- * carries it, if any, and reads its negotiated speed. */
+/* Walks up from DIR, a block device's sysfs folder, to the USB device
+ * that carries it, if any, and reads its negotiated speed. Stops at
+ * STOP_AT ("/sys/devices"). */
+gboolean
+cm_device_find_usb_speed (const char *dir,
+                          const char *stop_at,
+                          guint      *out_mbps)
+{
+  g_autofree char *here = g_strdup (dir);
+
+  while (g_str_has_prefix (here, stop_at) && strlen (here) > strlen (stop_at))
+    {
+      g_autofree char *busnum = g_build_filename (here, "busnum", NULL);
+      g_autofree char *speed = NULL;
+      char *parent;
+
+      if (g_file_test (busnum, G_FILE_TEST_EXISTS) &&
+          (speed = read_sysfs_string (here, "speed")) != NULL)
+        {
+          /* "1.5", "12", "480", "5000", "10000", "20000" */
+          *out_mbps = (guint) (g_ascii_strtod (speed, NULL) + 0.5);
+          return TRUE;
+        }
+
+      parent = g_path_get_dirname (here);
+      g_free (here);
+      here = parent;
+    }
+
+  return FALSE;
+}
+
 static gboolean
 find_usb_speed (const char *block_name,
                 guint      *out_mbps)
@@ -313,26 +344,7 @@ find_usb_speed (const char *block_name,
   g_autofree char *link = g_build_filename ("/sys/class/block", block_name, NULL);
   g_autofree char *dir = realpath (link, NULL);
 
-  while (dir != NULL && g_str_has_prefix (dir, "/sys/devices/"))
-    {
-      g_autofree char *busnum = g_build_filename (dir, "busnum", NULL);
-      g_autofree char *speed = NULL;
-      char *parent;
-
-      if (g_file_test (busnum, G_FILE_TEST_EXISTS) &&
-          (speed = read_sysfs_string (dir, "speed")) != NULL)
-        {
-          /* "1.5", "12", "480", "5000", "10000", "20000" */
-          *out_mbps = (guint) (g_ascii_strtod (speed, NULL) + 0.5);
-          return TRUE;
-        }
-
-      parent = g_path_get_dirname (dir);
-      g_free (dir);
-      dir = parent;
-    }
-
-  return FALSE;
+  return dir != NULL && cm_device_find_usb_speed (dir, "/sys/devices", out_mbps);
 }
 
 static char *
