@@ -25,7 +25,6 @@
 #include <fcntl.h>
 #include <fuse.h>
 #include <glib.h>
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
