@@ -1,0 +1,31 @@
+/* cm-chart-private.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * What the layout, the painter and the text alternative share.
+ */
+
+#pragma once
+
+#include "cm-chart.h"
+
+G_BEGIN_DECLS
+
+#define CM_CHART_SEQ_WRITE "seq-write"
+#define CM_CHART_SEQ_READ "seq-read"
+#define CM_CHART_SUSTAINED "seq-write-sustained"
+#define CM_CHART_SURFACE "surface-read"
+
+const char   *cm_chart_result_name     (CmResult    *result);
+CmTestResult *cm_chart_lookup_test     (CmResult    *result,
+                                        const char  *name);
+gboolean      cm_chart_test_status     (CmResult    *result,
+                                        const char  *test,
+                                        CmStatus    *status);
+CmClaim      *cm_chart_find_claim      (CmResult    *result,
+                                        const char  *klass);
+GPtrArray    *cm_chart_sweep_tests     (CmResult    *result,
+                                        const char  *prefix) G_GNUC_WARN_UNUSED_RESULT;
+double        cm_chart_class_write_mb_s (const char *klass);
+
+G_END_DECLS

@@ -1,0 +1,743 @@
+/* test-charts.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <cairo.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cm-chart-layout.h"
+#include "cm-stats.h"
+#include "cm-verdict.h"
+
+#include "cm-chart.h"
+
+#define MiB (1024 * 1024)
+
+/* Throughput samples of a sequential write, 4 a second, that run at
+ * @fast MB/s until the card's cache fills at @cliff_s, then at @slow. */
+static void
+add_cliff_samples (CmTestResult *test,
+                   double        seconds,
+                   double        cliff_s,
+                   double        fast,
+                   double        slow,
+                   GRand        *rand)
+{
+  guint64 total = 0;
+
+  for (double t = 0; t < seconds - 1e-9; t += 0.25)
+    {
+      double rate = (t < cliff_s ? fast : slow) * g_rand_double_range (rand, 0.93, 1.07);
+      CmSample s = { t, t + 0.25, (guint64) (rate * 1e6 * 0.25) };
+
+      g_array_append_val (test->samples, s);
+      total += s.bytes;
+    }
+  test->bytes = total;
+  test->seconds = seconds;
+  test->mb_per_s = total / seconds / 1e6;
+  test->sustained_mb_per_s = cm_stats_sustained_mb_per_s ((CmSample *) test->samples->data, test->samples->len);
+}
+
+static CmTestResult *
+make_seq (const char *name,
+          double      seconds,
+          double      cliff_s,
+          double      fast,
+          double      slow,
+          GRand      *rand)
+{
+  CmTestResult *test = cm_test_result_new (name);
+
+  test->block_size = 4 * MiB;
+  test->queue_depth = 1;
+  add_cliff_samples (test, seconds, cliff_s, fast, slow, rand);
+  test->iops = test->mb_per_s * 1e6 / test->block_size;
+  return test;
+}
+
+/* A random 4K test: per-command latencies, log-normal with rare stalls
+ * (a card's garbage collection), and the figures that follow from them. */
+static CmTestResult *
+make_random (const char *name,
+             guint       queue_depth,
+             double      median_us,
+             GRand      *rand)
+{
+  CmTestResult *test = cm_test_result_new (name);
+  g_autofree float *sorted = g_new (float, 2000);
+  double sum = 0;
+
+  test->block_size = 4096;
+  test->queue_depth = queue_depth;
+  for (guint i = 0; i < 2000; i++)
+    {
+      double u1 = g_rand_double_range (rand, 1e-9, 1), u2 = g_rand_double (rand);
+      double normal = sqrt (-2 * log (u1)) * cos (2 * G_PI * u2);
+      double us = median_us * exp (0.35 * normal);
+      CmLatencyPoint p;
+
+      if (g_rand_int_range (rand, 0, 200) == 0)
+        us *= 40;
+      p.t = (float) (sum / 1e6);
+      p.us = (float) us;
+      g_array_append_val (test->scatter, p);
+      sorted[i] = p.us;
+      sum += us;
+    }
+  cm_stats_sort_floats (sorted, 2000);
+  test->latency_us[0] = cm_stats_percentile (sorted, 2000, 50);
+  test->latency_us[1] = cm_stats_percentile (sorted, 2000, 90);
+  test->latency_us[2] = cm_stats_percentile (sorted, 2000, 99);
+  test->latency_us[3] = sorted[1999];
+  test->seconds = sum / 1e6 / queue_depth;
+  test->iops = 2000 / test->seconds;
+  test->bytes = 2000 * 4096;
+  test->mb_per_s = test->bytes / test->seconds / 1e6;
+  return test;
+}
+
+static CmResult *
+make_result (const char *name,
+             double      speed,
+             const char *claims_csv,
+             gboolean    full)
+{
+  CmResult *result = cm_result_new ();
+  g_autoptr(GRand) rand = g_rand_new_with_seed (g_str_hash (name));
+  g_auto(GStrv) claims = cm_verdict_parse_classes (claims_csv, NULL);
+
+  cm_result_set_name (result, name);
+  cm_result_set_target (result, "/media/card", "file", "/dev/sdb", "usb");
+  cm_result_set_profile (result, full ? "full" : "quick");
+  cm_result_set_usb_speed_mbps (result, 5000);
+
+  cm_result_take_test (result, make_seq ("seq-write", 12, 4, 2.2 * speed, speed, rand));
+  cm_result_take_test (result, make_seq ("seq-read", 6, 99, 2.6 * speed, 2.6 * speed, rand));
+  cm_result_take_test (result, make_random ("rand-write-4k", 1, 1800 / speed * 30, rand));
+  cm_result_take_test (result, make_random ("rand-read-4k", 1, 420, rand));
+  cm_result_take_test (result, make_random ("rand-write-4k-qd32", 32, 18000, rand));
+  cm_result_take_test (result, make_random ("rand-read-4k-qd32", 32, 7600, rand));
+
+  if (full)
+    {
+      static const gsize sizes[] = { 4096, 64 * 1024, 512 * 1024, 4 * MiB, 16 * MiB };
+      CmTestResult *surface = cm_test_result_new ("surface-read");
+
+      for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+        for (guint d = 0; d < 2; d++)
+          {
+            /* Named in MiB/KiB like the plan, but the chart must use block_size. */
+            g_autofree char *test_name = g_strdup_printf ("%s%" G_GSIZE_FORMAT "k", d ? "sweep-write-" : "sweep-read-",
+                                                          sizes[i] / 1024);
+            CmTestResult *test = cm_test_result_new (test_name);
+            double knee = 1 - exp (-(double) sizes[i] / (256.0 * 1024));
+
+            test->block_size = sizes[i];
+            test->queue_depth = 1;
+            test->mb_per_s = (d ? speed * 1.1 : speed * 2.7) * MAX (knee, 0.03);
+            cm_result_take_test (result, test);
+          }
+
+      for (guint i = 0; i < 128; i++)
+        {
+          CmPosition p = { i * 62.5e9 / 128, 2.6 * speed * (i > 100 ? 0.9 : 1) * g_rand_double_range (rand, 0.97, 1.03) };
+
+          g_array_append_val (surface->positions, p);
+        }
+      cm_result_take_test (result, surface);
+      cm_result_take_test (result, make_seq ("seq-write-sustained", 60, 9, 2.2 * speed, 0.8 * speed, rand));
+    }
+
+  cm_verdict_judge (result, (const char * const *) claims, "label");
+  return result;
+}
+
+static GPtrArray *
+one_card (gboolean full)
+{
+  GPtrArray *results = g_ptr_array_new_with_free_func (g_object_unref);
+
+  g_ptr_array_add (results, make_result ("SanDisk Extreme 64GB", 24, "U3,V30,A2", full));
+  return results;
+}
+
+static GPtrArray *
+three_cards (void)
+{
+  GPtrArray *results = g_ptr_array_new_with_free_func (g_object_unref);
+
+  g_ptr_array_add (results, make_result ("SanDisk Extreme", 40, "U3,V30,A2", TRUE));
+  g_ptr_array_add (results, make_result ("Samsung EVO Plus", 30, "U3,A1", TRUE));
+  g_ptr_array_add (results, make_result ("Thẻ nhớ 카드 カード", 9, "C10,U1", TRUE));
+  return results;
+}
+
+/* The value a tick label stands for, read back from its text. */
+static gboolean
+tick_value (const CmChartText *text,
+            double            *value)
+{
+  char *end;
+
+  if (text->role != CM_CHART_TEXT_TICK)
+    return FALSE;
+  *value = g_ascii_strtod (text->text, &end);
+  return end != text->text;
+}
+
+/* The y tick labels left of a panel's plot, as (value, centre) pairs. */
+static GArray *
+y_tick_labels (CmChartLayout *layout,
+               CmChartPanel  *panel)
+{
+  GArray *pairs = g_array_new (FALSE, FALSE, sizeof (double));
+
+  for (guint i = 0; i < layout->texts->len; i++)
+    {
+      CmChartText *text = &g_array_index (layout->texts, CmChartText, i);
+      double value, centre;
+
+      if (!tick_value (text, &value) ||
+          fabs (text->box.x + text->box.width - (panel->plot.x - 6)) > 0.5 ||
+          text->box.y < panel->plot.y - text->box.height || text->box.y > panel->plot.y + panel->plot.height)
+        continue;
+      centre = text->box.y + text->box.height / 2;
+      g_array_append_val (pairs, value);
+      g_array_append_val (pairs, centre);
+    }
+  return pairs;
+}
+
+static CmChartLayout *
+summary_layout (GPtrArray *results)
+{
+  CmChartLayout *layout = cm_chart_layout_new (CM_CHART_SUMMARY, results, 800, 480, NULL, TRUE);
+
+  g_assert_false (layout->empty);
+  g_assert_cmpuint (layout->panels->len, ==, 2);
+  return layout;
+}
+
+static void
+test_kind_names (void)
+{
+  CmChartKind kind;
+
+  for (guint i = 0; i < CM_CHART_N_KINDS; i++)
+    {
+      g_assert_true (cm_chart_kind_from_string (cm_chart_kind_to_string (i), &kind));
+      g_assert_cmpint (kind, ==, i);
+      g_assert_nonnull (cm_chart_kind_get_title (i));
+    }
+  g_assert_true (cm_chart_kind_from_string ("write-over-time", &kind));
+  g_assert_cmpint (kind, ==, CM_CHART_WRITE_OVER_TIME);
+  g_assert_false (cm_chart_kind_from_string ("pie", &kind));
+  g_assert_false (cm_chart_kind_from_string (NULL, &kind));
+}
+
+/* A class line drawn where the y axis's own labels say its value is. */
+static void
+test_threshold_position (void)
+{
+  g_autoptr(GPtrArray) results = one_card (FALSE);
+  g_autoptr(CmChartLayout) layout = summary_layout (results);
+  guint checked = 0;
+
+  for (guint p = 0; p < layout->panels->len; p++)
+    {
+      CmChartPanel *panel = g_ptr_array_index (layout->panels, p);
+      g_autoptr(GArray) ticks = y_tick_labels (layout, panel);
+      double v0, y0, v1, y1;
+
+      g_assert_cmpuint (ticks->len, >=, 6);
+      v0 = g_array_index (ticks, double, 0);
+      y0 = g_array_index (ticks, double, 1);
+      v1 = g_array_index (ticks, double, ticks->len - 2);
+      y1 = g_array_index (ticks, double, ticks->len - 1);
+
+      for (guint i = 0; i < panel->thresholds->len; i++)
+        {
+          CmChartThreshold *t = &g_array_index (panel->thresholds, CmChartThreshold, i);
+          double read_back = v0 + (t->y - y0) / (y1 - y0) * (v1 - v0);
+
+          g_assert_cmpfloat_with_epsilon (read_back, t->value, (v1 - v0) * 0.005);
+          g_assert_cmpfloat_with_epsilon (t->y, cm_chart_axis_to_pixel (&panel->y, t->value), 1e-6);
+          g_assert_cmpfloat (t->y, >=, panel->plot.y - 0.5);
+          g_assert_cmpfloat (t->y, <=, panel->plot.y + panel->plot.height + 0.5);
+          checked++;
+        }
+    }
+
+  /* 10 and 30 MB/s, A1's two and A2's two (claimed). */
+  g_assert_cmpuint (checked, ==, 6);
+}
+
+static CmChartThreshold *
+find_threshold (CmChartLayout *layout,
+                const char    *label)
+{
+  for (guint p = 0; p < layout->panels->len; p++)
+    {
+      CmChartPanel *panel = g_ptr_array_index (layout->panels, p);
+
+      for (guint i = 0; i < panel->thresholds->len; i++)
+        {
+          CmChartThreshold *t = &g_array_index (panel->thresholds, CmChartThreshold, i);
+
+          if (g_strcmp0 (t->label, label) == 0)
+            return t;
+        }
+    }
+  return NULL;
+}
+
+static void
+test_threshold_claims (void)
+{
+  g_autoptr(GPtrArray) results = one_card (FALSE);
+  g_autoptr(CmChartLayout) layout = summary_layout (results);
+  CmResult *result = g_ptr_array_index (results, 0);
+  CmChartThreshold *u3 = find_threshold (layout, "U3/V30");
+  CmChartThreshold *c10 = find_threshold (layout, "C10/U1");
+  CmChartThreshold *a2 = find_threshold (layout, "A2 read");
+  CmClaim *claim = NULL;
+
+  g_assert_nonnull (u3);
+  g_assert_nonnull (c10);
+  g_assert_nonnull (a2);
+  g_assert_cmpfloat (u3->value, ==, 30);
+  g_assert_cmpfloat (a2->value, ==, 4000);
+  g_assert_true (u3->claimed);
+  g_assert_false (c10->claimed);
+  g_assert_true (a2->claimed);
+  /* A claimed line takes its verdict's colour. */
+  for (guint i = 0; i < cm_result_get_claims (result)->len; i++)
+    if (g_strcmp0 (((CmClaim *) g_ptr_array_index (cm_result_get_claims (result), i))->klass, "U3") == 0)
+      claim = g_ptr_array_index (cm_result_get_claims (result), i);
+  g_assert_nonnull (claim);
+  g_assert_cmpint (u3->ink, ==, claim->status == CM_STATUS_MEETS ? CM_CHART_INK_MEETS :
+                                claim->status == CM_STATUS_MARGINAL ? CM_CHART_INK_MARGINAL :
+                                claim->status == CM_STATUS_BELOW ? CM_CHART_INK_BELOW : CM_CHART_INK_NOT_JUDGED);
+  /* V90 is not claimed, so it has no line. */
+  g_assert_null (find_threshold (layout, "V90"));
+}
+
+static void
+test_bars_proportional (void)
+{
+  g_autoptr(GPtrArray) results = three_cards ();
+  g_autoptr(CmChartLayout) layout = summary_layout (results);
+  guint n = 0;
+
+  for (guint p = 0; p < layout->panels->len; p++)
+    {
+      CmChartPanel *panel = g_ptr_array_index (layout->panels, p);
+      double base = panel->plot.y + panel->plot.height;
+      double ratio = 0;
+
+      for (guint i = 0; i < panel->bars->len; i++)
+        {
+          CmChartBar *bar = &g_array_index (panel->bars, CmChartBar, i);
+          CmTestResult *test = cm_result_lookup_test (g_ptr_array_index (results, bar->result), bar->test);
+          double figure = p == 0 ? test->mb_per_s : test->iops;
+
+          g_assert_cmpfloat (bar->value, ==, figure);
+          g_assert_cmpfloat_with_epsilon (bar->rect.y + bar->rect.height, base, 1e-6);
+          if (ratio == 0)
+            ratio = bar->rect.height / figure;
+          g_assert_cmpfloat_with_epsilon (bar->rect.height / figure, ratio, ratio * 1e-6);
+          g_assert_cmpfloat (bar->rect.y, >=, panel->plot.y - 0.5);
+          n++;
+        }
+    }
+  /* 3 cards × (2 sequential + 4 random). */
+  g_assert_cmpuint (n, ==, 18);
+}
+
+static gboolean
+is_round_step (double step)
+{
+  double magnitude = pow (10, floor (log10 (step) + 1e-9));
+  double m = step / magnitude;
+
+  return fabs (m - 1) < 1e-6 || fabs (m - 2) < 1e-6 || fabs (m - 5) < 1e-6;
+}
+
+static void
+check_linear_ticks (CmChartAxis *axis,
+                    double       data_max)
+{
+  GArray *ticks = axis->ticks;
+  double step;
+
+  g_assert_false (axis->log);
+  g_assert_cmpuint (ticks->len, >=, 3);
+  g_assert_cmpuint (ticks->len, <=, 12);
+  step = g_array_index (ticks, double, 1) - g_array_index (ticks, double, 0);
+  g_assert_true (is_round_step (step));
+  for (guint i = 0; i < ticks->len; i++)
+    {
+      double v = g_array_index (ticks, double, i);
+
+      g_assert_cmpfloat_with_epsilon (v / step, round (v / step), 1e-6);
+      if (i > 0)
+        g_assert_cmpfloat_with_epsilon (v - g_array_index (ticks, double, i - 1), step, step * 1e-6);
+    }
+  g_assert_cmpfloat (g_array_index (ticks, double, 0), <=, 0);
+  g_assert_cmpfloat (g_array_index (ticks, double, ticks->len - 1), >=, data_max);
+}
+
+static void
+test_ticks (void)
+{
+  g_autoptr(GPtrArray) results = three_cards ();
+  g_autoptr(CmChartLayout) summary = summary_layout (results);
+  g_autoptr(CmChartLayout) time = cm_chart_layout_new (CM_CHART_WRITE_OVER_TIME, results, 800, 480, NULL, TRUE);
+  g_autoptr(CmChartLayout) latency = cm_chart_layout_new (CM_CHART_LATENCY, results, 800, 480, NULL, TRUE);
+  CmChartPanel *panel;
+  double max = 0, max_t = 0;
+
+  for (guint p = 0; p < summary->panels->len; p++)
+    {
+      panel = g_ptr_array_index (summary->panels, p);
+      max = 0;
+      for (guint i = 0; i < panel->bars->len; i++)
+        max = MAX (max, g_array_index (panel->bars, CmChartBar, i).value);
+      check_linear_ticks (&panel->y, max);
+    }
+
+  max = 0;
+  for (guint r = 0; r < results->len; r++)
+    {
+      CmTestResult *test = cm_result_lookup_test (g_ptr_array_index (results, r), "seq-write-sustained");
+
+      for (guint i = 0; i < test->samples->len; i++)
+        {
+          max = MAX (max, cm_stats_sample_mb_per_s (&g_array_index (test->samples, CmSample, i)));
+          max_t = MAX (max_t, g_array_index (test->samples, CmSample, i).t_end);
+        }
+    }
+  panel = g_ptr_array_index (time->panels, 0);
+  check_linear_ticks (&panel->y, max);
+  check_linear_ticks (&panel->x, max_t * 0.99);
+
+  /* Latency on a log axis: decades with 1-2-5 steps, covering every point. */
+  panel = g_ptr_array_index (latency->panels, 0);
+  g_assert_true (panel->y.log);
+  for (guint i = 0; i < panel->y.ticks->len; i++)
+    g_assert_true (is_round_step (g_array_index (panel->y.ticks, double, i)));
+  for (guint s = 0; s < panel->series->len; s++)
+    {
+      CmChartSeries *series = g_ptr_array_index (panel->series, s);
+
+      for (guint i = 0; i < series->points->len; i++)
+        {
+          CmChartPoint *pt = &g_array_index (series->points, CmChartPoint, i);
+
+          g_assert_cmpfloat (pt->y, >=, panel->plot.y - 0.5);
+          g_assert_cmpfloat (pt->y, <=, panel->plot.y + panel->plot.height + 0.5);
+        }
+    }
+}
+
+static void
+check_no_overlap (CmChartLayout *layout)
+{
+  for (guint i = 0; i < layout->texts->len; i++)
+    {
+      CmChartText *a = &g_array_index (layout->texts, CmChartText, i);
+
+      g_assert_cmpfloat (a->box.x, >=, 0);
+      g_assert_cmpfloat (a->box.y, >=, 0);
+      g_assert_cmpfloat (a->box.x + a->box.width, <=, layout->width + 0.5);
+      g_assert_cmpfloat (a->box.y + a->box.height, <=, layout->height + 0.5);
+      for (guint j = i + 1; j < layout->texts->len; j++)
+        {
+          CmChartText *b = &g_array_index (layout->texts, CmChartText, j);
+
+          if (cm_chart_rect_intersects (&a->box, &b->box))
+            g_error ("“%s” overlaps “%s” in the %s chart", a->text, b->text,
+                     cm_chart_kind_to_string (layout->kind));
+        }
+    }
+}
+
+static void
+test_no_overlap (void)
+{
+  g_autoptr(GPtrArray) one = one_card (TRUE);
+  g_autoptr(GPtrArray) three = three_cards ();
+  static const double sizes[][2] = { { 800, 480 }, { 1200, 700 }, { 400, 600 } };
+
+  for (guint k = 0; k < CM_CHART_N_KINDS; k++)
+    for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+      {
+        g_autoptr(CmChartLayout) a = cm_chart_layout_new (k, one, sizes[s][0], sizes[s][1], NULL, TRUE);
+        g_autoptr(CmChartLayout) b = cm_chart_layout_new (k, three, sizes[s][0], sizes[s][1], NULL, TRUE);
+
+        g_assert_false (a->empty);
+        g_assert_false (b->empty);
+        g_assert_cmpuint (a->texts->len, >, 5);
+        check_no_overlap (a);
+        check_no_overlap (b);
+      }
+}
+
+static void
+test_legend (void)
+{
+  g_autoptr(GPtrArray) three = three_cards ();
+  g_autoptr(CmChartLayout) layout = cm_chart_layout_new (CM_CHART_SWEEP, three, 800, 480, NULL, TRUE);
+  guint found = 0;
+
+  for (guint r = 0; r < three->len; r++)
+    {
+      const char *name = cm_result_get_name (g_ptr_array_index (three, r));
+
+      for (guint i = 0; i < layout->texts->len; i++)
+        {
+          CmChartText *text = &g_array_index (layout->texts, CmChartText, i);
+
+          if (text->role == CM_CHART_TEXT_LEGEND && g_str_has_prefix (text->text, name))
+            {
+              found++;
+              break;
+            }
+        }
+    }
+  g_assert_cmpuint (found, ==, 3);
+  /* A read and a write line per card, in the card's colour. */
+  g_assert_cmpuint (((CmChartPanel *) g_ptr_array_index (layout->panels, 0))->series->len, ==, 6);
+}
+
+/* The sweep's x positions come from block_size: 4K to 16M is 12 doublings. */
+static void
+test_sweep_positions (void)
+{
+  g_autoptr(GPtrArray) one = one_card (TRUE);
+  g_autoptr(CmChartLayout) layout = cm_chart_layout_new (CM_CHART_SWEEP, one, 800, 480, NULL, FALSE);
+  CmChartPanel *panel = g_ptr_array_index (layout->panels, 0);
+  CmChartSeries *read = g_ptr_array_index (panel->series, 0);
+  GArray *pts = read->points;
+  double step = g_array_index (pts, CmChartPoint, 1).x - g_array_index (pts, CmChartPoint, 0).x;
+
+  g_assert_cmpuint (pts->len, ==, 5);
+  /* 4K→64K is 4 doublings, 512K→4M 3, 4M→16M 2. */
+  g_assert_cmpfloat_with_epsilon ((g_array_index (pts, CmChartPoint, 4).x - g_array_index (pts, CmChartPoint, 3).x) / step,
+                                  2.0 / 4, 1e-6);
+  g_assert_cmpfloat_with_epsilon ((g_array_index (pts, CmChartPoint, 3).x - g_array_index (pts, CmChartPoint, 2).x) / step,
+                                  3.0 / 4, 1e-6);
+}
+
+static gboolean
+png_has_content (const char *path,
+                 int         width,
+                 int         height)
+{
+  cairo_surface_t *surface = cairo_image_surface_create_from_png (path);
+  guint32 first;
+  gboolean differs = FALSE;
+  unsigned char *data;
+  int stride;
+
+  g_assert_cmpint (cairo_surface_status (surface), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (cairo_image_surface_get_width (surface), ==, width);
+  g_assert_cmpint (cairo_image_surface_get_height (surface), ==, height);
+  data = cairo_image_surface_get_data (surface);
+  stride = cairo_image_surface_get_stride (surface);
+  first = *(guint32 *) data;
+  for (int y = 0; y < height && !differs; y += 3)
+    for (int x = 0; x < width && !differs; x++)
+      differs = *(guint32 *) (data + y * stride + 4 * x) != first;
+  cairo_surface_destroy (surface);
+  return differs;
+}
+
+static void
+test_export (void)
+{
+  g_autoptr(GPtrArray) one = one_card (TRUE);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cardmark-charts-XXXXXX", &error);
+
+  g_assert_no_error (error);
+  for (guint k = 0; k < CM_CHART_N_KINDS; k++)
+    {
+      g_autofree char *base = g_build_filename (dir, cm_chart_kind_to_string (k), NULL);
+      g_autofree char *png = g_strconcat (base, ".png", NULL);
+      g_autofree char *svg = g_strconcat (base, ".svg", NULL);
+      g_autofree char *pdf = g_strconcat (base, ".PDF", NULL);
+      g_autofree char *contents = NULL;
+      gsize length;
+
+      g_assert_true (cm_chart_export (png, k, one, 800, 480, &error));
+      g_assert_no_error (error);
+      g_assert_true (g_file_get_contents (png, &contents, &length, NULL));
+      g_assert_cmpuint (length, >, 1000);
+      g_assert_cmpint (memcmp (contents, "\x89PNG\r\n\x1a\n", 8), ==, 0);
+      g_assert_true (png_has_content (png, 800, 480));
+      g_clear_pointer (&contents, g_free);
+
+      g_assert_true (cm_chart_export (svg, k, one, 800, 480, &error));
+      g_assert_no_error (error);
+      g_assert_true (g_file_get_contents (svg, &contents, &length, NULL));
+      g_assert_nonnull (strstr (contents, "<svg"));
+      g_assert_nonnull (strstr (contents, "<desc>"));
+      g_assert_nonnull (strstr (contents, "SanDisk Extreme 64GB"));
+      g_assert_nonnull (strstr (contents, k == CM_CHART_LATENCY ? " ms" : "MB/s"));
+      if (k == CM_CHART_SUMMARY)
+        {
+          g_assert_nonnull (strstr (contents, "U3"));
+          g_assert_nonnull (strstr (contents, "IOPS"));
+        }
+      g_clear_pointer (&contents, g_free);
+
+      g_assert_true (cm_chart_export (pdf, k, one, 800, 480, &error));
+      g_assert_no_error (error);
+      g_assert_true (g_file_get_contents (pdf, &contents, &length, NULL));
+      g_assert_cmpuint (length, >, 1000);
+      g_assert_true (g_str_has_prefix (contents, "%PDF"));
+
+      g_unlink (png);
+      g_unlink (svg);
+      g_unlink (pdf);
+    }
+
+  /* Scale 2: twice the pixels, same layout. */
+  {
+    g_autofree char *png = g_build_filename (dir, "hidpi.png", NULL);
+    CmChartStyle style;
+
+    cm_chart_style_init (&style);
+    style.scale = 2;
+    style.dark = TRUE;
+    g_assert_true (cm_chart_export_with_style (png, CM_CHART_SUMMARY, one, 400, 300, &style, &error));
+    g_assert_no_error (error);
+    g_assert_true (png_has_content (png, 800, 600));
+    g_unlink (png);
+  }
+
+  g_assert_false (cm_chart_export ("chart.gif", CM_CHART_SUMMARY, one, 800, 480, &error));
+  g_assert_error (error, CM_CHART_ERROR, CM_CHART_ERROR_FORMAT);
+  g_clear_error (&error);
+  {
+    g_autofree char *missing = g_build_filename (dir, "no-such-folder", "chart.png", NULL);
+
+    g_assert_false (cm_chart_export (missing, CM_CHART_SUMMARY, one, 800, 480, &error));
+    g_assert_error (error, CM_CHART_ERROR, CM_CHART_ERROR_WRITE);
+    g_clear_error (&error);
+  }
+  g_rmdir (dir);
+}
+
+static void
+test_empty (void)
+{
+  g_autoptr(GPtrArray) results = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) quick = one_card (FALSE);
+  g_autofree char *text = NULL;
+
+  g_ptr_array_add (results, cm_result_new ());
+  for (guint k = 0; k < CM_CHART_N_KINDS; k++)
+    {
+      g_autoptr(CmChartLayout) layout = cm_chart_layout_new (k, results, 800, 480, NULL, TRUE);
+
+      g_assert_true (layout->empty);
+      g_assert_false (cm_chart_has_data (k, results));
+      g_assert_cmpuint (layout->panels->len, ==, 0);
+      g_assert_cmpuint (layout->texts->len, ==, 2);
+    }
+
+  /* A quick run has no sweep and no surface read. */
+  g_assert_true (cm_chart_has_data (CM_CHART_SUMMARY, quick));
+  g_assert_true (cm_chart_has_data (CM_CHART_LATENCY, quick));
+  g_assert_false (cm_chart_has_data (CM_CHART_SWEEP, quick));
+  g_assert_false (cm_chart_has_data (CM_CHART_POSITION, quick));
+  text = cm_chart_describe (CM_CHART_SWEEP, quick);
+  g_assert_nonnull (strstr (text, "No data"));
+}
+
+static void
+test_describe (void)
+{
+  g_autoptr(GPtrArray) one = one_card (TRUE);
+  CmResult *result = g_ptr_array_index (one, 0);
+  CmTestResult *seq = cm_result_lookup_test (result, "seq-write");
+  CmTestResult *rand = cm_result_lookup_test (result, "rand-read-4k");
+  g_autofree char *summary = cm_chart_describe (CM_CHART_SUMMARY, one);
+  g_autofree char *latency = cm_chart_describe (CM_CHART_LATENCY, one);
+  g_autofree char *sweep = cm_chart_describe (CM_CHART_SWEEP, one);
+  g_autofree char *seq_figure = g_strdup_printf ("%.1f MB/s", seq->mb_per_s);
+  g_autofree char *iops_figure = g_strdup_printf ("%.0f IOPS", rand->iops);
+  g_autofree char *p99 = g_strdup_printf ("%.2f ms", rand->latency_us[2] / 1000);
+
+  g_assert_nonnull (strstr (summary, "SanDisk Extreme 64GB"));
+  g_assert_nonnull (strstr (summary, seq_figure));
+  g_assert_nonnull (strstr (summary, iops_figure));
+  g_assert_nonnull (strstr (summary, "U3:"));
+  g_assert_nonnull (strstr (latency, p99));
+  /* g_format_size puts a no-break space before the unit. */
+  g_assert_nonnull (strstr (sweep, "16.0\xc2\xa0MiB"));
+}
+
+/* With CARDMARK_CHART_SCREENSHOTS=DIR, draw the charts for the docs. */
+static void
+test_screenshots (void)
+{
+  const char *dir = g_getenv ("CARDMARK_CHART_SCREENSHOTS");
+  g_autoptr(GPtrArray) one = one_card (TRUE);
+  g_autoptr(GPtrArray) three = three_cards ();
+
+  if (dir == NULL)
+    {
+      g_test_skip ("Set CARDMARK_CHART_SCREENSHOTS to a folder to draw the screenshots.");
+      return;
+    }
+  for (guint k = 0; k < CM_CHART_N_KINDS; k++)
+    {
+      g_autofree char *name = g_strdup_printf ("chart-%s.png", cm_chart_kind_to_string (k));
+      g_autofree char *multi = g_strdup_printf ("chart-%s-compare.png", cm_chart_kind_to_string (k));
+      g_autofree char *dark = g_strdup_printf ("chart-%s-dark.png", cm_chart_kind_to_string (k));
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autofree char *multi_path = g_build_filename (dir, multi, NULL);
+      g_autofree char *dark_path = g_build_filename (dir, dark, NULL);
+      g_autoptr(GError) error = NULL;
+      CmChartStyle style;
+
+      cm_chart_style_init (&style);
+      g_assert_true (cm_chart_export (path, k, one, 800, 480, &error));
+      g_assert_true (cm_chart_export (multi_path, k, three, 800, 480, &error));
+      style.dark = TRUE;
+      g_assert_true (cm_chart_export_with_style (dark_path, k, one, 800, 480, &style, &error));
+      g_assert_no_error (error);
+    }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/cardmark/charts/kind-names", test_kind_names);
+  g_test_add_func ("/cardmark/charts/threshold-position", test_threshold_position);
+  g_test_add_func ("/cardmark/charts/threshold-claims", test_threshold_claims);
+  g_test_add_func ("/cardmark/charts/bars-proportional", test_bars_proportional);
+  g_test_add_func ("/cardmark/charts/ticks", test_ticks);
+  g_test_add_func ("/cardmark/charts/no-overlap", test_no_overlap);
+  g_test_add_func ("/cardmark/charts/legend", test_legend);
+  g_test_add_func ("/cardmark/charts/sweep-positions", test_sweep_positions);
+  g_test_add_func ("/cardmark/charts/export", test_export);
+  g_test_add_func ("/cardmark/charts/empty", test_empty);
+  g_test_add_func ("/cardmark/charts/describe", test_describe);
+  g_test_add_func ("/cardmark/charts/screenshots", test_screenshots);
+
+  return g_test_run ();
+}
