@@ -50,7 +50,14 @@ bench () {
 
 # claim_is FILE CLASS STATUS
 claim_is () {
-  json_check "$1" '[c["status"] for c in r["claims"] if c["class"] == "'"$2"'"] == ["'"$3"'"]'
+  json_check "$1" '[c["status"] for c in r["claims"] if c["class"] == "'"$2"'"] == ["'"$3"'"]' && return 0
+  python3 -c 'import json, sys
+for c in json.load(open(sys.argv[1]))["claims"]:
+    if c["class"] == sys.argv[2]:
+        print("# %s %s: %s" % (c["class"], c["status"], c["reason"]))
+        for k in c["criteria"]:
+            print("#   %s %s %.1f / %.0f %s" % (k["name"], k["test"], k["measured"], k["required"], k["status"]))' "$1" "$2"
+  return 1
 }
 
 # A good A1 card, but not U3.
