@@ -185,6 +185,23 @@ test_newer_schema (void)
   g_assert_error (error, CM_RESULT_ERROR, CM_RESULT_ERROR_UNSUPPORTED_SCHEMA);
 }
 
+/* Setting the target from its own getters keeps the values. */
+static void
+test_set_target_from_itself (void)
+{
+  g_autoptr(CmResult) result = make_result ();
+
+  cm_result_set_target (result,
+                        cm_result_get_target_path (result),
+                        cm_result_get_target_mode (result),
+                        "/dev/sdc",
+                        cm_result_get_reader (result));
+  g_assert_cmpstr (cm_result_get_target_path (result), ==, "/media/card");
+  g_assert_cmpstr (cm_result_get_target_mode (result), ==, "file");
+  g_assert_cmpstr (cm_result_get_device (result), ==, "/dev/sdc");
+  g_assert_cmpstr (cm_result_get_reader (result), ==, "usb");
+}
+
 static void
 test_status_strings (void)
 {
@@ -211,6 +228,7 @@ main (int    argc,
   g_test_add_func ("/cardmark/result/minimal-valid", test_minimal_valid);
   g_test_add_func ("/cardmark/result/newer-schema", test_newer_schema);
   g_test_add_func ("/cardmark/result/status-strings", test_status_strings);
+  g_test_add_func ("/cardmark/result/set-target-from-itself", test_set_target_from_itself);
 
   return g_test_run ();
 }

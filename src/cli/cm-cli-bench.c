@@ -21,6 +21,8 @@
 #include "cm-verdict.h"
 
 #include "cm-cli.h"
+#include "cm-cli-plot.h"
+#include "cm-cli-target.h"
 #include "cm-cli-claims.h"
 
 typedef struct
@@ -178,27 +180,6 @@ write_outputs (CmResult   *result,
   return CM_EXIT_OK;
 }
 
-static CmTarget *
-open_target (const char  *path,
-             gboolean     raw,
-             gboolean     allow_write,
-             GError     **error)
-{
-  g_autoptr(CmTarget) target = cm_target_new_for_path (path, allow_write, error);
-
-  if (target == NULL)
-    return NULL;
-
-  if (raw && cm_target_get_mode (target) == CM_TARGET_MODE_FILE)
-    {
-      g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_NOT_SUPPORTED,
-                   _("--raw needs a device such as /dev/mmcblk0, not a folder."));
-      return NULL;
-    }
-
-  return g_steal_pointer (&target);
-}
-
 static gboolean
 keep_only (CmPlan      *plan,
            const char  *only,
@@ -248,7 +229,7 @@ cm_cli_bench (int    argc,
   };
   g_autoptr(GOptionContext) context = g_option_context_new (_("TARGET — measure a card"));
   g_autoptr(GError) error = NULL;
-  g_autoptr(CmTarget) target = NULL;
+  g_auto(CmCliTarget) target = { 0 };
   g_autoptr(CmPlan) plan = NULL;
   g_autoptr(CmRunner) runner = NULL;
   g_autoptr(GMainLoop) loop = NULL;
@@ -275,16 +256,16 @@ cm_cli_bench (int    argc,
   if (error != NULL)
     return cm_cli_usage_error (context, error->message);
 
-  if ((target = open_target (argv[1], raw, allow_write, &error)) == NULL)
+  if (!cm_cli_target_resolve (&target, argv[1], raw, allow_write, &error))
     {
       cm_cli_print_error (error);
       return CM_EXIT_FAILED;
     }
 
-  plan = cm_plan_new (profile, 0);
+  plan = cm_plan_new (profile, target.card ? cm_card_info_get_au_size_bytes (target.card) : 0);
   if (only != NULL && !keep_only (plan, only, &error))
     return cm_cli_usage_error (context, error->message);
-  runner = cm_runner_new (target, plan);
+  runner = cm_runner_new (target.target, plan);
   loop = g_main_loop_new (NULL, FALSE);
   cancellable = g_cancellable_new ();
 
@@ -312,8 +293,14 @@ cm_cli_bench (int    argc,
       return CM_EXIT_FAILED;
     }
 
+  cm_cli_target_describe (&target, bench.result);
   verdict = cm_cli_apply_claims (bench.result, claims_csv, brand, &error);
   status = write_outputs (bench.result, json, save, output);
+  if (status == CM_EXIT_OK && plot != NULL && !cm_cli_plot_result (bench.result, plot, &error))
+    {
+      cm_cli_print_error (error);
+      status = CM_EXIT_FAILED;
+    }
   if (status == CM_EXIT_OK && verdict > 0)
     status = verdict;
   g_clear_object (&bench.result);

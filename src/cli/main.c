@@ -14,6 +14,8 @@
 
 #include "cm-cli.h"
 #include "cm-cli-decode.h"
+#include "cm-cli-list.h"
+#include "cm-cli-plot.h"
 
 typedef struct
 {
@@ -23,8 +25,11 @@ typedef struct
 } Command;
 
 static const Command commands[] = {
+  { "list", cm_cli_list, N_("List the cards and card readers connected") },
+  { "info", cm_cli_info, N_("Show a card's reader, size, mounts and registers") },
   { "bench", cm_cli_bench, N_("Measure a card, a folder on it, or its device") },
   { "decode", cm_cli_decode, N_("Explain a card's registers (CID, CSD, SCR, SSR)") },
+  { "plot", cm_cli_plot, N_("Draw charts of saved results") },
   { "probe-capacity", cm_cli_probe_capacity, N_("Check that a card really holds its capacity") },
   { "history", cm_cli_history, N_("List the results kept with bench --save") },
 };

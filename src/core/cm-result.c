@@ -975,16 +975,18 @@ cm_result_set_target (CmResult   *self,
                       const char *device,
                       const char *reader)
 {
+  char *old[] = { self->target_path, self->target_mode, self->device, self->reader };
+
   g_return_if_fail (CM_IS_RESULT (self));
 
-  g_free (self->target_path);
-  g_free (self->target_mode);
-  g_free (self->device);
-  g_free (self->reader);
+  /* Copy before freeing: callers may pass back what the getters gave. */
   self->target_path = g_strdup (path);
   self->target_mode = g_strdup (mode);
   self->device = g_strdup (device);
   self->reader = g_strdup (reader);
+
+  for (guint i = 0; i < G_N_ELEMENTS (old); i++)
+    g_free (old[i]);
 }
 
 guint
