@@ -1,0 +1,102 @@
+#!/bin/bash
+# cli-i18n.sh — cardmark-cli speaks the user's language: with LANGUAGE=vi
+# its help and its error messages come from po/vi.po, and without a
+# translation it falls back to English.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Needs CARDMARK_LOCALEDIR, the build's po folder, where meson compiles
+# <lang>/LC_MESSAGES/cardmark.mo; the CLI binds its text domain there.
+
+source "$(dirname "$0")/lib/tap.sh"
+
+srcdir=$(cd "$(dirname "$0")/.." && pwd)
+: "${CARDMARK_LOCALEDIR:?run through meson test}"
+
+# C.UTF-8 rather than C: glibc ignores LANGUAGE in the "C" locale.
+export LC_ALL=C.UTF-8
+unset LANG LC_MESSAGES
+
+# msgstr LANG MSGID: the translation of MSGID in po/LANG.po, read from the
+# catalogue rather than typed here.
+msgstr () {
+  python3 - "$srcdir/po/$1.po" "$2" <<'PY'
+import re, sys
+path, want = sys.argv[1], sys.argv[2]
+def unq(s):
+    return re.sub(r'\\(.)', lambda m: {'n': '\n', 't': '\t'}.get(m.group(1), m.group(1)), s)
+entries, cur, field = [], {}, None
+for line in open(path, encoding='utf-8'):
+    line = line.rstrip('\n')
+    m = re.match(r'(msgctxt|msgid_plural|msgid|msgstr(?:\[0\])?) "(.*)"$', line)
+    if m:
+        if m.group(1) == 'msgid' and cur.get('msgid') is not None:
+            entries.append(cur); cur = {}
+        field = m.group(1).replace('[0]', '')
+        cur[field] = unq(m.group(2))
+    elif line.startswith('"') and field:
+        cur[field] += unq(line[1:-1])
+entries.append(cur)
+for e in entries:
+    if e.get('msgid') == want and 'msgctxt' not in e:
+        print(e.get('msgstr', ''), end='')
+        sys.exit(0 if e.get('msgstr') else 1)
+sys.exit(1)
+PY
+}
+
+if [ ! -f "$CARDMARK_LOCALEDIR/vi/LC_MESSAGES/cardmark.mo" ]; then
+  skip_all "no compiled catalogue in $CARDMARK_LOCALEDIR"
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# contains FILE TEXT: succeeds when FILE holds TEXT literally.
+contains () {
+  grep -qF -- "$2" "$1"
+}
+
+# 1. --help: the command list is translated.
+for id in 'Commands:' 'Measure a card, a folder on it, or its device'; do
+  want=$(msgstr vi "$id") || { not_ok "po/vi.po translates “$id”"; continue; }
+  LANGUAGE=vi "$CARDMARK_CLI" --help > "$work/help" 2>&1
+  if contains "$work/help" "$want" && ! contains "$work/help" "$id"; then
+    ok "LANGUAGE=vi cardmark-cli --help shows “$want”"
+  else
+    not_ok "LANGUAGE=vi cardmark-cli --help shows “$want” (got: $(head -c 300 "$work/help"))"
+  fi
+done
+
+# 2. An error message with a format argument, on stderr, and the exit
+#    status does not depend on the language.
+id='There is nothing at %s. Check the path and try again.'
+template=$(msgstr vi "$id") || not_ok "po/vi.po translates “$id”"
+want=${template//%s//nonexistent}
+LANGUAGE=vi "$CARDMARK_CLI" bench /nonexistent > "$work/out" 2> "$work/err"
+status=$?
+if [ -n "$template" ] && contains "$work/err" "$want"; then
+  ok "LANGUAGE=vi cardmark-cli bench /nonexistent says “$want”"
+else
+  not_ok "LANGUAGE=vi cardmark-cli bench /nonexistent says “$want” (got: $(head -c 300 "$work/err"))"
+fi
+LANGUAGE= "$CARDMARK_CLI" bench /nonexistent > /dev/null 2> "$work/err-en"
+status_en=$?
+check "the exit status is the same in Vietnamese and English ($status, $status_en)" \
+  test "$status" -eq "$status_en" -a "$status" -ne 0
+check "without LANGUAGE the message is English" contains "$work/err-en" "There is nothing at /nonexistent."
+
+# 3. The other catalogues load too: one string each, from their .po.
+for lang in es ja ko; do
+  [ -f "$CARDMARK_LOCALEDIR/$lang/LC_MESSAGES/cardmark.mo" ] || { skip "$lang not compiled"; continue; }
+  want=$(msgstr "$lang" 'Commands:') || { not_ok "po/$lang.po translates “Commands:”"; continue; }
+  LANGUAGE=$lang "$CARDMARK_CLI" --help > "$work/help-$lang" 2>&1
+  check "LANGUAGE=$lang cardmark-cli --help shows “$want”" contains "$work/help-$lang" "$want"
+done
+
+# 4. --json output is for programs: it stays the same in every language.
+LANGUAGE=vi "$CARDMARK_CLI" history --json > "$work/h-vi.json" 2> /dev/null
+LANGUAGE= "$CARDMARK_CLI" history --json > "$work/h-en.json" 2> /dev/null
+check "history --json is the same with LANGUAGE=vi" cmp -s "$work/h-vi.json" "$work/h-en.json"
+
+done_testing
