@@ -185,6 +185,39 @@ test_file_mode (void)
   g_rmdir (dir);
 }
 
+/* Where io_uring is refused, deep queues use threads and say so. */
+static void
+test_no_io_uring (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cardmark-runner-XXXXXX", &error);
+  g_autoptr(CmTarget) target = cm_target_new_for_path (dir, FALSE, &error);
+  g_autoptr(CmPlan) plan = cm_plan_new_empty (CM_PROFILE_QUICK, 16 * 1024 * 1024);
+  Run run = { 0 };
+  CmTestResult *qd1, *qd32;
+
+  cm_plan_add_test (plan, "rand-read-4k", CM_PATTERN_RANDOM, CM_DIRECTION_READ, 4096, 1, 0, 1.5);
+  cm_plan_add_test (plan, "rand-read-4k-qd32", CM_PATTERN_RANDOM, CM_DIRECTION_READ, 4096, 32, 0, 1.5);
+  g_setenv ("CARDMARK_NO_IO_URING", "1", TRUE);
+  run_plan (target, plan, &run, NULL);
+  g_unsetenv ("CARDMARK_NO_IO_URING");
+  g_assert_no_error (run.error);
+
+  qd1 = cm_result_lookup_test (run.result, "rand-read-4k");
+  qd32 = cm_result_lookup_test (run.result, "rand-read-4k-qd32");
+  g_assert_cmpstr (qd1->engine, ==, "psync");
+  g_assert_cmpstr (qd32->engine, ==, "threads");
+  g_assert_cmpfloat (qd32->iops, >, 0);
+  g_assert_cmpuint (qd32->samples->len, >, 0);
+  g_assert_cmpfloat_with_epsilon (qd32->mb_per_s * 1e6 / 4096, qd32->iops, qd32->iops * 1e-6);
+  g_assert_cmpfloat (qd32->latency_us[0], >, 0);
+  g_assert_true (cm_result_get_notes (run.result)->len == 1);
+  g_assert_nonnull (strstr (g_ptr_array_index (cm_result_get_notes (run.result), 0), "io_uring"));
+
+  g_clear_object (&run.result);
+  g_rmdir (dir);
+}
+
 /* A read before any write in file mode still has data to read: the
  * runner fills the area first. */
 static void
@@ -280,6 +313,7 @@ main (int    argc,
   g_test_add_func ("/cardmark/runner/read-only-plan-fills", test_read_only_plan_fills);
   g_test_add_func ("/cardmark/runner/cancel", test_cancel);
   g_test_add_func ("/cardmark/runner/surface", test_surface);
+  g_test_add_func ("/cardmark/runner/no-io-uring", test_no_io_uring);
 
   return g_test_run ();
 }

@@ -90,6 +90,7 @@ cm_test_result_free (CmTestResult *test)
 
   g_free (test->name);
   g_free (test->error);
+  g_free (test->engine);
   g_clear_pointer (&test->samples, g_array_unref);
   g_clear_pointer (&test->scatter, g_array_unref);
   g_clear_pointer (&test->positions, g_array_unref);
@@ -299,6 +300,8 @@ build_test (JsonBuilder        *builder,
       json_builder_end_array (builder);
     }
 
+  if (test->engine != NULL)
+    add_nullable_string (builder, "engine", test->engine);
   if (test->error != NULL)
     add_nullable_string (builder, "error", test->error);
 
@@ -633,7 +636,8 @@ read_test (JsonNode  *node,
       !read_number (object, "mb_per_s", FALSE, &test->mb_per_s, error) ||
       !read_number (object, "iops", FALSE, &test->iops, error) ||
       !read_number (object, "sustained_mb_per_s", TRUE, &test->sustained_mb_per_s, error) ||
-      !read_string (object, "error", TRUE, &test->error, error))
+      !read_string (object, "error", TRUE, &test->error, error) ||
+      !read_string (object, "engine", TRUE, &test->engine, error))
     return NULL;
 
   test->block_size = (gsize) block_size;

@@ -65,6 +65,7 @@ typedef struct
   GArray  *samples;             /* CmSample */
   GArray  *scatter;             /* CmLatencyPoint, a bounded subset */
   GArray  *positions;           /* CmPosition, surface tests only */
+  char    *engine;              /* "psync", "io_uring" or "threads" */
   char    *error;               /* why the test could not run, or NULL */
 } CmTestResult;
 
