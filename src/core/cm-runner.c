@@ -331,15 +331,18 @@ area_for_mode (CmRunner *self)
   return area;
 }
 
+/* An unmeasured pass over the whole area: a write in file mode, so
+ * reads have data; a read in raw write mode, so the backup holds the
+ * card's bytes before anything writes them back. */
 static gboolean
-fill_area (CmRunner     *self,
-           CmEngineJob  *job,
-           GError      **error)
+prepare_area (CmEngineJob  *job,
+              CmDirection   direction,
+              GError      **error)
 {
-  CmTestSpec fill = {
-    .name = (char *) "fill",
+  CmTestSpec pass = {
+    .name = (char *) "prepare",
     .pattern = CM_PATTERN_SEQUENTIAL,
-    .direction = CM_DIRECTION_WRITE,
+    .direction = direction,
     .block_size = 4 * 1024 * 1024,
     .queue_depth = 1,
   };
@@ -347,7 +350,8 @@ fill_area (CmRunner     *self,
   CmEngineProgressFunc progress = job->progress;
 
   job->progress = NULL;
-  test = cm_engine_run_test (job, &fill, error);
+  job->seq_start = 0;
+  test = cm_engine_run_test (job, &pass, error);
   job->progress = progress;
 
   return test != NULL;
@@ -420,7 +424,10 @@ run_tests (CmRunner      *self,
            CmEngineJob   *job,
            GError       **error)
 {
-  gboolean area_written = cm_target_get_mode (self->target) != CM_TARGET_MODE_FILE;
+  CmTargetMode mode = cm_target_get_mode (self->target);
+  gboolean area_written = mode != CM_TARGET_MODE_FILE;
+  /* Raw write mode must never write a byte it has not read first. */
+  gboolean backup_filled = job->backup == NULL;
 
   for (self->current = 0; self->current < self->order->len; self->current++)
     {
@@ -431,11 +438,24 @@ run_tests (CmRunner      *self,
 
       /* Reads in file mode need data to read: write the area first if
        * no test has yet. */
-      if (spec->direction == CM_DIRECTION_READ && !area_written && !fill_area (self, job, error))
+      if (spec->direction == CM_DIRECTION_READ && !area_written &&
+          !prepare_area (job, CM_DIRECTION_WRITE, error))
         return FALSE;
+
+      if (spec->direction == CM_DIRECTION_WRITE && !backup_filled)
+        {
+          if (!prepare_area (job, CM_DIRECTION_READ, error))
+            return FALSE;
+          backup_filled = TRUE;
+        }
 
       if ((test = run_one (self, job, spec, error)) == NULL)
         return FALSE;
+
+      /* A sequential read of the whole area reads it into the backup. */
+      if (spec->pattern == CM_PATTERN_SEQUENTIAL && spec->direction == CM_DIRECTION_READ &&
+          spec->bytes == 0 && test->error == NULL)
+        backup_filled = TRUE;
 
       if (spec->direction == CM_DIRECTION_WRITE && spec->pattern == CM_PATTERN_SEQUENTIAL &&
           !spec->sustained && test->error == NULL)
