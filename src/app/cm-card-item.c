@@ -152,7 +152,10 @@ cm_card_item_new_home (void)
 
   self->kind = CM_CARD_KIND_HOME;
   self->name = g_strdup (_("This computer’s storage"));
-  self->mount_point = g_strdup (g_get_home_dir ());
+  /* The data folder sits on the same filesystem as the home folder, and
+   * inside Flatpak it is the one place on it the app may write. */
+  self->mount_point = g_strdup (g_get_user_data_dir ());
+  g_mkdir_with_parents (self->mount_point, 0700);
   self->is_system = TRUE;
 
   return self;
