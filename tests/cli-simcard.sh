@@ -1,0 +1,85 @@
+#!/bin/bash
+# cli-simcard.sh — cardmark-cli against simulated cards under the real
+# udisksd: opened through UDisks as a user would, write-protected,
+# failing, pulled out mid-run, and mounted.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+source "$(dirname "$0")/lib/tap.sh"
+
+here=$(cd "$(dirname "$0")" && pwd)
+[ "$(id -u)" = 0 ] || skip_all "simulated cards need root"
+"$here/env/services-up" || skip_all "the system bus, udev and udisksd could not be started"
+
+work=$(mktemp -d /var/tmp/cardmark-simcard-XXXXXX)
+cards=()
+cleanup () {
+  umount "$work/mnt" 2>/dev/null
+  for d in "${cards[@]}"; do "$here/simcard/simcard-down" "$d"; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# card PROFILE: brings a simulated card up and sets SIMCARD_*.
+card () {
+  "$here/simcard/simcard-up" "$@" > "$work/card.env" || return 1
+  . "$work/card.env"
+  cards+=("$SIMCARD_DIR")
+  udevadm settle 2>/dev/null
+}
+
+card good-a1 || skip_all "no simulated card here (see tests/simcard)"
+CARDMARK_OPEN_VIA_UDISKS=1 "$CARDMARK_CLI" bench "$SIMCARD_DEV" --only seq-read,rand-read-4k --json > "$work/udisks.json" 2> "$work/err"
+check "bench through the UDisks file descriptor exits 0" test $? -eq 0
+check "it measured the card read-only" json_check "$work/udisks.json" \
+  'r["target"]["mode"] == "raw-read" and r["target"]["device"] == "'"$SIMCARD_DEV"'" and r["target"]["reader"] == "loop"'
+check "its sequential read is the card's, within 20 % of the model" json_check "$work/udisks.json" \
+  "abs(r['tests'][0]['mb_per_s'] / $SIMCARD_SEQ_READ_MB_S - 1) < 0.2"
+check "its direct I/O was kept" json_check "$work/udisks.json" 'r["target"]["direct_io"] is True'
+
+# Pulled out mid-run: the daemon behind the card dies, as a reader's
+# card does when it leaves the slot.
+"$CARDMARK_CLI" bench "$SIMCARD_DEV" > /dev/null 2> "$work/err" &
+pid=$!
+sleep 3
+kill -9 "$SIMCARD_PID"
+start=$(date +%s)
+wait $pid
+status=$?
+check "a card pulled mid-run ends the run with status 1 (not a crash)" test $status -eq 1
+check "it says what happened" grep -qiE "removed|I/O error" "$work/err"
+check "it ends within 10 seconds" test $(( $(date +%s) - start )) -le 10
+
+card read-only || not_ok "read-only card"
+"$CARDMARK_CLI" bench "$SIMCARD_DEV" --allow-write --only seq-write,seq-read,rand-read-4k --json > "$work/ro.json" 2> "$work/err"
+check "a write-protected card still gives a result" test $? -eq 0
+check "its write test says write-protected" json_check "$work/ro.json" \
+  '"write-protected" in [t for t in r["tests"] if t["name"] == "seq-write"][0]["error"]'
+check "its read tests report figures" json_check "$work/ro.json" \
+  'all(t["mb_per_s"] > 0 for t in r["tests"] if "read" in t["name"])'
+
+card failing || not_ok "failing card"
+"$CARDMARK_CLI" bench "$SIMCARD_DEV" --allow-write > /dev/null 2> "$work/err"
+status=$?
+check "a card failing with I/O errors ends the run with status 1" test $status -eq 1
+check "the message names the I/O error and what to do" grep -q "I/O error.*back up" "$work/err"
+
+# Mounted: bench on the device tests a scratch file through the mount.
+card good-a1 || not_ok "good card"
+mkfs.ext4 -q "$SIMCARD_DEV"
+mkdir -p "$work/mnt"
+if mount "$SIMCARD_DEV" "$work/mnt"; then
+  udevadm settle 2>/dev/null
+  touch "$work/mnt/photo.jpg"
+  "$CARDMARK_CLI" bench "$SIMCARD_DEV" --only seq-write,seq-read --json > "$work/mounted.json" 2> "$work/err"
+  check "bench on a mounted card exits 0" test $? -eq 0
+  check "it used file mode in the mount point" json_check "$work/mounted.json" \
+    'r["target"]["mode"] == "file" and r["target"]["path"] == "'"$work/mnt"'" and r["target"]["device"] == "'"$SIMCARD_DEV"'"'
+  check "the result says why" json_check "$work/mounted.json" 'any("mounted" in n for n in r["notes"])'
+  check "the card's files are untouched and no scratch file is left" test "$(ls -A "$work/mnt")" = "$(printf 'lost+found\nphoto.jpg')"
+  umount "$work/mnt"
+else
+  skip "ext4 cannot be mounted here"
+fi
+
+done_testing
