@@ -36,22 +36,6 @@ typedef struct
   char         *test;
 } Bench;
 
-void
-cm_cli_print_error (const GError *error)
-{
-  fprintf (stderr, "cardmark-cli: %s\n", error->message);
-}
-
-int
-cm_cli_usage_error (GOptionContext *context,
-                    const char     *message)
-{
-  fprintf (stderr, "cardmark-cli: %s\n", message);
-  if (context != NULL)
-    fprintf (stderr, "%s\n", _("Run with --help to see the options."));
-  return CM_EXIT_USAGE;
-}
-
 static gboolean
 interrupted_cb (gpointer user_data)
 {

@@ -130,19 +130,6 @@ print_table (CmCardInfo         *info,
     printf ("  • %s\n", hints[i]);
 }
 
-static void
-print_json (CmCardInfo *info)
-{
-  g_autoptr(JsonNode) node = cm_card_info_to_json (info);
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autofree char *text = NULL;
-
-  json_generator_set_root (generator, node);
-  json_generator_set_pretty (generator, TRUE);
-  text = json_generator_to_data (generator, NULL);
-  printf ("%s\n", text);
-}
-
 /* "C10,U3" or "C10 U3", upper-cased. */
 static GStrv
 split_claims (const char *text)
@@ -217,7 +204,11 @@ cm_cli_decode (int    argc,
   claims = split_claims (claim);
 
   if (json)
-    print_json (info);
+    {
+      g_autoptr(JsonNode) node = cm_card_info_to_json (info);
+
+      cm_cli_print_json (node);
+    }
   else
     print_table (info, (const char * const *) claims);
 

@@ -57,19 +57,14 @@ print_row (CmResult *result)
 static void
 print_json (GPtrArray *results)
 {
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autoptr(JsonNode) root = json_node_new (JSON_NODE_ARRAY);
   g_autoptr(JsonArray) array = json_array_new ();
-  g_autofree char *data = NULL;
+  g_autoptr(JsonNode) root = json_node_new (JSON_NODE_ARRAY);
 
   for (guint i = 0; i < results->len; i++)
     json_array_add_element (array, cm_result_to_json (g_ptr_array_index (results, i)));
 
   json_node_set_array (root, array);
-  json_generator_set_root (generator, root);
-  json_generator_set_pretty (generator, TRUE);
-  data = json_generator_to_data (generator, NULL);
-  printf ("%s\n", data);
+  cm_cli_print_json (root);
 }
 
 int

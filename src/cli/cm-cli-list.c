@@ -51,15 +51,6 @@ add_device_members (JsonBuilder *builder,
   json_builder_add_boolean_value (builder, cm_device_get_has_media (device));
 }
 
-static void
-print_json (JsonBuilder *builder)
-{
-  g_autoptr(JsonNode) root = json_builder_get_root (builder);
-  g_autofree char *text = json_to_string (root, TRUE);
-
-  printf ("%s\n", text);
-}
-
 static char *
 describe_reader (CmDevice *device)
 {
@@ -151,6 +142,7 @@ cm_cli_list (int    argc,
   if (json)
     {
       g_autoptr(JsonBuilder) builder = json_builder_new ();
+      g_autoptr(JsonNode) root = NULL;
 
       json_builder_begin_array (builder);
       for (guint i = 0; i < n_items; i++)
@@ -162,7 +154,8 @@ cm_cli_list (int    argc,
           json_builder_end_object (builder);
         }
       json_builder_end_array (builder);
-      print_json (builder);
+      root = json_builder_get_root (builder);
+      cm_cli_print_json (root);
       return CM_EXIT_OK;
     }
 
@@ -303,6 +296,7 @@ cm_cli_info (int    argc,
   if (json)
     {
       g_autoptr(JsonBuilder) builder = json_builder_new ();
+      g_autoptr(JsonNode) root = NULL;
 
       json_builder_begin_object (builder);
       add_device_members (builder, device);
@@ -317,7 +311,8 @@ cm_cli_info (int    argc,
       else
         json_builder_add_null_value (builder);
       json_builder_end_object (builder);
-      print_json (builder);
+      root = json_builder_get_root (builder);
+      cm_cli_print_json (root);
       return CM_EXIT_OK;
     }
 

@@ -121,9 +121,7 @@ print_report (const char             *device,
   if (json)
     {
       g_autoptr(JsonBuilder) builder = json_builder_new ();
-      g_autoptr(JsonGenerator) generator = json_generator_new ();
       g_autoptr(JsonNode) root = NULL;
-      g_autofree char *data = NULL;
 
       json_builder_begin_object (builder);
       json_builder_set_member_name (builder, "device");
@@ -143,10 +141,7 @@ print_report (const char             *device,
       json_builder_end_object (builder);
 
       root = json_builder_get_root (builder);
-      json_generator_set_root (generator, root);
-      json_generator_set_pretty (generator, TRUE);
-      data = json_generator_to_data (generator, NULL);
-      printf ("%s\n", data);
+      cm_cli_print_json (root);
       return;
     }
 

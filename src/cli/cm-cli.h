@@ -8,6 +8,7 @@
 #pragma once
 
 #include <glib.h>
+#include <json-glib/json-glib.h>
 
 G_BEGIN_DECLS
 
@@ -29,5 +30,6 @@ int  cm_cli_probe_capacity (int       argc,
 int  cm_cli_usage_error (GOptionContext *context,
                          const char  *message);
 void cm_cli_print_error (const GError *error);
+void cm_cli_print_json  (JsonNode     *node);
 
 G_END_DECLS
