@@ -11,16 +11,10 @@
 
 #include <glib/gi18n-lib.h>
 
-#ifdef HAVE_CM_VERDICT
-# include "cm-verdict.h"
-#endif
-#ifdef HAVE_CM_DEVICE_MONITOR
-# include "cm-device-monitor.h"
-#endif
+#include "cm-device-monitor.h"
+#include "cm-verdict.h"
 
 #include "cm-backend.h"
-
-#ifdef HAVE_CM_DEVICE_MONITOR
 
 static const char *
 reader_label (CmDevice *device)
@@ -172,24 +166,6 @@ cm_backend_set_show_loop (GListModel *devices,
     cm_device_monitor_set_show_loop (monitor, show_loop);
 }
 
-#else
-
-GListModel *
-cm_backend_dup_devices (gboolean   show_loop,
-                        GError   **error)
-{
-  /* Without the UDisks device monitor the list stays empty; the window
-   * still offers this computer's storage and a folder. */
-  return G_LIST_MODEL (g_list_store_new (CM_TYPE_CARD_ITEM));
-}
-
-void
-cm_backend_set_show_loop (GListModel *devices,
-                          gboolean    show_loop)
-{
-}
-
-#endif
 
 /* CARDMARK_TEST_PLAN lets the widget tests run a plan of a few
  * megabytes ("tiny") or one that runs until cancelled ("slow"). */
@@ -233,7 +209,6 @@ open_target_thread (GTask        *task,
     g_task_return_pointer (task, target, g_object_unref);
 }
 
-#ifdef HAVE_CM_DEVICE_MONITOR
 static void
 device_opened_cb (GObject      *object,
                   GAsyncResult *result,
@@ -257,7 +232,6 @@ device_opened_cb (GObject      *object,
   else
     g_task_return_pointer (task, target, g_object_unref);
 }
-#endif
 
 void
 cm_backend_open_target_async (CmCardItem          *item,
@@ -289,7 +263,6 @@ cm_backend_open_target_async (CmCardItem          *item,
       return;
     }
 
-#ifdef HAVE_CM_DEVICE_MONITOR
   /* Raw devices are opened by UDisks on the user's behalf, so that
    * polkit can ask; a device not from UDisks (a test) is opened here. */
   if (method != CM_METHOD_FILE && g_object_get_data (G_OBJECT (item), "cm-device") != NULL)
@@ -301,7 +274,6 @@ cm_backend_open_target_async (CmCardItem          *item,
                             device_opened_cb, g_steal_pointer (&task));
       return;
     }
-#endif
 
   g_object_set_data_full (G_OBJECT (task), "path", g_strdup (path), g_free);
   g_task_run_in_thread (task, open_target_thread);
@@ -319,19 +291,7 @@ void
 cm_backend_judge (CmResult           *result,
                   const char * const *claims)
 {
-#ifdef HAVE_CM_VERDICT
   cm_verdict_judge (result, claims, "label");
-#else
-  cm_result_clear_claims (result);
-  for (guint i = 0; claims != NULL && claims[i] != NULL; i++)
-    {
-      CmClaim *claim = cm_claim_new (claims[i]);
-
-      claim->status = CM_STATUS_NOT_JUDGED;
-      claim->reason = g_strdup (_("This build cannot judge classes yet."));
-      cm_result_take_claim (result, claim);
-    }
-#endif
 }
 
 const char * const *

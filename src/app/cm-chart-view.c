@@ -2,9 +2,15 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * A thin drawing area for the charts. During a run it draws the samples
- * as they arrive, one line per test; afterwards it draws a result. The
- * drawing is plain Cairo so that it can move into src/charts unchanged.
+ * A thin drawing area around src/charts: a result chart is cm_chart_draw ()
+ * on the widget's cairo_t, in the app's light or dark style, described for
+ * screen readers by cm_chart_describe ().
+ *
+ * The live view during a run is the one chart drawn here: a line per test
+ * as its samples arrive. The library's write-over-time chart shows only
+ * the sequential write, so during the other five tests of a run (or all of
+ * a read-only raw run) it would stand still; the live line shows whatever
+ * is being measured now.
  */
 
 #include "config.h"
@@ -12,8 +18,6 @@
 #include <adwaita.h>
 #include <glib/gi18n-lib.h>
 #include <math.h>
-
-#include "cm-backend.h"
 
 #include "cm-chart-view.h"
 
@@ -28,8 +32,8 @@ struct _CmChartView
   GtkDrawingArea   parent_instance;
 
   CmChartViewKind  kind;
-  CmResult        *result;
-  GPtrArray       *series;  /* Series */
+  GPtrArray       *results;  /* CmResult */
+  GPtrArray       *series;   /* Series, live view only */
 };
 
 G_DEFINE_FINAL_TYPE (CmChartView, cm_chart_view, GTK_TYPE_DRAWING_AREA)
@@ -226,46 +230,32 @@ draw_lines (CmChartView *self,
   }
 }
 
-static void
-draw_summary (CmChartView *self,
-              cairo_t     *cr,
-              int          width,
-              int          height)
+gboolean
+cm_chart_view_get_chart_kind (CmChartView *self,
+                              CmChartKind *kind)
 {
-  GtkWidget *widget = GTK_WIDGET (self);
-  GPtrArray *tests = self->result != NULL ? cm_result_get_tests (self->result) : NULL;
-  double max_y = 0, left = 150, right = 80, row_h;
-  char label[64];
+  g_return_val_if_fail (CM_IS_CHART_VIEW (self), FALSE);
 
-  if (tests == NULL || tests->len == 0)
+  switch (self->kind)
     {
-      draw_empty (cr, widget, width, height, _("No measurements"));
-      return;
-    }
-
-  for (guint i = 0; i < tests->len; i++)
-    max_y = MAX (max_y, ((CmTestResult *) g_ptr_array_index (tests, i))->mb_per_s);
-  max_y = nice_ceiling (max_y);
-  row_h = (double) height / tests->len;
-  left = MIN (left, width * 0.35);
-
-  for (guint i = 0; i < tests->len; i++)
-    {
-      const CmTestResult *t = g_ptr_array_index (tests, i);
-      double y = row_h * i;
-      double w = MAX (1, (width - left - right) * t->mb_per_s / max_y);
-
-      set_color (cr, widget, 0.8);
-      draw_text (cr, widget, cm_backend_describe_test (t->name), left - 8, y + row_h / 2, 1);
-      set_series_color (cr, t->name[0] == 's' ? 0 : 1);
-      cairo_rectangle (cr, left, y + row_h * 0.2, w, row_h * 0.6);
-      cairo_fill (cr);
-      set_color (cr, widget, 0.8);
-      if (t->error != NULL)
-        g_snprintf (label, sizeof label, "%s", _("failed"));
-      else
-        g_snprintf (label, sizeof label, _("%.1f MB/s"), t->mb_per_s);
-      draw_text (cr, widget, label, left + w + 6, y + row_h / 2, 0);
+    case CM_CHART_VIEW_SUMMARY:
+      *kind = CM_CHART_SUMMARY;
+      return TRUE;
+    case CM_CHART_VIEW_OVER_TIME:
+      *kind = CM_CHART_WRITE_OVER_TIME;
+      return TRUE;
+    case CM_CHART_VIEW_LATENCY:
+      *kind = CM_CHART_LATENCY;
+      return TRUE;
+    case CM_CHART_VIEW_SWEEP:
+      *kind = CM_CHART_SWEEP;
+      return TRUE;
+    case CM_CHART_VIEW_POSITION:
+      *kind = CM_CHART_POSITION;
+      return TRUE;
+    case CM_CHART_VIEW_LIVE:
+    default:
+      return FALSE;
     }
 }
 
@@ -277,18 +267,70 @@ draw_cb (GtkDrawingArea *area,
          gpointer        user_data)
 {
   CmChartView *self = CM_CHART_VIEW (area);
+  CmChartStyle style;
+  CmChartKind kind;
 
-  switch (self->kind)
+  if (!cm_chart_view_get_chart_kind (self, &kind))
+    {
+      draw_lines (self, cr, width, height);
+      return;
+    }
+
+  cm_chart_style_init (&style);
+  style.dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
+  style.show_title = FALSE;
+  style.transparent = TRUE;
+  style.scale = 1;
+  cm_chart_draw (cr, kind, self->results, width, height, &style);
+}
+
+static void
+update_description (CmChartView *self)
+{
+  g_autofree char *text = cm_chart_view_dup_description (self);
+
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text,
+                                  -1);
+}
+
+static void
+dark_changed_cb (CmChartView    *self,
+                 GParamSpec     *pspec,
+                 AdwStyleManager *manager)
+{
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static int
+content_height (CmChartViewKind kind)
+{
+  switch (kind)
     {
     case CM_CHART_VIEW_SUMMARY:
-      draw_summary (self, cr, width, height);
-      break;
-    case CM_CHART_VIEW_LIVE:
+      return 300;
     case CM_CHART_VIEW_OVER_TIME:
+    case CM_CHART_VIEW_SWEEP:
+      return 260;
+    case CM_CHART_VIEW_LATENCY:
+      return 280;
+    case CM_CHART_VIEW_POSITION:
+      return 240;
+    case CM_CHART_VIEW_LIVE:
     default:
-      draw_lines (self, cr, width, height);
-      break;
+      return 180;
     }
+}
+
+static void
+cm_chart_view_constructed (GObject *object)
+{
+  CmChartView *self = CM_CHART_VIEW (object);
+
+  G_OBJECT_CLASS (cm_chart_view_parent_class)->constructed (object);
+
+  gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self), content_height (self->kind));
+  update_description (self);
 }
 
 static void
@@ -296,7 +338,7 @@ cm_chart_view_finalize (GObject *object)
 {
   CmChartView *self = CM_CHART_VIEW (object);
 
-  g_clear_object (&self->result);
+  g_clear_pointer (&self->results, g_ptr_array_unref);
   g_clear_pointer (&self->series, g_ptr_array_unref);
 
   G_OBJECT_CLASS (cm_chart_view_parent_class)->finalize (object);
@@ -332,7 +374,6 @@ cm_chart_view_set_property (GObject      *object,
     {
     case PROP_KIND:
       self->kind = g_value_get_uint (value);
-      gtk_widget_queue_draw (GTK_WIDGET (self));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -345,31 +386,109 @@ cm_chart_view_class_init (CmChartViewClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
+  object_class->constructed = cm_chart_view_constructed;
   object_class->finalize = cm_chart_view_finalize;
   object_class->get_property = cm_chart_view_get_property;
   object_class->set_property = cm_chart_view_set_property;
 
   /* A CmChartViewKind; a plain number so templates can set it. */
   properties[PROP_KIND] =
-    g_param_spec_uint ("kind", NULL, NULL, 0, CM_CHART_VIEW_OVER_TIME, CM_CHART_VIEW_LIVE,
+    g_param_spec_uint ("kind", NULL, NULL, 0, CM_CHART_VIEW_POSITION, CM_CHART_VIEW_LIVE,
                        G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   gtk_widget_class_set_css_name (widget_class, "chart");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
 }
 
 static void
 cm_chart_view_init (CmChartView *self)
 {
+  self->results = g_ptr_array_new_with_free_func (g_object_unref);
   self->series = g_ptr_array_new_with_free_func ((GDestroyNotify) series_free);
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self), draw_cb, NULL, NULL);
-  gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self), 180);
   gtk_widget_add_css_class (GTK_WIDGET (self), "chart-frame");
+
+  /* The charts pick their palette from the app's style, not the theme's
+   * foreground colour, so they redraw when it flips. */
+  g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
+                           G_CALLBACK (dark_changed_cb), self, G_CONNECT_SWAPPED);
 }
 
 GtkWidget *
 cm_chart_view_new (CmChartViewKind kind)
 {
   return g_object_new (CM_TYPE_CHART_VIEW, "kind", kind, NULL);
+}
+
+CmChartViewKind
+cm_chart_view_get_kind (CmChartView *self)
+{
+  g_return_val_if_fail (CM_IS_CHART_VIEW (self), CM_CHART_VIEW_LIVE);
+  return self->kind;
+}
+
+/* Shows several results at once (a comparison): one colour per card,
+ * with a legend. */
+void
+cm_chart_view_set_results (CmChartView *self,
+                           GPtrArray   *results)
+{
+  g_return_if_fail (CM_IS_CHART_VIEW (self));
+
+  g_ptr_array_set_size (self->results, 0);
+  for (guint i = 0; results != NULL && i < results->len; i++)
+    g_ptr_array_add (self->results, g_object_ref (g_ptr_array_index (results, i)));
+
+  update_description (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+cm_chart_view_set_result (CmChartView *self,
+                          CmResult    *result)
+{
+  g_autoptr(GPtrArray) results = g_ptr_array_new ();
+
+  g_return_if_fail (CM_IS_CHART_VIEW (self));
+  g_return_if_fail (result == NULL || CM_IS_RESULT (result));
+
+  if (result != NULL)
+    g_ptr_array_add (results, result);
+  cm_chart_view_set_results (self, results);
+}
+
+GPtrArray *
+cm_chart_view_get_results (CmChartView *self)
+{
+  g_return_val_if_fail (CM_IS_CHART_VIEW (self), NULL);
+  return self->results;
+}
+
+gboolean
+cm_chart_view_has_data (CmChartView *self)
+{
+  CmChartKind kind;
+
+  g_return_val_if_fail (CM_IS_CHART_VIEW (self), FALSE);
+
+  if (!cm_chart_view_get_chart_kind (self, &kind))
+    return cm_chart_view_get_n_points (self) > 0;
+  return cm_chart_has_data (kind, self->results);
+}
+
+/* The chart's figures in words, as screen readers get them. */
+char *
+cm_chart_view_dup_description (CmChartView *self)
+{
+  CmChartKind kind;
+
+  g_return_val_if_fail (CM_IS_CHART_VIEW (self), NULL);
+
+  if (!cm_chart_view_get_chart_kind (self, &kind))
+    return g_strdup (_("Throughput of each test as it runs, in MB/s against seconds."));
+  if (self->results->len == 0)
+    return g_strdup (cm_chart_kind_get_title (kind));
+  return cm_chart_describe (kind, self->results);
 }
 
 static Series *
@@ -392,37 +511,7 @@ lookup_series (CmChartView *self,
   return series;
 }
 
-void
-cm_chart_view_set_result (CmChartView *self,
-                          CmResult    *result)
-{
-  GPtrArray *tests;
-
-  g_return_if_fail (CM_IS_CHART_VIEW (self));
-
-  g_set_object (&self->result, result);
-  g_ptr_array_set_size (self->series, 0);
-
-  /* Over time: the sequential tests' throughput samples. */
-  tests = result != NULL ? cm_result_get_tests (result) : NULL;
-  for (guint i = 0; tests != NULL && i < tests->len; i++)
-    {
-      const CmTestResult *t = g_ptr_array_index (tests, i);
-
-      if (t->samples == NULL || t->samples->len == 0 || !g_str_has_prefix (t->name, "seq-"))
-        continue;
-
-      for (guint j = 0; j < t->samples->len; j++)
-        {
-          const CmSample *sample = &g_array_index (t->samples, CmSample, j);
-
-          cm_chart_view_add_sample (self, cm_backend_describe_test (t->name), sample->t_end, cm_stats_sample_mb_per_s (sample));
-        }
-    }
-
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
+/* Live view: one more throughput sample of @test, @t seconds into it. */
 void
 cm_chart_view_add_sample (CmChartView *self,
                           const char  *test,
@@ -448,8 +537,7 @@ cm_chart_view_clear (CmChartView *self)
   g_return_if_fail (CM_IS_CHART_VIEW (self));
 
   g_ptr_array_set_size (self->series, 0);
-  g_clear_object (&self->result);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  cm_chart_view_set_results (self, NULL);
 }
 
 guint

@@ -7,6 +7,7 @@
 
 #include <gtk/gtk.h>
 
+#include "cm-chart.h"
 #include "cm-result.h"
 
 G_BEGIN_DECLS
@@ -16,20 +17,31 @@ typedef enum
   CM_CHART_VIEW_LIVE,
   CM_CHART_VIEW_SUMMARY,
   CM_CHART_VIEW_OVER_TIME,
+  CM_CHART_VIEW_LATENCY,
+  CM_CHART_VIEW_SWEEP,
+  CM_CHART_VIEW_POSITION,
 } CmChartViewKind;
 
 #define CM_TYPE_CHART_VIEW (cm_chart_view_get_type ())
 
 G_DECLARE_FINAL_TYPE (CmChartView, cm_chart_view, CM, CHART_VIEW, GtkDrawingArea)
 
-GtkWidget *cm_chart_view_new        (CmChartViewKind  kind);
-void       cm_chart_view_set_result (CmChartView     *self,
-                                     CmResult        *result);
-void       cm_chart_view_add_sample (CmChartView     *self,
-                                     const char      *test,
-                                     double           t,
-                                     double           mb_per_s);
-void       cm_chart_view_clear      (CmChartView     *self);
-guint      cm_chart_view_get_n_points (CmChartView   *self);
+GtkWidget  *cm_chart_view_new            (CmChartViewKind  kind);
+CmChartViewKind cm_chart_view_get_kind   (CmChartView     *self);
+gboolean    cm_chart_view_get_chart_kind (CmChartView     *self,
+                                          CmChartKind     *kind);
+void        cm_chart_view_set_result     (CmChartView     *self,
+                                          CmResult        *result);
+void        cm_chart_view_set_results    (CmChartView     *self,
+                                          GPtrArray       *results);
+GPtrArray  *cm_chart_view_get_results    (CmChartView     *self);
+gboolean    cm_chart_view_has_data       (CmChartView     *self);
+char       *cm_chart_view_dup_description (CmChartView    *self) G_GNUC_WARN_UNUSED_RESULT;
+void        cm_chart_view_add_sample     (CmChartView     *self,
+                                          const char      *test,
+                                          double           t,
+                                          double           mb_per_s);
+void        cm_chart_view_clear          (CmChartView     *self);
+guint       cm_chart_view_get_n_points   (CmChartView     *self);
 
 G_END_DECLS

@@ -3,7 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The answer: a verdict banner, one row per claimed class that opens
- * into its criteria, the charts, and every measurement.
+ * into its criteria, the charts, and every measurement. The charts can
+ * be saved as PNG, SVG or PDF from here.
  */
 
 #include "config.h"
@@ -27,8 +28,14 @@ struct _CmResultPage
   GtkLabel            *verdict_label;
   GtkLabel            *summary_label;
   AdwPreferencesGroup *claims_group;
+  GtkMenuButton       *export_button;
+  AdwPreferencesGroup *sweep_group;
+  AdwPreferencesGroup *position_group;
   CmChartView         *summary_chart;
   CmChartView         *time_chart;
+  CmChartView         *latency_chart;
+  CmChartView         *sweep_chart;
+  CmChartView         *position_chart;
   GtkGrid             *details_grid;
   AdwPreferencesGroup *notes_group;
 };
@@ -262,6 +269,157 @@ fill_notes (CmResultPage *self)
 }
 
 static void
+show_toast (CmResultPage *self,
+            const char   *message)
+{
+  GtkWidget *overlay = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TOAST_OVERLAY);
+
+  if (overlay != NULL)
+    adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), adw_toast_new (message));
+  else
+    g_message ("%s", message);
+}
+
+static CmChartView *
+lookup_chart (CmResultPage *self,
+              CmChartKind   kind)
+{
+  CmChartView *charts[] = {
+    self->summary_chart, self->time_chart, self->latency_chart, self->sweep_chart, self->position_chart,
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (charts); i++)
+    {
+      CmChartKind other;
+
+      if (cm_chart_view_get_chart_kind (charts[i], &other) && other == kind)
+        return charts[i];
+    }
+  return NULL;
+}
+
+gboolean
+cm_result_page_export_chart (CmResultPage  *self,
+                             CmChartKind    kind,
+                             GFile         *file,
+                             GError       **error)
+{
+  g_autoptr(GPtrArray) results = g_ptr_array_new ();
+  g_autofree char *path = NULL;
+  int height = kind == CM_CHART_SUMMARY ? 640 : 560;
+
+  g_return_val_if_fail (CM_IS_RESULT_PAGE (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  path = g_file_get_path (file);
+  if (path == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                           _("Charts can only be saved to a local folder. Pick a folder on this computer."));
+      return FALSE;
+    }
+
+  g_ptr_array_add (results, self->result);
+  return cm_chart_export (path, kind, results, 1000, height, error);
+}
+
+static void
+export_chart_chosen_cb (CmResultPage         *self,
+                        int                   response,
+                        GtkFileChooserNative *native)
+{
+  CmChartKind kind = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (native), "cm-chart-kind"));
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
+      if (cm_result_page_export_chart (self, kind, file, &error))
+        show_toast (self, _("Chart saved."));
+      else
+        show_toast (self, error->message);
+    }
+
+  g_object_unref (native);
+}
+
+static void
+export_chart_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *param)
+{
+  CmResultPage *self = CM_RESULT_PAGE (widget);
+  GtkNative *parent = gtk_widget_get_native (widget);
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *stamp = g_date_time_format (now, "%Y-%m-%d-%H%M");
+  g_autofree char *name = NULL;
+  GtkFileChooserNative *native;
+  CmChartKind kind;
+
+  if (!cm_chart_kind_from_string (g_variant_get_string (param, NULL), &kind))
+    return;
+
+  name = g_strdup_printf ("cardmark-%s-%s.png", stamp, cm_chart_kind_to_string (kind));
+  native = gtk_file_chooser_native_new (_("Export Chart"),
+                                        GTK_IS_WINDOW (parent) ? GTK_WINDOW (parent) : NULL,
+                                        GTK_FILE_CHOOSER_ACTION_SAVE,
+                                        _("_Export"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
+  /* The extension picks the format: .png, .svg or .pdf. */
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), name);
+  g_object_set_data (G_OBJECT (native), "cm-chart-kind", GUINT_TO_POINTER (kind));
+  g_signal_connect_object (native, "response", G_CALLBACK (export_chart_chosen_cb), self, G_CONNECT_SWAPPED);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
+}
+
+/* One menu entry per chart that has something to show. */
+static void
+fill_export_menu (CmResultPage *self)
+{
+  static const struct { CmChartKind kind; const char *label; } entries[] = {
+    { CM_CHART_SUMMARY, N_("_Speed Chart…") },
+    { CM_CHART_WRITE_OVER_TIME, N_("_Write Over Time Chart…") },
+    { CM_CHART_LATENCY, N_("_Latency Chart…") },
+    { CM_CHART_SWEEP, N_("_Block Size Chart…") },
+    { CM_CHART_POSITION, N_("_Across the Card Chart…") },
+  };
+  GMenuModel *model = gtk_menu_button_get_menu_model (self->export_button);
+  g_autoptr(GMenu) section = g_menu_new ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (entries); i++)
+    {
+      CmChartView *chart = lookup_chart (self, entries[i].kind);
+      g_autofree char *action = NULL;
+
+      if (chart == NULL || !cm_chart_view_has_data (chart))
+        continue;
+      action = g_strdup_printf ("result.export-chart::%s", cm_chart_kind_to_string (entries[i].kind));
+      g_menu_append (section, _(entries[i].label), action);
+    }
+
+  if (G_IS_MENU (model) && g_menu_model_get_n_items (G_MENU_MODEL (section)) > 0)
+    g_menu_append_section (G_MENU (model), _("Chart as PNG, SVG or PDF"), G_MENU_MODEL (section));
+}
+
+static void
+fill_charts (CmResultPage *self)
+{
+  CmChartView *charts[] = {
+    self->summary_chart, self->time_chart, self->latency_chart, self->sweep_chart, self->position_chart,
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (charts); i++)
+    cm_chart_view_set_result (charts[i], self->result);
+
+  /* The block size sweep and the surface read are in the full profile
+   * only; the other three always show, with the chart's own message
+   * when a test is missing. */
+  gtk_widget_set_visible (GTK_WIDGET (self->sweep_group), cm_chart_view_has_data (self->sweep_chart));
+  gtk_widget_set_visible (GTK_WIDGET (self->position_group), cm_chart_view_has_data (self->position_chart));
+}
+
+static void
 cm_result_page_dispose (GObject *object)
 {
   CmResultPage *self = CM_RESULT_PAGE (object);
@@ -286,8 +444,16 @@ cm_result_page_class_init (CmResultPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, verdict_label);
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, summary_label);
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, claims_group);
+  gtk_widget_class_bind_template_child (widget_class, CmResultPage, export_button);
+  gtk_widget_class_bind_template_child (widget_class, CmResultPage, sweep_group);
+  gtk_widget_class_bind_template_child (widget_class, CmResultPage, position_group);
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, summary_chart);
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, time_chart);
+  gtk_widget_class_bind_template_child (widget_class, CmResultPage, latency_chart);
+  gtk_widget_class_bind_template_child (widget_class, CmResultPage, sweep_chart);
+  gtk_widget_class_bind_template_child (widget_class, CmResultPage, position_chart);
+
+  gtk_widget_class_install_action (widget_class, "result.export-chart", "s", export_chart_action);
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, details_grid);
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, notes_group);
 }
@@ -323,8 +489,8 @@ cm_result_page_new (CmResult *result)
   fill_details (self);
   fill_notes (self);
 
-  cm_chart_view_set_result (self->summary_chart, result);
-  cm_chart_view_set_result (self->time_chart, result);
+  fill_charts (self);
+  fill_export_menu (self);
 
   return self;
 }
@@ -334,6 +500,22 @@ cm_result_page_get_result (CmResultPage *self)
 {
   g_return_val_if_fail (CM_IS_RESULT_PAGE (self), NULL);
   return self->result;
+}
+
+/* The chart views on the page, in the order shown; hidden ones too. */
+GPtrArray *
+cm_result_page_dup_charts (CmResultPage *self)
+{
+  GPtrArray *charts = g_ptr_array_new ();
+
+  g_return_val_if_fail (CM_IS_RESULT_PAGE (self), NULL);
+
+  g_ptr_array_add (charts, self->summary_chart);
+  g_ptr_array_add (charts, self->time_chart);
+  g_ptr_array_add (charts, self->latency_chart);
+  g_ptr_array_add (charts, self->sweep_chart);
+  g_ptr_array_add (charts, self->position_chart);
+  return charts;
 }
 
 CmStatus
@@ -386,4 +568,18 @@ cm_result_dup_text_summary (CmResult *result)
     }
 
   return g_string_free (text, FALSE);
+}
+
+/* The worst status of the result's claims, as the banner shows it. */
+CmStatus
+cm_result_get_overall_status (CmResult *result)
+{
+  g_return_val_if_fail (CM_IS_RESULT (result), CM_STATUS_NOT_JUDGED);
+  return overall_status (result);
+}
+
+const char *
+cm_status_get_label (CmStatus status)
+{
+  return status_label (status);
 }

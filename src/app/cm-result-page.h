@@ -7,6 +7,7 @@
 
 #include <gtk/gtk.h>
 
+#include "cm-chart.h"
 #include "cm-result.h"
 
 G_BEGIN_DECLS
@@ -18,6 +19,13 @@ G_DECLARE_FINAL_TYPE (CmResultPage, cm_result_page, CM, RESULT_PAGE, GtkBox)
 CmResultPage *cm_result_page_new            (CmResult     *result);
 CmResult     *cm_result_page_get_result     (CmResultPage *self);
 CmStatus      cm_result_page_get_status     (CmResultPage *self);
+GPtrArray    *cm_result_page_dup_charts     (CmResultPage *self) G_GNUC_WARN_UNUSED_RESULT;
+gboolean      cm_result_page_export_chart   (CmResultPage *self,
+                                             CmChartKind   kind,
+                                             GFile        *file,
+                                             GError      **error);
 char         *cm_result_dup_text_summary    (CmResult     *result) G_GNUC_WARN_UNUSED_RESULT;
+CmStatus      cm_result_get_overall_status  (CmResult     *result);
+const char   *cm_status_get_label           (CmStatus      status);
 
 G_END_DECLS

@@ -16,6 +16,7 @@
 #include "cm-backend.h"
 #include "cm-card-list-page.h"
 #include "cm-card-page.h"
+#include "cm-history-page.h"
 #include "cm-result-page.h"
 #include "cm-run-page.h"
 #include "cm-runner.h"
@@ -29,6 +30,8 @@ struct _CmWindow
   GSettings            *settings;
   GListModel           *devices;
   CmResult             *last_result;
+  CmHistory            *history;
+  char                 *before_history;  /* the page History was opened from */
 
   /* The run in progress, if any. */
   GCancellable         *cancellable;
@@ -104,7 +107,12 @@ visible_page_changed_cb (CmWindow   *self,
   CmCardPage *card_page = get_card_page (self);
   const char *card = card_page != NULL ? cm_card_item_get_name (cm_card_page_get_item (card_page)) : NULL;
 
-  if (g_strcmp0 (name, "cards") == 0 || card == NULL)
+  if (g_strcmp0 (name, "history") == 0)
+    {
+      adw_window_title_set_title (self->window_title, _("History"));
+      adw_window_title_set_subtitle (self->window_title, _("Saved results"));
+    }
+  else if (g_strcmp0 (name, "cards") == 0 || card == NULL)
     {
       adw_window_title_set_title (self->window_title, _("CardMark"));
       adw_window_title_set_subtitle (self->window_title, _("Pick a card to test"));
@@ -138,6 +146,7 @@ update_actions (CmWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-json", has_result);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.copy-summary", has_result);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.choose-folder", !running);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.show-history", !running);
 
   if (app != NULL)
     {
@@ -231,6 +240,24 @@ end_run (CmWindow *self)
   g_clear_pointer (&self->run_brand, g_free);
 }
 
+/* Every finished run is kept; when that fails the result is still shown
+ * and can be exported by hand. */
+static void
+save_to_history (CmWindow *self,
+                 CmResult *result)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file = cm_history_save (self->history, result, &error);
+
+  if (file == NULL)
+    {
+      g_autofree char *message = g_strdup_printf (_("The result could not be kept in the history: %s. Use Export to save it."),
+                                                  error->message);
+
+      show_toast (self, message);
+    }
+}
+
 static void
 run_done_cb (GObject      *object,
              GAsyncResult *res,
@@ -283,6 +310,7 @@ run_done_cb (GObject      *object,
     }
   cm_backend_judge (result, (const char * const *) claims);
   g_set_object (&self->last_result, result);
+  save_to_history (self, result);
   show_page (self, "result", GTK_WIDGET (cm_result_page_new (result)));
 }
 
@@ -476,10 +504,54 @@ back_action (GtkWidget  *widget,
   if (self->cancellable != NULL)
     return;
 
+  if (g_strcmp0 (name, "history") == 0)
+    {
+      GtkWidget *history = gtk_stack_get_child_by_name (self->stack, "history");
+      g_autofree char *before = g_steal_pointer (&self->before_history);
+
+      if (cm_history_page_go_back (CM_HISTORY_PAGE (history)))
+        {
+          self->before_history = g_steal_pointer (&before);
+          return;
+        }
+      if (before != NULL && gtk_stack_get_child_by_name (self->stack, before) != NULL)
+        {
+          show_page (self, before, NULL);
+          return;
+        }
+      show_page (self, "cards", NULL);
+      return;
+    }
+
   if ((g_strcmp0 (name, "result") == 0 || g_strcmp0 (name, "error") == 0) && get_card_page (self) != NULL)
     show_page (self, "card", NULL);
   else
     show_page (self, "cards", NULL);
+}
+
+static void
+show_history_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *param)
+{
+  CmWindow *self = CM_WINDOW (widget);
+  const char *name = gtk_stack_get_visible_child_name (self->stack);
+  GtkWidget *page = gtk_stack_get_child_by_name (self->stack, "history");
+
+  if (self->cancellable != NULL)
+    return;
+
+  if (g_strcmp0 (name, "history") != 0)
+    {
+      g_free (self->before_history);
+      self->before_history = g_strdup (name);
+    }
+
+  if (page == NULL)
+    page = GTK_WIDGET (cm_history_page_new (self->history));
+  else
+    cm_history_page_reload (CM_HISTORY_PAGE (page));
+  show_page (self, "history", page);
 }
 
 static void
@@ -610,6 +682,8 @@ cm_window_dispose (GObject *object)
 
   g_clear_object (&self->devices);
   g_clear_object (&self->last_result);
+  g_clear_object (&self->history);
+  g_clear_pointer (&self->before_history, g_free);
   g_clear_object (&self->settings);
 
   G_OBJECT_CLASS (cm_window_parent_class)->dispose (object);
@@ -640,11 +714,13 @@ cm_window_class_init (CmWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.choose-folder", NULL, choose_folder_action);
   gtk_widget_class_install_action (widget_class, "win.export-json", NULL, export_json_action);
   gtk_widget_class_install_action (widget_class, "win.copy-summary", NULL, copy_summary_action);
+  gtk_widget_class_install_action (widget_class, "win.show-history", NULL, show_history_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "win.back", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.choose-folder", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK, "win.export-json", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.copy-summary", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_h, GDK_CONTROL_MASK, "win.show-history", NULL);
 }
 
 static void
@@ -665,6 +741,7 @@ cm_window_init (CmWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->settings = g_settings_new (APP_ID);
+  self->history = cm_history_new_default ();
   gtk_window_set_default_size (GTK_WINDOW (self),
                                g_settings_get_int (self->settings, "window-width"),
                                g_settings_get_int (self->settings, "window-height"));

@@ -1,0 +1,543 @@
+/* test-app-history.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The result page's charts and the history: a finished run shows charts
+ * whose text alternative carries the measured figures, is saved in the
+ * history under XDG_DATA_HOME, and two saved runs can be compared on one
+ * chart. A file in the history that is not a result is listed and left
+ * alone. Runs under Xvfb.
+ *
+ * With CARDMARK_SCREENSHOT_DIR set, the result page and the comparison
+ * are saved as PNGs at 800×480 and 1280×800, light and dark.
+ */
+
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "cm-application.h"
+#include "cm-card-page.h"
+#include "cm-chart-view.h"
+#include "cm-history-page.h"
+#include "cm-result-page.h"
+#include "cm-window.h"
+
+static char *data_home;
+
+typedef gboolean (*Condition) (CmWindow *window);
+
+static gboolean
+timeout_cb (gpointer data)
+{
+  gboolean *timed_out = data;
+
+  *timed_out = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+wait_for (CmWindow  *window,
+          Condition  condition,
+          double     seconds)
+{
+  gboolean timed_out = FALSE;
+  guint id = g_timeout_add ((guint) (seconds * 1000), timeout_cb, &timed_out);
+
+  while (!condition (window) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+
+  if (!timed_out)
+    g_source_remove (id);
+  return condition (window);
+}
+
+static gboolean
+on_result_page (CmWindow *window)
+{
+  return g_strcmp0 (cm_window_get_page_name (window), "result") == 0 && !cm_window_get_running (window);
+}
+
+static gboolean
+always_false (CmWindow *window)
+{
+  return FALSE;
+}
+
+static void
+settle (CmWindow *window,
+        double    seconds)
+{
+  wait_for (window, always_false, seconds);
+}
+
+static void
+save_screenshot (CmWindow   *window,
+                 const char *name,
+                 int         width,
+                 int         height,
+                 gboolean    dark)
+{
+  const char *dir = g_getenv ("CARDMARK_SCREENSHOT_DIR");
+  AdwStyleManager *style = adw_style_manager_get_default ();
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GtkSnapshot) snapshot = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree char *file = NULL;
+  g_autofree char *path = NULL;
+
+  if (dir == NULL)
+    return;
+
+  adw_style_manager_set_color_scheme (style, dark ? ADW_COLOR_SCHEME_FORCE_DARK : ADW_COLOR_SCHEME_FORCE_LIGHT);
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  settle (window, 0.5);
+  paintable = gtk_widget_paintable_new (GTK_WIDGET (window));
+  width = gdk_paintable_get_intrinsic_width (paintable);
+  height = gdk_paintable_get_intrinsic_height (paintable);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
+  node = gtk_snapshot_to_node (snapshot);
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
+  file = g_strdup_printf ("app-%s-%dx%d%s.png", name, width, height, dark ? "-dark" : "");
+  path = g_build_filename (dir, file, NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
+}
+
+static void
+save_screenshots (CmWindow   *window,
+                  const char *name)
+{
+  save_screenshot (window, name, 800, 480, FALSE);
+  save_screenshot (window, name, 800, 480, TRUE);
+  save_screenshot (window, name, 1280, 800, FALSE);
+  save_screenshot (window, name, 1280, 800, TRUE);
+  gtk_window_set_default_size (GTK_WINDOW (window), 800, 480);
+}
+
+/* Scrolls the page so that @widget is at the top, to see it in a
+ * screenshot. */
+static void
+scroll_to (GtkWidget *widget)
+{
+  GtkWidget *scrolled = gtk_widget_get_ancestor (widget, GTK_TYPE_SCROLLED_WINDOW);
+  GtkWidget *content;
+  double x, y;
+
+  g_assert_nonnull (scrolled);
+  content = gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scrolled));
+  g_assert_true (gtk_widget_translate_coordinates (widget, content, 0, 0, &x, &y));
+  gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled)), y - 12);
+}
+
+static GFile *
+history_folder (void)
+{
+  g_autoptr(CmHistory) history = cm_history_new_default ();
+
+  return g_object_ref (cm_history_get_folder (history));
+}
+
+static GPtrArray *
+list_history (void)
+{
+  g_autoptr(GFile) folder = history_folder ();
+  g_autofree char *path = g_file_get_path (folder);
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    g_ptr_array_add (names, g_build_filename (path, name, NULL));
+  return names;
+}
+
+static void
+clear_history (void)
+{
+  g_autoptr(GPtrArray) files = list_history ();
+
+  for (guint i = 0; i < files->len; i++)
+    g_assert_cmpint (g_unlink (g_ptr_array_index (files, i)), ==, 0);
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+typedef struct
+{
+  CmApplication *app;
+  CmWindow      *window;
+  char          *folders[2];
+} Fixture;
+
+static void
+fixture_set_up (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  clear_history ();
+
+  f->app = cm_application_new (G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (f->app), NULL, &error));
+  g_assert_no_error (error);
+
+  f->window = cm_window_new (GTK_APPLICATION (f->app));
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 800, 480);
+  gtk_window_present (GTK_WINDOW (f->window));
+
+  for (guint i = 0; i < G_N_ELEMENTS (f->folders); i++)
+    {
+      f->folders[i] = g_dir_make_tmp ("cardmark-history-XXXXXX", &error);
+      g_assert_no_error (error);
+    }
+}
+
+static void
+fixture_tear_down (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_object_ref (f->window);
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  settle (f->window, 0.05);
+  g_assert_finalize_object (f->window);
+  for (guint i = 0; i < G_N_ELEMENTS (f->folders); i++)
+    {
+      g_assert_cmpint (g_rmdir (f->folders[i]), ==, 0);
+      g_free (f->folders[i]);
+    }
+  g_clear_object (&f->app);
+}
+
+/* A tiny-plan run on @folder through the window, as a user starts it. */
+static CmResult *
+run_on (Fixture    *f,
+        const char *folder)
+{
+  const char *claims[] = { "C10", NULL };
+
+  g_assert_true (cm_window_open_path (f->window, folder));
+  cm_card_page_set_claims (CM_CARD_PAGE (cm_window_get_page (f->window, "card")), claims);
+  g_action_group_activate_action (G_ACTION_GROUP (f->app), "start-test", NULL);
+  g_assert_true (cm_window_get_running (f->window));
+  g_assert_true (wait_for (f->window, on_result_page, 60));
+  g_assert_nonnull (cm_window_get_last_result (f->window));
+  return cm_window_get_last_result (f->window);
+}
+
+static CmChartView *
+lookup_chart (GPtrArray   *charts,
+              CmChartKind  kind)
+{
+  for (guint i = 0; i < charts->len; i++)
+    {
+      CmChartKind other;
+
+      if (cm_chart_view_get_chart_kind (g_ptr_array_index (charts, i), &other) && other == kind)
+        return g_ptr_array_index (charts, i);
+    }
+  g_assert_not_reached ();
+}
+
+static void
+assert_contains_figure (const char *text,
+                        const char *format,
+                        double      value)
+{
+  g_autofree char *figure = g_strdup_printf (format, value);
+
+  g_test_message ("looking for “%s”", figure);
+  g_assert_nonnull (strstr (text, figure));
+}
+
+static void
+test_result_charts (Fixture       *f,
+                    gconstpointer  data)
+{
+  CmResult *result = run_on (f, f->folders[0]);
+  CmResultPage *page = CM_RESULT_PAGE (cm_window_get_page (f->window, "result"));
+  g_autoptr(GPtrArray) charts = cm_result_page_dup_charts (page);
+  CmTestResult *write = cm_result_lookup_test (result, "seq-write");
+  CmTestResult *read = cm_result_lookup_test (result, "seq-read");
+  CmTestResult *rand = cm_result_lookup_test (result, "rand-read-4k");
+  g_autofree char *summary = NULL;
+  g_autofree char *over_time = NULL;
+  g_autofree char *latency = NULL;
+
+  g_assert_nonnull (write);
+  g_assert_nonnull (read);
+  g_assert_nonnull (rand);
+
+  /* Each chart shows this result, and says in words what it shows. */
+  for (guint i = 0; i < charts->len; i++)
+    {
+      CmChartView *chart = g_ptr_array_index (charts, i);
+
+      g_assert_cmpuint (cm_chart_view_get_results (chart)->len, ==, 1);
+      g_assert_true (g_ptr_array_index (cm_chart_view_get_results (chart), 0) == result);
+    }
+
+  summary = cm_chart_view_dup_description (lookup_chart (charts, CM_CHART_SUMMARY));
+  g_test_message ("summary: %s", summary);
+  assert_contains_figure (summary, "%.1f MB/s", write->mb_per_s);
+  assert_contains_figure (summary, "%.1f MB/s", read->mb_per_s);
+  assert_contains_figure (summary, "%.0f IOPS", rand->iops);
+  g_assert_true (cm_chart_view_has_data (lookup_chart (charts, CM_CHART_SUMMARY)));
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (lookup_chart (charts, CM_CHART_SUMMARY))));
+
+  over_time = cm_chart_view_dup_description (lookup_chart (charts, CM_CHART_WRITE_OVER_TIME));
+  g_test_message ("over time: %s", over_time);
+  g_assert_cmpuint (write->samples->len, >, 0);
+  g_assert_true (cm_chart_view_has_data (lookup_chart (charts, CM_CHART_WRITE_OVER_TIME)));
+  g_assert_nonnull (strstr (over_time, "MB/s"));
+
+  latency = cm_chart_view_dup_description (lookup_chart (charts, CM_CHART_LATENCY));
+  g_test_message ("latency: %s", latency);
+  g_assert_cmpuint (rand->scatter->len, >, 0);
+  g_assert_nonnull (strstr (latency, "ms"));
+
+  /* The tiny plan has no block size sweep or surface read: those stay
+   * hidden rather than showing empty frames. */
+  g_assert_false (gtk_widget_get_visible (gtk_widget_get_parent (gtk_widget_get_parent (gtk_widget_get_parent (
+    GTK_WIDGET (lookup_chart (charts, CM_CHART_SWEEP)))))));
+
+  save_screenshots (f->window, "result");
+  if (g_getenv ("CARDMARK_SCREENSHOT_DIR") != NULL)
+    {
+      scroll_to (gtk_widget_get_parent (gtk_widget_get_parent (gtk_widget_get_parent (
+        GTK_WIDGET (lookup_chart (charts, CM_CHART_SUMMARY))))));
+      save_screenshots (f->window, "result-charts");
+      scroll_to (gtk_widget_get_parent (gtk_widget_get_parent (gtk_widget_get_parent (
+        GTK_WIDGET (lookup_chart (charts, CM_CHART_LATENCY))))));
+      save_screenshots (f->window, "result-latency");
+    }
+}
+
+static void
+test_export_chart (Fixture       *f,
+                   gconstpointer  data)
+{
+  CmResultPage *page;
+  const char *extensions[] = { "png", "svg", "pdf" };
+  const char *magic[] = { "\x89PNG", "<?xml", "%PDF" };
+
+  run_on (f, f->folders[0]);
+  page = CM_RESULT_PAGE (cm_window_get_page (f->window, "result"));
+
+  for (guint i = 0; i < G_N_ELEMENTS (extensions); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("chart.%s", extensions[i]);
+      g_autofree char *path = g_build_filename (f->folders[1], name, NULL);
+      g_autoptr(GFile) file = g_file_new_for_path (path);
+      g_autoptr(GError) error = NULL;
+      g_autofree char *contents = NULL;
+      gsize length;
+
+      g_assert_true (cm_result_page_export_chart (page, CM_CHART_SUMMARY, file, &error));
+      g_assert_no_error (error);
+      g_assert_true (g_file_get_contents (path, &contents, &length, NULL));
+      g_assert_cmpuint (length, >, 1000);
+      g_assert_true (memcmp (contents, magic[i], strlen (magic[i])) == 0);
+      g_assert_cmpint (g_unlink (path), ==, 0);
+    }
+
+  /* An extension no chart format has is refused, with a reason. */
+  {
+    g_autofree char *path = g_build_filename (f->folders[1], "chart.bmp", NULL);
+    g_autoptr(GFile) file = g_file_new_for_path (path);
+    g_autoptr(GError) error = NULL;
+
+    g_assert_false (cm_result_page_export_chart (page, CM_CHART_SUMMARY, file, &error));
+    g_assert_nonnull (error);
+    g_test_message ("bmp: %s", error->message);
+    g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  }
+}
+
+static void
+test_saved_in_history (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(GPtrArray) before = list_history ();
+  g_autoptr(GPtrArray) after = NULL;
+  g_autoptr(CmResult) saved = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *prefix = g_build_filename (data_home, NULL);
+  CmResult *result;
+
+  g_assert_cmpuint (before->len, ==, 0);
+  result = run_on (f, f->folders[0]);
+
+  after = list_history ();
+  g_assert_cmpuint (after->len, ==, 1);
+  g_test_message ("saved as %s", (char *) g_ptr_array_index (after, 0));
+  g_assert_true (g_str_has_prefix (g_ptr_array_index (after, 0), prefix));
+
+  file = g_file_new_for_path (g_ptr_array_index (after, 0));
+  saved = cm_result_new_from_file (file, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (cm_result_lookup_test (saved, "seq-write")->mb_per_s, ==,
+                     cm_result_lookup_test (result, "seq-write")->mb_per_s);
+  g_assert_cmpstr (cm_result_get_name (saved), ==, cm_result_get_name (result));
+  g_assert_cmpuint (cm_result_get_claims (saved)->len, ==, 1);
+}
+
+static void
+test_empty_history (Fixture       *f,
+                    gconstpointer  data)
+{
+  CmHistoryPage *page;
+
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-history", NULL);
+  g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "history");
+  page = CM_HISTORY_PAGE (cm_window_get_page (f->window, "history"));
+  g_assert_cmpuint (cm_history_page_get_n_results (page), ==, 0);
+  g_assert_cmpstr (cm_history_page_get_view (page), ==, "empty");
+  g_assert_false (cm_history_page_compare (page));
+
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.back", NULL);
+  g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "cards");
+}
+
+static void
+test_compare (Fixture       *f,
+              gconstpointer  data)
+{
+  const char *broken_text = "{ \"schema\": 1, \"tests\": [ this is not JSON";
+  g_autoptr(GFile) folder = history_folder ();
+  g_autofree char *folder_path = g_file_get_path (folder);
+  g_autofree char *broken = g_build_filename (folder_path, "broken.json", NULL);
+  g_autofree char *contents = NULL;
+  g_autofree char *names = NULL;
+  g_autoptr(GPtrArray) both = g_ptr_array_new ();
+  CmResult *first = g_object_ref (run_on (f, f->folders[0]));
+  CmResult *second = g_object_ref (run_on (f, f->folders[1]));
+  CmHistoryPage *page;
+  CmChartView *summary, *over_time;
+  GPtrArray *shown;
+
+  g_assert_true (g_file_set_contents (broken, broken_text, -1, NULL));
+
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-history", NULL);
+  g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "history");
+  page = CM_HISTORY_PAGE (cm_window_get_page (f->window, "history"));
+  g_assert_cmpuint (cm_history_page_get_n_results (page), ==, 2);
+  g_assert_cmpstr (cm_history_page_get_view (page), ==, "list");
+
+  /* The file that is not a result is listed, and still there as it was. */
+  g_assert_cmpuint (cm_history_page_get_problems (page)->len, ==, 1);
+  g_test_message ("problem: %s", (char *) g_ptr_array_index (cm_history_page_get_problems (page), 0));
+  g_assert_nonnull (strstr (g_ptr_array_index (cm_history_page_get_problems (page), 0), "broken.json"));
+  g_assert_true (g_file_get_contents (broken, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, broken_text);
+
+  /* One ticked is not a comparison. */
+  cm_history_page_set_picked (page, 0, TRUE);
+  g_assert_false (cm_history_page_compare (page));
+  save_screenshots (f->window, "history");
+
+  cm_history_page_set_picked (page, 1, TRUE);
+  g_assert_true (cm_history_page_compare (page));
+  g_assert_cmpstr (cm_history_page_get_view (page), ==, "compare");
+
+  summary = cm_history_page_get_chart (page, CM_CHART_SUMMARY);
+  over_time = cm_history_page_get_chart (page, CM_CHART_WRITE_OVER_TIME);
+  shown = cm_chart_view_get_results (summary);
+  g_assert_cmpuint (shown->len, ==, 2);
+  g_assert_cmpuint (cm_chart_view_get_results (over_time)->len, ==, 2);
+  g_assert_true (cm_chart_view_has_data (summary));
+  g_assert_true (cm_chart_view_has_data (over_time));
+
+  /* Each of the two has data of its own, and they are the two runs. */
+  for (guint i = 0; i < shown->len; i++)
+    {
+      g_autoptr(GPtrArray) one = g_ptr_array_new ();
+
+      g_ptr_array_add (one, g_ptr_array_index (shown, i));
+      g_assert_true (cm_chart_has_data (CM_CHART_SUMMARY, one));
+      g_assert_true (cm_chart_has_data (CM_CHART_WRITE_OVER_TIME, one));
+    }
+  g_ptr_array_add (both, (gpointer) cm_result_get_name (g_ptr_array_index (shown, 0)));
+  g_ptr_array_add (both, (gpointer) cm_result_get_name (g_ptr_array_index (shown, 1)));
+  g_assert_cmpstr (g_ptr_array_index (both, 0), ==, cm_result_get_name (first));
+  g_assert_cmpstr (g_ptr_array_index (both, 1), ==, cm_result_get_name (second));
+
+  /* The description names both cards. */
+  names = cm_chart_view_dup_description (summary);
+  g_test_message ("compare: %s", names);
+  g_assert_nonnull (strstr (names, cm_result_get_name (first)));
+  g_assert_nonnull (strstr (names, cm_result_get_name (second)));
+
+  /* It is drawn: the chart is on screen with a size. */
+  settle (f->window, 0.2);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (summary)));
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (summary)), >, 200);
+  g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (summary)), >, 100);
+  save_screenshots (f->window, "history-compare");
+
+  /* Back: to the list, then to where History was opened from. */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.back", NULL);
+  g_assert_cmpstr (cm_history_page_get_view (page), ==, "list");
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.back", NULL);
+  g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "result");
+
+  g_assert_cmpint (g_unlink (broken), ==, 0);
+  g_object_unref (first);
+  g_object_unref (second);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int status;
+
+  /* Before anything asks GLib for the user's data folder, which it keeps. */
+  data_home = g_dir_make_tmp ("cardmark-xdg-XXXXXX", NULL);
+  g_assert_nonnull (data_home);
+  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
+  g_setenv ("CARDMARK_TEST_PLAN", "tiny", TRUE);
+
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
+
+  g_test_add ("/cardmark/app-history/result-charts", Fixture, NULL,
+              fixture_set_up, test_result_charts, fixture_tear_down);
+  g_test_add ("/cardmark/app-history/export-chart", Fixture, NULL,
+              fixture_set_up, test_export_chart, fixture_tear_down);
+  g_test_add ("/cardmark/app-history/saved-in-history", Fixture, NULL,
+              fixture_set_up, test_saved_in_history, fixture_tear_down);
+  g_test_add ("/cardmark/app-history/empty", Fixture, NULL,
+              fixture_set_up, test_empty_history, fixture_tear_down);
+  g_test_add ("/cardmark/app-history/compare", Fixture, NULL,
+              fixture_set_up, test_compare, fixture_tear_down);
+
+  status = g_test_run ();
+  remove_tree (data_home);
+  g_free (data_home);
+  return status;
+}
