@@ -13,7 +13,9 @@
 #include "config.h"
 
 #include <adwaita.h>
+#include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
+#include <locale.h>
 
 #include "cm-application.h"
 #include "cm-card-item.h"
@@ -324,6 +326,13 @@ int
 main (int   argc,
       char *argv[])
 {
+  /* The screenshots in other languages come from here (LANGUAGE=ja);
+   * CARDMARK_LOCALEDIR points at the build's catalogues. */
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, g_getenv ("CARDMARK_LOCALEDIR") ?: LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
   /* Pages switch at once, so that what a test sees is what it asserts. */

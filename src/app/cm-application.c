@@ -9,6 +9,9 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cm-window.h"
 
@@ -33,10 +36,39 @@ get_window (CmApplication *self,
   return window != NULL ? CM_WINDOW (window) : NULL;
 }
 
+/* CARDMARK_REPORT_STARTUP=1: how long after the process started the
+ * window was first mapped, from the kernel's start time of the process,
+ * so that loading libraries counts too. */
+static void
+report_startup_cb (GtkWidget *window,
+                   gpointer   user_data)
+{
+  g_autofree char *stat = NULL;
+  unsigned long long start_ticks = 0;
+  struct timespec now;
+  const char *p;
+
+  g_signal_handlers_disconnect_by_func (window, report_startup_cb, user_data);
+  if (!g_file_get_contents ("/proc/self/stat", &stat, NULL, NULL) || (p = strrchr (stat, ')')) == NULL)
+    return;
+
+  /* Field 22, starttime, in clock ticks since boot. */
+  if (sscanf (p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
+              &start_ticks) != 1)
+    return;
+  clock_gettime (CLOCK_BOOTTIME, &now);
+  g_printerr ("cardmark: window mapped %.3f s after the process started\n",
+              now.tv_sec + now.tv_nsec / 1e9 - (double) start_ticks / sysconf (_SC_CLK_TCK));
+}
+
 static void
 cm_application_activate (GApplication *app)
 {
-  gtk_window_present (GTK_WINDOW (get_window (CM_APPLICATION (app), TRUE)));
+  CmWindow *window = get_window (CM_APPLICATION (app), TRUE);
+
+  if (g_getenv ("CARDMARK_REPORT_STARTUP") != NULL && !gtk_widget_get_mapped (GTK_WIDGET (window)))
+    g_signal_connect (window, "map", G_CALLBACK (report_startup_cb), NULL);
+  gtk_window_present (GTK_WINDOW (window));
 }
 
 static void
