@@ -44,6 +44,21 @@ check "history --json lists it" json_check "$out/history.json" 'len(r) == 1 and 
 XDG_DATA_HOME="$out/data" "$CARDMARK_CLI" history > "$out/history.txt"
 check "history prints a table" grep -q "^$(date +%Y-%m-%d)" "$out/history.txt"
 
+# A filesystem that refuses O_DIRECT: buffered, flushed, and said so.
+CARDMARK_NO_O_DIRECT=1 "$CARDMARK_CLI" bench "$dir" --only seq-write,seq-read,rand-read-4k --claim C10 --json > "$out/buffered.json" 2>/dev/null
+check "the buffered fallback still measures" json_check "$out/buffered.json" \
+  'r["target"]["direct_io"] is False and all(t["mb_per_s"] > 0 for t in r["tests"])'
+check "the buffered fallback says figures may be inflated" json_check "$out/buffered.json" \
+  'any("buffered" in n for n in r["notes"])'
+check "classes are not judged on buffered figures" json_check "$out/buffered.json" \
+  'all(c["status"] == "not-judged" for c in r["claims"]) and len(r["claims"]) > 0'
+
+# Charts straight from bench.
+"$CARDMARK_CLI" bench "$dir" --only seq-write,seq-read --plot "$out/chart.svg" > /dev/null 2>&1
+check "bench --plot draws an SVG" grep -q "<svg" "$out/chart.svg"
+"$CARDMARK_CLI" plot "$out/r.json" "$out/buffered.json" --chart write-over-time --output "$out/two.png" 2>/dev/null
+check "plot draws several saved results as PNG" test "$(head -c 4 "$out/two.png" | tail -c 3)" = "PNG"
+
 # Ctrl-C in the middle of a run: exit 1 quickly, nothing left behind.
 "$CARDMARK_CLI" bench "$dir" --profile full > /dev/null 2> "$out/err" &
 pid=$!
