@@ -105,21 +105,27 @@ static char *
 dup_verdicts (CmResult *result)
 {
   GPtrArray *claims = cm_result_get_claims (result);
-  GString *out;
+  GString *out = g_string_new (NULL);
 
-  if (claims->len == 0)
-    return g_strdup (_("No class judged"));
-
-  out = g_string_new (NULL);
   for (guint i = 0; i < claims->len; i++)
     {
       const CmClaim *claim = g_ptr_array_index (claims, i);
 
-      if (i > 0)
+      /* Classes nobody claimed only show what the figures meet. */
+      if (g_strcmp0 (claim->source, "figures") == 0)
+        continue;
+      if (out->len > 0)
         g_string_append (out, " · ");
       /* Translators: a class and its verdict, "U3: Meets" */
       g_string_append_printf (out, _("%s: %s"), claim->klass, cm_status_get_label (claim->status));
     }
+
+  if (out->len == 0)
+    {
+      g_string_free (out, TRUE);
+      return g_strdup (_("No class judged"));
+    }
+
   return g_string_free (out, FALSE);
 }
 

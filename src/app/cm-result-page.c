@@ -15,6 +15,8 @@
 #include "cm-backend.h"
 #include "cm-chart-view.h"
 
+#include "cm-verdict.h"
+
 #include "cm-result-page.h"
 
 struct _CmResultPage
@@ -42,24 +44,6 @@ struct _CmResultPage
 
 G_DEFINE_FINAL_TYPE (CmResultPage, cm_result_page, GTK_TYPE_BOX)
 
-static guint
-status_rank (CmStatus status)
-{
-  switch (status)
-    {
-    case CM_STATUS_MEETS:
-      return 0;
-    case CM_STATUS_MARGINAL:
-      return 1;
-    case CM_STATUS_NOT_JUDGED:
-      return 2;
-    case CM_STATUS_BELOW:
-      return 3;
-    default:
-      return 2;
-    }
-}
-
 static const char *
 status_label (CmStatus status)
 {
@@ -77,32 +61,37 @@ status_label (CmStatus status)
     }
 }
 
-static CmStatus
-overall_status (CmResult *result)
+/* Whether any class came from the label or the card itself; claims
+ * with source "figures" only show what the figures would meet. */
+static gboolean
+has_claims (CmResult *result)
 {
   GPtrArray *claims = cm_result_get_claims (result);
-  CmStatus worst = CM_STATUS_MEETS;
-
-  if (claims->len == 0)
-    return CM_STATUS_NOT_JUDGED;
 
   for (guint i = 0; i < claims->len; i++)
     {
       const CmClaim *claim = g_ptr_array_index (claims, i);
 
-      if (status_rank (claim->status) > status_rank (worst))
-        worst = claim->status;
+      if (g_strcmp0 (claim->source, "figures") != 0)
+        return TRUE;
     }
 
-  return worst;
+  return FALSE;
+}
+
+static CmStatus
+overall_status (CmResult *result)
+{
+  if (!has_claims (result))
+    return CM_STATUS_NOT_JUDGED;
+
+  return cm_verdict_worst (result);
 }
 
 static char *
 dup_headline (CmResult *result,
               CmStatus  status)
 {
-  GPtrArray *claims = cm_result_get_claims (result);
-
   switch (status)
     {
     case CM_STATUS_MEETS:
@@ -113,7 +102,7 @@ dup_headline (CmResult *result,
       return g_strdup (_("The card is slower than its label promises"));
     case CM_STATUS_NOT_JUDGED:
     default:
-      return g_strdup (claims->len == 0
+      return g_strdup (!has_claims (result)
                        ? _("Measured — no class was picked to judge")
                        : _("This reader cannot show whether the card meets its label"));
     }
