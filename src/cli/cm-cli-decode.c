@@ -51,8 +51,8 @@ format_capacity (CmCardInfo *info)
     return NULL;
   /* GB as the SD Association counts: 10^9 bytes. */
   if (type != NULL)
-    return g_strdup_printf (_("%.2f GB (%" G_GUINT64_FORMAT " bytes), %s"), bytes / 1e9, bytes, type);
-  return g_strdup_printf (_("%.2f GB (%" G_GUINT64_FORMAT " bytes)"), bytes / 1e9, bytes);
+    return g_strdup_printf (_("%.2f GB (%llu bytes), %s"), bytes / 1e9, (unsigned long long) bytes, type);
+  return g_strdup_printf (_("%.2f GB (%llu bytes)"), bytes / 1e9, (unsigned long long) bytes);
 }
 
 static char *
@@ -63,8 +63,8 @@ format_au (CmCardInfo *info)
   if (bytes == 0)
     return NULL;
   if (bytes < 1024 * 1024)
-    return g_strdup_printf (_("%" G_GUINT64_FORMAT " KiB"), bytes / 1024);
-  return g_strdup_printf (_("%" G_GUINT64_FORMAT " MiB"), bytes / (1024 * 1024));
+    return g_strdup_printf (_("%llu KiB"), (unsigned long long) (bytes / 1024));
+  return g_strdup_printf (_("%llu MiB"), (unsigned long long) (bytes / (1024 * 1024)));
 }
 
 static char *

@@ -290,9 +290,9 @@ parse_register (const char  *name,
   if (n_digits != n_bytes * 2)
     {
       g_set_error (error, CM_CARD_INFO_ERROR, CM_CARD_INFO_ERROR_WRONG_LENGTH,
-                   _("The %s dump has %" G_GSIZE_FORMAT " hexadecimal digits, but the register "
-                     "has %" G_GSIZE_FORMAT ". Copy the whole register, without anything else."),
-                   name, n_digits, n_bytes * 2);
+                   _("The %s dump has %lu hexadecimal digits, but the register "
+                     "has %lu. Copy the whole register, without anything else."),
+                   name, (unsigned long) n_digits, (unsigned long) (n_bytes * 2));
       return FALSE;
     }
 
