@@ -1,0 +1,236 @@
+/* cm-chart-layout-summary.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The summary chart: sequential MB/s and random 4K IOPS as bars.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "cm-chart-private.h"
+#include "cm-chart-layout-private.h"
+#include "cm-chart-layout.h"
+
+/* The summary: sequential MB/s and random 4K IOPS as bars. */
+
+typedef struct
+{
+  const char *label;
+  const char *tests[2];   /* queue depth 1, then 32 (or NULL) */
+} Group;
+
+static const Group seq_groups[] = {
+  { N_("Write"), { "seq-write", NULL } },
+  { N_("Read"), { "seq-read", NULL } },
+};
+
+static const Group rand_groups[] = {
+  { N_("Write"), { "rand-write-4k", "rand-write-4k-qd32" } },
+  { N_("Read"), { "rand-read-4k", "rand-read-4k-qd32" } },
+};
+
+static double
+test_figure (CmTestResult *test,
+             gboolean      iops)
+{
+  return iops ? test->iops : test->mb_per_s;
+}
+
+static int
+bar_ink (CmChartBuilder *b,
+         CmResult       *result,
+         guint           index,
+         const char     *test)
+{
+  CmStatus status;
+
+  if (b->multi)
+    return CM_CHART_INK_SERIES + index;
+  if (cm_chart_test_status (result, test, &status))
+    return cm_chart_status_ink (status);
+  /* The classes judge the long write when there is one (methodology.md). */
+  if (g_strcmp0 (test, CM_CHART_SEQ_WRITE) == 0 && cm_chart_test_status (result, CM_CHART_SUSTAINED, &status))
+    return cm_chart_status_ink (status);
+  return CM_CHART_INK_SERIES;
+}
+
+/* On the sequential write bar, the sustained rate the classes judge. */
+static double
+sustained_mark (CmResult     *result,
+                CmTestResult *test)
+{
+  CmTestResult *sustained;
+
+  if (g_strcmp0 (test->name, CM_CHART_SEQ_WRITE) != 0)
+    return 0;
+  sustained = cm_chart_lookup_test (result, CM_CHART_SUSTAINED);
+  return sustained != NULL ? sustained->sustained_mb_per_s : test->sustained_mb_per_s;
+}
+
+static void
+layout_bars (CmChartBuilder *b,
+             CmChartPanel   *panel,
+             const Group    *groups,
+             guint           n_groups,
+             gboolean        iops)
+{
+  double slot = panel->plot.width / n_groups;
+  double base = panel->plot.y + panel->plot.height;
+
+  for (guint g = 0; g < n_groups; g++)
+    {
+      guint n_bars = 0, k = 0;
+      double bar_w, x;
+
+      for (guint r = 0; r < b->results->len; r++)
+        for (guint q = 0; q < 2; q++)
+          if (groups[g].tests[q] != NULL && cm_chart_lookup_test (g_ptr_array_index (b->results, r), groups[g].tests[q]))
+            n_bars++;
+      bar_w = n_bars > 0 ? MIN (slot * 0.75 / n_bars, 64) : 0;
+      x = panel->plot.x + g * slot + (slot - bar_w * n_bars) / 2;
+
+      for (guint r = 0; r < b->results->len; r++)
+        for (guint q = 0; q < 2; q++)
+          {
+            CmResult *result = g_ptr_array_index (b->results, r);
+            CmTestResult *test;
+            CmChartBar bar = { 0 };
+            double top;
+
+            if (groups[g].tests[q] == NULL || (test = cm_chart_lookup_test (result, groups[g].tests[q])) == NULL)
+              continue;
+            bar.value = test_figure (test, iops);
+            top = cm_chart_axis_to_pixel (&panel->y, bar.value);
+            bar.rect = (CmChartRect) { x + k * bar_w + 1, top, bar_w - 2, base - top };
+            bar.ink = bar_ink (b, result, r, test->name);
+            bar.light = q == 1;
+            bar.mark = sustained_mark (result, test);
+            if (bar.mark > 0)
+              bar.mark_y = cm_chart_axis_to_pixel (&panel->y, bar.mark);
+            bar.test = g_strdup (test->name);
+            bar.result = r;
+            g_array_append_val (panel->bars, bar);
+            k++;
+          }
+
+      cm_chart_place_text (b, CM_CHART_TEXT_CATEGORY, _(groups[g].label), panel->plot.x + (g + 0.5) * slot,
+                  base + GAP / 2, 0.5, 0, CM_CHART_INK_FG, FALSE, TRUE, NULL);
+    }
+
+  /* Figures above the bars, where they fit. */
+  for (guint i = 0; i < panel->bars->len; i++)
+    {
+      CmChartBar *bar = &g_array_index (panel->bars, CmChartBar, i);
+      g_autofree char *label = g_strdup_printf (iops ? "%.0f" : "%.1f", bar->value);
+
+      cm_chart_place_text (b, CM_CHART_TEXT_VALUE, label, bar->rect.x + bar->rect.width / 2, bar->rect.y - 2,
+                  0.5, 1, CM_CHART_INK_FG, FALSE, TRUE, NULL);
+    }
+}
+
+static double
+groups_max (CmChartBuilder *b,
+            const Group    *groups,
+            guint           n_groups,
+            gboolean        iops,
+            gboolean       *any)
+{
+  double max = 0;
+
+  *any = FALSE;
+  for (guint r = 0; r < b->results->len; r++)
+    for (guint g = 0; g < n_groups; g++)
+      for (guint q = 0; q < 2; q++)
+        {
+          CmTestResult *test;
+
+          if (groups[g].tests[q] == NULL ||
+              (test = cm_chart_lookup_test (g_ptr_array_index (b->results, r), groups[g].tests[q])) == NULL)
+            continue;
+          max = MAX (max, test_figure (test, iops));
+          *any = TRUE;
+        }
+  return max;
+}
+
+static void
+summary_legend (CmChartBuilder *b)
+{
+  if (b->multi)
+    {
+      for (guint r = 0; r < b->results->len; r++)
+        cm_chart_legend_add (b, cm_chart_result_name (g_ptr_array_index (b->results, r)),
+                    CM_CHART_INK_SERIES + r, FALSE, FALSE, FALSE);
+    }
+  else
+    {
+      static const struct { int ink; const char *label; } inks[] = {
+        { CM_CHART_INK_MEETS, N_("Meets the class") },
+        { CM_CHART_INK_MARGINAL, N_("Marginal, retest") },
+        { CM_CHART_INK_BELOW, N_("Below the class") },
+        { CM_CHART_INK_NOT_JUDGED, N_("Not judged here") },
+        { CM_CHART_INK_SERIES, N_("No class claimed") },
+      };
+      CmResult *result = g_ptr_array_index (b->results, 0);
+      const char *tests[] = { "seq-write", "seq-read", "rand-write-4k", "rand-read-4k",
+                              "rand-write-4k-qd32", "rand-read-4k-qd32" };
+
+      for (guint i = 0; i < G_N_ELEMENTS (inks); i++)
+        for (guint t = 0; t < G_N_ELEMENTS (tests); t++)
+          if (cm_chart_lookup_test (result, tests[t]) != NULL &&
+              bar_ink (b, result, 0, tests[t]) == inks[i].ink)
+            {
+              cm_chart_legend_add (b, _(inks[i].label), inks[i].ink, FALSE, FALSE, FALSE);
+              break;
+            }
+    }
+  cm_chart_legend_add (b, _("Lighter: queue depth 32"), b->multi ? CM_CHART_INK_MUTED : CM_CHART_INK_SERIES,
+              TRUE, FALSE, FALSE);
+  cm_chart_legend_add (b, _("Sustained write"), CM_CHART_INK_FG, FALSE, TRUE, FALSE);
+}
+
+void
+cm_chart_layout_summary (CmChartBuilder    *b,
+                         const CmChartRect *area)
+{
+  static const char * const a1[] = { "A1", NULL };
+  static const char * const a2[] = { "A2", NULL };
+  g_autoptr(GArray) seq_specs = cm_chart_threshold_specs_new ();
+  g_autoptr(GArray) rand_specs = cm_chart_threshold_specs_new ();
+  CmChartPanelSpec seq = { N_("Sequential, MB/s"), NULL, CM_CHART_FORMAT_NUMBER, CM_CHART_FORMAT_NUMBER };
+  CmChartPanelSpec rnd = { N_("Random 4K, IOPS"), NULL, CM_CHART_FORMAT_NUMBER, CM_CHART_FORMAT_NUMBER };
+  CmChartRect left, right;
+  CmChartPanel *panel;
+  gboolean any_seq, any_rand;
+  double max;
+
+  summary_legend (b);
+  cm_chart_speed_class_thresholds (b, seq_specs);
+  cm_chart_class_threshold (b, rand_specs, 500, a1, NULL, _("write"), 0);
+  cm_chart_class_threshold (b, rand_specs, 1500, a1, NULL, _("read"), 1);
+  cm_chart_class_threshold (b, rand_specs, 2000, NULL, a2, _("write"), 0);
+  cm_chart_class_threshold (b, rand_specs, 4000, NULL, a2, _("read"), 1);
+
+  cm_chart_split_area (area, 2, 0, &left);
+  cm_chart_split_area (area, 2, 1, &right);
+
+  seq.title = _(seq.title);
+  seq.n_groups = G_N_ELEMENTS (seq_groups);
+  seq.thresholds = seq_specs;
+  max = groups_max (b, seq_groups, G_N_ELEMENTS (seq_groups), FALSE, &any_seq);
+  seq.y_max = MAX (max * 1.1, cm_chart_thresholds_max (seq_specs) * 1.05);
+  panel = cm_chart_panel_frame (b, &left, &seq);
+  layout_bars (b, panel, seq_groups, G_N_ELEMENTS (seq_groups), FALSE);
+  cm_chart_place_thresholds (b, panel, seq_specs, panel->plot.width / G_N_ELEMENTS (seq_groups));
+
+  rnd.title = _(rnd.title);
+  rnd.n_groups = G_N_ELEMENTS (rand_groups);
+  rnd.thresholds = rand_specs;
+  max = groups_max (b, rand_groups, G_N_ELEMENTS (rand_groups), TRUE, &any_rand);
+  rnd.y_max = MAX (max * 1.1, cm_chart_thresholds_max (rand_specs) * 1.05);
+  panel = cm_chart_panel_frame (b, &right, &rnd);
+  layout_bars (b, panel, rand_groups, G_N_ELEMENTS (rand_groups), TRUE);
+  cm_chart_place_thresholds (b, panel, rand_specs, panel->plot.width / G_N_ELEMENTS (rand_groups));
+}

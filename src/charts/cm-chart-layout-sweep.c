@@ -1,0 +1,84 @@
+/* cm-chart-layout-sweep.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The block-size sweep: throughput against block size on a log axis.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "cm-chart-private.h"
+#include "cm-chart-layout-private.h"
+#include "cm-chart-layout.h"
+
+static int
+compare_double (gconstpointer a,
+                gconstpointer b)
+{
+  double da = *(const double *) a, db = *(const double *) b;
+
+  return (da > db) - (da < db);
+}
+
+gboolean
+cm_chart_layout_sweep (CmChartBuilder    *b,
+                       const CmChartRect *area)
+{
+  static const char * const prefixes[] = { "sweep-read-", "sweep-write-" };
+  g_autoptr(GArray) specs = cm_chart_series_specs_new ();
+  g_autoptr(GArray) ticks = g_array_new (FALSE, FALSE, sizeof (double));
+  CmChartPanelSpec spec = { NULL, NULL, CM_CHART_FORMAT_BLOCK_SIZE, CM_CHART_FORMAT_NUMBER };
+  CmChartPanel *panel;
+  double x_min, x_max, y_min;
+
+  for (guint r = 0; r < b->results->len; r++)
+    for (guint d = 0; d < G_N_ELEMENTS (prefixes); d++)
+      {
+        g_autoptr(GPtrArray) tests = cm_chart_sweep_tests (g_ptr_array_index (b->results, r), prefixes[d]);
+        CmChartSeriesSpec *series;
+
+        if (tests->len == 0)
+          continue;
+        series = cm_chart_series_add (specs, cm_chart_series_ink (b, r, d), b->multi && d == 1, FALSE);
+        for (guint i = 0; i < tests->len; i++)
+          {
+            CmTestResult *test = g_ptr_array_index (tests, i);
+            double size = test->block_size;
+            gboolean seen = FALSE;
+
+            cm_chart_series_point (series, size, test->mb_per_s);
+            for (guint t = 0; t < ticks->len; t++)
+              seen |= g_array_index (ticks, double, t) == size;
+            if (!seen)
+              g_array_append_val (ticks, size);
+          }
+      }
+  if (specs->len == 0)
+    return FALSE;
+
+  for (guint r = 0; r < (b->multi ? b->results->len : 1); r++)
+    {
+      g_autofree char *read = b->multi ? g_strdup_printf (_("%s read"), cm_chart_result_name (g_ptr_array_index (b->results, r)))
+                                       : g_strdup (_("Read"));
+      g_autofree char *write = b->multi ? g_strdup_printf (_("%s write"), cm_chart_result_name (g_ptr_array_index (b->results, r)))
+                                        : g_strdup (_("Write"));
+
+      cm_chart_legend_add (b, read, cm_chart_series_ink (b, r, 0), FALSE, TRUE, FALSE);
+      cm_chart_legend_add (b, write, cm_chart_series_ink (b, r, 1), FALSE, TRUE, b->multi);
+    }
+
+  g_array_sort (ticks, compare_double);
+  cm_chart_series_extent (specs, &x_min, &x_max, &y_min, &spec.y_max);
+  spec.title = _("Throughput, MB/s");
+  spec.x_title = _("block size");
+  spec.x_log = TRUE;
+  spec.x_fixed_ticks = ticks;
+  spec.x_min = x_min / 1.6;
+  spec.x_max = x_max * 1.6;
+  spec.y_max *= 1.08;
+  panel = cm_chart_panel_frame (b, area, &spec);
+  cm_chart_layout_series (panel, specs);
+  return TRUE;
+}

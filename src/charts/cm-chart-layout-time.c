@@ -1,0 +1,146 @@
+/* cm-chart-layout-time.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The line charts along a run or a card: write speed over time, and read
+ * speed by position on the card.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "cm-stats.h"
+#include "cm-verdict.h"
+
+#include "cm-chart-private.h"
+#include "cm-chart-layout-private.h"
+#include "cm-chart-layout.h"
+
+static void
+add_samples (CmChartSeriesSpec *spec,
+             CmTestResult      *test)
+{
+  for (guint i = 0; i < test->samples->len; i++)
+    {
+      const CmSample *s = &g_array_index (test->samples, CmSample, i);
+
+      cm_chart_series_point (spec, (s->t_start + s->t_end) / 2, cm_stats_sample_mb_per_s (s));
+    }
+}
+
+gboolean
+cm_chart_layout_write_over_time (CmChartBuilder    *b,
+                                 const CmChartRect *area)
+{
+  g_autoptr(GArray) specs = cm_chart_series_specs_new ();
+  g_autoptr(GArray) thresholds = cm_chart_threshold_specs_new ();
+  CmChartPanelSpec spec = { NULL, NULL, CM_CHART_FORMAT_NUMBER, CM_CHART_FORMAT_NUMBER };
+  gboolean any_sustained = FALSE, any_claim = FALSE;
+  CmChartPanel *panel;
+  double x_min, y_min;
+
+  for (guint r = 0; r < b->results->len; r++)
+    {
+      CmResult *result = g_ptr_array_index (b->results, r);
+      CmTestResult *seq = cm_chart_lookup_test (result, CM_CHART_SEQ_WRITE);
+      CmTestResult *sustained = cm_chart_lookup_test (result, CM_CHART_SUSTAINED);
+      GPtrArray *claims = cm_result_get_claims (result);
+
+      if (seq != NULL && seq->samples->len > 0)
+        add_samples (cm_chart_series_add (specs, cm_chart_series_ink (b, r, 0), FALSE, FALSE), seq);
+      if (sustained != NULL && sustained->samples->len > 0)
+        {
+          add_samples (cm_chart_series_add (specs, cm_chart_series_ink (b, r, 1), b->multi, FALSE), sustained);
+          any_sustained = TRUE;
+        }
+      for (guint i = 0; i < claims->len; i++)
+        any_claim |= cm_chart_class_write_mb_s (((CmClaim *) g_ptr_array_index (claims, i))->klass) > 0;
+    }
+  if (specs->len == 0)
+    return FALSE;
+
+  if (b->multi)
+    for (guint r = 0; r < b->results->len; r++)
+      cm_chart_legend_add (b, cm_chart_result_name (g_ptr_array_index (b->results, r)),
+                  CM_CHART_INK_SERIES + r, FALSE, TRUE, FALSE);
+  else
+    cm_chart_legend_add (b, _("Sequential write"), CM_CHART_INK_SERIES, FALSE, TRUE, FALSE);
+  if (any_sustained)
+    cm_chart_legend_add (b, _("Long sustained write"), b->multi ? CM_CHART_INK_MUTED : CM_CHART_INK_SERIES + 1,
+                FALSE, TRUE, b->multi);
+
+  if (any_claim)
+    {
+      /* Only the classes on the label: the line the card must stay above,
+       * one line per speed with the classes that share it. */
+      static const double speeds[] = { 2, 4, 6, 10, 30, 60, 90 };
+      const char * const *all = cm_verdict_get_classes ();
+
+      for (guint v = 0; v < G_N_ELEMENTS (speeds); v++)
+        {
+          g_autoptr(GPtrArray) names = g_ptr_array_new ();
+
+          for (guint i = 0; all[i] != NULL; i++)
+            if (cm_chart_class_write_mb_s (all[i]) == speeds[v])
+              g_ptr_array_add (names, (char *) all[i]);
+          g_ptr_array_add (names, NULL);
+          cm_chart_class_threshold (b, thresholds, speeds[v], NULL, (const char * const *) names->pdata, NULL, -1);
+        }
+    }
+  else
+    {
+      cm_chart_speed_class_thresholds (b, thresholds);
+    }
+
+  spec.title = _("Throughput, MB/s");
+  spec.x_title = _("time, s");
+  spec.thresholds = thresholds;
+  cm_chart_series_extent (specs, &x_min, &spec.x_max, &y_min, &spec.y_max);
+  spec.y_max = MAX (spec.y_max * 1.05, cm_chart_thresholds_max (thresholds) * 1.05);
+  spec.x_max = MAX (spec.x_max, 1);
+  panel = cm_chart_panel_frame (b, area, &spec);
+  cm_chart_layout_series (panel, specs);
+  cm_chart_place_thresholds (b, panel, thresholds, panel->plot.width);
+  return TRUE;
+}
+
+gboolean
+cm_chart_layout_position (CmChartBuilder    *b,
+                          const CmChartRect *area)
+{
+  g_autoptr(GArray) specs = cm_chart_series_specs_new ();
+  CmChartPanelSpec spec = { NULL, NULL, CM_CHART_FORMAT_NUMBER, CM_CHART_FORMAT_NUMBER };
+  CmChartPanel *panel;
+  double x_min, y_min;
+
+  for (guint r = 0; r < b->results->len; r++)
+    {
+      CmTestResult *test = cm_chart_lookup_test (g_ptr_array_index (b->results, r), CM_CHART_SURFACE);
+      CmChartSeriesSpec *series;
+
+      if (test == NULL || test->positions->len == 0)
+        continue;
+      series = cm_chart_series_add (specs, cm_chart_series_ink (b, r, 0), FALSE, FALSE);
+      for (guint i = 0; i < test->positions->len; i++)
+        {
+          const CmPosition *p = &g_array_index (test->positions, CmPosition, i);
+
+          cm_chart_series_point (series, p->offset / 1e9, p->mb_per_s);
+        }
+      if (b->multi)
+        cm_chart_legend_add (b, cm_chart_result_name (g_ptr_array_index (b->results, r)),
+                    CM_CHART_INK_SERIES + r, FALSE, TRUE, FALSE);
+    }
+  if (specs->len == 0)
+    return FALSE;
+
+  cm_chart_series_extent (specs, &x_min, &spec.x_max, &y_min, &spec.y_max);
+  spec.title = _("Read speed, MB/s");
+  spec.x_title = _("position, GB");
+  spec.y_max *= 1.08;
+  spec.x_max = MAX (spec.x_max, 0.001);
+  panel = cm_chart_panel_frame (b, area, &spec);
+  cm_chart_layout_series (panel, specs);
+  return TRUE;
+}
