@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cm-chart-layout.h"
+#include "cm-chart-private.h"
 #include "cm-stats.h"
 #include "cm-verdict.h"
 
@@ -65,18 +66,19 @@ make_seq (const char *name,
 /* A random 4K test: per-command latencies, log-normal with rare stalls
  * (a card's garbage collection), and the figures that follow from them. */
 static CmTestResult *
-make_random (const char *name,
-             guint       queue_depth,
-             double      median_us,
-             GRand      *rand)
+make_random_n (const char *name,
+               guint       queue_depth,
+               double      median_us,
+               guint       n,
+               GRand      *rand)
 {
   CmTestResult *test = cm_test_result_new (name);
-  g_autofree float *sorted = g_new (float, 2000);
+  g_autofree float *sorted = g_new (float, n);
   double sum = 0;
 
   test->block_size = 4096;
   test->queue_depth = queue_depth;
-  for (guint i = 0; i < 2000; i++)
+  for (guint i = 0; i < n; i++)
     {
       double u1 = g_rand_double_range (rand, 1e-9, 1), u2 = g_rand_double (rand);
       double normal = sqrt (-2 * log (u1)) * cos (2 * G_PI * u2);
@@ -91,16 +93,25 @@ make_random (const char *name,
       sorted[i] = p.us;
       sum += us;
     }
-  cm_stats_sort_floats (sorted, 2000);
-  test->latency_us[0] = cm_stats_percentile (sorted, 2000, 50);
-  test->latency_us[1] = cm_stats_percentile (sorted, 2000, 90);
-  test->latency_us[2] = cm_stats_percentile (sorted, 2000, 99);
-  test->latency_us[3] = sorted[1999];
+  cm_stats_sort_floats (sorted, n);
+  test->latency_us[0] = cm_stats_percentile (sorted, n, 50);
+  test->latency_us[1] = cm_stats_percentile (sorted, n, 90);
+  test->latency_us[2] = cm_stats_percentile (sorted, n, 99);
+  test->latency_us[3] = sorted[n - 1];
   test->seconds = sum / 1e6 / queue_depth;
-  test->iops = 2000 / test->seconds;
-  test->bytes = 2000 * 4096;
+  test->iops = n / test->seconds;
+  test->bytes = (guint64) n * 4096;
   test->mb_per_s = test->bytes / test->seconds / 1e6;
   return test;
+}
+
+static CmTestResult *
+make_random (const char *name,
+             guint       queue_depth,
+             double      median_us,
+             GRand      *rand)
+{
+  return make_random_n (name, queue_depth, median_us, 2000, rand);
 }
 
 static CmResult *
@@ -165,6 +176,17 @@ one_card (gboolean full)
   GPtrArray *results = g_ptr_array_new_with_free_func (g_object_unref);
 
   g_ptr_array_add (results, make_result ("SanDisk Extreme 64GB", 24, "U3,V30,A2", full));
+  return results;
+}
+
+/* A folder on an SSD: sequential figures in the GB/s, so the class lines
+ * at 10 and 30 MB/s sit a few pixels apart near zero. */
+static GPtrArray *
+fast_card (const char *claims)
+{
+  GPtrArray *results = g_ptr_array_new_with_free_func (g_object_unref);
+
+  g_ptr_array_add (results, make_result ("NVMe folder", 700, claims, FALSE));
   return results;
 }
 
@@ -490,6 +512,266 @@ test_no_overlap (void)
       }
 }
 
+/* The label drawn for @t, or NULL. */
+static CmChartText *
+threshold_text (CmChartLayout    *layout,
+                CmChartThreshold *t)
+{
+  for (guint i = 0; i < layout->texts->len; i++)
+    {
+      CmChartText *text = &g_array_index (layout->texts, CmChartText, i);
+
+      if (text->role == CM_CHART_TEXT_THRESHOLD && g_strcmp0 (text->text, t->label) == 0)
+        return text;
+    }
+  return NULL;
+}
+
+/* Whether a line's label names @klass ("U3/V30" names U3). */
+static gboolean
+label_names (const char *label,
+             const char *klass)
+{
+  g_auto(GStrv) words = g_strsplit_set (label, "/ ", -1);
+
+  return g_strv_contains ((const char * const *) words, klass);
+}
+
+/* Class labels never overlap, every line drawn carries its label near it,
+ * in the lines' order, and every claimed speed class is among them. */
+static void
+check_threshold_labels (CmChartLayout *layout,
+                        CmResult      *result)
+{
+  CmChartPanel *panel = g_ptr_array_index (layout->panels, 0);
+  GPtrArray *claims = cm_result_get_claims (result);
+  guint claimed_speeds = 0;
+
+  check_no_overlap (layout);
+  g_assert_cmpuint (panel->thresholds->len, >, 0);
+  for (guint i = 0; i < panel->thresholds->len; i++)
+    {
+      CmChartThreshold *t = &g_array_index (panel->thresholds, CmChartThreshold, i);
+      CmChartText *text = threshold_text (layout, t);
+      guint crowd = 0;
+
+      if (text == NULL)
+        g_error ("The line at %g MB/s (%s) has no label in the %s chart", t->value, t->label,
+                 cm_chart_kind_to_string (layout->kind));
+      g_assert_cmpfloat (text->box.x, >=, panel->plot.x + panel->plot.width);
+      for (guint j = 0; j < panel->thresholds->len; j++)
+        {
+          CmChartThreshold *u = &g_array_index (panel->thresholds, CmChartThreshold, j);
+          CmChartText *other = threshold_text (layout, u);
+
+          /* A higher figure's label sits higher. */
+          if (u->value > t->value)
+            g_assert_cmpfloat (other->box.y, <, text->box.y);
+          /* Labels of lines close together may stack, one height each. */
+          if (fabs (u->y - t->y) < 4 * text->box.height)
+            crowd++;
+        }
+      /* Level with its line, or no further off than its neighbours' labels push it. */
+      g_assert_cmpfloat (fabs (text->box.y + text->box.height / 2 - t->y), <=, crowd * text->box.height);
+    }
+
+  for (guint c = 0; c < claims->len; c++)
+    {
+      const char *klass = ((CmClaim *) g_ptr_array_index (claims, c))->klass;
+      gboolean found = FALSE;
+
+      if (cm_chart_class_write_mb_s (klass) <= 0)
+        continue;
+      claimed_speeds++;
+      for (guint i = 0; i < panel->thresholds->len; i++)
+        {
+          CmChartThreshold *t = &g_array_index (panel->thresholds, CmChartThreshold, i);
+
+          found |= t->claimed && label_names (t->label, klass);
+        }
+      if (!found)
+        g_error ("The claimed class %s has no labelled line in the %s chart", klass,
+                 cm_chart_kind_to_string (layout->kind));
+    }
+  g_assert_cmpuint (claimed_speeds, >, 0);
+}
+
+/* GB/s results put the 10 and 30 MB/s lines a few pixels apart. */
+static void
+test_threshold_labels_fast (void)
+{
+  static const char * const claim_sets[] = { "C10,U1,U3,V30", "U3,V30", "C10,U1,U3,V10,V30,V60,V90" };
+  static const double sizes[][2] = { { 800, 480 }, { 400, 600 }, { 1200, 700 } };
+
+  for (guint c = 0; c < G_N_ELEMENTS (claim_sets); c++)
+    {
+      g_autoptr(GPtrArray) fast = fast_card (claim_sets[c]);
+
+      for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+        {
+          g_autoptr(CmChartLayout) summary = cm_chart_layout_new (CM_CHART_SUMMARY, fast, sizes[s][0], sizes[s][1], NULL, TRUE);
+          g_autoptr(CmChartLayout) time = cm_chart_layout_new (CM_CHART_WRITE_OVER_TIME, fast, sizes[s][0], sizes[s][1], NULL, TRUE);
+          CmChartPanel *panel = g_ptr_array_index (summary->panels, 0);
+          CmChartThreshold *t10 = NULL, *t30 = NULL;
+
+          for (guint i = 0; i < panel->thresholds->len; i++)
+            {
+              CmChartThreshold *t = &g_array_index (panel->thresholds, CmChartThreshold, i);
+
+              if (t->value == 10)
+                t10 = t;
+              if (t->value == 30)
+                t30 = t;
+            }
+          /* The case this is about: the two lines closer than a label is tall. */
+          g_assert_nonnull (t30);
+          if (t10 != NULL)
+            g_assert_cmpfloat (t10->y - t30->y, <, threshold_text (summary, t30)->box.height);
+          check_threshold_labels (summary, g_ptr_array_index (fast, 0));
+          check_threshold_labels (time, g_ptr_array_index (fast, 0));
+        }
+    }
+}
+
+/* Every point of a line chart inside its plot, whatever the sample count. */
+static void
+check_series_in_plot (CmChartLayout *layout)
+{
+  for (guint p = 0; p < layout->panels->len; p++)
+    {
+      CmChartPanel *panel = g_ptr_array_index (layout->panels, p);
+
+      g_assert_cmpuint (panel->series->len, >, 0);
+      for (guint s = 0; s < panel->series->len; s++)
+        {
+          CmChartSeries *series = g_ptr_array_index (panel->series, s);
+
+          for (guint i = 0; i < series->points->len; i++)
+            {
+              CmChartPoint *pt = &g_array_index (series->points, CmChartPoint, i);
+
+              if (pt->x < panel->plot.x - 0.5 || pt->x > panel->plot.x + panel->plot.width + 0.5 ||
+                  pt->y < panel->plot.y - 0.5 || pt->y > panel->plot.y + panel->plot.height + 0.5)
+                g_error ("Point %u of series %u at (%.1f, %.1f) lies outside panel %u's plot "
+                         "(%.1f, %.1f, %.1f × %.1f)", i, s, pt->x, pt->y, p,
+                         panel->plot.x, panel->plot.y, panel->plot.width, panel->plot.height);
+            }
+        }
+    }
+}
+
+static void
+test_latency_in_plot (void)
+{
+  static const guint counts[] = { 1000, 2000, 5000, 60000 };
+
+  for (guint c = 0; c < G_N_ELEMENTS (counts); c++)
+    {
+      g_autoptr(GPtrArray) results = g_ptr_array_new_with_free_func (g_object_unref);
+      g_autoptr(GRand) rand = g_rand_new_with_seed (counts[c]);
+      CmResult *result = cm_result_new ();
+      g_autoptr(CmChartLayout) layout = NULL;
+      CmChartPanel *curves;
+      CmChartSeries *curve;
+
+      cm_result_set_name (result, "Card");
+      cm_result_take_test (result, make_random_n ("rand-read-4k", 1, 420, counts[c], rand));
+      cm_result_take_test (result, make_random_n ("rand-write-4k", 1, 2500, counts[c], rand));
+      g_ptr_array_add (results, result);
+      layout = cm_chart_layout_new (CM_CHART_LATENCY, results, 800, 480, NULL, TRUE);
+      g_assert_false (layout->empty);
+      check_series_in_plot (layout);
+
+      /* The curve still reaches the right part of its plot. */
+      curves = g_ptr_array_index (layout->panels, 1);
+      curve = g_ptr_array_index (curves->series, 0);
+      g_assert_cmpfloat (g_array_index (curve->points, CmChartPoint, curve->points->len - 1).x, >,
+                         curves->plot.x + curves->plot.width * 0.6);
+    }
+}
+
+/* A raw read-only run: nothing was written, so no legend says Write. */
+static CmResult *
+read_only_result (const char *name)
+{
+  CmResult *result = cm_result_new ();
+  g_autoptr(GRand) rand = g_rand_new_with_seed (7);
+  static const gsize sizes[] = { 4096, 64 * 1024, 4 * MiB };
+  CmTestResult *surface = cm_test_result_new ("surface-read");
+
+  cm_result_set_name (result, name);
+  cm_result_set_target (result, "/dev/sdb", "raw", "/dev/sdb", "usb");
+  cm_result_take_test (result, make_seq ("seq-read", 6, 99, 80, 80, rand));
+  cm_result_take_test (result, make_random ("rand-read-4k", 1, 420, rand));
+  cm_result_take_test (result, make_random ("rand-read-4k-qd32", 32, 7600, rand));
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      g_autofree char *test_name = g_strdup_printf ("sweep-read-%" G_GSIZE_FORMAT "k", sizes[i] / 1024);
+      CmTestResult *test = cm_test_result_new (test_name);
+
+      test->block_size = sizes[i];
+      test->mb_per_s = 10.0 * (i + 1);
+      cm_result_take_test (result, test);
+    }
+  for (guint i = 0; i < 16; i++)
+    {
+      CmPosition p = { i * 1e9, 80 };
+
+      g_array_append_val (surface->positions, p);
+    }
+  cm_result_take_test (result, surface);
+  return result;
+}
+
+static guint
+count_legend (CmChartLayout *layout,
+              const char    *word)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < layout->texts->len; i++)
+    {
+      CmChartText *text = &g_array_index (layout->texts, CmChartText, i);
+
+      if (text->role == CM_CHART_TEXT_LEGEND && strstr (text->text, word) != NULL)
+        n++;
+    }
+  return n;
+}
+
+static void
+test_legend_read_only (void)
+{
+  g_autoptr(GPtrArray) one = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) two = g_ptr_array_new_with_free_func (g_object_unref);
+  static const CmChartKind kinds[] = { CM_CHART_LATENCY, CM_CHART_SWEEP, CM_CHART_SUMMARY };
+
+  g_ptr_array_add (one, read_only_result ("Raw card"));
+  g_ptr_array_add (two, read_only_result ("Raw card"));
+  g_ptr_array_add (two, make_result ("SanDisk Extreme", 40, "U3,V30,A2", TRUE));
+
+  for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+    {
+      g_autoptr(CmChartLayout) a = cm_chart_layout_new (kinds[k], one, 800, 480, NULL, TRUE);
+      g_autoptr(CmChartLayout) b = cm_chart_layout_new (kinds[k], two, 800, 480, NULL, TRUE);
+
+      g_assert_false (a->empty);
+      g_assert_cmpuint (a->legend->len, ==, count_legend (a, ""));
+      if (count_legend (a, "Write") + count_legend (a, "write") != 0)
+        g_error ("The %s chart of a read-only run has a write entry in its legend",
+                 cm_chart_kind_to_string (kinds[k]));
+      if (kinds[k] != CM_CHART_SUMMARY)
+        {
+          g_assert_cmpuint (count_legend (a, "Read"), ==, 1);
+          /* Compared: both cards read, only the second wrote. */
+          g_assert_cmpuint (count_legend (b, "read"), ==, 2);
+          g_assert_cmpuint (count_legend (b, "write"), ==, 1);
+          g_assert_cmpuint (count_legend (b, "Raw card write"), ==, 0);
+          g_assert_cmpuint (b->legend->len, ==, 3);
+        }
+    }
+}
+
 static void
 test_legend (void)
 {
@@ -718,6 +1000,16 @@ test_screenshots (void)
       g_assert_true (cm_chart_export_with_style (dark_path, k, one, 800, 480, &style, &error));
       g_assert_no_error (error);
     }
+  {
+    g_autoptr(GPtrArray) fast = fast_card ("C10,U1,U3,V30");
+    g_autofree char *path = g_build_filename (dir, "chart-summary-fast.png", NULL);
+    g_autofree char *time_path = g_build_filename (dir, "chart-write-over-time-fast.png", NULL);
+    g_autoptr(GError) error = NULL;
+
+    g_assert_true (cm_chart_export (path, CM_CHART_SUMMARY, fast, 800, 480, &error));
+    g_assert_true (cm_chart_export (time_path, CM_CHART_WRITE_OVER_TIME, fast, 800, 480, &error));
+    g_assert_no_error (error);
+  }
 }
 
 int
@@ -733,6 +1025,9 @@ main (int   argc,
   g_test_add_func ("/cardmark/charts/ticks", test_ticks);
   g_test_add_func ("/cardmark/charts/no-overlap", test_no_overlap);
   g_test_add_func ("/cardmark/charts/legend", test_legend);
+  g_test_add_func ("/cardmark/charts/legend-read-only", test_legend_read_only);
+  g_test_add_func ("/cardmark/charts/threshold-labels-fast", test_threshold_labels_fast);
+  g_test_add_func ("/cardmark/charts/latency-in-plot", test_latency_in_plot);
   g_test_add_func ("/cardmark/charts/sweep-positions", test_sweep_positions);
   g_test_add_func ("/cardmark/charts/export", test_export);
   g_test_add_func ("/cardmark/charts/empty", test_empty);

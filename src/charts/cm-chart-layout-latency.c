@@ -24,6 +24,37 @@ compare_float (gconstpointer a,
   return (fa > fb) - (fa < fb);
 }
 
+/* Cuts a percentile curve, whose x grows, at @x_max, ending it on the
+ * edge with the latency read between the points either side (on the log
+ * scale the axis uses). */
+static void
+clip_curve (CmChartSeriesSpec *spec,
+            double             x_max)
+{
+  GArray *xy = spec->xy;
+
+  for (guint j = 0; j + 1 < xy->len; j += 2)
+    {
+      double x = g_array_index (xy, double, j);
+      double t, y0, y1;
+
+      if (x <= x_max)
+        continue;
+      if (j == 0)
+        {
+          g_array_set_size (xy, 0);
+          return;
+        }
+      t = (x_max - g_array_index (xy, double, j - 2)) / (x - g_array_index (xy, double, j - 2));
+      y0 = log10 (g_array_index (xy, double, j - 1));
+      y1 = log10 (g_array_index (xy, double, j + 1));
+      g_array_index (xy, double, j) = x_max;
+      g_array_index (xy, double, j + 1) = pow (10, y0 + t * (y1 - y0));
+      g_array_set_size (xy, j + 2);
+      return;
+    }
+}
+
 static const char * const latency_tests[] = { "rand-read-4k", "rand-write-4k" };
 
 gboolean
@@ -34,11 +65,12 @@ cm_chart_layout_latency (CmChartBuilder    *b,
   g_autoptr(GArray) scatter = cm_chart_series_specs_new ();
   g_autoptr(GArray) curves = cm_chart_series_specs_new ();
   g_autoptr(GArray) nines_ticks = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autofree guint *present = g_new0 (guint, b->results->len);
   CmChartPanelSpec left = { NULL, NULL, CM_CHART_FORMAT_NUMBER, CM_CHART_FORMAT_LATENCY };
   CmChartPanelSpec right = { NULL, NULL, CM_CHART_FORMAT_NINES, CM_CHART_FORMAT_LATENCY };
   CmChartRect left_area, right_area;
   CmChartPanel *panel;
-  double x_min, y_min, y_max, max_nines = 2, c_min, c_max, cy_min, cy_max;
+  double x_min, y_min, y_max, max_nines, c_min, c_max, cy_min, cy_max;
 
   for (guint r = 0; r < b->results->len; r++)
     for (guint d = 0; d < G_N_ELEMENTS (latency_tests); d++)
@@ -51,6 +83,8 @@ cm_chart_layout_latency (CmChartBuilder    *b,
 
         if (test == NULL || (test->scatter->len == 0 && test->latency_us[0] <= 0))
           continue;
+        /* latency_tests lists read, then write, as CmChartDirection does. */
+        present[r] |= 1 << d;
         n = test->scatter->len;
         points = cm_chart_series_add (scatter, ink, FALSE, TRUE);
         points->hollow = b->multi && d == 1;
@@ -69,10 +103,7 @@ cm_chart_layout_latency (CmChartBuilder    *b,
         for (guint i = 0; i < n; i += step)
           cm_chart_series_point (curve, -log10 (1 - (i + 0.5) / n), sorted[i]);
         if (n > 0)
-          {
-            cm_chart_series_point (curve, -log10 (0.5 / n), sorted[n - 1]);
-            max_nines = MAX (max_nines, MIN (ceil (log10 (n) - 0.3), 4));
-          }
+          cm_chart_series_point (curve, -log10 (0.5 / n), sorted[n - 1]);
 
         /* The measured percentiles, from every command, as marks. */
         for (guint m = 0; m < G_N_ELEMENTS (marks); m++)
@@ -86,19 +117,15 @@ cm_chart_layout_latency (CmChartBuilder    *b,
   if (scatter->len == 0)
     return FALSE;
 
-  for (guint r = 0; r < (b->multi ? b->results->len : 1); r++)
-    {
-      g_autofree char *read = b->multi ? g_strdup_printf (_("%s read"), cm_chart_result_name (g_ptr_array_index (b->results, r)))
-                                       : g_strdup (_("Read"));
-      g_autofree char *write = b->multi ? g_strdup_printf (_("%s write"), cm_chart_result_name (g_ptr_array_index (b->results, r)))
-                                        : g_strdup (_("Write"));
-
-      cm_chart_legend_add (b, read, cm_chart_series_ink (b, r, 0), FALSE, FALSE, FALSE);
-      cm_chart_legend_add (b, write, cm_chart_series_ink (b, r, 1), b->multi, FALSE, FALSE);
-    }
+  cm_chart_legend_directions (b, present, FALSE);
 
   cm_chart_series_extent (scatter, &x_min, &left.x_max, &y_min, &y_max);
   cm_chart_series_extent (curves, &c_min, &c_max, &cy_min, &cy_max);
+  /* The axis ends on a whole nine past the slowest command, but no further
+   * than 99.999 %: a long run's tail is cut at the plot's edge. */
+  max_nines = CLAMP (ceil (c_max - 1e-9), 2, MAX_NINES);
+  for (guint i = 0; i < curves->len; i++)
+    clip_curve (&g_array_index (curves, CmChartSeriesSpec, i), max_nines);
   y_min = MIN (y_min, cy_min);
   y_max = MAX (y_max, cy_max);
 

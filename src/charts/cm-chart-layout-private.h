@@ -20,6 +20,14 @@ G_BEGIN_DECLS
 #define GAP 6.0
 #define MiB (1024.0 * 1024.0)
 #define MAX_CURVE_POINTS 400
+#define MAX_NINES 5              /* 99.999 % */
+
+/* The two directions a latency or sweep chart draws, as bits. */
+typedef enum
+{
+  CM_CHART_READ = 1 << 0,
+  CM_CHART_WRITE = 1 << 1,
+} CmChartDirection;
 
 typedef struct
 {
@@ -97,6 +105,9 @@ void                  cm_chart_legend_add             (CmChartBuilder     *b,
                                                        gboolean            light,
                                                        gboolean            line,
                                                        gboolean            dashed);
+void                  cm_chart_legend_directions      (CmChartBuilder     *b,
+                                                       const guint        *present,
+                                                       gboolean            line);
 
 /* Class lines (cm-chart-layout-thresholds.c). */
 GArray               *cm_chart_threshold_specs_new    (void) G_GNUC_WARN_UNUSED_RESULT;

@@ -116,7 +116,7 @@ layout_bars (CmChartBuilder *b,
           }
 
       cm_chart_place_text (b, CM_CHART_TEXT_CATEGORY, _(groups[g].label), panel->plot.x + (g + 0.5) * slot,
-                  base + GAP / 2, 0.5, 0, CM_CHART_INK_FG, FALSE, TRUE, NULL);
+                           base + GAP / 2, 0.5, 0, CM_CHART_INK_FG, FALSE, TRUE, NULL);
     }
 
   /* Figures above the bars, where they fit. */
@@ -126,7 +126,7 @@ layout_bars (CmChartBuilder *b,
       g_autofree char *label = g_strdup_printf (iops ? "%.0f" : "%.1f", bar->value);
 
       cm_chart_place_text (b, CM_CHART_TEXT_VALUE, label, bar->rect.x + bar->rect.width / 2, bar->rect.y - 2,
-                  0.5, 1, CM_CHART_INK_FG, FALSE, TRUE, NULL);
+                           0.5, 1, CM_CHART_INK_FG, FALSE, TRUE, NULL);
     }
 }
 
@@ -155,6 +155,30 @@ groups_max (CmChartBuilder *b,
   return max;
 }
 
+static gboolean
+any_queue_depth_32 (CmChartBuilder *b)
+{
+  for (guint r = 0; r < b->results->len; r++)
+    for (guint g = 0; g < G_N_ELEMENTS (rand_groups); g++)
+      if (cm_chart_lookup_test (g_ptr_array_index (b->results, r), rand_groups[g].tests[1]) != NULL)
+        return TRUE;
+  return FALSE;
+}
+
+static gboolean
+any_sustained_mark (CmChartBuilder *b)
+{
+  for (guint r = 0; r < b->results->len; r++)
+    {
+      CmResult *result = g_ptr_array_index (b->results, r);
+      CmTestResult *test = cm_chart_lookup_test (result, CM_CHART_SEQ_WRITE);
+
+      if (test != NULL && sustained_mark (result, test) > 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 static void
 summary_legend (CmChartBuilder *b)
 {
@@ -162,7 +186,7 @@ summary_legend (CmChartBuilder *b)
     {
       for (guint r = 0; r < b->results->len; r++)
         cm_chart_legend_add (b, cm_chart_result_name (g_ptr_array_index (b->results, r)),
-                    CM_CHART_INK_SERIES + r, FALSE, FALSE, FALSE);
+                             CM_CHART_INK_SERIES + r, FALSE, FALSE, FALSE);
     }
   else
     {
@@ -186,9 +210,12 @@ summary_legend (CmChartBuilder *b)
               break;
             }
     }
-  cm_chart_legend_add (b, _("Lighter: queue depth 32"), b->multi ? CM_CHART_INK_MUTED : CM_CHART_INK_SERIES,
-              TRUE, FALSE, FALSE);
-  cm_chart_legend_add (b, _("Sustained write"), CM_CHART_INK_FG, FALSE, TRUE, FALSE);
+  /* Only the marks some bar carries. */
+  if (any_queue_depth_32 (b))
+    cm_chart_legend_add (b, _("Lighter: queue depth 32"), b->multi ? CM_CHART_INK_MUTED : CM_CHART_INK_SERIES,
+                         TRUE, FALSE, FALSE);
+  if (any_sustained_mark (b))
+    cm_chart_legend_add (b, _("Sustained write"), CM_CHART_INK_FG, FALSE, TRUE, FALSE);
 }
 
 void

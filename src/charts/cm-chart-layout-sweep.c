@@ -29,6 +29,7 @@ cm_chart_layout_sweep (CmChartBuilder    *b,
   static const char * const prefixes[] = { "sweep-read-", "sweep-write-" };
   g_autoptr(GArray) specs = cm_chart_series_specs_new ();
   g_autoptr(GArray) ticks = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autofree guint *present = g_new0 (guint, b->results->len);
   CmChartPanelSpec spec = { NULL, NULL, CM_CHART_FORMAT_BLOCK_SIZE, CM_CHART_FORMAT_NUMBER };
   CmChartPanel *panel;
   double x_min, x_max, y_min;
@@ -41,6 +42,8 @@ cm_chart_layout_sweep (CmChartBuilder    *b,
 
         if (tests->len == 0)
           continue;
+        /* prefixes lists read, then write, as CmChartDirection does. */
+        present[r] |= 1 << d;
         series = cm_chart_series_add (specs, cm_chart_series_ink (b, r, d), b->multi && d == 1, FALSE);
         for (guint i = 0; i < tests->len; i++)
           {
@@ -58,16 +61,7 @@ cm_chart_layout_sweep (CmChartBuilder    *b,
   if (specs->len == 0)
     return FALSE;
 
-  for (guint r = 0; r < (b->multi ? b->results->len : 1); r++)
-    {
-      g_autofree char *read = b->multi ? g_strdup_printf (_("%s read"), cm_chart_result_name (g_ptr_array_index (b->results, r)))
-                                       : g_strdup (_("Read"));
-      g_autofree char *write = b->multi ? g_strdup_printf (_("%s write"), cm_chart_result_name (g_ptr_array_index (b->results, r)))
-                                        : g_strdup (_("Write"));
-
-      cm_chart_legend_add (b, read, cm_chart_series_ink (b, r, 0), FALSE, TRUE, FALSE);
-      cm_chart_legend_add (b, write, cm_chart_series_ink (b, r, 1), FALSE, TRUE, b->multi);
-    }
+  cm_chart_legend_directions (b, present, TRUE);
 
   g_array_sort (ticks, compare_double);
   cm_chart_series_extent (specs, &x_min, &x_max, &y_min, &spec.y_max);

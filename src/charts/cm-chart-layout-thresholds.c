@@ -147,39 +147,190 @@ cm_chart_thresholds_max (GArray *specs)
   return max;
 }
 
+/* A class line's label while its place is worked out. */
+typedef struct
+{
+  CmChartThresholdSpec *spec;
+  double                y;       /* the line, pixels */
+  double                height;
+  double                top;     /* where the label goes */
+  gboolean              placed;
+} Label;
+
+#define LABEL_GAP 1.0
+
+/* Stacks labels @first to @last (in order down the plot) as one block whose
+ * labels sit, on average, level with their lines, kept inside the band the
+ * labels may use. */
+static double
+block_top (GArray *labels,
+           guint   first,
+           guint   last,
+           double  top_limit,
+           double  bottom_limit)
+{
+  double offset = 0, sum = 0, top;
+  guint n = last - first + 1;
+
+  for (guint i = first; i <= last; i++)
+    {
+      Label *label = &g_array_index (labels, Label, i);
+
+      sum += label->y - (offset + label->height / 2);
+      offset += label->height + LABEL_GAP;
+    }
+  top = sum / n;
+  top = MIN (top, bottom_limit - (offset - LABEL_GAP));
+  return MAX (top, top_limit);
+}
+
+static void
+stack_block (GArray *labels,
+             guint   first,
+             guint   last,
+             double  top)
+{
+  for (guint i = first; i <= last; i++)
+    {
+      Label *label = &g_array_index (labels, Label, i);
+
+      label->top = top;
+      label->placed = TRUE;
+      top += label->height + LABEL_GAP;
+    }
+}
+
+static double
+block_bottom (GArray *labels,
+              guint   last)
+{
+  Label *label = &g_array_index (labels, Label, last);
+
+  return label->top + label->height;
+}
+
+/* The claimed classes always keep their label. Where their lines are
+ * closer than a label is tall, their labels stack into a block centred on
+ * the lines, in the lines' order, merging blocks until none overlap. */
+static void
+place_claimed (GArray *claimed,
+               double  top_limit,
+               double  bottom_limit)
+{
+  g_autoptr(GArray) firsts = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  for (guint i = 0; i < claimed->len; i++)
+    {
+      guint first = i;
+
+      for (;;)
+        {
+          stack_block (claimed, first, i, block_top (claimed, first, i, top_limit, bottom_limit));
+          if (firsts->len == 0 ||
+              block_bottom (claimed, first - 1) + LABEL_GAP <= g_array_index (claimed, Label, first).top)
+            break;
+          first = g_array_index (firsts, guint, firsts->len - 1);
+          g_array_set_size (firsts, firsts->len - 1);
+        }
+      g_array_append_val (firsts, first);
+    }
+}
+
+static gboolean
+label_fits (GArray      *placed,
+            const Label *label)
+{
+  for (guint i = 0; i < placed->len; i++)
+    {
+      Label *other = &g_array_index (placed, Label, i);
+
+      if (label->top < other->top + other->height + LABEL_GAP &&
+          other->top < label->top + label->height + LABEL_GAP)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+add_line (CmChartPanel         *panel,
+          CmChartThresholdSpec *spec,
+          double                y,
+          double                group_width)
+{
+  CmChartRect *plot = &panel->plot;
+  CmChartThreshold t = { 0 };
+
+  t.value = spec->value;
+  t.y = y;
+  t.x0 = spec->group < 0 ? plot->x : plot->x + spec->group * group_width;
+  t.x1 = spec->group < 0 ? plot->x + plot->width : t.x0 + group_width;
+  t.label = g_strdup (spec->label);
+  t.claimed = spec->claimed;
+  t.ink = spec->ink;
+  g_array_append_val (panel->thresholds, t);
+}
+
 /* The thresholds' labels go in a gutter right of the plot, at the height
- * of their line, pushed apart where lines are close. */
+ * of their line. Fast results squeeze the lines near zero, closer than a
+ * label is tall: then the claimed classes' labels stack beside their
+ * lines, and an unclaimed line whose label has no room is left out with
+ * its label, so that every line drawn is named and no two names overlap. */
 void
 cm_chart_place_thresholds (CmChartBuilder *b,
                            CmChartPanel   *panel,
                            GArray         *specs,
                            double          group_width)
 {
-  double last_bottom = -G_MAXDOUBLE;
+  g_autoptr(GArray) claimed = g_array_new (FALSE, FALSE, sizeof (Label));
+  g_autoptr(GArray) placed = g_array_new (FALSE, FALSE, sizeof (Label));
   CmChartRect *plot = &panel->plot;
+  double tick_w, tick_h, top_limit, bottom_limit;
 
-  for (guint i = 0; i < specs->len; i++)
+  /* The band the y ticks use, and no lower than the x ticks' tops. */
+  cm_chart_measure (b, CM_CHART_TEXT_TICK, FALSE, "0", &tick_w, &tick_h);
+  top_limit = plot->y - tick_h / 2;
+  bottom_limit = plot->y + plot->height + GAP / 2;
+
+  /* @specs runs up the values, so backwards runs down the plot. */
+  for (guint i = specs->len; i-- > 0;)
     {
-      CmChartThresholdSpec *spec = &g_array_index (specs, CmChartThresholdSpec, specs->len - 1 - i);
-      CmChartThreshold t = { 0 };
-      CmChartRect box;
-      double w, h, top;
+      CmChartThresholdSpec *spec = &g_array_index (specs, CmChartThresholdSpec, i);
+      Label label = { spec, 0, 0, 0, FALSE };
+      double w;
 
-      if (spec->value > panel->y.max || spec->value < panel->y.min)
+      if (spec->value > panel->y.max || spec->value < panel->y.min || !spec->claimed)
         continue;
-      t.value = spec->value;
-      t.y = cm_chart_axis_to_pixel (&panel->y, spec->value);
-      t.x0 = spec->group < 0 ? plot->x : plot->x + spec->group * group_width;
-      t.x1 = spec->group < 0 ? plot->x + plot->width : t.x0 + group_width;
-      t.label = g_strdup (spec->label);
-      t.claimed = spec->claimed;
-      t.ink = spec->ink;
-      g_array_append_val (panel->thresholds, t);
+      label.y = cm_chart_axis_to_pixel (&panel->y, spec->value);
+      cm_chart_measure (b, CM_CHART_TEXT_THRESHOLD, TRUE, spec->label, &w, &label.height);
+      g_array_append_val (claimed, label);
+    }
+  place_claimed (claimed, top_limit, bottom_limit);
+  g_array_append_vals (placed, claimed->data, claimed->len);
 
-      cm_chart_measure (b, CM_CHART_TEXT_THRESHOLD, spec->claimed, spec->label, &w, &h);
-      top = MAX (t.y - h / 2, last_bottom + 1);
-      if (cm_chart_place_text (b, CM_CHART_TEXT_THRESHOLD, spec->label, plot->x + plot->width + GAP, top,
-                      0, 0, spec->ink, spec->claimed, TRUE, &box))
-        last_bottom = box.y + box.height;
+  for (guint i = specs->len; i-- > 0;)
+    {
+      CmChartThresholdSpec *spec = &g_array_index (specs, CmChartThresholdSpec, i);
+      Label label = { spec, 0, 0, 0, FALSE };
+      double w;
+
+      if (spec->value > panel->y.max || spec->value < panel->y.min || spec->claimed)
+        continue;
+      label.y = cm_chart_axis_to_pixel (&panel->y, spec->value);
+      cm_chart_measure (b, CM_CHART_TEXT_THRESHOLD, FALSE, spec->label, &w, &label.height);
+      label.top = CLAMP (label.y - label.height / 2, top_limit, bottom_limit - label.height);
+      if (label_fits (placed, &label))
+        g_array_append_val (placed, label);
+    }
+
+  for (guint i = 0; i < placed->len; i++)
+    {
+      Label *label = &g_array_index (placed, Label, i);
+      CmChartThresholdSpec *spec = label->spec;
+
+      /* The gutter is kept for these labels, so a claimed one needs no
+       * check; an unclaimed one still gives way to any other text. */
+      if (cm_chart_place_text (b, CM_CHART_TEXT_THRESHOLD, spec->label, plot->x + plot->width + GAP, label->top,
+                               0, 0, spec->ink, spec->claimed, !spec->claimed, NULL))
+        add_line (panel, spec, label->y, group_width);
     }
 }

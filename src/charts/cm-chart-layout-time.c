@@ -63,12 +63,12 @@ cm_chart_layout_write_over_time (CmChartBuilder    *b,
   if (b->multi)
     for (guint r = 0; r < b->results->len; r++)
       cm_chart_legend_add (b, cm_chart_result_name (g_ptr_array_index (b->results, r)),
-                  CM_CHART_INK_SERIES + r, FALSE, TRUE, FALSE);
+                           CM_CHART_INK_SERIES + r, FALSE, TRUE, FALSE);
   else
     cm_chart_legend_add (b, _("Sequential write"), CM_CHART_INK_SERIES, FALSE, TRUE, FALSE);
   if (any_sustained)
     cm_chart_legend_add (b, _("Long sustained write"), b->multi ? CM_CHART_INK_MUTED : CM_CHART_INK_SERIES + 1,
-                FALSE, TRUE, b->multi);
+                         FALSE, TRUE, b->multi);
 
   if (any_claim)
     {
@@ -130,7 +130,7 @@ cm_chart_layout_position (CmChartBuilder    *b,
         }
       if (b->multi)
         cm_chart_legend_add (b, cm_chart_result_name (g_ptr_array_index (b->results, r)),
-                    CM_CHART_INK_SERIES + r, FALSE, TRUE, FALSE);
+                             CM_CHART_INK_SERIES + r, FALSE, TRUE, FALSE);
     }
   if (specs->len == 0)
     return FALSE;

@@ -508,7 +508,7 @@ cm_chart_panel_frame (CmChartBuilder    *b,
   cm_chart_measure (b, CM_CHART_TEXT_PANEL_TITLE, TRUE, spec->title, &title_w, &title_h);
   cm_chart_measure (b, CM_CHART_TEXT_TICK, FALSE, "0", &tick_w, &tick_h);
   cm_chart_place_text (b, CM_CHART_TEXT_PANEL_TITLE, spec->title, area->x, area->y, 0, 0,
-              CM_CHART_INK_FG, TRUE, FALSE, NULL);
+                       CM_CHART_INK_FG, TRUE, FALSE, NULL);
 
   top = title_h + tick_h / 2 + GAP;
   bottom = tick_h + GAP + (spec->x_title != NULL ? tick_h + 2 : 0);
@@ -536,7 +536,7 @@ cm_chart_panel_frame (CmChartBuilder    *b,
       g_autofree char *label = format_value (&panel->y, v);
 
       cm_chart_place_text (b, CM_CHART_TEXT_TICK, label, plot->x - GAP, cm_chart_axis_to_pixel (&panel->y, v),
-                  1, 0.5, CM_CHART_INK_MUTED, FALSE, TRUE, NULL);
+                           1, 0.5, CM_CHART_INK_MUTED, FALSE, TRUE, NULL);
     }
 
   if (!panel->categorical)
@@ -551,11 +551,11 @@ cm_chart_panel_frame (CmChartBuilder    *b,
           g_autofree char *label = format_value (&panel->x, v);
 
           cm_chart_place_text (b, CM_CHART_TEXT_TICK, label, cm_chart_axis_to_pixel (&panel->x, v),
-                      plot->y + plot->height + GAP / 2, 0.5, 0, CM_CHART_INK_MUTED, FALSE, TRUE, NULL);
+                               plot->y + plot->height + GAP / 2, 0.5, 0, CM_CHART_INK_MUTED, FALSE, TRUE, NULL);
         }
       if (spec->x_title != NULL)
         cm_chart_place_text (b, CM_CHART_TEXT_AXIS_TITLE, spec->x_title, plot->x + plot->width,
-                    area->y + area->height, 1, 1, CM_CHART_INK_MUTED, FALSE, TRUE, NULL);
+                             area->y + area->height, 1, 1, CM_CHART_INK_MUTED, FALSE, TRUE, NULL);
     }
 
   g_ptr_array_add (b->layout->panels, panel);
@@ -586,7 +586,7 @@ place_title (CmChartBuilder *b,
   /* Too wide for one line: the card's name goes underneath. */
   cm_chart_place_text (b, CM_CHART_TEXT_TITLE, title, MARGIN, MARGIN, 0, 0, CM_CHART_INK_FG, TRUE, FALSE, &box);
   cm_chart_place_text (b, CM_CHART_TEXT_SUBTITLE, cm_chart_result_name (g_ptr_array_index (b->results, 0)),
-              MARGIN, box.y + box.height, 0, 0, CM_CHART_INK_MUTED, FALSE, FALSE, &box);
+                       MARGIN, box.y + box.height, 0, 0, CM_CHART_INK_MUTED, FALSE, FALSE, &box);
   return box.y + box.height + GAP;
 }
 
@@ -603,6 +603,34 @@ cm_chart_legend_add (CmChartBuilder *b,
 
   g_array_append_val (b->layout->legend, item);
   g_array_append_val (b->legend_texts, copy);
+}
+
+/* A legend entry for each direction that has a series: "Read" and "Write"
+ * for one card, "<card> read" and "<card> write" for several. @present
+ * holds a CmChartDirection bit set per result. Writes are told apart from
+ * reads by a dashed line, or a lighter mark, when the colour is the card's. */
+void
+cm_chart_legend_directions (CmChartBuilder *b,
+                            const guint    *present,
+                            gboolean        line)
+{
+  for (guint r = 0; r < b->results->len; r++)
+    {
+      const char *name = cm_chart_result_name (g_ptr_array_index (b->results, r));
+
+      if (present[r] & CM_CHART_READ)
+        {
+          g_autofree char *read = b->multi ? g_strdup_printf (_("%s read"), name) : g_strdup (_("Read"));
+
+          cm_chart_legend_add (b, read, cm_chart_series_ink (b, r, 0), FALSE, line, FALSE);
+        }
+      if (present[r] & CM_CHART_WRITE)
+        {
+          g_autofree char *write = b->multi ? g_strdup_printf (_("%s write"), name) : g_strdup (_("Write"));
+
+          cm_chart_legend_add (b, write, cm_chart_series_ink (b, r, 1), b->multi && !line, line, b->multi && line);
+        }
+    }
 }
 
 /* Flows the legend into rows at the bottom; returns its top. */
@@ -648,7 +676,7 @@ place_legend (CmChartBuilder *b)
       item->swatch.width = swatch_w;
       item->swatch.height = item->line ? 3 : 12;
       cm_chart_place_text (b, CM_CHART_TEXT_LEGEND, text, x + swatch_w + GAP, y, 0, 0, CM_CHART_INK_FG,
-                  FALSE, FALSE, &box);
+                           FALSE, FALSE, &box);
       x = box.x + box.width + item_gap;
     }
   return b->layout->height - MARGIN - rows * (row_h + 4) - GAP;
@@ -854,7 +882,7 @@ layout_twice (CmChartBuilder *b,
       if (with_title)
         place_title (b, _(cm_chart_kind_get_title (b->layout->kind)));
       cm_chart_place_text (b, CM_CHART_TEXT_MESSAGE, empty_message (b->layout->kind),
-                  b->layout->width / 2, b->layout->height / 2, 0.5, 0.5, CM_CHART_INK_MUTED, FALSE, FALSE, NULL);
+                           b->layout->width / 2, b->layout->height / 2, 0.5, 0.5, CM_CHART_INK_MUTED, FALSE, FALSE, NULL);
       return;
     }
 
