@@ -203,6 +203,24 @@ test_set_target_from_itself (void)
 }
 
 static void
+test_claim_lookup (void)
+{
+  g_autoptr(CmResult) result = make_result ();
+  CmClaim *figures = cm_claim_new ("V90");
+
+  g_assert_nonnull (cm_result_lookup_claim (result, "U3"));
+  g_assert_null (cm_result_lookup_claim (result, "A2"));
+  g_assert_true (cm_result_has_claimed_classes (result));
+
+  /* Classes shown only for what the figures meet are not claims. */
+  cm_result_clear_claims (result);
+  figures->source = g_strdup ("figures");
+  cm_result_take_claim (result, figures);
+  g_assert_true (cm_result_lookup_claim (result, "V90") == figures);
+  g_assert_false (cm_result_has_claimed_classes (result));
+}
+
+static void
 test_status_strings (void)
 {
   CmStatus status;
@@ -228,6 +246,7 @@ main (int    argc,
   g_test_add_func ("/cardmark/result/minimal-valid", test_minimal_valid);
   g_test_add_func ("/cardmark/result/newer-schema", test_newer_schema);
   g_test_add_func ("/cardmark/result/status-strings", test_status_strings);
+  g_test_add_func ("/cardmark/result/claim-lookup", test_claim_lookup);
   g_test_add_func ("/cardmark/result/set-target-from-itself", test_set_target_from_itself);
 
   return g_test_run ();

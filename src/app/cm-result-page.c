@@ -61,28 +61,10 @@ status_label (CmStatus status)
     }
 }
 
-/* Whether any class came from the label or the card itself; claims
- * with source "figures" only show what the figures would meet. */
-static gboolean
-has_claims (CmResult *result)
-{
-  GPtrArray *claims = cm_result_get_claims (result);
-
-  for (guint i = 0; i < claims->len; i++)
-    {
-      const CmClaim *claim = g_ptr_array_index (claims, i);
-
-      if (g_strcmp0 (claim->source, "figures") != 0)
-        return TRUE;
-    }
-
-  return FALSE;
-}
-
 static CmStatus
 overall_status (CmResult *result)
 {
-  if (!has_claims (result))
+  if (!cm_result_has_claimed_classes (result))
     return CM_STATUS_NOT_JUDGED;
 
   return cm_verdict_worst (result);
@@ -102,7 +84,7 @@ dup_headline (CmResult *result,
       return g_strdup (_("The card is slower than its label promises"));
     case CM_STATUS_NOT_JUDGED:
     default:
-      return g_strdup (!has_claims (result)
+      return g_strdup (!cm_result_has_claimed_classes (result)
                        ? _("Measured — no class was picked to judge")
                        : _("This reader cannot show whether the card meets its label"));
     }

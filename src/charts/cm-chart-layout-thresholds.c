@@ -68,7 +68,7 @@ claimed_ink (CmChartBuilder *b,
 {
   for (guint i = 0; i < b->results->len; i++)
     {
-      CmClaim *claim = cm_chart_find_claim (g_ptr_array_index (b->results, i), klass);
+      CmClaim *claim = cm_result_lookup_claim (g_ptr_array_index (b->results, i), klass);
 
       if (claim != NULL)
         {

@@ -72,22 +72,6 @@ cm_chart_test_status (CmResult   *result,
   return found;
 }
 
-CmClaim *
-cm_chart_find_claim (CmResult   *result,
-                     const char *klass)
-{
-  GPtrArray *claims = cm_result_get_claims (result);
-
-  for (guint i = 0; i < claims->len; i++)
-    {
-      CmClaim *claim = g_ptr_array_index (claims, i);
-
-      if (g_strcmp0 (claim->klass, klass) == 0)
-        return claim;
-    }
-  return NULL;
-}
-
 static int
 compare_block_size (gconstpointer a,
                     gconstpointer b)

@@ -22,8 +22,6 @@ CmTestResult *cm_chart_lookup_test     (CmResult    *result,
 gboolean      cm_chart_test_status     (CmResult    *result,
                                         const char  *test,
                                         CmStatus    *status);
-CmClaim      *cm_chart_find_claim      (CmResult    *result,
-                                        const char  *klass);
 GPtrArray    *cm_chart_sweep_tests     (CmResult    *result,
                                         const char  *prefix) G_GNUC_WARN_UNUSED_RESULT;
 double        cm_chart_class_write_mb_s (const char *klass);

@@ -1151,6 +1151,41 @@ cm_result_take_claim (CmResult *self,
   g_ptr_array_add (self->claims, claim);
 }
 
+CmClaim *
+cm_result_lookup_claim (CmResult   *self,
+                        const char *klass)
+{
+  g_return_val_if_fail (CM_IS_RESULT (self), NULL);
+
+  for (guint i = 0; i < self->claims->len; i++)
+    {
+      CmClaim *claim = g_ptr_array_index (self->claims, i);
+
+      if (g_strcmp0 (claim->klass, klass) == 0)
+        return claim;
+    }
+
+  return NULL;
+}
+
+/* Whether any class came from the label or the card itself, rather than
+ * only showing what the figures would meet (source "figures"). */
+gboolean
+cm_result_has_claimed_classes (CmResult *self)
+{
+  g_return_val_if_fail (CM_IS_RESULT (self), FALSE);
+
+  for (guint i = 0; i < self->claims->len; i++)
+    {
+      const CmClaim *claim = g_ptr_array_index (self->claims, i);
+
+      if (g_strcmp0 (claim->source, "figures") != 0)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
 void
 cm_result_clear_claims (CmResult *self)
 {

@@ -168,6 +168,9 @@ void          cm_result_take_test       (CmResult     *self,
 GPtrArray    *cm_result_get_claims      (CmResult     *self);
 void          cm_result_take_claim      (CmResult     *self,
                                          CmClaim      *claim);
+CmClaim      *cm_result_lookup_claim    (CmResult     *self,
+                                         const char   *klass);
+gboolean      cm_result_has_claimed_classes (CmResult *self);
 void          cm_result_clear_claims    (CmResult     *self);
 GPtrArray    *cm_result_get_notes       (CmResult     *self);
 void          cm_result_add_note        (CmResult     *self,

@@ -448,22 +448,6 @@ judge_claim (Judge      *judge,
   return claim;
 }
 
-static CmClaim *
-find_claim (CmResult   *result,
-            const char *klass)
-{
-  GPtrArray *claims = cm_result_get_claims (result);
-
-  for (guint i = 0; i < claims->len; i++)
-    {
-      CmClaim *claim = g_ptr_array_index (claims, i);
-
-      if (g_strcmp0 (claim->klass, klass) == 0)
-        return claim;
-    }
-  return NULL;
-}
-
 /* Without command queueing an A2 card is judged against A1
  * (sd-cards.md § A2); the A2 claim says so and how A1 went. */
 static void
@@ -503,7 +487,7 @@ best_met (CmResult           *result,
   /* @among is fastest first. */
   for (guint i = 0; among[i] != NULL; i++)
     {
-      CmClaim *claim = find_claim (result, among[i]);
+      CmClaim *claim = cm_result_lookup_claim (result, among[i]);
 
       if (claim != NULL && claim->status == CM_STATUS_MEETS)
         return among[i];
@@ -518,7 +502,7 @@ usage_sentence (CmResult *result)
   static const char * const uhd[] = { "V90", "V60", "V30", "U3", NULL };
   static const char * const hd[] = { "V10", "U1", "C10", NULL };
   static const char * const slow[] = { "C6", "V6", "C4", "C2", NULL };
-  CmClaim *a1 = find_claim (result, "A1");
+  CmClaim *a1 = cm_result_lookup_claim (result, "A1");
   gboolean misses_a1 = a1 != NULL && a1->status == CM_STATUS_BELOW;
   const char *best;
 
@@ -611,7 +595,7 @@ figures_summary (CmResult *result)
   if ((claim = first_with (claims, CM_STATUS_NOT_JUDGED, FALSE)) != NULL)
     return g_strdup (claim->reason);
 
-  claim = find_claim (result, "C2");
+  claim = cm_result_lookup_claim (result, "C2");
   if (claim != NULL && claim->criteria->len > 0)
     {
       const CmCriterion *c = g_ptr_array_index (claim->criteria, 0);
@@ -623,21 +607,6 @@ figures_summary (CmResult *result)
   return NULL;
 }
 
-static gboolean
-has_labelled (CmResult *result)
-{
-  GPtrArray *claims = cm_result_get_claims (result);
-
-  for (guint i = 0; i < claims->len; i++)
-    {
-      const CmClaim *claim = g_ptr_array_index (claims, i);
-
-      if (g_strcmp0 (claim->source, "figures") != 0)
-        return TRUE;
-    }
-  return FALSE;
-}
-
 static void
 summarise (Judge *judge)
 {
@@ -645,7 +614,7 @@ summarise (Judge *judge)
 
   if (judge->buffered)
     summary = g_strdup (_("Can't judge this card: the system cache could not be bypassed, so the figures may be inflated."));
-  else if (has_labelled (judge->result))
+  else if (cm_result_has_claimed_classes (judge->result))
     summary = labelled_summary (judge->result);
   else
     summary = figures_summary (judge->result);
@@ -744,10 +713,10 @@ cm_verdict_judge (CmResult           *result,
   for (guint i = 0; chosen[i] != NULL; i++)
     cm_result_take_claim (result, judge_claim (&judge, chosen[i], source));
 
-  a2 = find_claim (result, "A2");
+  a2 = cm_result_lookup_claim (result, "A2");
   if (a2 != NULL && judge.unqueued)
     {
-      CmClaim *a1 = find_claim (result, "A1");
+      CmClaim *a1 = cm_result_lookup_claim (result, "A1");
 
       if (a1 == NULL)
         {
