@@ -10,6 +10,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "cm-chart-private.h"
+#include "cm-verdict.h"
 #include "cm-chart-layout-private.h"
 #include "cm-chart-layout.h"
 
@@ -231,14 +232,16 @@ cm_chart_layout_summary (CmChartBuilder    *b,
   CmChartRect left, right;
   CmChartPanel *panel;
   gboolean any_seq, any_rand;
-  double max;
+  double a1_read, a1_write, a2_read, a2_write, max;
 
+  cm_verdict_get_minimums ("A1", NULL, &a1_read, &a1_write);
+  cm_verdict_get_minimums ("A2", NULL, &a2_read, &a2_write);
   summary_legend (b);
   cm_chart_speed_class_thresholds (b, seq_specs);
-  cm_chart_class_threshold (b, rand_specs, 500, a1, NULL, _("write"), 0);
-  cm_chart_class_threshold (b, rand_specs, 1500, a1, NULL, _("read"), 1);
-  cm_chart_class_threshold (b, rand_specs, 2000, NULL, a2, _("write"), 0);
-  cm_chart_class_threshold (b, rand_specs, 4000, NULL, a2, _("read"), 1);
+  cm_chart_class_threshold (b, rand_specs, a1_write, a1, NULL, _("write"), 0);
+  cm_chart_class_threshold (b, rand_specs, a1_read, a1, NULL, _("read"), 1);
+  cm_chart_class_threshold (b, rand_specs, a2_write, NULL, a2, _("write"), 0);
+  cm_chart_class_threshold (b, rand_specs, a2_read, NULL, a2, _("read"), 1);
 
   cm_chart_split_area (area, 2, 0, &left);
   cm_chart_split_area (area, 2, 1, &right);

@@ -128,13 +128,13 @@ cm_chart_speed_class_thresholds (CmChartBuilder *b,
   static const char * const c4[] = { "C4", NULL };
   static const char * const c6[] = { "C6", "V6", NULL };
 
-  cm_chart_class_threshold (b, specs, 2, NULL, c2, NULL, -1);
-  cm_chart_class_threshold (b, specs, 4, NULL, c4, NULL, -1);
-  cm_chart_class_threshold (b, specs, 6, NULL, c6, NULL, -1);
-  cm_chart_class_threshold (b, specs, 10, c10, v10, NULL, -1);
-  cm_chart_class_threshold (b, specs, 30, u3, NULL, NULL, -1);
-  cm_chart_class_threshold (b, specs, 60, NULL, v60, NULL, -1);
-  cm_chart_class_threshold (b, specs, 90, NULL, v90, NULL, -1);
+  cm_chart_class_threshold (b, specs, cm_chart_class_write_mb_s ("C2"), NULL, c2, NULL, -1);
+  cm_chart_class_threshold (b, specs, cm_chart_class_write_mb_s ("C4"), NULL, c4, NULL, -1);
+  cm_chart_class_threshold (b, specs, cm_chart_class_write_mb_s ("C6"), NULL, c6, NULL, -1);
+  cm_chart_class_threshold (b, specs, cm_chart_class_write_mb_s ("C10"), c10, v10, NULL, -1);
+  cm_chart_class_threshold (b, specs, cm_chart_class_write_mb_s ("U3"), u3, NULL, NULL, -1);
+  cm_chart_class_threshold (b, specs, cm_chart_class_write_mb_s ("V60"), NULL, v60, NULL, -1);
+  cm_chart_class_threshold (b, specs, cm_chart_class_write_mb_s ("V90"), NULL, v90, NULL, -1);
 }
 
 double

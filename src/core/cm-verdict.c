@@ -84,6 +84,35 @@ lookup_spec (const char *klass)
   return NULL;
 }
 
+/**
+ * cm_verdict_get_minimums:
+ *
+ * The SD Association's minimums for @klass, for anything that draws or
+ * prints them: sustained write in MB/s, and 4K read and write IOPS (0
+ * for classes without random figures). Returns %FALSE for an unknown
+ * class. Any out-argument may be %NULL.
+ */
+gboolean
+cm_verdict_get_minimums (const char *klass,
+                         double     *write_mb_s,
+                         double     *read_iops,
+                         double     *write_iops)
+{
+  const ClassSpec *spec = lookup_spec (klass);
+
+  if (spec == NULL)
+    return FALSE;
+
+  if (write_mb_s != NULL)
+    *write_mb_s = spec->write_mb_s;
+  if (read_iops != NULL)
+    *read_iops = spec->read_iops;
+  if (write_iops != NULL)
+    *write_iops = spec->write_iops;
+
+  return TRUE;
+}
+
 gboolean
 cm_verdict_is_class (const char *klass)
 {

@@ -26,6 +26,10 @@ GQuark      cm_verdict_error_quark    (void);
 /* Every class CardMark knows, slowest first: C2 … V90, A1, A2. */
 const char * const *cm_verdict_get_classes (void);
 gboolean    cm_verdict_is_class       (const char          *klass);
+gboolean    cm_verdict_get_minimums   (const char          *klass,
+                                       double              *write_mb_s,
+                                       double              *read_iops,
+                                       double              *write_iops);
 
 GStrv       cm_verdict_parse_classes  (const char          *csv,
                                        GError             **error) G_GNUC_WARN_UNUSED_RESULT;
