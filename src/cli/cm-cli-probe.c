@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cm-capacity-probe.h"
+#include "cm-json.h"
 #include "cm-target.h"
 
 #include "cm-cli.h"
@@ -124,20 +125,13 @@ print_report (const char             *device,
       g_autoptr(JsonNode) root = NULL;
 
       json_builder_begin_object (builder);
-      json_builder_set_member_name (builder, "device");
-      json_builder_add_string_value (builder, device);
-      json_builder_set_member_name (builder, "reported_bytes");
-      json_builder_add_int_value (builder, report->reported_bytes);
-      json_builder_set_member_name (builder, "real_bytes");
-      json_builder_add_int_value (builder, report->real_bytes);
-      json_builder_set_member_name (builder, "last_good_bytes");
-      json_builder_add_int_value (builder, report->last_good_bytes);
-      json_builder_set_member_name (builder, "fake");
-      json_builder_add_boolean_value (builder, report->fake);
-      json_builder_set_member_name (builder, "positions");
-      json_builder_add_int_value (builder, report->n_positions);
-      json_builder_set_member_name (builder, "bad_positions");
-      json_builder_add_int_value (builder, report->n_bad);
+      cm_json_add_string (builder, "device", device);
+      cm_json_add_int (builder, "reported_bytes", report->reported_bytes);
+      cm_json_add_int (builder, "real_bytes", report->real_bytes);
+      cm_json_add_int (builder, "last_good_bytes", report->last_good_bytes);
+      cm_json_add_boolean (builder, "fake", report->fake);
+      cm_json_add_int (builder, "positions", report->n_positions);
+      cm_json_add_int (builder, "bad_positions", report->n_bad);
       json_builder_end_object (builder);
 
       root = json_builder_get_root (builder);

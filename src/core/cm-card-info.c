@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cm-json.h"
+
 #include "cm-card-info.h"
 
 #define CID_BYTES 16
@@ -531,30 +533,6 @@ out:
 
 /* JSON */
 
-static void
-add_string (JsonBuilder *builder,
-            const char  *key,
-            const char  *value)
-{
-  json_builder_set_member_name (builder, key);
-  if (value != NULL)
-    json_builder_add_string_value (builder, value);
-  else
-    json_builder_add_null_value (builder);
-}
-
-static void
-add_positive_int (JsonBuilder *builder,
-                  const char  *key,
-                  gint64       value)
-{
-  json_builder_set_member_name (builder, key);
-  if (value > 0)
-    json_builder_add_int_value (builder, value);
-  else
-    json_builder_add_null_value (builder);
-}
-
 JsonNode *
 cm_card_info_to_json (CmCardInfo *self)
 {
@@ -566,35 +544,35 @@ cm_card_info_to_json (CmCardInfo *self)
 
   json_builder_set_member_name (builder, "registers_available");
   json_builder_add_boolean_value (builder, self->registers_available);
-  add_string (builder, "unavailable_reason", self->unavailable_reason);
-  add_string (builder, "brand", self->brand);
+  cm_json_add_string (builder, "unavailable_reason", self->unavailable_reason);
+  cm_json_add_string (builder, "brand", self->brand);
 
   json_builder_set_member_name (builder, "manufacturer_id");
   if (self->manufacturer_id >= 0)
     json_builder_add_int_value (builder, self->manufacturer_id);
   else
     json_builder_add_null_value (builder);
-  add_string (builder, "manufacturer", cm_card_info_get_manufacturer (self));
-  add_string (builder, "oem_id", self->oem_id);
-  add_string (builder, "product_name", self->product_name);
-  add_string (builder, "revision", self->revision);
-  add_string (builder, "serial", self->serial);
-  add_string (builder, "manufacture_date", self->manufacture_date);
+  cm_json_add_string (builder, "manufacturer", cm_card_info_get_manufacturer (self));
+  cm_json_add_string (builder, "oem_id", self->oem_id);
+  cm_json_add_string (builder, "product_name", self->product_name);
+  cm_json_add_string (builder, "revision", self->revision);
+  cm_json_add_string (builder, "serial", self->serial);
+  cm_json_add_string (builder, "manufacture_date", self->manufacture_date);
 
-  add_positive_int (builder, "capacity_bytes", self->capacity_bytes);
+  cm_json_add_positive_int (builder, "capacity_bytes", self->capacity_bytes);
   json_builder_set_member_name (builder, "write_protected");
   if (self->write_protected >= 0)
     json_builder_add_boolean_value (builder, self->write_protected);
   else
     json_builder_add_null_value (builder);
 
-  add_string (builder, "spec_version", self->spec_version);
+  cm_json_add_string (builder, "spec_version", self->spec_version);
 
-  add_string (builder, "speed_class", self->speed_class);
-  add_string (builder, "uhs_grade", self->uhs_grade);
-  add_string (builder, "video_class", self->video_class);
-  add_string (builder, "app_class", self->app_class);
-  add_positive_int (builder, "au_size_bytes", self->au_size_bytes);
+  cm_json_add_string (builder, "speed_class", self->speed_class);
+  cm_json_add_string (builder, "uhs_grade", self->uhs_grade);
+  cm_json_add_string (builder, "video_class", self->video_class);
+  cm_json_add_string (builder, "app_class", self->app_class);
+  cm_json_add_positive_int (builder, "au_size_bytes", self->au_size_bytes);
 
   json_builder_end_object (builder);
 

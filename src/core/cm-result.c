@@ -10,6 +10,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "cm-json.h"
 #include "cm-result.h"
 
 struct _CmResult
@@ -204,27 +205,6 @@ cm_result_new (void)
 /* Writing */
 
 static void
-add_nullable_string (JsonBuilder *builder,
-                     const char  *key,
-                     const char  *value)
-{
-  json_builder_set_member_name (builder, key);
-  if (value != NULL)
-    json_builder_add_string_value (builder, value);
-  else
-    json_builder_add_null_value (builder);
-}
-
-static void
-add_double (JsonBuilder *builder,
-            const char  *key,
-            double       value)
-{
-  json_builder_set_member_name (builder, key);
-  json_builder_add_double_value (builder, value);
-}
-
-static void
 build_test (JsonBuilder        *builder,
             const CmTestResult *test)
 {
@@ -233,20 +213,17 @@ build_test (JsonBuilder        *builder,
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "name");
   json_builder_add_string_value (builder, test->name);
-  json_builder_set_member_name (builder, "block_size");
-  json_builder_add_int_value (builder, test->block_size);
-  json_builder_set_member_name (builder, "queue_depth");
-  json_builder_add_int_value (builder, test->queue_depth);
-  json_builder_set_member_name (builder, "bytes");
-  json_builder_add_int_value (builder, test->bytes);
-  add_double (builder, "seconds", test->seconds);
-  add_double (builder, "mb_per_s", test->mb_per_s);
-  add_double (builder, "iops", test->iops);
+  cm_json_add_int (builder, "block_size", test->block_size);
+  cm_json_add_int (builder, "queue_depth", test->queue_depth);
+  cm_json_add_int (builder, "bytes", test->bytes);
+  cm_json_add_double (builder, "seconds", test->seconds);
+  cm_json_add_double (builder, "mb_per_s", test->mb_per_s);
+  cm_json_add_double (builder, "iops", test->iops);
 
   json_builder_set_member_name (builder, "latency_us");
   json_builder_begin_object (builder);
   for (guint i = 0; i < G_N_ELEMENTS (percentiles); i++)
-    add_double (builder, percentiles[i], test->latency_us[i]);
+    cm_json_add_double (builder, percentiles[i], test->latency_us[i]);
   json_builder_end_object (builder);
 
   json_builder_set_member_name (builder, "sustained_mb_per_s");
@@ -262,11 +239,10 @@ build_test (JsonBuilder        *builder,
       const CmSample *s = &g_array_index (test->samples, CmSample, i);
 
       json_builder_begin_object (builder);
-      add_double (builder, "t", s->t_end);
-      add_double (builder, "seconds", s->t_end - s->t_start);
-      json_builder_set_member_name (builder, "bytes");
-      json_builder_add_int_value (builder, s->bytes);
-      add_double (builder, "mb_per_s", cm_stats_sample_mb_per_s (s));
+      cm_json_add_double (builder, "t", s->t_end);
+      cm_json_add_double (builder, "seconds", s->t_end - s->t_start);
+      cm_json_add_int (builder, "bytes", s->bytes);
+      cm_json_add_double (builder, "mb_per_s", cm_stats_sample_mb_per_s (s));
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);
@@ -301,9 +277,9 @@ build_test (JsonBuilder        *builder,
     }
 
   if (test->engine != NULL)
-    add_nullable_string (builder, "engine", test->engine);
+    cm_json_add_string (builder, "engine", test->engine);
   if (test->error != NULL)
-    add_nullable_string (builder, "error", test->error);
+    cm_json_add_string (builder, "error", test->error);
 
   json_builder_end_object (builder);
 }
@@ -313,10 +289,10 @@ build_claim (JsonBuilder   *builder,
              const CmClaim *claim)
 {
   json_builder_begin_object (builder);
-  add_nullable_string (builder, "class", claim->klass);
-  add_nullable_string (builder, "status", cm_status_to_string (claim->status));
-  add_nullable_string (builder, "reason", claim->reason);
-  add_nullable_string (builder, "source", claim->source);
+  cm_json_add_string (builder, "class", claim->klass);
+  cm_json_add_string (builder, "status", cm_status_to_string (claim->status));
+  cm_json_add_string (builder, "reason", claim->reason);
+  cm_json_add_string (builder, "source", claim->source);
 
   json_builder_set_member_name (builder, "criteria");
   json_builder_begin_array (builder);
@@ -325,13 +301,13 @@ build_claim (JsonBuilder   *builder,
       const CmCriterion *c = g_ptr_array_index (claim->criteria, i);
 
       json_builder_begin_object (builder);
-      add_nullable_string (builder, "name", c->name);
-      add_nullable_string (builder, "test", c->test);
-      add_nullable_string (builder, "unit", c->unit);
-      add_double (builder, "measured", c->measured);
-      add_double (builder, "required", c->required);
-      add_nullable_string (builder, "status", cm_status_to_string (c->status));
-      add_nullable_string (builder, "reason", c->reason);
+      cm_json_add_string (builder, "name", c->name);
+      cm_json_add_string (builder, "test", c->test);
+      cm_json_add_string (builder, "unit", c->unit);
+      cm_json_add_double (builder, "measured", c->measured);
+      cm_json_add_double (builder, "required", c->required);
+      cm_json_add_string (builder, "status", cm_status_to_string (c->status));
+      cm_json_add_string (builder, "reason", c->reason);
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);
@@ -349,24 +325,19 @@ cm_result_to_json (CmResult *self)
   started = g_date_time_format_iso8601 (self->started);
 
   json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "schema");
-  json_builder_add_int_value (builder, CM_RESULT_SCHEMA);
-  add_nullable_string (builder, "tool", self->tool);
-  add_nullable_string (builder, "started", started);
+  cm_json_add_int (builder, "schema", CM_RESULT_SCHEMA);
+  cm_json_add_string (builder, "tool", self->tool);
+  cm_json_add_string (builder, "started", started);
 
   json_builder_set_member_name (builder, "target");
   json_builder_begin_object (builder);
-  add_nullable_string (builder, "path", self->target_path);
-  add_nullable_string (builder, "mode", self->target_mode);
-  add_nullable_string (builder, "device", self->device);
-  add_nullable_string (builder, "reader", self->reader);
-  json_builder_set_member_name (builder, "usb_speed_mbps");
-  if (self->usb_speed_mbps > 0)
-    json_builder_add_int_value (builder, self->usb_speed_mbps);
-  else
-    json_builder_add_null_value (builder);
-  add_nullable_string (builder, "host", self->host);
-  add_nullable_string (builder, "name", self->name);
+  cm_json_add_string (builder, "path", self->target_path);
+  cm_json_add_string (builder, "mode", self->target_mode);
+  cm_json_add_string (builder, "device", self->device);
+  cm_json_add_string (builder, "reader", self->reader);
+  cm_json_add_positive_int (builder, "usb_speed_mbps", self->usb_speed_mbps);
+  cm_json_add_string (builder, "host", self->host);
+  cm_json_add_string (builder, "name", self->name);
   json_builder_set_member_name (builder, "direct_io");
   json_builder_add_boolean_value (builder, self->direct_io);
   json_builder_end_object (builder);
@@ -377,7 +348,7 @@ cm_result_to_json (CmResult *self)
   else
     json_builder_add_null_value (builder);
 
-  add_nullable_string (builder, "profile", self->profile);
+  cm_json_add_string (builder, "profile", self->profile);
 
   json_builder_set_member_name (builder, "tests");
   json_builder_begin_array (builder);
@@ -391,7 +362,7 @@ cm_result_to_json (CmResult *self)
     build_claim (builder, g_ptr_array_index (self->claims, i));
   json_builder_end_array (builder);
 
-  add_nullable_string (builder, "summary", self->summary);
+  cm_json_add_string (builder, "summary", self->summary);
 
   json_builder_set_member_name (builder, "notes");
   json_builder_begin_array (builder);
