@@ -7,7 +7,8 @@
  * reaches the result page with the verdicts the core computes for that
  * result, a write-protected card says so for the write tests while its
  * reads report figures, and a card that fails or goes away ends the run on
- * an error page. Also measures the worst main-loop stall during a run.
+ * an error page. The capacity check on the card page tells a fake card
+ * from a genuine one. Also measures the worst main-loop stall during a run.
  *
  * Needs root (tests/env/services-up, tests/simcard/simcard-up); skips
  * otherwise. Runs under Xvfb.
@@ -430,6 +431,23 @@ open_card (Fixture  *f,
   cm_card_page_set_claims (page, claims);
 }
 
+static GtkWidget *
+visible_dialog (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+  guint n = g_list_model_get_n_items (toplevels);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i);
+
+      if (ADW_IS_MESSAGE_DIALOG (window) && gtk_widget_get_visible (GTK_WIDGET (window)))
+        return GTK_WIDGET (window);
+    }
+
+  return NULL;
+}
+
 static gboolean
 accept_write_dialog (void)
 {
@@ -514,7 +532,134 @@ run_to_result (Fixture  *f,
   assert_page_matches_verdicts (page, result, claims);
 }
 
+static gboolean
+capacity_checked (Fixture *f)
+{
+  CmCardPage *page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
+
+  return !cm_card_page_get_checking_capacity (page);
+}
+
+static GtkWidget *
+find_label (GtkWidget  *widget,
+            const char *text)
+{
+  if (GTK_IS_LABEL (widget) && strstr (gtk_label_get_label (GTK_LABEL (widget)), text) != NULL)
+    return widget;
+
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_label (c, text);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+/* Runs the capacity check from the card page as a user would: it asks
+ * first, and the outcome comes up in a dialog, returned here. */
+static GtkWidget *
+check_capacity (Fixture *f)
+{
+  CmCardPage *page;
+  GtkWidget *dialog;
+  gint64 started;
+
+  open_window (f);
+  g_assert_true (wait_for (f, card_listed, 20));
+  g_assert_true (cm_window_open_path (f->window, card_get (f, "SIMCARD_DEV")));
+  page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
+
+  cm_card_page_check_capacity (page);
+  settle (f, 0.2);
+  g_assert_false (cm_card_page_get_checking_capacity (page));
+  dialog = visible_dialog ();
+  g_assert_nonnull (dialog);
+  /* As a click on "Check Card" does: the response, then the dialog closes. */
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "check");
+  gtk_window_close (GTK_WINDOW (dialog));
+  g_assert_true (cm_card_page_get_checking_capacity (page));
+
+  started = g_get_monotonic_time ();
+  g_assert_true (wait_for (f, capacity_checked, 120));
+  g_test_message ("capacity check took %.2f s", (g_get_monotonic_time () - started) / 1e6);
+  g_assert_nonnull (cm_card_page_get_capacity_outcome (page, NULL));
+  settle (f, 0.1);
+  dialog = visible_dialog ();
+  g_assert_nonnull (dialog);
+  return dialog;
+}
+
+static void
+close_dialog (Fixture   *f,
+              GtkWidget *dialog)
+{
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "close");
+  gtk_window_close (GTK_WINDOW (dialog));
+  settle (f, 0.1);
+  g_assert_null (visible_dialog ());
+}
+
 /* Tests. */
+
+static void
+test_capacity_fake (Fixture       *f,
+                    gconstpointer  data)
+{
+  const char *args[] = { "fake-8x", "--size", "512MiB", NULL };
+  g_autofree char *real = NULL;
+  CmCardPage *page;
+  const char *outcome;
+  gboolean fake = FALSE;
+  GtkWidget *dialog;
+  GtkWidget *label;
+
+  if (!card_up (f, args))
+    return;
+
+  dialog = check_capacity (f);
+  page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
+  outcome = cm_card_page_get_capacity_outcome (page, &fake);
+  g_test_message ("shown: %s", outcome);
+  real = g_format_size (g_ascii_strtoull (card_get (f, "SIMCARD_REAL_SIZE"), NULL, 10));
+
+  g_assert_true (fake);
+  g_assert_true (g_str_has_prefix (outcome, "Fake capacity"));
+  g_assert_nonnull (strstr (outcome, real));
+  label = find_label (dialog, outcome);
+  g_assert_nonnull (label);
+  g_assert_true (gtk_widget_has_css_class (label, "error"));
+  close_dialog (f, dialog);
+}
+
+static void
+test_capacity_genuine (Fixture       *f,
+                       gconstpointer  data)
+{
+  const char *args[] = { "good-a1", "--size", "512MiB", NULL };
+  CmCardPage *page;
+  const char *outcome;
+  gboolean fake = TRUE;
+  GtkWidget *dialog;
+  GtkWidget *label;
+
+  if (!card_up (f, args))
+    return;
+
+  dialog = check_capacity (f);
+  page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
+  outcome = cm_card_page_get_capacity_outcome (page, &fake);
+  g_test_message ("shown: %s", outcome);
+
+  g_assert_false (fake);
+  g_assert_nonnull (strstr (outcome, "holds what it says"));
+  label = find_label (dialog, outcome);
+  g_assert_nonnull (label);
+  g_assert_true (gtk_widget_has_css_class (label, "success"));
+  close_dialog (f, dialog);
+}
 
 static void
 test_raw_read (Fixture       *f,
@@ -730,6 +875,10 @@ main (int   argc,
               fixture_set_up, test_failing, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/detached", Fixture, NULL,
               fixture_set_up, test_detached, fixture_tear_down);
+  g_test_add ("/cardmark/app-simcard/capacity-fake", Fixture, NULL,
+              fixture_set_up, test_capacity_fake, fixture_tear_down);
+  g_test_add ("/cardmark/app-simcard/capacity-genuine", Fixture, NULL,
+              fixture_set_up, test_capacity_genuine, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/main-loop-stall", Fixture, NULL,
               fixture_set_up, test_main_loop_stall, fixture_tear_down);
 

@@ -12,6 +12,8 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
+#include "cm-capacity-probe.h"
+
 #include "cm-card-page.h"
 
 #define MAX_METHODS 3
@@ -31,6 +33,17 @@ struct _CmCardPage
   AdwComboRow    *brand_row;
   AdwComboRow    *profile_row;
   AdwComboRow    *method_row;
+  AdwPreferencesGroup *test_group;
+  GtkWidget      *start_button;
+  AdwActionRow   *capacity_row;
+  GtkSpinner     *capacity_spinner;
+  GtkButton      *capacity_button;
+
+  GCancellable   *probe_cancellable;
+  guint           probe_progress_id;
+  int             probe_percent;    /* written by the probe's thread */
+  char           *capacity_outcome;
+  gboolean        capacity_fake;
 };
 
 G_DEFINE_FINAL_TYPE (CmCardPage, cm_card_page, GTK_TYPE_BOX)
@@ -183,13 +196,306 @@ fill_methods (CmCardPage *self)
   adw_combo_row_set_selected (self->method_row, 0);
 }
 
+/* The capacity check. */
+
+static void
+show_toast (CmCardPage *self,
+            const char *message)
+{
+  GtkWidget *overlay = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TOAST_OVERLAY);
+
+  if (overlay != NULL)
+    adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), adw_toast_new (message));
+  else
+    g_message ("%s", message);
+}
+
+static gboolean
+can_check_capacity (CmCardPage  *self,
+                    const char **why_not)
+{
+  CmCardItem *item = self->item;
+
+  if (cm_card_item_get_kind (item) != CM_CARD_KIND_DEVICE)
+    *why_not = _("Only a whole card can be checked, not a folder.");
+  else if (cm_card_item_get_is_system (item))
+    *why_not = _("This disk holds the running system, so it is never written to.");
+  else if (cm_card_item_get_mounted (item))
+    *why_not = _("The card is mounted. Eject it in Files (keep it in the reader) to check it.");
+  else
+    return TRUE;
+
+  return FALSE;
+}
+
+static void
+fill_capacity (CmCardPage *self)
+{
+  const char *why_not = NULL;
+  gboolean can = can_check_capacity (self, &why_not);
+
+  gtk_widget_set_sensitive (GTK_WIDGET (self->capacity_row), can);
+  adw_action_row_set_subtitle (self->capacity_row,
+                               can ? _("Finds out whether the card really holds what it says")
+                                   : why_not);
+}
+
+static void
+set_probing (CmCardPage *self,
+             gboolean    probing)
+{
+  gtk_widget_set_visible (GTK_WIDGET (self->capacity_spinner), probing);
+  gtk_spinner_set_spinning (self->capacity_spinner, probing);
+  gtk_button_set_label (self->capacity_button, probing ? _("_Cancel") : _("_Check"));
+  gtk_widget_set_sensitive (GTK_WIDGET (self->test_group), !probing);
+  gtk_widget_set_sensitive (self->start_button, !probing);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->class_box), !probing);
+  if (!probing)
+    {
+      g_clear_handle_id (&self->probe_progress_id, g_source_remove);
+      g_clear_object (&self->probe_cancellable);
+      fill_capacity (self);
+    }
+}
+
+static gboolean
+probe_progress_cb (gpointer user_data)
+{
+  CmCardPage *self = user_data;
+  g_autofree char *text = g_strdup_printf (_("Checking, %d %% done…"),
+                                           g_atomic_int_get (&self->probe_percent));
+
+  adw_action_row_set_subtitle (self->capacity_row, text);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+probe_report_cb (double   fraction,
+                 gpointer user_data)
+{
+  CmCardPage *self = user_data;
+
+  g_atomic_int_set (&self->probe_percent, (int) (fraction * 100));
+}
+
+static void
+probe_thread (GTask        *task,
+              gpointer      source_object,
+              gpointer      task_data,
+              GCancellable *cancellable)
+{
+  CmTarget *target = task_data;
+  CmCapacityReport *report = g_new0 (CmCapacityReport, 1);
+  GError *error = NULL;
+
+  if (cm_capacity_probe (cm_target_get_fd (target), cm_target_get_size (target), cancellable,
+                         probe_report_cb, source_object, report, &error))
+    g_task_return_pointer (task, report, g_free);
+  else
+    {
+      g_free (report);
+      g_task_return_error (task, error);
+    }
+}
+
+static char *
+describe_report (const char             *device,
+                 const CmCapacityReport *report)
+{
+  g_autofree char *reported = g_format_size (report->reported_bytes);
+  g_autofree char *real = g_format_size (report->real_bytes);
+
+  if (report->fake)
+    return g_strdup_printf (_("Fake capacity: %s says it holds %s, but data written past %s does not come back. "
+                              "Use it as a %s card at most, or better, return it."),
+                            device, reported, real, real);
+
+  return g_strdup_printf (_("%s holds what it says: all %u places checked across its %s kept their data."),
+                          device, report->n_positions, reported);
+}
+
+static void
+show_outcome (CmCardPage *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *dialog;
+  GtkWidget *label;
+
+  dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                   self->capacity_fake ? _("Fake Capacity") : _("Capacity Is Genuine"),
+                                   NULL);
+  label = gtk_label_new (self->capacity_outcome);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_justify (GTK_LABEL (label), GTK_JUSTIFY_CENTER);
+  gtk_widget_add_css_class (label, self->capacity_fake ? "error" : "success");
+  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), label);
+  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+probe_done_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  CmCardPage *self = CM_CARD_PAGE (object);
+  g_autofree CmCapacityReport *report = NULL;
+  g_autoptr(GError) error = NULL;
+
+  report = g_task_propagate_pointer (G_TASK (result), &error);
+  if (self->item == NULL)
+    {
+      /* The page went away during the check; dispose cancelled it. */
+      g_clear_object (&self->probe_cancellable);
+      return;
+    }
+  set_probing (self, FALSE);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    show_toast (self, _("Capacity check cancelled. The card's data was put back."));
+  else if (error != NULL)
+    show_toast (self, error->message);
+  else
+    {
+      g_free (self->capacity_outcome);
+      self->capacity_outcome = describe_report (cm_card_item_get_device (self->item), report);
+      self->capacity_fake = report->fake;
+      show_outcome (self);
+    }
+}
+
+static void
+probe_target_opened_cb (GObject      *object,
+                        GAsyncResult *result,
+                        gpointer      user_data)
+{
+  g_autoptr(CmCardPage) self = user_data;
+  g_autoptr(CmTarget) target = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GTask) task = NULL;
+
+  target = cm_backend_open_target_finish (result, &error);
+  if (self->item == NULL)
+    {
+      g_clear_object (&self->probe_cancellable);
+      return;
+    }
+  if (target == NULL)
+    {
+      set_probing (self, FALSE);
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        show_toast (self, _("Capacity check cancelled. Nothing was written."));
+      else
+        show_toast (self, error->message);
+      return;
+    }
+
+  task = g_task_new (self, self->probe_cancellable, probe_done_cb, NULL);
+  g_task_set_source_tag (task, probe_target_opened_cb);
+  g_task_set_task_data (task, g_steal_pointer (&target), g_object_unref);
+  g_task_run_in_thread (task, probe_thread);
+}
+
+static void
+start_probe (CmCardPage *self)
+{
+  g_assert (self->probe_cancellable == NULL);
+
+  self->probe_cancellable = g_cancellable_new ();
+  g_atomic_int_set (&self->probe_percent, 0);
+  g_clear_pointer (&self->capacity_outcome, g_free);
+  set_probing (self, TRUE);
+  probe_progress_cb (self);
+  self->probe_progress_id = g_timeout_add (250, probe_progress_cb, self);
+  cm_backend_open_target_async (self->item, CM_METHOD_RAW_WRITE, self->probe_cancellable,
+                                probe_target_opened_cb, g_object_ref (self));
+}
+
+static void
+confirm_probe_cb (CmCardPage       *self,
+                  const char       *response,
+                  AdwMessageDialog *dialog)
+{
+  if (g_strcmp0 (response, "check") == 0 && self->probe_cancellable == NULL)
+    start_probe (self);
+}
+
+/* Asks first, since the check writes to the card (and then puts back
+ * what it overwrote); cancels the check when one is running. */
+void
+cm_card_page_check_capacity (CmCardPage *self)
+{
+  const char *why_not = NULL;
+  GtkRoot *root;
+  GtkWidget *dialog;
+
+  g_return_if_fail (CM_IS_CARD_PAGE (self));
+
+  if (self->probe_cancellable != NULL)
+    {
+      g_cancellable_cancel (self->probe_cancellable);
+      return;
+    }
+  if (!can_check_capacity (self, &why_not))
+    {
+      show_toast (self, why_not);
+      return;
+    }
+
+  root = gtk_widget_get_root (GTK_WIDGET (self));
+  dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                   _("Check the Card's Capacity?"),
+                                   _("The check writes a signature to a few hundred places across the card, "
+                                     "reads them back, and then writes the card's own data back. "
+                                     "Do not remove the card until it ends."));
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
+                                    "cancel", _("_Cancel"),
+                                    "check", _("_Check Card"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "check", ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  g_signal_connect_object (dialog, "response", G_CALLBACK (confirm_probe_cb), self, G_CONNECT_SWAPPED);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/* The sentence the last capacity check showed, or NULL. */
+const char *
+cm_card_page_get_capacity_outcome (CmCardPage *self,
+                                   gboolean   *fake)
+{
+  g_return_val_if_fail (CM_IS_CARD_PAGE (self), NULL);
+
+  if (fake != NULL)
+    *fake = self->capacity_fake;
+  return self->capacity_outcome;
+}
+
+gboolean
+cm_card_page_get_checking_capacity (CmCardPage *self)
+{
+  g_return_val_if_fail (CM_IS_CARD_PAGE (self), FALSE);
+  return self->probe_cancellable != NULL;
+}
+
+static void
+capacity_button_clicked_cb (CmCardPage *self)
+{
+  cm_card_page_check_capacity (self);
+}
+
 static void
 cm_card_page_dispose (GObject *object)
 {
   CmCardPage *self = CM_CARD_PAGE (object);
 
+  if (self->probe_cancellable != NULL)
+    g_cancellable_cancel (self->probe_cancellable);
+  g_clear_handle_id (&self->probe_progress_id, g_source_remove);
+
   gtk_widget_dispose_template (GTK_WIDGET (self), CM_TYPE_CARD_PAGE);
   g_clear_object (&self->item);
+  g_clear_pointer (&self->capacity_outcome, g_free);
 
   G_OBJECT_CLASS (cm_card_page_parent_class)->dispose (object);
 }
@@ -210,6 +516,12 @@ cm_card_page_class_init (CmCardPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, brand_row);
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, profile_row);
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, method_row);
+  gtk_widget_class_bind_template_child (widget_class, CmCardPage, test_group);
+  gtk_widget_class_bind_template_child (widget_class, CmCardPage, start_button);
+  gtk_widget_class_bind_template_child (widget_class, CmCardPage, capacity_row);
+  gtk_widget_class_bind_template_child (widget_class, CmCardPage, capacity_spinner);
+  gtk_widget_class_bind_template_child (widget_class, CmCardPage, capacity_button);
+  gtk_widget_class_bind_template_callback (widget_class, capacity_button_clicked_cb);
 }
 
 static void
@@ -230,6 +542,7 @@ cm_card_page_new (CmCardItem *item)
   fill_identity (self);
   fill_classes (self);
   fill_methods (self);
+  fill_capacity (self);
 
   return self;
 }

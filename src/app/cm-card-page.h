@@ -28,5 +28,9 @@ void        cm_card_page_set_profile (CmCardPage  *self,
 CmMethod    cm_card_page_get_method  (CmCardPage  *self);
 gboolean    cm_card_page_set_method  (CmCardPage  *self,
                                       CmMethod     method);
+void        cm_card_page_check_capacity        (CmCardPage *self);
+gboolean    cm_card_page_get_checking_capacity (CmCardPage *self);
+const char *cm_card_page_get_capacity_outcome  (CmCardPage *self,
+                                                gboolean   *fake);
 
 G_END_DECLS
