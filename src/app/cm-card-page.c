@@ -298,22 +298,6 @@ probe_thread (GTask        *task,
     }
 }
 
-static char *
-describe_report (const char             *device,
-                 const CmCapacityReport *report)
-{
-  g_autofree char *reported = g_format_size (report->reported_bytes);
-  g_autofree char *real = g_format_size (report->real_bytes);
-
-  if (report->fake)
-    return g_strdup_printf (_("Fake capacity: %s says it holds %s, but data written past %s does not come back. "
-                              "Use it as a %s card at most, or better, return it."),
-                            device, reported, real, real);
-
-  return g_strdup_printf (_("%s holds what it says: all %u places checked across its %s kept their data."),
-                          device, report->n_positions, reported);
-}
-
 static void
 show_outcome (CmCardPage *self)
 {
@@ -358,7 +342,7 @@ probe_done_cb (GObject      *object,
   else
     {
       g_free (self->capacity_outcome);
-      self->capacity_outcome = describe_report (cm_card_item_get_device (self->item), report);
+      self->capacity_outcome = cm_capacity_report_describe (cm_card_item_get_device (self->item), report);
       self->capacity_fake = report->fake;
       show_outcome (self);
     }

@@ -116,8 +116,7 @@ print_report (const char             *device,
               const CmCapacityReport *report,
               gboolean                json)
 {
-  g_autofree char *reported = g_format_size (report->reported_bytes);
-  g_autofree char *real = g_format_size (report->real_bytes);
+  g_autofree char *sentence = NULL;
 
   if (json)
     {
@@ -139,13 +138,8 @@ print_report (const char             *device,
       return;
     }
 
-  if (report->fake)
-    printf (_("Fake capacity: %s says it holds %s, but data written past %s does not come back. "
-              "Use it as a %s card at most, or better, return it.\n"),
-            device, reported, real, real);
-  else
-    printf (_("%s holds what it says: all %u places checked across its %s kept their data.\n"),
-            device, report->n_positions, reported);
+  sentence = cm_capacity_report_describe (device, report);
+  printf ("%s\n", sentence);
 }
 
 int

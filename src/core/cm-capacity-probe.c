@@ -269,3 +269,20 @@ cm_capacity_probe (int                     fd,
 
   return TRUE;
 }
+
+/* The finding in one sentence a person can act on. */
+char *
+cm_capacity_report_describe (const char             *device,
+                             const CmCapacityReport *report)
+{
+  g_autofree char *reported = g_format_size (report->reported_bytes);
+  g_autofree char *real = g_format_size (report->real_bytes);
+
+  if (report->fake)
+    return g_strdup_printf (_("Fake capacity: %s says it holds %s, but data written past %s does not come back. "
+                              "Use it as a %s card at most, or better, return it."),
+                            device, reported, real, real);
+
+  return g_strdup_printf (_("%s holds what it says: all %u places checked across its %s kept their data."),
+                          device, report->n_positions, reported);
+}

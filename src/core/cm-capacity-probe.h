@@ -22,6 +22,9 @@ typedef struct
 typedef void (*CmCapacityProgressFunc) (double   fraction,
                                         gpointer user_data);
 
+char    *cm_capacity_report_describe (const char             *device,
+                                     const CmCapacityReport *report) G_GNUC_WARN_UNUSED_RESULT;
+
 gboolean cm_capacity_probe (int                     fd,
                             guint64                 size,
                             GCancellable           *cancellable,
