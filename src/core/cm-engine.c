@@ -274,6 +274,43 @@ check_transfer (gssize   done,
   return TRUE;
 }
 
+/* One command, timed and counted. Returns when it ended, or 0 with
+ * @error set. */
+static inline double
+timed_command (Run         *run,
+               CmDirection  direction,
+               guint8      *data,
+               gsize        size,
+               guint64      offset,
+               GError     **error)
+{
+  double start = now_s (), end;
+
+  if (!check_transfer (do_io (run->job, direction, data, size, offset), size, error))
+    return 0;
+
+  end = now_s ();
+  record_command (run, start, end, size);
+  return end;
+}
+
+/* A write test is over once its data is on the card. */
+static gboolean
+finish_test (Run     *run,
+             double   now,
+             GError **error)
+{
+  if (run->spec->direction == CM_DIRECTION_WRITE)
+    {
+      if (!flush_if_buffered (run->job, FALSE, error))
+        return FALSE;
+      now = now_s ();
+    }
+
+  run_finish (run, now);
+  return TRUE;
+}
+
 static gboolean
 run_sequential (Run     *run,
                 guint8  *buffer,
@@ -295,33 +332,19 @@ run_sequential (Run     *run,
       guint64 offset = job->seq_start + done;
       gsize size = MIN (bs, total - done);
       guint8 *data = buffer;
-      double start;
 
       if (job->backup != NULL && offset + size <= job->area_bytes)
         data = job->backup + offset;
 
-      if (check_cancelled (job, error))
+      if (check_cancelled (job, error) ||
+          (now = timed_command (run, spec->direction, data, size, offset, error)) == 0)
         return FALSE;
-
-      start = now_s ();
-      if (!check_transfer (do_io (job, spec->direction, data, size, offset), size, error))
-        return FALSE;
-      now = now_s ();
-      record_command (run, start, now, size);
 
       if (now - run->t_last_sample >= SAMPLE_INTERVAL_S)
         emit_sample (run, now, (double) (done + size) / total);
     }
 
-  if (spec->direction == CM_DIRECTION_WRITE)
-    {
-      if (!flush_if_buffered (job, FALSE, error))
-        return FALSE;
-      now = now_s ();
-    }
-
-  run_finish (run, now);
-  return TRUE;
+  return finish_test (run, now, error);
 }
 
 /* One block at each of spec->bytes evenly spaced places over the whole
@@ -402,30 +425,16 @@ run_random_qd1 (Run     *run,
     {
       guint64 offset = random_offset (run, bs);
       guint8 *data = spec->direction == CM_DIRECTION_WRITE ? write_source (run, buffer, offset) : buffer;
-      double start;
 
-      if ((i & 15) == 0 && check_cancelled (job, error))
+      if (((i & 15) == 0 && check_cancelled (job, error)) ||
+          (now = timed_command (run, spec->direction, data, bs, offset, error)) == 0)
         return FALSE;
-
-      start = now_s ();
-      if (!check_transfer (do_io (job, spec->direction, data, bs, offset), bs, error))
-        return FALSE;
-      now = now_s ();
-      record_command (run, start, now, bs);
 
       if (now - run->t_last_sample >= SAMPLE_INTERVAL_S && now >= run->t_counted)
         emit_sample (run, now, (now - run->t_origin) / spec->duration_s);
     }
 
-  if (spec->direction == CM_DIRECTION_WRITE)
-    {
-      if (!flush_if_buffered (job, FALSE, error))
-        return FALSE;
-      now = now_s ();
-    }
-
-  run_finish (run, now);
-  return TRUE;
+  return finish_test (run, now, error);
 }
 
 typedef struct
