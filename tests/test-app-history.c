@@ -19,58 +19,20 @@
 #include <string.h>
 
 #include "cm-application.h"
+#include "cm-backend.h"
 #include "cm-card-page.h"
 #include "cm-chart-view.h"
 #include "cm-history-page.h"
 #include "cm-result-page.h"
+#include "cm-test-app.h"
 #include "cm-window.h"
 
 static char *data_home;
 
-typedef gboolean (*Condition) (CmWindow *window);
-
 static gboolean
-timeout_cb (gpointer data)
+on_result_page (gpointer data)
 {
-  gboolean *timed_out = data;
-
-  *timed_out = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static gboolean
-wait_for (CmWindow  *window,
-          Condition  condition,
-          double     seconds)
-{
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add ((guint) (seconds * 1000), timeout_cb, &timed_out);
-
-  while (!condition (window) && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-
-  if (!timed_out)
-    g_source_remove (id);
-  return condition (window);
-}
-
-static gboolean
-on_result_page (CmWindow *window)
-{
-  return g_strcmp0 (cm_window_get_page_name (window), "result") == 0 && !cm_window_get_running (window);
-}
-
-static gboolean
-always_false (CmWindow *window)
-{
-  return FALSE;
-}
-
-static void
-settle (CmWindow *window,
-        double    seconds)
-{
-  wait_for (window, always_false, seconds);
+  return g_strcmp0 (cm_window_get_page_name (data), "result") == 0 && !cm_window_get_running (data);
 }
 
 static void
@@ -82,10 +44,6 @@ save_screenshot (CmWindow   *window,
 {
   const char *dir = g_getenv ("CARDMARK_SCREENSHOT_DIR");
   AdwStyleManager *style = adw_style_manager_get_default ();
-  g_autoptr(GdkPaintable) paintable = NULL;
-  g_autoptr(GtkSnapshot) snapshot = NULL;
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
   g_autofree char *file = NULL;
   g_autofree char *path = NULL;
 
@@ -94,19 +52,11 @@ save_screenshot (CmWindow   *window,
 
   adw_style_manager_set_color_scheme (style, dark ? ADW_COLOR_SCHEME_FORCE_DARK : ADW_COLOR_SCHEME_FORCE_LIGHT);
   gtk_window_set_default_size (GTK_WINDOW (window), width, height);
-  settle (window, 0.5);
-  paintable = gtk_widget_paintable_new (GTK_WIDGET (window));
-  width = gdk_paintable_get_intrinsic_width (paintable);
-  height = gdk_paintable_get_intrinsic_height (paintable);
-  snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
-  node = gtk_snapshot_to_node (snapshot);
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
-                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
-  file = g_strdup_printf ("app-%s-%dx%d%s.png", name, width, height, dark ? "-dark" : "");
+  cm_test_settle (0.5);
+  file = g_strdup_printf ("app-%s-%dx%d%s.png", name, gtk_widget_get_width (GTK_WIDGET (window)),
+                          gtk_widget_get_height (GTK_WIDGET (window)), dark ? "-dark" : "");
   path = g_build_filename (dir, file, NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
+  cm_test_save_png (GTK_WIDGET (window), path);
   adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
 }
 
@@ -221,7 +171,7 @@ fixture_tear_down (Fixture       *f,
 {
   g_object_ref (f->window);
   gtk_window_destroy (GTK_WINDOW (f->window));
-  settle (f->window, 0.05);
+  cm_test_settle (0.05);
   g_assert_finalize_object (f->window);
   for (guint i = 0; i < G_N_ELEMENTS (f->folders); i++)
     {
@@ -242,7 +192,7 @@ run_on (Fixture    *f,
   cm_card_page_set_claims (CM_CARD_PAGE (cm_window_get_page (f->window, "card")), claims);
   g_action_group_activate_action (G_ACTION_GROUP (f->app), "start-test", NULL);
   g_assert_true (cm_window_get_running (f->window));
-  g_assert_true (wait_for (f->window, on_result_page, 60));
+  g_assert_true (cm_test_wait_for (on_result_page, f->window, 60));
   g_assert_nonnull (cm_window_get_last_result (f->window));
   return cm_window_get_last_result (f->window);
 }
@@ -492,7 +442,7 @@ test_compare (Fixture       *f,
   g_assert_nonnull (strstr (names, cm_result_get_name (second)));
 
   /* It is drawn: the chart is on screen with a size. */
-  settle (f->window, 0.2);
+  cm_test_settle (0.2);
   g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (summary)));
   g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (summary)), >, 200);
   g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (summary)), >, 100);
@@ -519,7 +469,7 @@ main (int   argc,
   data_home = g_dir_make_tmp ("cardmark-xdg-XXXXXX", NULL);
   g_assert_nonnull (data_home);
   g_setenv ("XDG_DATA_HOME", data_home, TRUE);
-  g_setenv ("CARDMARK_TEST_PLAN", "tiny", TRUE);
+  cm_backend_set_test_plan ("tiny");
 
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();

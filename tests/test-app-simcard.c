@@ -24,29 +24,17 @@
 #include <unistd.h>
 
 #include "cm-application.h"
+#include "cm-backend.h"
 #include "cm-card-item.h"
 #include "cm-card-list-page.h"
 #include "cm-card-page.h"
 #include "cm-result-page.h"
 #include "cm-run-page.h"
+#include "cm-test-app.h"
 #include "cm-verdict.h"
 #include "cm-window.h"
 
 static char *services_skip_reason;
-
-/* Conditions and waiting. */
-
-typedef struct _Fixture Fixture;
-typedef gboolean (*Condition) (Fixture *f);
-
-static gboolean
-timeout_cb (gpointer data)
-{
-  gboolean *timed_out = data;
-
-  *timed_out = TRUE;
-  return G_SOURCE_REMOVE;
-}
 
 /* The main-loop stall meter: a 10 ms timer that remembers the longest
  * gap between two of its ticks. */
@@ -75,7 +63,7 @@ stall_tick_cb (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
-struct _Fixture
+typedef struct
 {
   CmApplication *app;
   CmWindow      *window;
@@ -83,36 +71,7 @@ struct _Fixture
   GPid           guard_pid;
   int            guard_fd;
   char          *folder;
-};
-
-static gboolean
-wait_for (Fixture   *f,
-          Condition  condition,
-          double     seconds)
-{
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add ((guint) (seconds * 1000), timeout_cb, &timed_out);
-
-  while (!condition (f) && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-
-  if (!timed_out)
-    g_source_remove (id);
-  return condition (f);
-}
-
-static gboolean
-always_false (Fixture *f)
-{
-  return FALSE;
-}
-
-static void
-settle (Fixture *f,
-        double   seconds)
-{
-  wait_for (f, always_false, seconds);
-}
+} Fixture;
 
 static const char *
 card_get (Fixture    *f,
@@ -125,8 +84,9 @@ card_get (Fixture    *f,
 }
 
 static gboolean
-card_listed (Fixture *f)
+card_listed (gpointer data)
 {
+  Fixture *f = data;
   CmCardListPage *list = CM_CARD_LIST_PAGE (cm_window_get_page (f->window, "cards"));
   GListModel *model = cm_card_list_page_get_model (list);
   guint n = model != NULL ? g_list_model_get_n_items (model) : 0;
@@ -143,20 +103,23 @@ card_listed (Fixture *f)
 }
 
 static gboolean
-on_result_page (Fixture *f)
+on_result_page (gpointer data)
 {
+  Fixture *f = data;
   return g_strcmp0 (cm_window_get_page_name (f->window), "result") == 0;
 }
 
 static gboolean
-run_ended (Fixture *f)
+run_ended (gpointer data)
 {
+  Fixture *f = data;
   return !cm_window_get_running (f->window);
 }
 
 static gboolean
-has_samples (Fixture *f)
+has_samples (gpointer data)
 {
+  Fixture *f = data;
   GtkWidget *page = cm_window_get_page (f->window, "run");
 
   return page != NULL && cm_chart_view_get_n_points (cm_run_page_get_chart (CM_RUN_PAGE (page))) >= 2;
@@ -282,10 +245,10 @@ fixture_tear_down (Fixture       *f,
   if (f->window != NULL)
     {
       cm_window_cancel_test (f->window);
-      wait_for (f, run_ended, 5);
+      cm_test_wait_for (run_ended, f, 5);
       g_object_ref (f->window);
       gtk_window_destroy (GTK_WINDOW (f->window));
-      settle (f, 0.05);
+      cm_test_settle (0.05);
       g_assert_finalize_object (f->window);
     }
   card_down (f);
@@ -422,7 +385,7 @@ open_card (Fixture  *f,
   CmCardPage *page;
 
   open_window (f);
-  g_assert_true (wait_for (f, card_listed, 20));
+  g_assert_true (cm_test_wait_for (card_listed, f, 20));
   g_assert_true (cm_window_open_path (f->window, card_get (f, "SIMCARD_DEV")));
   g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "card");
 
@@ -475,14 +438,14 @@ start (Fixture    *f,
 {
   CmCardPage *page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
 
-  g_setenv ("CARDMARK_TEST_PLAN", plan, TRUE);
+  cm_backend_set_test_plan (plan);
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (f->app), "start-test"));
   g_action_group_activate_action (G_ACTION_GROUP (f->app), "start-test", NULL);
 
   if (cm_card_page_get_method (page) == CM_METHOD_RAW_WRITE)
     {
       /* A raw write asks first, and nothing starts until the user agrees. */
-      settle (f, 0.2);
+      cm_test_settle (0.2);
       g_assert_false (cm_window_get_running (f->window));
       g_assert_true (accept_write_dialog ());
     }
@@ -505,7 +468,7 @@ run_to_result (Fixture  *f,
   stall->window = f->window;
   stall_id = g_timeout_add (10, stall_tick_cb, stall);
   start (f, "tiny");
-  g_assert_true (wait_for (f, on_result_page, 120));
+  g_assert_true (cm_test_wait_for (on_result_page, f, 120));
   g_source_remove (stall_id);
 
   page = cm_window_get_page (f->window, "result");
@@ -533,8 +496,9 @@ run_to_result (Fixture  *f,
 }
 
 static gboolean
-capacity_checked (Fixture *f)
+capacity_checked (gpointer data)
 {
+  Fixture *f = data;
   CmCardPage *page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
 
   return !cm_card_page_get_checking_capacity (page);
@@ -568,12 +532,12 @@ check_capacity (Fixture *f)
   gint64 started;
 
   open_window (f);
-  g_assert_true (wait_for (f, card_listed, 20));
+  g_assert_true (cm_test_wait_for (card_listed, f, 20));
   g_assert_true (cm_window_open_path (f->window, card_get (f, "SIMCARD_DEV")));
   page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
 
   cm_card_page_check_capacity (page);
-  settle (f, 0.2);
+  cm_test_settle (0.2);
   g_assert_false (cm_card_page_get_checking_capacity (page));
   dialog = visible_dialog ();
   g_assert_nonnull (dialog);
@@ -583,10 +547,10 @@ check_capacity (Fixture *f)
   g_assert_true (cm_card_page_get_checking_capacity (page));
 
   started = g_get_monotonic_time ();
-  g_assert_true (wait_for (f, capacity_checked, 120));
+  g_assert_true (cm_test_wait_for (capacity_checked, f, 120));
   g_test_message ("capacity check took %.2f s", (g_get_monotonic_time () - started) / 1e6);
   g_assert_nonnull (cm_card_page_get_capacity_outcome (page, NULL));
-  settle (f, 0.1);
+  cm_test_settle (0.1);
   dialog = visible_dialog ();
   g_assert_nonnull (dialog);
   return dialog;
@@ -598,7 +562,7 @@ close_dialog (Fixture   *f,
 {
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "close");
   gtk_window_close (GTK_WINDOW (dialog));
-  settle (f, 0.1);
+  cm_test_settle (0.1);
   g_assert_null (visible_dialog ());
 }
 
@@ -706,7 +670,7 @@ test_read_only (Fixture       *f,
 
   open_card (f, CM_METHOD_RAW_WRITE);
   start (f, "tiny");
-  g_assert_true (wait_for (f, run_ended, 120));
+  g_assert_true (cm_test_wait_for (run_ended, f, 120));
 
   /* The write tests say the card is write-protected; the reads still
    * measure it. */
@@ -764,7 +728,7 @@ test_failing (Fixture       *f,
 
   open_card (f, CM_METHOD_RAW_READ);
   start (f, "tiny");
-  g_assert_true (wait_for (f, run_ended, 60));
+  g_assert_true (cm_test_wait_for (run_ended, f, 60));
   assert_error_page (f);
 }
 
@@ -781,7 +745,7 @@ test_detached (Fixture       *f,
 
   open_card (f, CM_METHOD_RAW_READ);
   start (f, "slow");
-  g_assert_true (wait_for (f, has_samples, 30));
+  g_assert_true (cm_test_wait_for (has_samples, f, 30));
 
   /* Pulled out: the loop device goes, as a card does from its reader,
    * and since the app still holds it open (so the kernel only marks it
@@ -790,7 +754,7 @@ test_detached (Fixture       *f,
   g_assert_true (g_spawn_command_line_sync (detach, NULL, NULL, NULL, NULL));
   g_assert_cmpint (kill (atoi (card_get (f, "SIMCARD_PID")), SIGKILL), ==, 0);
   detached_at = g_get_monotonic_time ();
-  g_assert_true (wait_for (f, run_ended, 20));
+  g_assert_true (cm_test_wait_for (run_ended, f, 20));
   g_test_message ("the run ended %.2f s after the card went", (g_get_monotonic_time () - detached_at) / 1e6);
   assert_error_page (f);
 }
@@ -812,18 +776,18 @@ test_main_loop_stall (Fixture       *f,
   g_assert_no_error (error);
 
   open_window (f);
-  g_setenv ("CARDMARK_TEST_PLAN", "slow", TRUE);
+  cm_backend_set_test_plan ("slow");
   g_assert_true (cm_window_open_path (f->window, f->folder));
-  settle (f, 0.3);
+  cm_test_settle (0.3);
 
   stall.window = f->window;
   stall_id = g_timeout_add (10, stall_tick_cb, &stall);
   g_action_group_activate_action (G_ACTION_GROUP (f->app), "start-test", NULL);
-  g_assert_true (wait_for (f, has_samples, 30));
-  settle (f, 6);
+  g_assert_true (cm_test_wait_for (has_samples, f, 30));
+  cm_test_settle (6);
   g_assert_true (cm_window_get_running (f->window));
   cm_window_cancel_test (f->window);
-  g_assert_true (wait_for (f, run_ended, 5));
+  g_assert_true (cm_test_wait_for (run_ended, f, 5));
   g_source_remove (stall_id);
 
   g_test_message ("worst main-loop stall: %.1f ms over %u ticks of 10 ms, %u chart points",

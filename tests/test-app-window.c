@@ -18,77 +18,39 @@
 #include <locale.h>
 
 #include "cm-application.h"
+#include "cm-backend.h"
 #include "cm-card-item.h"
 #include "cm-card-list-page.h"
 #include "cm-card-page.h"
 #include "cm-result-page.h"
 #include "cm-run-page.h"
+#include "cm-test-app.h"
 #include "cm-window.h"
 
-typedef gboolean (*Condition) (CmWindow *window);
-
 static gboolean
-timeout_cb (gpointer data)
+on_result_page (gpointer data)
 {
-  gboolean *timed_out = data;
-
-  *timed_out = TRUE;
-  return G_SOURCE_REMOVE;
+  return g_strcmp0 (cm_window_get_page_name (data), "result") == 0;
 }
 
 static gboolean
-wait_for (CmWindow  *window,
-          Condition  condition,
-          double     seconds)
+on_card_page (gpointer data)
 {
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add ((guint) (seconds * 1000), timeout_cb, &timed_out);
-
-  while (!condition (window) && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-
-  if (!timed_out)
-    g_source_remove (id);
-  return condition (window);
+  return g_strcmp0 (cm_window_get_page_name (data), "card") == 0 && !cm_window_get_running (data);
 }
 
 static gboolean
-on_result_page (CmWindow *window)
+on_error_page (gpointer data)
 {
-  return g_strcmp0 (cm_window_get_page_name (window), "result") == 0;
+  return g_strcmp0 (cm_window_get_page_name (data), "error") == 0;
 }
 
 static gboolean
-on_card_page (CmWindow *window)
+has_samples (gpointer data)
 {
-  return g_strcmp0 (cm_window_get_page_name (window), "card") == 0 && !cm_window_get_running (window);
-}
-
-static gboolean
-on_error_page (CmWindow *window)
-{
-  return g_strcmp0 (cm_window_get_page_name (window), "error") == 0;
-}
-
-static gboolean
-has_samples (CmWindow *window)
-{
-  GtkWidget *page = cm_window_get_page (window, "run");
+  GtkWidget *page = cm_window_get_page (data, "run");
 
   return page != NULL && cm_chart_view_get_n_points (cm_run_page_get_chart (CM_RUN_PAGE (page))) >= 2;
-}
-
-static gboolean
-always_false (CmWindow *window)
-{
-  return FALSE;
-}
-
-static void
-settle (CmWindow *window,
-        double    seconds)
-{
-  wait_for (window, always_false, seconds);
 }
 
 static void
@@ -96,30 +58,16 @@ save_screenshot (CmWindow   *window,
                  const char *name)
 {
   const char *dir = g_getenv ("CARDMARK_SCREENSHOT_DIR");
-  g_autoptr(GdkPaintable) paintable = NULL;
-  g_autoptr(GtkSnapshot) snapshot = NULL;
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
   g_autofree char *file = NULL;
   g_autofree char *path = NULL;
-  int width, height;
 
   if (dir == NULL)
     return;
 
-  settle (window, 0.4);
-  paintable = gtk_widget_paintable_new (GTK_WIDGET (window));
-  width = gdk_paintable_get_intrinsic_width (paintable);
-  height = gdk_paintable_get_intrinsic_height (paintable);
-  snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
-  node = gtk_snapshot_to_node (snapshot);
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
-                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
+  cm_test_settle (0.4);
   file = g_strdup_printf ("app-%s.png", name);
   path = g_build_filename (dir, file, NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
+  cm_test_save_png (GTK_WIDGET (window), path);
 }
 
 static guint
@@ -169,7 +117,7 @@ fixture_tear_down (Fixture       *f,
 {
   g_object_ref (f->window);
   gtk_window_destroy (GTK_WINDOW (f->window));
-  settle (f->window, 0.05);
+  cm_test_settle (0.05);
   g_assert_finalize_object (f->window);
   g_assert_cmpint (g_rmdir (f->folder), ==, 0);
   g_free (f->folder);
@@ -227,7 +175,7 @@ static void
 start_on_folder (Fixture    *f,
                  const char *plan)
 {
-  g_setenv ("CARDMARK_TEST_PLAN", plan, TRUE);
+  cm_backend_set_test_plan (plan);
   g_assert_true (cm_window_open_path (f->window, f->folder));
   g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "card");
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (f->app), "start-test"));
@@ -242,13 +190,13 @@ test_run_to_result (Fixture       *f,
   CmResult *result;
   GPtrArray *tests;
 
-  g_setenv ("CARDMARK_TEST_PLAN", "tiny", TRUE);
+  cm_backend_set_test_plan ("tiny");
   g_assert_true (cm_window_open_path (f->window, f->folder));
   cm_card_page_set_claims (CM_CARD_PAGE (cm_window_get_page (f->window, "card")), claims);
   save_screenshot (f->window, "card");
   g_action_group_activate_action (G_ACTION_GROUP (f->app), "start-test", NULL);
 
-  g_assert_true (wait_for (f->window, on_result_page, 60));
+  g_assert_true (cm_test_wait_for (on_result_page, f->window, 60));
   g_assert_false (cm_window_get_running (f->window));
   result = cm_window_get_last_result (f->window);
   g_assert_nonnull (result);
@@ -286,13 +234,13 @@ test_cancel (Fixture       *f,
 
   start_on_folder (f, "slow");
   g_assert_true (cm_window_get_running (f->window));
-  g_assert_true (wait_for (f->window, has_samples, 30));
+  g_assert_true (cm_test_wait_for (has_samples, f->window, 30));
   g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "run");
   save_screenshot (f->window, "run");
 
   cancelled_at = g_get_monotonic_time ();
   g_action_group_activate_action (G_ACTION_GROUP (f->app), "cancel-test", NULL);
-  g_assert_true (wait_for (f->window, on_card_page, 5));
+  g_assert_true (cm_test_wait_for (on_card_page, f->window, 5));
   returned_at = g_get_monotonic_time ();
 
   g_test_message ("cancel took %.3f s", (returned_at - cancelled_at) / 1e6);
@@ -310,13 +258,13 @@ test_card_pulled (Fixture       *f,
 
   g_list_store_append (store, card);
   cm_window_set_devices (f->window, G_LIST_MODEL (store));
-  g_setenv ("CARDMARK_TEST_PLAN", "slow", TRUE);
+  cm_backend_set_test_plan ("slow");
   g_assert_true (cm_window_open_path (f->window, "/dev/cardmark-test"));
   g_action_group_activate_action (G_ACTION_GROUP (f->app), "start-test", NULL);
-  g_assert_true (wait_for (f->window, has_samples, 30));
+  g_assert_true (cm_test_wait_for (has_samples, f->window, 30));
 
   g_list_store_remove (store, 0);
-  g_assert_true (wait_for (f->window, on_error_page, 5));
+  g_assert_true (cm_test_wait_for (on_error_page, f->window, 5));
   g_assert_false (cm_window_get_running (f->window));
   g_assert_cmpuint (count_scratch_files (f->folder), ==, 0);
   save_screenshot (f->window, "card-pulled");

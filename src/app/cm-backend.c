@@ -167,13 +167,25 @@ cm_backend_set_show_loop (GListModel *devices,
 }
 
 
-/* CARDMARK_TEST_PLAN lets the widget tests run a plan of a few
- * megabytes ("tiny") or one that runs until cancelled ("slow"). */
+static char *test_plan_name;
+
+/* Makes the next runs use a test plan: "tiny", a few megabytes, or
+ * "slow", one that runs until cancelled; NULL goes back to the profile's
+ * plan. The widget tests call this; CARDMARK_TEST_PLAN in the environment
+ * does the same for a whole process (tests/app-screenshots). Unlike
+ * setting the variable, this is safe once threads run. */
+void
+cm_backend_set_test_plan (const char *name)
+{
+  g_free (test_plan_name);
+  test_plan_name = g_strdup (name);
+}
+
 CmPlan *
 cm_backend_new_plan (CmProfile   profile,
                      CmCardItem *item)
 {
-  const char *test_plan = g_getenv ("CARDMARK_TEST_PLAN");
+  const char *test_plan = test_plan_name != NULL ? test_plan_name : g_getenv ("CARDMARK_TEST_PLAN");
   CmCardInfo *info = item != NULL ? cm_card_item_get_card_info (item) : NULL;
   CmPlan *plan;
 

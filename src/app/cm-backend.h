@@ -27,6 +27,7 @@ void        cm_backend_set_show_loop    (GListModel           *devices,
                                          gboolean              show_loop);
 CmPlan     *cm_backend_new_plan         (CmProfile             profile,
                                          CmCardItem           *item) G_GNUC_WARN_UNUSED_RESULT;
+void        cm_backend_set_test_plan    (const char           *name);
 void        cm_backend_open_target_async (CmCardItem          *item,
                                           CmMethod             method,
                                           GCancellable        *cancellable,

@@ -1,0 +1,63 @@
+/* cm-test-app.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include "cm-test-app.h"
+
+static gboolean
+timeout_cb (gpointer data)
+{
+  gboolean *timed_out = data;
+
+  *timed_out = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs the main loop until @condition holds or @seconds have passed;
+ * returns whether it holds. */
+gboolean
+cm_test_wait_for (CmTestCondition condition,
+                  gpointer        data,
+                  double          seconds)
+{
+  gboolean timed_out = FALSE;
+  guint id = g_timeout_add ((guint) (seconds * 1000), timeout_cb, &timed_out);
+
+  while ((condition == NULL || !condition (data)) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+
+  if (!timed_out)
+    g_source_remove (id);
+  return condition != NULL && condition (data);
+}
+
+/* Runs the main loop for @seconds, so that layout and drawing catch up. */
+void
+cm_test_settle (double seconds)
+{
+  cm_test_wait_for (NULL, NULL, seconds);
+}
+
+/* Renders @widget, a realized window, the way it is on screen and saves
+ * it to @path. */
+void
+cm_test_save_png (GtkWidget  *widget,
+                  const char *path)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  int width = gdk_paintable_get_intrinsic_width (paintable);
+  int height = gdk_paintable_get_intrinsic_height (paintable);
+
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
+  node = gtk_snapshot_to_node (snapshot);
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (widget)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+}

@@ -1,0 +1,22 @@
+/* cm-test-app.h — what the app tests share: waiting on the main loop for
+ * a condition, and saving a window as a PNG.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+typedef gboolean (*CmTestCondition) (gpointer data);
+
+gboolean cm_test_wait_for (CmTestCondition  condition,
+                           gpointer         data,
+                           double           seconds);
+void     cm_test_settle   (double           seconds);
+void     cm_test_save_png (GtkWidget       *widget,
+                           const char      *path);
+
+G_END_DECLS
