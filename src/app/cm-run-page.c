@@ -4,6 +4,12 @@
  *
  * A test in progress: which measurement, how far, how long, and the
  * throughput as it happens.
+ *
+ * Two charts share the space below the progress bar. While a sequential
+ * write runs, it is src/charts' write-over-time chart of the result so far,
+ * with the claimed write classes' lines, growing as samples arrive: a
+ * card's cache running out shows while it happens. During the other tests
+ * it is the live line of the test being measured.
  */
 
 #include "config.h"
@@ -23,16 +29,30 @@ struct _CmRunPage
   GtkLabel       *test_label;
   GtkProgressBar *progress_bar;
   GtkLabel       *time_label;
+  GtkStack       *chart_stack;
   CmChartView    *chart;
+  CmChartView    *write_chart;
   GtkButton      *cancel_button;
+
+  CmResult       *written;  /* the sequential writes' samples so far */
 };
 
 G_DEFINE_FINAL_TYPE (CmRunPage, cm_run_page, GTK_TYPE_BOX)
 
+/* The tests the write-over-time chart shows. */
+static gboolean
+is_sequential_write (const char *test)
+{
+  return g_strcmp0 (test, "seq-write") == 0 || g_strcmp0 (test, "seq-write-sustained") == 0;
+}
+
 static void
 cm_run_page_dispose (GObject *object)
 {
+  CmRunPage *self = CM_RUN_PAGE (object);
+
   gtk_widget_dispose_template (GTK_WIDGET (object), CM_TYPE_RUN_PAGE);
+  g_clear_object (&self->written);
 
   G_OBJECT_CLASS (cm_run_page_parent_class)->dispose (object);
 }
@@ -51,7 +71,9 @@ cm_run_page_class_init (CmRunPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CmRunPage, test_label);
   gtk_widget_class_bind_template_child (widget_class, CmRunPage, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, CmRunPage, time_label);
+  gtk_widget_class_bind_template_child (widget_class, CmRunPage, chart_stack);
   gtk_widget_class_bind_template_child (widget_class, CmRunPage, chart);
+  gtk_widget_class_bind_template_child (widget_class, CmRunPage, write_chart);
   gtk_widget_class_bind_template_child (widget_class, CmRunPage, cancel_button);
 }
 
@@ -59,16 +81,28 @@ static void
 cm_run_page_init (CmRunPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-  gtk_widget_set_size_request (GTK_WIDGET (self->chart), -1, 140);
+  gtk_widget_set_size_request (GTK_WIDGET (self->chart_stack), -1, 140);
+  self->written = cm_result_new ();
 }
 
+/* @claims: the classes the card claims, whose lines the write chart
+ * emphasises; they are judged when the run ends. */
 CmRunPage *
-cm_run_page_new (const char *title)
+cm_run_page_new (const char         *title,
+                 const char * const *claims)
 {
   CmRunPage *self = g_object_new (CM_TYPE_RUN_PAGE, NULL);
   g_autofree char *text = g_strdup_printf (_("Testing %s"), title);
 
   gtk_label_set_label (self->title_label, text);
+  cm_result_set_name (self->written, title);
+  for (guint i = 0; claims != NULL && claims[i] != NULL; i++)
+    {
+      CmClaim *claim = cm_claim_new (claims[i]);
+
+      claim->status = CM_STATUS_NOT_JUDGED;
+      cm_result_take_claim (self->written, claim);
+    }
   return self;
 }
 
@@ -85,6 +119,11 @@ cm_run_page_set_test (CmRunPage  *self,
   /* Translators: "Sequential write (test 1 of 6)" */
   text = g_strdup_printf (_("%s (test %u of %u)"), cm_backend_describe_test (name), index + 1, n_tests);
   gtk_label_set_label (self->test_label, text);
+
+  if (is_sequential_write (name) && cm_result_lookup_test (self->written, name) == NULL)
+    cm_result_take_test (self->written, cm_test_result_new (name));
+  gtk_stack_set_visible_child (self->chart_stack,
+                               GTK_WIDGET (is_sequential_write (name) ? self->write_chart : self->chart));
 }
 
 void
@@ -111,8 +150,23 @@ cm_run_page_add_sample (CmRunPage  *self,
                         double      t,
                         double      mb_per_s)
 {
+  CmTestResult *written;
+
   g_return_if_fail (CM_IS_RUN_PAGE (self));
   cm_chart_view_add_sample (self->chart, cm_backend_describe_test (test), t, mb_per_s);
+
+  written = is_sequential_write (test) ? cm_result_lookup_test (self->written, test) : NULL;
+  if (written != NULL)
+    {
+      /* A sample covers the time since the one before it. */
+      CmSample sample = { 0, t, 0 };
+
+      if (written->samples->len > 0)
+        sample.t_start = g_array_index (written->samples, CmSample, written->samples->len - 1).t_end;
+      sample.bytes = (guint64) (mb_per_s * 1e6 * (sample.t_end - sample.t_start));
+      g_array_append_val (written->samples, sample);
+      cm_chart_view_set_result (self->write_chart, self->written);
+    }
 }
 
 void
@@ -129,4 +183,12 @@ cm_run_page_get_chart (CmRunPage *self)
 {
   g_return_val_if_fail (CM_IS_RUN_PAGE (self), NULL);
   return self->chart;
+}
+
+/* The write-over-time chart of the sequential writes so far. */
+CmChartView *
+cm_run_page_get_write_chart (CmRunPage *self)
+{
+  g_return_val_if_fail (CM_IS_RUN_PAGE (self), NULL);
+  return self->write_chart;
 }

@@ -15,7 +15,8 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (CmRunPage, cm_run_page, CM, RUN_PAGE, GtkBox)
 
-CmRunPage   *cm_run_page_new            (const char *title);
+CmRunPage   *cm_run_page_new            (const char         *title,
+                                         const char * const *claims);
 void         cm_run_page_set_test       (CmRunPage  *self,
                                          guint       index,
                                          guint       n_tests,
@@ -29,5 +30,6 @@ void         cm_run_page_add_sample     (CmRunPage  *self,
                                          double      mb_per_s);
 void         cm_run_page_set_cancelling (CmRunPage  *self);
 CmChartView *cm_run_page_get_chart      (CmRunPage  *self);
+CmChartView *cm_run_page_get_write_chart (CmRunPage *self);
 
 G_END_DECLS

@@ -347,7 +347,7 @@ target_opened_cb (GObject      *object,
   g_signal_connect_object (self->runner, "progress", G_CALLBACK (progress_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->runner, "sample", G_CALLBACK (sample_cb), self, G_CONNECT_SWAPPED);
 
-  run_page = cm_run_page_new (cm_card_item_get_name (self->run_item));
+  run_page = cm_run_page_new (cm_card_item_get_name (self->run_item), (const char * const *) self->run_claims);
   show_page (self, "run", GTK_WIDGET (run_page));
 
   if (app != NULL)
