@@ -45,7 +45,7 @@ check "serial and date as sysfs shows them" json_check "$work/out" \
 check "registers are available" json_check "$work/out" \
   'r["registers_available"] is True and r["unavailable_reason"] is None'
 check "every documented key" json_check "$work/out" \
-  'set(r) == {"registers_available", "unavailable_reason", "brand", "manufacturer_id", "manufacturer", "oem_id", "product_name", "revision", "serial", "manufacture_date", "capacity_bytes", "write_protected", "spec_version", "speed_class", "uhs_grade", "video_class", "app_class", "au_size_bytes"}'
+  'set(r) == {"registers_available", "unavailable_reason", "brand", "manufacturer_id", "manufacturer", "oem_id", "product_name", "revision", "serial", "manufacture_date", "capacity_bytes", "write_protected", "spec_version", "speed_class", "uhs_grade", "video_class", "app_class", "au_size_bytes", "card_type", "performance_enhance"}'
 check "the SSR declares A2 (the card's cache is in the thread)" json_check "$work/out" 'r["app_class"] == "A2"'
 
 # Panasonic 8 GB Class 4: sdio-host expects 7744782336 bytes and

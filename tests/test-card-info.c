@@ -561,6 +561,7 @@ static const char * const json_keys[] = {
   "manufacturer_id", "manufacturer", "oem_id", "product_name", "revision", "serial",
   "manufacture_date", "capacity_bytes", "write_protected", "spec_version",
   "speed_class", "uhs_grade", "video_class", "app_class", "au_size_bytes",
+  "card_type", "performance_enhance",
 };
 
 static void
@@ -576,6 +577,9 @@ assert_keys (JsonNode *node)
 static void
 test_json_round_trip (void)
 {
+  const char * const a2[] = { "A2", NULL };
+  guint n_a2_hints = 0;
+
   for (guint i = 0; i < rows->len; i++)
     {
       const Row *row = g_ptr_array_index (rows, i);
@@ -586,6 +590,8 @@ test_json_round_trip (void)
       g_autoptr(GError) error = NULL;
       g_auto(GStrv) classes = NULL;
       g_auto(GStrv) classes_back = NULL;
+      g_auto(GStrv) hints = NULL;
+      g_auto(GStrv) hints_back = NULL;
 
       cm_card_info_set_brand (info, row->brand[0] != '\0' ? row->brand : NULL);
       first = cm_card_info_to_json (info);
@@ -600,7 +606,20 @@ test_json_round_trip (void)
       classes_back = cm_card_info_dup_declared_classes (back);
       g_assert_true (g_strv_equal ((const char * const *) classes, (const char * const *) classes_back));
       g_assert_cmpuint (cm_card_info_get_au_size_bytes (info), ==, cm_card_info_get_au_size_bytes (back));
+      g_assert_cmpstr (cm_card_info_get_card_type (info), ==, cm_card_info_get_card_type (back));
+      g_assert_cmpint (cm_card_info_get_performance_enhance (info), ==,
+                       cm_card_info_get_performance_enhance (back));
+
+      /* A saved result gives the same warnings as the card itself,
+       * the A2 ones from PERFORMANCE_ENHANCE included. */
+      hints = cm_card_info_dup_counterfeit_hints (info, a2);
+      hints_back = cm_card_info_dup_counterfeit_hints (back, a2);
+      g_assert_true (g_strv_equal ((const char * const *) hints, (const char * const *) hints_back));
+      n_a2_hints += g_strv_length (hints);
     }
+
+  /* Some of the vectors' cards do draw a warning for an A2 claim. */
+  g_assert_cmpuint (n_a2_hints, >, 0);
 }
 
 static void

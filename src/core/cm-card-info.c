@@ -573,6 +573,12 @@ cm_card_info_to_json (CmCardInfo *self)
   cm_json_add_string (builder, "video_class", self->video_class);
   cm_json_add_string (builder, "app_class", self->app_class);
   cm_json_add_positive_int (builder, "au_size_bytes", self->au_size_bytes);
+  cm_json_add_string (builder, "card_type", self->card_type);
+  json_builder_set_member_name (builder, "performance_enhance");
+  if (self->performance_enhance >= 0)
+    json_builder_add_int_value (builder, self->performance_enhance);
+  else
+    json_builder_add_null_value (builder);
 
   json_builder_end_object (builder);
 
@@ -656,7 +662,7 @@ cm_card_info_new_from_json (JsonNode  *node,
 {
   g_autoptr(CmCardInfo) self = cm_card_info_new ();
   JsonObject *object;
-  gint64 mid = -1, capacity = 0, au = 0;
+  gint64 mid = -1, capacity = 0, au = 0, performance = -1;
   int available = FALSE;
 
   g_return_val_if_fail (node != NULL, NULL);
@@ -687,13 +693,16 @@ cm_card_info_new_from_json (JsonNode  *node,
       !read_string (object, "uhs_grade", &self->uhs_grade, error) ||
       !read_string (object, "video_class", &self->video_class, error) ||
       !read_string (object, "app_class", &self->app_class, error) ||
-      !read_int (object, "au_size_bytes", 0, G_MAXINT64, &au, error))
+      !read_int (object, "au_size_bytes", 0, G_MAXINT64, &au, error) ||
+      !read_string (object, "card_type", &self->card_type, error) ||
+      !read_int (object, "performance_enhance", 0, 255, &performance, error))
     return NULL;
 
   self->registers_available = available;
   self->manufacturer_id = mid;
   self->capacity_bytes = capacity;
   self->au_size_bytes = au;
+  self->performance_enhance = (int) performance;
 
   return g_steal_pointer (&self);
 }

@@ -38,8 +38,7 @@ GQuark cm_card_info_error_quark (void);
  * "not known". cm_card_info_dup_declared_classes() leaves those out.
  *
  * The JSON form (the `card` member of a result) holds the decoded fields
- * only, not the raw registers; the PERFORMANCE_ENHANCE field and the card
- * type are therefore not known after cm_card_info_new_from_json(). */
+ * only, not the raw registers. */
 G_DECLARE_FINAL_TYPE (CmCardInfo, cm_card_info, CM, CARD_INFO, GObject)
 
 CmCardInfo  *cm_card_info_new                 (void) G_GNUC_WARN_UNUSED_RESULT;
