@@ -270,6 +270,46 @@ test_card_pulled (Fixture       *f,
   save_screenshot (f->window, "card-pulled");
 }
 
+/* The run page's chart follows the test: src/charts' write-over-time
+ * chart, growing sample by sample, during a sequential write, with the
+ * claimed classes in it; the live line during the others. */
+static void
+test_run_page_charts (void)
+{
+  const char * const claims[] = { "U3", NULL };
+  CmRunPage *page = g_object_ref_sink (cm_run_page_new ("Card", claims));
+  CmChartView *write_chart = cm_run_page_get_write_chart (page);
+  GtkStack *stack = GTK_STACK (gtk_widget_get_parent (GTK_WIDGET (write_chart)));
+  GPtrArray *results;
+  CmTestResult *written;
+
+  cm_run_page_set_test (page, 0, 6, "seq-write");
+  g_assert_true (gtk_stack_get_visible_child (stack) == GTK_WIDGET (write_chart));
+  g_assert_false (cm_chart_view_has_data (write_chart));
+
+  cm_run_page_add_sample (page, "seq-write", 0.25, 40);
+  cm_run_page_add_sample (page, "seq-write", 0.5, 20);
+  results = cm_chart_view_get_results (write_chart);
+  g_assert_cmpuint (results->len, ==, 1);
+  g_assert_nonnull (cm_result_lookup_claim (g_ptr_array_index (results, 0), "U3"));
+  written = cm_result_lookup_test (g_ptr_array_index (results, 0), "seq-write");
+  g_assert_cmpuint (written->samples->len, ==, 2);
+  /* 40 MB/s for a quarter second, then 20. */
+  g_assert_cmpuint (g_array_index (written->samples, CmSample, 0).bytes, ==, 10000000);
+  g_assert_cmpfloat (g_array_index (written->samples, CmSample, 1).t_start, ==, 0.25);
+  g_assert_cmpuint (g_array_index (written->samples, CmSample, 1).bytes, ==, 5000000);
+  g_assert_true (cm_chart_view_has_data (write_chart));
+  g_assert_cmpuint (cm_chart_view_get_n_points (cm_run_page_get_chart (page)), ==, 2);
+
+  cm_run_page_set_test (page, 1, 6, "seq-read");
+  cm_run_page_add_sample (page, "seq-read", 0.25, 80);
+  g_assert_true (gtk_stack_get_visible_child (stack) == GTK_WIDGET (cm_run_page_get_chart (page)));
+  g_assert_cmpuint (written->samples->len, ==, 2);
+  g_assert_null (cm_result_lookup_test (g_ptr_array_index (results, 0), "seq-read"));
+
+  g_object_unref (page);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -286,6 +326,7 @@ main (int   argc,
   /* Pages switch at once, so that what a test sees is what it asserts. */
   g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
 
+  g_test_add_func ("/cardmark/app-window/run-page-charts", test_run_page_charts);
   g_test_add ("/cardmark/app-window/list-follows-model", Fixture, NULL,
               fixture_set_up, test_list_follows_model, fixture_tear_down);
   g_test_add ("/cardmark/app-window/card-page-methods", Fixture, NULL,
