@@ -53,8 +53,7 @@ save_screenshot (CmWindow   *window,
   adw_style_manager_set_color_scheme (style, dark ? ADW_COLOR_SCHEME_FORCE_DARK : ADW_COLOR_SCHEME_FORCE_LIGHT);
   gtk_window_set_default_size (GTK_WINDOW (window), width, height);
   cm_test_settle (0.5);
-  file = g_strdup_printf ("app-%s-%dx%d%s.png", name, gtk_widget_get_width (GTK_WIDGET (window)),
-                          gtk_widget_get_height (GTK_WIDGET (window)), dark ? "-dark" : "");
+  file = g_strdup_printf ("app-%s-%dx%d%s.png", name, width, height, dark ? "-dark" : "");
   path = g_build_filename (dir, file, NULL);
   cm_test_save_png (GTK_WIDGET (window), path);
   adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
