@@ -37,6 +37,20 @@ check "its sequential read is the card's, within 20 % of the model" json_check "
   "abs(r['tests'][0]['mb_per_s'] / $SIMCARD_SEQ_READ_MB_S - 1) < 0.2"
 check "its direct I/O was kept" json_check "$work/udisks.json" 'r["target"]["direct_io"] is True'
 
+# An ordinary user can't open the device node, so CardMark asks UDisks,
+# and polkit, with no agent to ask the user, refuses.
+if command -v setpriv > /dev/null; then
+  cp "$CARDMARK_CLI" "$work/cardmark-cli"
+  chmod 755 "$work" "$work/cardmark-cli"
+  (cd / && setpriv --reuid=65534 --regid=65534 --clear-groups "$work/cardmark-cli" bench "$SIMCARD_DEV" \
+     > "$work/refused.out" 2> "$work/refused.err")
+  check "a user polkit refuses gets status 1" test $? -eq 1
+  check "the message says permission was refused" grep -qx "cardmark-cli: Permission to open the card was refused." "$work/refused.err"
+  check "and nothing else happened" test ! -s "$work/refused.out" -a "$(wc -l < "$work/refused.err")" -eq 1
+else
+  skip "polkit refusal: setpriv is missing"
+fi
+
 # Pulled out mid-run: the daemon behind the card dies, as a reader's
 # card does when it leaves the slot.
 "$CARDMARK_CLI" bench "$SIMCARD_DEV" > /dev/null 2> "$work/err" &
