@@ -59,6 +59,12 @@ check "bench --plot draws an SVG" grep -q "<svg" "$out/chart.svg"
 "$CARDMARK_CLI" plot "$out/r.json" "$out/buffered.json" --chart write-over-time --output "$out/two.png" 2>/dev/null
 check "plot draws several saved results as PNG" test "$(head -c 4 "$out/two.png" | tail -c 3)" = "PNG"
 
+# File mode needs no udisks2: a folder is tested without the system bus.
+DBUS_SYSTEM_BUS_ADDRESS=unix:path=$out/no-bus "$CARDMARK_CLI" bench "$dir" --only seq-read --json \
+  > "$out/nobus.json" 2> /dev/null
+check "a folder is tested without udisks2 running" json_check "$out/nobus.json" \
+  'r["target"]["mode"] == "file" and r["tests"][0]["mb_per_s"] > 0'
+
 # Ctrl-C in the middle of a run: exit 1 quickly, nothing left behind.
 "$CARDMARK_CLI" bench "$dir" --profile full > /dev/null 2> "$out/err" &
 pid=$!
