@@ -625,6 +625,70 @@ test_capacity_genuine (Fixture       *f,
   close_dialog (f, dialog);
 }
 
+/* The card's bytes, read past the page cache. */
+static char *
+device_checksum (const char *device)
+{
+  g_autofree char *command = g_strdup_printf ("sh -c 'dd if=%s bs=1M iflag=direct status=none | sha256sum'", device);
+  g_autofree char *out = NULL;
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  g_spawn_command_line_sync (command, &out, NULL, &status, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  return g_strndup (out, 64);
+}
+
+static gboolean
+quit_cb (gpointer data)
+{
+  Fixture *f = data;
+  CmCardPage *page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
+
+  g_assert_true (cm_card_page_get_checking_capacity (page));
+  g_action_group_activate_action (G_ACTION_GROUP (f->app), "quit", NULL);
+  return G_SOURCE_REMOVE;
+}
+
+/* Quitting in the middle of a capacity check, which writes to the card:
+ * the application ends only after the card's data is back. */
+static void
+test_quit_during_check (Fixture       *f,
+                        gconstpointer  data)
+{
+  const char *args[] = { "good-a1", "--size", "128MiB", NULL };
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  CmCardPage *page;
+  GtkWidget *dialog;
+
+  if (!card_up (f, args))
+    return;
+  before = device_checksum (card_get (f, "SIMCARD_DEV"));
+
+  open_window (f);
+  g_assert_true (cm_test_wait_for (card_listed, f, 20));
+  g_assert_true (cm_window_open_path (f->window, card_get (f, "SIMCARD_DEV")));
+  page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
+  cm_card_page_check_capacity (page);
+  cm_test_settle (0.2);
+  dialog = visible_dialog ();
+  g_assert_nonnull (dialog);
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "check");
+  gtk_window_close (GTK_WINDOW (dialog));
+  g_assert_true (cm_card_page_get_checking_capacity (page));
+
+  /* As the app's own main does; it returns once no window is left and
+   * nothing holds the application. */
+  g_timeout_add (300, quit_cb, f);
+  g_application_run (G_APPLICATION (f->app), 0, NULL);
+  f->window = NULL;
+
+  after = device_checksum (card_get (f, "SIMCARD_DEV"));
+  g_assert_cmpstr (after, ==, before);
+}
+
 static void
 test_raw_read (Fixture       *f,
                gconstpointer  data)
@@ -870,6 +934,8 @@ main (int   argc,
               fixture_set_up, test_capacity_fake, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/capacity-genuine", Fixture, NULL,
               fixture_set_up, test_capacity_genuine, fixture_tear_down);
+  g_test_add ("/cardmark/app-simcard/quit-during-check", Fixture, NULL,
+              fixture_set_up, test_quit_during_check, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/main-loop-stall", Fixture, NULL,
               fixture_set_up, test_main_loop_stall, fixture_tear_down);
 

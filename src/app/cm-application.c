@@ -150,14 +150,16 @@ quit_action (GSimpleAction *action,
              GVariant      *param,
              gpointer       user_data)
 {
-  GList *windows = gtk_application_get_windows (user_data);
+  g_autoptr(GPtrArray) windows = g_ptr_array_new_with_free_func (g_object_unref);
 
-  /* Closing the windows cancels a run, which removes its scratch file. */
-  for (GList *l = windows; l != NULL; l = l->next)
-    if (CM_IS_WINDOW (l->data))
-      cm_window_cancel_test (l->data);
+  for (GList *l = gtk_application_get_windows (user_data); l != NULL; l = l->next)
+    g_ptr_array_add (windows, g_object_ref (l->data));
 
-  g_application_quit (user_data);
+  /* Closing the windows cancels a run, which removes its scratch file,
+   * and a capacity check, which holds the application until it has put
+   * the card's data back; the application ends after that. */
+  for (guint i = 0; i < windows->len; i++)
+    gtk_window_close (g_ptr_array_index (windows, i));
 }
 
 static const GActionEntry app_actions[] = {

@@ -40,6 +40,7 @@ struct _CmCardPage
   GtkButton      *capacity_button;
 
   GCancellable   *probe_cancellable;
+  GApplication   *probe_hold;       /* held while the check may write */
   guint           probe_progress_id;
   int             probe_percent;    /* written by the probe's thread */
   char           *capacity_outcome;
@@ -317,6 +318,31 @@ show_outcome (CmCardPage *self)
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
+/* The check writes to the card and puts its data back at the end, also
+ * when cancelled: the application is held until then, so that quitting
+ * or closing the window during a check waits for the card's data. */
+static void
+hold_application (CmCardPage *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkApplication *app = GTK_IS_WINDOW (root) ? gtk_window_get_application (GTK_WINDOW (root)) : NULL;
+
+  g_assert (self->probe_hold == NULL);
+  if (app != NULL)
+    {
+      self->probe_hold = G_APPLICATION (g_object_ref (app));
+      g_application_hold (self->probe_hold);
+    }
+}
+
+static void
+release_application (CmCardPage *self)
+{
+  if (self->probe_hold != NULL)
+    g_application_release (self->probe_hold);
+  g_clear_object (&self->probe_hold);
+}
+
 static void
 probe_done_cb (GObject      *object,
                GAsyncResult *result,
@@ -327,6 +353,7 @@ probe_done_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   report = g_task_propagate_pointer (G_TASK (result), &error);
+  release_application (self);
   if (self->item == NULL)
     {
       /* The page went away during the check; dispose cancelled it. */
@@ -361,11 +388,13 @@ probe_target_opened_cb (GObject      *object,
   target = cm_backend_open_target_finish (result, &error);
   if (self->item == NULL)
     {
+      release_application (self);
       g_clear_object (&self->probe_cancellable);
       return;
     }
   if (target == NULL)
     {
+      release_application (self);
       set_probing (self, FALSE);
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         show_toast (self, _("Capacity check cancelled. Nothing was written."));
@@ -389,6 +418,7 @@ start_probe (CmCardPage *self)
   g_atomic_int_set (&self->probe_percent, 0);
   g_clear_pointer (&self->capacity_outcome, g_free);
   set_probing (self, TRUE);
+  hold_application (self);
   probe_progress_cb (self);
   self->probe_progress_id = g_timeout_add (250, probe_progress_cb, self);
   cm_backend_open_target_async (self->item, CM_METHOD_RAW_WRITE, self->probe_cancellable,
