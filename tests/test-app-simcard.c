@@ -546,10 +546,16 @@ check_capacity (Fixture *f)
   gtk_window_close (GTK_WINDOW (dialog));
   g_assert_true (cm_card_page_get_checking_capacity (page));
 
+  /* Nothing else may work on the card meanwhile. */
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (f->app), "start-test"));
+  cm_window_start_test (f->window);
+  g_assert_false (cm_window_get_running (f->window));
+
   started = g_get_monotonic_time ();
   g_assert_true (cm_test_wait_for (capacity_checked, f, 120));
   g_test_message ("capacity check took %.2f s", (g_get_monotonic_time () - started) / 1e6);
   g_assert_nonnull (cm_card_page_get_capacity_outcome (page, NULL));
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (f->app), "start-test"));
   cm_test_settle (0.1);
   dialog = visible_dialog ();
   g_assert_nonnull (dialog);
@@ -623,6 +629,73 @@ test_capacity_genuine (Fixture       *f,
   g_assert_nonnull (label);
   g_assert_true (gtk_widget_has_css_class (label, "success"));
   close_dialog (f, dialog);
+}
+
+static gboolean
+offers_file_method (gpointer data)
+{
+  Fixture *f = data;
+  CmCardPage *page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
+
+  /* Selects it where it is offered. */
+  return cm_card_page_set_method (page, CM_METHOD_FILE);
+}
+
+static gboolean
+offers_raw_methods_only (gpointer data)
+{
+  return !offers_file_method (data);
+}
+
+static void
+run_command (const char *command)
+{
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  g_spawn_command_line_sync (command, NULL, NULL, &status, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+}
+
+/* A card unmounted while its page is open: the page follows, so that the
+ * safe test in a scratch file is no longer offered (its folder now lies
+ * on another disk) and the capacity check becomes possible. */
+static void
+test_unmounted_under_page (Fixture       *f,
+                           gconstpointer  data)
+{
+  const char *args[] = { "good-a1", "--size", "64MiB", NULL };
+  g_autofree char *mkfs = NULL;
+  g_autofree char *mount = NULL;
+  g_autofree char *umount = NULL;
+  g_autofree char *mnt = NULL;
+  CmCardPage *page;
+
+  if (!card_up (f, args))
+    return;
+
+  mnt = g_build_filename (card_get (f, "SIMCARD_DIR"), "mnt", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (mnt, 0700), ==, 0);
+  mkfs = g_strdup_printf ("mkfs.ext4 -q -F %s", card_get (f, "SIMCARD_DEV"));
+  mount = g_strdup_printf ("mount %s %s", card_get (f, "SIMCARD_DEV"), mnt);
+  umount = g_strdup_printf ("umount %s", mnt);
+  run_command (mkfs);
+  run_command (mount);
+
+  open_window (f);
+  g_assert_true (cm_test_wait_for (card_listed, f, 20));
+  g_assert_true (cm_window_open_path (f->window, card_get (f, "SIMCARD_DEV")));
+  page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
+  g_assert_true (cm_test_wait_for (offers_file_method, f, 10));
+  g_assert_false (cm_card_page_set_method (page, CM_METHOD_RAW_WRITE));
+
+  run_command (umount);
+  g_assert_true (cm_test_wait_for (offers_raw_methods_only, f, 10));
+  g_assert_true (cm_window_get_page (f->window, "card") == GTK_WIDGET (page));
+  g_assert_false (cm_card_page_set_method (page, CM_METHOD_FILE));
+  g_assert_true (cm_card_page_set_method (page, CM_METHOD_RAW_WRITE));
+  g_assert_true (cm_card_item_get_mounted (cm_card_page_get_item (page)) == FALSE);
 }
 
 /* The card's bytes, read past the page cache. */
@@ -934,6 +1007,8 @@ main (int   argc,
               fixture_set_up, test_capacity_fake, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/capacity-genuine", Fixture, NULL,
               fixture_set_up, test_capacity_genuine, fixture_tear_down);
+  g_test_add ("/cardmark/app-simcard/unmounted-under-page", Fixture, NULL,
+              fixture_set_up, test_unmounted_under_page, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/quit-during-check", Fixture, NULL,
               fixture_set_up, test_quit_during_check, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/main-loop-stall", Fixture, NULL,

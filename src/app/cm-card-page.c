@@ -49,6 +49,14 @@ struct _CmCardPage
 
 G_DEFINE_FINAL_TYPE (CmCardPage, cm_card_page, GTK_TYPE_BOX)
 
+enum {
+  PROP_0,
+  PROP_CHECKING_CAPACITY,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
 static const char *
 method_label (CmMethod method)
 {
@@ -257,6 +265,7 @@ set_probing (CmCardPage *self,
       g_clear_object (&self->probe_cancellable);
       fill_capacity (self);
     }
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CHECKING_CAPACITY]);
 }
 
 static gboolean
@@ -515,12 +524,37 @@ cm_card_page_dispose (GObject *object)
 }
 
 static void
+cm_card_page_get_property (GObject    *object,
+                           guint       prop_id,
+                           GValue     *value,
+                           GParamSpec *pspec)
+{
+  CmCardPage *self = CM_CARD_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_CHECKING_CAPACITY:
+      g_value_set_boolean (value, cm_card_page_get_checking_capacity (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 cm_card_page_class_init (CmCardPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = cm_card_page_dispose;
+  object_class->get_property = cm_card_page_get_property;
+
+  /* While the capacity check works on the card, nothing else may. */
+  properties[PROP_CHECKING_CAPACITY] =
+    g_param_spec_boolean ("checking-capacity", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/cardmark/CardMark/ui/cm-card-page.ui");
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, identity_group);
@@ -559,6 +593,29 @@ cm_card_page_new (CmCardItem *item)
   fill_capacity (self);
 
   return self;
+}
+
+/* The same card, as UDisks sees it now (mounted or unmounted since the
+ * page opened, say): the test methods and the capacity check follow. */
+void
+cm_card_page_update_item (CmCardPage *self,
+                          CmCardItem *item)
+{
+  CmMethod method;
+
+  g_return_if_fail (CM_IS_CARD_PAGE (self));
+  g_return_if_fail (CM_IS_CARD_ITEM (item));
+
+  if (item == self->item)
+    return;
+
+  method = cm_card_page_get_method (self);
+  /* Its identity stays; what can be done with it may not. */
+  g_set_object (&self->item, item);
+  fill_methods (self);
+  cm_card_page_set_method (self, method);
+  if (self->probe_cancellable == NULL)
+    fill_capacity (self);
 }
 
 CmCardItem *

@@ -17,6 +17,8 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (CmCardPage, cm_card_page, CM, CARD_PAGE, GtkBox)
 
 CmCardPage *cm_card_page_new         (CmCardItem  *item);
+void        cm_card_page_update_item (CmCardPage  *self,
+                                      CmCardItem  *item);
 CmCardItem *cm_card_page_get_item    (CmCardPage  *self);
 GStrv       cm_card_page_dup_claims  (CmCardPage  *self) G_GNUC_WARN_UNUSED_RESULT;
 void        cm_card_page_set_claims  (CmCardPage  *self,

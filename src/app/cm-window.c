@@ -139,6 +139,7 @@ update_actions (CmWindow *self)
   gboolean has_result = gtk_stack_get_child_by_name (self->stack, "result") != NULL
                         && g_strcmp0 (name, "result") == 0;
   GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  CmCardPage *card_page = get_card_page (self);
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.back",
                                  !running && g_strcmp0 (name, "cards") != 0);
@@ -155,7 +156,8 @@ update_actions (CmWindow *self)
 
       if (G_IS_SIMPLE_ACTION (start))
         g_simple_action_set_enabled (G_SIMPLE_ACTION (start),
-                                     !running && get_card_page (self) != NULL
+                                     !running && card_page != NULL
+                                     && !cm_card_page_get_checking_capacity (card_page)
                                      && (g_strcmp0 (name, "card") == 0 || g_strcmp0 (name, "result") == 0));
       if (G_IS_SIMPLE_ACTION (cancel))
         g_simple_action_set_enabled (G_SIMPLE_ACTION (cancel), running);
@@ -168,6 +170,8 @@ open_item (CmWindow   *self,
 {
   CmCardPage *page = cm_card_page_new (item);
 
+  g_signal_connect_object (page, "notify::checking-capacity", G_CALLBACK (update_actions), self,
+                           G_CONNECT_SWAPPED);
   cm_card_page_set_profile (page, g_settings_get_enum (self->settings, "last-profile"));
   cm_card_page_set_method (page, g_settings_get_enum (self->settings, "last-method"));
   show_page (self, "card", GTK_WIDGET (page));
@@ -398,7 +402,8 @@ cm_window_start_test (CmWindow *self)
   g_return_if_fail (CM_IS_WINDOW (self));
 
   page = get_card_page (self);
-  if (self->cancellable != NULL)
+  /* One thing at a time on a card: the action is off meanwhile. */
+  if (self->cancellable != NULL || (page != NULL && cm_card_page_get_checking_capacity (page)))
     return;
   if (page == NULL)
     {
@@ -441,9 +446,11 @@ cm_window_cancel_test (CmWindow *self)
     cm_run_page_set_cancelling (CM_RUN_PAGE (page));
 }
 
-static gboolean
-item_in_model (GListModel *model,
-               CmCardItem *item)
+/* The item in @model for the same card or folder as @item (which may be
+ * @item itself), or NULL. */
+static CmCardItem *
+find_item (GListModel *model,
+           CmCardItem *item)
 {
   guint n = g_list_model_get_n_items (model);
 
@@ -451,11 +458,12 @@ item_in_model (GListModel *model,
     {
       g_autoptr(CmCardItem) other = g_list_model_get_item (model, i);
 
-      if (other == item || g_strcmp0 (cm_card_item_get_device (other), cm_card_item_get_device (item)) == 0)
-        return TRUE;
+      if (other == item || (cm_card_item_get_kind (item) == CM_CARD_KIND_DEVICE &&
+                            g_strcmp0 (cm_card_item_get_device (other), cm_card_item_get_device (item)) == 0))
+        return other;  /* the model keeps its reference */
     }
 
-  return FALSE;
+  return NULL;
 }
 
 static void
@@ -465,7 +473,14 @@ devices_changed_cb (CmWindow   *self,
                     guint       added,
                     GListModel *model)
 {
-  CmCardPage *page;
+  CmCardPage *page = get_card_page (self);
+  CmCardItem *fresh;
+
+  /* The card on the card page changed (mounted, unmounted): the page
+   * follows, so that it never offers what no longer fits. */
+  fresh = page != NULL ? find_item (model, cm_card_page_get_item (page)) : NULL;
+  if (fresh != NULL)
+    cm_card_page_update_item (page, fresh);
 
   if (removed == 0)
     return;
@@ -473,17 +488,16 @@ devices_changed_cb (CmWindow   *self,
   /* A card pulled mid-run ends the run with a message of its own. */
   if (self->run_item != NULL
       && cm_card_item_get_kind (self->run_item) == CM_CARD_KIND_DEVICE
-      && !item_in_model (model, self->run_item))
+      && find_item (model, self->run_item) == NULL)
     {
       self->card_removed = TRUE;
       cm_window_cancel_test (self);
       return;
     }
 
-  page = get_card_page (self);
   if (self->cancellable == NULL && page != NULL
       && cm_card_item_get_kind (cm_card_page_get_item (page)) == CM_CARD_KIND_DEVICE
-      && !item_in_model (model, cm_card_page_get_item (page))
+      && fresh == NULL
       && g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "card") == 0)
     {
       show_page (self, "cards", NULL);
