@@ -129,10 +129,45 @@ test_profile_strings (void)
   g_assert_false (cm_profile_from_string (NULL, &profile));
 }
 
+/* Every test a plan can hold is shown under a label, not its name. The
+ * full profile on a raw device with writes runs them all: file mode drops
+ * surface-read, raw read mode the writes. */
+static void
+test_describe (void)
+{
+  g_autoptr(CmPlan) plan = cm_plan_new (CM_PROFILE_FULL, 0);
+  g_autoptr(GHashTable) labels = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint i = 0; i < cm_plan_get_n_tests (plan); i++)
+    {
+      const char *name = cm_plan_get_test (plan, i)->name;
+      const char *label = cm_plan_describe_test (name);
+
+      g_test_message ("%s: %s", name, label);
+      g_assert_cmpstr (label, !=, name);
+      /* The run page's chart draws one line per label. */
+      g_assert_false (g_hash_table_contains (labels, label));
+      g_hash_table_add (labels, (gpointer) label);
+    }
+
+  /* The sweep's labels carry the block size as people write it. */
+  g_assert_cmpstr (cm_plan_describe_test ("sweep-read-64k"), ==, "Random read, 64K blocks");
+  g_assert_cmpstr (cm_plan_describe_test ("sweep-write-16m"), ==, "Random write, 16M blocks");
+  g_assert_true (cm_plan_describe_test ("sweep-read-4k") == cm_plan_describe_test ("sweep-read-4k"));
+
+  /* A name from a newer CardMark, or not quite a sweep, stays as it is. */
+  g_assert_cmpstr (cm_plan_describe_test ("rand-read-1m"), ==, "rand-read-1m");
+  g_assert_cmpstr (cm_plan_describe_test ("sweep-read-"), ==, "sweep-read-");
+  g_assert_cmpstr (cm_plan_describe_test ("sweep-read-64kb"), ==, "sweep-read-64kb");
+  g_assert_cmpstr (cm_plan_describe_test ("sweep-read-k"), ==, "sweep-read-k");
+}
+
 int
 main (int    argc,
       char **argv)
 {
+  /* The labels are checked in English. */
+  g_setenv ("LANGUAGE", "C", TRUE);
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/cardmark/plan/quick", test_quick);
@@ -142,6 +177,7 @@ main (int    argc,
   g_test_add_func ("/cardmark/plan/keep-only", test_keep_only);
   g_test_add_func ("/cardmark/plan/estimate", test_estimate);
   g_test_add_func ("/cardmark/plan/profile-strings", test_profile_strings);
+  g_test_add_func ("/cardmark/plan/describe", test_describe);
 
   return g_test_run ();
 }

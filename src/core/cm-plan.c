@@ -5,6 +5,9 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
 #include "cm-plan.h"
 
 #define MiB (1024 * 1024)
@@ -289,6 +292,79 @@ cm_plan_estimate_seconds (CmPlan *self,
     }
 
   return seconds;
+}
+
+/* The block size at the end of a sweep test's name, as people write it:
+ * "64K" for sweep-read-64k. NULL when @name is not @prefix and a size. */
+static char *
+dup_sweep_size (const char *name,
+                const char *prefix)
+{
+  const char *size;
+  gsize digits;
+
+  if (!g_str_has_prefix (name, prefix))
+    return NULL;
+
+  size = name + strlen (prefix);
+  digits = strspn (size, "0123456789");
+  if (digits == 0 || (size[digits] != 'k' && size[digits] != 'm') || size[digits + 1] != '\0')
+    return NULL;
+
+  return g_ascii_strup (size, -1);
+}
+
+/* One format per direction rather than ten labels: the sizes are not
+ * words to translate, and a new size needs no new string. */
+static char *
+dup_sweep_label (const char *name)
+{
+  g_autofree char *size = NULL;
+
+  if ((size = dup_sweep_size (name, "sweep-read-")) != NULL)
+    /* Translators: a block-size test, "Random read, 64K blocks"; %s is 4K, 64K, 512K, 4M or 16M */
+    return g_strdup_printf (_("Random read, %s blocks"), size);
+
+  if ((size = dup_sweep_size (name, "sweep-write-")) != NULL)
+    /* Translators: a block-size test, "Random write, 64K blocks"; %s is 4K, 64K, 512K, 4M or 16M */
+    return g_strdup_printf (_("Random write, %s blocks"), size);
+
+  return NULL;
+}
+
+/* A test's name as people say it, translated: what the app shows while a
+ * test runs and in a result's table. seq-write-sustained and surface-read
+ * take the words of the charts that show them. A name it does not know
+ * (a result from a newer CardMark) comes back as it is. The CLI keeps the
+ * names themselves: they are what --only takes. */
+const char *
+cm_plan_describe_test (const char *name)
+{
+  static const struct { const char *name; const char *label; } labels[] = {
+    { "seq-write", N_("Sequential write") },
+    { "seq-read", N_("Sequential read") },
+    { "rand-write-4k", N_("Random 4K write") },
+    { "rand-read-4k", N_("Random 4K read") },
+    { "rand-write-4k-qd32", N_("Random 4K write, 32 at once") },
+    { "rand-read-4k-qd32", N_("Random 4K read, 32 at once") },
+    { "seq-write-sustained", N_("Long sustained write") },
+    { "surface-read", N_("Read speed across the card") },
+  };
+  g_autofree char *sweep = NULL;
+
+  g_return_val_if_fail (name != NULL, NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
+    if (g_str_equal (labels[i].name, name))
+      return _(labels[i].label);
+
+  /* Interned, so that a sweep label lives as long as a translation does;
+   * there are ten for each language. */
+  sweep = dup_sweep_label (name);
+  if (sweep != NULL)
+    return g_intern_string (sweep);
+
+  return name;
 }
 
 const char *

@@ -79,6 +79,8 @@ gboolean          cm_plan_has_writes       (CmPlan      *self);
 double            cm_plan_estimate_seconds (CmPlan      *self,
                                             double       seq_mb_per_s);
 
+const char       *cm_plan_describe_test    (const char  *name);
+
 const char       *cm_profile_to_string     (CmProfile    profile);
 gboolean          cm_profile_from_string   (const char  *str,
                                             CmProfile   *profile);
