@@ -37,6 +37,7 @@ typedef struct
   guint64             rng;
   double              t_origin;      /* when the test started */
   double              t_counted;     /* when counting starts (after warm-up) */
+  double              t_first_start; /* when the first counted command began */
   double              t_last_sample;
   guint64             sample_bytes;
   guint64             counted_bytes;
@@ -112,6 +113,7 @@ run_init (Run                *run,
   run->rng = g_random_int () | ((guint64) g_random_int () << 32) | 1;
   run->t_origin = now_s ();
   run->t_counted = run->t_origin + spec->warmup_s;
+  run->t_first_start = run->t_counted;
   run->t_last_sample = run->t_counted;
 }
 
@@ -166,7 +168,10 @@ emit_sample (Run    *run,
     run->job->progress (&sample, CLAMP (fraction, 0, 1), run->job->user_data);
 }
 
-/* Counts one finished command, unless it finished during the warm-up. */
+/* Counts one finished command, unless it finished during the warm-up.
+ * One that began during the warm-up moves the start of the counted time
+ * back to when it began, so that a slow card's few long commands are not
+ * counted in less time than they took. */
 static inline void
 record_command (Run    *run,
                 double  start,
@@ -178,6 +183,7 @@ record_command (Run    *run,
   if (end < run->t_counted)
     return;
 
+  run->t_first_start = MIN (run->t_first_start, start);
   us = (float) ((end - start) * 1e6);
   g_array_append_val (run->latencies, us);
   record_scatter (run, end, us);
@@ -198,7 +204,7 @@ run_finish (Run    *run,
     emit_sample (run, t_end, 1.0);
 
   test->bytes = run->counted_bytes;
-  test->seconds = MAX (t_end - run->t_counted, 1e-9);
+  test->seconds = MAX (t_end - run->t_first_start, 1e-9);
   test->mb_per_s = test->bytes / test->seconds / 1e6;
   test->iops = run->n_commands / test->seconds;
 
@@ -519,6 +525,7 @@ typedef struct
   GArray       *latencies;
   guint64       n_commands;
   guint64       bytes;
+  double        t_first_start;
   int           errsv;
 } Worker;
 
@@ -549,6 +556,7 @@ worker_thread (gpointer data)
         {
           float us = (float) ((end - start) * 1e6);
 
+          w->t_first_start = MIN (w->t_first_start, start);
           g_array_append_val (w->latencies, us);
           w->n_commands++;
           w->bytes += bs;
@@ -582,7 +590,7 @@ run_random_threads (Run     *run,
       workers[i] = (Worker) {
         .run = run, .buffer = buffer + i * spec->block_size,
         .rng = next_random (&run->rng) | 1, .t_stop = t_stop, .stop = &stop,
-        .shared_bytes = &shared_bytes,
+        .shared_bytes = &shared_bytes, .t_first_start = run->t_counted,
         .latencies = g_array_new (FALSE, FALSE, sizeof (float)),
       };
       threads[i] = g_thread_new ("cardmark-io", worker_thread, &workers[i]);
@@ -611,6 +619,7 @@ run_random_threads (Run     *run,
       g_array_append_vals (run->latencies, workers[i].latencies->data, workers[i].latencies->len);
       run->n_commands += workers[i].n_commands;
       run->counted_bytes += workers[i].bytes;
+      run->t_first_start = MIN (run->t_first_start, workers[i].t_first_start);
       errsv = errsv ? errsv : workers[i].errsv;
       g_array_unref (workers[i].latencies);
     }
