@@ -740,6 +740,161 @@ count_legend (CmChartLayout *layout,
 }
 
 static void
+assert_same_rect (const CmChartRect *a,
+                  const CmChartRect *b)
+{
+  g_assert_cmpfloat (a->x, ==, b->x);
+  g_assert_cmpfloat (a->y, ==, b->y);
+  g_assert_cmpfloat (a->width, ==, b->width);
+  g_assert_cmpfloat (a->height, ==, b->height);
+}
+
+/* Two layouts that draw the same marks in the same places. */
+static void
+assert_same_layout (CmChartLayout *a,
+                    CmChartLayout *b)
+{
+  g_assert_cmpuint (a->texts->len, ==, b->texts->len);
+  for (guint i = 0; i < a->texts->len; i++)
+    {
+      CmChartText *ta = &g_array_index (a->texts, CmChartText, i);
+      CmChartText *tb = &g_array_index (b->texts, CmChartText, i);
+
+      g_assert_cmpstr (ta->text, ==, tb->text);
+      g_assert_cmpint (ta->ink, ==, tb->ink);
+      g_assert_cmpint (ta->bold, ==, tb->bold);
+      assert_same_rect (&ta->box, &tb->box);
+    }
+  g_assert_cmpuint (a->legend->len, ==, b->legend->len);
+  for (guint i = 0; i < a->legend->len; i++)
+    g_assert_cmpint (g_array_index (a->legend, CmChartLegendItem, i).ink, ==,
+                     g_array_index (b->legend, CmChartLegendItem, i).ink);
+  g_assert_cmpuint (a->panels->len, ==, b->panels->len);
+  for (guint p = 0; p < a->panels->len; p++)
+    {
+      CmChartPanel *pa = g_ptr_array_index (a->panels, p);
+      CmChartPanel *pb = g_ptr_array_index (b->panels, p);
+
+      assert_same_rect (&pa->plot, &pb->plot);
+      g_assert_cmpuint (pa->bars->len, ==, pb->bars->len);
+      for (guint i = 0; i < pa->bars->len; i++)
+        g_assert_cmpint (g_array_index (pa->bars, CmChartBar, i).ink, ==, g_array_index (pb->bars, CmChartBar, i).ink);
+      g_assert_cmpuint (pa->thresholds->len, ==, pb->thresholds->len);
+      for (guint i = 0; i < pa->thresholds->len; i++)
+        {
+          CmChartThreshold *ta = &g_array_index (pa->thresholds, CmChartThreshold, i);
+          CmChartThreshold *tb = &g_array_index (pb->thresholds, CmChartThreshold, i);
+
+          g_assert_cmpstr (ta->label, ==, tb->label);
+          g_assert_cmpint (ta->claimed, ==, tb->claimed);
+          g_assert_cmpint (ta->ink, ==, tb->ink);
+          g_assert_cmpfloat (ta->y, ==, tb->y);
+        }
+    }
+}
+
+static gboolean
+any_figures_claim_with (CmResult *result,
+                        CmStatus  status)
+{
+  GPtrArray *claims = cm_result_get_claims (result);
+  gboolean found = FALSE;
+
+  g_assert_cmpuint (claims->len, >, 0);
+  for (guint i = 0; i < claims->len; i++)
+    {
+      CmClaim *claim = g_ptr_array_index (claims, i);
+
+      g_assert_cmpstr (claim->source, ==, "figures");
+      found |= claim->status == status;
+    }
+  return found;
+}
+
+/* Without a claim every class is judged, only to show what the figures
+ * would meet. Those verdicts are not the card's: the charts show the
+ * standard lines, dashed and unlabelled where crowded, and plain bars,
+ * exactly as for a result with no verdicts at all. */
+static void
+test_threshold_figures_only (void)
+{
+  static const double speeds[] = { 20, 700 };
+  static const CmChartKind kinds[] = { CM_CHART_SUMMARY, CM_CHART_WRITE_OVER_TIME };
+  static const double sizes[][2] = { { 800, 480 }, { 400, 600 } };
+
+  for (guint v = 0; v < G_N_ELEMENTS (speeds); v++)
+    {
+      g_autoptr(GPtrArray) figures = g_ptr_array_new_with_free_func (g_object_unref);
+      g_autoptr(GPtrArray) bare = g_ptr_array_new_with_free_func (g_object_unref);
+      g_autofree char *description = NULL;
+
+      g_ptr_array_add (figures, make_result ("Card", speeds[v], NULL, TRUE));
+      g_ptr_array_add (bare, make_result ("Card", speeds[v], NULL, TRUE));
+      cm_result_clear_claims (g_ptr_array_index (bare, 0));
+      /* Both meet some classes and not others, so verdict colours
+       * would show. */
+      g_assert_true (any_figures_claim_with (g_ptr_array_index (figures, 0), CM_STATUS_MEETS));
+      g_assert_true (any_figures_claim_with (g_ptr_array_index (figures, 0), CM_STATUS_BELOW));
+
+      for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+        for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+          {
+            g_autoptr(CmChartLayout) a = cm_chart_layout_new (kinds[k], figures, sizes[s][0], sizes[s][1], NULL, TRUE);
+            g_autoptr(CmChartLayout) b = cm_chart_layout_new (kinds[k], bare, sizes[s][0], sizes[s][1], NULL, TRUE);
+
+            check_no_overlap (a);
+            for (guint p = 0; p < a->panels->len; p++)
+              {
+                CmChartPanel *panel = g_ptr_array_index (a->panels, p);
+
+                g_assert_cmpuint (panel->thresholds->len, >, 0);
+                for (guint i = 0; i < panel->thresholds->len; i++)
+                  {
+                    CmChartThreshold *t = &g_array_index (panel->thresholds, CmChartThreshold, i);
+
+                    if (t->claimed || t->ink != CM_CHART_INK_MUTED)
+                      g_error ("The %s chart emphasises %s, which nobody claimed",
+                               cm_chart_kind_to_string (kinds[k]), t->label);
+                    /* Only the classes every chart shows: C10/U1, U3/V30, A1. */
+                    g_assert_true (label_names (t->label, "C10") || label_names (t->label, "U3") ||
+                                   label_names (t->label, "A1"));
+                  }
+                for (guint i = 0; i < panel->bars->len; i++)
+                  g_assert_cmpint (g_array_index (panel->bars, CmChartBar, i).ink, ==, CM_CHART_INK_SERIES);
+              }
+            g_assert_cmpuint (count_legend (a, "class"), ==, count_legend (a, "No class claimed"));
+            assert_same_layout (a, b);
+          }
+
+      description = cm_chart_describe (CM_CHART_SUMMARY, figures);
+      g_assert_null (strstr (description, "(below)"));
+      g_assert_null (strstr (description, "(meets)"));
+    }
+}
+
+/* The classes the card declares in its registers are claims like those
+ * on its label. */
+static void
+test_threshold_card_claims (void)
+{
+  g_autoptr(GPtrArray) results = g_ptr_array_new_with_free_func (g_object_unref);
+  static const char * const declared[] = { "U3", "V30", NULL };
+  CmResult *result = make_result ("Card", 24, NULL, FALSE);
+  g_autoptr(CmChartLayout) layout = NULL;
+  CmChartThreshold *u3;
+
+  cm_verdict_judge (result, declared, "card");
+  g_ptr_array_add (results, result);
+  layout = summary_layout (results);
+  u3 = find_threshold (layout, "U3/V30");
+  g_assert_nonnull (u3);
+  g_assert_true (u3->claimed);
+  g_assert_cmpint (u3->ink, !=, CM_CHART_INK_MUTED);
+  g_assert_cmpint (g_array_index (((CmChartPanel *) g_ptr_array_index (layout->panels, 0))->bars, CmChartBar, 0).ink,
+                   !=, CM_CHART_INK_SERIES);
+}
+
+static void
 test_legend_read_only (void)
 {
   g_autoptr(GPtrArray) one = g_ptr_array_new_with_free_func (g_object_unref);
@@ -1027,6 +1182,8 @@ main (int   argc,
   g_test_add_func ("/cardmark/charts/legend", test_legend);
   g_test_add_func ("/cardmark/charts/legend-read-only", test_legend_read_only);
   g_test_add_func ("/cardmark/charts/threshold-labels-fast", test_threshold_labels_fast);
+  g_test_add_func ("/cardmark/charts/threshold-figures-only", test_threshold_figures_only);
+  g_test_add_func ("/cardmark/charts/threshold-card-claims", test_threshold_card_claims);
   g_test_add_func ("/cardmark/charts/latency-in-plot", test_latency_in_plot);
   g_test_add_func ("/cardmark/charts/sweep-positions", test_sweep_positions);
   g_test_add_func ("/cardmark/charts/export", test_export);

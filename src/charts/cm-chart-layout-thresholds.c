@@ -60,7 +60,8 @@ cm_chart_status_ink (CmStatus status)
 }
 
 /* Whether any result claims @klass, and the ink to mark it with: the
- * claim's verdict for one card, plain text for several. */
+ * claim's verdict for one card, plain text for several. A class judged
+ * only to show what the figures meet is not claimed. */
 static gboolean
 claimed_ink (CmChartBuilder *b,
              const char     *klass,
@@ -70,7 +71,7 @@ claimed_ink (CmChartBuilder *b,
     {
       CmClaim *claim = cm_result_lookup_claim (g_ptr_array_index (b->results, i), klass);
 
-      if (claim != NULL)
+      if (claim != NULL && cm_chart_claim_is_stated (claim))
         {
           *ink = b->multi ? CM_CHART_INK_FG : cm_chart_status_ink (claim->status);
           return TRUE;

@@ -55,7 +55,11 @@ cm_chart_layout_write_over_time (CmChartBuilder    *b,
           any_sustained = TRUE;
         }
       for (guint i = 0; i < claims->len; i++)
-        any_claim |= cm_chart_class_write_mb_s (((CmClaim *) g_ptr_array_index (claims, i))->klass) > 0;
+        {
+          CmClaim *claim = g_ptr_array_index (claims, i);
+
+          any_claim |= cm_chart_claim_is_stated (claim) && cm_chart_class_write_mb_s (claim->klass) > 0;
+        }
     }
   if (specs->len == 0)
     return FALSE;

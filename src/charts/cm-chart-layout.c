@@ -45,7 +45,18 @@ cm_chart_lookup_test (CmResult   *result,
   return test;
 }
 
-/* The worst status of the criteria that read @test. */
+/* Whether someone claims @claim's class: it is on the card's label or in
+ * its registers. Without a claim every class is judged, only to show what
+ * the figures would meet (source "figures"); those verdicts are not the
+ * card's, so the charts neither emphasise their lines nor colour bars by
+ * them. A result from before sources were recorded counts as labelled. */
+gboolean
+cm_chart_claim_is_stated (const CmClaim *claim)
+{
+  return g_strcmp0 (claim->source, "figures") != 0;
+}
+
+/* The worst status of the claimed classes' criteria that read @test. */
 gboolean
 cm_chart_test_status (CmResult   *result,
                       const char *test,
@@ -58,6 +69,8 @@ cm_chart_test_status (CmResult   *result,
     {
       CmClaim *claim = g_ptr_array_index (claims, i);
 
+      if (!cm_chart_claim_is_stated (claim))
+        continue;
       for (guint j = 0; claim->criteria != NULL && j < claim->criteria->len; j++)
         {
           CmCriterion *c = g_ptr_array_index (claim->criteria, j);

@@ -19,6 +19,7 @@ G_BEGIN_DECLS
 const char   *cm_chart_result_name     (CmResult    *result);
 CmTestResult *cm_chart_lookup_test     (CmResult    *result,
                                         const char  *name);
+gboolean      cm_chart_claim_is_stated (const CmClaim *claim);
 gboolean      cm_chart_test_status     (CmResult    *result,
                                         const char  *test,
                                         CmStatus    *status);
