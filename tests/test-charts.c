@@ -788,6 +788,7 @@ assert_same_layout (CmChartLayout *a,
           g_assert_cmpstr (ta->label, ==, tb->label);
           g_assert_cmpint (ta->claimed, ==, tb->claimed);
           g_assert_cmpint (ta->ink, ==, tb->ink);
+          g_assert_cmpint (ta->leader, ==, tb->leader);
           g_assert_cmpfloat (ta->y, ==, tb->y);
         }
     }
@@ -892,6 +893,137 @@ test_threshold_card_claims (void)
   g_assert_cmpint (u3->ink, !=, CM_CHART_INK_MUTED);
   g_assert_cmpint (g_array_index (((CmChartPanel *) g_ptr_array_index (layout->panels, 0))->bars, CmChartBar, 0).ink,
                    !=, CM_CHART_INK_SERIES);
+}
+
+/* Whether the segment from @a to @b passes through @box, short of its
+ * ends: checked at points a fraction of a pixel apart. */
+static gboolean
+segment_crosses (const CmChartPoint *a,
+                 const CmChartPoint *b,
+                 const CmChartRect  *box)
+{
+  double length = hypot (b->x - a->x, b->y - a->y);
+  guint n = MAX (2, (guint) (length * 4));
+
+  for (guint i = 1; i < n; i++)
+    {
+      double x = a->x + (b->x - a->x) * i / n, y = a->y + (b->y - a->y) * i / n;
+
+      if (x > box->x + 0.5 && x < box->x + box->width - 0.5 && y > box->y + 0.5 && y < box->y + box->height - 0.5)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* A claimed label that had to move off its line is joined to it by a
+ * leader: from the line's height at the plot's right edge to the label's
+ * left edge, crossing no text and no other leader. Returns how many. */
+static guint
+check_leaders (CmChartLayout *layout)
+{
+  guint n = 0;
+
+  for (guint p = 0; p < layout->panels->len; p++)
+    {
+      CmChartPanel *panel = g_ptr_array_index (layout->panels, p);
+      double edge = panel->plot.x + panel->plot.width;
+
+      for (guint i = 0; i < panel->thresholds->len; i++)
+        {
+          CmChartThreshold *t = &g_array_index (panel->thresholds, CmChartThreshold, i);
+          CmChartText *text = threshold_text (layout, t);
+          CmChartRect *box = &t->label_box;
+          double offset;
+
+          g_assert_nonnull (text);
+          assert_same_rect (box, &text->box);
+          offset = fabs (box->y + box->height / 2 - t->y);
+          if (t->claimed && offset > 3 && !t->leader)
+            g_error ("The label %s is %.1f px off its line in the %s chart, with no leader", t->label, offset,
+                     cm_chart_kind_to_string (layout->kind));
+          if (!t->leader)
+            continue;
+          n++;
+          g_assert_true (t->claimed);
+
+          /* One end on the line's height, right of the plot... */
+          g_assert_cmpfloat (t->leader_start.y, ==, t->y);
+          g_assert_cmpfloat (t->leader_start.x, >=, edge);
+          g_assert_cmpfloat (t->leader_start.x, <, t->leader_end.x);
+          /* ...where a line that reaches the edge ends. */
+          if (t->x1 >= edge)
+            g_assert_cmpfloat (t->leader_start.x, ==, t->x1);
+          /* The other at the label's left edge, within its height. */
+          g_assert_cmpfloat (t->leader_end.x, <=, box->x);
+          g_assert_cmpfloat (t->leader_end.x, >=, box->x - 2);
+          g_assert_cmpfloat (t->leader_end.y, >=, box->y);
+          g_assert_cmpfloat (t->leader_end.y, <=, box->y + box->height);
+
+          for (guint j = 0; j < layout->texts->len; j++)
+            if (segment_crosses (&t->leader_start, &t->leader_end, &g_array_index (layout->texts, CmChartText, j).box))
+              g_error ("The leader of %s crosses “%s”", t->label, g_array_index (layout->texts, CmChartText, j).text);
+          /* Leaders that start and end in the same order do not cross. */
+          for (guint j = 0; j < panel->thresholds->len; j++)
+            {
+              CmChartThreshold *u = &g_array_index (panel->thresholds, CmChartThreshold, j);
+
+              if (u != t && u->leader)
+                g_assert_cmpint (u->leader_start.y < t->leader_start.y, ==, u->leader_end.y < t->leader_end.y);
+            }
+        }
+    }
+  return n;
+}
+
+static void
+test_threshold_leaders (void)
+{
+  static const char * const claim_sets[] = { "C10,U1,U3,V30", "C10,U3,V30,A1,A2", "C10,U1,U3,V10,V30,V60,V90,A1" };
+  static const double sizes[][2] = { { 800, 480 }, { 400, 600 }, { 1200, 700 } };
+  static const CmChartKind kinds[] = { CM_CHART_SUMMARY, CM_CHART_WRITE_OVER_TIME };
+  guint iops_leaders = 0;
+
+  for (guint c = 0; c < G_N_ELEMENTS (claim_sets); c++)
+    {
+      g_autoptr(GPtrArray) fast = fast_card (claim_sets[c]);
+
+      for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+        for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+          {
+            g_autoptr(CmChartLayout) layout = cm_chart_layout_new (kinds[k], fast, sizes[s][0], sizes[s][1], NULL, TRUE);
+            CmChartPanel *panel = g_ptr_array_index (layout->panels, 0);
+            CmChartThreshold *u3 = NULL;
+
+            /* 10 and 30 MB/s are a few pixels apart: 30's label must move. */
+            for (guint i = 0; i < panel->thresholds->len; i++)
+              if (label_names (g_array_index (panel->thresholds, CmChartThreshold, i).label, "U3"))
+                u3 = &g_array_index (panel->thresholds, CmChartThreshold, i);
+            g_assert_nonnull (u3);
+            g_assert_true (u3->leader);
+            g_assert_cmpuint (check_leaders (layout), >, 0);
+            if (kinds[k] == CM_CHART_SUMMARY && strstr (claim_sets[c], "A2") != NULL)
+              {
+                CmChartPanel *iops = g_ptr_array_index (layout->panels, 1);
+
+                for (guint i = 0; i < iops->thresholds->len; i++)
+                  iops_leaders += g_array_index (iops->thresholds, CmChartThreshold, i).leader;
+              }
+          }
+    }
+  /* A1 and A2 close together on the IOPS panel. */
+  g_assert_cmpuint (iops_leaders, >, 0);
+
+  /* Labels level with their lines need none. */
+  {
+    g_autoptr(GPtrArray) one = one_card (TRUE);
+
+    for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+      {
+        g_autoptr(CmChartLayout) layout = cm_chart_layout_new (kinds[k], one, 800, 480, NULL, TRUE);
+
+        g_assert_cmpuint (check_leaders (layout), ==, 0);
+      }
+  }
 }
 
 static void
@@ -1184,6 +1316,7 @@ main (int   argc,
   g_test_add_func ("/cardmark/charts/threshold-labels-fast", test_threshold_labels_fast);
   g_test_add_func ("/cardmark/charts/threshold-figures-only", test_threshold_figures_only);
   g_test_add_func ("/cardmark/charts/threshold-card-claims", test_threshold_card_claims);
+  g_test_add_func ("/cardmark/charts/threshold-leaders", test_threshold_leaders);
   g_test_add_func ("/cardmark/charts/latency-in-plot", test_latency_in_plot);
   g_test_add_func ("/cardmark/charts/sweep-positions", test_sweep_positions);
   g_test_add_func ("/cardmark/charts/export", test_export);

@@ -122,6 +122,10 @@ void                  cm_chart_class_threshold        (CmChartBuilder     *b,
 void                  cm_chart_speed_class_thresholds (CmChartBuilder     *b,
                                                        GArray             *specs);
 double                cm_chart_thresholds_max         (GArray             *specs);
+double                cm_chart_thresholds_gutter      (CmChartBuilder     *b,
+                                                       const CmChartPanel *panel,
+                                                       GArray             *specs,
+                                                       double              widest);
 void                  cm_chart_place_thresholds       (CmChartBuilder     *b,
                                                        CmChartPanel       *panel,
                                                        GArray             *specs,

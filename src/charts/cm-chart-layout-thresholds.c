@@ -8,6 +8,8 @@
 
 #include "config.h"
 
+#include <math.h>
+
 #include "cm-chart-private.h"
 #include "cm-chart-layout-private.h"
 #include "cm-chart-layout.h"
@@ -160,6 +162,18 @@ typedef struct
 
 #define LABEL_GAP 1.0
 
+/* Once a claimed label is further than this from its line's height, the
+ * claimed labels are joined to their lines by leaders; a few pixels off,
+ * a label still reads as its line's. */
+#define LEADER_MIN_OFFSET 3.0
+
+/* The room leaders take between the plot and the labels. */
+#define LEADER_ROOM 12.0
+
+/* How far a line that reaches the plot's right edge runs on toward its
+ * label. */
+#define LINE_OVERHANG 4.0
+
 /* Stacks labels @first to @last (in order down the plot) as one block whose
  * labels sit, on average, level with their lines, kept inside the band the
  * labels may use. */
@@ -252,39 +266,25 @@ label_fits (GArray      *placed,
   return TRUE;
 }
 
-static void
-add_line (CmChartPanel         *panel,
-          CmChartThresholdSpec *spec,
-          double                y,
-          double                group_width)
+static gboolean
+label_needs_leader (const Label *label)
 {
-  CmChartRect *plot = &panel->plot;
-  CmChartThreshold t = { 0 };
-
-  t.value = spec->value;
-  t.y = y;
-  t.x0 = spec->group < 0 ? plot->x : plot->x + spec->group * group_width;
-  t.x1 = spec->group < 0 ? plot->x + plot->width : t.x0 + group_width;
-  t.label = g_strdup (spec->label);
-  t.claimed = spec->claimed;
-  t.ink = spec->ink;
-  g_array_append_val (panel->thresholds, t);
+  return label->spec->claimed && fabs (label->top + label->height / 2 - label->y) > LEADER_MIN_OFFSET;
 }
 
-/* The thresholds' labels go in a gutter right of the plot, at the height
- * of their line. Fast results squeeze the lines near zero, closer than a
- * label is tall: then the claimed classes' labels stack beside their
- * lines, and an unclaimed line whose label has no room is left out with
- * its label, so that every line drawn is named and no two names overlap. */
-void
-cm_chart_place_thresholds (CmChartBuilder *b,
-                           CmChartPanel   *panel,
-                           GArray         *specs,
-                           double          group_width)
+/* The labels that have room, each with its line's height and its own:
+ * the claimed ones stacked beside their lines, then each unclaimed one
+ * level with its line if it keeps clear of those already there. Works
+ * only from the y axis, so the panel's frame can ask it before the plot's
+ * width is settled. */
+static GArray *
+labels_new (CmChartBuilder     *b,
+            const CmChartPanel *panel,
+            GArray             *specs)
 {
   g_autoptr(GArray) claimed = g_array_new (FALSE, FALSE, sizeof (Label));
-  g_autoptr(GArray) placed = g_array_new (FALSE, FALSE, sizeof (Label));
-  CmChartRect *plot = &panel->plot;
+  GArray *placed = g_array_new (FALSE, FALSE, sizeof (Label));
+  const CmChartRect *plot = &panel->plot;
   double tick_w, tick_h, top_limit, bottom_limit;
 
   /* The band the y ticks use, and no lower than the x ticks' tops. */
@@ -322,16 +322,96 @@ cm_chart_place_thresholds (CmChartBuilder *b,
       if (label_fits (placed, &label))
         g_array_append_val (placed, label);
     }
+  return placed;
+}
+
+static gboolean
+any_leader (GArray *labels)
+{
+  for (guint i = 0; i < labels->len; i++)
+    if (label_needs_leader (&g_array_index (labels, Label, i)))
+      return TRUE;
+  return FALSE;
+}
+
+/* The room right of the plot that the labels of @specs take, leaders
+ * included; the panel's y axis must be in place. */
+double
+cm_chart_thresholds_gutter (CmChartBuilder     *b,
+                            const CmChartPanel *panel,
+                            GArray             *specs,
+                            double              widest)
+{
+  g_autoptr(GArray) labels = labels_new (b, panel, specs);
+
+  return widest + 2 * GAP + (any_leader (labels) ? LEADER_ROOM : 0);
+}
+
+static void
+add_line (CmChartPanel      *panel,
+          const Label       *label,
+          const CmChartRect *box,
+          double             group_width,
+          gboolean           leaders)
+{
+  CmChartThresholdSpec *spec = label->spec;
+  CmChartRect *plot = &panel->plot;
+  double edge = plot->x + plot->width;
+  CmChartThreshold t = { 0 };
+
+  t.value = spec->value;
+  t.y = label->y;
+  t.x0 = spec->group < 0 ? plot->x : plot->x + spec->group * group_width;
+  t.x1 = spec->group < 0 ? edge : t.x0 + group_width;
+  if (t.x1 >= edge - 1)
+    t.x1 = edge + LINE_OVERHANG;
+  t.label = g_strdup (spec->label);
+  t.claimed = spec->claimed;
+  t.ink = spec->ink;
+  t.label_box = *box;
+
+  /* Once some label has moved off its line, every claimed line runs on
+   * to its label, so that the labels level with their lines do not look
+   * cut off. All leaders start at one x, where the lines that reach the
+   * edge end: a line that stops short (one bar group's) is met there at
+   * its height, so its leader crosses no bars, and leaders starting and
+   * ending in the same order never cross each other. */
+  t.leader = leaders && spec->claimed;
+  if (t.leader)
+    {
+      t.leader_start = (CmChartPoint) { edge + LINE_OVERHANG, t.y };
+      t.leader_end = (CmChartPoint) { box->x - 1, box->y + box->height / 2 };
+    }
+  g_array_append_val (panel->thresholds, t);
+}
+
+/* The thresholds' labels go in a gutter right of the plot, at the height
+ * of their line. Fast results squeeze the lines near zero, closer than a
+ * label is tall: then the claimed classes' labels stack beside their
+ * lines, each joined to its line by a leader when it had to move off it,
+ * and an unclaimed line whose label has no room is left out with its
+ * label, so that every line drawn is named and no two names overlap. */
+void
+cm_chart_place_thresholds (CmChartBuilder *b,
+                           CmChartPanel   *panel,
+                           GArray         *specs,
+                           double          group_width)
+{
+  g_autoptr(GArray) placed = labels_new (b, panel, specs);
+  CmChartRect *plot = &panel->plot;
+  gboolean leaders = any_leader (placed);
+  double x = plot->x + plot->width + GAP + (leaders ? LEADER_ROOM : 0);
 
   for (guint i = 0; i < placed->len; i++)
     {
       Label *label = &g_array_index (placed, Label, i);
       CmChartThresholdSpec *spec = label->spec;
+      CmChartRect box;
 
       /* The gutter is kept for these labels, so a claimed one needs no
        * check; an unclaimed one still gives way to any other text. */
-      if (cm_chart_place_text (b, CM_CHART_TEXT_THRESHOLD, spec->label, plot->x + plot->width + GAP, label->top,
-                               0, 0, spec->ink, spec->claimed, !spec->claimed, NULL))
-        add_line (panel, spec, label->y, group_width);
+      if (cm_chart_place_text (b, CM_CHART_TEXT_THRESHOLD, spec->label, x, label->top,
+                               0, 0, spec->ink, spec->claimed, !spec->claimed, &box))
+        add_line (panel, label, &box, group_width, leaders);
     }
 }

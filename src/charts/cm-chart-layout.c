@@ -510,20 +510,23 @@ cm_chart_panel_frame (CmChartBuilder    *b,
   axis_build (&panel->y, spec->y_log, NULL, spec->y_min, spec->y_max,
               MAX (3, (area->height - top - bottom) / 55));
 
+  plot->y = area->y + top;
+  plot->height = MAX (area->height - top - bottom, 10);
+  panel->y.pixel_min = plot->y + plot->height;
+  panel->y.pixel_max = plot->y;
+
+  /* The class labels' gutter depends on whether their lines are so close
+   * that labels move off them, which the y axis alone decides. */
   left = widest_label (b, CM_CHART_TEXT_TICK, NULL, &panel->y) + GAP;
   right = 8;
   if (spec->thresholds != NULL && spec->thresholds->len > 0)
     {
       g_array_sort (spec->thresholds, compare_threshold);
-      right = widest_label (b, CM_CHART_TEXT_THRESHOLD, spec->thresholds, NULL) + 2 * GAP;
+      right = cm_chart_thresholds_gutter (b, panel, spec->thresholds,
+                                          widest_label (b, CM_CHART_TEXT_THRESHOLD, spec->thresholds, NULL));
     }
-
   plot->x = area->x + left;
-  plot->y = area->y + top;
   plot->width = MAX (area->width - left - right, 10);
-  plot->height = MAX (area->height - top - bottom, 10);
-  panel->y.pixel_min = plot->y + plot->height;
-  panel->y.pixel_max = plot->y;
 
   for (guint i = 0; i < panel->y.ticks->len; i++)
     {

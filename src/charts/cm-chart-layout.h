@@ -75,20 +75,24 @@ typedef struct
 
 typedef struct
 {
-  double       value;
-  double       x0;
-  double       x1;
-  double       y;
-  char        *label;          /* "U3/V30" */
-  gboolean     claimed;
-  int          ink;
-} CmChartThreshold;
-
-typedef struct
-{
   double x;
   double y;
 } CmChartPoint;
+
+typedef struct
+{
+  double        value;
+  double        x0;
+  double        x1;
+  double        y;
+  char         *label;          /* "U3/V30" */
+  gboolean      claimed;        /* on the label or declared by the card */
+  int           ink;
+  CmChartRect   label_box;
+  gboolean      leader;         /* a leader joins line and label: some label sits off its line */
+  CmChartPoint  leader_start;   /* at the line's height, where it leaves the plot */
+  CmChartPoint  leader_end;     /* at the label's left edge */
+} CmChartThreshold;
 
 typedef struct
 {

@@ -262,13 +262,25 @@ paint_thresholds (cairo_t            *cr,
     {
       const CmChartThreshold *t = &g_array_index (panel->thresholds, CmChartThreshold, i);
 
+      /* Claimed lines, 2 pixels wide, sit on pixel edges and the 1-pixel
+       * standard lines on pixel centres, so that both are crisp. */
+      double y = round (t->y) + (t->claimed ? 0 : 0.5);
+
       set_ink (cr, palette, t->ink, FALSE);
       cairo_set_line_width (cr, t->claimed ? 2 : 1);
       cairo_set_dash (cr, dash, t->claimed ? 0 : G_N_ELEMENTS (dash), 0);
-      cairo_move_to (cr, t->x0, round (t->y) + (t->claimed ? 0 : 0.5));
-      cairo_line_to (cr, t->x1 + (t->x1 >= panel->plot.x + panel->plot.width - 1 ? 4 : 0),
-                     round (t->y) + (t->claimed ? 0 : 0.5));
+      cairo_move_to (cr, t->x0, y);
+      cairo_line_to (cr, t->x1, y);
       cairo_stroke (cr);
+
+      if (t->leader)
+        {
+          cairo_set_dash (cr, NULL, 0, 0);
+          cairo_set_line_width (cr, 1);
+          cairo_move_to (cr, t->leader_start.x, y);
+          cairo_line_to (cr, t->leader_end.x, t->leader_end.y);
+          cairo_stroke (cr);
+        }
     }
   cairo_set_dash (cr, NULL, 0, 0);
 }
