@@ -65,6 +65,17 @@ DBUS_SYSTEM_BUS_ADDRESS=unix:path=$out/no-bus "$CARDMARK_CLI" bench "$dir" --onl
 check "a folder is tested without udisks2 running" json_check "$out/nobus.json" \
   'r["target"]["mode"] == "file" and r["tests"][0]["mb_per_s"] > 0'
 
+# A filesystem that holds no file past a limit (FAT32: 4 GiB; here a
+# process file size limit of 1.25 GiB plays it): the long sustained write
+# stops at the limit instead of failing with an I/O error.
+bash -c 'trap "" XFSZ; ulimit -f $((1280 * 1024)); exec "$0" "$@"' \
+  "$CARDMARK_CLI" bench "$dir" --profile full --only seq-write-sustained --json > "$out/limit.json" 2> "$out/err"
+check "a file size limit does not end the run" test $? -eq 0
+check "the sustained write stops at the limit" json_check "$out/limit.json" \
+  'r["tests"][0].get("error") is None and r["tests"][0]["bytes"] == 1280 * 1024 * 1024 - r["target"]["area_bytes"]'
+check "a note says why it stopped short" json_check "$out/limit.json" \
+  'any("largest file this filesystem can hold" in n for n in r["notes"])'
+
 # Ctrl-C in the middle of a run: exit 1 quickly, nothing left behind.
 "$CARDMARK_CLI" bench "$dir" --profile full > /dev/null 2> "$out/err" &
 pid=$!

@@ -25,6 +25,7 @@ struct _CmResult
   char       *device;
   char       *reader;
   guint       usb_speed_mbps;
+  guint64     area_bytes;
   char       *host;
   char       *name;
   gboolean    direct_io;
@@ -336,6 +337,7 @@ cm_result_to_json (CmResult *self)
   cm_json_add_string (builder, "device", self->device);
   cm_json_add_string (builder, "reader", self->reader);
   cm_json_add_positive_int (builder, "usb_speed_mbps", self->usb_speed_mbps);
+  cm_json_add_positive_int (builder, "area_bytes", self->area_bytes);
   cm_json_add_string (builder, "host", self->host);
   cm_json_add_string (builder, "name", self->name);
   json_builder_set_member_name (builder, "direct_io");
@@ -695,6 +697,7 @@ read_target (CmResult    *self,
   JsonObject *target = get_object (root, "target");
   JsonNode *direct_io;
   double usb_speed;
+  double area;
 
   if (target == NULL)
     return invalid (error, "target");
@@ -705,10 +708,12 @@ read_target (CmResult    *self,
       !read_string (target, "reader", TRUE, &self->reader, error) ||
       !read_string (target, "name", TRUE, &self->name, error) ||
       !read_string (target, "host", TRUE, &self->host, error) ||
-      !read_number (target, "usb_speed_mbps", TRUE, &usb_speed, error))
+      !read_number (target, "usb_speed_mbps", TRUE, &usb_speed, error) ||
+      !read_number (target, "area_bytes", TRUE, &area, error))
     return FALSE;
 
   self->usb_speed_mbps = (guint) usb_speed;
+  self->area_bytes = (guint64) area;
 
   direct_io = json_object_get_member (target, "direct_io");
   self->direct_io = direct_io == NULL || json_node_get_boolean (direct_io);
@@ -979,6 +984,24 @@ cm_result_set_usb_speed_mbps (CmResult *self,
   g_return_if_fail (CM_IS_RESULT (self));
 
   self->usb_speed_mbps = mbps;
+}
+
+/* The size of the part of the card the tests used; 0 when not known. */
+guint64
+cm_result_get_area_bytes (CmResult *self)
+{
+  g_return_val_if_fail (CM_IS_RESULT (self), 0);
+
+  return self->area_bytes;
+}
+
+void
+cm_result_set_area_bytes (CmResult *self,
+                          guint64   area_bytes)
+{
+  g_return_if_fail (CM_IS_RESULT (self));
+
+  self->area_bytes = area_bytes;
 }
 
 const char *

@@ -144,6 +144,9 @@ void          cm_result_set_target      (CmResult     *self,
 guint         cm_result_get_usb_speed_mbps (CmResult   *self);
 void          cm_result_set_usb_speed_mbps (CmResult   *self,
                                             guint       mbps);
+guint64       cm_result_get_area_bytes  (CmResult     *self);
+void          cm_result_set_area_bytes  (CmResult     *self,
+                                         guint64       area_bytes);
 const char   *cm_result_get_host        (CmResult     *self);
 void          cm_result_set_host        (CmResult     *self,
                                          const char   *host);

@@ -280,6 +280,13 @@ cm_runner_get_plan (CmRunner *self)
 static guint64
 physical_memory (void)
 {
+  /* CARDMARK_MEMORY_BYTES lets the tests play a Raspberry Pi with little
+   * memory. */
+  const char *test_memory = g_getenv ("CARDMARK_MEMORY_BYTES");
+
+  if (test_memory != NULL)
+    return g_ascii_strtoull (test_memory, NULL, 10);
+
   return (guint64) sysconf (_SC_PHYS_PAGES) * sysconf (_SC_PAGESIZE);
 }
 
@@ -362,16 +369,35 @@ prepare_area (CmEngineJob  *job,
 static void
 resolve_sustained (CmRunner    *self,
                    CmTestSpec  *spec,
-                   CmEngineJob *job)
+                   CmEngineJob *job,
+                   CmResult    *result)
 {
   guint64 room = cm_target_dup_free_bytes (self->target) / 10 * 9;
+  guint64 start = cm_target_get_area_bytes (self->target);
+  guint64 max_file = cm_target_get_max_file_bytes (self->target);
+  guint64 file_room = max_file > start ? max_file - start : 0;
 
+  /* The scratch file grows past the area, as far as the filesystem lets
+   * one file grow. */
+  if (file_room < MIN (spec->bytes, room))
+    {
+      g_autofree char *size = g_format_size (max_file);
+      g_autofree char *note = NULL;
+
+      /* Translators: %s is a size, such as "4.3 GB" */
+      note = g_strdup_printf (_("The long sustained write stopped short, at %s: the largest file this filesystem can hold."),
+                              size);
+      cm_result_add_note (result, note);
+    }
+
+  room = MIN (room, file_room);
   spec->bytes = MIN (spec->bytes, room) / spec->block_size * spec->block_size;
-  job->seq_start = cm_target_get_area_bytes (self->target);
+  job->seq_start = start;
 }
 
 static CmTestResult *
 run_one (CmRunner          *self,
+         CmResult          *result,
          CmEngineJob       *job,
          const CmTestSpec  *spec,
          GError           **error)
@@ -392,7 +418,7 @@ run_one (CmRunner          *self,
 
   if (spec->sustained)
     {
-      resolve_sustained (self, &resolved, job);
+      resolve_sustained (self, &resolved, job, result);
       if (resolved.bytes < resolved.block_size)
         {
           test = cm_test_result_new (spec->name);
@@ -449,7 +475,7 @@ run_tests (CmRunner      *self,
           backup_filled = TRUE;
         }
 
-      if ((test = run_one (self, job, spec, error)) == NULL)
+      if ((test = run_one (self, result, job, spec, error)) == NULL)
         return FALSE;
 
       /* A sequential read of the whole area reads it into the backup. */
@@ -483,6 +509,19 @@ describe_target (CmRunner *self,
                         NULL);
   cm_result_set_profile (result, cm_profile_to_string (cm_plan_get_profile (self->plan)));
   cm_result_set_direct_io (result, cm_target_get_direct_io (target));
+  cm_result_set_area_bytes (result, cm_target_get_area_bytes (target));
+
+  if (area_for_mode (self) < cm_plan_get_area_bytes (self->plan))
+    {
+      g_autofree char *area = g_format_size (cm_target_get_area_bytes (target));
+      g_autofree char *planned = g_format_size (cm_plan_get_area_bytes (self->plan));
+      g_autofree char *note = NULL;
+
+      /* Translators: "…a test area of 67.1 MB instead of 268.4 MB…" */
+      note = g_strdup_printf (_("The raw write tests used a test area of %s instead of %s, so that this computer's memory can hold a copy of it to put back. Random writes over a smaller area can look faster than over the whole card."),
+                              area, planned);
+      cm_result_add_note (result, note);
+    }
 
   if (!cm_target_get_direct_io (target))
     cm_result_add_note (result, _("This filesystem refused direct I/O, so CardMark used buffered I/O with fdatasync and dropped the cache before reads. Figures may be higher than the card really delivers."));

@@ -14,9 +14,12 @@
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <linux/fs.h>
+#include <linux/magic.h>
 #include <sys/file.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -365,6 +368,32 @@ cm_target_dup_free_bytes (CmTarget *self)
     return 0;
 
   return (guint64) st.f_bavail * st.f_frsize;
+}
+
+/* The largest scratch file this filesystem and process may write: FAT32,
+ * which most cards up to 32 GB come with, holds files under 4 GiB. In raw
+ * modes, the card's size. */
+guint64
+cm_target_get_max_file_bytes (CmTarget *self)
+{
+  guint64 max = G_MAXUINT64;
+  struct statfs fs;
+  struct rlimit limit;
+
+  g_return_val_if_fail (CM_IS_TARGET (self), 0);
+
+  if (self->mode != CM_TARGET_MODE_FILE)
+    return self->size;
+
+  /* Not _PC_FILESIZEBITS: glibc says 32 bits for every filesystem it
+   * doesn't know, exFAT and tmpfs among them. */
+  if (fstatfs (self->fd, &fs) == 0 && fs.f_type == MSDOS_SUPER_MAGIC)
+    max = G_MAXUINT32;
+
+  if (getrlimit (RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+    max = MIN (max, (guint64) limit.rlim_cur);
+
+  return max;
 }
 
 static gboolean

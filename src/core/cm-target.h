@@ -59,6 +59,7 @@ gboolean      cm_target_get_write_protected (CmTarget      *self);
 guint64       cm_target_get_area_bytes      (CmTarget      *self);
 guint64       cm_target_get_size            (CmTarget      *self);
 guint64       cm_target_dup_free_bytes      (CmTarget      *self);
+guint64       cm_target_get_max_file_bytes  (CmTarget      *self);
 gboolean      cm_target_can_write           (CmTarget      *self);
 
 const char   *cm_target_mode_to_string      (CmTargetMode   mode);
