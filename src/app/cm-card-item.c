@@ -301,6 +301,9 @@ cm_card_item_dup_subtitle (CmCardItem *self)
       break;
     case CM_CARD_KIND_DEVICE:
     default:
+      /* The device tells two cards of the same make apart. */
+      if (self->device != NULL)
+        g_ptr_array_add (parts, g_strdup (self->device));
       if (self->size > 0)
         g_ptr_array_add (parts, g_format_size (self->size));
       if (self->reader != NULL)

@@ -667,10 +667,14 @@ const char *
 cm_card_page_get_brand (CmCardPage *self)
 {
   GtkStringObject *item;
+  guint selected;
 
   g_return_val_if_fail (CM_IS_CARD_PAGE (self), NULL);
 
-  if (adw_combo_row_get_selected (self->brand_row) == 0)
+  /* "Not given" and "Other" name no brand the card can be checked
+   * against, and neither is a brand to keep with the result. */
+  selected = adw_combo_row_get_selected (self->brand_row);
+  if (selected == 0 || selected + 1 >= g_list_model_get_n_items (adw_combo_row_get_model (self->brand_row)))
     return NULL;
 
   item = adw_combo_row_get_selected_item (self->brand_row);
