@@ -55,4 +55,26 @@ check "the refusal says a device is needed" grep -q "not a device" "$work/err"
 "$CARDMARK_CLI" probe-capacity 2> /dev/null
 check "no device is a usage error" test $? -eq 2
 
+# A probe that fails at once (a device too small to probe) ends with its
+# message, every time, even on one CPU where the probe's thread may be
+# done before the main loop runs.
+truncate -s 8M "$work/small.img"
+small=$(losetup -f --show "$work/small.img")
+hangs=0
+for _ in $(seq 10); do
+  timeout -s KILL 5 taskset -c 0 "$CARDMARK_CLI" probe-capacity "$small" 2> "$work/err"
+  [ $? = 137 ] && hangs=$((hangs + 1))
+done
+losetup -d "$small"
+check "a probe that fails at once never hangs ($hangs of 10 did)" test $hangs -eq 0
+check "it says the device is too small" grep -q "too small to probe" "$work/err"
+
+# A write-protected card: nothing was written, so nothing needs putting back.
+"$simcard/simcard-down" "$SIMCARD_DIR"
+"$simcard/simcard-up" read-only --size 64MiB > "$work/simcard.env" && . "$work/simcard.env"
+"$CARDMARK_CLI" probe-capacity "$SIMCARD_DEV" 2> "$work/err"
+check "a write-protected card gives status 1" test $? -eq 1
+check "it is called write-protected, without a false alarm about lost data" \
+  bash -c "grep -q 'write-protected' '$work/err' && ! grep -q 'written back' '$work/err'"
+
 done_testing

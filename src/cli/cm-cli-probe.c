@@ -49,6 +49,15 @@ progress_cb (double   fraction,
     }
 }
 
+static gboolean
+probe_done_cb (gpointer user_data)
+{
+  Probe *probe = user_data;
+
+  g_main_loop_quit (probe->loop);
+  return G_SOURCE_REMOVE;
+}
+
 static gpointer
 probe_thread (gpointer data)
 {
@@ -56,7 +65,9 @@ probe_thread (gpointer data)
 
   cm_capacity_probe (probe->fd, probe->size, probe->cancellable, progress_cb, probe,
                      &probe->report, &probe->error);
-  g_main_loop_quit (probe->loop);
+  /* Through the main context: a probe that fails at once may end before
+   * the main loop runs, and a quit before the run would be lost. */
+  g_idle_add (probe_done_cb, probe);
   return NULL;
 }
 

@@ -160,6 +160,7 @@ cm_capacity_probe (int                     fd,
   g_autoptr(GArray) bad = g_array_new (FALSE, TRUE, sizeof (gboolean));
   guint8 nonce[16];
   guint n_saved = 0;
+  guint n_signed = 0;  /* places the probe may have written to */
   int errsv = 0;
   guint n;
 
@@ -186,7 +187,7 @@ cm_capacity_probe (int                     fd,
         return FALSE;
       if (!transfer (fd, FALSE, originals + (gsize) n_saved * BLOCK, g_array_index (positions, guint64, n_saved), &errsv))
         {
-          g_propagate_error (error, cm_target_error_from_errno (errsv, "the card"));
+          g_propagate_error (error, cm_target_error_from_errno (errsv, NULL));
           return FALSE;
         }
       report_progress (progress, user_data, 0.25 * n_saved / n);
@@ -201,10 +202,16 @@ cm_capacity_probe (int                     fd,
       make_signature (block, nonce, offset);
       if (!transfer (fd, TRUE, block, offset, &errsv))
         {
-          if (errsv == ENODEV || errsv == ENXIO || errsv == EROFS || errsv == EPERM)
+          /* A write-protected card wrote nothing; a card that went away
+           * may have written part of this place. */
+          if (errsv == EROFS || errsv == EPERM)
+            break;
+          n_signed = i + 1;
+          if (errsv == ENODEV || errsv == ENXIO)
             break;
           g_array_index (bad, gboolean, i) = TRUE;
         }
+      n_signed = i + 1;
       report_progress (progress, user_data, 0.25 + 0.25 * (i + 1) / n);
     }
   fdatasync (fd);
@@ -222,14 +229,14 @@ cm_capacity_probe (int                     fd,
       report_progress (progress, user_data, 0.5 + 0.25 * (i + 1) / n);
     }
 
-  /* 4. Put everything back, cancelled or not. */
-  if (!restore (fd, positions, originals, n_saved, error))
+  /* 4. Put back everything written, cancelled or not. */
+  if (!restore (fd, positions, originals, n_signed, error))
     return FALSE;
   report_progress (progress, user_data, 1.0);
 
   if (errsv == ENODEV || errsv == ENXIO || errsv == EROFS || errsv == EPERM)
     {
-      g_propagate_error (error, cm_target_error_from_errno (errsv, "the card"));
+      g_propagate_error (error, cm_target_error_from_errno (errsv, NULL));
       return FALSE;
     }
   if (g_cancellable_set_error_if_cancelled (cancellable, error))

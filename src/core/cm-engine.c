@@ -230,7 +230,7 @@ static gboolean
 io_error (GError **error,
           int      errsv)
 {
-  g_propagate_error (error, cm_target_error_from_errno (errsv, "the card"));
+  g_propagate_error (error, cm_target_error_from_errno (errsv, NULL));
   return FALSE;
 }
 

@@ -73,7 +73,9 @@ cm_target_init (CmTarget *self)
   self->direct_io = TRUE;
 }
 
-/* Turns an errno from open or I/O into words that say what to do. */
+/* Turns an errno from open or I/O into words that say what to do. @path
+ * is what was opened, or NULL for an error while reading or writing the
+ * card itself. */
 GError *
 cm_target_error_from_errno (int         errsv,
                             const char *path)
@@ -81,13 +83,22 @@ cm_target_error_from_errno (int         errsv,
   switch (errsv)
     {
     case ENOENT:
+      if (path == NULL)
+        break;
       return g_error_new (CM_TARGET_ERROR, CM_TARGET_ERROR_NOT_FOUND,
                           _("There is nothing at %s. Check the path and try again."), path);
     case EACCES:
     case EPERM:
+      /* A write to a read-only block device gets EPERM. */
+      if (path == NULL)
+        return g_error_new (CM_TARGET_ERROR, CM_TARGET_ERROR_READ_ONLY,
+                            _("The card is write-protected. Slide its lock switch up and try again."));
       return g_error_new (CM_TARGET_ERROR, CM_TARGET_ERROR_PERMISSION,
                           _("Permission to use %s was refused. Choose a folder you can write to, or run the test as a user allowed to open the card."), path);
     case EROFS:
+      if (path == NULL)
+        return g_error_new (CM_TARGET_ERROR, CM_TARGET_ERROR_READ_ONLY,
+                            _("The card is write-protected. Slide its lock switch up and try again."));
       return g_error_new (CM_TARGET_ERROR, CM_TARGET_ERROR_READ_ONLY,
                           _("%s is write-protected. Slide the card's lock switch up, or remount it read-write, and try again."), path);
     case ENOSPC:
@@ -100,15 +111,23 @@ cm_target_error_from_errno (int         errsv,
       return g_error_new (CM_TARGET_ERROR, CM_TARGET_ERROR_REMOVED,
                           _("The card was removed during the test. Insert it again and restart the test."));
     case EBUSY:
+      if (path == NULL)
+        return g_error_new (CM_TARGET_ERROR, CM_TARGET_ERROR_MOUNTED,
+                            _("The card is in use by another program. Unmount it or close that program first."));
       return g_error_new (CM_TARGET_ERROR, CM_TARGET_ERROR_MOUNTED,
                           _("%s is in use by another program. Unmount it or close that program first."), path);
     case EIO:
       return g_error_new (CM_TARGET_ERROR, CM_TARGET_ERROR_IO,
                           _("The card reported an I/O error. It may be failing, or was pulled out; reinsert it and try again, and back up its data."));
     default:
-      return g_error_new (CM_TARGET_ERROR, CM_TARGET_ERROR_IO,
-                          _("Could not use %s: %s"), path, g_strerror (errsv));
+      break;
     }
+
+  if (path == NULL)
+    return g_error_new (CM_TARGET_ERROR, CM_TARGET_ERROR_IO,
+                        _("The card reported an error: %s"), g_strerror (errsv));
+  return g_error_new (CM_TARGET_ERROR, CM_TARGET_ERROR_IO,
+                      _("Could not use %s: %s"), path, g_strerror (errsv));
 }
 
 static gboolean
