@@ -8,7 +8,9 @@
 #include <cairo.h>
 #include <glib/gstdio.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <string.h>
 
 #include "cm-chart-layout.h"
@@ -1129,6 +1131,50 @@ png_has_content (const char *path,
   return differs;
 }
 
+/* A chart that can't be written (the disk is full; a file size limit
+ * plays that here) leaves no half-written file, keeps the one it was to
+ * replace, and says why. */
+static void
+test_export_fails_cleanly (void)
+{
+  g_autoptr(GPtrArray) one = one_card (TRUE);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cardmark-charts-XXXXXX", &error);
+  g_autofree char *png = g_build_filename (dir, "chart.png", NULL);
+  g_autofree char *kept = NULL;
+  g_autoptr(GDir) listing = NULL;
+  struct rlimit limit, small;
+  void (*old_handler) (int);
+  const char *name;
+  guint n_files = 0;
+
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (png, "the chart before", -1, NULL));
+
+  g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &limit), ==, 0);
+  small = limit;
+  small.rlim_cur = 1000;
+  old_handler = signal (SIGXFSZ, SIG_IGN);
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &small), ==, 0);
+  g_assert_false (cm_chart_export (png, CM_CHART_SUMMARY, one, 800, 480, &error));
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &limit), ==, 0);
+  signal (SIGXFSZ, old_handler);
+
+  g_assert_error (error, CM_CHART_ERROR, CM_CHART_ERROR_WRITE);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "chart.png"));
+  g_assert_true (g_file_get_contents (png, &kept, NULL, NULL));
+  g_assert_cmpstr (kept, ==, "the chart before");
+
+  listing = g_dir_open (dir, 0, NULL);
+  while ((name = g_dir_read_name (listing)) != NULL)
+    n_files++;
+  g_assert_cmpuint (n_files, ==, 1);
+
+  g_assert_cmpint (g_unlink (png), ==, 0);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
+
 static void
 test_export (void)
 {
@@ -1320,6 +1366,7 @@ main (int   argc,
   g_test_add_func ("/cardmark/charts/latency-in-plot", test_latency_in_plot);
   g_test_add_func ("/cardmark/charts/sweep-positions", test_sweep_positions);
   g_test_add_func ("/cardmark/charts/export", test_export);
+  g_test_add_func ("/cardmark/charts/export-fails-cleanly", test_export_fails_cleanly);
   g_test_add_func ("/cardmark/charts/empty", test_empty);
   g_test_add_func ("/cardmark/charts/describe", test_describe);
   g_test_add_func ("/cardmark/charts/screenshots", test_screenshots);

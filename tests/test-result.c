@@ -6,6 +6,9 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/resource.h>
 
 #include "cm-result.h"
 
@@ -234,6 +237,48 @@ test_status_strings (void)
   g_assert_false (cm_status_from_string ("great", &status));
 }
 
+/* Saving where the data can't be written whole (a full disk; a file size
+ * limit plays it here): an existing file is kept, a new one is not left
+ * half-written, and the message names the file. */
+static void
+test_save_fails_cleanly (void)
+{
+  g_autoptr(CmResult) result = make_result ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cardmark-result-XXXXXX", &error);
+  g_autofree char *old_path = g_build_filename (dir, "old.json", NULL);
+  g_autofree char *new_path = g_build_filename (dir, "new.json", NULL);
+  g_autoptr(GFile) old_file = g_file_new_for_path (old_path);
+  g_autoptr(GFile) new_file = g_file_new_for_path (new_path);
+  g_autofree char *kept = NULL;
+  struct rlimit limit, small;
+  void (*old_handler) (int);
+
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (old_path, "{}", -1, NULL));
+
+  g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &limit), ==, 0);
+  small = limit;
+  small.rlim_cur = 64;
+  old_handler = signal (SIGXFSZ, SIG_IGN);
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &small), ==, 0);
+  g_assert_false (cm_result_save (result, old_file, &error));
+  g_assert_nonnull (strstr (error->message, "old.json"));
+  g_test_message ("%s", error->message);
+  g_clear_error (&error);
+  g_assert_false (cm_result_save (result, new_file, &error));
+  g_assert_nonnull (strstr (error->message, "new.json"));
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &limit), ==, 0);
+  signal (SIGXFSZ, old_handler);
+
+  g_assert_true (g_file_get_contents (old_path, &kept, NULL, NULL));
+  g_assert_cmpstr (kept, ==, "{}");
+  g_assert_false (g_file_test (new_path, G_FILE_TEST_EXISTS));
+
+  g_assert_cmpint (g_unlink (old_path), ==, 0);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -242,6 +287,7 @@ main (int    argc,
 
   g_test_add_func ("/cardmark/result/round-trip", test_round_trip);
   g_test_add_func ("/cardmark/result/save-and-load", test_save_and_load);
+  g_test_add_func ("/cardmark/result/save-fails-cleanly", test_save_fails_cleanly);
   g_test_add_func ("/cardmark/result/malformed", test_malformed);
   g_test_add_func ("/cardmark/result/minimal-valid", test_minimal_valid);
   g_test_add_func ("/cardmark/result/newer-schema", test_newer_schema);

@@ -503,30 +503,36 @@ check_surface (cairo_surface_t  *surface,
 
 /* Cairo draws SVG text as glyph outlines, so the file gets a title and a
  * description that screen readers and search can use. */
-static gboolean
-add_svg_description (const char  *filename,
-                     const char  *title,
-                     const char  *description,
-                     GError     **error)
+static void
+add_svg_description (GString    *svg,
+                     const char *title,
+                     const char *description)
 {
-  g_autofree char *contents = NULL;
   g_autofree char *escaped_title = g_markup_escape_text (title, -1);
   g_autofree char *escaped_desc = g_markup_escape_text (description, -1);
-  g_autoptr(GString) out = NULL;
-  const char *svg, *end;
-  gsize length;
+  g_autofree char *element = NULL;
+  const char *start = g_strstr_len (svg->str, svg->len, "<svg");
+  const char *end = start != NULL ? strchr (start, '>') : NULL;
 
-  if (!g_file_get_contents (filename, &contents, &length, error))
-    return FALSE;
-  if ((svg = strstr (contents, "<svg")) == NULL || (end = strchr (svg, '>')) == NULL)
-    return TRUE;
+  if (end == NULL)
+    return;
 
-  out = g_string_new_len (contents, end + 1 - contents);
-  g_string_append_printf (out, "\n<title>%s</title>\n<desc>%s</desc>", escaped_title, escaped_desc);
-  g_string_append (out, end + 1);
-  return g_file_set_contents (filename, out->str, out->len, error);
+  element = g_strdup_printf ("\n<title>%s</title>\n<desc>%s</desc>", escaped_title, escaped_desc);
+  g_string_insert (svg, end + 1 - svg->str, element);
 }
 
+static cairo_status_t
+append_bytes_cb (void                *closure,
+                 const unsigned char *data,
+                 unsigned int         length)
+{
+  g_string_append_len (closure, (const char *) data, length);
+  return CAIRO_STATUS_SUCCESS;
+}
+
+/* The chart is drawn in memory and written in one go, through a
+ * temporary file renamed into place: a full disk or a missing folder
+ * leaves no half-written file, nor a damaged one it was to replace. */
 gboolean
 cm_chart_export_with_style (const char          *filename,
                             CmChartKind          kind,
@@ -538,6 +544,8 @@ cm_chart_export_with_style (const char          *filename,
 {
   g_autofree char *lower = NULL;
   g_autofree char *description = NULL;
+  g_autoptr(GString) bytes = g_string_new (NULL);
+  g_autoptr(GError) write_error = NULL;
   cairo_surface_t *surface;
   cairo_t *cr;
   CmChartStyle defaults;
@@ -566,11 +574,11 @@ cm_chart_export_with_style (const char          *filename,
     }
   else if (g_str_has_suffix (lower, ".svg"))
     {
-      surface = cairo_svg_surface_create (filename, width, height);
+      surface = cairo_svg_surface_create_for_stream (append_bytes_cb, bytes, width, height);
     }
   else if (g_str_has_suffix (lower, ".pdf"))
     {
-      surface = cairo_pdf_surface_create (filename, width, height);
+      surface = cairo_pdf_surface_create_for_stream (append_bytes_cb, bytes, width, height);
       cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_TITLE, cm_chart_kind_get_title (kind));
       cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_SUBJECT, description);
       cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_CREATOR, "CardMark " PACKAGE_VERSION);
@@ -582,36 +590,30 @@ cm_chart_export_with_style (const char          *filename,
       return FALSE;
     }
 
-  if (!check_surface (surface, filename, error))
-    {
-      cairo_surface_destroy (surface);
-      return FALSE;
-    }
-
   cr = cairo_create (surface);
   cm_chart_draw (cr, kind, results, width, height, style);
   cairo_destroy (cr);
 
   if (g_str_has_suffix (lower, ".png"))
-    {
-      cairo_status_t status = cairo_surface_write_to_png (surface, filename);
-
-      if (status != CAIRO_STATUS_SUCCESS)
-        {
-          g_set_error (error, CM_CHART_ERROR, CM_CHART_ERROR_WRITE,
-                       _("Could not write the chart to “%s”: %s. Check that the folder exists and you may write to it."),
-                       filename, cairo_status_to_string (status));
-          cairo_surface_destroy (surface);
-          return FALSE;
-        }
-    }
+    cairo_surface_write_to_png_stream (surface, append_bytes_cb, bytes);
   cairo_surface_finish (surface);
   ok = check_surface (surface, filename, error);
   cairo_surface_destroy (surface);
+  if (!ok)
+    return FALSE;
 
-  if (ok && g_str_has_suffix (lower, ".svg"))
-    ok = add_svg_description (filename, cm_chart_kind_get_title (kind), description, error);
-  return ok;
+  if (g_str_has_suffix (lower, ".svg"))
+    add_svg_description (bytes, cm_chart_kind_get_title (kind), description);
+
+  if (!g_file_set_contents_full (filename, bytes->str, bytes->len,
+                                 G_FILE_SET_CONTENTS_CONSISTENT, 0644, &write_error))
+    {
+      g_set_error (error, CM_CHART_ERROR, CM_CHART_ERROR_WRITE,
+                   _("Could not save the chart: %s"), write_error->message);
+      return FALSE;
+    }
+
+  return TRUE;
 }
 
 gboolean

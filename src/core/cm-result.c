@@ -401,16 +401,33 @@ cm_result_save (CmResult  *self,
                 GError   **error)
 {
   g_autofree char *data = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *path = NULL;
+  GError *local_error = NULL;
+  gboolean existed;
   gsize length;
 
   g_return_val_if_fail (CM_IS_RESULT (self), FALSE);
   g_return_val_if_fail (G_IS_FILE (file), FALSE);
 
   data = cm_result_to_data (self, &length);
+  path = g_file_get_path (file);
+  existed = g_file_query_exists (file, NULL);
 
-  return g_file_replace_contents (file, data, length, NULL, FALSE,
-                                  G_FILE_CREATE_REPLACE_DESTINATION,
-                                  NULL, NULL, error);
+  /* A local file is written to a temporary one renamed into place, so a
+   * failure keeps the file it was to replace; elsewhere, a new file that
+   * could not be written whole is removed. */
+  if (path != NULL
+      ? g_file_set_contents_full (path, data, length, G_FILE_SET_CONTENTS_CONSISTENT, 0644, &local_error)
+      : g_file_replace_contents (file, data, length, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
+                                 NULL, NULL, &local_error))
+    return TRUE;
+
+  if (path == NULL && !existed)
+    (void) g_file_delete (file, NULL, NULL);
+  name = g_file_get_parse_name (file);
+  g_propagate_prefixed_error (error, local_error, _("Could not save the result to %s: "), name);
+  return FALSE;
 }
 
 /* Reading. Every accessor checks the type it expects, so a corrupt or
