@@ -71,6 +71,8 @@ check "its write test says write-protected" json_check "$work/ro.json" \
   '"write-protected" in [t for t in r["tests"] if t["name"] == "seq-write"][0]["error"]'
 check "its read tests report figures" json_check "$work/ro.json" \
   'all(t["mb_per_s"] > 0 for t in r["tests"] if "read" in t["name"])'
+check "and no note claims bytes were written back" json_check "$work/ro.json" \
+  'not any("written back" in n or "wrote the card" in n for n in r["notes"])'
 
 card failing || not_ok "failing card"
 "$CARDMARK_CLI" bench "$SIMCARD_DEV" --allow-write > /dev/null 2> "$work/err"

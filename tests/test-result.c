@@ -186,6 +186,17 @@ test_newer_schema (void)
 
   g_assert_null (result);
   g_assert_error (error, CM_RESULT_ERROR, CM_RESULT_ERROR_UNSUPPORTED_SCHEMA);
+  g_clear_error (&error);
+
+  /* No CardMark wrote format 0 or below: that file is damaged, not new. */
+  g_assert_null (cm_result_new_from_data ("{\"schema\": 0}", -1, &error));
+  g_assert_error (error, CM_RESULT_ERROR, CM_RESULT_ERROR_INVALID);
+  g_clear_error (&error);
+
+  /* A huge format number does not wrap around to another one. */
+  g_assert_null (cm_result_new_from_data ("{\"schema\": 99999999999}", -1, &error));
+  g_assert_error (error, CM_RESULT_ERROR, CM_RESULT_ERROR_UNSUPPORTED_SCHEMA);
+  g_assert_null (strstr (error->message, "1215752191"));
 }
 
 /* Setting the target from its own getters keeps the values. */

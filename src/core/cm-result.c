@@ -834,11 +834,14 @@ cm_result_new_from_json (JsonNode  *node,
       json_node_get_value_type (schema) != G_TYPE_INT64)
     return invalid (error, "schema"), NULL;
 
-  if (json_node_get_int (schema) != CM_RESULT_SCHEMA)
+  /* Format 1 is the first; anything below it was never written. */
+  if (json_node_get_int (schema) < 1)
+    return invalid (error, "schema"), NULL;
+  if (json_node_get_int (schema) > CM_RESULT_SCHEMA)
     {
       g_set_error (error, CM_RESULT_ERROR, CM_RESULT_ERROR_UNSUPPORTED_SCHEMA,
                    _("This result was written by a newer CardMark (format %d). Update CardMark to open it."),
-                   (int) json_node_get_int (schema));
+                   (int) MIN (json_node_get_int (schema), G_MAXINT));
       return NULL;
     }
 

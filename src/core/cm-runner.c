@@ -526,7 +526,7 @@ describe_target (CmRunner *self,
   if (!cm_target_get_direct_io (target))
     cm_result_add_note (result, _("This filesystem refused direct I/O, so CardMark used buffered I/O with fdatasync and dropped the cache before reads. Figures may be higher than the card really delivers."));
 
-  if (cm_target_get_mode (target) == CM_TARGET_MODE_RAW_WRITE)
+  if (cm_target_get_mode (target) == CM_TARGET_MODE_RAW_WRITE && cm_target_can_write (target))
     cm_result_add_note (result, _("The raw write tests wrote the card's own bytes back to where they came from, so its content is unchanged."));
 }
 
