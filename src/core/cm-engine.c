@@ -300,7 +300,10 @@ timed_command (Run         *run,
   return end;
 }
 
-/* A write test is over once its data is on the card. */
+/* A write test is over once its data has left the computer: with
+ * O_DIRECT each write returned only when the card (or its reader) took
+ * it; a buffered run flushes first. As with fio's default, the card's own
+ * write cache is not flushed inside the timing. */
 static gboolean
 finish_test (Run     *run,
              double   now,
