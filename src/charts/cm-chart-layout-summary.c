@@ -213,8 +213,8 @@ summary_legend (CmChartBuilder *b)
     }
   /* Only the marks some bar carries. */
   if (any_queue_depth_32 (b))
-    cm_chart_legend_add (b, _("Lighter: queue depth 32"), b->multi ? CM_CHART_INK_MUTED : CM_CHART_INK_SERIES,
-                         TRUE, FALSE, FALSE);
+    /* Grey, since it lightens whatever colour its bar has. */
+    cm_chart_legend_add (b, _("Lighter: queue depth 32"), CM_CHART_INK_MUTED, TRUE, FALSE, FALSE);
   if (any_sustained_mark (b))
     cm_chart_legend_add (b, _("Sustained write"), CM_CHART_INK_FG, FALSE, TRUE, FALSE);
 }
