@@ -42,6 +42,13 @@ expect 1 "needs a device" bench --raw "$work"
 "$CARDMARK_CLI" --help > "$work/out"
 check "--help lists bench" grep -q "bench" "$work/out"
 
+# Each command's --help names the command in its usage line.
+for command in list info bench decode plot probe-capacity history; do
+  "$CARDMARK_CLI" $command --help > "$work/out"
+  check "$command --help says “cardmark-cli $command [OPTION…]”" grep -qF "cardmark-cli $command [OPTION…]" "$work/out"
+done
+
+
 if [ "$(id -u)" = 0 ]; then
   mnt="$work/small"
   mkdir "$mnt"

@@ -44,14 +44,35 @@ print_usage (FILE *stream)
   fprintf (stream, "\n%s\n", _("Run “cardmark-cli COMMAND --help” for the options of a command."));
 }
 
+static const Command *
+find_command (const char *name)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    if (g_str_equal (name, commands[i].name))
+      return &commands[i];
+  return NULL;
+}
+
 int
 main (int    argc,
       char **argv)
 {
+  const Command *command = argc >= 2 ? find_command (argv[1]) : NULL;
+
   setlocale (LC_ALL, "");
   bindtextdomain (GETTEXT_PACKAGE, g_getenv ("CARDMARK_LOCALEDIR") ?: LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
+
+  if (command != NULL)
+    {
+      /* Each command's --help then reads "cardmark-cli bench [OPTION…]". */
+      g_autofree char *prgname = g_strconcat ("cardmark-cli ", command->name, NULL);
+
+      g_set_prgname (prgname);
+      return command->run (argc - 1, argv + 1);
+    }
+
   g_set_prgname ("cardmark-cli");
 
   if (argc < 2)
@@ -71,10 +92,6 @@ main (int    argc,
       printf ("cardmark-cli %s\n", PACKAGE_VERSION);
       return CM_EXIT_OK;
     }
-
-  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
-    if (g_str_equal (argv[1], commands[i].name))
-      return commands[i].run (argc - 1, argv + 1);
 
   fprintf (stderr, _("cardmark-cli: unknown command “%s”\n\n"), argv[1]);
   print_usage (stderr);
