@@ -45,7 +45,7 @@ check "serial and date as sysfs shows them" json_check "$work/out" \
 check "registers are available" json_check "$work/out" \
   'r["registers_available"] is True and r["unavailable_reason"] is None'
 check "every documented key" json_check "$work/out" \
-  'set(r) == {"registers_available", "unavailable_reason", "brand", "manufacturer_id", "manufacturer", "oem_id", "product_name", "revision", "serial", "manufacture_date", "capacity_bytes", "write_protected", "spec_version", "speed_class", "uhs_grade", "video_class", "app_class", "au_size_bytes", "card_type", "performance_enhance"}'
+  'set(r) == {"registers_available", "unavailable_reason", "brand", "manufacturer_id", "manufacturer", "oem_id", "product_name", "revision", "serial", "manufacture_date", "capacity_bytes", "write_protected", "spec_version", "speed_class", "uhs_grade", "video_class", "app_class", "au_size_bytes", "card_type", "performance_enhance", "warnings"}'
 check "the SSR declares A2 (the card's cache is in the thread)" json_check "$work/out" 'r["app_class"] == "A2"'
 
 # Panasonic 8 GB Class 4: sdio-host expects 7744782336 bytes and
@@ -65,6 +65,11 @@ row=libmaple-transcend-4gb
 decode --cid "$(field $row cid)" --brand Transcend
 check "a brand the registers contradict is a warning sign" grep -q "SanDisk" "$work/out"
 check "… shown under Warning signs" grep -qi "warning" "$work/out"
+decode --cid "$(field $row cid)" --brand Transcend --json
+check "decode --json lists the warning signs too" json_check "$work/out" \
+  'len(r["warnings"]) > 0 and any("SanDisk" in w for w in r["warnings"])'
+decode --cid "$(field $row cid)" --json
+check "… an empty list when there are none" json_check "$work/out" 'r["warnings"] == []'
 
 decode --cid "0x$(field $row cid | tr a-f A-F)"
 check "upper case with 0x prefix decodes" grep -q "SU04G" "$work/out"

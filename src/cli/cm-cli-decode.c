@@ -130,6 +130,23 @@ print_table (CmCardInfo         *info,
     printf ("  • %s\n", hints[i]);
 }
 
+/* The card as the result document has it, and the warning signs the
+ * table prints: sentences for people, like the result's notes. */
+static void
+print_json (CmCardInfo         *info,
+            const char * const *claims)
+{
+  g_autoptr(JsonNode) node = cm_card_info_to_json (info);
+  g_auto(GStrv) hints = cm_card_info_dup_counterfeit_hints (info, claims);
+  JsonArray *warnings = json_array_new ();
+
+  for (guint i = 0; hints[i] != NULL; i++)
+    json_array_add_string_element (warnings, hints[i]);
+  json_object_set_array_member (json_node_get_object (node), "warnings", warnings);
+
+  cm_cli_print_json (node);
+}
+
 /* "C10,U3" or "C10 U3", upper-cased. */
 static GStrv
 split_claims (const char *text)
@@ -204,11 +221,7 @@ cm_cli_decode (int    argc,
   claims = split_claims (claim);
 
   if (json)
-    {
-      g_autoptr(JsonNode) node = cm_card_info_to_json (info);
-
-      cm_cli_print_json (node);
-    }
+    print_json (info, (const char * const *) claims);
   else
     print_table (info, (const char * const *) claims);
 
