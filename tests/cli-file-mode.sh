@@ -59,6 +59,16 @@ check "bench --plot draws an SVG" grep -q "<svg" "$out/chart.svg"
 "$CARDMARK_CLI" plot "$out/r.json" "$out/buffered.json" --chart write-over-time --output "$out/two.png" 2>/dev/null
 check "plot draws several saved results as PNG" test "$(head -c 4 "$out/two.png" | tail -c 3)" = "PNG"
 
+# At most six results at once: the palette has six colours, and a seventh
+# card would share the first one's.
+for i in 1 2 3 4 5 6 7; do cp "$out/r.json" "$out/card$i.json"; done
+"$CARDMARK_CLI" plot "$out"/card[1-6].json --output "$out/six.svg" 2> "$out/err"
+check "plot draws six results" test $? -eq 0
+"$CARDMARK_CLI" plot "$out"/card[1-7].json --output "$out/seven.svg" 2> "$out/err"
+check "plot refuses seven results with status 2" test $? -eq 2
+check "… saying how many it can compare" grep -q "at most 6 results" "$out/err"
+check "… and draws nothing" test ! -e "$out/seven.svg"
+
 # File mode needs no udisks2: a folder is tested without the system bus.
 DBUS_SYSTEM_BUS_ADDRESS=unix:path=$out/no-bus "$CARDMARK_CLI" bench "$dir" --only seq-read --json \
   > "$out/nobus.json" 2> /dev/null
