@@ -99,4 +99,75 @@ LANGUAGE=vi "$CARDMARK_CLI" history --json > "$work/h-vi.json" 2> /dev/null
 LANGUAGE= "$CARDMARK_CLI" history --json > "$work/h-en.json" 2> /dev/null
 check "history --json is the same with LANGUAGE=vi" cmp -s "$work/h-vi.json" "$work/h-en.json"
 
+# 5. Tables line up in every language: columns are counted in characters
+#    on the terminal (a Japanese or Korean one takes two), not in bytes.
+#    aligned KIND FILE [TEXT…]: checks the table of `bench` (TEXT: the
+#    status every criterion has), `history` or `decode` (TEXT: values that
+#    must all start in one column).
+aligned () {
+  python3 - "$@" <<'PY'
+import re, sys, unicodedata
+kind, path = sys.argv[1], sys.argv[2]
+text = open(path, 'rb').read().decode('utf-8')  # strict: no character cut in half
+lines = text.splitlines()
+def width(s):
+    return sum(0 if unicodedata.combining(c) else
+               2 if unicodedata.east_asian_width(c) in 'WF' else 1 for c in s)
+def same(what, widths):
+    if len(widths) < 2 or len(set(widths)) != 1:
+        print(f"# {what}: {widths}", file=sys.stderr)
+        sys.exit(1)
+if kind == 'bench':
+    # The heading row and a row with every column end together; each
+    # criterion's figure and its requirement start in the same columns.
+    full = [l for l in lines if l.startswith('seq-read ')]
+    same('heading and seq-read row', [width(lines[1])] + [width(l) for l in full])
+    status = sys.argv[3]
+    crit = [l for l in lines if re.match(r' {7}\S.* (MB/s|IOPS) ', l)]
+    if len(crit) < 3:
+        sys.exit(1)
+    same('criteria figures', [width(re.match(r'(.*? (MB/s|IOPS))', l).group(1)) for l in crit])
+    same('criteria statuses', [width(l) - width(status) if l.endswith(status) else -1 for l in crit])
+elif kind == 'history':
+    rows = [re.match(r'(.*quick(?:\s+(?:–|[0-9.]+)){4})  ', l).group(1) for l in lines[2:]]
+    same('heading, units and rows', [width(lines[0].rsplit('  ', 1)[0]), width(lines[1])] + [width(r) for r in rows])
+elif kind == 'decode':
+    same('values', [width(l[:l.index(v)]) for v in sys.argv[3:] for l in lines if v in l])
+PY
+}
+
+card=$(mktemp -d /var/tmp/cardmark-i18n-XXXXXX)
+trap 'rm -rf "$work" "$card"' EXIT
+XDG_DATA_HOME="$work/data" "$CARDMARK_CLI" bench "$card" --only seq-read --save --json > /dev/null 2>&1
+XDG_DATA_HOME="$work/data" "$CARDMARK_CLI" bench "$card" --only seq-read --save --json > /dev/null 2>&1
+# A long name of wide characters, cut at 24 columns, and one that a cut
+# at 24 bytes would split in the middle of a character.
+python3 - "$work"/data/cardmark*/history/*.json <<'PY'
+import json, sys
+for path, name in zip(sys.argv[1:], ["サンディスク エクストリーム プロ 128GB", "Aサンディスク・エクストリーム"]):
+    r = json.load(open(path))
+    r["target"]["name"] = name
+    json.dump(r, open(path, "w"))
+PY
+for lang in C es ja ko vi; do
+  LANGUAGE=$lang "$CARDMARK_CLI" bench "$card" --only seq-read --claim U3,V30,A2 > "$work/bench-$lang" 2> /dev/null
+  status=$( [ $lang = C ] && echo "not judged" || msgstr $lang "not judged")
+  check "LANGUAGE=$lang: the bench table lines up" aligned bench "$work/bench-$lang" "$status"
+  LANGUAGE=$lang XDG_DATA_HOME="$work/data" "$CARDMARK_CLI" history > "$work/history-$lang" 2> /dev/null
+  check "LANGUAGE=$lang: the history table lines up, in whole characters" aligned history "$work/history-$lang"
+done
+check "a long card name is cut with …" contains "$work/history-ja" "サンディスク エクストリ… quick"
+
+cid=$(python3 - "$CARDMARK_SHARED/reference/sd-register-vectors.tsv" <<'PY'
+import csv, sys
+for row in csv.DictReader(open(sys.argv[1], newline=''), delimiter='\t'):
+    if row['id'] == 'libmaple-transcend-4gb':
+        print(row['cid'])
+PY
+)
+for lang in C ja ko; do
+  LANGUAGE=$lang "$CARDMARK_CLI" decode --cid "$cid" > "$work/decode-$lang" 2> /dev/null
+  check "LANGUAGE=$lang: decode's values line up" aligned decode "$work/decode-$lang" SU04G 0x158058b0 2012-01 0x03
+done
+
 done_testing

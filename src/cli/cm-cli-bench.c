@@ -86,32 +86,71 @@ run_done_cb (GObject      *object,
   g_main_loop_quit (bench->loop);
 }
 
+static const char *
+mode_label (const char *mode)
+{
+  if (g_strcmp0 (mode, "raw-read") == 0)
+    return _("read-only raw test");
+  if (g_strcmp0 (mode, "raw-write") == 0)
+    return _("raw test with writes");
+  return _("scratch file");
+}
+
+/* Numbers go through cm_cli_pad too, so a column is as wide as its
+ * heading in any language. */
+static void
+append_number (GString    *line,
+               const char *format,
+               double      value,
+               int         width)
+{
+  g_autofree char *text = g_strdup_printf (format, value);
+
+  g_string_append_c (line, ' ');
+  cm_cli_pad (line, text, width, TRUE);
+}
+
 static void
 print_table (CmResult *result)
 {
   GPtrArray *tests = cm_result_get_tests (result);
   GPtrArray *notes = cm_result_get_notes (result);
+  const char *headings[] = { _("Test"), "MB/s", "IOPS", "p50 µs", "p99 µs", "max µs", _("Sustained") };
+  int widths[] = { 20, 9, 9, 9, 9, 9, 10 };
+  g_autoptr(GString) line = g_string_new (NULL);
 
   printf ("%s  %s  (%s)\n", _("Target:"), cm_result_get_target_path (result),
-          cm_result_get_target_mode (result));
-  printf ("%-20s %9s %9s %9s %9s %9s %10s\n",
-          _("Test"), "MB/s", "IOPS", "p50 µs", "p99 µs", "max µs", _("Sustained"));
+          mode_label (cm_result_get_target_mode (result)));
+
+  for (guint i = 0; i < G_N_ELEMENTS (headings); i++)
+    {
+      widths[i] = MAX (widths[i], cm_cli_text_width (headings[i]));
+      if (i > 0)
+        g_string_append_c (line, ' ');
+      cm_cli_pad (line, headings[i], widths[i], i > 0);
+    }
+  printf ("%s\n", line->str);
 
   for (guint i = 0; i < tests->len; i++)
     {
       const CmTestResult *t = g_ptr_array_index (tests, i);
 
+      g_string_truncate (line, 0);
+      cm_cli_pad (line, t->name, widths[0], FALSE);
       if (t->error != NULL)
         {
-          printf ("%-20s %s\n", t->name, t->error);
+          printf ("%s %s\n", line->str, t->error);
           continue;
         }
 
-      printf ("%-20s %9.2f %9.0f %9.0f %9.0f %9.0f", t->name, t->mb_per_s, t->iops,
-              t->latency_us[0], t->latency_us[2], t->latency_us[3]);
+      append_number (line, "%.2f", t->mb_per_s, widths[1]);
+      append_number (line, "%.0f", t->iops, widths[2]);
+      append_number (line, "%.0f", t->latency_us[0], widths[3]);
+      append_number (line, "%.0f", t->latency_us[2], widths[4]);
+      append_number (line, "%.0f", t->latency_us[3], widths[5]);
       if (t->sustained_mb_per_s > 0)
-        printf (" %10.2f", t->sustained_mb_per_s);
-      printf ("\n");
+        append_number (line, "%.2f", t->sustained_mb_per_s, widths[6]);
+      printf ("%s\n", line->str);
     }
 
   cm_cli_print_claims (result);

@@ -16,16 +16,33 @@
 #include "cm-cli.h"
 #include "cm-cli-decode.h"
 
-static void
-print_row (const char *label,
-           const char *value)
+typedef struct
 {
-  glong width = g_utf8_strlen (label, -1);
+  const char *label;  /* NULL: the row is left out */
+  const char *value;  /* NULL: unknown */
+} Row;
 
-  printf ("%s", label);
-  for (glong i = width; i < 22; i++)
-    putchar (' ');
-  printf (" %s\n", value != NULL ? value : _("unknown"));
+/* The values start in one column, after the widest label of the user's
+ * language. */
+static void
+print_rows (const Row *rows,
+            guint      n_rows)
+{
+  g_autoptr(GString) line = g_string_new (NULL);
+  int width = 22;
+
+  for (guint i = 0; i < n_rows; i++)
+    if (rows[i].label != NULL)
+      width = MAX (width, cm_cli_text_width (rows[i].label));
+
+  for (guint i = 0; i < n_rows; i++)
+    {
+      if (rows[i].label == NULL)
+        continue;
+      g_string_truncate (line, 0);
+      cm_cli_pad (line, rows[i].label, width, FALSE);
+      printf ("%s %s\n", line->str, rows[i].value != NULL ? rows[i].value : _("unknown"));
+    }
 }
 
 static char *
@@ -87,6 +104,14 @@ format_performance_enhance (CmCardInfo *info)
                           cm_card_info_get_cache_supported (info) ? _("cache") : _("no cache"));
 }
 
+static const char *
+write_protected_label (CmCardInfo *info)
+{
+  if (!cm_card_info_get_write_protect_known (info))
+    return NULL;
+  return cm_card_info_get_write_protected (info) ? _("yes") : _("no");
+}
+
 static void
 print_table (CmCardInfo         *info,
              const char * const *claims)
@@ -98,29 +123,28 @@ print_table (CmCardInfo         *info,
   g_auto(GStrv) declared = cm_card_info_dup_declared_classes (info);
   g_auto(GStrv) hints = cm_card_info_dup_counterfeit_hints (info, claims);
   g_autofree char *declared_text = g_strjoinv (" ", declared);
-  const char *write_protected = NULL;
+  const char *brand = cm_card_info_get_brand (info);
+  const Row rows[] = {
+    { brand != NULL ? _("Brand on the label") : NULL, brand },
+    { _("Manufacturer"), manufacturer },
+    { _("OEM ID"), cm_card_info_get_oem_id (info) },
+    { _("Product name"), cm_card_info_get_product_name (info) },
+    { _("Revision"), cm_card_info_get_revision (info) },
+    { _("Serial number"), cm_card_info_get_serial (info) },
+    { _("Manufactured"), cm_card_info_get_manufacture_date (info) },
+    { _("Capacity"), capacity },
+    { _("Write-protected"), write_protected_label (info) },
+    { _("SD specification"), cm_card_info_get_spec_version (info) },
+    { _("Speed class"), cm_card_info_get_speed_class (info) },
+    { _("UHS speed grade"), cm_card_info_get_uhs_grade (info) },
+    { _("Video speed class"), cm_card_info_get_video_class (info) },
+    { _("App performance class"), cm_card_info_get_app_class (info) },
+    { _("Allocation unit"), au },
+    { _("Performance enhance"), enhance },
+    { _("Declared classes"), declared[0] != NULL ? declared_text : _("none") },
+  };
 
-  if (cm_card_info_get_write_protect_known (info))
-    write_protected = cm_card_info_get_write_protected (info) ? _("yes") : _("no");
-
-  if (cm_card_info_get_brand (info) != NULL)
-    print_row (_("Brand on the label"), cm_card_info_get_brand (info));
-  print_row (_("Manufacturer"), manufacturer);
-  print_row (_("OEM ID"), cm_card_info_get_oem_id (info));
-  print_row (_("Product name"), cm_card_info_get_product_name (info));
-  print_row (_("Revision"), cm_card_info_get_revision (info));
-  print_row (_("Serial number"), cm_card_info_get_serial (info));
-  print_row (_("Manufactured"), cm_card_info_get_manufacture_date (info));
-  print_row (_("Capacity"), capacity);
-  print_row (_("Write-protected"), write_protected);
-  print_row (_("SD specification"), cm_card_info_get_spec_version (info));
-  print_row (_("Speed class"), cm_card_info_get_speed_class (info));
-  print_row (_("UHS speed grade"), cm_card_info_get_uhs_grade (info));
-  print_row (_("Video speed class"), cm_card_info_get_video_class (info));
-  print_row (_("App performance class"), cm_card_info_get_app_class (info));
-  print_row (_("Allocation unit"), au);
-  print_row (_("Performance enhance"), enhance);
-  print_row (_("Declared classes"), declared[0] != NULL ? declared_text : _("none"));
+  print_rows (rows, G_N_ELEMENTS (rows));
 
   if (hints[0] == NULL)
     return;

@@ -27,31 +27,78 @@ figure (CmResult   *result,
   return iops ? test->iops : test->mb_per_s;
 }
 
+/* The columns of the table, in terminal columns; the headings of the
+ * user's language may widen them. */
+enum {
+  COLUMN_WHEN,
+  COLUMN_CARD,
+  COLUMN_RUN,
+  COLUMN_WRITE,
+  COLUMN_READ,
+  COLUMN_RAND_WRITE,
+  COLUMN_RAND_READ,
+  N_COLUMNS
+};
+
 static void
-print_figure (double value,
-              int    width)
+append_figure (GString *line,
+               double   value,
+               int      width)
 {
-  if (value < 0)
-    printf (" %*s", width, "–");
-  else
-    printf (" %*.*f", width, value < 100 ? 1 : 0, value);
+  g_autofree char *text = value < 0 ? g_strdup ("–") : g_strdup_printf ("%.*f", value < 100 ? 1 : 0, value);
+
+  g_string_append_c (line, ' ');
+  cm_cli_pad (line, text, width, TRUE);
 }
 
 static void
-print_row (CmResult *result)
+print_row (CmResult  *result,
+           const int *widths)
 {
   g_autofree char *when = g_date_time_format (cm_result_get_started (result), "%Y-%m-%d %H:%M");
   const char *name = cm_result_get_name (result);
+  g_autoptr(GString) line = g_string_new (NULL);
 
   if (name == NULL)
     name = cm_result_get_target_path (result);
 
-  printf ("%-16s %-24.24s %-5s", when, name ? name : "?", cm_result_get_profile (result));
-  print_figure (figure (result, "seq-write", FALSE), 9);
-  print_figure (figure (result, "seq-read", FALSE), 9);
-  print_figure (figure (result, "rand-write-4k", TRUE), 9);
-  print_figure (figure (result, "rand-read-4k", TRUE), 9);
-  printf ("  %s\n", cm_result_get_summary (result) ? cm_result_get_summary (result) : "");
+  cm_cli_pad (line, when, widths[COLUMN_WHEN], FALSE);
+  g_string_append_c (line, ' ');
+  cm_cli_pad (line, name ? name : "?", widths[COLUMN_CARD], FALSE);
+  g_string_append_c (line, ' ');
+  cm_cli_pad (line, cm_result_get_profile (result), widths[COLUMN_RUN], FALSE);
+  append_figure (line, figure (result, "seq-write", FALSE), widths[COLUMN_WRITE]);
+  append_figure (line, figure (result, "seq-read", FALSE), widths[COLUMN_READ]);
+  append_figure (line, figure (result, "rand-write-4k", TRUE), widths[COLUMN_RAND_WRITE]);
+  append_figure (line, figure (result, "rand-read-4k", TRUE), widths[COLUMN_RAND_READ]);
+  printf ("%s  %s\n", line->str, cm_result_get_summary (result) ? cm_result_get_summary (result) : "");
+}
+
+static void
+print_table (GPtrArray *results)
+{
+  const char *headings[N_COLUMNS] = { _("When"), _("Card"), _("Run"), _("Write"), _("Read"), _("4K write"), _("4K read") };
+  const char *units[N_COLUMNS] = { "", "", "", "MB/s", "MB/s", "IOPS", "IOPS" };
+  int widths[N_COLUMNS] = { 16, 24, 5, 9, 9, 9, 9 };
+  g_autoptr(GString) line = g_string_new (NULL);
+  g_autoptr(GString) unit_line = g_string_new (NULL);
+
+  for (guint i = 0; i < N_COLUMNS; i++)
+    {
+      widths[i] = MAX (widths[i], cm_cli_text_width (headings[i]));
+      if (i > 0)
+        {
+          g_string_append_c (line, ' ');
+          g_string_append_c (unit_line, ' ');
+        }
+      cm_cli_pad (line, headings[i], widths[i], i >= COLUMN_WRITE);
+      cm_cli_pad (unit_line, units[i], widths[i], i >= COLUMN_WRITE);
+    }
+  printf ("%s  %s\n", line->str, _("Verdict"));
+  printf ("%s\n", unit_line->str);
+
+  for (guint i = 0; i < results->len; i++)
+    print_row (g_ptr_array_index (results, i), widths);
 }
 
 static void
@@ -109,11 +156,7 @@ cm_cli_history (int    argc,
       return CM_EXIT_OK;
     }
 
-  printf ("%-16s %-24s %-5s %9s %9s %9s %9s  %s\n", _("When"), _("Card"), _("Run"),
-          _("Write"), _("Read"), _("4K write"), _("4K read"), _("Verdict"));
-  printf ("%-16s %-24s %-5s %9s %9s %9s %9s\n", "", "", "", "MB/s", "MB/s", "IOPS", "IOPS");
-  for (guint i = 0; i < results->len; i++)
-    print_row (g_ptr_array_index (results, i));
+  print_table (results);
 
   return CM_EXIT_OK;
 }

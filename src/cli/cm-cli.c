@@ -2,8 +2,8 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * What the subcommands of cardmark-cli share: how errors and JSON are
- * printed.
+ * What the subcommands of cardmark-cli share: how errors, JSON and table
+ * cells are printed.
  */
 
 #include "config.h"
@@ -36,4 +36,82 @@ cm_cli_print_json (JsonNode *node)
   g_autofree char *text = json_to_string (node, TRUE);
 
   printf ("%s\n", text);
+}
+
+static int
+char_width (gunichar c)
+{
+  if (g_unichar_iszerowidth (c))
+    return 0;
+  return g_unichar_iswide (c) ? 2 : 1;
+}
+
+/**
+ * cm_cli_text_width:
+ *
+ * Returns: how many terminal columns @text takes: characters, not bytes,
+ *   with East Asian wide characters counted as two and combining marks as
+ *   none, so that Japanese and Korean tables line up too.
+ */
+int
+cm_cli_text_width (const char *text)
+{
+  int width = 0;
+
+  g_return_val_if_fail (text != NULL, 0);
+
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    width += char_width (g_utf8_get_char (p));
+  return width;
+}
+
+/**
+ * cm_cli_pad:
+ * @line: where the cell goes
+ * @text: the cell, UTF-8
+ * @width: the column's width in terminal columns, at least 1
+ * @right: %TRUE to align @text to the right of the column
+ *
+ * Appends @text to @line filling exactly @width columns: padded with
+ * spaces, or cut at a character (never inside one) and ended with "…"
+ * when it is wider.
+ */
+void
+cm_cli_pad (GString    *line,
+            const char *text,
+            int         width,
+            gboolean    right)
+{
+  g_autofree char *valid = NULL;
+  g_autoptr(GString) cut = NULL;
+  int text_width, used = 0;
+
+  g_return_if_fail (line != NULL);
+  g_return_if_fail (text != NULL);
+  g_return_if_fail (width >= 1);
+
+  valid = g_utf8_make_valid (text, -1);
+  text_width = cm_cli_text_width (valid);
+  if (text_width <= width)
+    {
+      if (right)
+        g_string_append_printf (line, "%*s", width - text_width, "");
+      g_string_append (line, valid);
+      if (!right)
+        g_string_append_printf (line, "%*s", width - text_width, "");
+      return;
+    }
+
+  cut = g_string_new (NULL);
+  for (const char *p = valid; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      int w = char_width (g_utf8_get_char (p));
+
+      if (used + w > width - 1)
+        break;
+      g_string_append_len (cut, p, g_utf8_next_char (p) - p);
+      used += w;
+    }
+  g_string_append (cut, "…");
+  cm_cli_pad (line, cut->str, width, right);
 }

@@ -31,5 +31,10 @@ int  cm_cli_usage_error (GOptionContext *context,
                          const char  *message);
 void cm_cli_print_error (const GError *error);
 void cm_cli_print_json  (JsonNode     *node);
+int  cm_cli_text_width  (const char   *text);
+void cm_cli_pad         (GString      *line,
+                         const char   *text,
+                         int           width,
+                         gboolean      right);
 
 G_END_DECLS
