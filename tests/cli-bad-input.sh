@@ -7,10 +7,12 @@
 source "$(dirname "$0")/lib/tap.sh"
 
 work=$(mktemp -d)
+# A folder a run could measure, for the options checked before a run.
+target=$(mktemp -d /var/tmp/cardmark-bad-XXXXXX)
 mnt=
 cleanup () {
   [ -n "$mnt" ] && umount "$mnt" 2>/dev/null
-  rm -rf "$work"
+  rm -rf "$work" "$target"
 }
 trap cleanup EXIT
 
@@ -47,6 +49,11 @@ for command in list info bench decode plot probe-capacity history; do
   "$CARDMARK_CLI" $command --help > "$work/out"
   check "$command --help says “cardmark-cli $command [OPTION…]”" grep -qF "cardmark-cli $command [OPTION…]" "$work/out"
 done
+
+# --only names tests of the profile; an empty list is no list.
+expect 2 "at least one test name.*seq-read, rand-write-4k" bench --only "" "$target"
+expect 2 "at least one test name" bench --only " , " "$target"
+expect 2 "no test called “seq-reed”.*seq-write, seq-read" bench --only seq-read,seq-reed "$target"
 
 
 if [ "$(id -u)" = 0 ]; then

@@ -203,26 +203,52 @@ write_outputs (CmResult   *result,
   return CM_EXIT_OK;
 }
 
-static gboolean
-keep_only (CmPlan      *plan,
-           const char  *only,
-           GError     **error)
+static char *
+test_names (CmPlan *plan)
 {
-  g_auto(GStrv) names = g_strsplit (only, ",", -1);
+  GString *names = g_string_new (NULL);
 
-  for (guint i = 0; names[i] != NULL; i++)
+  for (guint i = 0; i < cm_plan_get_n_tests (plan); i++)
+    g_string_append_printf (names, "%s%s", i > 0 ? ", " : "", cm_plan_get_test (plan, i)->name);
+  return g_string_free (names, FALSE);
+}
+
+/* --only "seq-read, rand-read-4k": the names, each one in @plan. */
+static GStrv
+parse_only (CmPlan      *plan,
+            const char  *only,
+            GError     **error)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) parts = g_strsplit (only, ",", -1);
+  g_auto(GStrv) names = NULL;
+  g_autofree char *valid = test_names (plan);
+
+  for (guint i = 0; parts[i] != NULL; i++)
     {
-      g_strstrip (names[i]);
-      if (cm_plan_lookup (plan, names[i]) == NULL)
+      g_strstrip (parts[i]);
+      if (parts[i][0] == '\0')
+        continue;
+      if (cm_plan_lookup (plan, parts[i]) == NULL)
         {
           g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                       _("There is no test called “%s” in this profile."), names[i]);
-          return FALSE;
+                       _("There is no test called “%s” in this profile. Its tests are: %s."),
+                       parts[i], valid);
+          return NULL;
         }
+      g_strv_builder_add (builder, parts[i]);
     }
 
-  cm_plan_keep_only (plan, (const char * const *) names);
-  return TRUE;
+  names = g_strv_builder_end (builder);
+  if (names[0] == NULL)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("--only needs at least one test name. This profile’s tests are: %s."),
+                   valid);
+      return NULL;
+    }
+
+  return g_steal_pointer (&names);
 }
 
 int
@@ -236,6 +262,7 @@ cm_cli_bench (int    argc,
   g_autofree char *brand = NULL;
   g_autofree char *claims_csv = NULL;
   g_autofree char *only = NULL;
+  g_auto(GStrv) only_names = NULL;
   gboolean raw = FALSE, allow_write = FALSE, json = FALSE, save = FALSE;
   GOptionEntry entries[] = {
     { "profile", 0, 0, G_OPTION_ARG_STRING, &profile_name, N_("quick (about a minute) or full"), "PROFILE" },
@@ -279,6 +306,13 @@ cm_cli_bench (int    argc,
   if (error != NULL)
     return cm_cli_usage_error (context, error->message);
 
+  /* The tests of a profile do not depend on the card: check the names
+   * before touching it. */
+  plan = cm_plan_new (profile, 0);
+  if (only != NULL && (only_names = parse_only (plan, only, &error)) == NULL)
+    return cm_cli_usage_error (context, error->message);
+  g_clear_object (&plan);
+
   if (!cm_cli_target_resolve (&target, argv[1], raw, allow_write, &error))
     {
       cm_cli_print_error (error);
@@ -286,8 +320,8 @@ cm_cli_bench (int    argc,
     }
 
   plan = cm_plan_new (profile, target.card ? cm_card_info_get_au_size_bytes (target.card) : 0);
-  if (only != NULL && !keep_only (plan, only, &error))
-    return cm_cli_usage_error (context, error->message);
+  if (only_names != NULL)
+    cm_plan_keep_only (plan, (const char * const *) only_names);
   runner = cm_runner_new (target.target, plan);
   loop = g_main_loop_new (NULL, FALSE);
   cancellable = g_cancellable_new ();
