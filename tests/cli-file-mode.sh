@@ -69,6 +69,10 @@ check "plot refuses seven results with status 2" test $? -eq 2
 check "… saying how many it can compare" grep -q "at most 6 results" "$out/err"
 check "… and draws nothing" test ! -e "$out/seven.svg"
 
+# Progress counts only the tests this target runs: a folder has no surface.
+"$CARDMARK_CLI" bench "$dir" --profile full --only seq-read,surface-read > /dev/null 2> "$out/err"
+check "progress counts the tests that run (1 of 1)" grep -qF "seq-read (1 of 1)" "$out/err"
+
 # File mode needs no udisks2: a folder is tested without the system bus.
 DBUS_SYSTEM_BUS_ADDRESS=unix:path=$out/no-bus "$CARDMARK_CLI" bench "$dir" --only seq-read --json \
   > "$out/nobus.json" 2> /dev/null
