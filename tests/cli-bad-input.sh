@@ -55,6 +55,24 @@ expect 2 "at least one test name.*seq-read, rand-write-4k" bench --only "" "$tar
 expect 2 "at least one test name" bench --only " , " "$target"
 expect 2 "no test called “seq-reed”.*seq-write, seq-read" bench --only seq-read,seq-reed "$target"
 
+# What is written after a run is checked before it: a wrong chart name is
+# a usage error, a folder that cannot take the file stops the run at once.
+# expect_at_once STATUS PATTERN ARGS…: as expect, and no test started.
+expect_at_once () {
+  expect "$@"
+  if grep -q "Running" "$work/err"; then
+    not_ok "… before any test ran ($(head -c 300 "$work/err"))"
+  else
+    ok "… before any test ran"
+  fi
+}
+expect_at_once 2 "chart format.*\.png, \.svg or \.pdf" bench --only seq-read --plot "$work/chart.gif" "$target"
+expect_at_once 1 "folder “/nonexistent/folder” does not exist" bench --only seq-read --output /nonexistent/folder/r.json "$target"
+expect_at_once 1 "folder “/nonexistent” does not exist" bench --only seq-read --plot /nonexistent/chart.svg "$target"
+expect_at_once 1 "“$work”: it is a folder" bench --only seq-read --output "$work" "$target"
+touch "$work/not-a-folder"
+XDG_DATA_HOME="$work/not-a-folder" expect_at_once 1 "history folder “$work/not-a-folder/cardmark[^/]*/history”" \
+  bench --only seq-read --save "$target"
 
 if [ "$(id -u)" = 0 ]; then
   mnt="$work/small"

@@ -73,6 +73,21 @@ check "… and draws nothing" test ! -e "$out/seven.svg"
 "$CARDMARK_CLI" bench "$dir" --profile full --only seq-read,surface-read > /dev/null 2> "$out/err"
 check "progress counts the tests that run (1 of 1)" grep -qF "seq-read (1 of 1)" "$out/err"
 
+# A history folder or output folder that goes away during the run: the
+# result is printed all the same, and each failure says what it was.
+mkdir "$out/gone"
+XDG_DATA_HOME="$out/late" "$CARDMARK_CLI" bench "$dir" --only rand-read-4k --json --save \
+  --output "$out/gone/r.json" > "$out/late.json" 2> "$out/err" &
+pid=$!
+sleep 2
+for h in "$out"/late/*/history; do rm -rf "$h"; touch "$h"; done
+rm -rf "$out/gone"
+wait $pid
+check "a save that fails after the run exits 1" test $? -eq 1
+check "… but the result was printed" json_check "$out/late.json" 'r["tests"][0]["name"] == "rand-read-4k"'
+check "… the message names the history folder" grep -qE "history folder “$out/late/cardmark[^/]*/history”" "$out/err"
+check "… and the output file that failed too" grep -qF "$out/gone/r.json" "$out/err"
+
 # File mode needs no udisks2: a folder is tested without the system bus.
 DBUS_SYSTEM_BUS_ADDRESS=unix:path=$out/no-bus "$CARDMARK_CLI" bench "$dir" --only seq-read --json \
   > "$out/nobus.json" 2> /dev/null

@@ -7,8 +7,10 @@
 
 #include "config.h"
 
+#include <errno.h>
 #include <glib-unix.h>
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 #include <signal.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -159,37 +161,108 @@ print_table (CmResult *result)
     printf ("%s %s\n", _("Note:"), (const char *) g_ptr_array_index (notes, i));
 }
 
-static int
-write_outputs (CmResult   *result,
-               gboolean    json,
-               gboolean    save,
-               const char *output)
+static gboolean
+history_error (GError     **error,
+               GFile       *folder,
+               const char  *reason)
 {
-  g_autoptr(GError) error = NULL;
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+               _("Cannot write to the history folder “%s”: %s"),
+               g_file_peek_path (folder), reason);
+  return FALSE;
+}
 
-  if (save)
+/* --save: the history folder (the app's too) must exist or be creatable,
+ * and writable, before minutes are spent measuring. */
+static gboolean
+check_history (CmHistory  *history,
+               GError    **error)
+{
+  GFile *folder = cm_history_get_folder (history);
+  const char *path = g_file_peek_path (folder);
+  int errsv;
+
+  if (g_mkdir_with_parents (path, 0777) != 0 ||
+      g_access (path, W_OK | X_OK) != 0)
     {
-      g_autoptr(CmHistory) history = cm_history_new_default ();
-      g_autoptr(GFile) saved = cm_history_save (history, result, &error);
-
-      if (saved == NULL)
-        {
-          cm_cli_print_error (error);
-          return CM_EXIT_FAILED;
-        }
-      fprintf (stderr, _("Saved to %s\n"), g_file_peek_path (saved));
+      errsv = errno;
+      return history_error (error, folder, g_strerror (errsv));
     }
 
+  return TRUE;
+}
+
+/* --output and --plot: the file's folder must exist and be writable. */
+static gboolean
+check_writable (const char  *filename,
+                GError     **error)
+{
+  g_autofree char *folder = g_path_get_dirname (filename);
+
+  if (g_file_test (filename, G_FILE_TEST_IS_DIR))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_IS_DIRECTORY,
+                   _("Cannot write “%s”: it is a folder."), filename);
+      return FALSE;
+    }
+  if (!g_file_test (folder, G_FILE_TEST_IS_DIR))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   _("Cannot write “%s”: the folder “%s” does not exist."), filename, folder);
+      return FALSE;
+    }
+  if (g_access (folder, W_OK | X_OK) != 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED,
+                   _("Cannot write “%s”: the folder “%s” is not writable."), filename, folder);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+check_outputs (const char  *output,
+               const char  *plot,
+               CmHistory   *history,
+               GError     **error)
+{
   if (output != NULL)
     {
       g_autoptr(GFile) file = g_file_new_for_commandline_arg (output);
 
-      if (!cm_result_save (result, file, &error))
-        {
-          cm_cli_print_error (error);
-          return CM_EXIT_FAILED;
-        }
+      /* A URI with no local path is left to GIO to judge. */
+      if (g_file_peek_path (file) != NULL && !check_writable (g_file_peek_path (file), error))
+        return FALSE;
     }
+  if (plot != NULL && !check_writable (plot, error))
+    return FALSE;
+  if (history != NULL && !check_history (history, error))
+    return FALSE;
+
+  return TRUE;
+}
+
+static gboolean
+is_chart_name (const char *filename)
+{
+  g_autofree char *lower = g_ascii_strdown (filename, -1);
+
+  return g_str_has_suffix (lower, ".png") || g_str_has_suffix (lower, ".svg") ||
+         g_str_has_suffix (lower, ".pdf");
+}
+
+/* The result is printed first, so that a file that cannot be written
+ * afterwards never loses a run; each file is still tried. */
+static int
+write_outputs (CmResult   *result,
+               gboolean    json,
+               CmHistory  *history,
+               const char *output,
+               const char *plot)
+{
+  g_autoptr(GError) error = NULL;
+  int status = CM_EXIT_OK;
 
   if (json)
     {
@@ -199,8 +272,45 @@ write_outputs (CmResult   *result,
     }
   else
     print_table (result);
+  fflush (stdout);
 
-  return CM_EXIT_OK;
+  if (history != NULL)
+    {
+      g_autoptr(GFile) saved = cm_history_save (history, result, &error);
+
+      if (saved != NULL)
+        fprintf (stderr, _("Saved to %s\n"), g_file_peek_path (saved));
+      else
+        {
+          g_autoptr(GError) history_failed = NULL;
+
+          history_error (&history_failed, cm_history_get_folder (history), error->message);
+          cm_cli_print_error (history_failed);
+          g_clear_error (&error);
+          status = CM_EXIT_FAILED;
+        }
+    }
+
+  if (output != NULL)
+    {
+      g_autoptr(GFile) file = g_file_new_for_commandline_arg (output);
+
+      if (!cm_result_save (result, file, &error))
+        {
+          cm_cli_print_error (error);
+          g_clear_error (&error);
+          status = CM_EXIT_FAILED;
+        }
+    }
+
+  if (plot != NULL && !cm_cli_plot_result (result, plot, &error))
+    {
+      cm_cli_print_error (error);
+      g_clear_error (&error);
+      status = CM_EXIT_FAILED;
+    }
+
+  return status;
 }
 
 static char *
@@ -306,6 +416,7 @@ cm_cli_bench (int    argc,
   g_auto(CmCliTarget) target = { 0 };
   g_autoptr(CmPlan) plan = NULL;
   g_autoptr(CmRunner) runner = NULL;
+  g_autoptr(CmHistory) history = NULL;
   g_autoptr(GMainLoop) loop = NULL;
   g_autoptr(GCancellable) cancellable = NULL;
   CmProfile profile = CM_PROFILE_QUICK;
@@ -330,12 +441,28 @@ cm_cli_bench (int    argc,
   if (error != NULL)
     return cm_cli_usage_error (context, error->message);
 
+  if (plot != NULL && !is_chart_name (plot))
+    {
+      g_autofree char *message = g_strdup_printf (_("Cannot tell the chart format from “%s”. Name the file .png, .svg or .pdf."), plot);
+
+      return cm_cli_usage_error (context, message);
+    }
+
   /* The tests of a profile do not depend on the card: check the names
    * before touching it. */
   plan = cm_plan_new (profile, 0);
   if (only != NULL && (only_names = parse_only (plan, only, &error)) == NULL)
     return cm_cli_usage_error (context, error->message);
   g_clear_object (&plan);
+
+  /* Everything that is written after the run is checked before it. */
+  if (save)
+    history = cm_history_new_default ();
+  if (!check_outputs (output, plot, history, &error))
+    {
+      cm_cli_print_error (error);
+      return CM_EXIT_FAILED;
+    }
 
   if (!cm_cli_target_resolve (&target, argv[1], raw, allow_write, &error))
     {
@@ -376,12 +503,7 @@ cm_cli_bench (int    argc,
 
   cm_cli_target_describe (&target, bench.result);
   verdict = cm_cli_apply_claims (bench.result, claims_csv, brand, &error);
-  status = write_outputs (bench.result, json, save, output);
-  if (status == CM_EXIT_OK && plot != NULL && !cm_cli_plot_result (bench.result, plot, &error))
-    {
-      cm_cli_print_error (error);
-      status = CM_EXIT_FAILED;
-    }
+  status = write_outputs (bench.result, json, history, output, plot);
   if (status == CM_EXIT_OK && verdict > 0)
     status = verdict;
   g_clear_object (&bench.result);
