@@ -157,6 +157,8 @@ for lang in C es ja ko vi; do
   check "LANGUAGE=$lang: the history table lines up, in whole characters" aligned history "$work/history-$lang"
 done
 check "a long card name is cut with …" contains "$work/history-ja" "サンディスク エクストリ… quick"
+want=$(msgstr ja 'scratch file') || not_ok "po/ja.po translates “scratch file”"
+check "LANGUAGE=ja: the target's mode is in Japanese ($want)" contains "$work/bench-ja" "($want)"
 
 cid=$(python3 - "$CARDMARK_SHARED/reference/sd-register-vectors.tsv" <<'PY'
 import csv, sys
