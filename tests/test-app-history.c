@@ -21,6 +21,7 @@
 #include "cm-application.h"
 #include "cm-backend.h"
 #include "cm-card-page.h"
+#include "cm-chart.h"
 #include "cm-chart-view.h"
 #include "cm-history-page.h"
 #include "cm-result-page.h"
@@ -458,6 +459,42 @@ test_compare (Fixture       *f,
   g_object_unref (second);
 }
 
+/* A chart has a colour for CM_CHART_MAX_RESULTS cards: once that many
+ * are ticked, the rest can't be, until one is unticked. */
+static void
+test_compare_limit (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(GFile) folder = history_folder ();
+  CmResult *result = run_on (f, f->folders[0]);
+  CmHistoryPage *page;
+  guint n = CM_CHART_MAX_RESULTS + 1;
+
+  /* As many saved results as the chart has colours, and one more. */
+  for (guint i = 1; i < n; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("Card %u", i);
+      g_autofree char *file_name = g_strdup_printf ("copy-%u.json", i);
+      g_autoptr(GFile) file = g_file_get_child (folder, file_name);
+      g_autoptr(GError) error = NULL;
+
+      cm_result_set_name (result, name);
+      g_assert_true (cm_result_save (result, file, &error));
+      g_assert_no_error (error);
+    }
+
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-history", NULL);
+  page = CM_HISTORY_PAGE (cm_window_get_page (f->window, "history"));
+  g_assert_cmpuint (cm_history_page_get_n_results (page), ==, n);
+
+  for (guint i = 0; i < CM_CHART_MAX_RESULTS; i++)
+    g_assert_true (cm_history_page_set_picked (page, i, TRUE));
+  g_assert_false (cm_history_page_set_picked (page, CM_CHART_MAX_RESULTS, TRUE));
+  g_assert_false (cm_history_page_set_picked (page, 0, FALSE));
+  g_assert_true (cm_history_page_set_picked (page, CM_CHART_MAX_RESULTS, TRUE));
+  g_assert_true (cm_history_page_compare (page));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -484,6 +521,8 @@ main (int   argc,
               fixture_set_up, test_empty_history, fixture_tear_down);
   g_test_add ("/cardmark/app-history/compare", Fixture, NULL,
               fixture_set_up, test_compare, fixture_tear_down);
+  g_test_add ("/cardmark/app-history/compare-limit", Fixture, NULL,
+              fixture_set_up, test_compare_limit, fixture_tear_down);
 
   status = g_test_run ();
   remove_tree (data_home);

@@ -13,6 +13,7 @@
 #include <adwaita.h>
 #include <glib/gi18n-lib.h>
 
+#include "cm-chart.h"
 #include "cm-result-page.h"
 
 #include "cm-history-page.h"
@@ -139,10 +140,21 @@ count_picked (CmHistoryPage *self)
   return n;
 }
 
+/* A chart tells CM_CHART_MAX_RESULTS cards apart, one colour each: once
+ * that many are ticked, the others wait. */
 static void
 update_compare (CmHistoryPage *self)
 {
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "history.compare", count_picked (self) >= 2);
+  guint picked = count_picked (self);
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "history.compare", picked >= 2);
+  for (guint i = 0; i < self->checks->len; i++)
+    {
+      GtkWidget *check = g_ptr_array_index (self->checks, i);
+
+      gtk_widget_set_sensitive (check, picked < CM_CHART_MAX_RESULTS ||
+                                       gtk_check_button_get_active (GTK_CHECK_BUTTON (check)));
+    }
 }
 
 static void
@@ -345,16 +357,23 @@ cm_history_page_get_problems (CmHistoryPage *self)
   return self->problems;
 }
 
-/* Ticks or unticks the result at @index, newest first. */
-void
+/* Ticks or unticks the result at @index, newest first, as a click would:
+ * a tick where the chart has no colour left is refused. Returns whether
+ * it is ticked now. */
+gboolean
 cm_history_page_set_picked (CmHistoryPage *self,
                             guint          index,
                             gboolean       picked)
 {
-  g_return_if_fail (CM_IS_HISTORY_PAGE (self));
-  g_return_if_fail (index < self->checks->len);
+  GtkWidget *check;
 
-  gtk_check_button_set_active (g_ptr_array_index (self->checks, index), picked);
+  g_return_val_if_fail (CM_IS_HISTORY_PAGE (self), FALSE);
+  g_return_val_if_fail (index < self->checks->len, FALSE);
+
+  check = g_ptr_array_index (self->checks, index);
+  if (gtk_widget_get_sensitive (check))
+    gtk_check_button_set_active (GTK_CHECK_BUTTON (check), picked);
+  return gtk_check_button_get_active (GTK_CHECK_BUTTON (check));
 }
 
 /* Shows the ticked results side by side; FALSE when fewer than two are

@@ -20,7 +20,7 @@ CmHistoryPage *cm_history_page_new          (CmHistory     *history);
 void           cm_history_page_reload       (CmHistoryPage *self);
 guint          cm_history_page_get_n_results (CmHistoryPage *self);
 GPtrArray     *cm_history_page_get_problems (CmHistoryPage *self);
-void           cm_history_page_set_picked   (CmHistoryPage *self,
+gboolean       cm_history_page_set_picked   (CmHistoryPage *self,
                                              guint          index,
                                              gboolean       picked);
 gboolean       cm_history_page_compare      (CmHistoryPage *self);

@@ -344,8 +344,8 @@ target_opened_cb (GObject      *object,
   plan = cm_backend_new_plan (cm_card_page_get_profile (card_page), self->run_item);
   if (cm_target_get_mode (target) == CM_TARGET_MODE_RAW_READ)
     cm_plan_remove_writes (plan);
-  self->n_tests = cm_plan_get_n_tests (plan);
   self->runner = cm_runner_new (target, plan);
+  self->n_tests = cm_runner_get_n_tests (self->runner);
 
   g_signal_connect_object (self->runner, "test-started", G_CALLBACK (test_started_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->runner, "progress", G_CALLBACK (progress_cb), self, G_CONNECT_SWAPPED);

@@ -38,7 +38,7 @@ typedef struct
   Rgb marginal;
   Rgb below;
   Rgb not_judged;
-  Rgb series[6];
+  Rgb series[CM_CHART_MAX_RESULTS];
 } Palette;
 
 #define RGB(hex) { ((hex) >> 16 & 0xff) / 255.0, ((hex) >> 8 & 0xff) / 255.0, ((hex) & 0xff) / 255.0 }

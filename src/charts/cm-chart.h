@@ -26,6 +26,9 @@ typedef enum
 
 GQuark cm_chart_error_quark (void);
 
+/* How many results one chart tells apart: one colour each. */
+#define CM_CHART_MAX_RESULTS 6
+
 typedef enum
 {
   CM_CHART_SUMMARY,          /* sequential MB/s and random 4K IOPS, with class lines */

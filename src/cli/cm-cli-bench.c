@@ -361,30 +361,6 @@ parse_only (CmPlan      *plan,
   return g_steal_pointer (&names);
 }
 
-/* How many tests the runner will run on @mode: it skips what the target
- * cannot do (order_tests in cm-runner.c), so "test 3 of 6" must not count
- * those. */
-static guint
-count_runnable (CmPlan       *plan,
-                CmTargetMode  mode)
-{
-  guint n = 0;
-
-  for (guint i = 0; i < cm_plan_get_n_tests (plan); i++)
-    {
-      const CmTestSpec *spec = cm_plan_get_test (plan, i);
-
-      if (mode == CM_TARGET_MODE_RAW_READ && spec->direction == CM_DIRECTION_WRITE)
-        continue;
-      if (mode == CM_TARGET_MODE_FILE && spec->pattern == CM_PATTERN_SURFACE)
-        continue;
-      if (mode == CM_TARGET_MODE_RAW_WRITE && spec->sustained)
-        continue;
-      n++;
-    }
-  return n;
-}
-
 int
 cm_cli_bench (int    argc,
               char **argv)
@@ -480,7 +456,7 @@ cm_cli_bench (int    argc,
   bench.loop = loop;
   bench.cancellable = cancellable;
   bench.tty = isatty (STDERR_FILENO);
-  bench.n_tests = count_runnable (plan, cm_target_get_mode (target.target));
+  bench.n_tests = cm_runner_get_n_tests (runner);
 
   g_signal_connect (runner, "test-started", G_CALLBACK (test_started_cb), &bench);
   g_signal_connect (runner, "progress", G_CALLBACK (progress_cb), &bench);

@@ -117,6 +117,8 @@ cm_cli_list (int    argc,
   g_autoptr(GOptionContext) context = g_option_context_new (NULL);
   g_autoptr(CmDeviceMonitor) monitor = NULL;
   g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) rows = NULL;
+  int widths[3] = { 1, 1, 1 };
   gboolean json = FALSE;
   gboolean show_loop = FALSE;
   guint n_items;
@@ -166,19 +168,38 @@ cm_cli_list (int    argc,
     }
 
   /* Translators: column headings of `cardmark-cli list`. */
-  printf ("%-16s %10s  %-24s %s\n", _("DEVICE"), _("SIZE"), _("READER"), _("NAME"));
+  rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+  g_ptr_array_add (rows, g_strdupv ((char *[]) { _("DEVICE"), _("SIZE"), _("READER"), _("NAME"), NULL }));
   for (guint i = 0; i < n_items; i++)
     {
       g_autoptr(CmDevice) device = g_list_model_get_item (G_LIST_MODEL (monitor), i);
-      g_autofree char *size = g_format_size (cm_device_get_size (device));
+      g_autofree char *size = cm_device_get_has_media (device) ? g_format_size (cm_device_get_size (device))
+                                                              : g_strdup ("—");
       g_autofree char *reader = describe_reader (device);
       g_autofree char *state = describe_state (device);
+      g_autofree char *name = state[0] != '\0' ? g_strdup_printf ("%s (%s)", cm_device_get_name (device), state)
+                                                : g_strdup (cm_device_get_name (device));
 
-      printf ("%-16s %10s  %-24s %s", cm_device_get_device (device),
-              cm_device_get_has_media (device) ? size : "—", reader, cm_device_get_name (device));
-      if (state[0] != '\0')
-        printf (" (%s)", state);
-      printf ("\n");
+      g_ptr_array_add (rows, g_strdupv ((char *[]) { (char *) cm_device_get_device (device), size, reader, name, NULL }));
+    }
+
+  /* Columns as wide as their widest cell, measured on screen. */
+  for (guint r = 0; r < rows->len; r++)
+    for (guint c = 0; c < 3; c++)
+      widths[c] = MAX (widths[c], cm_cli_text_width (((char **) g_ptr_array_index (rows, r))[c]));
+
+  for (guint r = 0; r < rows->len; r++)
+    {
+      char **cells = g_ptr_array_index (rows, r);
+      g_autoptr(GString) line = g_string_new (NULL);
+
+      cm_cli_pad (line, cells[0], widths[0], FALSE);
+      g_string_append (line, "  ");
+      cm_cli_pad (line, cells[1], widths[1], TRUE);
+      g_string_append (line, "  ");
+      cm_cli_pad (line, cells[2], widths[2], FALSE);
+      g_string_append_printf (line, "  %s", cells[3]);
+      printf ("%s\n", line->str);
     }
 
   return CM_EXIT_OK;
@@ -202,29 +223,61 @@ read_card_info (CmDevice *device)
   return info;
 }
 
+/* The "Label:   value" lines of `info`, kept until all are known so that
+ * the values line up on screen whatever the language of the labels. */
 static void
-print_card_info (CmCardInfo *info)
+add_field (GPtrArray  *fields,
+           const char *label,
+           const char *value)
+{
+  g_ptr_array_add (fields, g_strdup (label));
+  g_ptr_array_add (fields, g_strdup (value != NULL ? value : ""));
+}
+
+static void
+print_fields (GPtrArray *fields)
+{
+  int width = 13;
+
+  for (guint i = 0; i < fields->len; i += 2)
+    width = MAX (width, cm_cli_text_width (g_ptr_array_index (fields, i)));
+
+  for (guint i = 0; i < fields->len; i += 2)
+    {
+      g_autoptr(GString) line = g_string_new (NULL);
+
+      cm_cli_pad (line, g_ptr_array_index (fields, i), width, FALSE);
+      g_string_append_printf (line, " %s", (char *) g_ptr_array_index (fields, i + 1));
+      printf ("%s\n", line->str);
+    }
+}
+
+static void
+add_card_info (GPtrArray  *fields,
+               CmCardInfo *info)
 {
   g_auto(GStrv) classes = NULL;
   g_autofree char *joined = NULL;
+  g_autofree char *maker_product = NULL;
 
   if (!cm_card_info_get_registers_available (info))
     {
-      printf ("%-14s %s\n", _("Card:"), cm_card_info_get_unavailable_reason (info));
+      add_field (fields, _("Card:"), cm_card_info_get_unavailable_reason (info));
       return;
     }
 
   classes = cm_card_info_dup_declared_classes (info);
   joined = g_strjoinv (" ", classes);
-  printf ("%-14s %s %s\n", _("Card:"),
-          cm_card_info_get_manufacturer (info) != NULL ? cm_card_info_get_manufacturer (info) : "",
-          cm_card_info_get_product_name (info) != NULL ? cm_card_info_get_product_name (info) : "");
+  maker_product = g_strdup_printf ("%s %s",
+                                   cm_card_info_get_manufacturer (info) != NULL ? cm_card_info_get_manufacturer (info) : "",
+                                   cm_card_info_get_product_name (info) != NULL ? cm_card_info_get_product_name (info) : "");
+  add_field (fields, _("Card:"), maker_product);
   if (cm_card_info_get_card_type (info) != NULL)
-    printf ("%-14s %s\n", _("Type:"), cm_card_info_get_card_type (info));
+    add_field (fields, _("Type:"), cm_card_info_get_card_type (info));
   if (cm_card_info_get_manufacture_date (info) != NULL)
-    printf ("%-14s %s\n", _("Made:"), cm_card_info_get_manufacture_date (info));
+    add_field (fields, _("Made:"), cm_card_info_get_manufacture_date (info));
   if (joined[0] != '\0')
-    printf ("%-14s %s\n", _("Declares:"), joined);
+    add_field (fields, _("Declares:"), joined);
 }
 
 static void
@@ -235,20 +288,22 @@ print_info (CmDevice   *device,
   g_autofree char *size = g_format_size_full (cm_device_get_size (device), G_FORMAT_SIZE_LONG_FORMAT);
   g_autofree char *reader = describe_reader (device);
   g_autofree char *mounts = g_strjoinv (", ", (char **) cm_device_get_mount_points (device));
+  g_autoptr(GPtrArray) fields = g_ptr_array_new_with_free_func (g_free);
 
-  printf ("%-14s %s\n", _("Device:"), cm_device_get_device (device));
-  printf ("%-14s %s\n", _("Name:"), cm_device_get_name (device));
-  printf ("%-14s %s\n", _("Size:"), cm_device_get_has_media (device) ? size : _("no card in the reader"));
-  printf ("%-14s %s\n", _("Reader:"), reader);
-  printf ("%-14s %s\n", _("Read-only:"), cm_device_get_read_only (device) ? _("yes") : _("no"));
-  printf ("%-14s %s\n", _("Mounted:"), mounts[0] != '\0' ? mounts : _("no"));
-  printf ("%-14s %s\n", _("System disk:"), cm_device_get_system (device)
+  add_field (fields, _("Device:"), cm_device_get_device (device));
+  add_field (fields, _("Name:"), cm_device_get_name (device));
+  add_field (fields, _("Size:"), cm_device_get_has_media (device) ? size : _("no card in the reader"));
+  add_field (fields, _("Reader:"), reader);
+  add_field (fields, _("Read-only:"), cm_device_get_read_only (device) ? _("yes") : _("no"));
+  add_field (fields, _("Mounted:"), mounts[0] != '\0' ? mounts : _("no"));
+  add_field (fields, _("System disk:"), cm_device_get_system (device)
           ? _("yes — the computer runs from it; only a folder test is possible")
           : _("no"));
   if (host_model != NULL)
-    printf ("%-14s %s\n", _("Host:"), host_model);
+    add_field (fields, _("Host:"), host_model);
   if (card != NULL)
-    print_card_info (card);
+    add_card_info (fields, card);
+  print_fields (fields);
 }
 
 int

@@ -19,11 +19,6 @@
 #define DEFAULT_WIDTH 800
 #define DEFAULT_HEIGHT 480
 
-/* The charts' palette (cm-chart.c) has six series colours: a seventh
- * card would take the first one's colour, and the legend could no longer
- * tell them apart. */
-#define MAX_RESULTS 6
-
 /* What bench --plot draws: the summary, the chart every run has. */
 gboolean
 cm_cli_plot_result (CmResult    *result,
@@ -106,10 +101,10 @@ cm_cli_plot (int    argc,
     return cm_cli_usage_error (context, error->message);
   if (argc < 2)
     return cm_cli_usage_error (context, _("plot needs at least one RESULT.json."));
-  if (argc - 1 > MAX_RESULTS)
+  if (argc - 1 > CM_CHART_MAX_RESULTS)
     {
       g_autofree char *message = g_strdup_printf (_("plot can compare at most %d results at once, one colour per card; %d were given."),
-                                                  MAX_RESULTS, argc - 1);
+                                                  CM_CHART_MAX_RESULTS, argc - 1);
 
       return cm_cli_usage_error (context, message);
     }

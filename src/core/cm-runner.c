@@ -292,6 +292,39 @@ physical_memory (void)
 
 /* Which tests run, in which order: raw write mode reads before it
  * writes, since the writes put back what the reads found. */
+/* Whether a test of the plan runs on a target in @mode: a read-only one
+ * runs no writes; a scratch file has no places on the card to compare
+ * (surface); a raw write would have to hold gigabytes in memory to put a
+ * sustained write back. */
+static gboolean
+runs_test (CmTargetMode      mode,
+           const CmTestSpec *spec)
+{
+  if (mode == CM_TARGET_MODE_RAW_READ && spec->direction == CM_DIRECTION_WRITE)
+    return FALSE;
+  if (mode == CM_TARGET_MODE_FILE && spec->pattern == CM_PATTERN_SURFACE)
+    return FALSE;
+  if (mode == CM_TARGET_MODE_RAW_WRITE && spec->sustained)
+    return FALSE;
+  return TRUE;
+}
+
+/* How many of its plan's tests the runner will run on its target, for
+ * "test 3 of 6". */
+guint
+cm_runner_get_n_tests (CmRunner *self)
+{
+  CmTargetMode mode;
+  guint n = 0;
+
+  g_return_val_if_fail (CM_IS_RUNNER (self), 0);
+
+  mode = cm_target_get_mode (self->target);
+  for (guint i = 0; i < cm_plan_get_n_tests (self->plan); i++)
+    n += runs_test (mode, cm_plan_get_test (self->plan, i));
+  return n;
+}
+
 static void
 order_tests (CmRunner *self,
              CmResult *result)
@@ -305,16 +338,10 @@ order_tests (CmRunner *self,
     {
       CmTestSpec *spec = (CmTestSpec *) cm_plan_get_test (self->plan, i);
 
-      if (mode == CM_TARGET_MODE_RAW_READ && spec->direction == CM_DIRECTION_WRITE)
-        continue;
-
-      /* A scratch file has no places on the card to compare. */
-      if (mode == CM_TARGET_MODE_FILE && spec->pattern == CM_PATTERN_SURFACE)
-        continue;
-
-      if (mode == CM_TARGET_MODE_RAW_WRITE && spec->sustained)
+      if (!runs_test (mode, spec))
         {
-          cm_result_add_note (result, _("The long sustained write is only run in file mode: a raw test would have to hold gigabytes of the card's data in memory to put them back."));
+          if (mode == CM_TARGET_MODE_RAW_WRITE && spec->sustained)
+            cm_result_add_note (result, _("The long sustained write is only run in file mode: a raw test would have to hold gigabytes of the card's data in memory to put them back."));
           continue;
         }
 

@@ -21,6 +21,7 @@ CmRunner *cm_runner_new          (CmTarget             *target,
                                   CmPlan               *plan) G_GNUC_WARN_UNUSED_RESULT;
 CmTarget *cm_runner_get_target   (CmRunner             *self);
 CmPlan   *cm_runner_get_plan     (CmRunner             *self);
+guint     cm_runner_get_n_tests  (CmRunner             *self);
 void      cm_runner_run_async    (CmRunner             *self,
                                   GCancellable         *cancellable,
                                   GAsyncReadyCallback   callback,
