@@ -524,12 +524,13 @@ find_label (GtkWidget  *widget,
 
 /* Runs the capacity check from the card page as a user would: it asks
  * first, and the outcome comes up in a dialog, returned here. */
-static GtkWidget *
-check_capacity (Fixture *f)
+/* Opens the card's page and starts the capacity check as a user would:
+ * it asks first, and "Check Card" starts it. */
+static CmCardPage *
+start_capacity_check (Fixture *f)
 {
   CmCardPage *page;
   GtkWidget *dialog;
-  gint64 started;
 
   open_window (f);
   g_assert_true (cm_test_wait_for (card_listed, f, 20));
@@ -545,6 +546,15 @@ check_capacity (Fixture *f)
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "check");
   gtk_window_close (GTK_WINDOW (dialog));
   g_assert_true (cm_card_page_get_checking_capacity (page));
+  return page;
+}
+
+static GtkWidget *
+check_capacity (Fixture *f)
+{
+  CmCardPage *page = start_capacity_check (f);
+  GtkWidget *dialog;
+  gint64 started;
 
   /* Nothing else may work on the card meanwhile. */
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (f->app), "start-test"));
@@ -733,24 +743,11 @@ test_quit_during_check (Fixture       *f,
   const char *args[] = { "good-a1", "--size", "128MiB", NULL };
   g_autofree char *before = NULL;
   g_autofree char *after = NULL;
-  CmCardPage *page;
-  GtkWidget *dialog;
 
   if (!card_up (f, args))
     return;
   before = device_checksum (card_get (f, "SIMCARD_DEV"));
-
-  open_window (f);
-  g_assert_true (cm_test_wait_for (card_listed, f, 20));
-  g_assert_true (cm_window_open_path (f->window, card_get (f, "SIMCARD_DEV")));
-  page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
-  cm_card_page_check_capacity (page);
-  cm_test_settle (0.2);
-  dialog = visible_dialog ();
-  g_assert_nonnull (dialog);
-  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "check");
-  gtk_window_close (GTK_WINDOW (dialog));
-  g_assert_true (cm_card_page_get_checking_capacity (page));
+  start_capacity_check (f);
 
   /* As the app's own main does; it returns once no window is left and
    * nothing holds the application. */
