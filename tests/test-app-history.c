@@ -169,10 +169,7 @@ static void
 fixture_tear_down (Fixture       *f,
                    gconstpointer  data)
 {
-  g_object_ref (f->window);
-  gtk_window_destroy (GTK_WINDOW (f->window));
-  cm_test_settle (0.05);
-  g_assert_finalize_object (f->window);
+  cm_test_destroy_window (GTK_WINDOW (f->window));
   for (guint i = 0; i < G_N_ELEMENTS (f->folders); i++)
     {
       g_assert_cmpint (g_rmdir (f->folders[i]), ==, 0);

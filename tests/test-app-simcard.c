@@ -246,10 +246,7 @@ fixture_tear_down (Fixture       *f,
     {
       cm_window_cancel_test (f->window);
       cm_test_wait_for (run_ended, f, 5);
-      g_object_ref (f->window);
-      gtk_window_destroy (GTK_WINDOW (f->window));
-      cm_test_settle (0.05);
-      g_assert_finalize_object (f->window);
+      cm_test_destroy_window (GTK_WINDOW (f->window));
     }
   card_down (f);
   if (f->folder != NULL)

@@ -115,10 +115,7 @@ static void
 fixture_tear_down (Fixture       *f,
                    gconstpointer  data)
 {
-  g_object_ref (f->window);
-  gtk_window_destroy (GTK_WINDOW (f->window));
-  cm_test_settle (0.05);
-  g_assert_finalize_object (f->window);
+  cm_test_destroy_window (GTK_WINDOW (f->window));
   g_assert_cmpint (g_rmdir (f->folder), ==, 0);
   g_free (f->folder);
   g_clear_object (&f->app);

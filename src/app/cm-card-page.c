@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cm-capacity-probe.h"
+#include "cm-toast.h"
 
 #include "cm-card-page.h"
 
@@ -207,18 +208,6 @@ fill_methods (CmCardPage *self)
 
 /* The capacity check. */
 
-static void
-show_toast (CmCardPage *self,
-            const char *message)
-{
-  GtkWidget *overlay = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TOAST_OVERLAY);
-
-  if (overlay != NULL)
-    adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), adw_toast_new (message));
-  else
-    g_message ("%s", message);
-}
-
 static gboolean
 can_check_capacity (CmCardPage  *self,
                     const char **why_not)
@@ -372,9 +361,9 @@ probe_done_cb (GObject      *object,
   set_probing (self, FALSE);
 
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    show_toast (self, _("Capacity check cancelled. The card's data was put back."));
+    cm_toast_show (GTK_WIDGET (self), _("Capacity check cancelled. The card's data was put back."));
   else if (error != NULL)
-    show_toast (self, error->message);
+    cm_toast_show (GTK_WIDGET (self), error->message);
   else
     {
       g_free (self->capacity_outcome);
@@ -406,9 +395,9 @@ probe_target_opened_cb (GObject      *object,
       release_application (self);
       set_probing (self, FALSE);
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        show_toast (self, _("Capacity check cancelled. Nothing was written."));
+        cm_toast_show (GTK_WIDGET (self), _("Capacity check cancelled. Nothing was written."));
       else
-        show_toast (self, error->message);
+        cm_toast_show (GTK_WIDGET (self), error->message);
       return;
     }
 
@@ -461,7 +450,7 @@ cm_card_page_check_capacity (CmCardPage *self)
     }
   if (!can_check_capacity (self, &why_not))
     {
-      show_toast (self, why_not);
+      cm_toast_show (GTK_WIDGET (self), why_not);
       return;
     }
 

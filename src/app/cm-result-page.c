@@ -14,6 +14,7 @@
 
 #include "cm-backend.h"
 #include "cm-chart-view.h"
+#include "cm-toast.h"
 
 #include "cm-verdict.h"
 
@@ -239,18 +240,6 @@ fill_notes (CmResultPage *self)
   gtk_widget_set_visible (GTK_WIDGET (self->notes_group), notes->len > 0);
 }
 
-static void
-show_toast (CmResultPage *self,
-            const char   *message)
-{
-  GtkWidget *overlay = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TOAST_OVERLAY);
-
-  if (overlay != NULL)
-    adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), adw_toast_new (message));
-  else
-    g_message ("%s", message);
-}
-
 static CmChartView *
 lookup_chart (CmResultPage *self,
               CmChartKind   kind)
@@ -307,9 +296,9 @@ export_chart_chosen_cb (CmResultPage         *self,
     {
       file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
       if (cm_result_page_export_chart (self, kind, file, &error))
-        show_toast (self, _("Chart saved."));
+        cm_toast_show (GTK_WIDGET (self), _("Chart saved."));
       else
-        show_toast (self, error->message);
+        cm_toast_show (GTK_WIDGET (self), error->message);
     }
 
   g_object_unref (native);

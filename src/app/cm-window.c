@@ -20,6 +20,7 @@
 #include "cm-result-page.h"
 #include "cm-run-page.h"
 #include "cm-runner.h"
+#include "cm-toast.h"
 
 #include "cm-window.h"
 
@@ -55,12 +56,6 @@ G_DEFINE_FINAL_TYPE (CmWindow, cm_window, ADW_TYPE_APPLICATION_WINDOW)
 
 static void update_actions (CmWindow *self);
 
-static void
-show_toast (CmWindow   *self,
-            const char *message)
-{
-  adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (message));
-}
 
 static void
 show_page (CmWindow   *self,
@@ -258,7 +253,7 @@ save_to_history (CmWindow *self,
       g_autofree char *message = g_strdup_printf (_("The result could not be kept in the history: %s. Use Export to save it."),
                                                   error->message);
 
-      show_toast (self, message);
+      cm_toast_show (GTK_WIDGET (self->toast_overlay), message);
     }
 }
 
@@ -294,7 +289,7 @@ run_done_cb (GObject      *object,
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         {
           show_page (self, "card", NULL);
-          show_toast (self, _("Test cancelled. Nothing was left behind on the card."));
+          cm_toast_show (GTK_WIDGET (self->toast_overlay), _("Test cancelled. Nothing was left behind on the card."));
         }
       else
         show_error (self, _("The Test Could Not Finish"), error->message);
@@ -337,7 +332,7 @@ target_opened_cb (GObject      *object,
 
       end_run (self);
       show_page (self, "card", NULL);
-      show_toast (self, cancelled ? _("Test cancelled.") : error->message);
+      cm_toast_show (GTK_WIDGET (self->toast_overlay), cancelled ? _("Test cancelled.") : error->message);
       return;
     }
 
@@ -407,7 +402,7 @@ cm_window_start_test (CmWindow *self)
     return;
   if (page == NULL)
     {
-      show_toast (self, _("Pick a card first."));
+      cm_toast_show (GTK_WIDGET (self->toast_overlay), _("Pick a card first."));
       return;
     }
 
@@ -501,7 +496,7 @@ devices_changed_cb (CmWindow   *self,
       && g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "card") == 0)
     {
       show_page (self, "cards", NULL);
-      show_toast (self, _("The card was removed."));
+      cm_toast_show (GTK_WIDGET (self->toast_overlay), _("The card was removed."));
     }
 }
 
@@ -583,7 +578,7 @@ folder_chosen_cb (CmWindow             *self,
       if (path != NULL)
         cm_window_open_path (self, path);
       else
-        show_toast (self, _("That folder is not on a local disk. Pick a folder on the card itself."));
+        cm_toast_show (GTK_WIDGET (self->toast_overlay), _("That folder is not on a local disk. Pick a folder on the card itself."));
     }
 
   g_object_unref (native);
@@ -616,9 +611,9 @@ export_chosen_cb (CmWindow             *self,
     {
       file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
       if (!cm_result_save (self->last_result, file, &error))
-        show_toast (self, error->message);
+        cm_toast_show (GTK_WIDGET (self->toast_overlay), error->message);
       else
-        show_toast (self, _("Result saved."));
+        cm_toast_show (GTK_WIDGET (self->toast_overlay), _("Result saved."));
     }
 
   g_object_unref (native);
@@ -660,7 +655,7 @@ copy_summary_action (GtkWidget  *widget,
 
   text = cm_result_dup_text_summary (self->last_result);
   gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), text);
-  show_toast (self, _("Summary copied."));
+  cm_toast_show (GTK_WIDGET (self->toast_overlay), _("Summary copied."));
 }
 
 /* GObject. */
@@ -774,7 +769,7 @@ cm_window_init (CmWindow *self)
   devices = cm_backend_dup_devices (g_settings_get_boolean (self->settings, "show-loop-devices"), &error);
   if (devices == NULL)
     {
-      show_toast (self, error->message);
+      cm_toast_show (GTK_WIDGET (self->toast_overlay), error->message);
       devices = G_LIST_MODEL (g_list_store_new (CM_TYPE_CARD_ITEM));
     }
   cm_window_set_devices (self, devices);
@@ -837,7 +832,7 @@ cm_window_open_path (CmWindow   *self,
 
   if (self->cancellable != NULL)
     {
-      show_toast (self, _("A test is running. Cancel it first to test another card."));
+      cm_toast_show (GTK_WIDGET (self->toast_overlay), _("A test is running. Cancel it first to test another card."));
       return FALSE;
     }
 
@@ -868,7 +863,7 @@ cm_window_open_path (CmWindow   *self,
     {
       g_autofree char *message = g_strdup_printf (_("%s is not a card or a folder. Give a device such as /dev/mmcblk0, or a folder on the card."), path);
 
-      show_toast (self, message);
+      cm_toast_show (GTK_WIDGET (self->toast_overlay), message);
       return FALSE;
     }
 

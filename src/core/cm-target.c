@@ -91,8 +91,7 @@ cm_target_error_from_errno (int         errsv,
     case EPERM:
       /* A write to a read-only block device gets EPERM. */
       if (path == NULL)
-        return g_error_new (CM_TARGET_ERROR, CM_TARGET_ERROR_READ_ONLY,
-                            _("The card is write-protected. Slide its lock switch up and try again."));
+        return cm_target_error_from_errno (EROFS, NULL);
       return g_error_new (CM_TARGET_ERROR, CM_TARGET_ERROR_PERMISSION,
                           _("Permission to use %s was refused. Choose a folder you can write to, or run the test as a user allowed to open the card."), path);
     case EROFS:

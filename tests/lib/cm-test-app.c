@@ -61,3 +61,14 @@ cm_test_save_png (GtkWidget  *widget,
                                          &GRAPHENE_RECT_INIT (0, 0, width, height));
   g_assert_true (gdk_texture_save_to_png (texture, path));
 }
+
+/* Destroys @window and checks that nothing kept it alive: no page,
+ * signal handler or pending callback still holds it. */
+void
+cm_test_destroy_window (GtkWindow *window)
+{
+  g_object_ref (window);
+  gtk_window_destroy (window);
+  cm_test_settle (0.05);
+  g_assert_finalize_object (window);
+}

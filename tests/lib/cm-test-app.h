@@ -18,5 +18,6 @@ gboolean cm_test_wait_for (CmTestCondition  condition,
 void     cm_test_settle   (double           seconds);
 void     cm_test_save_png (GtkWidget       *widget,
                            const char      *path);
+void     cm_test_destroy_window (GtkWindow *window);
 
 G_END_DECLS
