@@ -502,7 +502,7 @@ main (int   argc,
   data_home = g_dir_make_tmp ("cardmark-xdg-XXXXXX", NULL);
   g_assert_nonnull (data_home);
   g_setenv ("XDG_DATA_HOME", data_home, TRUE);
-  cm_backend_set_test_plan ("tiny");
+  cm_bench_set_test_plan ("tiny");
 
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();

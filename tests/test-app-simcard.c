@@ -28,6 +28,7 @@
 #include "cm-card-item.h"
 #include "cm-card-list-page.h"
 #include "cm-card-page.h"
+#include "cm-history.h"
 #include "cm-result-page.h"
 #include "cm-run-page.h"
 #include "cm-test-app.h"
@@ -435,7 +436,7 @@ start (Fixture    *f,
 {
   CmCardPage *page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
 
-  cm_backend_set_test_plan (plan);
+  cm_bench_set_test_plan (plan);
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (f->app), "start-test"));
   g_action_group_activate_action (G_ACTION_GROUP (f->app), "start-test", NULL);
 
@@ -786,6 +787,172 @@ test_raw_write (Fixture       *f,
                   stall.worst / 1000.0, stall.ticks);
 }
 
+/* The document cardmark-cli writes for the same card, method and claims. */
+static CmResult *
+bench_with_cli (Fixture    *f,
+                const char *claims)
+{
+  const char *argv[] = { g_getenv ("CARDMARK_CLI"), "bench", card_get (f, "SIMCARD_DEV"), "--raw",
+                         "--allow-write", "--claim", claims, "--json", NULL };
+  g_auto(GStrv) env = g_environ_setenv (g_get_environ (), "CARDMARK_TEST_PLAN", "tiny", TRUE);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  CmResult *result;
+  int status;
+
+  g_assert_nonnull (argv[0]);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, env, G_SPAWN_DEFAULT, NULL, NULL,
+                               &out, &err, &status, &error));
+  g_assert_no_error (error);
+  g_test_message ("cardmark-cli: %s", err);
+  g_assert_true (WIFEXITED (status) && (WEXITSTATUS (status) == 0 || WEXITSTATUS (status) == 3));
+
+  json_parser_load_from_data (parser, out, -1, &error);
+  g_assert_no_error (error);
+  result = cm_result_new_from_json (json_parser_get_root (parser), &error);
+  g_assert_no_error (error);
+  return result;
+}
+
+static JsonNode *
+member (CmResult   *result,
+        const char *name)
+{
+  g_autoptr(JsonNode) node = cm_result_to_json (result);
+  JsonNode *found = json_object_get_member (json_node_get_object (node), name);
+
+  g_assert_nonnull (found);
+  return json_node_copy (found);
+}
+
+static char *
+claimed_classes (CmResult *result)
+{
+  GPtrArray *claims = cm_result_get_claims (result);
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; i < claims->len; i++)
+    {
+      const CmClaim *claim = g_ptr_array_index (claims, i);
+
+      g_string_append_printf (text, "%s(%s) ", claim->klass, claim->source);
+    }
+  return g_string_free (text, FALSE);
+}
+
+/* The app's result, kept in the history, is the one it shows. */
+static CmResult *
+find_in_history (CmResult *shown)
+{
+  g_autoptr(CmHistory) history = cm_history_new_default ();
+  g_autoptr(GPtrArray) results = cm_history_load (history, NULL, NULL);
+  g_autofree char *started = g_date_time_format_iso8601 (cm_result_get_started (shown));
+
+  for (guint i = 0; results != NULL && i < results->len; i++)
+    {
+      CmResult *r = g_ptr_array_index (results, i);
+      g_autofree char *other = g_date_time_format_iso8601 (cm_result_get_started (r));
+
+      if (g_strcmp0 (other, started) == 0 && g_strcmp0 (cm_result_get_device (r), cm_result_get_device (shown)) == 0)
+        return g_object_ref (r);
+    }
+  return NULL;
+}
+
+/* One bench, two faces: the app and the CLI record the same target,
+ * card, host and claims for the same card; the app's saved result
+ * carries them too. */
+static void
+test_same_as_cli (Fixture       *f,
+                  gconstpointer  data)
+{
+  const char *args[] = { "good-a1", "--size", "512MiB", NULL };
+  Stall stall = { 0 };
+  CmResult *app;
+  g_autoptr(CmResult) cli = NULL;
+  g_autoptr(CmResult) saved = NULL;
+  g_autoptr(JsonNode) app_target = NULL;
+  g_autoptr(JsonNode) cli_target = NULL;
+  g_autoptr(JsonNode) app_card = NULL;
+  g_autoptr(JsonNode) cli_card = NULL;
+  g_autofree char *app_claims = NULL;
+  g_autofree char *cli_claims = NULL;
+  g_autofree char *app_json = NULL;
+  g_autofree char *cli_json = NULL;
+
+  if (!card_up (f, args))
+    return;
+
+  run_to_result (f, CM_METHOD_RAW_WRITE, &stall);
+  app = cm_window_get_last_result (f->window);
+  cli = bench_with_cli (f, "C10,U1,A1");
+
+  app_target = member (app, "target");
+  cli_target = member (cli, "target");
+  app_json = json_to_string (app_target, FALSE);
+  cli_json = json_to_string (cli_target, FALSE);
+  g_test_message ("app target: %s", app_json);
+  g_test_message ("cli target: %s", cli_json);
+  g_assert_cmpstr (app_json, ==, cli_json);
+  g_assert_nonnull (cm_result_get_name (app));
+
+  app_card = member (app, "card");
+  cli_card = member (cli, "card");
+  g_assert_true (json_node_equal (app_card, cli_card));
+
+  app_claims = claimed_classes (app);
+  cli_claims = claimed_classes (cli);
+  g_assert_cmpstr (app_claims, ==, cli_claims);
+
+  saved = find_in_history (app);
+  g_assert_nonnull (saved);
+  g_assert_cmpstr (cm_result_get_name (saved), ==, cm_result_get_name (app));
+  g_assert_cmpstr (cm_result_get_reader (saved), ==, "loop");
+}
+
+/* A host set for the test: the app records it, judges the card against
+ * the Raspberry Pi 4 slot's ceiling as the core does for the CLI, and
+ * the result page gives the reason. */
+static void
+test_pi4_host (Fixture       *f,
+               gconstpointer  data)
+{
+  /* Writes near 55 MB/s: past 80 % of the Pi 4 slot's 45 MB/s, short of V60's 60. */
+  const char *args[] = { "good-a1", "--size", "512MiB", "--", "--set", "write.bandwidth-mb-s=60", NULL };
+  const char *claims[] = { "V60", NULL };
+  CmHostFacts pi4 = { (char *) "Raspberry Pi 4 Model B Rev 1.4", NULL, CM_QUEUEING_UNKNOWN };
+  CmCardPage *card_page;
+  GtkWidget *page;
+  CmResult *result;
+  CmClaim *v60;
+
+  if (!card_up (f, args))
+    return;
+
+  cm_bench_set_host_for_testing (&pi4);
+  open_card (f, CM_METHOD_RAW_WRITE);
+  card_page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
+  cm_card_page_set_claims (card_page, claims);
+  start (f, "tiny");
+  g_assert_true (cm_test_wait_for (on_result_page, f, 120));
+  cm_bench_set_host_for_testing (NULL);
+
+  page = cm_window_get_page (f->window, "result");
+  result = cm_result_page_get_result (CM_RESULT_PAGE (page));
+  g_test_message ("seq-write %.1f MB/s", cm_result_lookup_test (result, "seq-write")->mb_per_s);
+  g_assert_cmpstr (cm_result_get_host (result), ==, pi4.model);
+  g_assert_cmpstr (cm_result_get_reader (result), ==, "sd-slot");
+
+  v60 = cm_result_lookup_claim (result, "V60");
+  g_assert_nonnull (v60);
+  g_assert_cmpstr (cm_status_to_string (v60->status), ==, "not-judged");
+  g_assert_nonnull (strstr (v60->reason, "Raspberry Pi 4"));
+  g_assert_true (shows_text (page, "Raspberry Pi 4 card slot"));
+  assert_page_matches_verdicts (page, result, claims);
+}
+
 static void
 test_read_only (Fixture       *f,
                 gconstpointer  data)
@@ -933,7 +1100,7 @@ test_main_loop_stall (Fixture       *f,
   g_assert_no_error (error);
 
   open_window (f);
-  cm_backend_set_test_plan ("slow");
+  cm_bench_set_test_plan ("slow");
   g_assert_true (cm_window_open_path (f->window, f->folder));
   cm_test_settle (0.3);
 
@@ -991,6 +1158,10 @@ main (int   argc,
               fixture_set_up, test_raw_read, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/raw-write", Fixture, NULL,
               fixture_set_up, test_raw_write, fixture_tear_down);
+  g_test_add ("/cardmark/app-simcard/same-as-cli", Fixture, NULL,
+              fixture_set_up, test_same_as_cli, fixture_tear_down);
+  g_test_add ("/cardmark/app-simcard/pi4-host", Fixture, NULL,
+              fixture_set_up, test_pi4_host, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/read-only", Fixture, NULL,
               fixture_set_up, test_read_only, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/failing", Fixture, NULL,

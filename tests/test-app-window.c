@@ -172,7 +172,7 @@ static void
 start_on_folder (Fixture    *f,
                  const char *plan)
 {
-  cm_backend_set_test_plan (plan);
+  cm_bench_set_test_plan (plan);
   g_assert_true (cm_window_open_path (f->window, f->folder));
   g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "card");
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (f->app), "start-test"));
@@ -187,7 +187,7 @@ test_run_to_result (Fixture       *f,
   CmResult *result;
   GPtrArray *tests;
 
-  cm_backend_set_test_plan ("tiny");
+  cm_bench_set_test_plan ("tiny");
   g_assert_true (cm_window_open_path (f->window, f->folder));
   cm_card_page_set_claims (CM_CARD_PAGE (cm_window_get_page (f->window, "card")), claims);
   save_screenshot (f->window, "card");
@@ -255,7 +255,7 @@ test_card_pulled (Fixture       *f,
 
   g_list_store_append (store, card);
   cm_window_set_devices (f->window, G_LIST_MODEL (store));
-  cm_backend_set_test_plan ("slow");
+  cm_bench_set_test_plan ("slow");
   g_assert_true (cm_window_open_path (f->window, "/dev/cardmark-test"));
   g_action_group_activate_action (G_ACTION_GROUP (f->app), "start-test", NULL);
   g_assert_true (cm_test_wait_for (has_samples, f->window, 30));

@@ -400,6 +400,68 @@ test_pi_ceiling (void)
   assert_status (claim->status, CM_STATUS_BELOW);
 }
 
+/* The timing the slot negotiated (debugfs, root) outranks the guess from
+ * the model: a Pi 4 whose card fell back to High Speed tops out at 25 MB/s. */
+static void
+test_bus_timing_ceiling (void)
+{
+  Figures f = plenty ();
+  g_autoptr(CmResult) result = NULL;
+  CmHostFacts host = { (char *) "Raspberry Pi 4 Model B Rev 1.4", (char *) "HS", CM_QUEUEING_UNKNOWN };
+  CmClaim *claim;
+
+  f.write_mb_s = 21;
+  result = make_result (&f);
+  cm_result_set_target (result, "/dev/mmcblk0", "raw-write", "/dev/mmcblk0", "sd-slot");
+  cm_result_set_host_facts (result, &host);
+
+  claim = judge_one (result, "U3");
+  assert_status (claim->status, CM_STATUS_NOT_JUDGED);
+  g_assert_nonnull (strstr (claim->reason, "HS"));
+
+  /* Without the timing, the Pi 4's slot (DDR50, 45 MB/s) is no excuse. */
+  host.bus_timing = NULL;
+  cm_result_set_host_facts (result, &host);
+  claim = judge_one (result, "U3");
+  assert_status (claim->status, CM_STATUS_BELOW);
+
+  /* A timing this table does not know falls back on the model. */
+  host.bus_timing = (char *) "HS400";
+  cm_result_set_host_facts (result, &host);
+  claim = judge_one (result, "U3");
+  assert_status (claim->status, CM_STATUS_BELOW);
+}
+
+/* A slot that says it has no command queue can't be judged for A2, even
+ * when queue depth 32 looks faster (the kernel's own request merging
+ * and noise): the shortfall is the host's, and the reason says what to do. */
+static void
+test_a2_host_without_queueing (void)
+{
+  Figures f = { 40, 2500, 900, 3500, 1500 };
+  g_autoptr(CmResult) result = make_result (&f);
+  CmHostFacts pi5 = { (char *) "Raspberry Pi 5 Model B Rev 1.0", (char *) "SDR104", CM_QUEUEING_NO };
+  CmHostFacts pi4 = { (char *) "Raspberry Pi 4 Model B Rev 1.4", (char *) "DDR50", CM_QUEUEING_NO };
+  CmClaim *a2;
+
+  cm_result_set_target (result, "/dev/mmcblk0", "raw-write", "/dev/mmcblk0", "sd-slot");
+
+  /* Unknown queueing: the figures show queueing, so A2 is judged. */
+  a2 = judge_one (result, "A2");
+  assert_status (a2->status, CM_STATUS_BELOW);
+
+  cm_result_set_host_facts (result, &pi5);
+  a2 = judge_one (result, "A2");
+  assert_status (a2->status, CM_STATUS_NOT_JUDGED);
+  g_assert_nonnull (strstr (a2->reason, "dtparam=sd_cqe"));
+
+  cm_result_set_host_facts (result, &pi4);
+  a2 = judge_one (result, "A2");
+  assert_status (a2->status, CM_STATUS_NOT_JUDGED);
+  g_assert_null (strstr (a2->reason, "dtparam"));
+  g_assert_nonnull (strstr (a2->reason, "Raspberry Pi 5 can"));
+}
+
 static void
 test_a2_without_queueing (void)
 {
@@ -707,6 +769,8 @@ main (int   argc,
   g_test_add_func ("/cardmark/verdict/sustained-preferred", test_sustained_preferred);
   g_test_add_func ("/cardmark/verdict/usb2-ceiling", test_usb2_ceiling);
   g_test_add_func ("/cardmark/verdict/pi-ceiling", test_pi_ceiling);
+  g_test_add_func ("/cardmark/verdict/bus-timing-ceiling", test_bus_timing_ceiling);
+  g_test_add_func ("/cardmark/verdict/a2-host-without-queueing", test_a2_host_without_queueing);
   g_test_add_func ("/cardmark/verdict/a2-without-queueing", test_a2_without_queueing);
   g_test_add_func ("/cardmark/verdict/a2-fallback-below-a1", test_a2_fallback_below_a1);
   g_test_add_func ("/cardmark/verdict/a2-meets-without-queueing", test_a2_meets_without_queueing);

@@ -41,7 +41,6 @@ static CmCardItem *
 item_new_for_device (CmDevice *device)
 {
   const char * const *mounts = cm_device_get_mount_points (device);
-  const char *sysfs = cm_device_get_sysfs_device_dir (device);
   g_autoptr(CmCardItem) item = NULL;
   g_autoptr(CmCardInfo) info = NULL;
 
@@ -52,10 +51,7 @@ item_new_for_device (CmDevice *device)
   cm_card_item_set_usb_speed_mbps (item, cm_device_get_usb_speed_mbps (device));
   g_object_set_data_full (G_OBJECT (item), "cm-device", g_object_ref (device), g_object_unref);
 
-  if (sysfs != NULL)
-    info = cm_card_info_new_from_sysfs (sysfs, NULL);
-  if (info == NULL && cm_device_get_reader_kind (device) == CM_READER_USB)
-    info = cm_card_info_new_unavailable (_("Not available through this USB reader"));
+  info = cm_bench_read_card (device);
   if (info != NULL)
     cm_card_item_set_card_info (item, info);
 
@@ -167,41 +163,37 @@ cm_backend_set_show_loop (GListModel *devices,
 }
 
 
-static char *test_plan_name;
+/**
+ * cm_backend_new_bench:
+ * @devices: the list from cm_backend_dup_devices(), whose monitor finds
+ *   the device under a folder
+ *
+ * A bench for @item by @method: a card from the list through its
+ * device, opened by UDisks so that polkit decides; a folder in a
+ * scratch file.
+ */
+G_STATIC_ASSERT ((int) CM_METHOD_FILE == (int) CM_BENCH_METHOD_FILE);
+G_STATIC_ASSERT ((int) CM_METHOD_RAW_READ == (int) CM_BENCH_METHOD_RAW_READ);
+G_STATIC_ASSERT ((int) CM_METHOD_RAW_WRITE == (int) CM_BENCH_METHOD_RAW_WRITE);
 
-/* Makes the next runs use a test plan: "tiny", a few megabytes, or
- * "slow", one that runs until cancelled; NULL goes back to the profile's
- * plan. The widget tests call this; CARDMARK_TEST_PLAN in the environment
- * does the same for a whole process (tests/app-screenshots). Unlike
- * setting the variable, this is safe once threads run. */
-void
-cm_backend_set_test_plan (const char *name)
+CmBench *
+cm_backend_new_bench (GListModel *devices,
+                      CmCardItem *item,
+                      CmMethod    method)
 {
-  g_free (test_plan_name);
-  test_plan_name = g_strdup (name);
-}
+  CmDevice *device = g_object_get_data (G_OBJECT (item), "cm-device");
+  CmBench *bench;
 
-CmPlan *
-cm_backend_new_plan (CmProfile   profile,
-                     CmCardItem *item)
-{
-  const char *test_plan = test_plan_name != NULL ? test_plan_name : g_getenv ("CARDMARK_TEST_PLAN");
-  CmCardInfo *info = item != NULL ? cm_card_item_get_card_info (item) : NULL;
-  CmPlan *plan;
+  if (device != NULL)
+    bench = cm_bench_new_for_device (device, (CmBenchMethod) method);
+  else
+    bench = cm_bench_new_for_path (cm_card_item_get_file_folder (item) ?: cm_card_item_get_device (item),
+                                   method != CM_METHOD_FILE, method == CM_METHOD_RAW_WRITE);
 
-  if (g_strcmp0 (test_plan, "tiny") == 0 || g_strcmp0 (test_plan, "slow") == 0)
-    {
-      gboolean slow = g_str_equal (test_plan, "slow");
-
-      plan = cm_plan_new_empty (profile, 8 * 1024 * 1024);
-      cm_plan_add_test (plan, "seq-write", CM_PATTERN_SEQUENTIAL, CM_DIRECTION_WRITE, 1 << 20, 1, 0, 0);
-      cm_plan_add_test (plan, "seq-read", CM_PATTERN_SEQUENTIAL, CM_DIRECTION_READ, 1 << 20, 1, 0, 0);
-      cm_plan_add_test (plan, "rand-read-4k", CM_PATTERN_RANDOM, CM_DIRECTION_READ, 4096, 1, 0,
-                        slow ? 60 : 0.5);
-      return plan;
-    }
-
-  return cm_plan_new (profile, info != NULL ? cm_card_info_get_au_size_bytes (info) : 0);
+  if (devices != NULL)
+    cm_bench_set_monitor (bench, g_object_get_data (G_OBJECT (devices), "cm-monitor"));
+  cm_bench_set_prefer_udisks (bench, TRUE);
+  return bench;
 }
 
 static void
@@ -297,13 +289,6 @@ cm_backend_open_target_finish (GAsyncResult  *result,
 {
   g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
   return g_task_propagate_pointer (G_TASK (result), error);
-}
-
-void
-cm_backend_judge (CmResult           *result,
-                  const char * const *claims)
-{
-  cm_verdict_judge (result, claims, "label");
 }
 
 const char * const *

@@ -7,6 +7,7 @@
 
 #include <gio/gio.h>
 
+#include "cm-bench.h"
 #include "cm-card-item.h"
 #include "cm-plan.h"
 #include "cm-result.h"
@@ -25,9 +26,9 @@ GListModel *cm_backend_dup_devices      (gboolean               show_loop,
                                          GError              **error) G_GNUC_WARN_UNUSED_RESULT;
 void        cm_backend_set_show_loop    (GListModel           *devices,
                                          gboolean              show_loop);
-CmPlan     *cm_backend_new_plan         (CmProfile             profile,
-                                         CmCardItem           *item) G_GNUC_WARN_UNUSED_RESULT;
-void        cm_backend_set_test_plan    (const char           *name);
+CmBench    *cm_backend_new_bench        (GListModel           *devices,
+                                         CmCardItem           *item,
+                                         CmMethod              method) G_GNUC_WARN_UNUSED_RESULT;
 void        cm_backend_open_target_async (CmCardItem          *item,
                                           CmMethod             method,
                                           GCancellable        *cancellable,
@@ -35,8 +36,6 @@ void        cm_backend_open_target_async (CmCardItem          *item,
                                           gpointer             user_data);
 CmTarget   *cm_backend_open_target_finish (GAsyncResult       *result,
                                            GError            **error) G_GNUC_WARN_UNUSED_RESULT;
-void        cm_backend_judge            (CmResult             *result,
-                                         const char * const   *claims);
 const char * const *cm_backend_get_classes (void);
 const char *cm_backend_describe_test (const char          *name);
 

@@ -35,6 +35,8 @@ struct _CmRunPage
   GtkButton      *cancel_button;
 
   CmResult       *written;  /* the sequential writes' samples so far */
+  CmRunner       *runner;   /* the run it shows */
+  gboolean        cancelling;
 };
 
 G_DEFINE_FINAL_TYPE (CmRunPage, cm_run_page, GTK_TYPE_BOX)
@@ -52,6 +54,9 @@ cm_run_page_dispose (GObject *object)
   CmRunPage *self = CM_RUN_PAGE (object);
 
   gtk_widget_dispose_template (GTK_WIDGET (object), CM_TYPE_RUN_PAGE);
+  if (self->runner != NULL)
+    g_signal_handlers_disconnect_by_data (self->runner, self);
+  g_clear_object (&self->runner);
   g_clear_object (&self->written);
 
   G_OBJECT_CLASS (cm_run_page_parent_class)->dispose (object);
@@ -136,6 +141,9 @@ cm_run_page_set_progress (CmRunPage *self,
 
   g_return_if_fail (CM_IS_RUN_PAGE (self));
 
+  if (self->cancelling)
+    return;
+
   gtk_progress_bar_set_fraction (self->progress_bar, CLAMP (fraction, 0, 1));
   if (left >= 60)
     text = g_strdup_printf (_("About %d min %02d s left"), left / 60, left % 60);
@@ -174,8 +182,45 @@ cm_run_page_set_cancelling (CmRunPage *self)
 {
   g_return_if_fail (CM_IS_RUN_PAGE (self));
 
+  self->cancelling = TRUE;
   gtk_label_set_label (self->test_label, _("Cancelling and cleaning up…"));
   gtk_widget_set_sensitive (GTK_WIDGET (self->cancel_button), FALSE);
+}
+
+static void
+test_started_cb (CmRunPage  *self,
+                 guint       index,
+                 const char *name,
+                 CmRunner   *runner)
+{
+  if (!self->cancelling)
+    cm_run_page_set_test (self, index, cm_runner_get_n_tests (runner), name);
+}
+
+static void
+sample_cb (CmRunPage  *self,
+           const char *test,
+           double      t,
+           double      mb_per_s,
+           double      iops,
+           CmRunner   *runner)
+{
+  cm_run_page_add_sample (self, test, t, mb_per_s);
+}
+
+/* Shows how @runner's run goes: each test, the progress and the samples. */
+void
+cm_run_page_follow (CmRunPage *self,
+                    CmRunner  *runner)
+{
+  g_return_if_fail (CM_IS_RUN_PAGE (self));
+  g_return_if_fail (CM_IS_RUNNER (runner));
+  g_return_if_fail (self->runner == NULL);
+
+  self->runner = g_object_ref (runner);
+  g_signal_connect_object (runner, "test-started", G_CALLBACK (test_started_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (runner, "progress", G_CALLBACK (cm_run_page_set_progress), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (runner, "sample", G_CALLBACK (sample_cb), self, G_CONNECT_SWAPPED);
 }
 
 CmChartView *

@@ -8,6 +8,7 @@
 #include <gtk/gtk.h>
 
 #include "cm-chart-view.h"
+#include "cm-runner.h"
 
 G_BEGIN_DECLS
 
@@ -29,6 +30,8 @@ void         cm_run_page_add_sample     (CmRunPage  *self,
                                          double      t,
                                          double      mb_per_s);
 void         cm_run_page_set_cancelling (CmRunPage  *self);
+void         cm_run_page_follow         (CmRunPage  *self,
+                                         CmRunner   *runner);
 CmChartView *cm_run_page_get_chart      (CmRunPage  *self);
 CmChartView *cm_run_page_get_write_chart (CmRunPage *self);
 

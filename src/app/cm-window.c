@@ -3,8 +3,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The main window walks through four pages: the card list, one card,
- * the running test and its result. It owns the run: the target, the
- * runner and its cancellable, and the suspend inhibitor.
+ * the running test and its result. A run is a bench (src/core): the
+ * window starts it with its cancellable, keeps the computer awake, and
+ * navigates; the run page follows the bench's runner.
  */
 
 #include "config.h"
@@ -19,7 +20,6 @@
 #include "cm-history-page.h"
 #include "cm-result-page.h"
 #include "cm-run-page.h"
-#include "cm-runner.h"
 #include "cm-toast.h"
 
 #include "cm-window.h"
@@ -36,11 +36,8 @@ struct _CmWindow
 
   /* The run in progress, if any. */
   GCancellable         *cancellable;
-  CmRunner             *runner;
+  CmBench              *bench;
   CmCardItem           *run_item;
-  GStrv                 run_claims;
-  char                 *run_brand;
-  guint                 n_tests;
   guint                 inhibit_cookie;
   gboolean              card_removed;
 
@@ -181,45 +178,8 @@ item_activated_cb (CmWindow       *self,
     open_item (self, item);
 }
 
-/* The run. */
-
-static void
-test_started_cb (CmWindow   *self,
-                 guint       index,
-                 const char *name,
-                 CmRunner   *runner)
-{
-  GtkWidget *page = gtk_stack_get_child_by_name (self->stack, "run");
-
-  if (page != NULL)
-    cm_run_page_set_test (CM_RUN_PAGE (page), index, self->n_tests, name);
-}
-
-static void
-progress_cb (CmWindow *self,
-             double    fraction,
-             double    seconds_left,
-             CmRunner *runner)
-{
-  GtkWidget *page = gtk_stack_get_child_by_name (self->stack, "run");
-
-  if (page != NULL && !g_cancellable_is_cancelled (self->cancellable))
-    cm_run_page_set_progress (CM_RUN_PAGE (page), fraction, seconds_left);
-}
-
-static void
-sample_cb (CmWindow   *self,
-           const char *test,
-           double      t,
-           double      mb_per_s,
-           double      iops,
-           CmRunner   *runner)
-{
-  GtkWidget *page = gtk_stack_get_child_by_name (self->stack, "run");
-
-  if (page != NULL)
-    cm_run_page_add_sample (CM_RUN_PAGE (page), test, t, mb_per_s);
-}
+/* The run: the bench does it; the window starts it, keeps the computer
+ * awake meanwhile, and shows the page for how it went. */
 
 static void
 end_run (CmWindow *self)
@@ -230,31 +190,81 @@ end_run (CmWindow *self)
     gtk_application_uninhibit (app, self->inhibit_cookie);
   self->inhibit_cookie = 0;
 
-  if (self->runner != NULL)
-    g_signal_handlers_disconnect_by_data (self->runner, self);
-  g_clear_object (&self->runner);
+  if (self->bench != NULL)
+    g_signal_handlers_disconnect_by_data (self->bench, self);
+  g_clear_object (&self->bench);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->run_item);
-  g_clear_pointer (&self->run_claims, g_strfreev);
-  g_clear_pointer (&self->run_brand, g_free);
+}
+
+static void
+bench_started_cb (CmWindow *self,
+                  CmRunner *runner,
+                  CmBench  *bench)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  CmCardPage *card_page = get_card_page (self);
+  g_auto(GStrv) claims = card_page != NULL ? cm_card_page_dup_claims (card_page) : NULL;
+  CmRunPage *run_page;
+
+  run_page = cm_run_page_new (cm_card_item_get_name (self->run_item), (const char * const *) claims);
+  cm_run_page_follow (run_page, runner);
+  show_page (self, "run", GTK_WIDGET (run_page));
+
+  if (app != NULL)
+    self->inhibit_cookie = gtk_application_inhibit (app, GTK_WINDOW (self),
+                                                    GTK_APPLICATION_INHIBIT_SUSPEND,
+                                                    _("A card is being tested"));
+}
+
+static void
+show_removed (CmWindow *self)
+{
+  GtkWidget *card_page = gtk_stack_get_child_by_name (self->stack, "card");
+
+  if (card_page != NULL)
+    gtk_stack_remove (self->stack, card_page);
+  show_error (self, _("The Card Was Removed"),
+              _("The card went away during the test, so there is no result. Put it back, wait until it appears in the list, and start the test again."));
+}
+
+static void
+show_failure (CmWindow *self,
+              GError   *error,
+              gboolean  started)
+{
+  if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      if (started)
+        show_error (self, _("The Test Could Not Finish"), error->message);
+      else
+        {
+          show_page (self, "card", NULL);
+          cm_toast_show (GTK_WIDGET (self->toast_overlay), error->message);
+        }
+      return;
+    }
+
+  show_page (self, "card", NULL);
+  cm_toast_show (GTK_WIDGET (self->toast_overlay),
+                 started ? _("Test cancelled. Nothing was left behind on the card.") : _("Test cancelled."));
 }
 
 /* Every finished run is kept; when that fails the result is still shown
  * and can be exported by hand. */
 static void
-save_to_history (CmWindow *self,
-                 CmResult *result)
+tell_save_error (CmWindow *self,
+                 CmBench  *bench)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GFile) file = cm_history_save (self->history, result, &error);
+  const GError *error = cm_bench_get_save_error (bench);
+  g_autofree char *message = NULL;
 
-  if (file == NULL)
-    {
-      g_autofree char *message = g_strdup_printf (_("The result could not be kept in the history: %s. Use Export to save it."),
-                                                  error->message);
+  if (error == NULL)
+    return;
 
-      cm_toast_show (GTK_WIDGET (self->toast_overlay), message);
-    }
+  message = g_strdup_printf (_("The result could not be kept in the history: %s. Use Export to save it."),
+                             error->message);
+  cm_toast_show (GTK_WIDGET (self->toast_overlay), message);
 }
 
 static void
@@ -263,104 +273,32 @@ run_done_cb (GObject      *object,
              gpointer      user_data)
 {
   g_autoptr(CmWindow) self = user_data;
+  g_autoptr(CmBench) bench = g_object_ref (CM_BENCH (object));
   g_autoptr(GError) error = NULL;
-  g_autoptr(CmResult) result = cm_runner_run_finish (CM_RUNNER (object), res, &error);
+  g_autoptr(CmResult) result = cm_bench_run_finish (bench, res, &error);
+  gboolean started = cm_bench_get_runner (bench) != NULL;
   gboolean removed = self->card_removed
                      || g_error_matches (error, CM_TARGET_ERROR, CM_TARGET_ERROR_REMOVED);
-  g_autofree char *name = self->run_item != NULL ? g_strdup (cm_card_item_get_name (self->run_item)) : NULL;
-  g_auto(GStrv) claims = g_steal_pointer (&self->run_claims);
-  g_autofree char *brand = g_steal_pointer (&self->run_brand);
 
   end_run (self);
 
-  if (removed)
+  if (removed && started)
+    show_removed (self);
+  else if (result == NULL)
+    show_failure (self, error, started);
+  else
     {
-      GtkWidget *card_page = gtk_stack_get_child_by_name (self->stack, "card");
-
-      if (card_page != NULL)
-        gtk_stack_remove (self->stack, card_page);
-      show_error (self, _("The Card Was Removed"),
-                  _("The card went away during the test, so there is no result. Put it back, wait until it appears in the list, and start the test again."));
-      return;
+      g_set_object (&self->last_result, result);
+      tell_save_error (self, bench);
+      show_page (self, "result", GTK_WIDGET (cm_result_page_new (result)));
     }
-
-  if (result == NULL)
-    {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        {
-          show_page (self, "card", NULL);
-          cm_toast_show (GTK_WIDGET (self->toast_overlay), _("Test cancelled. Nothing was left behind on the card."));
-        }
-      else
-        show_error (self, _("The Test Could Not Finish"), error->message);
-      return;
-    }
-
-  cm_result_set_name (result, name);
-  if (brand != NULL)
-    {
-      if (cm_result_get_card (result) == NULL)
-        {
-          g_autoptr(CmCardInfo) card = cm_card_info_new ();
-
-          cm_result_set_card (result, card);
-        }
-      cm_card_info_set_brand (cm_result_get_card (result), brand);
-    }
-  cm_backend_judge (result, (const char * const *) claims);
-  g_set_object (&self->last_result, result);
-  save_to_history (self, result);
-  show_page (self, "result", GTK_WIDGET (cm_result_page_new (result)));
-}
-
-static void
-target_opened_cb (GObject      *object,
-                  GAsyncResult *res,
-                  gpointer      user_data)
-{
-  g_autoptr(CmWindow) self = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(CmTarget) target = cm_backend_open_target_finish (res, &error);
-  g_autoptr(CmPlan) plan = NULL;
-  CmCardPage *card_page = get_card_page (self);
-  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
-  CmRunPage *run_page;
-
-  if (target == NULL || card_page == NULL || g_cancellable_is_cancelled (self->cancellable))
-    {
-      gboolean cancelled = target != NULL || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
-
-      end_run (self);
-      show_page (self, "card", NULL);
-      cm_toast_show (GTK_WIDGET (self->toast_overlay), cancelled ? _("Test cancelled.") : error->message);
-      return;
-    }
-
-  plan = cm_backend_new_plan (cm_card_page_get_profile (card_page), self->run_item);
-  if (cm_target_get_mode (target) == CM_TARGET_MODE_RAW_READ)
-    cm_plan_remove_writes (plan);
-  self->runner = cm_runner_new (target, plan);
-  self->n_tests = cm_runner_get_n_tests (self->runner);
-
-  g_signal_connect_object (self->runner, "test-started", G_CALLBACK (test_started_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->runner, "progress", G_CALLBACK (progress_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->runner, "sample", G_CALLBACK (sample_cb), self, G_CONNECT_SWAPPED);
-
-  run_page = cm_run_page_new (cm_card_item_get_name (self->run_item), (const char * const *) self->run_claims);
-  show_page (self, "run", GTK_WIDGET (run_page));
-
-  if (app != NULL)
-    self->inhibit_cookie = gtk_application_inhibit (app, GTK_WINDOW (self),
-                                                    GTK_APPLICATION_INHIBIT_SUSPEND,
-                                                    _("A card is being tested"));
-
-  cm_runner_run_async (self->runner, self->cancellable, run_done_cb, g_object_ref (self));
 }
 
 static void
 really_start (CmWindow *self)
 {
   CmCardPage *page = get_card_page (self);
+  g_auto(GStrv) claims = NULL;
 
   g_assert (page != NULL);
   g_assert (self->cancellable == NULL);
@@ -371,12 +309,17 @@ really_start (CmWindow *self)
   self->cancellable = g_cancellable_new ();
   self->card_removed = FALSE;
   self->run_item = g_object_ref (cm_card_page_get_item (page));
-  self->run_claims = cm_card_page_dup_claims (page);
-  self->run_brand = g_strdup (cm_card_page_get_brand (page));
+  claims = cm_card_page_dup_claims (page);
+
+  self->bench = cm_backend_new_bench (self->devices, self->run_item, cm_card_page_get_method (page));
+  cm_bench_set_profile (self->bench, cm_card_page_get_profile (page));
+  cm_bench_set_claims (self->bench, (const char * const *) claims);
+  cm_bench_set_brand (self->bench, cm_card_page_get_brand (page));
+  cm_bench_set_history (self->bench, self->history);
+  g_signal_connect_object (self->bench, "started", G_CALLBACK (bench_started_cb), self, G_CONNECT_SWAPPED);
   update_actions (self);
 
-  cm_backend_open_target_async (self->run_item, cm_card_page_get_method (page), self->cancellable,
-                                target_opened_cb, g_object_ref (self));
+  cm_bench_run_async (self->bench, self->cancellable, run_done_cb, g_object_ref (self));
 }
 
 static void

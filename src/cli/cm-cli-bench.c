@@ -15,16 +15,11 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "cm-history.h"
-#include "cm-plan.h"
-#include "cm-result.h"
-#include "cm-runner.h"
-#include "cm-target.h"
+#include "cm-bench.h"
 #include "cm-verdict.h"
 
 #include "cm-cli.h"
 #include "cm-cli-plot.h"
-#include "cm-cli-target.h"
 #include "cm-cli-claims.h"
 
 typedef struct
@@ -76,13 +71,23 @@ progress_cb (CmRunner *runner,
 }
 
 static void
+started_cb (CmBench  *cm_bench,
+            CmRunner *runner,
+            Bench    *bench)
+{
+  bench->n_tests = cm_runner_get_n_tests (runner);
+  g_signal_connect (runner, "test-started", G_CALLBACK (test_started_cb), bench);
+  g_signal_connect (runner, "progress", G_CALLBACK (progress_cb), bench);
+}
+
+static void
 run_done_cb (GObject      *object,
              GAsyncResult *result,
              gpointer      user_data)
 {
   Bench *bench = user_data;
 
-  bench->result = cm_runner_run_finish (CM_RUNNER (object), result, &bench->error);
+  bench->result = cm_bench_run_finish (CM_BENCH (object), result, &bench->error);
   if (bench->tty)
     fprintf (stderr, "\r\033[K");
   g_main_loop_quit (bench->loop);
@@ -257,6 +262,7 @@ is_chart_name (const char *filename)
 static int
 write_outputs (CmResult   *result,
                gboolean    json,
+               CmBench    *bench,
                CmHistory  *history,
                const char *output,
                const char *plot)
@@ -276,7 +282,7 @@ write_outputs (CmResult   *result,
 
   if (history != NULL)
     {
-      g_autoptr(GFile) saved = cm_history_save (history, result, &error);
+      GFile *saved = cm_bench_get_saved_file (bench);
 
       if (saved != NULL)
         fprintf (stderr, _("Saved to %s\n"), g_file_peek_path (saved));
@@ -284,9 +290,9 @@ write_outputs (CmResult   *result,
         {
           g_autoptr(GError) history_failed = NULL;
 
-          history_error (&history_failed, cm_history_get_folder (history), error->message);
+          history_error (&history_failed, cm_history_get_folder (history),
+                         cm_bench_get_save_error (bench)->message);
           cm_cli_print_error (history_failed);
-          g_clear_error (&error);
           status = CM_EXIT_FAILED;
         }
     }
@@ -373,6 +379,7 @@ cm_cli_bench (int    argc,
   g_autofree char *claims_csv = NULL;
   g_autofree char *only = NULL;
   g_auto(GStrv) only_names = NULL;
+  g_auto(GStrv) claim_classes = NULL;
   gboolean raw = FALSE, allow_write = FALSE, json = FALSE, save = FALSE;
   GOptionEntry entries[] = {
     { "profile", 0, 0, G_OPTION_ARG_STRING, &profile_name, N_("quick (about a minute) or full"), "PROFILE" },
@@ -389,16 +396,15 @@ cm_cli_bench (int    argc,
   };
   g_autoptr(GOptionContext) context = g_option_context_new (_("TARGET — measure a card"));
   g_autoptr(GError) error = NULL;
-  g_auto(CmCliTarget) target = { 0 };
+  g_autoptr(CmBench) cm_bench = NULL;
   g_autoptr(CmPlan) plan = NULL;
-  g_autoptr(CmRunner) runner = NULL;
   g_autoptr(CmHistory) history = NULL;
   g_autoptr(GMainLoop) loop = NULL;
   g_autoptr(GCancellable) cancellable = NULL;
   CmProfile profile = CM_PROFILE_QUICK;
   Bench bench = { 0 };
   guint sigint, sigterm;
-  int status, verdict;
+  int status;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_description (context,
@@ -413,7 +419,7 @@ cm_cli_bench (int    argc,
 
   /* --claim may be given several times, each a list: check before running. */
   claims_csv = claims != NULL ? g_strjoinv (",", claims) : NULL;
-  g_strfreev (cm_verdict_parse_classes (claims_csv, &error));
+  claim_classes = cm_verdict_parse_classes (claims_csv, &error);
   if (error != NULL)
     return cm_cli_usage_error (context, error->message);
 
@@ -440,30 +446,25 @@ cm_cli_bench (int    argc,
       return CM_EXIT_FAILED;
     }
 
-  if (!cm_cli_target_resolve (&target, argv[1], raw, allow_write, &error))
-    {
-      cm_cli_print_error (error);
-      return CM_EXIT_FAILED;
-    }
+  cm_bench = cm_bench_new_for_path (argv[1], raw, allow_write);
+  cm_bench_set_profile (cm_bench, profile);
+  cm_bench_set_only (cm_bench, (const char * const *) only_names);
+  cm_bench_set_claims (cm_bench, (const char * const *) claim_classes);
+  cm_bench_set_brand (cm_bench, brand);
+  cm_bench_set_history (cm_bench, history);
 
-  plan = cm_plan_new (profile, target.card ? cm_card_info_get_au_size_bytes (target.card) : 0);
-  if (only_names != NULL)
-    cm_plan_keep_only (plan, (const char * const *) only_names);
-  runner = cm_runner_new (target.target, plan);
   loop = g_main_loop_new (NULL, FALSE);
   cancellable = g_cancellable_new ();
 
   bench.loop = loop;
   bench.cancellable = cancellable;
   bench.tty = isatty (STDERR_FILENO);
-  bench.n_tests = cm_runner_get_n_tests (runner);
 
-  g_signal_connect (runner, "test-started", G_CALLBACK (test_started_cb), &bench);
-  g_signal_connect (runner, "progress", G_CALLBACK (progress_cb), &bench);
+  g_signal_connect (cm_bench, "started", G_CALLBACK (started_cb), &bench);
   sigint = g_unix_signal_add (SIGINT, interrupted_cb, &bench);
   sigterm = g_unix_signal_add (SIGTERM, interrupted_cb, &bench);
 
-  cm_runner_run_async (runner, cancellable, run_done_cb, &bench);
+  cm_bench_run_async (cm_bench, cancellable, run_done_cb, &bench);
   g_main_loop_run (loop);
 
   g_source_remove (sigint);
@@ -477,11 +478,9 @@ cm_cli_bench (int    argc,
       return CM_EXIT_FAILED;
     }
 
-  cm_cli_target_describe (&target, bench.result);
-  verdict = cm_cli_apply_claims (bench.result, claims_csv, brand, &error);
-  status = write_outputs (bench.result, json, history, output, plot);
-  if (status == CM_EXIT_OK && verdict > 0)
-    status = verdict;
+  status = write_outputs (bench.result, json, cm_bench, history, output, plot);
+  if (status == CM_EXIT_OK && cm_verdict_any_below (bench.result))
+    status = CM_EXIT_BELOW;
   g_clear_object (&bench.result);
 
   return status;

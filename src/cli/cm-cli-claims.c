@@ -16,38 +16,6 @@
 #include "cm-cli.h"
 #include "cm-cli-claims.h"
 
-/**
- * cm_cli_apply_claims:
- * @claims_csv: (nullable): "U3,V30,A2", as given to --claim
- * @brand: (nullable): the brand printed on the card
- *
- * Returns: the exit status (DESIGN.md § CLI): %CM_EXIT_OK when every
- *   claim is met, marginal or cannot be judged, or none was made;
- *   %CM_EXIT_BELOW when one is below; -1 with @error set when
- *   @claims_csv names a class that does not exist (a usage error).
- */
-int
-cm_cli_apply_claims (CmResult    *result,
-                     const char  *claims_csv,
-                     const char  *brand,
-                     GError     **error)
-{
-  g_auto(GStrv) claims = NULL;
-  CmCardInfo *card = cm_result_get_card (result);
-
-  g_return_val_if_fail (CM_IS_RESULT (result), CM_EXIT_FAILED);
-
-  if ((claims = cm_verdict_parse_classes (claims_csv, error)) == NULL)
-    return -1;
-
-  if (brand != NULL && card != NULL)
-    cm_card_info_set_brand (card, brand);
-
-  cm_verdict_judge (result, (const char * const *) claims, "label");
-
-  return cm_verdict_any_below (result) ? CM_EXIT_BELOW : CM_EXIT_OK;
-}
-
 static const char *
 status_label (CmStatus status)
 {

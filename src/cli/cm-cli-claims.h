@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * cardmark-cli's side of the verdicts: --claim, --brand and the table.
+ * cardmark-cli's side of the verdicts: the table.
  */
 
 #pragma once
@@ -11,10 +11,6 @@
 
 G_BEGIN_DECLS
 
-int  cm_cli_apply_claims (CmResult    *result,
-                          const char  *claims_csv,
-                          const char  *brand,
-                          GError     **error);
-void cm_cli_print_claims (CmResult    *result);
+void cm_cli_print_claims (CmResult *result);
 
 G_END_DECLS

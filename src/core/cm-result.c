@@ -27,6 +27,8 @@ struct _CmResult
   guint       usb_speed_mbps;
   guint64     area_bytes;
   char       *host;
+  char       *bus_timing;
+  CmQueueing  host_queueing;
   char       *name;
   gboolean    direct_io;
   CmCardInfo *card;
@@ -169,6 +171,7 @@ cm_result_finalize (GObject *object)
   g_clear_pointer (&self->device, g_free);
   g_clear_pointer (&self->reader, g_free);
   g_clear_pointer (&self->host, g_free);
+  g_clear_pointer (&self->bus_timing, g_free);
   g_clear_pointer (&self->name, g_free);
   g_clear_object (&self->card);
   g_clear_pointer (&self->summary, g_free);
@@ -339,6 +342,8 @@ cm_result_to_json (CmResult *self)
   cm_json_add_positive_int (builder, "usb_speed_mbps", self->usb_speed_mbps);
   cm_json_add_positive_int (builder, "area_bytes", self->area_bytes);
   cm_json_add_string (builder, "host", self->host);
+  cm_json_add_string (builder, "bus_timing", self->bus_timing);
+  cm_json_add_string (builder, "host_queueing", cm_queueing_to_string (self->host_queueing));
   cm_json_add_string (builder, "name", self->name);
   json_builder_set_member_name (builder, "direct_io");
   json_builder_add_boolean_value (builder, self->direct_io);
@@ -713,6 +718,7 @@ read_target (CmResult    *self,
 {
   JsonObject *target = get_object (root, "target");
   JsonNode *direct_io;
+  g_autofree char *queueing = NULL;
   double usb_speed;
   double area;
 
@@ -725,12 +731,16 @@ read_target (CmResult    *self,
       !read_string (target, "reader", TRUE, &self->reader, error) ||
       !read_string (target, "name", TRUE, &self->name, error) ||
       !read_string (target, "host", TRUE, &self->host, error) ||
+      !read_string (target, "bus_timing", TRUE, &self->bus_timing, error) ||
+      !read_string (target, "host_queueing", TRUE, &queueing, error) ||
       !read_number (target, "usb_speed_mbps", TRUE, &usb_speed, error) ||
       !read_number (target, "area_bytes", TRUE, &area, error))
     return FALSE;
 
   self->usb_speed_mbps = (guint) usb_speed;
   self->area_bytes = (guint64) area;
+  if (!cm_queueing_from_string (queueing, &self->host_queueing))
+    return invalid (error, "host_queueing");
 
   direct_io = json_object_get_member (target, "direct_io");
   self->direct_io = direct_io == NULL || json_node_get_boolean (direct_io);
@@ -1238,4 +1248,35 @@ cm_result_has_note (CmResult   *self,
       return TRUE;
 
   return FALSE;
+}
+
+const char *
+cm_result_get_bus_timing (CmResult *self)
+{
+  g_return_val_if_fail (CM_IS_RESULT (self), NULL);
+
+  return self->bus_timing;
+}
+
+CmQueueing
+cm_result_get_host_queueing (CmResult *self)
+{
+  g_return_val_if_fail (CM_IS_RESULT (self), CM_QUEUEING_UNKNOWN);
+
+  return self->host_queueing;
+}
+
+/* The slot's own word on its timing and command queueing, where the
+ * computer told it (cm-host.c). */
+void
+cm_result_set_host_facts (CmResult          *self,
+                          const CmHostFacts *facts)
+{
+  g_return_if_fail (CM_IS_RESULT (self));
+
+  g_free (self->host);
+  g_free (self->bus_timing);
+  self->host = facts != NULL ? g_strdup (facts->model) : NULL;
+  self->bus_timing = facts != NULL ? g_strdup (facts->bus_timing) : NULL;
+  self->host_queueing = facts != NULL ? facts->queueing : CM_QUEUEING_UNKNOWN;
 }

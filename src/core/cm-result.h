@@ -9,6 +9,7 @@
 #include <json-glib/json-glib.h>
 
 #include "cm-card-info.h"
+#include "cm-host.h"
 #include "cm-stats.h"
 
 G_BEGIN_DECLS
@@ -150,6 +151,10 @@ void          cm_result_set_area_bytes  (CmResult     *self,
 const char   *cm_result_get_host        (CmResult     *self);
 void          cm_result_set_host        (CmResult     *self,
                                          const char   *host);
+const char   *cm_result_get_bus_timing  (CmResult     *self);
+CmQueueing    cm_result_get_host_queueing (CmResult   *self);
+void          cm_result_set_host_facts  (CmResult     *self,
+                                         const CmHostFacts *facts);
 gboolean      cm_result_get_direct_io   (CmResult     *self);
 void          cm_result_set_direct_io   (CmResult     *self,
                                          gboolean      direct_io);

@@ -30,7 +30,7 @@ typedef struct
   gboolean    queued;      /* the random figures need command queueing */
 } ClassSpec;
 
-/* SD Association minimums, as in /work/shared/reference/sd-cards.md. */
+/* SD Association minimums, as in docs/methodology.md. */
 static const ClassSpec class_specs[] = {
   { "C2", 2, 0, 0, FALSE },
   { "C4", 4, 0, 0, FALSE },
@@ -191,6 +191,23 @@ cm_verdict_status_rank (CmStatus status)
     }
 }
 
+/* The ceiling of a native slot from the timing it negotiated with the
+ * card, when the computer told it (root reads debugfs). */
+static gboolean
+find_timing_ceiling (Judge *judge)
+{
+  const char *timing = cm_result_get_bus_timing (judge->result);
+  g_autofree char *what = NULL;
+
+  if (!cm_bus_timing_get_ceiling (timing, &judge->ceiling_low, &judge->ceiling_high))
+    return FALSE;
+
+  /* Translators: %s is a bus mode such as "DDR50" or "SDR104". */
+  what = g_strdup_printf (_("this card slot, which runs the card at %s"), timing);
+  judge->ceiling_what = g_intern_string (what);
+  return TRUE;
+}
+
 /* Ceilings of the reader or host slot, from sd-cards.md § Host ceilings.
  * The low end is what the slot delivers in practice. */
 static void
@@ -206,6 +223,8 @@ find_ceiling (Judge *judge)
       judge->ceiling_high = 40;
       judge->ceiling_what = _("this USB 2.0 reader");
     }
+  else if (g_strcmp0 (reader, "sd-slot") == 0 && find_timing_ceiling (judge))
+    return;
   else if (g_strcmp0 (reader, "sd-slot") == 0 && host != NULL &&
            g_str_has_prefix (host, "Raspberry Pi"))
     {
@@ -256,9 +275,15 @@ find_queueing (Judge *judge)
           judge->qd1_iops = qd1->iops;
           judge->qd32_iops = qd32->iops;
           judge->no_queueing = qd32->iops < QUEUEING_GAIN * qd1->iops;
-          return;
+          break;
         }
     }
+
+  /* A slot that says it has no command queue engine can't queue, even
+   * where the figures are noisy enough to suggest it does. */
+  if (g_strcmp0 (cm_result_get_reader (judge->result), "sd-slot") == 0 &&
+      cm_result_get_host_queueing (judge->result) == CM_QUEUEING_NO)
+    judge->no_queueing = TRUE;
 }
 
 /* The test a criterion reads, or NULL with the reason it cannot. */
@@ -477,12 +502,35 @@ judge_claim (Judge      *judge,
   return claim;
 }
 
-/* Without command queueing an A2 card is judged against A1
- * (sd-cards.md § A2); the A2 claim says so and how A1 went. */
-static void
-fall_back_to_a1 (CmClaim *a2,
-                 CmClaim *a1)
+/* What the user can do to get A2 judged: where command queueing can be
+ * switched on, how (sd-cards.md § A2). */
+static const char *
+queueing_advice (CmResult *result)
 {
+  const char *host = cm_result_get_host (result);
+  const char *reader = cm_result_get_reader (result);
+  gboolean pi5 = host != NULL && (strstr (host, "Raspberry Pi 5") != NULL ||
+                                  strstr (host, "Compute Module 5") != NULL);
+
+  if (g_strcmp0 (reader, "sd-slot") == 0 && pi5)
+    return _("The Raspberry Pi 5 queues commands only for cards on its allow-list: add dtparam=sd_cqe=2 to /boot/firmware/config.txt, restart, and test again.");
+  if (g_strcmp0 (reader, "sd-slot") == 0 && host != NULL && g_str_has_prefix (host, "Raspberry Pi"))
+    return _("This Raspberry Pi’s card slot can’t queue commands; a Raspberry Pi 5 can.");
+  if (g_strcmp0 (reader, "usb") == 0)
+    return _("USB card readers don’t queue commands; a Raspberry Pi 5’s card slot can.");
+  return NULL;
+}
+
+/* Without command queueing an A2 card is judged against A1
+ * (sd-cards.md § A2); the A2 claim says so, how A1 went, and what the
+ * user can do about it. */
+static void
+fall_back_to_a1 (CmResult *result,
+                 CmClaim  *a2,
+                 CmClaim  *a1)
+{
+  const char *advice = queueing_advice (result);
+
   const char *how = NULL;
 
   if (a2->status == CM_STATUS_BELOW)
@@ -506,7 +554,7 @@ fall_back_to_a1 (CmClaim *a2,
     }
 
   g_free (a2->reason);
-  a2->reason = g_strdup (how);
+  a2->reason = advice != NULL ? g_strconcat (how, " ", advice, NULL) : g_strdup (how);
 }
 
 static const char *
@@ -752,7 +800,7 @@ cm_verdict_judge (CmResult           *result,
           a1 = judge_claim (&judge, "A1", a2->source);
           cm_result_take_claim (result, a1);
         }
-      fall_back_to_a1 (a2, a1);
+      fall_back_to_a1 (result, a2, a1);
     }
 
   if (g_strcmp0 (source, "figures") != 0)

@@ -1,0 +1,76 @@
+/* cm-bench.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+#include "cm-device.h"
+#include "cm-device-monitor.h"
+#include "cm-history.h"
+#include "cm-host.h"
+#include "cm-plan.h"
+#include "cm-result.h"
+#include "cm-runner.h"
+
+G_BEGIN_DECLS
+
+/* How a card given as a device is tested. */
+typedef enum
+{
+  CM_BENCH_METHOD_FILE,       /* a scratch file in the folder it is mounted on */
+  CM_BENCH_METHOD_RAW_READ,   /* the whole device, read-only */
+  CM_BENCH_METHOD_RAW_WRITE,  /* the whole device, putting back its own bytes */
+} CmBenchMethod;
+
+#define CM_TYPE_BENCH (cm_bench_get_type ())
+
+G_DECLARE_FINAL_TYPE (CmBench, cm_bench, CM, BENCH, GObject)
+
+CmBench     *cm_bench_new_for_path     (const char          *path,
+                                        gboolean             raw,
+                                        gboolean             allow_write) G_GNUC_WARN_UNUSED_RESULT;
+CmBench     *cm_bench_new_for_device   (CmDevice            *device,
+                                        CmBenchMethod        method) G_GNUC_WARN_UNUSED_RESULT;
+
+void         cm_bench_set_monitor      (CmBench             *self,
+                                        CmDeviceMonitor     *monitor);
+void         cm_bench_set_profile      (CmBench             *self,
+                                        CmProfile            profile);
+void         cm_bench_set_only         (CmBench             *self,
+                                        const char * const  *tests);
+void         cm_bench_set_claims       (CmBench             *self,
+                                        const char * const  *claims);
+void         cm_bench_set_brand        (CmBench             *self,
+                                        const char          *brand);
+void         cm_bench_set_name         (CmBench             *self,
+                                        const char          *name);
+void         cm_bench_set_history      (CmBench             *self,
+                                        CmHistory           *history);
+void         cm_bench_set_prefer_udisks (CmBench            *self,
+                                        gboolean             prefer_udisks);
+
+CmDevice    *cm_bench_get_device       (CmBench             *self);
+CmRunner    *cm_bench_get_runner       (CmBench             *self);
+GFile       *cm_bench_get_saved_file   (CmBench             *self);
+const GError *cm_bench_get_save_error  (CmBench             *self);
+
+void         cm_bench_run_async        (CmBench             *self,
+                                        GCancellable        *cancellable,
+                                        GAsyncReadyCallback  callback,
+                                        gpointer             user_data);
+CmResult    *cm_bench_run_finish       (CmBench             *self,
+                                        GAsyncResult        *result,
+                                        GError             **error) G_GNUC_WARN_UNUSED_RESULT;
+
+CmPlan      *cm_bench_new_plan         (CmProfile            profile,
+                                        guint64              au_size_bytes) G_GNUC_WARN_UNUSED_RESULT;
+CmCardInfo  *cm_bench_read_card        (CmDevice            *device) G_GNUC_WARN_UNUSED_RESULT;
+
+/* For the tests: never environment variables a user could trip over. */
+void         cm_bench_set_test_plan    (const char          *name);
+void         cm_bench_set_host_for_testing (const CmHostFacts *facts);
+
+G_END_DECLS
