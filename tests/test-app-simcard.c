@@ -1013,6 +1013,28 @@ assert_error_page (Fixture *f)
   g_assert_false (cm_window_get_running (f->window));
 }
 
+/* One bench, one sentence: cardmark-cli says of the same card what the
+ * app's error page said. */
+static void
+assert_cli_says_the_same (Fixture *f)
+{
+  AdwStatusPage *error_page = ADW_STATUS_PAGE (cm_window_get_page (f->window, "error"));
+  const char *said = adw_status_page_get_description (error_page);
+  const char *argv[] = { g_getenv ("CARDMARK_CLI"), "bench", card_get (f, "SIMCARD_DEV"), "--raw", NULL };
+  g_auto(GStrv) env = g_environ_setenv (g_get_environ (), "CARDMARK_TEST_PLAN", "tiny", TRUE);
+  g_autofree char *err = NULL;
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  g_assert_nonnull (argv[0]);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, env, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
+                               NULL, &err, &status, &error));
+  g_assert_no_error (error);
+  g_test_message ("cardmark-cli: %s", err);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 1);
+  g_assert_nonnull (strstr (err, said));
+}
+
 static void
 test_failing (Fixture       *f,
               gconstpointer  data)
@@ -1028,6 +1050,7 @@ test_failing (Fixture       *f,
   start (f, "tiny");
   g_assert_true (cm_test_wait_for (run_ended, f, 60));
   assert_error_page (f);
+  assert_cli_says_the_same (f);
 }
 
 static void

@@ -141,7 +141,7 @@ test_describe (void)
   for (guint i = 0; i < cm_plan_get_n_tests (plan); i++)
     {
       const char *name = cm_plan_get_test (plan, i)->name;
-      const char *label = cm_plan_describe_test (name);
+      const char *label = cm_test_table_get_label (name);
 
       g_test_message ("%s: %s", name, label);
       g_assert_cmpstr (label, !=, name);
@@ -151,15 +151,51 @@ test_describe (void)
     }
 
   /* The sweep's labels carry the block size as people write it. */
-  g_assert_cmpstr (cm_plan_describe_test ("sweep-read-64k"), ==, "Random read, 64K blocks");
-  g_assert_cmpstr (cm_plan_describe_test ("sweep-write-16m"), ==, "Random write, 16M blocks");
-  g_assert_true (cm_plan_describe_test ("sweep-read-4k") == cm_plan_describe_test ("sweep-read-4k"));
+  g_assert_cmpstr (cm_test_table_get_label ("sweep-read-64k"), ==, "Random read, 64K blocks");
+  g_assert_cmpstr (cm_test_table_get_label ("sweep-write-16m"), ==, "Random write, 16M blocks");
+  g_assert_true (cm_test_table_get_label ("sweep-read-4k") == cm_test_table_get_label ("sweep-read-4k"));
 
   /* A name from a newer CardMark, or not quite a sweep, stays as it is. */
-  g_assert_cmpstr (cm_plan_describe_test ("rand-read-1m"), ==, "rand-read-1m");
-  g_assert_cmpstr (cm_plan_describe_test ("sweep-read-"), ==, "sweep-read-");
-  g_assert_cmpstr (cm_plan_describe_test ("sweep-read-64kb"), ==, "sweep-read-64kb");
-  g_assert_cmpstr (cm_plan_describe_test ("sweep-read-k"), ==, "sweep-read-k");
+  g_assert_cmpstr (cm_test_table_get_label ("rand-read-1m"), ==, "rand-read-1m");
+  g_assert_cmpstr (cm_test_table_get_label ("sweep-read-"), ==, "sweep-read-");
+  g_assert_cmpstr (cm_test_table_get_label ("sweep-read-64kb"), ==, "sweep-read-64kb");
+  g_assert_cmpstr (cm_test_table_get_label ("sweep-read-k"), ==, "sweep-read-k");
+}
+
+/* A new test pattern is one row of the table: the profile that names it
+ * runs it, with the table's block size and depth, and it has a label.
+ * Runs last, since the row stays for the rest of the process. */
+static void
+test_new_kind (void)
+{
+  static const CmTestKind kind = {
+    "rand-read-64k-qd8", "Random 64K read, 8 at once", CM_PATTERN_RANDOM, CM_DIRECTION_READ,
+    64 * 1024, 8, CM_FIGURE_IOPS, CM_IN_QUICK, CM_AMOUNT_TIMED, FALSE,
+  };
+  g_autoptr(CmPlan) quick = NULL;
+  g_autoptr(CmPlan) full = NULL;
+  const CmTestSpec *spec;
+  guint n_before = cm_test_table_get_n_kinds ();
+
+  g_assert_null (cm_test_table_lookup (kind.name));
+  cm_test_table_add_kind (&kind);
+  g_assert_cmpuint (cm_test_table_get_n_kinds (), ==, n_before + 1);
+
+  quick = cm_plan_new (CM_PROFILE_QUICK, 0);
+  spec = cm_plan_lookup (quick, kind.name);
+  g_assert_nonnull (spec);
+  g_assert_cmpuint (spec->block_size, ==, kind.block_size);
+  g_assert_cmpuint (spec->queue_depth, ==, kind.queue_depth);
+  g_assert_cmpint (spec->pattern, ==, CM_PATTERN_RANDOM);
+  g_assert_cmpfloat (spec->duration_s, >, 0);
+  /* After the standard tests, in the table's order. */
+  g_assert_true (cm_plan_get_test (quick, cm_plan_get_n_tests (quick) - 1) == spec);
+
+  full = cm_plan_new (CM_PROFILE_FULL, 0);
+  g_assert_null (cm_plan_lookup (full, kind.name));
+
+  g_assert_cmpstr (cm_test_table_get_label (kind.name), ==, kind.label);
+  g_assert_true (cm_test_table_lookup (kind.name)->headline == CM_FIGURE_IOPS);
 }
 
 int
@@ -178,6 +214,7 @@ main (int    argc,
   g_test_add_func ("/cardmark/plan/estimate", test_estimate);
   g_test_add_func ("/cardmark/plan/profile-strings", test_profile_strings);
   g_test_add_func ("/cardmark/plan/describe", test_describe);
+  g_test_add_func ("/cardmark/plan/new-kind", test_new_kind);
 
   return g_test_run ();
 }

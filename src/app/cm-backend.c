@@ -300,11 +300,3 @@ cm_backend_get_classes (void)
 
   return classes;
 }
-
-/* A test's name as people say it; the labels live with the plan, which
- * knows every test there is. */
-const char *
-cm_backend_describe_test (const char *name)
-{
-  return cm_plan_describe_test (name);
-}

@@ -37,6 +37,5 @@ void        cm_backend_open_target_async (CmCardItem          *item,
 CmTarget   *cm_backend_open_target_finish (GAsyncResult       *result,
                                            GError            **error) G_GNUC_WARN_UNUSED_RESULT;
 const char * const *cm_backend_get_classes (void);
-const char *cm_backend_describe_test (const char          *name);
 
 G_END_DECLS

@@ -13,6 +13,7 @@
 #include <adwaita.h>
 #include <glib/gi18n-lib.h>
 
+#include "cm-test-table.h"
 #include "cm-chart.h"
 #include "cm-result-page.h"
 
@@ -92,11 +93,11 @@ dup_figures (CmResult *result)
       g_string_append (out, date);
     }
   /* Translators: sequential write speed in a history row */
-  append_figure (out, _("write %.1f MB/s"), test_figure (result, "seq-write", FALSE));
+  append_figure (out, _("write %.1f MB/s"), test_figure (result, CM_TEST_SEQ_WRITE, FALSE));
   /* Translators: sequential read speed in a history row */
-  append_figure (out, _("read %.1f MB/s"), test_figure (result, "seq-read", FALSE));
-  append_figure (out, _("4K read %.0f IOPS"), test_figure (result, "rand-read-4k", TRUE));
-  append_figure (out, _("4K write %.0f IOPS"), test_figure (result, "rand-write-4k", TRUE));
+  append_figure (out, _("read %.1f MB/s"), test_figure (result, CM_TEST_SEQ_READ, FALSE));
+  append_figure (out, _("4K read %.0f IOPS"), test_figure (result, CM_TEST_RAND_READ_4K, TRUE));
+  append_figure (out, _("4K write %.0f IOPS"), test_figure (result, CM_TEST_RAND_WRITE_4K, TRUE));
 
   return g_string_free (out, FALSE);
 }

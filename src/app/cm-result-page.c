@@ -12,6 +12,7 @@
 #include <adwaita.h>
 #include <glib/gi18n-lib.h>
 
+#include "cm-test-table.h"
 #include "cm-backend.h"
 #include "cm-chart-view.h"
 #include "cm-toast.h"
@@ -94,9 +95,9 @@ dup_headline (CmResult *result,
 static char *
 dup_summary_sentence (CmResult *result)
 {
-  CmTestResult *write = cm_result_lookup_test (result, "seq-write");
-  CmTestResult *read = cm_result_lookup_test (result, "seq-read");
-  CmTestResult *rand = cm_result_lookup_test (result, "rand-read-4k");
+  CmTestResult *write = cm_result_lookup_test (result, CM_TEST_SEQ_WRITE);
+  CmTestResult *read = cm_result_lookup_test (result, CM_TEST_SEQ_READ);
+  CmTestResult *rand = cm_result_lookup_test (result, CM_TEST_RAND_READ_4K);
 
   if (cm_result_get_summary (result) != NULL)
     return g_strdup (cm_result_get_summary (result));
@@ -198,7 +199,7 @@ fill_details (CmResultPage *self)
       const CmTestResult *t = g_ptr_array_index (tests, i);
       char buf[6][64];
 
-      attach_cell (self->details_grid, cm_backend_describe_test (t->name), 0, i + 1, FALSE);
+      attach_cell (self->details_grid, cm_test_table_get_label (t->name), 0, i + 1, FALSE);
       if (t->error != NULL)
         {
           GtkWidget *label = gtk_label_new (t->error);

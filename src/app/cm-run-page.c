@@ -17,6 +17,7 @@
 #include <adwaita.h>
 #include <glib/gi18n-lib.h>
 
+#include "cm-test-table.h"
 #include "cm-backend.h"
 
 #include "cm-run-page.h"
@@ -45,7 +46,7 @@ G_DEFINE_FINAL_TYPE (CmRunPage, cm_run_page, GTK_TYPE_BOX)
 static gboolean
 is_sequential_write (const char *test)
 {
-  return g_strcmp0 (test, "seq-write") == 0 || g_strcmp0 (test, "seq-write-sustained") == 0;
+  return g_strcmp0 (test, CM_TEST_SEQ_WRITE) == 0 || g_strcmp0 (test, CM_TEST_SEQ_WRITE_SUSTAINED) == 0;
 }
 
 static void
@@ -122,7 +123,7 @@ cm_run_page_set_test (CmRunPage  *self,
   g_return_if_fail (CM_IS_RUN_PAGE (self));
 
   /* Translators: "Sequential write (test 1 of 6)" */
-  text = g_strdup_printf (_("%s (test %u of %u)"), cm_backend_describe_test (name), index + 1, n_tests);
+  text = g_strdup_printf (_("%s (test %u of %u)"), cm_test_table_get_label (name), index + 1, n_tests);
   gtk_label_set_label (self->test_label, text);
 
   if (is_sequential_write (name) && cm_result_lookup_test (self->written, name) == NULL)
@@ -161,7 +162,7 @@ cm_run_page_add_sample (CmRunPage  *self,
   CmTestResult *written;
 
   g_return_if_fail (CM_IS_RUN_PAGE (self));
-  cm_chart_view_add_sample (self->chart, cm_backend_describe_test (test), t, mb_per_s);
+  cm_chart_view_add_sample (self->chart, cm_test_table_get_label (test), t, mb_per_s);
 
   written = is_sequential_write (test) ? cm_result_lookup_test (self->written, test) : NULL;
   if (written != NULL)

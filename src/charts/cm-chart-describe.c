@@ -10,6 +10,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "cm-test-table.h"
 #include "cm-chart-private.h"
 
 #include "cm-chart.h"
@@ -54,12 +55,15 @@ static void
 describe_summary (GString  *out,
                   CmResult *result)
 {
-  describe_figure (out, result, "seq-write", _("Sequential write"), FALSE);
-  describe_figure (out, result, "seq-read", _("Sequential read"), FALSE);
-  describe_figure (out, result, "rand-write-4k", _("Random 4K write at queue depth 1"), TRUE);
-  describe_figure (out, result, "rand-read-4k", _("Random 4K read at queue depth 1"), TRUE);
-  describe_figure (out, result, "rand-write-4k-qd32", _("Random 4K write at queue depth 32"), TRUE);
-  describe_figure (out, result, "rand-read-4k-qd32", _("Random 4K read at queue depth 32"), TRUE);
+  /* The figures people compare cards by, as the table of tests names them. */
+  for (guint i = 0; i < cm_test_table_get_n_kinds (); i++)
+    {
+      const CmTestKind *kind = cm_test_table_get_kind (i);
+
+      if (kind->summary)
+        describe_figure (out, result, kind->name, cm_test_table_get_label (kind->name),
+                         kind->headline == CM_FIGURE_IOPS);
+    }
   g_string_append (out, _(" Class lines: C10/U1 10 MB/s, U3/V30 30 MB/s, A1 1500 read and 500 write IOPS, A2 4000 read and 2000 write IOPS."));
   describe_claims (out, result);
 }
@@ -95,8 +99,8 @@ static void
 describe_write_over_time (GString  *out,
                           CmResult *result)
 {
-  describe_samples (out, result, CM_CHART_SEQ_WRITE, _("Sequential write"));
-  describe_samples (out, result, CM_CHART_SUSTAINED, _("Long sustained write"));
+  describe_samples (out, result, CM_TEST_SEQ_WRITE, _("Sequential write"));
+  describe_samples (out, result, CM_TEST_SEQ_WRITE_SUSTAINED, _("Long sustained write"));
   describe_claims (out, result);
 }
 
@@ -104,7 +108,7 @@ static void
 describe_latency (GString  *out,
                   CmResult *result)
 {
-  static const char * const tests[] = { "rand-read-4k", "rand-write-4k" };
+  static const char * const tests[] = { CM_TEST_RAND_READ_4K, CM_TEST_RAND_WRITE_4K };
   const char *whats[] = { _("Random 4K read latency"), _("Random 4K write latency") };
 
   for (guint i = 0; i < G_N_ELEMENTS (tests); i++)
@@ -123,7 +127,7 @@ static void
 describe_sweep (GString  *out,
                 CmResult *result)
 {
-  static const char * const prefixes[] = { "sweep-read-", "sweep-write-" };
+  static const char * const prefixes[] = { CM_TEST_SWEEP_READ_PREFIX, CM_TEST_SWEEP_WRITE_PREFIX };
   const char *whats[] = { _("Read"), _("Write") };
 
   for (guint d = 0; d < G_N_ELEMENTS (prefixes); d++)
@@ -148,7 +152,7 @@ static void
 describe_position (GString  *out,
                    CmResult *result)
 {
-  CmTestResult *test = cm_chart_lookup_test (result, CM_CHART_SURFACE);
+  CmTestResult *test = cm_chart_lookup_test (result, CM_TEST_SURFACE_READ);
   double lo = G_MAXDOUBLE, hi = 0, at = 0;
 
   if (test == NULL || test->positions->len == 0)

@@ -11,6 +11,7 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
+#include "cm-test-table.h"
 #include "cm-chart-private.h"
 #include "cm-chart-layout-private.h"
 #include "cm-chart-layout.h"
@@ -55,7 +56,7 @@ clip_curve (CmChartSeriesSpec *spec,
     }
 }
 
-static const char * const latency_tests[] = { "rand-read-4k", "rand-write-4k" };
+static const char * const latency_tests[] = { CM_TEST_RAND_READ_4K, CM_TEST_RAND_WRITE_4K };
 
 gboolean
 cm_chart_layout_latency (CmChartBuilder    *b,

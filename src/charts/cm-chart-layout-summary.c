@@ -9,6 +9,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "cm-test-table.h"
 #include "cm-chart-private.h"
 #include "cm-verdict.h"
 #include "cm-chart-layout-private.h"
@@ -23,13 +24,13 @@ typedef struct
 } Group;
 
 static const Group seq_groups[] = {
-  { N_("Write"), { "seq-write", NULL } },
-  { N_("Read"), { "seq-read", NULL } },
+  { N_("Write"), { CM_TEST_SEQ_WRITE, NULL } },
+  { N_("Read"), { CM_TEST_SEQ_READ, NULL } },
 };
 
 static const Group rand_groups[] = {
-  { N_("Write"), { "rand-write-4k", "rand-write-4k-qd32" } },
-  { N_("Read"), { "rand-read-4k", "rand-read-4k-qd32" } },
+  { N_("Write"), { CM_TEST_RAND_WRITE_4K, CM_TEST_RAND_WRITE_4K_QD32 } },
+  { N_("Read"), { CM_TEST_RAND_READ_4K, CM_TEST_RAND_READ_4K_QD32 } },
 };
 
 static double
@@ -52,7 +53,7 @@ bar_ink (CmChartBuilder *b,
   if (cm_chart_test_status (result, test, &status))
     return cm_chart_status_ink (status);
   /* The classes judge the long write when there is one (methodology.md). */
-  if (g_strcmp0 (test, CM_CHART_SEQ_WRITE) == 0 && cm_chart_test_status (result, CM_CHART_SUSTAINED, &status))
+  if (g_strcmp0 (test, CM_TEST_SEQ_WRITE) == 0 && cm_chart_test_status (result, CM_TEST_SEQ_WRITE_SUSTAINED, &status))
     return cm_chart_status_ink (status);
   return CM_CHART_INK_SERIES;
 }
@@ -64,9 +65,9 @@ sustained_mark (CmResult     *result,
 {
   CmTestResult *sustained;
 
-  if (g_strcmp0 (test->name, CM_CHART_SEQ_WRITE) != 0)
+  if (g_strcmp0 (test->name, CM_TEST_SEQ_WRITE) != 0)
     return 0;
-  sustained = cm_chart_lookup_test (result, CM_CHART_SUSTAINED);
+  sustained = cm_chart_lookup_test (result, CM_TEST_SEQ_WRITE_SUSTAINED);
   return sustained != NULL ? sustained->sustained_mb_per_s : test->sustained_mb_per_s;
 }
 
@@ -172,7 +173,7 @@ any_sustained_mark (CmChartBuilder *b)
   for (guint r = 0; r < b->results->len; r++)
     {
       CmResult *result = g_ptr_array_index (b->results, r);
-      CmTestResult *test = cm_chart_lookup_test (result, CM_CHART_SEQ_WRITE);
+      CmTestResult *test = cm_chart_lookup_test (result, CM_TEST_SEQ_WRITE);
 
       if (test != NULL && sustained_mark (result, test) > 0)
         return TRUE;
@@ -199,8 +200,8 @@ summary_legend (CmChartBuilder *b)
         { CM_CHART_INK_SERIES, N_("No class claimed") },
       };
       CmResult *result = g_ptr_array_index (b->results, 0);
-      const char *tests[] = { "seq-write", "seq-read", "rand-write-4k", "rand-read-4k",
-                              "rand-write-4k-qd32", "rand-read-4k-qd32" };
+      const char *tests[] = { CM_TEST_SEQ_WRITE, CM_TEST_SEQ_READ, CM_TEST_RAND_WRITE_4K, CM_TEST_RAND_READ_4K,
+                              CM_TEST_RAND_WRITE_4K_QD32, CM_TEST_RAND_READ_4K_QD32 };
 
       for (guint i = 0; i < G_N_ELEMENTS (inks); i++)
         for (guint t = 0; t < G_N_ELEMENTS (tests); t++)

@@ -9,6 +9,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "cm-test-table.h"
 #include "cm-chart-private.h"
 #include "cm-chart-layout-private.h"
 #include "cm-chart-layout.h"
@@ -26,7 +27,7 @@ gboolean
 cm_chart_layout_sweep (CmChartBuilder    *b,
                        const CmChartRect *area)
 {
-  static const char * const prefixes[] = { "sweep-read-", "sweep-write-" };
+  static const char * const prefixes[] = { CM_TEST_SWEEP_READ_PREFIX, CM_TEST_SWEEP_WRITE_PREFIX };
   g_autoptr(GArray) specs = cm_chart_series_specs_new ();
   g_autoptr(GArray) ticks = g_array_new (FALSE, FALSE, sizeof (double));
   g_autofree guint *present = g_new0 (guint, b->results->len);

@@ -43,8 +43,8 @@ cm_chart_layout_write_over_time (CmChartBuilder    *b,
   for (guint r = 0; r < b->results->len; r++)
     {
       CmResult *result = g_ptr_array_index (b->results, r);
-      CmTestResult *seq = cm_chart_lookup_test (result, CM_CHART_SEQ_WRITE);
-      CmTestResult *sustained = cm_chart_lookup_test (result, CM_CHART_SUSTAINED);
+      CmTestResult *seq = cm_chart_lookup_test (result, CM_TEST_SEQ_WRITE);
+      CmTestResult *sustained = cm_chart_lookup_test (result, CM_TEST_SEQ_WRITE_SUSTAINED);
       GPtrArray *claims = cm_result_get_claims (result);
 
       if (seq != NULL && seq->samples->len > 0)
@@ -120,7 +120,7 @@ cm_chart_layout_position (CmChartBuilder    *b,
 
   for (guint r = 0; r < b->results->len; r++)
     {
-      CmTestResult *test = cm_chart_lookup_test (g_ptr_array_index (b->results, r), CM_CHART_SURFACE);
+      CmTestResult *test = cm_chart_lookup_test (g_ptr_array_index (b->results, r), CM_TEST_SURFACE_READ);
       CmChartSeriesSpec *series;
 
       if (test == NULL || test->positions->len == 0)

@@ -8,13 +8,10 @@
 #pragma once
 
 #include "cm-chart.h"
+#include "cm-test-table.h"
 
 G_BEGIN_DECLS
 
-#define CM_CHART_SEQ_WRITE "seq-write"
-#define CM_CHART_SEQ_READ "seq-read"
-#define CM_CHART_SUSTAINED "seq-write-sustained"
-#define CM_CHART_SURFACE "surface-read"
 
 const char   *cm_chart_result_name     (CmResult    *result);
 CmTestResult *cm_chart_lookup_test     (CmResult    *result,

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <pango/pangocairo.h>
 
+#include "cm-test-table.h"
 #include "cm-chart-layout.h"
 #include "cm-chart-private.h"
 
@@ -100,32 +101,34 @@ static gboolean
 result_has_data (CmChartKind  kind,
                  CmResult    *result)
 {
-  static const char * const summary[] = { "seq-write", "seq-read", "rand-write-4k", "rand-read-4k",
-                                          "rand-write-4k-qd32", "rand-read-4k-qd32", NULL };
   CmTestResult *test;
 
   switch (kind)
     {
     case CM_CHART_SUMMARY:
-      for (guint i = 0; summary[i] != NULL; i++)
-        if (cm_chart_lookup_test (result, summary[i]) != NULL)
-          return TRUE;
+      for (guint i = 0; i < cm_test_table_get_n_kinds (); i++)
+        {
+          const CmTestKind *summary = cm_test_table_get_kind (i);
+
+          if (summary->summary && cm_chart_lookup_test (result, summary->name) != NULL)
+            return TRUE;
+        }
       return FALSE;
     case CM_CHART_WRITE_OVER_TIME:
-      return ((test = cm_chart_lookup_test (result, CM_CHART_SEQ_WRITE)) != NULL && test->samples->len > 0) ||
-             ((test = cm_chart_lookup_test (result, CM_CHART_SUSTAINED)) != NULL && test->samples->len > 0);
+      return ((test = cm_chart_lookup_test (result, CM_TEST_SEQ_WRITE)) != NULL && test->samples->len > 0) ||
+             ((test = cm_chart_lookup_test (result, CM_TEST_SEQ_WRITE_SUSTAINED)) != NULL && test->samples->len > 0);
     case CM_CHART_LATENCY:
-      return ((test = cm_chart_lookup_test (result, "rand-read-4k")) != NULL && test->scatter->len > 0) ||
-             ((test = cm_chart_lookup_test (result, "rand-write-4k")) != NULL && test->scatter->len > 0);
+      return ((test = cm_chart_lookup_test (result, CM_TEST_RAND_READ_4K)) != NULL && test->scatter->len > 0) ||
+             ((test = cm_chart_lookup_test (result, CM_TEST_RAND_WRITE_4K)) != NULL && test->scatter->len > 0);
     case CM_CHART_SWEEP:
       {
-        g_autoptr(GPtrArray) read = cm_chart_sweep_tests (result, "sweep-read-");
-        g_autoptr(GPtrArray) write = cm_chart_sweep_tests (result, "sweep-write-");
+        g_autoptr(GPtrArray) read = cm_chart_sweep_tests (result, CM_TEST_SWEEP_READ_PREFIX);
+        g_autoptr(GPtrArray) write = cm_chart_sweep_tests (result, CM_TEST_SWEEP_WRITE_PREFIX);
 
         return read->len > 0 || write->len > 0;
       }
     case CM_CHART_POSITION:
-      return (test = cm_chart_lookup_test (result, CM_CHART_SURFACE)) != NULL && test->positions->len > 0;
+      return (test = cm_chart_lookup_test (result, CM_TEST_SURFACE_READ)) != NULL && test->positions->len > 0;
     case CM_CHART_N_KINDS:
     default:
       return FALSE;

@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 #include <stdio.h>
 
+#include "cm-test-table.h"
 #include "cm-history.h"
 
 #include "cm-cli.h"
@@ -67,10 +68,10 @@ print_row (CmResult  *result,
   cm_cli_pad (line, name ? name : "?", widths[COLUMN_CARD], FALSE);
   g_string_append_c (line, ' ');
   cm_cli_pad (line, cm_result_get_profile (result), widths[COLUMN_RUN], FALSE);
-  append_figure (line, figure (result, "seq-write", FALSE), widths[COLUMN_WRITE]);
-  append_figure (line, figure (result, "seq-read", FALSE), widths[COLUMN_READ]);
-  append_figure (line, figure (result, "rand-write-4k", TRUE), widths[COLUMN_RAND_WRITE]);
-  append_figure (line, figure (result, "rand-read-4k", TRUE), widths[COLUMN_RAND_READ]);
+  append_figure (line, figure (result, CM_TEST_SEQ_WRITE, FALSE), widths[COLUMN_WRITE]);
+  append_figure (line, figure (result, CM_TEST_SEQ_READ, FALSE), widths[COLUMN_READ]);
+  append_figure (line, figure (result, CM_TEST_RAND_WRITE_4K, TRUE), widths[COLUMN_RAND_WRITE]);
+  append_figure (line, figure (result, CM_TEST_RAND_READ_4K, TRUE), widths[COLUMN_RAND_READ]);
   printf ("%s  %s\n", line->str, cm_result_get_summary (result) ? cm_result_get_summary (result) : "");
 }
 

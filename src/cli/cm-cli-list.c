@@ -15,6 +15,8 @@
 #include "cm-card-info.h"
 #include "cm-cli.h"
 #include "cm-device-monitor.h"
+#include "cm-host.h"
+#include "cm-json.h"
 #include "cm-cli-list.h"
 
 static void
@@ -280,10 +282,34 @@ add_card_info (GPtrArray  *fields,
     add_field (fields, _("Declares:"), joined);
 }
 
+/* The slot's timing and command queueing are in debugfs, which only
+ * root can read: say so rather than leave the line out. */
 static void
-print_info (CmDevice   *device,
-            CmCardInfo *card,
-            const char *host_model)
+add_slot_facts (GPtrArray         *fields,
+                const CmHostFacts *host)
+{
+  const char *unknown = _("unknown (run with sudo to read it)");
+
+  add_field (fields, _("Bus mode:"), host->bus_timing != NULL ? host->bus_timing : unknown);
+  switch (host->queueing)
+    {
+    case CM_QUEUEING_YES:
+      add_field (fields, _("Queues commands:"), _("yes — A2 cards can reach their figures here"));
+      break;
+    case CM_QUEUEING_NO:
+      add_field (fields, _("Queues commands:"), _("no — A2 cards are judged against A1 here"));
+      break;
+    case CM_QUEUEING_UNKNOWN:
+    default:
+      add_field (fields, _("Queues commands:"), unknown);
+      break;
+    }
+}
+
+static void
+print_info (CmDevice          *device,
+            CmCardInfo        *card,
+            const CmHostFacts *host)
 {
   g_autofree char *size = g_format_size_full (cm_device_get_size (device), G_FORMAT_SIZE_LONG_FORMAT);
   g_autofree char *reader = describe_reader (device);
@@ -299,8 +325,10 @@ print_info (CmDevice   *device,
   add_field (fields, _("System disk:"), cm_device_get_system (device)
           ? _("yes — the computer runs from it; only a folder test is possible")
           : _("no"));
-  if (host_model != NULL)
-    add_field (fields, _("Host:"), host_model);
+  if (host->model != NULL)
+    add_field (fields, _("Host:"), host->model);
+  if (cm_device_get_reader_kind (device) == CM_READER_SD_SLOT)
+    add_slot_facts (fields, host);
   if (card != NULL)
     add_card_info (fields, card);
   print_fields (fields);
@@ -315,7 +343,7 @@ cm_cli_info (int    argc,
   g_autoptr(CmDevice) device = NULL;
   g_autoptr(CmCardInfo) card = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *host_model = NULL;
+  g_autoptr(CmHostFacts) host = NULL;
   gboolean json = FALSE;
   GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the information as JSON"), NULL },
@@ -342,7 +370,8 @@ cm_cli_info (int    argc,
       return CM_EXIT_FAILED;
     }
 
-  host_model = cm_host_dup_model ();
+  host = cm_host_facts_read (cm_device_get_reader_kind (device) == CM_READER_SD_SLOT
+                             ? cm_device_get_sysfs_device_dir (device) : NULL);
   /* A hook for every reader: the card info says why it is unavailable
    * where the registers cannot be read. */
   if (cm_device_get_has_media (device))
@@ -355,11 +384,9 @@ cm_cli_info (int    argc,
 
       json_builder_begin_object (builder);
       add_device_members (builder, device);
-      json_builder_set_member_name (builder, "host_model");
-      if (host_model != NULL)
-        json_builder_add_string_value (builder, host_model);
-      else
-        json_builder_add_null_value (builder);
+      cm_json_add_string (builder, "host_model", host->model);
+      cm_json_add_string (builder, "bus_timing", host->bus_timing);
+      cm_json_add_string (builder, "host_queueing", cm_queueing_to_string (host->queueing));
       json_builder_set_member_name (builder, "card");
       if (card != NULL)
         json_builder_add_value (builder, cm_card_info_to_json (card));
@@ -371,6 +398,6 @@ cm_cli_info (int    argc,
       return CM_EXIT_OK;
     }
 
-  print_info (device, card, host_model);
+  print_info (device, card, host);
   return CM_EXIT_OK;
 }

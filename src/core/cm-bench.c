@@ -16,6 +16,7 @@
 #include <glib/gi18n-lib.h>
 #include <sys/stat.h>
 
+#include "cm-test-table.h"
 #include "cm-target.h"
 #include "cm-verdict.h"
 
@@ -330,9 +331,9 @@ cm_bench_new_plan (CmProfile profile,
       gboolean slow = g_str_equal (test_plan, "slow");
 
       plan = cm_plan_new_empty (profile, 8 * 1024 * 1024);
-      cm_plan_add_test (plan, "seq-write", CM_PATTERN_SEQUENTIAL, CM_DIRECTION_WRITE, 1 << 20, 1, 0, 0);
-      cm_plan_add_test (plan, "seq-read", CM_PATTERN_SEQUENTIAL, CM_DIRECTION_READ, 1 << 20, 1, 0, 0);
-      cm_plan_add_test (plan, "rand-read-4k", CM_PATTERN_RANDOM, CM_DIRECTION_READ, 4096, 1, 0,
+      cm_plan_add_test (plan, CM_TEST_SEQ_WRITE, CM_PATTERN_SEQUENTIAL, CM_DIRECTION_WRITE, 1 << 20, 1, 0, 0);
+      cm_plan_add_test (plan, CM_TEST_SEQ_READ, CM_PATTERN_SEQUENTIAL, CM_DIRECTION_READ, 1 << 20, 1, 0, 0);
+      cm_plan_add_test (plan, CM_TEST_RAND_READ_4K, CM_PATTERN_RANDOM, CM_DIRECTION_READ, 4096, 1, 0,
                         slow ? 60 : 0.5);
       return plan;
     }

@@ -91,22 +91,6 @@ cm_reader_kind_to_string (CmReaderKind kind)
     }
 }
 
-char *
-cm_host_dup_model (void)
-{
-  g_autofree char *model = NULL;
-
-  if (!g_file_get_contents ("/proc/device-tree/model", &model, NULL, NULL))
-    return NULL;
-
-  /* The device tree string ends in a NUL, sometimes a newline too. */
-  g_strstrip (model);
-  if (model[0] == '\0')
-    return NULL;
-
-  return g_steal_pointer (&model);
-}
-
 static char *
 read_sysfs_string (const char *dir,
                    const char *file)

@@ -42,7 +42,6 @@ const char  *cm_reader_kind_to_string   (CmReaderKind kind);
 
 /* The Raspberry Pi (or other board) model from the device tree, e.g.
  * "Raspberry Pi 4 Model B Rev 1.4"; NULL when there is none. */
-char        *cm_host_dup_model          (void) G_GNUC_WARN_UNUSED_RESULT;
 
 /* A whole disk that may hold a card: a card reader (with or without a
  * card in it), a native SD slot, a flash drive or a loop device. Made by

@@ -65,49 +65,68 @@ cm_plan_new_empty (CmProfile profile,
   return self;
 }
 
-/* The standard plan of a profile (DESIGN.md § Measurements): sequential
- * write and read in 4 MiB blocks or the card's allocation unit if larger,
- * then 4K random write and read at queue depth 1 and 32. */
+/* How long a random test runs: a sweep test a few seconds per size, a
+ * 4K test 5 s (full: 20 s). */
+static double
+timed_seconds (const CmTestKind *kind,
+               gboolean          full)
+{
+  if (kind->amount == CM_AMOUNT_SWEEP)
+    return 4;
+  return full ? 20 : 5;
+}
+
+static void
+add_kind (CmPlan           *self,
+          const CmTestKind *kind,
+          gsize             seq_block)
+{
+  gboolean full = self->profile == CM_PROFILE_FULL;
+  gsize block = kind->block_size > 0 ? kind->block_size : seq_block;
+
+  switch (kind->amount)
+    {
+    case CM_AMOUNT_AREA:
+      cm_plan_add_test (self, kind->name, kind->pattern, kind->direction, block, kind->queue_depth, 0, 0);
+      break;
+    case CM_AMOUNT_TIMED:
+    case CM_AMOUNT_SWEEP:
+      cm_plan_add_test (self, kind->name, kind->pattern, kind->direction, block, kind->queue_depth, 0,
+                        timed_seconds (kind, full));
+      break;
+    case CM_AMOUNT_POSITIONS:
+      cm_plan_add_test (self, kind->name, kind->pattern, kind->direction, block, kind->queue_depth, 128, 0);
+      break;
+    case CM_AMOUNT_SUSTAINED:
+      /* Several GiB, so the card's write cache runs out; the runner
+       * shortens it to 90 % of the free space. */
+      cm_plan_add_test (self, kind->name, kind->pattern, kind->direction, block, kind->queue_depth,
+                        8 * GiB, 0);
+      ((CmTestSpec *) g_ptr_array_index (self->tests, self->tests->len - 1))->sustained = TRUE;
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* The standard plan of a profile (DESIGN.md § Measurements): the tests of
+ * the table (cm-test-table.c) that the profile runs, in its order, the
+ * sequential ones in 4 MiB blocks or the card's allocation unit if larger. */
 CmPlan *
 cm_plan_new (CmProfile profile,
              guint64   au_size_bytes)
 {
   gboolean full = profile == CM_PROFILE_FULL;
-  double random_s = full ? 20 : 5;
+  CmProfileMask mask = full ? CM_IN_FULL : CM_IN_QUICK;
   gsize seq_block = MAX (4 * MiB, au_size_bytes);
   CmPlan *self = cm_plan_new_empty (profile, full ? GiB : 256 * MiB);
 
-  cm_plan_add_test (self, "seq-write", CM_PATTERN_SEQUENTIAL, CM_DIRECTION_WRITE, seq_block, 1, 0, 0);
-  cm_plan_add_test (self, "seq-read", CM_PATTERN_SEQUENTIAL, CM_DIRECTION_READ, seq_block, 1, 0, 0);
-  cm_plan_add_test (self, "rand-write-4k", CM_PATTERN_RANDOM, CM_DIRECTION_WRITE, 4096, 1, 0, random_s);
-  cm_plan_add_test (self, "rand-read-4k", CM_PATTERN_RANDOM, CM_DIRECTION_READ, 4096, 1, 0, random_s);
-  cm_plan_add_test (self, "rand-write-4k-qd32", CM_PATTERN_RANDOM, CM_DIRECTION_WRITE, 4096, 32, 0, random_s);
-  cm_plan_add_test (self, "rand-read-4k-qd32", CM_PATTERN_RANDOM, CM_DIRECTION_READ, 4096, 32, 0, random_s);
-
-  if (full)
+  for (guint i = 0; i < cm_test_table_get_n_kinds (); i++)
     {
-      /* The block-size sweep of the iozone-based card comparisons. */
-      static const gsize sweep[] = { 4096, 64 * 1024, 512 * 1024, 4 * MiB, 16 * MiB };
+      const CmTestKind *kind = cm_test_table_get_kind (i);
 
-      for (guint i = 0; i < G_N_ELEMENTS (sweep); i++)
-        {
-          g_autofree char *size = sweep[i] >= MiB ? g_strdup_printf ("%" G_GSIZE_FORMAT "m", sweep[i] / MiB)
-                                                  : g_strdup_printf ("%" G_GSIZE_FORMAT "k", sweep[i] / 1024);
-          g_autofree char *write = g_strconcat ("sweep-write-", size, NULL);
-          g_autofree char *read = g_strconcat ("sweep-read-", size, NULL);
-
-          cm_plan_add_test (self, write, CM_PATTERN_RANDOM, CM_DIRECTION_WRITE, sweep[i], 1, 0, 4);
-          cm_plan_add_test (self, read, CM_PATTERN_RANDOM, CM_DIRECTION_READ, sweep[i], 1, 0, 4);
-        }
-
-      /* Raw read mode only: file mode has no positions to speak of. */
-      cm_plan_add_test (self, "surface-read", CM_PATTERN_SURFACE, CM_DIRECTION_READ, 4 * MiB, 1, 128, 0);
-
-      /* Several GiB, so the card's write cache runs out; the runner
-       * shortens it to 90 % of the free space. */
-      cm_plan_add_test (self, "seq-write-sustained", CM_PATTERN_SEQUENTIAL, CM_DIRECTION_WRITE,
-                        seq_block, 1, 8 * GiB, 0);
-      ((CmTestSpec *) g_ptr_array_index (self->tests, self->tests->len - 1))->sustained = TRUE;
+      if (kind->profiles & mask)
+        add_kind (self, kind, seq_block);
     }
 
   return self;
@@ -292,79 +311,6 @@ cm_plan_estimate_seconds (CmPlan *self,
     }
 
   return seconds;
-}
-
-/* The block size at the end of a sweep test's name, as people write it:
- * "64K" for sweep-read-64k. NULL when @name is not @prefix and a size. */
-static char *
-dup_sweep_size (const char *name,
-                const char *prefix)
-{
-  const char *size;
-  gsize digits;
-
-  if (!g_str_has_prefix (name, prefix))
-    return NULL;
-
-  size = name + strlen (prefix);
-  digits = strspn (size, "0123456789");
-  if (digits == 0 || (size[digits] != 'k' && size[digits] != 'm') || size[digits + 1] != '\0')
-    return NULL;
-
-  return g_ascii_strup (size, -1);
-}
-
-/* One format per direction rather than ten labels: the sizes are not
- * words to translate, and a new size needs no new string. */
-static char *
-dup_sweep_label (const char *name)
-{
-  g_autofree char *size = NULL;
-
-  if ((size = dup_sweep_size (name, "sweep-read-")) != NULL)
-    /* Translators: a block-size test, "Random read, 64K blocks"; %s is 4K, 64K, 512K, 4M or 16M */
-    return g_strdup_printf (_("Random read, %s blocks"), size);
-
-  if ((size = dup_sweep_size (name, "sweep-write-")) != NULL)
-    /* Translators: a block-size test, "Random write, 64K blocks"; %s is 4K, 64K, 512K, 4M or 16M */
-    return g_strdup_printf (_("Random write, %s blocks"), size);
-
-  return NULL;
-}
-
-/* A test's name as people say it, translated: what the app shows while a
- * test runs and in a result's table. seq-write-sustained and surface-read
- * take the words of the charts that show them. A name it does not know
- * (a result from a newer CardMark) comes back as it is. The CLI keeps the
- * names themselves: they are what --only takes. */
-const char *
-cm_plan_describe_test (const char *name)
-{
-  static const struct { const char *name; const char *label; } labels[] = {
-    { "seq-write", N_("Sequential write") },
-    { "seq-read", N_("Sequential read") },
-    { "rand-write-4k", N_("Random 4K write") },
-    { "rand-read-4k", N_("Random 4K read") },
-    { "rand-write-4k-qd32", N_("Random 4K write, 32 at once") },
-    { "rand-read-4k-qd32", N_("Random 4K read, 32 at once") },
-    { "seq-write-sustained", N_("Long sustained write") },
-    { "surface-read", N_("Read speed across the card") },
-  };
-  g_autofree char *sweep = NULL;
-
-  g_return_val_if_fail (name != NULL, NULL);
-
-  for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
-    if (g_str_equal (labels[i].name, name))
-      return _(labels[i].label);
-
-  /* Interned, so that a sweep label lives as long as a translation does;
-   * there are ten for each language. */
-  sweep = dup_sweep_label (name);
-  if (sweep != NULL)
-    return g_intern_string (sweep);
-
-  return name;
 }
 
 const char *

@@ -7,6 +7,8 @@
 
 #include <glib-object.h>
 
+#include "cm-test-table.h"
+
 G_BEGIN_DECLS
 
 typedef enum
@@ -14,21 +16,6 @@ typedef enum
   CM_PROFILE_QUICK,
   CM_PROFILE_FULL,
 } CmProfile;
-
-typedef enum
-{
-  CM_PATTERN_SEQUENTIAL,
-  CM_PATTERN_RANDOM,
-  /* One block at each of @bytes evenly spaced places across the whole
-   * device, from its start to its end: read speed by position. */
-  CM_PATTERN_SURFACE,
-} CmPattern;
-
-typedef enum
-{
-  CM_DIRECTION_READ,
-  CM_DIRECTION_WRITE,
-} CmDirection;
 
 /* One test of a plan. Sequential tests move @bytes (0: the whole test
  * area); random tests run for @duration_s, of which the first @warmup_s
@@ -79,7 +66,6 @@ gboolean          cm_plan_has_writes       (CmPlan      *self);
 double            cm_plan_estimate_seconds (CmPlan      *self,
                                             double       seq_mb_per_s);
 
-const char       *cm_plan_describe_test    (const char  *name);
 
 const char       *cm_profile_to_string     (CmProfile    profile);
 gboolean          cm_profile_from_string   (const char  *str,

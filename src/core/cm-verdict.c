@@ -11,6 +11,7 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
+#include "cm-test-table.h"
 #include "cm-verdict.h"
 
 /* Within this fraction below a threshold a criterion is "marginal". */
@@ -261,8 +262,8 @@ static void
 find_queueing (Judge *judge)
 {
   static const char * const pairs[][2] = {
-    { "rand-read-4k", "rand-read-4k-qd32" },
-    { "rand-write-4k", "rand-write-4k-qd32" },
+    { CM_TEST_RAND_READ_4K, CM_TEST_RAND_READ_4K_QD32 },
+    { CM_TEST_RAND_WRITE_4K, CM_TEST_RAND_WRITE_4K_QD32 },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (pairs); i++)
@@ -317,12 +318,12 @@ static CmTestResult *
 find_sustained_test (Judge  *judge,
                      char  **reason)
 {
-  CmTestResult *test = cm_result_lookup_test (judge->result, "seq-write-sustained");
+  CmTestResult *test = cm_result_lookup_test (judge->result, CM_TEST_SEQ_WRITE_SUSTAINED);
 
   if (test != NULL && test->error == NULL)
     return test;
 
-  return find_test (judge, "seq-write", reason);
+  return find_test (judge, CM_TEST_SEQ_WRITE, reason);
 }
 
 static const char *
@@ -385,7 +386,7 @@ judge_criterion (Judge           *judge,
   CmCriterion *c;
   double measured = 0;
 
-  if (g_strcmp0 (test_name, "seq-write") == 0)
+  if (g_strcmp0 (test_name, CM_TEST_SEQ_WRITE) == 0)
     test = find_sustained_test (judge, &reason);
   else
     test = find_test (judge, test_name, &reason);
@@ -484,17 +485,17 @@ judge_claim (Judge      *judge,
 
   claim->source = g_strdup (source);
   g_ptr_array_add (claim->criteria,
-                   judge_criterion (judge, spec, "sustained-write", "seq-write",
+                   judge_criterion (judge, spec, "sustained-write", CM_TEST_SEQ_WRITE,
                                     "MB/s", spec->write_mb_s));
   if (spec->read_iops > 0)
     {
       g_ptr_array_add (claim->criteria,
                        judge_criterion (judge, spec, "random-read",
-                                        spec->queued ? "rand-read-4k-qd32" : "rand-read-4k",
+                                        spec->queued ? CM_TEST_RAND_READ_4K_QD32 : CM_TEST_RAND_READ_4K,
                                         "IOPS", spec->read_iops));
       g_ptr_array_add (claim->criteria,
                        judge_criterion (judge, spec, "random-write",
-                                        spec->queued ? "rand-write-4k-qd32" : "rand-write-4k",
+                                        spec->queued ? CM_TEST_RAND_WRITE_4K_QD32 : CM_TEST_RAND_WRITE_4K,
                                         "IOPS", spec->write_iops));
     }
 
