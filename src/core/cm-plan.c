@@ -5,7 +5,6 @@
 
 #include "config.h"
 
-#include <glib/gi18n-lib.h>
 #include <string.h>
 
 #include "cm-plan.h"

@@ -67,7 +67,7 @@ typedef enum
 typedef struct
 {
   const char    *name;         /* what --only takes and results record */
-  const char    *label;        /* as people say it, untranslated (N_()) */
+  const char    *label;        /* as people say it, marked for translation */
   CmPattern      pattern;
   CmDirection    direction;
   gsize          block_size;   /* 0: the sequential block, 4 MiB or the card's AU */
