@@ -12,7 +12,7 @@
 
 G_BEGIN_DECLS
 
-/* Exit statuses (DESIGN.md § CLI). */
+/* Exit statuses (README.md § cardmark-cli). */
 enum {
   CM_EXIT_OK = 0,
   CM_EXIT_FAILED = 1,

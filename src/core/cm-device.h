@@ -25,7 +25,7 @@ typedef enum
 } CmDeviceError;
 
 /* How the card is attached to the computer, which decides what the
- * reader can show (DESIGN.md § Verdicts). */
+ * reader can show (docs/methodology.md). */
 typedef enum
 {
   CM_READER_OTHER,

@@ -220,7 +220,7 @@ cm_queueing_from_string (const char *str,
  *
  * What a slot running at @timing carries, in MB/s: the bus's own limit
  * (@high_mb_s) and what slots deliver in practice (@low_mb_s), from
- * sd-cards.md § Host ceilings.
+ * tests/data/reference/sd-cards.md § Host ceilings.
  *
  * Returns: FALSE for a timing this table does not know.
  */

@@ -108,7 +108,7 @@ add_kind (CmPlan           *self,
     }
 }
 
-/* The standard plan of a profile (DESIGN.md § Measurements): the tests of
+/* The standard plan of a profile (docs/methodology.md): the tests of
  * the table (cm-test-table.c) that the profile runs, in its order, the
  * sequential ones in 4 MiB blocks or the card's allocation unit if larger. */
 CmPlan *

@@ -120,7 +120,7 @@ compare_doubles (const void *a,
 }
 
 /* The sustained rate of a sequential test: the 10th percentile of its
- * 1-second windows (DESIGN.md). A test shorter than two seconds has no
+ * 1-second windows (docs/methodology.md). A test shorter than two seconds has no
  * meaningful windows; its average is the best honest figure. */
 double
 cm_stats_sustained_mb_per_s (const CmSample *samples,

@@ -209,7 +209,7 @@ find_timing_ceiling (Judge *judge)
   return TRUE;
 }
 
-/* Ceilings of the reader or host slot, from sd-cards.md § Host ceilings.
+/* Ceilings of the reader or host slot, from tests/data/reference/sd-cards.md § Host ceilings.
  * The low end is what the slot delivers in practice. */
 static void
 find_ceiling (Judge *judge)
@@ -504,7 +504,7 @@ judge_claim (Judge      *judge,
 }
 
 /* What the user can do to get A2 judged: where command queueing can be
- * switched on, how (sd-cards.md § A2). */
+ * switched on, how (tests/data/reference/sd-cards.md § A2). */
 static const char *
 queueing_advice (CmResult *result)
 {
@@ -523,7 +523,7 @@ queueing_advice (CmResult *result)
 }
 
 /* Without command queueing an A2 card is judged against A1
- * (sd-cards.md § A2); the A2 claim says so, how A1 went, and what the
+ * (tests/data/reference/sd-cards.md § A2); the A2 claim says so, how A1 went, and what the
  * user can do about it. */
 static void
 fall_back_to_a1 (CmResult *result,
@@ -839,7 +839,7 @@ cm_verdict_worst (CmResult *result)
   return worst;
 }
 
-/* For the CLI's exit status 3 (DESIGN.md § CLI). */
+/* For the CLI's exit status 3 (README.md § cardmark-cli). */
 gboolean
 cm_verdict_any_below (CmResult *result)
 {
