@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "cm-card-info.h"
+#include "cm-counterfeit.h"
 
 #include "cm-cli.h"
 #include "cm-cli-decode.h"
@@ -121,7 +122,7 @@ print_table (CmCardInfo         *info,
   g_autofree char *au = format_au (info);
   g_autofree char *enhance = format_performance_enhance (info);
   g_auto(GStrv) declared = cm_card_info_dup_declared_classes (info);
-  g_auto(GStrv) hints = cm_card_info_dup_counterfeit_hints (info, claims);
+  g_auto(GStrv) hints = cm_counterfeit_dup_hints (info, claims);
   g_autofree char *declared_text = g_strjoinv (" ", declared);
   const char *brand = cm_card_info_get_brand (info);
   const Row rows[] = {
@@ -161,7 +162,7 @@ print_json (CmCardInfo         *info,
             const char * const *claims)
 {
   g_autoptr(JsonNode) node = cm_card_info_to_json (info);
-  g_auto(GStrv) hints = cm_card_info_dup_counterfeit_hints (info, claims);
+  g_auto(GStrv) hints = cm_counterfeit_dup_hints (info, claims);
   JsonArray *warnings = json_array_new ();
 
   for (guint i = 0; hints[i] != NULL; i++)

@@ -26,7 +26,8 @@ GQuark cm_card_info_error_quark (void);
 
 /* A card's identity and the classes it declares, decoded from its SD
  * registers (CID, CSD, SCR and the SD Status, "SSR") as laid out in the
- * SD Physical Layer Simplified Specification.
+ * SD Physical Layer Simplified Specification (cm-sd-registers.h decodes
+ * them; cm-counterfeit.h reads the warning signs of a fake card in them).
  *
  * Every value may be unknown, either because the register holding it was
  * not available or because the field is reserved: getters then return
@@ -98,12 +99,5 @@ gboolean     cm_card_info_get_cache_supported     (CmCardInfo *self);
 /* The classes the card declares in its own registers, e.g. "C10", "U3",
  * "V30", "A2"; empty when unknown. */
 GStrv        cm_card_info_dup_declared_classes (CmCardInfo *self) G_GNUC_WARN_UNUSED_RESULT;
-
-/* Warning signs of a counterfeit or over-labelled card, as translated
- * sentences: the registers disagree with the brand or with the classes
- * printed on the label (claimed_classes, e.g. {"C10", "U3", "A2", NULL};
- * may be NULL). Empty when nothing looks wrong. */
-GStrv        cm_card_info_dup_counterfeit_hints (CmCardInfo        *self,
-                                                 const char * const *claimed_classes) G_GNUC_WARN_UNUSED_RESULT;
 
 G_END_DECLS

@@ -11,6 +11,7 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
+#include "cm-counterfeit.h"
 #include "cm-test-table.h"
 #include "cm-verdict.h"
 
@@ -710,7 +711,7 @@ add_counterfeit_hints (CmResult           *result,
   if (card == NULL)
     return;
 
-  hints = cm_card_info_dup_counterfeit_hints (card, claimed);
+  hints = cm_counterfeit_dup_hints (card, claimed);
   for (guint i = 0; hints != NULL && hints[i] != NULL; i++)
     cm_result_add_note (result, hints[i]);
 }
