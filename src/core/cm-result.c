@@ -36,6 +36,7 @@ struct _CmResult
   GPtrArray  *tests;
   GPtrArray  *claims;
   GPtrArray  *notes;
+  CmVerifySummary *verify;
 };
 
 G_DEFINE_FINAL_TYPE (CmResult, cm_result, G_TYPE_OBJECT)
@@ -158,6 +159,40 @@ cm_claim_free (CmClaim *claim)
   g_free (claim);
 }
 
+CmVerifySummary *
+cm_verify_summary_new (void)
+{
+  CmVerifySummary *summary = g_new0 (CmVerifySummary, 1);
+
+  summary->first_bad_offset = -1;
+  summary->complete = TRUE;
+  summary->bad_regions = g_array_new (FALSE, FALSE, sizeof (CmRegion));
+  return summary;
+}
+
+CmVerifySummary *
+cm_verify_summary_copy (const CmVerifySummary *summary)
+{
+  CmVerifySummary *copy;
+
+  g_return_val_if_fail (summary != NULL, NULL);
+
+  copy = g_memdup2 (summary, sizeof *summary);
+  copy->mode = g_strdup (summary->mode);
+  copy->bad_regions = g_array_copy (summary->bad_regions);
+  return copy;
+}
+
+void
+cm_verify_summary_free (CmVerifySummary *summary)
+{
+  if (summary == NULL)
+    return;
+  g_free (summary->mode);
+  g_clear_pointer (&summary->bad_regions, g_array_unref);
+  g_free (summary);
+}
+
 static void
 cm_result_finalize (GObject *object)
 {
@@ -178,6 +213,7 @@ cm_result_finalize (GObject *object)
   g_clear_pointer (&self->tests, g_ptr_array_unref);
   g_clear_pointer (&self->claims, g_ptr_array_unref);
   g_clear_pointer (&self->notes, g_ptr_array_unref);
+  g_clear_pointer (&self->verify, cm_verify_summary_free);
 
   G_OBJECT_CLASS (cm_result_parent_class)->finalize (object);
 }
@@ -318,6 +354,47 @@ build_claim (JsonBuilder   *builder,
   json_builder_end_object (builder);
 }
 
+static void
+build_verify (JsonBuilder           *builder,
+              const CmVerifySummary *v)
+{
+  json_builder_set_member_name (builder, "verify");
+  json_builder_begin_object (builder);
+  cm_json_add_string (builder, "mode", v->mode);
+  cm_json_add_int (builder, "files", v->n_files);
+  cm_json_add_int (builder, "written_bytes", v->written_bytes);
+  cm_json_add_int (builder, "checked_bytes", v->checked_bytes);
+  json_builder_set_member_name (builder, "sectors");
+  json_builder_begin_object (builder);
+  cm_json_add_int (builder, "ok", v->sectors_ok);
+  cm_json_add_int (builder, "corrupted", v->sectors_corrupted);
+  cm_json_add_int (builder, "changed", v->sectors_changed);
+  cm_json_add_int (builder, "overwritten", v->sectors_overwritten);
+  cm_json_add_int (builder, "unreadable", v->sectors_unreadable);
+  json_builder_end_object (builder);
+  cm_json_add_int (builder, "usable_bytes", v->usable_bytes);
+  cm_json_add_int (builder, "lost_bytes", v->lost_bytes);
+  json_builder_set_member_name (builder, "first_bad_offset");
+  if (v->first_bad_offset >= 0)
+    json_builder_add_int_value (builder, v->first_bad_offset);
+  else
+    json_builder_add_null_value (builder);
+  cm_json_add_boolean (builder, "complete", v->complete);
+  json_builder_set_member_name (builder, "bad_regions");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < v->bad_regions->len; i++)
+    {
+      const CmRegion *r = &g_array_index (v->bad_regions, CmRegion, i);
+
+      json_builder_begin_array (builder);
+      json_builder_add_int_value (builder, r->start);
+      json_builder_add_int_value (builder, r->end);
+      json_builder_end_array (builder);
+    }
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+}
+
 JsonNode *
 cm_result_to_json (CmResult *self)
 {
@@ -370,6 +447,9 @@ cm_result_to_json (CmResult *self)
   json_builder_end_array (builder);
 
   cm_json_add_string (builder, "summary", self->summary);
+
+  if (self->verify != NULL)
+    build_verify (builder, self->verify);
 
   json_builder_set_member_name (builder, "notes");
   json_builder_begin_array (builder);
@@ -767,6 +847,94 @@ read_card (CmResult    *self,
 }
 
 static gboolean
+read_count (JsonObject  *object,
+            const char  *member,
+            guint64     *out,
+            GError     **error)
+{
+  double value;
+
+  if (!read_number (object, member, FALSE, &value, error))
+    return FALSE;
+  if (value < 0)
+    return invalid (error, member);
+  *out = (guint64) value;
+  return TRUE;
+}
+
+static gboolean
+read_regions (CmVerifySummary  *v,
+              JsonArray        *array,
+              GError          **error)
+{
+  if (array == NULL)
+    return invalid (error, "bad_regions");
+
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *node = json_array_get_element (array, i);
+      JsonArray *pair;
+      CmRegion region;
+
+      if (!JSON_NODE_HOLDS_ARRAY (node) ||
+          json_array_get_length (pair = json_node_get_array (node)) != 2)
+        return invalid (error, "bad_regions");
+      region.start = (guint64) json_array_get_int_element (pair, 0);
+      region.end = (guint64) json_array_get_int_element (pair, 1);
+      g_array_append_val (v->bad_regions, region);
+    }
+  return TRUE;
+}
+
+/* "verify" is optional: only a full verify writes it. */
+static gboolean
+read_verify (CmResult    *self,
+             JsonObject  *root,
+             GError     **error)
+{
+  g_autoptr(CmVerifySummary) v = NULL;
+  JsonObject *object, *sectors;
+  guint64 n_files;
+  double first_bad;
+  JsonNode *complete;
+
+  if (!json_object_has_member (root, "verify"))
+    return TRUE;
+  if ((object = get_object (root, "verify")) == NULL)
+    return invalid (error, "verify");
+  if ((sectors = get_object (object, "sectors")) == NULL)
+    return invalid (error, "sectors");
+
+  v = cm_verify_summary_new ();
+  if (!read_string (object, "mode", FALSE, &v->mode, error) ||
+      !read_count (object, "files", &n_files, error) ||
+      !read_count (object, "written_bytes", &v->written_bytes, error) ||
+      !read_count (object, "checked_bytes", &v->checked_bytes, error) ||
+      !read_count (sectors, "ok", &v->sectors_ok, error) ||
+      !read_count (sectors, "corrupted", &v->sectors_corrupted, error) ||
+      !read_count (sectors, "changed", &v->sectors_changed, error) ||
+      !read_count (sectors, "overwritten", &v->sectors_overwritten, error) ||
+      !read_count (sectors, "unreadable", &v->sectors_unreadable, error) ||
+      !read_count (object, "usable_bytes", &v->usable_bytes, error) ||
+      !read_count (object, "lost_bytes", &v->lost_bytes, error) ||
+      !read_number (object, "first_bad_offset", TRUE, &first_bad, error) ||
+      !read_regions (v, get_array (object, "bad_regions"), error))
+    return FALSE;
+
+  complete = json_object_get_member (object, "complete");
+  if (complete == NULL || !JSON_NODE_HOLDS_VALUE (complete) ||
+      json_node_get_value_type (complete) != G_TYPE_BOOLEAN)
+    return invalid (error, "complete");
+  v->complete = json_node_get_boolean (complete);
+  v->n_files = (guint) n_files;
+  complete = json_object_get_member (object, "first_bad_offset");
+  v->first_bad_offset = complete == NULL || JSON_NODE_HOLDS_NULL (complete) ? -1 : (gint64) first_bad;
+
+  self->verify = g_steal_pointer (&v);
+  return TRUE;
+}
+
+static gboolean
 read_root (CmResult    *self,
            JsonObject  *root,
            GError     **error)
@@ -782,7 +950,8 @@ read_root (CmResult    *self,
       !read_string (root, "profile", FALSE, &self->profile, error) ||
       !read_string (root, "summary", TRUE, &self->summary, error) ||
       !read_target (self, root, error) ||
-      !read_card (self, root, error))
+      !read_card (self, root, error) ||
+      !read_verify (self, root, error))
     return FALSE;
 
   g_clear_pointer (&self->started, g_date_time_unref);
@@ -1279,4 +1448,24 @@ cm_result_set_host_facts (CmResult          *self,
   self->host = facts != NULL ? g_strdup (facts->model) : NULL;
   self->bus_timing = facts != NULL ? g_strdup (facts->bus_timing) : NULL;
   self->host_queueing = facts != NULL ? facts->queueing : CM_QUEUEING_UNKNOWN;
+}
+
+/* The findings of a full verify, or NULL for a benchmark. */
+const CmVerifySummary *
+cm_result_get_verify (CmResult *self)
+{
+  g_return_val_if_fail (CM_IS_RESULT (self), NULL);
+
+  return self->verify;
+}
+
+void
+cm_result_set_verify (CmResult              *self,
+                      const CmVerifySummary *verify)
+{
+  g_return_if_fail (CM_IS_RESULT (self));
+
+  g_clear_pointer (&self->verify, cm_verify_summary_free);
+  if (verify != NULL)
+    self->verify = cm_verify_summary_copy (verify);
 }

@@ -107,6 +107,40 @@ void         cm_claim_free     (CmClaim     *claim);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CmCriterion, cm_criterion_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CmClaim, cm_claim_free)
 
+/* A stretch of the card, in bytes from its start (or from the start of
+ * the first verify file): [start, end). */
+typedef struct
+{
+  guint64 start;
+  guint64 end;
+} CmRegion;
+
+/* What a full verify (cm-verify.c) found: sectors of 512 bytes, counted
+ * the way f3read counts them, plus those that could not be read. */
+typedef struct
+{
+  char     *mode;                /* "files" or "device" */
+  guint     n_files;             /* .h2w files (or 1 GiB stretches of the device) */
+  guint64   written_bytes;       /* 0 when only existing files were read */
+  guint64   checked_bytes;
+  guint64   sectors_ok;
+  guint64   sectors_corrupted;
+  guint64   sectors_changed;
+  guint64   sectors_overwritten;
+  guint64   sectors_unreadable;
+  guint64   usable_bytes;        /* sectors_ok × 512 */
+  guint64   lost_bytes;          /* every other sector × 512 */
+  gint64    first_bad_offset;    /* -1 when none */
+  gboolean  complete;            /* FALSE when the card stopped answering */
+  GArray   *bad_regions;         /* CmRegion, ascending */
+} CmVerifySummary;
+
+CmVerifySummary *cm_verify_summary_new  (void);
+CmVerifySummary *cm_verify_summary_copy (const CmVerifySummary *summary);
+void             cm_verify_summary_free (CmVerifySummary       *summary);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CmVerifySummary, cm_verify_summary_free)
+
 #define CM_TYPE_RESULT (cm_result_get_type ())
 
 G_DECLARE_FINAL_TYPE (CmResult, cm_result, CM, RESULT, GObject)
@@ -185,5 +219,8 @@ void          cm_result_add_note        (CmResult     *self,
                                          const char   *note);
 gboolean      cm_result_has_note        (CmResult     *self,
                                          const char   *note);
+const CmVerifySummary *cm_result_get_verify (CmResult  *self);
+void          cm_result_set_verify      (CmResult     *self,
+                                         const CmVerifySummary *verify);
 
 G_END_DECLS
