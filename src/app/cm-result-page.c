@@ -344,6 +344,7 @@ fill_export_menu (CmResultPage *self)
     { CM_CHART_LATENCY, N_("_Latency Chart…") },
     { CM_CHART_SWEEP, N_("_Block Size Chart…") },
     { CM_CHART_POSITION, N_("_Across the Card Chart…") },
+    { CM_CHART_VERIFY, N_("_Verify Chart…") },
   };
   GMenuModel *model = gtk_menu_button_get_menu_model (self->export_button);
   g_autoptr(GMenu) section = g_menu_new ();

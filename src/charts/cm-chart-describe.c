@@ -170,6 +170,32 @@ describe_position (GString  *out,
                           test->positions->len, lo, hi, at / 1e9);
 }
 
+static void
+describe_verify (GString  *out,
+                 CmResult *result)
+{
+  const CmVerifySummary *verify = cm_result_get_verify (result);
+  g_autofree char *usable = NULL;
+
+  if (verify == NULL)
+    return;
+  usable = g_format_size (verify->usable_bytes);
+  for (guint i = 0; i < cm_result_get_tests (result)->len; i++)
+    {
+      CmTestResult *test = g_ptr_array_index (cm_result_get_tests (result), i);
+
+      if (g_str_equal (test->name, "verify-write"))
+        g_string_append_printf (out, _(" Written at %.1f MB/s."), test->mb_per_s);
+      else if (g_str_equal (test->name, "verify-read"))
+        g_string_append_printf (out, _(" Read back at %.1f MB/s."), test->mb_per_s);
+    }
+  g_string_append_printf (out, _(" %s came back intact."), usable);
+  if (verify->bad_regions->len > 0)
+    g_string_append_printf (out, g_dngettext (GETTEXT_PACKAGE, " %u region lost data, the first at %.2f GB.",
+                                              " %u regions lost data, the first at %.2f GB.", verify->bad_regions->len),
+                            verify->bad_regions->len, verify->first_bad_offset / 1e9);
+}
+
 char *
 cm_chart_describe (CmChartKind  kind,
                    GPtrArray   *results)
@@ -208,6 +234,9 @@ cm_chart_describe (CmChartKind  kind,
           break;
         case CM_CHART_POSITION:
           describe_position (out, result);
+          break;
+        case CM_CHART_VERIFY:
+          describe_verify (out, result);
           break;
         case CM_CHART_N_KINDS:
         default:

@@ -162,5 +162,7 @@ gboolean              cm_chart_layout_latency         (CmChartBuilder     *b,
                                                        const CmChartRect  *area);
 gboolean              cm_chart_layout_sweep           (CmChartBuilder     *b,
                                                        const CmChartRect  *area);
+gboolean              cm_chart_layout_verify          (CmChartBuilder     *b,
+                                                       const CmChartRect  *area);
 
 G_END_DECLS

@@ -816,6 +816,8 @@ empty_message (CmChartKind kind)
       return _("No block-size sweep to show. Run the full profile to measure one.");
     case CM_CHART_POSITION:
       return _("No surface read to show. The full profile measures one on a raw device.");
+    case CM_CHART_VERIFY:
+      return _("No full verify to show. Run “Verify Every Byte” to measure one.");
     case CM_CHART_N_KINDS:
     default:
       return "";
@@ -839,6 +841,8 @@ layout_kind (CmChartBuilder    *b,
       return cm_chart_layout_sweep (b, area);
     case CM_CHART_POSITION:
       return cm_chart_layout_position (b, area);
+    case CM_CHART_VERIFY:
+      return cm_chart_layout_verify (b, area);
     case CM_CHART_N_KINDS:
     default:
       return FALSE;

@@ -68,6 +68,7 @@ static const struct
   { CM_CHART_LATENCY, "latency", N_("Random access latency") },
   { CM_CHART_SWEEP, "sweep", N_("Speed by block size") },
   { CM_CHART_POSITION, "position", N_("Read speed across the card") },
+  { CM_CHART_VERIFY, "verify", N_("Write and read back, across the card") },
 };
 
 const char *
@@ -129,6 +130,8 @@ result_has_data (CmChartKind  kind,
       }
     case CM_CHART_POSITION:
       return (test = cm_chart_lookup_test (result, CM_TEST_SURFACE_READ)) != NULL && test->positions->len > 0;
+    case CM_CHART_VERIFY:
+      return cm_result_get_verify (result) != NULL;
     case CM_CHART_N_KINDS:
     default:
       return FALSE;

@@ -36,6 +36,7 @@ typedef enum
   CM_CHART_LATENCY,          /* random 4K latency: scatter and percentiles */
   CM_CHART_SWEEP,            /* throughput against block size */
   CM_CHART_POSITION,         /* read speed across the card */
+  CM_CHART_VERIFY,           /* a full verify: write and read speed by position, lost regions */
   CM_CHART_N_KINDS
 } CmChartKind;
 

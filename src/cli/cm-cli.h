@@ -27,6 +27,8 @@ int  cm_cli_history     (int          argc,
                          char       **argv);
 int  cm_cli_probe_capacity (int       argc,
                             char    **argv);
+int  cm_cli_verify      (int          argc,
+                         char       **argv);
 int  cm_cli_usage_error (GOptionContext *context,
                          const char  *message);
 void cm_cli_print_error (const GError *error);

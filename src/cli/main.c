@@ -31,6 +31,7 @@ static const Command commands[] = {
   { "decode", cm_cli_decode, N_("Explain a card's registers (CID, CSD, SCR, SSR)") },
   { "plot", cm_cli_plot, N_("Draw charts of saved results") },
   { "probe-capacity", cm_cli_probe_capacity, N_("Check that a card really holds its capacity") },
+  { "verify", cm_cli_verify, N_("Write every free byte of a card and read it back (like F3)") },
   { "history", cm_cli_history, N_("List the results kept with bench --save") },
 };
 

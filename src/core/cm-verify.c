@@ -777,7 +777,8 @@ set_points (GKeyFile   *key_file,
             const char *key,
             GArray     *points)
 {
-  g_key_file_set_double_list (key_file, "verify", key, (double *) points->data, points->len * 2);
+  if (points->len > 0)
+    g_key_file_set_double_list (key_file, "verify", key, (double *) points->data, points->len * 2);
 }
 
 static void

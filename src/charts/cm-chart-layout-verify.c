@@ -1,0 +1,113 @@
+/* cm-chart-layout-verify.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The full verify's chart: write and read speed against the place on the
+ * card, with the regions that lost data shaded behind the lines, so a
+ * card that slows down or fails at 70 % shows where.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "cm-chart-private.h"
+#include "cm-chart-layout-private.h"
+#include "cm-chart-layout.h"
+
+#define VERIFY_WRITE "verify-write"
+#define VERIFY_READ "verify-read"
+#define MIN_REGION_PX 2.0
+
+static gboolean
+add_positions (GArray       *specs,
+               CmTestResult *test,
+               int           ink,
+               gboolean      dashed)
+{
+  CmChartSeriesSpec *series;
+
+  if (test == NULL || test->positions->len == 0)
+    return FALSE;
+  series = cm_chart_series_add (specs, ink, dashed, FALSE);
+  for (guint i = 0; i < test->positions->len; i++)
+    {
+      const CmPosition *p = &g_array_index (test->positions, CmPosition, i);
+
+      cm_chart_series_point (series, p->offset / 1e9, p->mb_per_s);
+    }
+  return TRUE;
+}
+
+static void
+add_regions (CmChartPanel          *panel,
+             const CmVerifySummary *verify)
+{
+  for (guint i = 0; verify != NULL && i < verify->bad_regions->len; i++)
+    {
+      const CmRegion *r = &g_array_index (verify->bad_regions, CmRegion, i);
+      double x0 = cm_chart_axis_to_pixel (&panel->x, MIN (r->start / 1e9, panel->x.max));
+      double x1 = cm_chart_axis_to_pixel (&panel->x, MIN (r->end / 1e9, panel->x.max));
+      CmChartBar bar = { { x0, panel->plot.y, MAX (x1 - x0, MIN_REGION_PX), panel->plot.height },
+                         0, CM_CHART_INK_BELOW, TRUE, 0, 0, NULL, 0 };
+
+      g_array_append_val (panel->bars, bar);
+    }
+}
+
+gboolean
+cm_chart_layout_verify (CmChartBuilder    *b,
+                        const CmChartRect *area)
+{
+  g_autoptr(GArray) specs = cm_chart_series_specs_new ();
+  CmChartPanelSpec spec = { NULL, NULL, CM_CHART_FORMAT_NUMBER, CM_CHART_FORMAT_NUMBER };
+  gboolean any_write = FALSE, any_read = FALSE, any_bad = FALSE;
+  CmChartPanel *panel;
+  double x_min, y_min;
+
+  for (guint r = 0; r < b->results->len; r++)
+    {
+      CmResult *result = g_ptr_array_index (b->results, r);
+      const CmVerifySummary *verify = cm_result_get_verify (result);
+
+      any_write |= add_positions (specs, cm_chart_lookup_test (result, VERIFY_WRITE), cm_chart_series_ink (b, r, 0), FALSE);
+      any_read |= add_positions (specs, cm_chart_lookup_test (result, VERIFY_READ), cm_chart_series_ink (b, r, 1), b->multi);
+      any_bad |= verify != NULL && verify->bad_regions->len > 0;
+      if (b->multi)
+        cm_chart_legend_add (b, cm_chart_result_name (result), CM_CHART_INK_SERIES + r, FALSE, TRUE, FALSE);
+    }
+  if (specs->len == 0)
+    return FALSE;
+
+  if (!b->multi)
+    {
+      if (any_write)
+        cm_chart_legend_add (b, _("Write"), CM_CHART_INK_SERIES, FALSE, TRUE, FALSE);
+      if (any_read)
+        cm_chart_legend_add (b, _("Read back"), CM_CHART_INK_SERIES + 1, FALSE, TRUE, FALSE);
+    }
+  else if (any_read)
+    cm_chart_legend_add (b, _("Read back"), CM_CHART_INK_MUTED, FALSE, TRUE, TRUE);
+  if (any_bad)
+    cm_chart_legend_add (b, _("Data lost"), CM_CHART_INK_BELOW, TRUE, FALSE, FALSE);
+
+  cm_chart_series_extent (specs, &x_min, &spec.x_max, &y_min, &spec.y_max);
+  /* The lost regions may lie past the last speed point (a card that
+   * stopped answering): the axis reaches them too. */
+  for (guint r = 0; r < b->results->len; r++)
+    {
+      const CmVerifySummary *verify = cm_result_get_verify (g_ptr_array_index (b->results, r));
+
+      for (guint i = 0; verify != NULL && i < verify->bad_regions->len; i++)
+        spec.x_max = MAX (spec.x_max, g_array_index (verify->bad_regions, CmRegion, i).end / 1e9);
+    }
+  spec.title = _("Speed, MB/s");
+  spec.x_title = _("position, GB");
+  spec.y_max = MAX (spec.y_max * 1.08, 1);
+  spec.x_max = MAX (spec.x_max, 0.001);
+  panel = cm_chart_panel_frame (b, area, &spec);
+  for (guint r = 0; r < b->results->len; r++)
+    add_regions (panel, cm_result_get_verify (g_ptr_array_index (b->results, r)));
+  cm_chart_layout_series (panel, specs);
+  return TRUE;
+}

@@ -1,0 +1,267 @@
+/* cm-cli-verify.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * cardmark-cli verify TARGET: write every free byte, read it all back.
+ * The work is core's (cm-verify.c); this turns options into flags and
+ * shows what it reports.
+ */
+
+#include "config.h"
+
+#include <glib-unix.h>
+#include <glib/gi18n.h>
+#include <signal.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "cm-chart.h"
+#include "cm-history.h"
+#include "cm-verify.h"
+
+#include "cm-cli.h"
+
+typedef struct
+{
+  GMainLoop    *loop;
+  GCancellable *cancellable;
+  CmResult     *result;
+  GError       *error;
+  gboolean      tty;
+} Verify;
+
+static char *
+format_duration (double seconds)
+{
+  guint s = (guint) seconds;
+
+  if (seconds < 0)
+    return g_strdup ("…");
+  if (s >= 3600)
+    return g_strdup_printf ("%u:%02u:%02u", s / 3600, s / 60 % 60, s % 60);
+  return g_strdup_printf ("%u:%02u", s / 60, s % 60);
+}
+
+static void
+progress_cb (CmVerify *verify,
+             guint     phase,
+             double    fraction,
+             double    mb_per_s,
+             double    seconds_left,
+             Verify   *v)
+{
+  g_autofree char *left = format_duration (seconds_left);
+
+  if (!v->tty)
+    return;
+  fprintf (stderr, "\r\033[K%s %3.0f %%  %.1f MB/s  %s",
+           phase == CM_VERIFY_PHASE_WRITE ? _("Writing…") : _("Reading back…"),
+           fraction * 100, mb_per_s, left);
+  fprintf (stderr, " %s", _("left"));
+  fflush (stderr);
+}
+
+static void
+done_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  Verify *v = user_data;
+
+  v->result = cm_verify_run_finish (CM_VERIFY (object), result, &v->error);
+  g_main_loop_quit (v->loop);
+}
+
+static gboolean
+interrupted_cb (gpointer user_data)
+{
+  Verify *v = user_data;
+
+  fprintf (stderr, "\n%s\n", _("Stopping: keeping what was done…"));
+  g_cancellable_cancel (v->cancellable);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+print_report (CmResult *result)
+{
+  const CmVerifySummary *s = cm_result_get_verify (result);
+  g_autofree char *ok = g_format_size (s->usable_bytes);
+  g_autofree char *lost = g_format_size (s->lost_bytes);
+
+  printf (_("Data OK:      %s (%" G_GUINT64_FORMAT " sectors)\n"), ok, s->sectors_ok);
+  printf (_("Data lost:    %s\n"), lost);
+  printf (_("  corrupted:   %" G_GUINT64_FORMAT " sectors\n"), s->sectors_corrupted);
+  printf (_("  changed:     %" G_GUINT64_FORMAT " sectors\n"), s->sectors_changed);
+  printf (_("  overwritten: %" G_GUINT64_FORMAT " sectors\n"), s->sectors_overwritten);
+  printf (_("  unreadable:  %" G_GUINT64_FORMAT " sectors\n"), s->sectors_unreadable);
+  for (guint i = 0; i < cm_result_get_tests (result)->len; i++)
+    {
+      CmTestResult *test = g_ptr_array_index (cm_result_get_tests (result), i);
+
+      printf ("%-13s %.1f MB/s\n",
+              g_str_equal (test->name, "verify-write") ? _("Write speed:") : _("Read speed:"),
+              test->mb_per_s);
+    }
+  for (guint i = 0; i < s->bad_regions->len && i < 5; i++)
+    {
+      const CmRegion *r = &g_array_index (s->bad_regions, CmRegion, i);
+      g_autofree char *from = g_format_size (r->start);
+      g_autofree char *size = g_format_size (r->end - r->start);
+
+      printf (_("Bad region:   from %s, %s (bytes %" G_GUINT64_FORMAT "–%" G_GUINT64_FORMAT ")\n"),
+              from, size, r->start, r->end);
+    }
+  if (s->bad_regions->len > 5)
+    printf (_("…and %u more bad regions\n"), s->bad_regions->len - 5);
+  printf ("\n%s\n", cm_result_get_summary (result));
+}
+
+static void
+save_outputs (CmResult   *result,
+              gboolean    json,
+              const char *plot)
+{
+  g_autoptr(CmHistory) history = cm_history_new_default ();
+  g_autoptr(GFile) saved = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (json)
+    {
+      g_autoptr(JsonNode) node = cm_result_to_json (result);
+
+      cm_cli_print_json (node);
+    }
+  else
+    print_report (result);
+
+  if ((saved = cm_history_save (history, result, &error)) != NULL)
+    fprintf (stderr, _("Saved to %s\n"), g_file_peek_path (saved));
+  else
+    cm_cli_print_error (error);
+  g_clear_error (&error);
+
+  if (plot != NULL)
+    {
+      g_autoptr(GPtrArray) results = g_ptr_array_new ();
+
+      g_ptr_array_add (results, result);
+      if (!cm_chart_export (plot, CM_CHART_VERIFY, results, 1000, 600, &error))
+        cm_cli_print_error (error);
+    }
+}
+
+static gboolean
+is_chart_name (const char *name)
+{
+  return g_str_has_suffix (name, ".png") || g_str_has_suffix (name, ".svg") || g_str_has_suffix (name, ".pdf");
+}
+
+static void
+explain_stop (CmVerify *verify)
+{
+  if (!cm_verify_has_saved_state (verify))
+    return;
+  if (cm_verify_get_mode (verify) == CM_VERIFY_MODE_FILES)
+    fprintf (stderr, _("What was done is kept. Carry on with “cardmark-cli verify --resume”, or delete the .h2w files in %s.\n"),
+             cm_verify_get_folder (verify));
+  else
+    fprintf (stderr, "%s\n", _("What was done is kept. Carry on with “cardmark-cli verify --resume --destroy-data”."));
+}
+
+int
+cm_cli_verify (int    argc,
+               char **argv)
+{
+  gboolean resume = FALSE, keep = FALSE, read_only = FALSE, destroy = FALSE, json = FALSE;
+  g_autofree char *plot = NULL;
+  GOptionEntry entries[] = {
+    { "resume", 0, 0, G_OPTION_ARG_NONE, &resume, N_("Carry on with a verify that was stopped"), NULL },
+    { "keep", 0, 0, G_OPTION_ARG_NONE, &keep, N_("Leave the .h2w files on the card at the end"), NULL },
+    { "read-only", 0, 0, G_OPTION_ARG_NONE, &read_only, N_("Check the .h2w files already in the folder (from f3write)"), NULL },
+    { "destroy-data", 0, 0, G_OPTION_ARG_NONE, &destroy, N_("Overwrite the whole device, destroying everything on it"), NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the result document as JSON"), NULL },
+    { "plot", 0, 0, G_OPTION_ARG_FILENAME, &plot, N_("Draw speed against position to FILE.png, .svg or .pdf"), "FILE" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new (_("TARGET — write every free byte of a card and read it back"));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GMainLoop) loop = NULL;
+  g_autoptr(GCancellable) cancellable = NULL;
+  g_autoptr(CmVerify) verify = NULL;
+  CmVerifyFlags flags = CM_VERIFY_FLAGS_NONE;
+  Verify v = { 0 };
+  guint sigint, sigterm;
+  const CmVerifySummary *summary;
+  gboolean lost;
+
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_description (context,
+    _("In a folder (or a mounted card), verify fills the free space with F3's 1 GB files (1.h2w, 2.h2w, …), reads them back "
+      "and removes them. An unmounted card is verified whole, which destroys its data: that needs --destroy-data. "
+      "Ctrl-C keeps what was done for --resume. The result is kept in the history. "
+      "Exit status: 0 every byte came back, 4 data was lost, 1 the run failed, 2 usage."));
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return cm_cli_usage_error (context, error->message);
+  if (argc != 2)
+    return cm_cli_usage_error (context, _("verify needs exactly one TARGET, a folder or a device."));
+  if (read_only && (destroy || resume))
+    return cm_cli_usage_error (context, _("--read-only only reads: it cannot be combined with --destroy-data or --resume."));
+  if (plot != NULL && !is_chart_name (plot))
+    {
+      g_autofree char *message = g_strdup_printf (_("Cannot tell the chart format from “%s”. Name the file .png, .svg or .pdf."), plot);
+      return cm_cli_usage_error (context, message);
+    }
+
+  flags |= resume ? CM_VERIFY_FLAGS_RESUME : 0;
+  flags |= keep ? CM_VERIFY_FLAGS_KEEP : 0;
+  flags |= read_only ? CM_VERIFY_FLAGS_READ_ONLY : 0;
+  flags |= destroy ? CM_VERIFY_FLAGS_DESTROY_DATA : 0;
+  verify = cm_verify_new (argv[1], flags);
+  if (!cm_verify_prepare (verify, &error))
+    {
+      if (g_error_matches (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NEEDS_CONSENT))
+        fprintf (stderr, "cardmark-cli: %s\n%s\n", error->message,
+                 _("Add --destroy-data to go ahead."));
+      else
+        cm_cli_print_error (error);
+      return CM_EXIT_FAILED;
+    }
+
+  loop = g_main_loop_new (NULL, FALSE);
+  cancellable = g_cancellable_new ();
+  v.loop = loop;
+  v.cancellable = cancellable;
+  v.tty = isatty (STDERR_FILENO);
+  g_signal_connect (verify, "progress", G_CALLBACK (progress_cb), &v);
+  sigint = g_unix_signal_add (SIGINT, interrupted_cb, &v);
+  sigterm = g_unix_signal_add (SIGTERM, interrupted_cb, &v);
+
+  if (read_only)
+    fprintf (stderr, _("Checking the .h2w files in %s…\n"), cm_verify_get_folder (verify));
+  else if (cm_verify_get_mode (verify) == CM_VERIFY_MODE_FILES)
+    fprintf (stderr, _("Verifying the free space of %s…\n"), cm_verify_get_folder (verify));
+  else
+    fprintf (stderr, _("Verifying all of %s…\n"), argv[1]);
+
+  cm_verify_run_async (verify, cancellable, done_cb, &v);
+  g_main_loop_run (loop);
+  g_source_remove (sigint);
+  g_source_remove (sigterm);
+  if (v.tty)
+    fprintf (stderr, "\r\033[K");
+
+  if (v.error != NULL)
+    {
+      cm_cli_print_error (v.error);
+      explain_stop (verify);
+      g_clear_error (&v.error);
+      return CM_EXIT_FAILED;
+    }
+
+  save_outputs (v.result, json, plot);
+  summary = cm_result_get_verify (v.result);
+  lost = summary != NULL && cm_verify_summary_lost_data (summary);
+  g_object_unref (v.result);
+  return lost ? CM_EXIT_FAKE : CM_EXIT_OK;
+}
