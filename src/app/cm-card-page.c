@@ -14,6 +14,7 @@
 
 #include "cm-capacity-probe.h"
 #include "cm-toast.h"
+#include "cm-verify-row.h"
 
 #include "cm-card-page.h"
 
@@ -36,7 +37,9 @@ struct _CmCardPage
   AdwComboRow    *method_row;
   AdwPreferencesGroup *test_group;
   GtkWidget      *start_button;
+  AdwPreferencesGroup *capacity_group;
   AdwActionRow   *capacity_row;
+  GtkWidget      *verify_row;
   GtkSpinner     *capacity_spinner;
   GtkButton      *capacity_button;
 
@@ -248,6 +251,8 @@ set_probing (CmCardPage *self,
   gtk_widget_set_sensitive (GTK_WIDGET (self->test_group), !probing);
   gtk_widget_set_sensitive (self->start_button, !probing);
   gtk_widget_set_sensitive (GTK_WIDGET (self->class_box), !probing);
+  if (self->verify_row != NULL)
+    gtk_widget_set_sensitive (self->verify_row, !probing);
   if (!probing)
     {
       g_clear_handle_id (&self->probe_progress_id, g_source_remove);
@@ -483,11 +488,36 @@ cm_card_page_get_capacity_outcome (CmCardPage *self,
   return self->capacity_outcome;
 }
 
+/* Whether a check that writes to the card (the capacity check, or the
+ * full verify) is running: nothing else may use the card meanwhile. */
 gboolean
 cm_card_page_get_checking_capacity (CmCardPage *self)
 {
   g_return_val_if_fail (CM_IS_CARD_PAGE (self), FALSE);
-  return self->probe_cancellable != NULL;
+  return self->probe_cancellable != NULL ||
+         (self->verify_row != NULL && cm_verify_row_get_busy (CM_VERIFY_ROW (self->verify_row)));
+}
+
+static void
+verify_busy_cb (CmCardPage *self)
+{
+  gboolean busy = cm_verify_row_get_busy (CM_VERIFY_ROW (self->verify_row));
+
+  gtk_widget_set_sensitive (GTK_WIDGET (self->test_group), !busy);
+  gtk_widget_set_sensitive (self->start_button, !busy);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->class_box), !busy);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->capacity_row), !busy);
+  if (!busy)
+    fill_capacity (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CHECKING_CAPACITY]);
+}
+
+/* The full verify's row, for the tests. */
+GtkWidget *
+cm_card_page_get_verify_row (CmCardPage *self)
+{
+  g_return_val_if_fail (CM_IS_CARD_PAGE (self), NULL);
+  return self->verify_row;
 }
 
 static void
@@ -555,6 +585,7 @@ cm_card_page_class_init (CmCardPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, method_row);
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, test_group);
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, start_button);
+  gtk_widget_class_bind_template_child (widget_class, CmCardPage, capacity_group);
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, capacity_row);
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, capacity_spinner);
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, capacity_button);
@@ -580,6 +611,9 @@ cm_card_page_new (CmCardItem *item)
   fill_classes (self);
   fill_methods (self);
   fill_capacity (self);
+  self->verify_row = cm_verify_row_new (item);
+  adw_preferences_group_add (self->capacity_group, self->verify_row);
+  g_signal_connect_object (self->verify_row, "notify::busy", G_CALLBACK (verify_busy_cb), self, G_CONNECT_SWAPPED);
 
   return self;
 }
@@ -605,6 +639,7 @@ cm_card_page_update_item (CmCardPage *self,
   cm_card_page_set_method (self, method);
   if (self->probe_cancellable == NULL)
     fill_capacity (self);
+  cm_verify_row_set_item (CM_VERIFY_ROW (self->verify_row), item);
 }
 
 CmCardItem *

@@ -34,5 +34,6 @@ void        cm_card_page_check_capacity        (CmCardPage *self);
 gboolean    cm_card_page_get_checking_capacity (CmCardPage *self);
 const char *cm_card_page_get_capacity_outcome  (CmCardPage *self,
                                                 gboolean   *fake);
+GtkWidget  *cm_card_page_get_verify_row        (CmCardPage *self);
 
 G_END_DECLS

@@ -253,6 +253,9 @@ cm_chart_view_get_chart_kind (CmChartView *self,
     case CM_CHART_VIEW_POSITION:
       *kind = CM_CHART_POSITION;
       return TRUE;
+    case CM_CHART_VIEW_VERIFY:
+      *kind = CM_CHART_VERIFY;
+      return TRUE;
     case CM_CHART_VIEW_LIVE:
     default:
       return FALSE;
@@ -315,6 +318,7 @@ content_height (CmChartViewKind kind)
     case CM_CHART_VIEW_LATENCY:
       return 280;
     case CM_CHART_VIEW_POSITION:
+    case CM_CHART_VIEW_VERIFY:
       return 240;
     case CM_CHART_VIEW_LIVE:
     default:
@@ -393,7 +397,7 @@ cm_chart_view_class_init (CmChartViewClass *klass)
 
   /* A CmChartViewKind; a plain number so templates can set it. */
   properties[PROP_KIND] =
-    g_param_spec_uint ("kind", NULL, NULL, 0, CM_CHART_VIEW_POSITION, CM_CHART_VIEW_LIVE,
+    g_param_spec_uint ("kind", NULL, NULL, 0, CM_CHART_VIEW_VERIFY, CM_CHART_VIEW_LIVE,
                        G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   gtk_widget_class_set_css_name (widget_class, "chart");

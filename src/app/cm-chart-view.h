@@ -20,6 +20,7 @@ typedef enum
   CM_CHART_VIEW_LATENCY,
   CM_CHART_VIEW_SWEEP,
   CM_CHART_VIEW_POSITION,
+  CM_CHART_VIEW_VERIFY,
 } CmChartViewKind;
 
 #define CM_TYPE_CHART_VIEW (cm_chart_view_get_type ())

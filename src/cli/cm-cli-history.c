@@ -68,8 +68,12 @@ print_row (CmResult  *result,
   cm_cli_pad (line, name ? name : "?", widths[COLUMN_CARD], FALSE);
   g_string_append_c (line, ' ');
   cm_cli_pad (line, cm_result_get_profile (result), widths[COLUMN_RUN], FALSE);
-  append_figure (line, figure (result, CM_TEST_SEQ_WRITE, FALSE), widths[COLUMN_WRITE]);
-  append_figure (line, figure (result, CM_TEST_SEQ_READ, FALSE), widths[COLUMN_READ]);
+  /* A full verify has no sequential tests: its write and read-back
+   * rates stand in for them. */
+  append_figure (line, figure (result, cm_result_get_verify (result) ? CM_TEST_VERIFY_WRITE : CM_TEST_SEQ_WRITE, FALSE),
+                 widths[COLUMN_WRITE]);
+  append_figure (line, figure (result, cm_result_get_verify (result) ? CM_TEST_VERIFY_READ : CM_TEST_SEQ_READ, FALSE),
+                 widths[COLUMN_READ]);
   append_figure (line, figure (result, CM_TEST_RAND_WRITE_4K, TRUE), widths[COLUMN_RAND_WRITE]);
   append_figure (line, figure (result, CM_TEST_RAND_READ_4K, TRUE), widths[COLUMN_RAND_READ]);
   printf ("%s  %s\n", line->str, cm_result_get_summary (result) ? cm_result_get_summary (result) : "");
@@ -80,7 +84,7 @@ print_table (GPtrArray *results)
 {
   const char *headings[N_COLUMNS] = { _("When"), _("Card"), _("Run"), _("Write"), _("Read"), _("4K write"), _("4K read") };
   const char *units[N_COLUMNS] = { "", "", "", "MB/s", "MB/s", "IOPS", "IOPS" };
-  int widths[N_COLUMNS] = { 16, 24, 5, 9, 9, 9, 9 };
+  int widths[N_COLUMNS] = { 16, 24, 6, 9, 9, 9, 9 };
   g_autoptr(GString) line = g_string_new (NULL);
   g_autoptr(GString) unit_line = g_string_new (NULL);
 

@@ -333,6 +333,15 @@ cm_verify_get_folder (CmVerify *self)
   return self->folder;
 }
 
+/* Whether the run carries on from a saved state (known once prepared). */
+gboolean
+cm_verify_get_resuming (CmVerify *self)
+{
+  g_return_val_if_fail (CM_IS_VERIFY (self), FALSE);
+
+  return (self->flags & CM_VERIFY_FLAGS_RESUME) != 0;
+}
+
 const char *
 cm_verify_get_state_path (CmVerify *self)
 {
@@ -405,6 +414,10 @@ set_state_path (CmVerify  *self,
   if (self->state_folder == NULL)
     self->state_folder = default_state_folder ();
   self->state_path = g_build_filename (self->state_folder, file, NULL);
+  /* The app carries on with a card it sees again. */
+  if ((self->flags & CM_VERIFY_FLAGS_CARRY_ON) && !(self->flags & CM_VERIFY_FLAGS_READ_ONLY) &&
+      cm_verify_has_saved_state (self))
+    self->flags |= CM_VERIFY_FLAGS_RESUME;
   return TRUE;
 }
 

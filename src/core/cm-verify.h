@@ -31,6 +31,7 @@ typedef enum
   CM_VERIFY_FLAGS_KEEP         = 1 << 1,  /* leave the .h2w files at the end */
   CM_VERIFY_FLAGS_READ_ONLY    = 1 << 2,  /* check .h2w files already there */
   CM_VERIFY_FLAGS_DESTROY_DATA = 1 << 3,  /* leave to overwrite a whole device */
+  CM_VERIFY_FLAGS_CARRY_ON     = 1 << 4,  /* resume when a stopped run is saved, else start */
 } CmVerifyFlags;
 
 typedef enum
@@ -91,6 +92,7 @@ CmVerifyMode  cm_verify_get_mode         (CmVerify            *self);
 const char   *cm_verify_get_folder       (CmVerify            *self);
 const char   *cm_verify_get_state_path   (CmVerify            *self);
 gboolean      cm_verify_has_saved_state  (CmVerify            *self);
+gboolean      cm_verify_get_resuming     (CmVerify            *self);
 
 void          cm_verify_run_async        (CmVerify            *self,
                                           GCancellable        *cancellable,

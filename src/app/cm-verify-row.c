@@ -1,0 +1,486 @@
+/* cm-verify-row.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * "Verify Every Byte…" on a card's page: asks, runs core's verify
+ * (cm-verify.c), shows its progress in the row's subtitle and its
+ * findings in a dialog, and keeps the result in the history. A mounted
+ * card or a folder is verified in F3's files, leaving its own files
+ * alone; an unmounted card is verified whole, after a red confirmation.
+ * A verify that was stopped (cancelled, the window closed, the card
+ * pulled) carries on when it is started again on the same card.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <unistd.h>
+
+#include "cm-backend.h"
+#include "cm-chart-view.h"
+#include "cm-history.h"
+#include "cm-toast.h"
+#include "cm-verify.h"
+
+#include "cm-verify-row.h"
+
+struct _CmVerifyRow
+{
+  AdwActionRow   parent_instance;
+
+  CmCardItem    *item;
+  CmVerify      *verify;
+  GCancellable  *cancellable;
+  GApplication  *hold;          /* held while the verify writes */
+  CmResult      *result;        /* the last one */
+
+  GtkSpinner    *spinner;
+  GtkButton     *button;
+};
+
+G_DEFINE_FINAL_TYPE (CmVerifyRow, cm_verify_row, ADW_TYPE_ACTION_ROW)
+
+enum {
+  PROP_0,
+  PROP_BUSY,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+/* Where the verify goes: a folder (a mounted card's, or one the user
+ * picked), or the whole device; NULL with @why_not when it may not. */
+static const char *
+choose_path (CmVerifyRow  *self,
+             gboolean     *device,
+             const char  **why_not)
+{
+  CmCardItem *item = self->item;
+
+  *device = FALSE;
+  if (cm_card_item_get_is_system (item) || cm_card_item_get_kind (item) == CM_CARD_KIND_HOME)
+    {
+      *why_not = _("This disk holds the running system: filling it would stop the computer working.");
+      return NULL;
+    }
+  if (cm_card_item_get_file_folder (item) != NULL)
+    return cm_card_item_get_file_folder (item);
+  if (cm_card_item_get_kind (item) == CM_CARD_KIND_DEVICE && cm_card_item_get_device (item) != NULL)
+    {
+      *device = TRUE;
+      return cm_card_item_get_device (item);
+    }
+  *why_not = _("There is nothing to verify here.");
+  return NULL;
+}
+
+static void
+fill_subtitle (CmVerifyRow *self)
+{
+  const char *why_not = NULL;
+  gboolean device;
+  const char *path = self->item ? choose_path (self, &device, &why_not) : NULL;
+
+  gtk_widget_set_sensitive (GTK_WIDGET (self->button), path != NULL || self->cancellable != NULL);
+  if (path == NULL)
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (self), why_not ? why_not : "");
+  else if (device)
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (self),
+                                 _("Writes the whole card and reads it back, to find bad or missing storage. Erases the card."));
+  else
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (self),
+                                 _("Fills the free space with test files and reads them back, to find bad or missing storage. Your files stay."));
+}
+
+static void
+set_busy (CmVerifyRow *self,
+          gboolean     busy)
+{
+  gtk_widget_set_visible (GTK_WIDGET (self->spinner), busy);
+  gtk_spinner_set_spinning (self->spinner, busy);
+  gtk_button_set_label (self->button, busy ? _("_Stop") : _("_Verify"));
+  if (!busy)
+    {
+      g_clear_object (&self->cancellable);
+      g_clear_object (&self->verify);
+      fill_subtitle (self);
+    }
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+}
+
+static char *
+format_left (double seconds)
+{
+  guint s = (guint) seconds;
+
+  if (seconds < 0)
+    return g_strdup (_("time left unknown"));
+  if (s >= 3600)
+    return g_strdup_printf (_("%u h %02u min left"), s / 3600, s / 60 % 60);
+  if (s >= 60)
+    return g_strdup_printf (_("%u min left"), (s + 59) / 60);
+  return g_strdup_printf (_("%u s left"), s);
+}
+
+static void
+progress_cb (CmVerifyRow *self,
+             guint        phase,
+             double       fraction,
+             double       mb_per_s,
+             double       seconds_left,
+             CmVerify    *verify)
+{
+  g_autofree char *left = format_left (seconds_left);
+  g_autofree char *text = NULL;
+
+  /* Translators: "Writing, 12 % done, 18.2 MB/s, 5 min left" */
+  text = g_strdup_printf (phase == CM_VERIFY_PHASE_WRITE ? _("Writing, %.0f %% done, %.1f MB/s, %s")
+                                                         : _("Reading back, %.0f %% done, %.1f MB/s, %s"),
+                          fraction * 100, mb_per_s, left);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (self), text);
+}
+
+static void
+release_application (CmVerifyRow *self)
+{
+  if (self->hold != NULL)
+    g_application_release (self->hold);
+  g_clear_object (&self->hold);
+}
+
+/* Closing the window during a verify cancels it; the application waits
+ * until the state is saved. */
+static void
+hold_application (CmVerifyRow *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkApplication *app = GTK_IS_WINDOW (root) ? gtk_window_get_application (GTK_WINDOW (root)) : NULL;
+
+  if (app != NULL && self->hold == NULL)
+    {
+      self->hold = G_APPLICATION (g_object_ref (app));
+      g_application_hold (self->hold);
+    }
+}
+
+static void
+show_outcome (CmVerifyRow *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  const CmVerifySummary *summary = cm_result_get_verify (self->result);
+  gboolean lost = cm_verify_summary_lost_data (summary);
+  g_autoptr(GPtrArray) results = g_ptr_array_new ();
+  GtkWidget *dialog, *box, *label, *chart;
+
+  dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                   lost ? _("Data Was Lost") : _("Every Byte Came Back"), NULL);
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+  label = gtk_label_new (cm_result_get_summary (self->result));
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_justify (GTK_LABEL (label), GTK_JUSTIFY_CENTER);
+  gtk_widget_add_css_class (label, lost ? "error" : "success");
+  gtk_box_append (GTK_BOX (box), label);
+
+  g_ptr_array_add (results, self->result);
+  chart = cm_chart_view_new (CM_CHART_VIEW_VERIFY);
+  cm_chart_view_set_results (CM_CHART_VIEW (chart), results);
+  gtk_widget_set_size_request (chart, 420, -1);
+  gtk_box_append (GTK_BOX (box), chart);
+
+  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), box);
+  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+keep_result (CmVerifyRow *self)
+{
+  g_autoptr(CmHistory) history = cm_history_new_default ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file = NULL;
+
+  cm_result_set_name (self->result, cm_card_item_get_name (self->item));
+  if ((file = cm_history_save (history, self->result, &error)) == NULL)
+    {
+      g_autofree char *message = g_strdup_printf (_("The result could not be kept in the history: %s"), error->message);
+
+      cm_toast_show (GTK_WIDGET (self), message);
+    }
+}
+
+static void
+verify_done_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(CmVerifyRow) self = user_data;
+  g_autoptr(CmResult) outcome = NULL;
+  g_autoptr(GError) error = NULL;
+
+  outcome = cm_verify_run_finish (CM_VERIFY (object), result, &error);
+  release_application (self);
+  if (self->item == NULL)
+    return;  /* the page went away; what was done is saved */
+  set_busy (self, FALSE);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    cm_toast_show (GTK_WIDGET (self), _("Verify stopped. What was done is kept: verify again to carry on."));
+  else if (error != NULL)
+    cm_toast_show (GTK_WIDGET (self), error->message);
+  else
+    {
+      g_set_object (&self->result, outcome);
+      keep_result (self);
+      show_outcome (self);
+    }
+}
+
+static void
+run (CmVerifyRow *self,
+     const char  *path,
+     int          fd,
+     gboolean     device)
+{
+  g_autoptr(GError) error = NULL;
+  CmVerifyFlags flags = CM_VERIFY_FLAGS_CARRY_ON | (device ? CM_VERIFY_FLAGS_DESTROY_DATA : 0);
+
+  self->verify = cm_verify_new (path, flags);
+  if (fd >= 0)
+    cm_verify_set_device_fd (self->verify, fd);
+  if (!cm_verify_prepare (self->verify, &error))
+    {
+      release_application (self);
+      set_busy (self, FALSE);
+      cm_toast_show (GTK_WIDGET (self), error->message);
+      return;
+    }
+  if (cm_verify_get_resuming (self->verify))
+    cm_toast_show (GTK_WIDGET (self), _("Carrying on with the verify that was stopped."));
+  g_signal_connect_object (self->verify, "progress", G_CALLBACK (progress_cb), self, G_CONNECT_SWAPPED);
+  cm_verify_run_async (self->verify, self->cancellable, verify_done_cb, g_object_ref (self));
+}
+
+static void
+target_opened_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(CmVerifyRow) self = user_data;
+  g_autoptr(CmTarget) target = NULL;
+  g_autoptr(GError) error = NULL;
+
+  target = cm_backend_open_target_finish (result, &error);
+  if (self->item == NULL)
+    {
+      release_application (self);
+      return;
+    }
+  if (target == NULL)
+    {
+      release_application (self);
+      set_busy (self, FALSE);
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        cm_toast_show (GTK_WIDGET (self), error->message);
+      return;
+    }
+  /* The verify takes its own descriptor; the target closes its own. */
+  run (self, cm_target_get_device (target) ? cm_target_get_device (target) : cm_card_item_get_device (self->item),
+       dup (cm_target_get_fd (target)), TRUE);
+}
+
+static void
+start (CmVerifyRow *self)
+{
+  const char *why_not = NULL;
+  gboolean device;
+  const char *path = choose_path (self, &device, &why_not);
+
+  if (path == NULL)
+    return;
+  self->cancellable = g_cancellable_new ();
+  set_busy (self, TRUE);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (self), _("Starting…"));
+  hold_application (self);
+  if (device)
+    cm_backend_open_target_async (self->item, CM_METHOD_RAW_WRITE, self->cancellable,
+                                  target_opened_cb, g_object_ref (self));
+  else
+    run (self, path, -1, FALSE);
+}
+
+static void
+confirm_cb (CmVerifyRow      *self,
+            const char       *response,
+            AdwMessageDialog *dialog)
+{
+  if (g_strcmp0 (response, "verify") == 0 && self->cancellable == NULL && self->item != NULL)
+    start (self);
+}
+
+/* Starts after asking, or stops the verify that is running. */
+void
+cm_verify_row_activate (CmVerifyRow *self)
+{
+  const char *why_not = NULL;
+  gboolean device;
+  const char *path;
+  GtkRoot *root;
+  GtkWidget *dialog;
+  g_autofree char *body = NULL;
+  g_autofree char *size = NULL;
+
+  g_return_if_fail (CM_IS_VERIFY_ROW (self));
+
+  if (self->cancellable != NULL)
+    {
+      g_cancellable_cancel (self->cancellable);
+      return;
+    }
+  if ((path = choose_path (self, &device, &why_not)) == NULL)
+    {
+      cm_toast_show (GTK_WIDGET (self), why_not);
+      return;
+    }
+
+  size = g_format_size (cm_card_item_get_size (self->item));
+  root = gtk_widget_get_root (GTK_WIDGET (self));
+  if (device)
+    body = g_strdup_printf (_("Everything on this %s card will be destroyed: CardMark writes all of it and reads it back. "
+                              "A large card takes hours; you can stop at any time and carry on later."), size);
+  else
+    body = g_strdup_printf (_("CardMark fills the free space in %s with test files (1.h2w, 2.h2w, …, as F3 writes), "
+                              "reads them back and removes them. Your own files are not touched. "
+                              "A large card takes hours; you can stop at any time and carry on later."), path);
+  dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                   device ? _("Erase and Verify the Whole Card?") : _("Verify Every Byte?"), body);
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
+                                    "cancel", _("_Cancel"),
+                                    "verify", device ? _("_Erase and Verify") : _("_Verify"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "verify",
+                                              device ? ADW_RESPONSE_DESTRUCTIVE : ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  g_signal_connect_object (dialog, "response", G_CALLBACK (confirm_cb), self, G_CONNECT_SWAPPED);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+button_clicked_cb (CmVerifyRow *self)
+{
+  cm_verify_row_activate (self);
+}
+
+gboolean
+cm_verify_row_get_busy (CmVerifyRow *self)
+{
+  g_return_val_if_fail (CM_IS_VERIFY_ROW (self), FALSE);
+
+  return self->cancellable != NULL;
+}
+
+/* The result of the last verify that finished, or NULL. */
+CmResult *
+cm_verify_row_get_result (CmVerifyRow *self)
+{
+  g_return_val_if_fail (CM_IS_VERIFY_ROW (self), NULL);
+
+  return self->result;
+}
+
+void
+cm_verify_row_set_item (CmVerifyRow *self,
+                        CmCardItem  *item)
+{
+  g_return_if_fail (CM_IS_VERIFY_ROW (self));
+  g_return_if_fail (CM_IS_CARD_ITEM (item));
+
+  g_set_object (&self->item, item);
+  if (self->cancellable == NULL)
+    fill_subtitle (self);
+}
+
+static void
+cm_verify_row_dispose (GObject *object)
+{
+  CmVerifyRow *self = CM_VERIFY_ROW (object);
+
+  /* A verify still running stops and saves what it did; its callback
+   * holds the row until then. */
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->item);
+  g_clear_object (&self->result);
+  gtk_widget_dispose_template (GTK_WIDGET (self), CM_TYPE_VERIFY_ROW);
+
+  G_OBJECT_CLASS (cm_verify_row_parent_class)->dispose (object);
+}
+
+static void
+cm_verify_row_finalize (GObject *object)
+{
+  CmVerifyRow *self = CM_VERIFY_ROW (object);
+
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->verify);
+  release_application (self);
+
+  G_OBJECT_CLASS (cm_verify_row_parent_class)->finalize (object);
+}
+
+static void
+cm_verify_row_get_property (GObject    *object,
+                            guint       prop_id,
+                            GValue     *value,
+                            GParamSpec *pspec)
+{
+  CmVerifyRow *self = CM_VERIFY_ROW (object);
+
+  switch (prop_id)
+    {
+    case PROP_BUSY:
+      g_value_set_boolean (value, cm_verify_row_get_busy (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cm_verify_row_class_init (CmVerifyRowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = cm_verify_row_dispose;
+  object_class->finalize = cm_verify_row_finalize;
+  object_class->get_property = cm_verify_row_get_property;
+
+  properties[PROP_BUSY] =
+    g_param_spec_boolean ("busy", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/cardmark/CardMark/ui/cm-verify-row.ui");
+  gtk_widget_class_bind_template_child (widget_class, CmVerifyRow, spinner);
+  gtk_widget_class_bind_template_child (widget_class, CmVerifyRow, button);
+  gtk_widget_class_bind_template_callback (widget_class, button_clicked_cb);
+}
+
+static void
+cm_verify_row_init (CmVerifyRow *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+}
+
+GtkWidget *
+cm_verify_row_new (CmCardItem *item)
+{
+  CmVerifyRow *self;
+
+  g_return_val_if_fail (CM_IS_CARD_ITEM (item), NULL);
+
+  self = g_object_new (CM_TYPE_VERIFY_ROW, NULL);
+  cm_verify_row_set_item (self, item);
+  return GTK_WIDGET (self);
+}
