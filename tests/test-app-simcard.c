@@ -18,6 +18,7 @@
 
 #include <adwaita.h>
 #include <glib/gstdio.h>
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -33,6 +34,7 @@
 #include "cm-run-page.h"
 #include "cm-test-app.h"
 #include "cm-verdict.h"
+#include "cm-verify-row.h"
 #include "cm-window.h"
 
 static char *services_skip_reason;
@@ -607,6 +609,92 @@ test_capacity_fake (Fixture       *f,
   g_assert_true (g_str_has_prefix (outcome, "Fake capacity"));
   g_assert_nonnull (strstr (outcome, real));
   label = find_label (dialog, outcome);
+  g_assert_nonnull (label);
+  g_assert_true (gtk_widget_has_css_class (label, "error"));
+  close_dialog (f, dialog);
+}
+
+static gboolean
+verify_writing (gpointer data)
+{
+  AdwActionRow *row = data;
+
+  return g_str_has_prefix (adw_action_row_get_subtitle (row), "Writing,");
+}
+
+static gboolean
+verify_idle (gpointer data)
+{
+  return !cm_verify_row_get_busy (data);
+}
+
+/* "Verify Every Byte…" as a user would: the red confirmation for a whole
+ * card, then a stop half-way, then a second start that carries on; the
+ * findings come up in a dialog. */
+static void
+test_verify_fake (Fixture       *f,
+                  gconstpointer  data)
+{
+  const char *args[] = { "good-a1", "--size", "64MiB", "--", "--fake-factor", "2",
+                         "--set", "write.bandwidth-mb-s=80", "--set", "read.bandwidth-mb-s=160", NULL };
+  guint64 size, real;
+  CmCardPage *page;
+  CmVerifyRow *row;
+  CmResult *result;
+  const CmVerifySummary *summary;
+  GtkWidget *dialog;
+  GtkWidget *label;
+
+  if (!card_up (f, args))
+    return;
+  size = g_ascii_strtoull (card_get (f, "SIMCARD_SIZE"), NULL, 10);
+  real = g_ascii_strtoull (card_get (f, "SIMCARD_REAL_SIZE"), NULL, 10);
+
+  open_window (f);
+  g_assert_true (cm_test_wait_for (card_listed, f, 20));
+  g_assert_true (cm_window_open_path (f->window, card_get (f, "SIMCARD_DEV")));
+  page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
+  row = CM_VERIFY_ROW (cm_card_page_get_verify_row (page));
+
+  for (guint round = 0; round < 2; round++)
+    {
+      cm_verify_row_activate (row);
+      cm_test_settle (0.2);
+      g_assert_false (cm_verify_row_get_busy (row));
+      dialog = visible_dialog ();
+      g_assert_nonnull (dialog);
+      g_assert_cmpint (adw_message_dialog_get_response_appearance (ADW_MESSAGE_DIALOG (dialog), "verify"), ==,
+                       ADW_RESPONSE_DESTRUCTIVE);
+      adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "verify");
+      gtk_window_close (GTK_WINDOW (dialog));
+      g_assert_true (cm_verify_row_get_busy (row));
+      g_assert_true (cm_card_page_get_checking_capacity (page));
+      g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (f->app), "start-test"));
+      if (round == 0)
+        {
+          /* Stop it once it writes: what it did is kept. */
+          g_assert_true (cm_test_wait_for (verify_writing, row, 30));
+          cm_verify_row_activate (row);
+          g_assert_true (cm_test_wait_for (verify_idle, row, 10));
+          g_assert_null (cm_verify_row_get_result (row));
+        }
+    }
+  g_assert_true (cm_test_wait_for (verify_idle, row, 120));
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (f->app), "start-test"));
+
+  result = cm_verify_row_get_result (row);
+  g_assert_nonnull (result);
+  summary = cm_result_get_verify (result);
+  g_test_message ("shown: %s", cm_result_get_summary (result));
+  /* Carried on, not started again: the whole card was written once. */
+  g_assert_cmpuint (summary->written_bytes, ==, size);
+  g_assert_cmpfloat (fabs ((double) summary->usable_bytes / real - 1), <, 0.01);
+  g_assert_true (g_str_has_prefix (cm_result_get_summary (result), "Fake capacity"));
+
+  cm_test_settle (0.1);
+  dialog = visible_dialog ();
+  g_assert_nonnull (dialog);
+  label = find_label (dialog, cm_result_get_summary (result));
   g_assert_nonnull (label);
   g_assert_true (gtk_widget_has_css_class (label, "error"));
   close_dialog (f, dialog);
@@ -1193,6 +1281,8 @@ main (int   argc,
               fixture_set_up, test_detached, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/capacity-fake", Fixture, NULL,
               fixture_set_up, test_capacity_fake, fixture_tear_down);
+  g_test_add ("/cardmark/app-simcard/verify-fake", Fixture, NULL,
+              fixture_set_up, test_verify_fake, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/capacity-genuine", Fixture, NULL,
               fixture_set_up, test_capacity_genuine, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/unmounted-under-page", Fixture, NULL,

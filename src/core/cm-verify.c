@@ -174,9 +174,9 @@ cm_verify_describe (const CmVerifySummary *v)
 
   if (v->sectors_overwritten * 2 > v->sectors_corrupted + v->sectors_changed + v->sectors_unreadable &&
       v->sectors_overwritten > 0)
-    return g_strdup_printf (_("Fake capacity: only %s of the %s written came back; data written later overwrote earlier data, "
-                              "first at %s. Don't keep photos or anything you can't lose on this card: use it as a %s card at most, or better, return it."),
-                            usable, checked, first, usable);
+    return g_strdup_printf (_("Fake capacity: only %s of the %s written came back; data written later overwrote earlier data. "
+                              "Don't keep photos or anything you can't lose on this card: use it as a %s card at most, or better, return it."),
+                            usable, checked, usable);
 
   if (!v->complete)
     return g_strdup_printf (_("The card stopped working at %s: %s could not be written or read back. "
