@@ -458,6 +458,48 @@ test_compare (Fixture       *f,
 
 /* A chart has a colour for CM_CHART_MAX_RESULTS cards: once that many
  * are ticked, the rest can't be, until one is unticked. */
+/* A full verify's document sits in the history with the runs: listed
+ * (not skipped as a problem), saying what came back, and not offered for
+ * a speed comparison it has no tests for. */
+static void
+test_verify_in_history (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autoptr(CmHistory) history = cm_history_new_default ();
+  g_autoptr(CmResult) verify = NULL;
+  g_autoptr(CmVerifySummary) summary = cm_verify_summary_new ();
+  g_autoptr(GFile) saved = NULL;
+  g_autoptr(GError) error = NULL;
+  CmHistoryPage *page;
+
+  run_on (f, f->folders[0]);
+  verify = cm_result_new ();  /* started after the run: newer */
+  summary->mode = g_strdup ("files");
+  summary->n_files = 1;
+  summary->written_bytes = summary->checked_bytes = summary->usable_bytes = 1 << 20;
+  summary->sectors_ok = (1 << 20) / 512;
+  cm_result_set_profile (verify, "verify");
+  cm_result_set_target (verify, f->folders[1], "file", NULL, NULL);
+  cm_result_set_name (verify, "Verified card");
+  cm_result_set_verify (verify, summary);
+  cm_result_set_summary (verify, "Every byte came back as written.");
+  saved = cm_history_save (history, verify, &error);
+  g_assert_no_error (error);
+
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-history", NULL);
+  page = CM_HISTORY_PAGE (cm_window_get_page (f->window, "history"));
+  for (guint i = 0; i < cm_history_page_get_problems (page)->len; i++)
+    g_test_message ("problem: %s", (char *) g_ptr_array_index (cm_history_page_get_problems (page), i));
+  g_assert_cmpuint (cm_history_page_get_n_results (page), ==, 2);
+  g_assert_cmpuint (cm_history_page_get_problems (page)->len, ==, 0);
+
+
+  /* Newest first: the verify is on top, and can't be ticked. */
+  g_assert_false (cm_history_page_set_picked (page, 0, TRUE));
+  g_assert_true (cm_history_page_set_picked (page, 1, TRUE));
+  g_assert_false (cm_history_page_compare (page));
+}
+
 static void
 test_compare_limit (Fixture       *f,
                     gconstpointer  data)
@@ -518,6 +560,8 @@ main (int   argc,
               fixture_set_up, test_empty_history, fixture_tear_down);
   g_test_add ("/cardmark/app-history/compare", Fixture, NULL,
               fixture_set_up, test_compare, fixture_tear_down);
+  g_test_add ("/cardmark/app-history/verify-in-history", Fixture, NULL,
+              fixture_set_up, test_verify_in_history, fixture_tear_down);
   g_test_add ("/cardmark/app-history/compare-limit", Fixture, NULL,
               fixture_set_up, test_compare_limit, fixture_tear_down);
 

@@ -17,6 +17,8 @@
 #include "cm-chart.h"
 #include "cm-result-page.h"
 
+#include "cm-verify.h"
+
 #include "cm-history-page.h"
 
 struct _CmHistoryPage
@@ -92,6 +94,14 @@ dup_figures (CmResult *result)
 
       g_string_append (out, date);
     }
+  if (cm_result_get_verify (result) != NULL)
+    {
+      /* Translators: a full verify's write speed in a history row */
+      append_figure (out, _("verify: write %.1f MB/s"), test_figure (result, "verify-write", FALSE));
+      /* Translators: a full verify's read-back speed in a history row */
+      append_figure (out, _("read back %.1f MB/s"), test_figure (result, "verify-read", FALSE));
+      return g_string_free (out, FALSE);
+    }
   /* Translators: sequential write speed in a history row */
   append_figure (out, _("write %.1f MB/s"), test_figure (result, CM_TEST_SEQ_WRITE, FALSE));
   /* Translators: sequential read speed in a history row */
@@ -107,7 +117,20 @@ static char *
 dup_verdicts (CmResult *result)
 {
   GPtrArray *claims = cm_result_get_claims (result);
+  const CmVerifySummary *verify = cm_result_get_verify (result);
   GString *out = g_string_new (NULL);
+
+  /* A full verify judges no class: its finding is what came back. */
+  if (verify != NULL)
+    {
+      g_autofree char *usable = g_format_size (verify->usable_bytes);
+      g_autofree char *lost = g_format_size (verify->lost_bytes);
+
+      g_string_free (out, TRUE);
+      if (cm_verify_summary_lost_data (verify))
+        return g_strdup_printf (_("Every byte verified: %s came back, %s lost"), usable, lost);
+      return g_strdup_printf (_("Every byte verified: all %s came back"), usable);
+    }
 
   for (guint i = 0; i < claims->len; i++)
     {
@@ -153,6 +176,8 @@ update_compare (CmHistoryPage *self)
     {
       GtkWidget *check = g_ptr_array_index (self->checks, i);
 
+      if (g_object_get_data (G_OBJECT (check), "cm-not-comparable") != NULL)
+        continue;
       gtk_widget_set_sensitive (check, picked < CM_CHART_MAX_RESULTS ||
                                        gtk_check_button_get_active (GTK_CHECK_BUTTON (check)));
     }
@@ -189,7 +214,21 @@ new_result_row (CmHistoryPage *self,
   g_signal_connect_object (check, "toggled", G_CALLBACK (check_toggled_cb), self, G_CONNECT_SWAPPED);
   g_ptr_array_add (self->checks, check);
 
-  if (cm_result_get_claims (result)->len > 0)
+  /* Comparisons chart speed tests, which a full verify has none of. */
+  if (cm_result_get_verify (result) != NULL)
+    {
+      GtkWidget *label = gtk_label_new (cm_verify_summary_lost_data (cm_result_get_verify (result))
+                                        ? _("Data lost") : _("Intact"));
+
+      gtk_widget_add_css_class (label, cm_verify_summary_lost_data (cm_result_get_verify (result))
+                                       ? "status-below" : "status-meets");
+      gtk_widget_set_valign (label, GTK_ALIGN_CENTER);
+      adw_action_row_add_suffix (ADW_ACTION_ROW (row), label);
+      g_object_set_data (G_OBJECT (check), "cm-not-comparable", GINT_TO_POINTER (TRUE));
+      gtk_widget_set_sensitive (check, FALSE);
+      gtk_widget_set_tooltip_text (check, _("A full verify has no speed tests to compare"));
+    }
+  else if (cm_result_get_claims (result)->len > 0)
     {
       CmStatus status = cm_result_get_overall_status (result);
       GtkWidget *label = gtk_label_new (cm_status_get_label (status));
