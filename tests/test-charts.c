@@ -249,6 +249,44 @@ summary_layout (GPtrArray *results)
   return layout;
 }
 
+/* Full verifies of @n cards: write and read-back speed by position, and
+ * two regions that lost data, the second past the last speed point. */
+static const CmRegion verify_regions[] = { { 400000000, 410000000 }, { 900000000, 1000000000 } };
+
+static GPtrArray *
+verify_cards (guint n)
+{
+  GPtrArray *results = g_ptr_array_new_with_free_func (g_object_unref);
+  const char *names[] = { "verify-write", "verify-read" };
+
+  for (guint r = 0; r < n; r++)
+    {
+      g_autoptr(CmVerifySummary) v = cm_verify_summary_new ();
+      g_autofree char *name = g_strdup_printf ("Card %u", r + 1);
+      CmResult *result = cm_result_new ();
+
+      for (guint t = 0; t < G_N_ELEMENTS (names); t++)
+        {
+          CmTestResult *test = cm_test_result_new (names[t]);
+
+          for (guint i = 0; i < 100; i++)
+            {
+              CmPosition p = { i * 1e7, (t + 1) * 10.0 + i % 3 + r * 5 };
+
+              g_array_append_val (test->positions, p);
+            }
+          cm_result_take_test (result, test);
+        }
+      v->mode = g_strdup ("files");
+      g_array_append_vals (v->bad_regions, verify_regions, G_N_ELEMENTS (verify_regions));
+      v->first_bad_offset = verify_regions[0].start;
+      cm_result_set_verify (result, v);
+      cm_result_set_name (result, name);
+      g_ptr_array_add (results, result);
+    }
+  return results;
+}
+
 static void
 test_kind_names (void)
 {
@@ -496,13 +534,18 @@ check_no_overlap (CmChartLayout *layout)
 static void
 test_no_overlap (void)
 {
-  g_autoptr(GPtrArray) one = one_card (TRUE);
-  g_autoptr(GPtrArray) three = three_cards ();
+  g_autoptr(GPtrArray) bench_one = one_card (TRUE);
+  g_autoptr(GPtrArray) bench_three = three_cards ();
+  g_autoptr(GPtrArray) verify_one = verify_cards (1);
+  g_autoptr(GPtrArray) verify_three = verify_cards (3);
   static const double sizes[][2] = { { 800, 480 }, { 1200, 700 }, { 400, 600 } };
 
   for (guint k = 0; k < CM_CHART_N_KINDS; k++)
     for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
       {
+        /* A full verify is a run of its own, with its own document. */
+        GPtrArray *one = k == CM_CHART_VERIFY ? verify_one : bench_one;
+        GPtrArray *three = k == CM_CHART_VERIFY ? verify_three : bench_three;
         g_autoptr(CmChartLayout) a = cm_chart_layout_new (k, one, sizes[s][0], sizes[s][1], NULL, TRUE);
         g_autoptr(CmChartLayout) b = cm_chart_layout_new (k, three, sizes[s][0], sizes[s][1], NULL, TRUE);
 
@@ -1179,6 +1222,7 @@ static void
 test_export (void)
 {
   g_autoptr(GPtrArray) one = one_card (TRUE);
+  g_autoptr(GPtrArray) verify_one = verify_cards (1);
   g_autoptr(GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("cardmark-charts-XXXXXX", &error);
 
@@ -1190,9 +1234,10 @@ test_export (void)
       g_autofree char *svg = g_strconcat (base, ".svg", NULL);
       g_autofree char *pdf = g_strconcat (base, ".PDF", NULL);
       g_autofree char *contents = NULL;
+      GPtrArray *input = k == CM_CHART_VERIFY ? verify_one : one;
       gsize length;
 
-      g_assert_true (cm_chart_export (png, k, one, 800, 480, &error));
+      g_assert_true (cm_chart_export (png, k, input, 800, 480, &error));
       g_assert_no_error (error);
       g_assert_true (g_file_get_contents (png, &contents, &length, NULL));
       g_assert_cmpuint (length, >, 1000);
@@ -1200,12 +1245,12 @@ test_export (void)
       g_assert_true (png_has_content (png, 800, 480));
       g_clear_pointer (&contents, g_free);
 
-      g_assert_true (cm_chart_export (svg, k, one, 800, 480, &error));
+      g_assert_true (cm_chart_export (svg, k, input, 800, 480, &error));
       g_assert_no_error (error);
       g_assert_true (g_file_get_contents (svg, &contents, &length, NULL));
       g_assert_nonnull (strstr (contents, "<svg"));
       g_assert_nonnull (strstr (contents, "<desc>"));
-      g_assert_nonnull (strstr (contents, "SanDisk Extreme 64GB"));
+      g_assert_nonnull (strstr (contents, k == CM_CHART_VERIFY ? "Card 1" : "SanDisk Extreme 64GB"));
       g_assert_nonnull (strstr (contents, k == CM_CHART_LATENCY ? " ms" : "MB/s"));
       if (k == CM_CHART_SUMMARY)
         {
@@ -1214,7 +1259,7 @@ test_export (void)
         }
       g_clear_pointer (&contents, g_free);
 
-      g_assert_true (cm_chart_export (pdf, k, one, 800, 480, &error));
+      g_assert_true (cm_chart_export (pdf, k, input, 800, 480, &error));
       g_assert_no_error (error);
       g_assert_true (g_file_get_contents (pdf, &contents, &length, NULL));
       g_assert_cmpuint (length, >, 1000);
@@ -1250,6 +1295,45 @@ test_export (void)
     g_clear_error (&error);
   }
   g_rmdir (dir);
+}
+
+/* The verify chart: a line for writing and one for reading back against
+ * the place on the card, and every lost region shaded inside the plot. */
+static void
+test_verify (void)
+{
+  g_autoptr(GPtrArray) results = verify_cards (1);
+  g_autoptr(GPtrArray) quick = one_card (FALSE);
+  g_autoptr(CmChartLayout) layout = NULL;
+  g_autofree char *text = NULL;
+  CmChartPanel *panel;
+
+  g_assert_true (cm_chart_has_data (CM_CHART_VERIFY, results));
+  g_assert_false (cm_chart_has_data (CM_CHART_VERIFY, quick));
+
+  layout = cm_chart_layout_new (CM_CHART_VERIFY, results, 800, 480, NULL, TRUE);
+  g_assert_false (layout->empty);
+  g_assert_cmpuint (layout->panels->len, ==, 1);
+  panel = g_ptr_array_index (layout->panels, 0);
+  g_assert_cmpuint (panel->series->len, ==, 2);
+  g_assert_cmpuint (panel->bars->len, ==, G_N_ELEMENTS (verify_regions));
+  for (guint i = 0; i < panel->bars->len; i++)
+    {
+      const CmChartBar *bar = &g_array_index (panel->bars, CmChartBar, i);
+      double x0 = cm_chart_axis_to_pixel (&panel->x, verify_regions[i].start / 1e9);
+      double x1 = cm_chart_axis_to_pixel (&panel->x, verify_regions[i].end / 1e9);
+
+      g_assert_cmpfloat_with_epsilon (bar->rect.x, x0, 0.5);
+      g_assert_cmpfloat_with_epsilon (bar->rect.x + bar->rect.width, x1, 0.5);
+      g_assert_cmpfloat (bar->rect.x + bar->rect.width, <=, panel->plot.x + panel->plot.width + 0.5);
+      g_assert_cmpint (bar->ink, ==, CM_CHART_INK_BELOW);
+    }
+  /* The last region ends past the last speed point: the axis reaches it. */
+  g_assert_cmpfloat (panel->x.max, >=, 1.0);
+
+  text = cm_chart_describe (CM_CHART_VERIFY, results);
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "2 regions lost data, the first at 0.40 GB"));
 }
 
 static void
@@ -1309,6 +1393,8 @@ test_screenshots (void)
   const char *dir = g_getenv ("CARDMARK_CHART_SCREENSHOTS");
   g_autoptr(GPtrArray) one = one_card (TRUE);
   g_autoptr(GPtrArray) three = three_cards ();
+  g_autoptr(GPtrArray) verify_one = verify_cards (1);
+  g_autoptr(GPtrArray) verify_three = verify_cards (3);
 
   if (dir == NULL)
     {
@@ -1327,10 +1413,11 @@ test_screenshots (void)
       CmChartStyle style;
 
       cm_chart_style_init (&style);
-      g_assert_true (cm_chart_export (path, k, one, 800, 480, &error));
-      g_assert_true (cm_chart_export (multi_path, k, three, 800, 480, &error));
+      g_assert_true (cm_chart_export (path, k, k == CM_CHART_VERIFY ? verify_one : one, 800, 480, &error));
+      g_assert_true (cm_chart_export (multi_path, k, k == CM_CHART_VERIFY ? verify_three : three, 800, 480, &error));
       style.dark = TRUE;
-      g_assert_true (cm_chart_export_with_style (dark_path, k, one, 800, 480, &style, &error));
+      g_assert_true (cm_chart_export_with_style (dark_path, k, k == CM_CHART_VERIFY ? verify_one : one,
+                                                 800, 480, &style, &error));
       g_assert_no_error (error);
     }
   {
@@ -1367,6 +1454,7 @@ main (int   argc,
   g_test_add_func ("/cardmark/charts/sweep-positions", test_sweep_positions);
   g_test_add_func ("/cardmark/charts/export", test_export);
   g_test_add_func ("/cardmark/charts/export-fails-cleanly", test_export_fails_cleanly);
+  g_test_add_func ("/cardmark/charts/verify", test_verify);
   g_test_add_func ("/cardmark/charts/empty", test_empty);
   g_test_add_func ("/cardmark/charts/describe", test_describe);
   g_test_add_func ("/cardmark/charts/screenshots", test_screenshots);
