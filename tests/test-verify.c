@@ -38,6 +38,26 @@ test_pattern_round_trip (void)
   g_assert_cmpuint (counts.corrupted + counts.changed + counts.overwritten, ==, 0);
 }
 
+/* Sectors are made and checked eight at a time; the ones past the last
+ * eight go one by one, the same. */
+static void
+test_pattern_odd_length (void)
+{
+  gsize length = 67 * CM_VERIFY_SECTOR;
+  g_autofree guint8 *buffer = g_malloc (length);
+  g_autofree guint8 *one = g_malloc (CM_VERIFY_SECTOR);
+  CmVerifyCounts counts = { 0 };
+
+  cm_verify_fill (buffer, length, 4096);
+  cm_verify_fill (one, CM_VERIFY_SECTOR, 4096 + 65 * CM_VERIFY_SECTOR);
+  g_assert_cmpmem (buffer + 65 * CM_VERIFY_SECTOR, CM_VERIFY_SECTOR, one, CM_VERIFY_SECTOR);
+  g_assert_true (cm_verify_check (buffer, length, 4096, &counts));
+  buffer[66 * CM_VERIFY_SECTOR + 9] ^= 0x80;
+  g_assert_false (cm_verify_check (buffer, length, 4096, &counts));
+  g_assert_cmpuint (counts.ok, ==, 67 + 66);
+  g_assert_cmpuint (counts.changed, ==, 1);
+}
+
 /* Every sector differs from every other (it names its own place), so a
  * card that returns another place's data cannot pass. */
 static void
@@ -236,6 +256,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/cardmark/verify/pattern-round-trip", test_pattern_round_trip);
+  g_test_add_func ("/cardmark/verify/pattern-odd-length", test_pattern_odd_length);
   g_test_add_func ("/cardmark/verify/pattern-names-its-place", test_pattern_names_its_place);
   g_test_add_func ("/cardmark/verify/sorting", test_sorting);
   g_test_add_func ("/cardmark/verify/describe", test_describe);

