@@ -735,6 +735,7 @@ typedef struct
 
   /* Not kept. */
   guint8          *buffer;
+  guint8          *buffer2;       /* the reader's second */
   gboolean         direct;
   guint64          bucket;        /* bytes per speed point */
   guint64          point_start;
@@ -757,6 +758,7 @@ run_free (Run *run)
   g_clear_pointer (&run->lengths, g_array_unref);
   g_clear_pointer (&run->numbers, g_array_unref);
   g_free (run->buffer);
+  g_free (run->buffer2);
   g_free (run);
 }
 
@@ -1311,6 +1313,107 @@ check_chunk (Run          *run,
       add_region (run, offset + s, offset + s + CM_VERIFY_SECTOR);
 }
 
+/* Reading runs one chunk ahead in a thread of its own, so the card is
+ * never idle while a chunk is checked: on a fast card, checking 4 MiB
+ * takes a few percent of reading it. */
+typedef struct
+{
+  guint8  *buffer;
+  guint64  pos;       /* in the file (or stretch) */
+  gsize    n;
+  gssize   done;
+  int      errsv;
+  gint64   start;
+} Chunk;
+
+typedef struct
+{
+  int          fd;
+  guint64      base;    /* added to pos for pread: the stretch's place on a device */
+  guint64      from;
+  guint64      length;
+  GAsyncQueue *free_chunks;
+  GAsyncQueue *read_chunks;
+  int          stop;
+} Reader;
+
+static gpointer
+reader_thread (gpointer data)
+{
+  Reader *r = data;
+
+  for (guint64 pos = r->from; pos < r->length && !g_atomic_int_get (&r->stop); )
+    {
+      Chunk *c = g_async_queue_pop (r->free_chunks);
+
+      if (g_atomic_int_get (&r->stop))
+        {
+          g_async_queue_push (r->free_chunks, c);
+          break;
+        }
+      c->pos = pos;
+      c->n = MIN (CHUNK, r->length - pos);
+      c->start = g_get_monotonic_time ();
+      do
+        c->done = pread (r->fd, c->buffer, c->n, r->base + pos);
+      while (c->done < 0 && errno == EINTR);
+      c->errsv = c->done < 0 ? errno : 0;
+      pos += c->n;
+      g_async_queue_push (r->read_chunks, c);
+      if (c->done == 0)
+        break;
+    }
+  return NULL;
+}
+
+/* Handles one chunk the reader read; FALSE when reading this stretch
+ * must end here (@error set when the whole run must). */
+static gboolean
+take_chunk (Run      *run,
+            guint     index,
+            Chunk    *c,
+            guint    *failures,
+            GError  **error)
+{
+  guint64 base = file_base (run, index);
+  gssize done = c->done;
+
+  if (done < 0 && is_removed (c->errsv))
+    return stop_error (run, c->errsv, error);
+  if (done < 0)
+    {
+      add_region (run, base + c->pos, base + c->pos + c->n);
+      run->unreadable += c->n / CM_VERIFY_SECTOR;
+      run->cur_offset = c->pos + c->n;
+      if (++*failures < FAILED_READS_TO_STOP)
+        return TRUE;
+      give_up (run, index, c->pos + c->n);
+      return FALSE;
+    }
+
+  *failures = 0;
+  done = done / CM_VERIFY_SECTOR * CM_VERIFY_SECTOR;
+  if (done > 0)
+    {
+      check_chunk (run, c->buffer, done, base + c->pos);
+      account (run, run->read_points, base + c->pos, done, seconds_since (c->start));
+      run->read_seconds += seconds_since (c->start);
+      run->read_bytes += done;
+      run->cur_offset = c->pos + done;
+    }
+  if ((gsize) done < c->n)
+    {
+      /* The file is shorter than written: the rest is lost. */
+      give_up (run, index, c->pos + done);
+      run->gave_up = FALSE;
+      return FALSE;
+    }
+  report_progress (run, FALSE);
+  if (g_get_monotonic_time () - run->last_save > SAVE_EVERY_US)
+    save_state (run);
+  return TRUE;
+}
+
 static gboolean
 read_one (Run      *run,
           guint     index,
@@ -1319,10 +1422,11 @@ read_one (Run      *run,
   CmVerify *self = run->self;
   gboolean device = self->mode == CM_VERIFY_MODE_DEVICE;
   g_autofree char *path = NULL;
-  guint64 length = g_array_index (run->lengths, guint64, index);
-  guint64 base = file_base (run, index);
-  guint64 pos = run->cur_offset;
+  Chunk chunks[2] = { { run->buffer }, { run->buffer2 } };
+  Reader reader = { 0 };
+  GThread *thread;
   guint failures = 0;
+  gboolean ok = TRUE, more = TRUE;
   int fd;
 
   if (device)
@@ -1337,7 +1441,7 @@ read_one (Run      *run,
           if (is_removed (errsv))
             return stop_error (run, errsv, error);
           /* A file that is gone lost all of its data. */
-          give_up (run, index, pos);
+          give_up (run, index, run->cur_offset);
           run->gave_up = FALSE;
           return TRUE;
         }
@@ -1345,66 +1449,39 @@ read_one (Run      *run,
         posix_fadvise (fd, 0, 0, POSIX_FADV_DONTNEED);
     }
 
-  while (pos < length)
+  reader.fd = fd;
+  reader.base = device ? file_base (run, index) : 0;
+  reader.from = run->cur_offset;
+  reader.length = g_array_index (run->lengths, guint64, index);
+  reader.free_chunks = g_async_queue_new ();
+  reader.read_chunks = g_async_queue_new ();
+  for (guint i = 0; i < G_N_ELEMENTS (chunks); i++)
+    g_async_queue_push (reader.free_chunks, &chunks[i]);
+  thread = g_thread_new ("cardmark-verify-read", reader_thread, &reader);
+
+  while (more && run->cur_offset < reader.length)
     {
-      gsize n = MIN (CHUNK, length - pos);
-      gint64 start;
-      gssize done;
+      Chunk *c;
 
       if (cancelled (run, error))
-        goto fail;
-
-      start = g_get_monotonic_time ();
-      done = pread (fd, run->buffer, n, device ? base + pos : pos);
-      if (done < 0 && errno == EINTR)
-        continue;
-      if (done < 0 && is_removed (errno))
         {
-          stop_error (run, errno, error);
-          goto fail;
-        }
-      if (done < 0)
-        {
-          add_region (run, base + pos, base + pos + n);
-          run->unreadable += n / CM_VERIFY_SECTOR;
-          pos += n;
-          if (++failures >= FAILED_READS_TO_STOP)
-            {
-              give_up (run, index, pos);
-              break;
-            }
-          continue;
-        }
-      if (done == 0)
-        {
-          /* The file is shorter than written: the rest is lost. */
-          give_up (run, index, pos);
-          run->gave_up = FALSE;
+          ok = FALSE;
           break;
         }
-      failures = 0;
-      done = done / CM_VERIFY_SECTOR * CM_VERIFY_SECTOR;
-      if (done == 0)
-        break;
-      check_chunk (run, run->buffer, done, base + pos);
-      account (run, run->read_points, base + pos, done, seconds_since (start));
-      run->read_seconds += seconds_since (start);
-      pos += done;
-      run->read_bytes += done;
-      run->cur_offset = pos;
-      report_progress (run, FALSE);
-      if (g_get_monotonic_time () - run->last_save > SAVE_EVERY_US)
-        save_state (run);
+      c = g_async_queue_pop (reader.read_chunks);
+      more = take_chunk (run, index, c, &failures, error);
+      ok = more || (error == NULL || *error == NULL);
+      g_async_queue_push (reader.free_chunks, c);
     }
 
+  g_atomic_int_set (&reader.stop, TRUE);
+  g_async_queue_push (reader.free_chunks, &chunks[0]);  /* wakes a reader waiting for a buffer */
+  g_thread_join (thread);
+  g_async_queue_unref (reader.free_chunks);
+  g_async_queue_unref (reader.read_chunks);
   if (!device)
     close (fd);
-  return TRUE;
-
-fail:
-  if (!device)
-    close (fd);
-  return FALSE;
+  return ok;
 }
 
 static gboolean
@@ -1629,6 +1706,7 @@ cm_verify_run_async (CmVerify            *self,
   run->lengths = g_array_new (FALSE, TRUE, sizeof (guint64));
   run->numbers = g_array_new (FALSE, TRUE, sizeof (guint));
   run->buffer = cm_engine_alloc (CHUNK);
+  run->buffer2 = cm_engine_alloc (CHUNK);
   run->direct = self->mode == CM_VERIFY_MODE_DEVICE ? cm_target_get_direct_io (self->target) : TRUE;
   g_task_set_task_data (task, run, (GDestroyNotify) run_free);
 
