@@ -223,8 +223,8 @@ cm_verify_describe (const CmVerifySummary *v)
     return g_strdup_printf (_("Every byte came back as written: %s checked, all of it usable. This card keeps what you store on it."),
                             checked);
 
-  if (v->sectors_overwritten * 2 > v->sectors_corrupted + v->sectors_changed + v->sectors_unreadable &&
-      v->sectors_overwritten > 0)
+  /* Most of what was lost holds other places' data: the card wraps. */
+  if (v->sectors_overwritten > v->sectors_corrupted + v->sectors_changed + v->sectors_unreadable)
     return g_strdup_printf (_("Fake capacity: only %s of the %s written came back; data written later overwrote earlier data. "
                               "Don't keep photos or anything you can't lose on this card: use it as a %s card at most, or better, return it."),
                             usable, checked, usable);
@@ -736,6 +736,7 @@ typedef struct
   /* Not kept. */
   guint8          *buffer;
   guint8          *buffer2;       /* the reader's second */
+  gint64           read_mark;     /* when the last chunk read was checked */
   gboolean         direct;
   guint64          bucket;        /* bytes per speed point */
   guint64          point_start;
@@ -1395,9 +1396,17 @@ take_chunk (Run      *run,
   done = done / CM_VERIFY_SECTOR * CM_VERIFY_SECTOR;
   if (done > 0)
     {
+      /* Chunks overlap in time (one is read while the last is checked):
+       * each counts from where the previous one's time ended, so the
+       * seconds add up to the time the reading took. */
+      gint64 from = MAX (c->start, run->read_mark);
+      double seconds;
+
       check_chunk (run, c->buffer, done, base + c->pos);
-      account (run, run->read_points, base + c->pos, done, seconds_since (c->start));
-      run->read_seconds += seconds_since (c->start);
+      run->read_mark = g_get_monotonic_time ();
+      seconds = (run->read_mark - from) / (double) G_USEC_PER_SEC;
+      account (run, run->read_points, base + c->pos, done, seconds);
+      run->read_seconds += seconds;
       run->read_bytes += done;
       run->cur_offset = c->pos + done;
     }
