@@ -80,6 +80,24 @@ last=$(ls -t "$XDG_DATA_HOME"/cardmark*/history/*.json | head -1)
 check "the saved result has the first bad place inside the card" json_check "$last" \
   "0 < r['verify']['first_bad_offset'] < $SIMCARD_SIZE and r['verify']['complete'] is False"
 
+# Pulled out mid-run: the loop device goes and its daemon with it, as a
+# card leaves its reader. What was done is kept for --resume.
+card good-a1 --size 64MiB || not_ok "card to pull"
+"$CARDMARK_CLI" verify "$SIMCARD_DEV" --destroy-data > /dev/null 2> "$work/err" &
+pid=$!
+for _ in $(seq 300); do
+  state=$(grep -l "^current-offset=[1-9]" "$XDG_DATA_HOME"/cardmark*/verify/device-*.ini 2> /dev/null | head -1)
+  [ -n "$state" ] && break
+  sleep 0.05
+done
+losetup -d "$SIMCARD_DEV"
+kill -9 "$SIMCARD_PID"
+wait $pid
+check "a card pulled mid-verify ends the run with status 1" test $? -eq 1
+check "it says the card was removed and how to carry on" grep -q "removed.*--resume" "$work/err"
+check "its progress is kept" test -n "$state" -a -s "$state"
+rm -f "$state"
+
 # Resumed: stopped in the middle and carried on, the same report as an
 # uninterrupted run on the same filesystem. Files of 8 MiB, so the card
 # holds several and the stop falls between them.

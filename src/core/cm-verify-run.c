@@ -16,6 +16,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -385,6 +386,41 @@ is_removed (int errsv)
   return errsv == ENODEV || errsv == ENXIO || errsv == ENOMEDIUM;
 }
 
+/* Whether the card under the run went away: its node is gone, its size is
+ * 0 (a reader whose card was pulled), or, for a loop device, its backing
+ * file no longer answers (a simulated card whose daemon is gone). An I/O
+ * error then means "put it back and carry on", not "the card is failing". */
+static gboolean
+card_gone (Run *run)
+{
+  const char *path = run->self->mode == CM_VERIFY_MODE_DEVICE ? run->self->device : run->self->folder;
+  g_autofree char *sys = NULL;
+  g_autofree char *size = NULL;
+  g_autofree char *backing = NULL;
+  g_autofree char *size_path = NULL;
+  g_autofree char *backing_path = NULL;
+  struct stat st, backing_st;
+  dev_t dev;
+
+  if (path == NULL || stat (path, &st) != 0)
+    return TRUE;
+  dev = S_ISBLK (st.st_mode) ? st.st_rdev : st.st_dev;
+  sys = g_strdup_printf ("/sys/dev/block/%u:%u", major (dev), minor (dev));
+  size_path = g_build_filename (sys, "size", NULL);
+  if (g_file_get_contents (size_path, &size, NULL, NULL) && g_ascii_strtoull (size, NULL, 10) == 0)
+    return TRUE;
+  /* A partition's loop device is its parent. */
+  backing_path = g_build_filename (sys, "loop", "backing_file", NULL);
+  if (!g_file_test (backing_path, G_FILE_TEST_EXISTS))
+    {
+      g_free (backing_path);
+      backing_path = g_build_filename (sys, "..", "loop", "backing_file", NULL);
+    }
+  if (g_file_get_contents (backing_path, &backing, NULL, NULL))
+    return stat (g_strchomp (backing), &backing_st) != 0;
+  return FALSE;
+}
+
 static gboolean
 stop_error (Run      *run,
             int       errsv,
@@ -502,6 +538,8 @@ write_one (Run      *run,
         {
           int errsv = errno;
 
+          if (!is_removed (errsv) && card_gone (run))
+            errsv = ENODEV;
           if (is_removed (errsv) || errsv == EROFS || errsv == EPERM)
             {
               stop_error (run, errsv, error);
@@ -536,7 +574,7 @@ write_one (Run      *run,
 
   if (!device)
     {
-      if (fdatasync (fd) != 0 && !is_removed (errno))
+      if (fdatasync (fd) != 0 && !is_removed (errno) && !card_gone (run))
         run->write_failed = TRUE;
       close (fd);
       if (pos == 0)
@@ -708,8 +746,8 @@ take_chunk (Run      *run,
   guint64 base = file_base (run, index);
   gssize done = c->done;
 
-  if (done < 0 && is_removed (c->errsv))
-    return stop_error (run, c->errsv, error);
+  if (done < 0 && (is_removed (c->errsv) || card_gone (run)))
+    return stop_error (run, ENODEV, error);
   if (done < 0)
     {
       add_region (run, base + c->pos, base + c->pos + c->n);
