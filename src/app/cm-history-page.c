@@ -97,9 +97,9 @@ dup_figures (CmResult *result)
   if (cm_result_get_verify (result) != NULL)
     {
       /* Translators: a full verify's write speed in a history row */
-      append_figure (out, _("verify: write %.1f MB/s"), test_figure (result, "verify-write", FALSE));
+      append_figure (out, _("verify: write %.1f MB/s"), test_figure (result, CM_TEST_VERIFY_WRITE, FALSE));
       /* Translators: a full verify's read-back speed in a history row */
-      append_figure (out, _("read back %.1f MB/s"), test_figure (result, "verify-read", FALSE));
+      append_figure (out, _("read back %.1f MB/s"), test_figure (result, CM_TEST_VERIFY_READ, FALSE));
       return g_string_free (out, FALSE);
     }
   /* Translators: sequential write speed in a history row */

@@ -199,7 +199,6 @@ keep_result (CmVerifyRow *self)
   g_autoptr(GError) error = NULL;
   g_autoptr(GFile) file = NULL;
 
-  cm_result_set_name (self->result, cm_card_item_get_name (self->item));
   if ((file = cm_history_save (history, self->result, &error)) == NULL)
     {
       g_autofree char *message = g_strdup_printf (_("The result could not be kept in the history: %s"), error->message);
@@ -245,6 +244,7 @@ run (CmVerifyRow *self,
   CmVerifyFlags flags = CM_VERIFY_FLAGS_CARRY_ON | (device ? CM_VERIFY_FLAGS_DESTROY_DATA : 0);
 
   self->verify = cm_verify_new (path, flags);
+  cm_verify_set_name (self->verify, cm_card_item_get_name (self->item));
   if (fd >= 0)
     cm_verify_set_device_fd (self->verify, fd);
   if (!cm_verify_prepare (self->verify, &error))

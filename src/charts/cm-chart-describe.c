@@ -184,9 +184,9 @@ describe_verify (GString  *out,
     {
       CmTestResult *test = g_ptr_array_index (cm_result_get_tests (result), i);
 
-      if (g_str_equal (test->name, "verify-write"))
+      if (g_str_equal (test->name, CM_TEST_VERIFY_WRITE))
         g_string_append_printf (out, _(" Written at %.1f MB/s."), test->mb_per_s);
-      else if (g_str_equal (test->name, "verify-read"))
+      else if (g_str_equal (test->name, CM_TEST_VERIFY_READ))
         g_string_append_printf (out, _(" Read back at %.1f MB/s."), test->mb_per_s);
     }
   g_string_append_printf (out, _(" %s came back intact."), usable);

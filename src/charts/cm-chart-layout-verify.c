@@ -11,12 +11,12 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "cm-test-table.h"
+
 #include "cm-chart-private.h"
 #include "cm-chart-layout-private.h"
 #include "cm-chart-layout.h"
 
-#define VERIFY_WRITE "verify-write"
-#define VERIFY_READ "verify-read"
 #define MIN_REGION_PX 2.0
 
 static gboolean
@@ -70,8 +70,8 @@ cm_chart_layout_verify (CmChartBuilder    *b,
       CmResult *result = g_ptr_array_index (b->results, r);
       const CmVerifySummary *verify = cm_result_get_verify (result);
 
-      any_write |= add_positions (specs, cm_chart_lookup_test (result, VERIFY_WRITE), cm_chart_series_ink (b, r, 0), FALSE);
-      any_read |= add_positions (specs, cm_chart_lookup_test (result, VERIFY_READ), cm_chart_series_ink (b, r, 1), b->multi);
+      any_write |= add_positions (specs, cm_chart_lookup_test (result, CM_TEST_VERIFY_WRITE), cm_chart_series_ink (b, r, 0), FALSE);
+      any_read |= add_positions (specs, cm_chart_lookup_test (result, CM_TEST_VERIFY_READ), cm_chart_series_ink (b, r, 1), b->multi);
       any_bad |= verify != NULL && verify->bad_regions->len > 0;
       if (b->multi)
         cm_chart_legend_add (b, cm_chart_result_name (result), CM_CHART_INK_SERIES + r, FALSE, TRUE, FALSE);

@@ -17,6 +17,7 @@
 
 #include "cm-chart.h"
 #include "cm-history.h"
+#include "cm-test-table.h"
 #include "cm-verify.h"
 
 #include "cm-cli.h"
@@ -100,7 +101,7 @@ print_report (CmResult *result)
       CmTestResult *test = g_ptr_array_index (cm_result_get_tests (result), i);
 
       printf ("%-13s %.1f MB/s\n",
-              g_str_equal (test->name, "verify-write") ? _("Write speed:") : _("Read speed:"),
+              g_str_equal (test->name, CM_TEST_VERIFY_WRITE) ? _("Write speed:") : _("Read speed:"),
               test->mb_per_s);
     }
   for (guint i = 0; i < s->bad_regions->len && i < 5; i++)

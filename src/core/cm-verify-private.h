@@ -8,6 +8,9 @@
 
 #pragma once
 
+#include "cm-card-info.h"
+#include "cm-device.h"
+#include "cm-host.h"
 #include "cm-target.h"
 #include "cm-verify.h"
 
@@ -32,6 +35,12 @@ struct _CmVerify
   char          *state_path;
   CmTarget      *target;      /* device mode, once opened */
   gboolean       running;
+
+  /* What the result says of the card, as a bench's does (cm-bench.c). */
+  char          *name;
+  CmDevice      *card_device; /* as UDisks knows it, or NULL */
+  CmCardInfo    *card;
+  CmHostFacts   *host;
 };
 
 char     *cm_verify_file_path     (CmVerify     *self,

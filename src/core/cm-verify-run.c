@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cm-engine.h"
+#include "cm-test-table.h"
 #include "cm-verify-private.h"
 
 #define CHUNK CM_VERIFY_CHUNK
@@ -948,10 +949,30 @@ make_result (Run *run)
   cm_result_set_target (result, device ? self->device : self->folder, device ? "raw-write" : "file",
                         self->device, NULL);
   cm_result_set_direct_io (result, run->direct);
+  cm_result_set_host_facts (result, self->host);
+  if (self->card != NULL)
+    cm_result_set_card (result, self->card);
+  if (self->card_device != NULL)
+    {
+      cm_result_set_target (result, cm_result_get_target_path (result), cm_result_get_target_mode (result),
+                            cm_device_get_device (self->card_device),
+                            cm_reader_kind_to_string (cm_device_get_reader_kind (self->card_device)));
+      cm_result_set_usb_speed_mbps (result, cm_device_get_usb_speed_mbps (self->card_device));
+    }
+  if (self->name != NULL)
+    cm_result_set_name (result, self->name);
+  else if (self->card_device != NULL)
+    cm_result_set_name (result, cm_device_get_name (self->card_device));
+  else
+    {
+      g_autofree char *folder = g_filename_display_basename (self->folder ? self->folder : self->path);
+
+      cm_result_set_name (result, folder);
+    }
 
   if (run->written_bytes > 0)
-    cm_result_take_test (result, make_test ("verify-write", run->written_bytes, run->write_seconds, run->write_points));
-  cm_result_take_test (result, make_test ("verify-read", run->read_bytes, run->read_seconds, run->read_points));
+    cm_result_take_test (result, make_test (CM_TEST_VERIFY_WRITE, run->written_bytes, run->write_seconds, run->write_points));
+  cm_result_take_test (result, make_test (CM_TEST_VERIFY_READ, run->read_bytes, run->read_seconds, run->read_points));
 
   v->mode = g_strdup (device ? "device" : "files");
   v->n_files = run->n_files;

@@ -23,6 +23,8 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "cm-bench.h"
+#include "cm-device-monitor.h"
 #include "cm-device-private.h"
 #include "cm-target.h"
 #include "cm-verify-private.h"
@@ -56,6 +58,10 @@ cm_verify_finalize (GObject *object)
   g_clear_pointer (&self->device, g_free);
   g_clear_pointer (&self->state_path, g_free);
   g_clear_object (&self->target);
+  g_clear_pointer (&self->name, g_free);
+  g_clear_object (&self->card_device);
+  g_clear_object (&self->card);
+  g_clear_pointer (&self->host, cm_host_facts_free);
   if (self->device_fd >= 0)
     close (self->device_fd);
 
@@ -120,6 +126,18 @@ cm_verify_set_device_fd (CmVerify *self,
   if (self->device_fd >= 0)
     close (self->device_fd);
   self->device_fd = fd;
+}
+
+/* What the result calls the card; else its device's name, else the
+ * folder's. */
+void
+cm_verify_set_name (CmVerify   *self,
+                    const char *name)
+{
+  g_return_if_fail (CM_IS_VERIFY (self));
+
+  g_free (self->name);
+  self->name = g_strdup (name);
 }
 
 void
@@ -489,6 +507,31 @@ cm_verify_emit_progress (CmVerify *self,
   g_signal_emit (self, signals[PROGRESS], 0, phase, fraction, mb_per_s, seconds_left);
 }
 
+/* The card, its reader and the computer, as a bench's result tells them,
+ * so a verify's document names the same card the same way. */
+static void
+describe_card (CmVerify *self)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CmDeviceMonitor) monitor = NULL;
+  const char *sysfs = NULL;
+
+  if (self->card_device == NULL && (monitor = cm_device_monitor_new (&error)) != NULL)
+    {
+      cm_device_monitor_set_show_loop (monitor, TRUE);
+      self->card_device = cm_device_monitor_lookup (monitor, self->device != NULL ? self->device : self->path);
+    }
+  if (self->card_device != NULL)
+    {
+      g_clear_object (&self->card);
+      self->card = cm_bench_read_card (self->card_device);
+      if (cm_device_get_reader_kind (self->card_device) == CM_READER_SD_SLOT)
+        sysfs = cm_device_get_sysfs_device_dir (self->card_device);
+    }
+  g_clear_pointer (&self->host, cm_host_facts_free);
+  self->host = cm_host_facts_read (sysfs);
+}
+
 /**
  * cm_verify_run_async:
  *
@@ -519,6 +562,7 @@ cm_verify_run_async (CmVerify            *self,
       return;
     }
 
+  describe_card (self);
   self->running = TRUE;
   cm_verify_run_in_thread (self, task);
 }

@@ -82,6 +82,8 @@ CmVerify     *cm_verify_new              (const char          *path,
                                           CmVerifyFlags        flags) G_GNUC_WARN_UNUSED_RESULT;
 void          cm_verify_set_device_fd    (CmVerify            *self,
                                           int                  fd);
+void          cm_verify_set_name         (CmVerify            *self,
+                                          const char          *name);
 void          cm_verify_set_state_folder (CmVerify            *self,
                                           const char          *folder);
 void          cm_verify_set_file_bytes   (CmVerify            *self,
