@@ -42,8 +42,8 @@ struct _CmCardPage
 
   GCancellable   *probe_cancellable;
   GApplication   *probe_hold;       /* held while the check may write */
-  guint           probe_progress_id;
-  int             probe_percent;    /* written by the probe's thread */
+  CmTarget       *probe_target;     /* the card's fd, open while the check runs */
+  guint64         probe_cache_bytes;
   char           *capacity_outcome;
   gboolean        capacity_fake;
 };
@@ -250,51 +250,23 @@ set_probing (CmCardPage *self,
   gtk_widget_set_sensitive (GTK_WIDGET (self->class_box), !probing);
   if (!probing)
     {
-      g_clear_handle_id (&self->probe_progress_id, g_source_remove);
       g_clear_object (&self->probe_cancellable);
       fill_capacity (self);
     }
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CHECKING_CAPACITY]);
 }
 
-static gboolean
-probe_progress_cb (gpointer user_data)
+static void
+probe_progress_cb (const CmCapacityProgress *progress,
+                   gpointer                  user_data)
 {
   CmCardPage *self = user_data;
-  g_autofree char *text = g_strdup_printf (_("Checking, %d %% done…"),
-                                           g_atomic_int_get (&self->probe_percent));
+  g_autofree char *text = NULL;
 
+  if (self->item == NULL || self->probe_cancellable == NULL)
+    return;
+  text = cm_capacity_progress_describe (progress);
   adw_action_row_set_subtitle (self->capacity_row, text);
-  return G_SOURCE_CONTINUE;
-}
-
-static void
-probe_report_cb (double   fraction,
-                 gpointer user_data)
-{
-  CmCardPage *self = user_data;
-
-  g_atomic_int_set (&self->probe_percent, (int) (fraction * 100));
-}
-
-static void
-probe_thread (GTask        *task,
-              gpointer      source_object,
-              gpointer      task_data,
-              GCancellable *cancellable)
-{
-  CmTarget *target = task_data;
-  CmCapacityReport *report = g_new0 (CmCapacityReport, 1);
-  GError *error = NULL;
-
-  if (cm_capacity_probe (cm_target_get_fd (target), cm_target_get_size (target), cancellable,
-                         probe_report_cb, source_object, report, &error))
-    g_task_return_pointer (task, report, g_free);
-  else
-    {
-      g_free (report);
-      g_task_return_error (task, error);
-    }
 }
 
 static void
@@ -346,11 +318,12 @@ probe_done_cb (GObject      *object,
                GAsyncResult *result,
                gpointer      user_data)
 {
-  CmCardPage *self = CM_CARD_PAGE (object);
-  g_autofree CmCapacityReport *report = NULL;
+  g_autoptr(CmCardPage) self = user_data;
+  g_autoptr(CmCapacityReport) report = NULL;
   g_autoptr(GError) error = NULL;
 
-  report = g_task_propagate_pointer (G_TASK (result), &error);
+  report = cm_capacity_probe_finish (result, &error);
+  g_clear_object (&self->probe_target);
   release_application (self);
   if (self->item == NULL)
     {
@@ -381,7 +354,6 @@ probe_target_opened_cb (GObject      *object,
   g_autoptr(CmCardPage) self = user_data;
   g_autoptr(CmTarget) target = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GTask) task = NULL;
 
   target = cm_backend_open_target_finish (result, &error);
   if (self->item == NULL)
@@ -401,10 +373,11 @@ probe_target_opened_cb (GObject      *object,
       return;
     }
 
-  task = g_task_new (self, self->probe_cancellable, probe_done_cb, NULL);
-  g_task_set_source_tag (task, probe_target_opened_cb);
-  g_task_set_task_data (task, g_steal_pointer (&target), g_object_unref);
-  g_task_run_in_thread (task, probe_thread);
+  self->probe_target = g_steal_pointer (&target);
+  cm_capacity_probe_async (cm_target_get_fd (self->probe_target), cm_card_item_get_device (self->item),
+                           cm_target_get_size (self->probe_target), self->probe_cache_bytes, NULL,
+                           self->probe_cancellable, probe_progress_cb, self,
+                           probe_done_cb, g_object_ref (self));
 }
 
 static void
@@ -413,12 +386,10 @@ start_probe (CmCardPage *self)
   g_assert (self->probe_cancellable == NULL);
 
   self->probe_cancellable = g_cancellable_new ();
-  g_atomic_int_set (&self->probe_percent, 0);
   g_clear_pointer (&self->capacity_outcome, g_free);
   set_probing (self, TRUE);
   hold_application (self);
-  probe_progress_cb (self);
-  self->probe_progress_id = g_timeout_add (250, probe_progress_cb, self);
+  adw_action_row_set_subtitle (self->capacity_row, _("Opening the card…"));
   cm_backend_open_target_async (self->item, CM_METHOD_RAW_WRITE, self->probe_cancellable,
                                 probe_target_opened_cb, g_object_ref (self));
 }
@@ -503,7 +474,6 @@ cm_card_page_dispose (GObject *object)
 
   if (self->probe_cancellable != NULL)
     g_cancellable_cancel (self->probe_cancellable);
-  g_clear_handle_id (&self->probe_progress_id, g_source_remove);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), CM_TYPE_CARD_PAGE);
   g_clear_object (&self->item);

@@ -209,6 +209,7 @@ cm_chart_describe (CmChartKind  kind,
         case CM_CHART_POSITION:
           describe_position (out, result);
           break;
+        case CM_CHART_CAPACITY_MAP:
         case CM_CHART_N_KINDS:
         default:
           break;

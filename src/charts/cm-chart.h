@@ -36,6 +36,8 @@ typedef enum
   CM_CHART_LATENCY,          /* random 4K latency: scatter and percentiles */
   CM_CHART_SWEEP,            /* throughput against block size */
   CM_CHART_POSITION,         /* read speed across the card */
+  CM_CHART_CAPACITY_MAP,     /* the capacity check's cells; drawn from a
+                              * CmCapacityReport (cm-chart-capacity.h), not from results */
   CM_CHART_N_KINDS
 } CmChartKind;
 
