@@ -59,6 +59,15 @@ best_columns (guint   n,
 }
 
 static char *
+row_label (const CmCapacityReport *report,
+           guint                   cell)
+{
+  guint64 offset = (guint64) cell * report->cell_bytes;
+
+  return offset == 0 ? g_strdup ("0") : g_format_size (offset);
+}
+
+static char *
 subtitle (const CmCapacityReport *report)
 {
   g_autofree char *reported = g_format_size (report->reported_bytes);
@@ -94,11 +103,28 @@ cm_chart_layout_capacity_map (CmChartBuilder    *b,
                        CM_CHART_INK_MUTED, FALSE, FALSE, &box);
   top = box.y + box.height + GAP;
 
-  /* The widest row label is the one nearest the end. */
+  /* The row labels' width depends on the rows, and the rows on the room
+   * the labels leave: guess with the card's size, then measure. */
   last_label = g_format_size (report->reported_bytes);
-  cm_chart_measure (b, CM_CHART_TEXT_TICK, FALSE, last_label, &label_w, &label_h);
-  gutter = label_w + GAP;
+  cm_chart_measure (b, CM_CHART_TEXT_TICK, FALSE, last_label, &gutter, &label_h);
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      double widest = 0;
 
+      cols = best_columns (n, area->width - gutter - GAP, area->y + area->height - top, &side);
+      rows = (n + cols - 1) / cols;
+      for (guint r = 0; r < rows; r++)
+        {
+          g_autofree char *label = row_label (report, r * cols);
+
+          cm_chart_measure (b, CM_CHART_TEXT_TICK, FALSE, label, &label_w, &label_h);
+          widest = MAX (widest, label_w);
+        }
+      if (widest <= gutter)
+        break;
+      gutter = widest;
+    }
+  gutter += GAP;
   cols = best_columns (n, area->width - gutter, area->y + area->height - top, &side);
   rows = (n + cols - 1) / cols;
   plot = (CmChartRect) { area->x + gutter, top, cols * side, rows * side };
@@ -121,10 +147,8 @@ cm_chart_layout_capacity_map (CmChartBuilder    *b,
   every = MAX (1, (guint) ceil ((label_h + 2) / side));
   for (guint r = 0; r < rows; r += every)
     {
-      g_autofree char *label = NULL;
-      guint64 offset = (guint64) r * cols * report->cell_bytes;
+      g_autofree char *label = row_label (report, r * cols);
 
-      label = offset == 0 ? g_strdup ("0") : g_format_size (offset);
       cm_chart_place_text (b, CM_CHART_TEXT_TICK, label, plot.x - GAP, plot.y + r * side + side / 2,
                            1, 0.5, CM_CHART_INK_MUTED, FALSE, TRUE, NULL);
     }

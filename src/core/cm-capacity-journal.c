@@ -38,7 +38,7 @@
 
 #define MAGIC "CMJRNL01"
 #define SLOT_MAGIC "CMSLOT01"
-#define HEADER_TYPE "(sstay" "u" "at" "ay)"
+#define HEADER_TYPE "(sstayuatay)"
 #define SIGNATURE_MAGIC "CardMark capacity probe"
 
 G_DEFINE_QUARK (cm-capacity-error-quark, cm_capacity_error)
@@ -268,7 +268,7 @@ cm_capacity_journal_create (GFile         *folder,
       return NULL;
     }
 
-  header = g_variant_ref_sink (g_variant_new ("(sstay" "u" "@at@ay)", device, identity, size,
+  header = g_variant_ref_sink (g_variant_new ("(sst@ayu@at@ay)", device, identity, size,
                                               g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, nonce, 16, 1),
                                               (guint32) CM_CAPACITY_BLOCK,
                                               g_variant_new_fixed_array (G_VARIANT_TYPE_UINT64, offsets->data,
