@@ -13,11 +13,14 @@
 #include <string.h>
 
 #include "cm-capacity-probe.h"
+#include "cm-chart-view.h"
 #include "cm-toast.h"
 
 #include "cm-card-page.h"
 
 #define MAX_METHODS 3
+/* What the deeper capacity check rules out. */
+#define DEEPER_CACHE (G_GUINT64_CONSTANT (1024) * 1024 * 1024)
 
 struct _CmCardPage
 {
@@ -39,6 +42,8 @@ struct _CmCardPage
   AdwActionRow   *capacity_row;
   GtkSpinner     *capacity_spinner;
   GtkButton      *capacity_button;
+  GtkProgressBar *capacity_progress;
+  CmChartView    *capacity_map;
 
   GCancellable   *probe_cancellable;
   GApplication   *probe_hold;       /* held while the check may write */
@@ -243,6 +248,10 @@ set_probing (CmCardPage *self,
              gboolean    probing)
 {
   gtk_widget_set_visible (GTK_WIDGET (self->capacity_spinner), probing);
+  gtk_widget_set_visible (GTK_WIDGET (self->capacity_progress), probing);
+  gtk_progress_bar_set_fraction (self->capacity_progress, 0);
+  if (probing)
+    gtk_widget_set_visible (GTK_WIDGET (self->capacity_map), FALSE);
   gtk_spinner_set_spinning (self->capacity_spinner, probing);
   gtk_button_set_label (self->capacity_button, probing ? _("_Cancel") : _("_Check"));
   gtk_widget_set_sensitive (GTK_WIDGET (self->test_group), !probing);
@@ -267,6 +276,7 @@ probe_progress_cb (const CmCapacityProgress *progress,
     return;
   text = cm_capacity_progress_describe (progress);
   adw_action_row_set_subtitle (self->capacity_row, text);
+  gtk_progress_bar_set_fraction (self->capacity_progress, progress->fraction);
 }
 
 static void
@@ -342,6 +352,8 @@ probe_done_cb (GObject      *object,
       g_free (self->capacity_outcome);
       self->capacity_outcome = cm_capacity_report_describe (cm_card_item_get_device (self->item), report);
       self->capacity_fake = report->fake;
+      cm_chart_view_set_capacity (self->capacity_map, report, cm_card_item_get_device (self->item));
+      gtk_widget_set_visible (GTK_WIDGET (self->capacity_map), TRUE);
       show_outcome (self);
     }
 }
@@ -399,8 +411,13 @@ confirm_probe_cb (CmCardPage       *self,
                   const char       *response,
                   AdwMessageDialog *dialog)
 {
-  if (g_strcmp0 (response, "check") == 0 && self->probe_cancellable == NULL)
-    start_probe (self);
+  GtkWidget *deeper = adw_message_dialog_get_extra_child (dialog);
+
+  if (g_strcmp0 (response, "check") != 0 || self->probe_cancellable != NULL)
+    return;
+  self->probe_cache_bytes = gtk_check_button_get_active (GTK_CHECK_BUTTON (deeper))
+                            ? DEEPER_CACHE : CM_CAPACITY_DEFAULT_CACHE;
+  start_probe (self);
 }
 
 /* Asks first, since the check writes to the card (and then puts back
@@ -409,8 +426,15 @@ void
 cm_card_page_check_capacity (CmCardPage *self)
 {
   const char *why_not = NULL;
+  g_autofree char *plan = NULL;
+  g_autofree char *deeper_plan = NULL;
+  g_autofree char *body = NULL;
+  g_autofree char *deeper_label = NULL;
+  GtkWidget *deeper;
+  GtkWidget *label;
   GtkRoot *root;
   GtkWidget *dialog;
+  guint64 size;
 
   g_return_if_fail (CM_IS_CARD_PAGE (self));
 
@@ -425,12 +449,24 @@ cm_card_page_check_capacity (CmCardPage *self)
       return;
     }
 
+  size = cm_card_item_get_size (self->item);
+  plan = cm_capacity_describe_plan (size, CM_CAPACITY_DEFAULT_CACHE);
+  deeper_plan = cm_capacity_describe_plan (size, DEEPER_CACHE);
+  body = g_strdup_printf (_("The check writes a signature to a few hundred places across the card, reads them back, "
+                            "and then writes the card's own data back; what it overwrites is kept in a journal on "
+                            "this computer first. Do not remove the card until it ends.\n\n%s"), plan);
+  deeper_label = g_strdup_printf (_("Deeper check. %s"), deeper_plan);
+
   root = gtk_widget_get_root (GTK_WIDGET (self));
   dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                   _("Check the Card's Capacity?"),
-                                   _("The check writes a signature to a few hundred places across the card, "
-                                     "reads them back, and then writes the card's own data back. "
-                                     "Do not remove the card until it ends."));
+                                   _("Check the Card's Capacity?"), body);
+  deeper = gtk_check_button_new ();
+  label = gtk_label_new (deeper_label);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_check_button_set_child (GTK_CHECK_BUTTON (deeper), label);
+  gtk_widget_set_name (deeper, "deeper-check");
+  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), deeper);
   adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
                                     "cancel", _("_Cancel"),
                                     "check", _("_Check Card"),
@@ -528,12 +564,15 @@ cm_card_page_class_init (CmCardPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, capacity_row);
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, capacity_spinner);
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, capacity_button);
+  gtk_widget_class_bind_template_child (widget_class, CmCardPage, capacity_progress);
+  gtk_widget_class_bind_template_child (widget_class, CmCardPage, capacity_map);
   gtk_widget_class_bind_template_callback (widget_class, capacity_button_clicked_cb);
 }
 
 static void
 cm_card_page_init (CmCardPage *self)
 {
+  g_type_ensure (CM_TYPE_CHART_VIEW);
   gtk_widget_init_template (GTK_WIDGET (self));
 }
 

@@ -77,6 +77,18 @@ cm_capacity_report_new (void)
   return report;
 }
 
+CmCapacityReport *
+cm_capacity_report_copy (const CmCapacityReport *report)
+{
+  CmCapacityReport *copy;
+
+  g_return_val_if_fail (report != NULL, NULL);
+
+  copy = g_memdup2 (report, sizeof *report);
+  copy->cells = g_array_copy (report->cells);
+  return copy;
+}
+
 void
 cm_capacity_report_free (CmCapacityReport *report)
 {

@@ -51,6 +51,7 @@ typedef struct
 } CmCapacityReport;
 
 CmCapacityReport *cm_capacity_report_new  (void) G_GNUC_WARN_UNUSED_RESULT;
+CmCapacityReport *cm_capacity_report_copy (const CmCapacityReport *report) G_GNUC_WARN_UNUSED_RESULT;
 void              cm_capacity_report_free (CmCapacityReport *report);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CmCapacityReport, cm_capacity_report_free)
