@@ -588,6 +588,9 @@ test_capacity_fake (Fixture       *f,
 {
   const char *args[] = { "fake-8x", "--size", "512MiB", NULL };
   g_autofree char *real = NULL;
+  g_autofree char *description = NULL;
+  const CmCapacityReport *report;
+  CmChartView *map;
   CmCardPage *page;
   const char *outcome;
   gboolean fake = FALSE;
@@ -610,6 +613,17 @@ test_capacity_fake (Fixture       *f,
   g_assert_nonnull (label);
   g_assert_true (gtk_widget_has_css_class (label, "error"));
   close_dialog (f, dialog);
+
+  /* The map stays on the page, its verified cells ending at the real size. */
+  map = cm_card_page_get_capacity_map (page);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (map)));
+  g_assert_true (cm_chart_view_has_data (map));
+  report = cm_chart_view_get_capacity (map);
+  g_assert_true (report->fake);
+  g_assert_cmpuint (report->cells->len, ==, report->n_positions);
+  g_assert_cmpuint (report->real_bytes, ==, g_ascii_strtoull (card_get (f, "SIMCARD_REAL_SIZE"), NULL, 10));
+  description = cm_chart_view_dup_description (map);
+  g_assert_nonnull (strstr (description, "no storage"));
 }
 
 static void
@@ -637,6 +651,101 @@ test_capacity_genuine (Fixture       *f,
   g_assert_nonnull (label);
   g_assert_true (gtk_widget_has_css_class (label, "success"));
   close_dialog (f, dialog);
+}
+
+static void run_command (const char *command);
+
+static char *
+backing_sum (Fixture *f)
+{
+  g_autofree char *path = g_build_filename (card_get (f, "SIMCARD_DIR"), "backing.img", NULL);
+  g_autoptr(GMappedFile) file = g_mapped_file_new (path, FALSE, NULL);
+
+  g_assert_nonnull (file);
+  return g_compute_checksum_for_bytes (G_CHECKSUM_SHA256, g_mapped_file_get_bytes (file));
+}
+
+static gboolean
+journal_offered (gpointer data)
+{
+  Fixture *f = data;
+
+  return visible_dialog () != NULL &&
+         g_strcmp0 (cm_journal_watch_get_offered (cm_window_get_journal_watch (f->window)),
+                    card_get (f, "SIMCARD_DEV")) == 0;
+}
+
+static gboolean
+journal_done (gpointer data)
+{
+  Fixture *f = data;
+
+  return cm_journal_watch_get_offered (cm_window_get_journal_watch (f->window)) == NULL;
+}
+
+/* A capacity check killed half-way (the CLI's, with SIGKILL) leaves its
+ * journal; the app offers at start to put the card's data back, and does. */
+static void
+test_restore_offer (Fixture       *f,
+                    gconstpointer  data)
+{
+  const char *args[] = { "fake-8x", "--size", "512MiB", NULL };
+  g_autofree char *fill = NULL;
+  g_autofree char *before = NULL;
+  g_autofree char *killed = NULL;
+  g_autofree char *after = NULL;
+  g_autofree char *stat_path = NULL;
+  g_auto(GStrv) env = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *cli = g_getenv ("CARDMARK_CLI");
+  GtkWidget *dialog;
+  GPid pid;
+  int status;
+
+  if (!card_up (f, args))
+    return;
+  g_assert_nonnull (cli);
+
+  fill = g_strdup_printf ("sh -c 'head -c %s /dev/urandom | dd of=%s bs=4M oflag=direct status=none'",
+                          card_get (f, "SIMCARD_REAL_SIZE"), card_get (f, "SIMCARD_DEV"));
+  run_command (fill);
+  before = backing_sum (f);
+
+  {
+    const char *argv[] = { cli, "probe-capacity", card_get (f, "SIMCARD_DEV"), "--cache-up-to", "16M", NULL };
+    gboolean stopped = FALSE;
+
+    env = g_environ_setenv (g_get_environ (), "CARDMARK_PROBE_STOP_AT", "sign:60", TRUE);
+    g_assert_true (g_spawn_async (NULL, (char **) argv, env, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL |
+                                  G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &pid, &error));
+    g_assert_no_error (error);
+    stat_path = g_strdup_printf ("/proc/%d/stat", pid);
+    for (guint i = 0; i < 600 && !stopped; i++)
+      {
+        g_autofree char *text = NULL;
+
+        stopped = g_file_get_contents (stat_path, &text, NULL, NULL) && strstr (text, ") T ") != NULL;
+        if (!stopped)
+          g_usleep (50000);
+      }
+    g_assert_true (stopped);
+    kill (pid, SIGKILL);
+    g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+    g_spawn_close_pid (pid);
+  }
+  killed = backing_sum (f);
+  g_assert_cmpstr (killed, !=, before);
+
+  open_window (f);
+  g_assert_true (cm_test_wait_for (journal_offered, f, 20));
+  dialog = visible_dialog ();
+  g_assert_nonnull (find_label (dialog, card_get (f, "SIMCARD_DEV")));
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "restore");
+  gtk_window_close (GTK_WINDOW (dialog));
+  g_assert_true (cm_test_wait_for (journal_done, f, 60));
+
+  after = backing_sum (f);
+  g_assert_cmpstr (after, ==, before);
 }
 
 static gboolean
@@ -1195,6 +1304,8 @@ main (int   argc,
               fixture_set_up, test_capacity_fake, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/capacity-genuine", Fixture, NULL,
               fixture_set_up, test_capacity_genuine, fixture_tear_down);
+  g_test_add ("/cardmark/app-simcard/restore-offer", Fixture, NULL,
+              fixture_set_up, test_restore_offer, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/unmounted-under-page", Fixture, NULL,
               fixture_set_up, test_unmounted_under_page, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/quit-during-check", Fixture, NULL,

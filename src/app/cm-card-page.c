@@ -490,6 +490,14 @@ cm_card_page_get_capacity_outcome (CmCardPage *self,
   return self->capacity_outcome;
 }
 
+/* The map of the last capacity check (hidden until there is one). */
+CmChartView *
+cm_card_page_get_capacity_map (CmCardPage *self)
+{
+  g_return_val_if_fail (CM_IS_CARD_PAGE (self), NULL);
+  return self->capacity_map;
+}
+
 gboolean
 cm_card_page_get_checking_capacity (CmCardPage *self)
 {
