@@ -104,6 +104,8 @@ response_cb (CmJournalWatch   *self,
              const char       *response,
              AdwMessageDialog *dialog)
 {
+  /* One answer per dialog, whatever closes it afterwards. */
+  g_signal_handlers_disconnect_by_func (dialog, response_cb, self);
   if (g_strcmp0 (response, "restore") != 0 || self->current == NULL)
     {
       toast (self, _("The journal is kept: CardMark offers to put the data back at its next start."));

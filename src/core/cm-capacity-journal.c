@@ -28,6 +28,7 @@
 #include <glib/gstdio.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -283,6 +284,8 @@ cm_capacity_journal_create (GFile         *folder,
       set_journal_error (error, path, errno);
       return NULL;
     }
+  /* Held while the check runs: a journal nobody holds is one to restore. */
+  flock (fd, LOCK_EX);
   if (!write_all (fd, MAGIC, 8, 0) || !write_all (fd, &length, 8, 8) ||
       !write_all (fd, g_variant_get_data (header), length, 16) || fdatasync (fd) != 0)
     {
@@ -483,7 +486,20 @@ cm_capacity_journal_find (GFile       *folder,
   const char *entry;
 
   if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
-    return g_steal_pointer (&path);
+    {
+      int fd = open (path, O_RDONLY | O_CLOEXEC);
+      gboolean busy = fd >= 0 && flock (fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+
+      if (fd >= 0)
+        close (fd);
+      if (busy)
+        {
+          g_set_error (error, CM_CAPACITY_ERROR, CM_CAPACITY_ERROR_BUSY,
+                       _("A capacity check of the card in %s is running now. Wait for it to end."), device);
+          return NULL;
+        }
+      return g_steal_pointer (&path);
+    }
 
   if ((listing = g_dir_open (dir, 0, NULL)) == NULL)
     return NULL;

@@ -16,6 +16,7 @@ typedef enum
   CM_CAPACITY_ERROR_OTHER_CARD,   /* a journal names another card */
   CM_CAPACITY_ERROR_INTERRUPTED,  /* a journal waits to be restored first */
   CM_CAPACITY_ERROR_JOURNAL,      /* the journal could not be written or read */
+  CM_CAPACITY_ERROR_BUSY,         /* a check of this card is running now */
 } CmCapacityError;
 
 GQuark cm_capacity_error_quark (void);
