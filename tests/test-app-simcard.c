@@ -661,6 +661,10 @@ test_capacity_genuine (Fixture       *f,
 }
 
 static void run_command (const char *command);
+static void save_screen (GtkWidget  *widget,
+                         const char *name,
+                         int         width,
+                         int         height);
 
 static char *
 backing_sum (Fixture *f)
@@ -747,12 +751,90 @@ test_restore_offer (Fixture       *f,
   g_assert_true (cm_test_wait_for (journal_offered, f, 20));
   dialog = visible_dialog ();
   g_assert_nonnull (find_label (dialog, card_get (f, "SIMCARD_DEV")));
+  if (g_getenv ("CARDMARK_SCREENSHOT_DIR") != NULL)
+    save_screen (GTK_WIDGET (dialog), "restore", 800, 600);
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "restore");
   gtk_window_close (GTK_WINDOW (dialog));
   g_assert_true (cm_test_wait_for (journal_done, f, 60));
 
   after = backing_sum (f);
   g_assert_cmpstr (after, ==, before);
+}
+
+static gboolean
+capacity_progress_shown (gpointer data)
+{
+  Fixture *f = data;
+  CmCardPage *page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
+  GtkWidget *found = find_label (GTK_WIDGET (page), "left");
+
+  return found != NULL && gtk_widget_get_mapped (found);
+}
+
+static void
+save_screen (GtkWidget  *widget,
+             const char *name,
+             int         width,
+             int         height)
+{
+  g_autofree char *file = g_strdup_printf ("app-capacity-%s-%dx%d.png", name, width, height);
+  g_autofree char *path = g_build_filename (g_getenv ("CARDMARK_SCREENSHOT_DIR"), file, NULL);
+
+  cm_test_settle (0.3);
+  cm_test_save_png (widget, path);
+  g_test_message ("saved %s", path);
+}
+
+/* With CARDMARK_SCREENSHOT_DIR set: the capacity check at 800x480 and
+ * 1280x800 — asking first, running, its map, and the restore offer. */
+static void
+test_capacity_screens (Fixture       *f,
+                       gconstpointer  data)
+{
+  const char *args[] = { "fake-8x", "--size", "512MiB", NULL };
+  static const int sizes[][2] = { { 800, 480 }, { 1280, 800 } };
+
+  if (g_getenv ("CARDMARK_SCREENSHOT_DIR") == NULL)
+    {
+      g_test_skip ("Set CARDMARK_SCREENSHOT_DIR to a folder to save the screenshots.");
+      return;
+    }
+  if (!card_up (f, args))
+    return;
+
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    {
+      int w = sizes[s][0], h = sizes[s][1];
+      CmCardPage *page;
+      GtkWidget *dialog;
+
+      if (f->window != NULL)
+        cm_test_destroy_window (GTK_WINDOW (f->window));
+      open_window (f);
+      gtk_window_set_default_size (GTK_WINDOW (f->window), w, h);
+      g_assert_true (cm_test_wait_for (card_listed, f, 20));
+      g_assert_true (cm_window_open_path (f->window, card_get (f, "SIMCARD_DEV")));
+      page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
+
+      cm_card_page_check_capacity (page);
+      cm_test_settle (0.3);
+      dialog = visible_dialog ();
+      g_assert_nonnull (dialog);
+      save_screen (dialog, "ask", w, h);
+      adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "check");
+      gtk_window_close (GTK_WINDOW (dialog));
+
+      g_assert_true (cm_test_wait_for (capacity_progress_shown, f, 60));
+      save_screen (GTK_WIDGET (f->window), "running", w, h);
+      g_assert_true (cm_test_wait_for (capacity_checked, f, 120));
+      cm_test_settle (0.2);
+      dialog = visible_dialog ();
+      g_assert_nonnull (dialog);
+      save_screen (dialog, "outcome", w, h);
+      adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "close");
+      gtk_window_close (GTK_WINDOW (dialog));
+      save_screen (GTK_WIDGET (f->window), "map", w, h);
+    }
 }
 
 static gboolean
@@ -1311,6 +1393,8 @@ main (int   argc,
               fixture_set_up, test_capacity_fake, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/capacity-genuine", Fixture, NULL,
               fixture_set_up, test_capacity_genuine, fixture_tear_down);
+  g_test_add ("/cardmark/app-simcard/capacity-screens", Fixture, NULL,
+              fixture_set_up, test_capacity_screens, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/restore-offer", Fixture, NULL,
               fixture_set_up, test_restore_offer, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/unmounted-under-page", Fixture, NULL,

@@ -243,6 +243,27 @@ fill_capacity (CmCardPage *self)
                                    : why_not);
 }
 
+/* The capacity row, its progress and the map below it may sit low on a
+ * small screen: once laid out, scroll so that they are in view. */
+static gboolean
+scroll_to_capacity_cb (GtkWidget     *widget,
+                  GdkFrameClock *clock,
+                  gpointer       user_data)
+{
+  CmCardPage *self = CM_CARD_PAGE (widget);
+  GtkWidget *scrolled = gtk_widget_get_ancestor (GTK_WIDGET (self->capacity_map), GTK_TYPE_SCROLLED_WINDOW);
+  GtkWidget *content;
+  GtkAdjustment *adjustment;
+  graphene_point_t top;
+
+  if (scrolled == NULL || (content = gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scrolled))) == NULL ||
+      !gtk_widget_compute_point (GTK_WIDGET (self->capacity_row), content, &GRAPHENE_POINT_INIT (0, 0), &top))
+    return G_SOURCE_REMOVE;
+  adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
+  gtk_adjustment_set_value (adjustment, top.y - 12);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 set_probing (CmCardPage *self,
              gboolean    probing)
@@ -251,7 +272,10 @@ set_probing (CmCardPage *self,
   gtk_widget_set_visible (GTK_WIDGET (self->capacity_progress), probing);
   gtk_progress_bar_set_fraction (self->capacity_progress, 0);
   if (probing)
-    gtk_widget_set_visible (GTK_WIDGET (self->capacity_map), FALSE);
+    {
+      gtk_widget_set_visible (GTK_WIDGET (self->capacity_map), FALSE);
+      gtk_widget_add_tick_callback (GTK_WIDGET (self), scroll_to_capacity_cb, NULL, NULL);
+    }
   gtk_spinner_set_spinning (self->capacity_spinner, probing);
   gtk_button_set_label (self->capacity_button, probing ? _("_Cancel") : _("_Check"));
   gtk_widget_set_sensitive (GTK_WIDGET (self->test_group), !probing);
@@ -354,6 +378,7 @@ probe_done_cb (GObject      *object,
       self->capacity_fake = report->fake;
       cm_chart_view_set_capacity (self->capacity_map, report, cm_card_item_get_device (self->item));
       gtk_widget_set_visible (GTK_WIDGET (self->capacity_map), TRUE);
+      gtk_widget_add_tick_callback (GTK_WIDGET (self), scroll_to_capacity_cb, NULL, NULL);
       show_outcome (self);
     }
 }

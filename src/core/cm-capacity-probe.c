@@ -160,8 +160,10 @@ cm_capacity_describe_plan (guint64 size,
                            guint64 cache_bytes)
 {
   guint64 cell = cell_size_for (size);
-  g_autofree char *cache = g_format_size (cache_bytes);
-  g_autofree char *filler = g_format_size (filler_end (size, cell, cache_bytes));
+  guint64 end = filler_end (size, cell, cache_bytes);
+  /* A card smaller than the cache asked for: its whole size is what is ruled out. */
+  g_autofree char *cache = g_format_size (MIN (cache_bytes, end));
+  g_autofree char *filler = g_format_size (end);
   g_autofree char *duration = format_duration (cm_capacity_estimate_seconds (size, cache_bytes, 20, 20));
 
   return g_strdup_printf (_("Rules out controller caches up to %s by reading and rewriting the first %s of the card: "
