@@ -39,29 +39,49 @@ SIMCARD_DIR=
 
 elapsed "A journal is never written"
 # A journal is never written to another card, even in the same reader.
+# The "reader" is a symbolic link to the card's device, the way
+# /dev/disk/by-path names a slot: pointed at card B, it holds another card
+# under the same name. (Reusing one loop device number for both cards races
+# with udev and with other tests on the machine.)
 head -c $((64 * 1024 * 1024)) /dev/urandom > "$work/a.img"
 head -c $((64 * 1024 * 1024)) /dev/urandom > "$work/b.img"
 sum_a=$(sha256sum < "$work/a.img")
 sum_b=$(sha256sum < "$work/b.img")
 dev=$(losetup -f --show "$work/a.img")
 loops+=("$dev")
-CARDMARK_PROBE_STOP_AT=sign:40 "$CARDMARK_CLI" probe-capacity "$dev" > /dev/null 2>&1 &
+dev_b=$(losetup -f --show "$work/b.img")
+loops+=("$dev_b")
+reader=$work/reader
+ln -sfn "$dev" "$reader"
+CARDMARK_PROBE_STOP_AT=sign:40 "$CARDMARK_CLI" probe-capacity "$reader" > /dev/null 2>&1 &
 pid=$!
 if wait_stopped $pid; then
   kill -KILL $pid
   wait $pid 2> /dev/null
-  losetup -d "$dev"
-  losetup "$dev" "$work/b.img"
-  "$CARDMARK_CLI" probe-capacity --restore "$dev" 2> "$work/err"
+  ln -sfn "$dev_b" "$reader"
+  "$CARDMARK_CLI" probe-capacity --restore "$reader" > /dev/null 2> "$work/err"
   check "a journal for another card in the same reader is refused (exit 1)" test $? -eq 1
   check "… saying it is for another card" grep -q "another card" "$work/err"
-  check "… and that card is not touched" test "$(sha256sum < "$dev")" = "$sum_b"
-  losetup -d "$dev"
-  losetup "$dev" "$work/a.img"
-  "$CARDMARK_CLI" probe-capacity --restore "$dev" > /dev/null
+  check "… and that card is not touched" test "$(sha256sum < "$dev_b")" = "$sum_b"
+  ln -sfn "$dev" "$reader"
+  "$CARDMARK_CLI" probe-capacity --restore "$reader" > /dev/null
   check "the right card, back in the reader, is restored" test "$(sha256sum < "$dev")" = "$sum_a"
 else
   not_ok "the probe never reached sign:40"
+fi
+
+# The computer's disk is full: the journal cannot be kept, so the check
+# writes nothing to the card and says what to do.
+mkdir -p "$work/full"
+if mount -t tmpfs -o size=256k tmpfs "$work/full" 2> /dev/null; then
+  XDG_DATA_HOME=$work/full "$CARDMARK_CLI" probe-capacity "$dev" 2> "$work/err.full"
+  status=$?
+  umount "$work/full"
+  check "a full disk for the journal fails the check (status 1)" test $status -eq 1
+  check "… saying the computer's disk is full" grep -q "disk is full" "$work/err.full"
+  check "… with the card untouched" test "$(sha256sum < "$dev")" = "$sum_a"
+else
+  skip "cannot mount a small tmpfs to fill"
 fi
 
 elapsed "INT, TERM, HUP"

@@ -584,16 +584,6 @@ cm_capacity_journal_restore (int          fd,
       return FALSE;
     }
 
-  /* The chunk being rewritten first: its bytes were the card's own. */
-  if (j.slot_data != NULL && j.slot_offset + j.slot_length <= size)
-    {
-      g_autofree guint8 *chunk = cm_engine_alloc (MAX (j.slot_length, CM_CAPACITY_BLOCK));
-
-      memcpy (chunk, j.slot_data, j.slot_length);
-      if (!transfer (fd, TRUE, chunk, j.slot_length, j.slot_offset))
-        goto failed;
-    }
-
   /* Then every block that still shows this check's signature, from the
    * top down as the check wrote them. */
   for (gsize i = 0; i < j.n_offsets; i++)
@@ -611,6 +601,19 @@ cm_capacity_journal_restore (int          fd,
         goto failed;
       restored++;
       cm_capacity_test_stop ("restore-journal", restored);
+    }
+
+  /* The chunk the check was rewriting with its own bytes when it ended,
+   * in case that write was torn; only where signatures proved this is the
+   * card (the filler comes after signing), since a reader's serial cannot
+   * tell two cards of one size apart. */
+  if (restored > 0 && j.slot_data != NULL && j.slot_offset + j.slot_length <= size)
+    {
+      g_autofree guint8 *chunk = cm_engine_alloc (MAX (j.slot_length, CM_CAPACITY_BLOCK));
+
+      memcpy (chunk, j.slot_data, j.slot_length);
+      if (!transfer (fd, TRUE, chunk, j.slot_length, j.slot_offset))
+        goto failed;
     }
   if (fdatasync (fd) != 0)
     goto failed;
