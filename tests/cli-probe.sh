@@ -10,6 +10,8 @@ simcard=$(cd "$(dirname "$0")/simcard" && pwd)
 [ "$(id -u)" = 0 ] || skip_all "the probe needs root for loop devices"
 
 work=$(mktemp -d /var/tmp/cardmark-probe-XXXXXX)
+# The probe's journals go to the data folder; keep them out of the user's.
+export XDG_DATA_HOME=$work/xdg
 genuine=
 cleanup () {
   [ -n "$genuine" ] && losetup -d "$genuine" 2>/dev/null
@@ -38,7 +40,8 @@ esac
 head -c "$SIMCARD_REAL_SIZE" /dev/urandom | dd of="$SIMCARD_DEV" bs=4M oflag=direct status=none
 before=$(head -c "$SIMCARD_REAL_SIZE" "$SIMCARD_DEV" | sha256sum)
 
-"$CARDMARK_CLI" probe-capacity "$SIMCARD_DEV" --json > "$work/fake.json"
+# This card has no cache; tests/cli-probe-cache.sh checks cards that do.
+"$CARDMARK_CLI" probe-capacity "$SIMCARD_DEV" --cache-up-to 16M --json > "$work/fake.json"
 check "a fake card gives exit status 4" test $? -eq 4
 check "it is called fake" json_check "$work/fake.json" 'r["fake"] is True and r["bad_positions"] > 0'
 check "the reported size is the size it claims" json_check "$work/fake.json" "r['reported_bytes'] == $SIMCARD_SIZE"
@@ -46,7 +49,7 @@ check "the real capacity found is where its storage ends" json_check "$work/fake
   "r['last_good_bytes'] <= $SIMCARD_REAL_SIZE <= r['real_bytes']"
 check "the real part keeps every byte" test "$(head -c "$SIMCARD_REAL_SIZE" "$SIMCARD_DEV" | sha256sum)" = "$before"
 
-"$CARDMARK_CLI" probe-capacity "$SIMCARD_DEV" > "$work/fake.txt"
+"$CARDMARK_CLI" probe-capacity "$SIMCARD_DEV" --cache-up-to 16M > "$work/fake.txt"
 check "the plain report says fake capacity" grep -q "Fake capacity" "$work/fake.txt"
 
 "$CARDMARK_CLI" probe-capacity "$work" 2> "$work/err"

@@ -588,8 +588,13 @@ static void
 test_capacity_fake (Fixture       *f,
                     gconstpointer  data)
 {
-  const char *args[] = { "fake-8x", "--size", "512MiB", NULL };
+  const char *args[] = { "fake-8x", "--size", "512MiB",
+                         /* A fast card: the check reads and rewrites 256 MiB. */
+                         "--", "--set", "read.bandwidth-mb-s=400", "--set", "write.bandwidth-mb-s=400", NULL };
   g_autofree char *real = NULL;
+  g_autofree char *description = NULL;
+  const CmCapacityReport *report;
+  CmChartView *map;
   CmCardPage *page;
   const char *outcome;
   gboolean fake = FALSE;
@@ -609,9 +614,23 @@ test_capacity_fake (Fixture       *f,
   g_assert_true (g_str_has_prefix (outcome, "Fake capacity"));
   g_assert_nonnull (strstr (outcome, real));
   label = find_label (dialog, outcome);
+  if (label == NULL)
+    g_test_message ("dialog: %s / %s", adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (dialog)),
+                    adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog)));
   g_assert_nonnull (label);
   g_assert_true (gtk_widget_has_css_class (label, "error"));
   close_dialog (f, dialog);
+
+  /* The map stays on the page, its verified cells ending at the real size. */
+  map = cm_card_page_get_capacity_map (page);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (map)));
+  g_assert_true (cm_chart_view_has_data (map));
+  report = cm_chart_view_get_capacity (map);
+  g_assert_true (report->fake);
+  g_assert_cmpuint (report->cells->len, ==, report->n_positions);
+  g_assert_cmpuint (report->real_bytes, ==, g_ascii_strtoull (card_get (f, "SIMCARD_REAL_SIZE"), NULL, 10));
+  description = cm_chart_view_dup_description (map);
+  g_assert_nonnull (strstr (description, "no storage"));
 }
 
 static gboolean
@@ -704,7 +723,9 @@ static void
 test_capacity_genuine (Fixture       *f,
                        gconstpointer  data)
 {
-  const char *args[] = { "good-a1", "--size", "512MiB", NULL };
+  const char *args[] = { "good-a1", "--size", "512MiB",
+                         /* A fast card: the check reads and rewrites 256 MiB. */
+                         "--", "--set", "read.bandwidth-mb-s=400", "--set", "write.bandwidth-mb-s=400", NULL };
   CmCardPage *page;
   const char *outcome;
   gboolean fake = TRUE;
@@ -725,6 +746,183 @@ test_capacity_genuine (Fixture       *f,
   g_assert_nonnull (label);
   g_assert_true (gtk_widget_has_css_class (label, "success"));
   close_dialog (f, dialog);
+}
+
+static void run_command (const char *command);
+static void save_screen (GtkWidget  *widget,
+                         const char *name,
+                         int         width,
+                         int         height);
+
+static char *
+backing_sum (Fixture *f)
+{
+  g_autofree char *path = g_build_filename (card_get (f, "SIMCARD_DIR"), "backing.img", NULL);
+  g_autoptr(GMappedFile) file = g_mapped_file_new (path, FALSE, NULL);
+
+  g_assert_nonnull (file);
+  return g_compute_checksum_for_bytes (G_CHECKSUM_SHA256, g_mapped_file_get_bytes (file));
+}
+
+static gboolean
+journal_offered (gpointer data)
+{
+  Fixture *f = data;
+
+  return visible_dialog () != NULL &&
+         g_strcmp0 (cm_journal_watch_get_offered (cm_window_get_journal_watch (f->window)),
+                    card_get (f, "SIMCARD_DEV")) == 0;
+}
+
+static gboolean
+journal_done (gpointer data)
+{
+  Fixture *f = data;
+
+  return cm_journal_watch_get_offered (cm_window_get_journal_watch (f->window)) == NULL;
+}
+
+/* A capacity check killed half-way (the CLI's, with SIGKILL) leaves its
+ * journal; the app offers at start to put the card's data back, and does. */
+static void
+test_restore_offer (Fixture       *f,
+                    gconstpointer  data)
+{
+  const char *args[] = { "fake-8x", "--size", "512MiB", NULL };
+  g_autofree char *fill = NULL;
+  g_autofree char *before = NULL;
+  g_autofree char *killed = NULL;
+  g_autofree char *after = NULL;
+  g_autofree char *stat_path = NULL;
+  g_auto(GStrv) env = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *cli = g_getenv ("CARDMARK_CLI");
+  GtkWidget *dialog;
+  GPid pid;
+  int status;
+
+  if (!card_up (f, args))
+    return;
+  g_assert_nonnull (cli);
+
+  fill = g_strdup_printf ("sh -c 'head -c %s /dev/urandom | dd of=%s bs=4M oflag=direct status=none'",
+                          card_get (f, "SIMCARD_REAL_SIZE"), card_get (f, "SIMCARD_DEV"));
+  run_command (fill);
+  before = backing_sum (f);
+
+  {
+    const char *argv[] = { cli, "probe-capacity", card_get (f, "SIMCARD_DEV"), "--cache-up-to", "16M", NULL };
+    gboolean stopped = FALSE;
+
+    env = g_environ_setenv (g_get_environ (), "CARDMARK_PROBE_STOP_AT", "sign:60", TRUE);
+    g_assert_true (g_spawn_async (NULL, (char **) argv, env, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL |
+                                  G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &pid, &error));
+    g_assert_no_error (error);
+    stat_path = g_strdup_printf ("/proc/%d/stat", pid);
+    for (guint i = 0; i < 600 && !stopped; i++)
+      {
+        g_autofree char *text = NULL;
+
+        stopped = g_file_get_contents (stat_path, &text, NULL, NULL) && strstr (text, ") T ") != NULL;
+        if (!stopped)
+          g_usleep (50000);
+      }
+    g_assert_true (stopped);
+    kill (pid, SIGKILL);
+    g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+    g_spawn_close_pid (pid);
+  }
+  killed = backing_sum (f);
+  g_assert_cmpstr (killed, !=, before);
+
+  open_window (f);
+  g_assert_true (cm_test_wait_for (journal_offered, f, 20));
+  dialog = visible_dialog ();
+  g_assert_nonnull (find_label (dialog, card_get (f, "SIMCARD_DEV")));
+  if (g_getenv ("CARDMARK_SCREENSHOT_DIR") != NULL)
+    save_screen (GTK_WIDGET (dialog), "restore", 800, 600);
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "restore");
+  gtk_window_close (GTK_WINDOW (dialog));
+  g_assert_true (cm_test_wait_for (journal_done, f, 60));
+
+  after = backing_sum (f);
+  g_assert_cmpstr (after, ==, before);
+}
+
+static gboolean
+capacity_progress_shown (gpointer data)
+{
+  Fixture *f = data;
+  CmCardPage *page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
+  GtkWidget *found = find_label (GTK_WIDGET (page), "left");
+
+  return found != NULL && gtk_widget_get_mapped (found);
+}
+
+static void
+save_screen (GtkWidget  *widget,
+             const char *name,
+             int         width,
+             int         height)
+{
+  g_autofree char *file = g_strdup_printf ("app-capacity-%s-%dx%d.png", name, width, height);
+  g_autofree char *path = g_build_filename (g_getenv ("CARDMARK_SCREENSHOT_DIR"), file, NULL);
+
+  cm_test_settle (0.3);
+  cm_test_save_png (widget, path);
+  g_test_message ("saved %s", path);
+}
+
+/* With CARDMARK_SCREENSHOT_DIR set: the capacity check at 800x480 and
+ * 1280x800 — asking first, running, its map, and the restore offer. */
+static void
+test_capacity_screens (Fixture       *f,
+                       gconstpointer  data)
+{
+  const char *args[] = { "fake-8x", "--size", "512MiB", NULL };
+  static const int sizes[][2] = { { 800, 480 }, { 1280, 800 } };
+
+  if (g_getenv ("CARDMARK_SCREENSHOT_DIR") == NULL)
+    {
+      g_test_skip ("Set CARDMARK_SCREENSHOT_DIR to a folder to save the screenshots.");
+      return;
+    }
+  if (!card_up (f, args))
+    return;
+
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    {
+      int w = sizes[s][0], h = sizes[s][1];
+      CmCardPage *page;
+      GtkWidget *dialog;
+
+      if (f->window != NULL)
+        cm_test_destroy_window (GTK_WINDOW (f->window));
+      open_window (f);
+      gtk_window_set_default_size (GTK_WINDOW (f->window), w, h);
+      g_assert_true (cm_test_wait_for (card_listed, f, 20));
+      g_assert_true (cm_window_open_path (f->window, card_get (f, "SIMCARD_DEV")));
+      page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
+
+      cm_card_page_check_capacity (page);
+      cm_test_settle (0.3);
+      dialog = visible_dialog ();
+      g_assert_nonnull (dialog);
+      save_screen (dialog, "ask", w, h);
+      adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "check");
+      gtk_window_close (GTK_WINDOW (dialog));
+
+      g_assert_true (cm_test_wait_for (capacity_progress_shown, f, 60));
+      save_screen (GTK_WIDGET (f->window), "running", w, h);
+      g_assert_true (cm_test_wait_for (capacity_checked, f, 120));
+      cm_test_settle (0.2);
+      dialog = visible_dialog ();
+      g_assert_nonnull (dialog);
+      save_screen (dialog, "outcome", w, h);
+      adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "close");
+      gtk_window_close (GTK_WINDOW (dialog));
+      save_screen (GTK_WIDGET (f->window), "map", w, h);
+    }
 }
 
 static gboolean
@@ -1285,6 +1483,10 @@ main (int   argc,
               fixture_set_up, test_verify_fake, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/capacity-genuine", Fixture, NULL,
               fixture_set_up, test_capacity_genuine, fixture_tear_down);
+  g_test_add ("/cardmark/app-simcard/capacity-screens", Fixture, NULL,
+              fixture_set_up, test_capacity_screens, fixture_tear_down);
+  g_test_add ("/cardmark/app-simcard/restore-offer", Fixture, NULL,
+              fixture_set_up, test_restore_offer, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/unmounted-under-page", Fixture, NULL,
               fixture_set_up, test_unmounted_under_page, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/quit-during-check", Fixture, NULL,

@@ -13,6 +13,7 @@
 #include <sys/resource.h>
 #include <string.h>
 
+#include "cm-chart-capacity.h"
 #include "cm-chart-layout.h"
 #include "cm-chart-private.h"
 #include "cm-stats.h"
@@ -541,7 +542,7 @@ test_no_overlap (void)
   static const double sizes[][2] = { { 800, 480 }, { 1200, 700 }, { 400, 600 } };
 
   for (guint k = 0; k < CM_CHART_N_KINDS; k++)
-    for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    for (guint s = 0; s < G_N_ELEMENTS (sizes) && k != CM_CHART_CAPACITY_MAP; s++)
       {
         /* A full verify is a run of its own, with its own document. */
         GPtrArray *one = k == CM_CHART_VERIFY ? verify_one : bench_one;
@@ -1237,6 +1238,9 @@ test_export (void)
       GPtrArray *input = k == CM_CHART_VERIFY ? verify_one : one;
       gsize length;
 
+      /* Drawn from a capacity report: test_capacity_map_export (). */
+      if (k == CM_CHART_CAPACITY_MAP)
+        continue;
       g_assert_true (cm_chart_export (png, k, input, 800, 480, &error));
       g_assert_no_error (error);
       g_assert_true (g_file_get_contents (png, &contents, &length, NULL));
@@ -1386,6 +1390,150 @@ test_describe (void)
   g_assert_nonnull (strstr (sweep, "16.0\xc2\xa0MiB"));
 }
 
+/* The capacity map. */
+
+/* A 1 GiB fake card that holds 128 MiB, in 4 MiB cells: 32 kept their
+ * data (one of them gave a read error, one a write error), the rest wrap. */
+static CmCapacityReport *
+fake_capacity_report (void)
+{
+  CmCapacityReport *report = cm_capacity_report_new ();
+
+  report->reported_bytes = 1024 * MiB;
+  report->cell_bytes = 4 * MiB;
+  report->n_positions = 256;
+  report->real_bytes = 128 * MiB;
+  report->fake = TRUE;
+  report->cache_ruled_out = 256 * MiB;
+  g_array_set_size (report->cells, 256);
+  for (guint i = 0; i < 256; i++)
+    g_array_index (report->cells, guint8, i) = i < 32 ? CM_CAPACITY_CELL_VERIFIED : CM_CAPACITY_CELL_NO_STORAGE;
+  g_array_index (report->cells, guint8, 10) = CM_CAPACITY_CELL_READ_ERROR;
+  g_array_index (report->cells, guint8, 20) = CM_CAPACITY_CELL_WRITE_ERROR;
+  return report;
+}
+
+static void
+check_capacity_map (CmChartLayout          *layout,
+                    const CmCapacityReport *report)
+{
+  CmChartPanel *panel;
+  const CmChartBar *first;
+
+  g_assert_false (layout->empty);
+  g_assert_cmpint (layout->kind, ==, CM_CHART_CAPACITY_MAP);
+  check_no_overlap (layout);
+  g_assert_cmpuint (layout->panels->len, ==, 1);
+  panel = g_ptr_array_index (layout->panels, 0);
+  g_assert_cmpuint (panel->bars->len, ==, report->cells->len);
+  first = &g_array_index (panel->bars, CmChartBar, 0);
+  g_assert_cmpfloat (first->rect.width, >=, 2);
+
+  for (guint i = 0; i < panel->bars->len; i++)
+    {
+      const CmChartBar *bar = &g_array_index (panel->bars, CmChartBar, i);
+      const CmChartBar *prev = i > 0 ? &g_array_index (panel->bars, CmChartBar, i - 1) : NULL;
+
+      /* Equal squares, in reading order, inside the chart. */
+      g_assert_cmpfloat_with_epsilon (bar->rect.width, first->rect.width, 1e-9);
+      g_assert_cmpfloat_with_epsilon (bar->rect.height, bar->rect.width, 1e-9);
+      g_assert_cmpfloat (bar->rect.x, >=, 0);
+      g_assert_cmpfloat (bar->rect.y, >=, 0);
+      g_assert_cmpfloat (bar->rect.x + bar->rect.width, <=, layout->width);
+      g_assert_cmpfloat (bar->rect.y + bar->rect.height, <=, layout->height);
+      if (prev != NULL)
+        g_assert_true (bar->rect.y > prev->rect.y || (bar->rect.y == prev->rect.y && bar->rect.x > prev->rect.x));
+      if (prev != NULL)
+        g_assert_false (cm_chart_rect_intersects (&bar->rect, &prev->rect));
+      g_assert_cmpint (bar->ink, ==, cm_chart_capacity_cell_ink (g_array_index (report->cells, guint8, i)));
+
+      /* No label sits on a cell. */
+      for (guint t = 0; t < layout->texts->len; t++)
+        {
+          CmChartText *text = &g_array_index (layout->texts, CmChartText, t);
+
+          if (cm_chart_rect_intersects (&text->box, &bar->rect))
+            g_error ("“%s” covers cell %u of the capacity map at %.0fx%.0f", text->text, i,
+                     layout->width, layout->height);
+        }
+    }
+
+  /* A legend entry for each state, whether or not the card shows it. */
+  g_assert_cmpuint (layout->legend->len, ==, CM_CAPACITY_N_CELL_STATES);
+  g_assert_cmpuint (count_legend (layout, "Verified"), ==, 1);
+  g_assert_cmpuint (count_legend (layout, "No storage"), ==, 1);
+  g_assert_cmpuint (count_legend (layout, "Read error"), ==, 1);
+  g_assert_cmpuint (count_legend (layout, "Write error"), ==, 1);
+}
+
+static void
+test_capacity_map (void)
+{
+  g_autoptr(CmCapacityReport) report = fake_capacity_report ();
+  static const double sizes[][2] = { { 800, 480 }, { 1280, 800 }, { 1200, 700 }, { 400, 600 }, { 560, 240 } };
+  double last_side = 0;
+
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    {
+      g_autoptr(CmChartLayout) layout = cm_chart_capacity_layout_new (report, "/dev/sdb", sizes[s][0], sizes[s][1],
+                                                                      NULL, TRUE);
+
+      check_capacity_map (layout, report);
+      /* A larger chart gets larger cells. */
+      if (s == 1)
+        g_assert_cmpfloat (g_array_index (((CmChartPanel *) g_ptr_array_index (layout->panels, 0))->bars,
+                                          CmChartBar, 0).rect.width, >, last_side);
+      last_side = g_array_index (((CmChartPanel *) g_ptr_array_index (layout->panels, 0))->bars,
+                                 CmChartBar, 0).rect.width;
+    }
+
+  /* Without a title, as in the app, and for a card of 400 cells. */
+  {
+    g_autoptr(CmCapacityReport) many = fake_capacity_report ();
+    g_autoptr(CmChartLayout) layout = NULL;
+
+    g_array_set_size (many->cells, 400);
+    many->n_positions = 400;
+    many->reported_bytes = 1600 * MiB;
+    layout = cm_chart_capacity_layout_new (many, NULL, 640, 240, NULL, FALSE);
+    check_capacity_map (layout, many);
+  }
+}
+
+static void
+test_capacity_map_export (void)
+{
+  g_autoptr(CmCapacityReport) report = fake_capacity_report ();
+  g_autofree char *dir = g_dir_make_tmp ("cardmark-map-XXXXXX", NULL);
+  g_autofree char *png = g_build_filename (dir, "map.png", NULL);
+  g_autofree char *svg = g_build_filename (dir, "map.svg", NULL);
+  g_autofree char *svg_text = NULL;
+  g_autofree char *text = cm_chart_describe_capacity (report, "/dev/sdb");
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (cm_chart_export_capacity (png, report, "/dev/sdb", 800, 480, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (png_has_content (png, 800, 480));
+  g_assert_true (cm_chart_export_capacity (svg, report, "/dev/sdb", 800, 480, NULL, &error));
+  g_assert_true (g_file_get_contents (svg, &svg_text, NULL, NULL));
+  g_assert_nonnull (strstr (svg_text, "<title>Capacity map</title>"));
+  /* The text alternative counts what the map shows. */
+  g_assert_nonnull (strstr (text, "256 cells"));
+  g_assert_nonnull (strstr (text, "30 verified, 224 no storage, 1 read errors, 1 write errors"));
+  g_unlink (png);
+  g_unlink (svg);
+  g_rmdir (dir);
+
+  /* A chart of results has no capacity map to draw: it says so. */
+  {
+    g_autoptr(GPtrArray) one = one_card (TRUE);
+    g_autoptr(CmChartLayout) layout = cm_chart_layout_new (CM_CHART_CAPACITY_MAP, one, 800, 480, NULL, TRUE);
+
+    g_assert_true (layout->empty);
+    g_assert_false (cm_chart_has_data (CM_CHART_CAPACITY_MAP, one));
+  }
+}
+
 /* With CARDMARK_CHART_SCREENSHOTS=DIR, draw the charts for the docs. */
 static void
 test_screenshots (void)
@@ -1404,6 +1552,7 @@ test_screenshots (void)
   for (guint k = 0; k < CM_CHART_N_KINDS; k++)
     {
       g_autofree char *name = g_strdup_printf ("chart-%s.png", cm_chart_kind_to_string (k));
+      g_autoptr(CmCapacityReport) report = fake_capacity_report ();
       g_autofree char *multi = g_strdup_printf ("chart-%s-compare.png", cm_chart_kind_to_string (k));
       g_autofree char *dark = g_strdup_printf ("chart-%s-dark.png", cm_chart_kind_to_string (k));
       g_autofree char *path = g_build_filename (dir, name, NULL);
@@ -1413,6 +1562,14 @@ test_screenshots (void)
       CmChartStyle style;
 
       cm_chart_style_init (&style);
+      if (k == CM_CHART_CAPACITY_MAP)
+        {
+          g_assert_true (cm_chart_export_capacity (path, report, "/dev/sdb", 800, 480, &style, &error));
+          style.dark = TRUE;
+          g_assert_true (cm_chart_export_capacity (dark_path, report, "/dev/sdb", 800, 480, &style, &error));
+          g_assert_no_error (error);
+          continue;
+        }
       g_assert_true (cm_chart_export (path, k, k == CM_CHART_VERIFY ? verify_one : one, 800, 480, &error));
       g_assert_true (cm_chart_export (multi_path, k, k == CM_CHART_VERIFY ? verify_three : three, 800, 480, &error));
       style.dark = TRUE;
@@ -1457,6 +1614,8 @@ main (int   argc,
   g_test_add_func ("/cardmark/charts/verify", test_verify);
   g_test_add_func ("/cardmark/charts/empty", test_empty);
   g_test_add_func ("/cardmark/charts/describe", test_describe);
+  g_test_add_func ("/cardmark/charts/capacity-map", test_capacity_map);
+  g_test_add_func ("/cardmark/charts/capacity-map-export", test_capacity_map_export);
   g_test_add_func ("/cardmark/charts/screenshots", test_screenshots);
 
   return g_test_run ();

@@ -13,12 +13,15 @@
 #include <string.h>
 
 #include "cm-capacity-probe.h"
+#include "cm-chart-view.h"
 #include "cm-toast.h"
 #include "cm-verify-row.h"
 
 #include "cm-card-page.h"
 
 #define MAX_METHODS 3
+/* What the deeper capacity check rules out. */
+#define DEEPER_CACHE (G_GUINT64_CONSTANT (1024) * 1024 * 1024)
 
 struct _CmCardPage
 {
@@ -42,11 +45,13 @@ struct _CmCardPage
   GtkWidget      *verify_row;
   GtkSpinner     *capacity_spinner;
   GtkButton      *capacity_button;
+  GtkProgressBar *capacity_progress;
+  CmChartView    *capacity_map;
 
   GCancellable   *probe_cancellable;
   GApplication   *probe_hold;       /* held while the check may write */
-  guint           probe_progress_id;
-  int             probe_percent;    /* written by the probe's thread */
+  CmTarget       *probe_target;     /* the card's fd, open while the check runs */
+  guint64         probe_cache_bytes;
   char           *capacity_outcome;
   gboolean        capacity_fake;
 };
@@ -241,11 +246,39 @@ fill_capacity (CmCardPage *self)
                                    : why_not);
 }
 
+/* The capacity row, its progress and the map below it may sit low on a
+ * small screen: once laid out, scroll so that they are in view. */
+static gboolean
+scroll_to_capacity_cb (GtkWidget     *widget,
+                  GdkFrameClock *clock,
+                  gpointer       user_data)
+{
+  CmCardPage *self = CM_CARD_PAGE (widget);
+  GtkWidget *scrolled = gtk_widget_get_ancestor (GTK_WIDGET (self->capacity_map), GTK_TYPE_SCROLLED_WINDOW);
+  GtkWidget *content;
+  GtkAdjustment *adjustment;
+  graphene_point_t top;
+
+  if (scrolled == NULL || (content = gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scrolled))) == NULL ||
+      !gtk_widget_compute_point (GTK_WIDGET (self->capacity_row), content, &GRAPHENE_POINT_INIT (0, 0), &top))
+    return G_SOURCE_REMOVE;
+  adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
+  gtk_adjustment_set_value (adjustment, top.y - 12);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 set_probing (CmCardPage *self,
              gboolean    probing)
 {
   gtk_widget_set_visible (GTK_WIDGET (self->capacity_spinner), probing);
+  gtk_widget_set_visible (GTK_WIDGET (self->capacity_progress), probing);
+  gtk_progress_bar_set_fraction (self->capacity_progress, 0);
+  if (probing)
+    {
+      gtk_widget_set_visible (GTK_WIDGET (self->capacity_map), FALSE);
+      gtk_widget_add_tick_callback (GTK_WIDGET (self), scroll_to_capacity_cb, NULL, NULL);
+    }
   gtk_spinner_set_spinning (self->capacity_spinner, probing);
   gtk_button_set_label (self->capacity_button, probing ? _("_Cancel") : _("_Check"));
   gtk_widget_set_sensitive (GTK_WIDGET (self->test_group), !probing);
@@ -255,51 +288,24 @@ set_probing (CmCardPage *self,
     gtk_widget_set_sensitive (self->verify_row, !probing);
   if (!probing)
     {
-      g_clear_handle_id (&self->probe_progress_id, g_source_remove);
       g_clear_object (&self->probe_cancellable);
       fill_capacity (self);
     }
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CHECKING_CAPACITY]);
 }
 
-static gboolean
-probe_progress_cb (gpointer user_data)
+static void
+probe_progress_cb (const CmCapacityProgress *progress,
+                   gpointer                  user_data)
 {
   CmCardPage *self = user_data;
-  g_autofree char *text = g_strdup_printf (_("Checking, %d %% done…"),
-                                           g_atomic_int_get (&self->probe_percent));
+  g_autofree char *text = NULL;
 
+  if (self->item == NULL || self->probe_cancellable == NULL)
+    return;
+  text = cm_capacity_progress_describe (progress);
   adw_action_row_set_subtitle (self->capacity_row, text);
-  return G_SOURCE_CONTINUE;
-}
-
-static void
-probe_report_cb (double   fraction,
-                 gpointer user_data)
-{
-  CmCardPage *self = user_data;
-
-  g_atomic_int_set (&self->probe_percent, (int) (fraction * 100));
-}
-
-static void
-probe_thread (GTask        *task,
-              gpointer      source_object,
-              gpointer      task_data,
-              GCancellable *cancellable)
-{
-  CmTarget *target = task_data;
-  CmCapacityReport *report = g_new0 (CmCapacityReport, 1);
-  GError *error = NULL;
-
-  if (cm_capacity_probe (cm_target_get_fd (target), cm_target_get_size (target), cancellable,
-                         probe_report_cb, source_object, report, &error))
-    g_task_return_pointer (task, report, g_free);
-  else
-    {
-      g_free (report);
-      g_task_return_error (task, error);
-    }
+  gtk_progress_bar_set_fraction (self->capacity_progress, progress->fraction);
 }
 
 static void
@@ -351,11 +357,12 @@ probe_done_cb (GObject      *object,
                GAsyncResult *result,
                gpointer      user_data)
 {
-  CmCardPage *self = CM_CARD_PAGE (object);
-  g_autofree CmCapacityReport *report = NULL;
+  g_autoptr(CmCardPage) self = user_data;
+  g_autoptr(CmCapacityReport) report = NULL;
   g_autoptr(GError) error = NULL;
 
-  report = g_task_propagate_pointer (G_TASK (result), &error);
+  report = cm_capacity_probe_finish (result, &error);
+  g_clear_object (&self->probe_target);
   release_application (self);
   if (self->item == NULL)
     {
@@ -374,6 +381,9 @@ probe_done_cb (GObject      *object,
       g_free (self->capacity_outcome);
       self->capacity_outcome = cm_capacity_report_describe (cm_card_item_get_device (self->item), report);
       self->capacity_fake = report->fake;
+      cm_chart_view_set_capacity (self->capacity_map, report, cm_card_item_get_device (self->item));
+      gtk_widget_set_visible (GTK_WIDGET (self->capacity_map), TRUE);
+      gtk_widget_add_tick_callback (GTK_WIDGET (self), scroll_to_capacity_cb, NULL, NULL);
       show_outcome (self);
     }
 }
@@ -386,7 +396,6 @@ probe_target_opened_cb (GObject      *object,
   g_autoptr(CmCardPage) self = user_data;
   g_autoptr(CmTarget) target = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GTask) task = NULL;
 
   target = cm_backend_open_target_finish (result, &error);
   if (self->item == NULL)
@@ -406,10 +415,11 @@ probe_target_opened_cb (GObject      *object,
       return;
     }
 
-  task = g_task_new (self, self->probe_cancellable, probe_done_cb, NULL);
-  g_task_set_source_tag (task, probe_target_opened_cb);
-  g_task_set_task_data (task, g_steal_pointer (&target), g_object_unref);
-  g_task_run_in_thread (task, probe_thread);
+  self->probe_target = g_steal_pointer (&target);
+  cm_capacity_probe_async (cm_target_get_fd (self->probe_target), cm_card_item_get_device (self->item),
+                           cm_target_get_size (self->probe_target), self->probe_cache_bytes, NULL,
+                           self->probe_cancellable, probe_progress_cb, self,
+                           probe_done_cb, g_object_ref (self));
 }
 
 static void
@@ -418,12 +428,10 @@ start_probe (CmCardPage *self)
   g_assert (self->probe_cancellable == NULL);
 
   self->probe_cancellable = g_cancellable_new ();
-  g_atomic_int_set (&self->probe_percent, 0);
   g_clear_pointer (&self->capacity_outcome, g_free);
   set_probing (self, TRUE);
   hold_application (self);
-  probe_progress_cb (self);
-  self->probe_progress_id = g_timeout_add (250, probe_progress_cb, self);
+  adw_action_row_set_subtitle (self->capacity_row, _("Opening the card…"));
   cm_backend_open_target_async (self->item, CM_METHOD_RAW_WRITE, self->probe_cancellable,
                                 probe_target_opened_cb, g_object_ref (self));
 }
@@ -433,8 +441,13 @@ confirm_probe_cb (CmCardPage       *self,
                   const char       *response,
                   AdwMessageDialog *dialog)
 {
-  if (g_strcmp0 (response, "check") == 0 && self->probe_cancellable == NULL)
-    start_probe (self);
+  GtkWidget *deeper = adw_message_dialog_get_extra_child (dialog);
+
+  if (g_strcmp0 (response, "check") != 0 || self->probe_cancellable != NULL)
+    return;
+  self->probe_cache_bytes = gtk_check_button_get_active (GTK_CHECK_BUTTON (deeper))
+                            ? DEEPER_CACHE : CM_CAPACITY_DEFAULT_CACHE;
+  start_probe (self);
 }
 
 /* Asks first, since the check writes to the card (and then puts back
@@ -443,8 +456,15 @@ void
 cm_card_page_check_capacity (CmCardPage *self)
 {
   const char *why_not = NULL;
+  g_autofree char *plan = NULL;
+  g_autofree char *deeper_plan = NULL;
+  g_autofree char *body = NULL;
+  g_autofree char *deeper_label = NULL;
+  GtkWidget *deeper;
+  GtkWidget *label;
   GtkRoot *root;
   GtkWidget *dialog;
+  guint64 size;
 
   g_return_if_fail (CM_IS_CARD_PAGE (self));
 
@@ -459,12 +479,24 @@ cm_card_page_check_capacity (CmCardPage *self)
       return;
     }
 
+  size = cm_card_item_get_size (self->item);
+  plan = cm_capacity_describe_plan (size, CM_CAPACITY_DEFAULT_CACHE);
+  deeper_plan = cm_capacity_describe_plan (size, DEEPER_CACHE);
+  body = g_strdup_printf (_("The check writes a signature to a few hundred places across the card, reads them back, "
+                            "and then writes the card's own data back; what it overwrites is kept in a journal on "
+                            "this computer first. Do not remove the card until it ends.\n\n%s"), plan);
+  deeper_label = g_strdup_printf (_("Deeper check. %s"), deeper_plan);
+
   root = gtk_widget_get_root (GTK_WIDGET (self));
   dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                   _("Check the Card's Capacity?"),
-                                   _("The check writes a signature to a few hundred places across the card, "
-                                     "reads them back, and then writes the card's own data back. "
-                                     "Do not remove the card until it ends."));
+                                   _("Check the Card's Capacity?"), body);
+  deeper = gtk_check_button_new ();
+  label = gtk_label_new (deeper_label);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_check_button_set_child (GTK_CHECK_BUTTON (deeper), label);
+  gtk_widget_set_name (deeper, "deeper-check");
+  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), deeper);
   adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
                                     "cancel", _("_Cancel"),
                                     "check", _("_Check Card"),
@@ -486,6 +518,14 @@ cm_card_page_get_capacity_outcome (CmCardPage *self,
   if (fake != NULL)
     *fake = self->capacity_fake;
   return self->capacity_outcome;
+}
+
+/* The map of the last capacity check (hidden until there is one). */
+CmChartView *
+cm_card_page_get_capacity_map (CmCardPage *self)
+{
+  g_return_val_if_fail (CM_IS_CARD_PAGE (self), NULL);
+  return self->capacity_map;
 }
 
 /* Whether a check that writes to the card (the capacity check, or the
@@ -533,7 +573,6 @@ cm_card_page_dispose (GObject *object)
 
   if (self->probe_cancellable != NULL)
     g_cancellable_cancel (self->probe_cancellable);
-  g_clear_handle_id (&self->probe_progress_id, g_source_remove);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), CM_TYPE_CARD_PAGE);
   g_clear_object (&self->item);
@@ -589,12 +628,15 @@ cm_card_page_class_init (CmCardPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, capacity_row);
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, capacity_spinner);
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, capacity_button);
+  gtk_widget_class_bind_template_child (widget_class, CmCardPage, capacity_progress);
+  gtk_widget_class_bind_template_child (widget_class, CmCardPage, capacity_map);
   gtk_widget_class_bind_template_callback (widget_class, capacity_button_clicked_cb);
 }
 
 static void
 cm_card_page_init (CmCardPage *self)
 {
+  g_type_ensure (CM_TYPE_CHART_VIEW);
   gtk_widget_init_template (GTK_WIDGET (self));
 }
 

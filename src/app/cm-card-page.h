@@ -8,6 +8,7 @@
 #include <gtk/gtk.h>
 
 #include "cm-backend.h"
+#include "cm-chart-view.h"
 #include "cm-card-item.h"
 
 G_BEGIN_DECLS
@@ -31,6 +32,7 @@ CmMethod    cm_card_page_get_method  (CmCardPage  *self);
 gboolean    cm_card_page_set_method  (CmCardPage  *self,
                                       CmMethod     method);
 void        cm_card_page_check_capacity        (CmCardPage *self);
+CmChartView *cm_card_page_get_capacity_map     (CmCardPage *self);
 gboolean    cm_card_page_get_checking_capacity (CmCardPage *self);
 const char *cm_card_page_get_capacity_outcome  (CmCardPage *self,
                                                 gboolean   *fake);

@@ -19,6 +19,8 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
+#include "cm-chart-capacity.h"
+
 #include "cm-chart-view.h"
 
 typedef struct
@@ -34,6 +36,8 @@ struct _CmChartView
   CmChartViewKind  kind;
   GPtrArray       *results;  /* CmResult */
   GPtrArray       *series;   /* Series, live view only */
+  CmCapacityReport *capacity; /* capacity map only */
+  char            *capacity_device;
 };
 
 G_DEFINE_FINAL_TYPE (CmChartView, cm_chart_view, GTK_TYPE_DRAWING_AREA)
@@ -256,6 +260,9 @@ cm_chart_view_get_chart_kind (CmChartView *self,
     case CM_CHART_VIEW_VERIFY:
       *kind = CM_CHART_VERIFY;
       return TRUE;
+    case CM_CHART_VIEW_CAPACITY_MAP:
+      *kind = CM_CHART_CAPACITY_MAP;
+      return TRUE;
     case CM_CHART_VIEW_LIVE:
     default:
       return FALSE;
@@ -284,7 +291,10 @@ draw_cb (GtkDrawingArea *area,
   style.show_title = FALSE;
   style.transparent = TRUE;
   style.scale = 1;
-  cm_chart_draw (cr, kind, self->results, width, height, &style);
+  if (kind == CM_CHART_CAPACITY_MAP && self->capacity != NULL)
+    cm_chart_draw_capacity (cr, self->capacity, self->capacity_device, width, height, &style);
+  else
+    cm_chart_draw (cr, kind, self->results, width, height, &style);
 }
 
 static void
@@ -319,6 +329,7 @@ content_height (CmChartViewKind kind)
       return 280;
     case CM_CHART_VIEW_POSITION:
     case CM_CHART_VIEW_VERIFY:
+    case CM_CHART_VIEW_CAPACITY_MAP:
       return 240;
     case CM_CHART_VIEW_LIVE:
     default:
@@ -344,6 +355,8 @@ cm_chart_view_finalize (GObject *object)
 
   g_clear_pointer (&self->results, g_ptr_array_unref);
   g_clear_pointer (&self->series, g_ptr_array_unref);
+  g_clear_pointer (&self->capacity, cm_capacity_report_free);
+  g_clear_pointer (&self->capacity_device, g_free);
 
   G_OBJECT_CLASS (cm_chart_view_parent_class)->finalize (object);
 }
@@ -397,7 +410,7 @@ cm_chart_view_class_init (CmChartViewClass *klass)
 
   /* A CmChartViewKind; a plain number so templates can set it. */
   properties[PROP_KIND] =
-    g_param_spec_uint ("kind", NULL, NULL, 0, CM_CHART_VIEW_VERIFY, CM_CHART_VIEW_LIVE,
+    g_param_spec_uint ("kind", NULL, NULL, 0, CM_CHART_VIEW_CAPACITY_MAP, CM_CHART_VIEW_LIVE,
                        G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   gtk_widget_class_set_css_name (widget_class, "chart");
@@ -477,6 +490,8 @@ cm_chart_view_has_data (CmChartView *self)
 
   if (!cm_chart_view_get_chart_kind (self, &kind))
     return cm_chart_view_get_n_points (self) > 0;
+  if (kind == CM_CHART_CAPACITY_MAP)
+    return self->capacity != NULL;
   return cm_chart_has_data (kind, self->results);
 }
 
@@ -490,6 +505,8 @@ cm_chart_view_dup_description (CmChartView *self)
 
   if (!cm_chart_view_get_chart_kind (self, &kind))
     return g_strdup (_("Throughput of each test as it runs, in MB/s against seconds."));
+  if (kind == CM_CHART_CAPACITY_MAP && self->capacity != NULL)
+    return cm_chart_describe_capacity (self->capacity, self->capacity_device);
   if (self->results->len == 0)
     return g_strdup (cm_chart_kind_get_title (kind));
   return cm_chart_describe (kind, self->results);
@@ -554,4 +571,31 @@ cm_chart_view_get_n_points (CmChartView *self)
   for (guint i = 0; i < self->series->len; i++)
     n += ((Series *) g_ptr_array_index (self->series, i))->points->len;
   return n;
+}
+
+/* The capacity map's data; a copy is kept. */
+void
+cm_chart_view_set_capacity (CmChartView            *self,
+                            const CmCapacityReport *report,
+                            const char             *device)
+{
+  g_return_if_fail (CM_IS_CHART_VIEW (self));
+  g_return_if_fail (self->kind == CM_CHART_VIEW_CAPACITY_MAP);
+
+  g_clear_pointer (&self->capacity, cm_capacity_report_free);
+  g_clear_pointer (&self->capacity_device, g_free);
+  if (report != NULL)
+    {
+      self->capacity = cm_capacity_report_copy (report);
+      self->capacity_device = g_strdup (device);
+    }
+  update_description (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+const CmCapacityReport *
+cm_chart_view_get_capacity (CmChartView *self)
+{
+  g_return_val_if_fail (CM_IS_CHART_VIEW (self), NULL);
+  return self->capacity;
 }

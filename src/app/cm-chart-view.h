@@ -7,6 +7,7 @@
 
 #include <gtk/gtk.h>
 
+#include "cm-capacity-probe.h"
 #include "cm-chart.h"
 #include "cm-result.h"
 
@@ -21,6 +22,7 @@ typedef enum
   CM_CHART_VIEW_SWEEP,
   CM_CHART_VIEW_POSITION,
   CM_CHART_VIEW_VERIFY,
+  CM_CHART_VIEW_CAPACITY_MAP,  /* from a capacity report: cm_chart_view_set_capacity () */
 } CmChartViewKind;
 
 #define CM_TYPE_CHART_VIEW (cm_chart_view_get_type ())
@@ -43,6 +45,10 @@ void        cm_chart_view_add_sample     (CmChartView     *self,
                                           double           t,
                                           double           mb_per_s);
 void        cm_chart_view_clear          (CmChartView     *self);
+void        cm_chart_view_set_capacity   (CmChartView            *self,
+                                          const CmCapacityReport *report,
+                                          const char             *device);
+const CmCapacityReport *cm_chart_view_get_capacity (CmChartView *self);
 guint       cm_chart_view_get_n_points   (CmChartView     *self);
 
 G_END_DECLS

@@ -475,6 +475,7 @@ cm_history_page_get_chart (CmHistoryPage *self,
     case CM_CHART_SWEEP:
     case CM_CHART_POSITION:
     case CM_CHART_VERIFY:
+    case CM_CHART_CAPACITY_MAP:
     case CM_CHART_N_KINDS:
     default:
       return NULL;

@@ -18,6 +18,7 @@
 #include "cm-card-list-page.h"
 #include "cm-card-page.h"
 #include "cm-history-page.h"
+#include "cm-journal-watch.h"
 #include "cm-result-page.h"
 #include "cm-run-page.h"
 #include "cm-toast.h"
@@ -40,6 +41,8 @@ struct _CmWindow
   CmCardItem           *run_item;
   guint                 inhibit_cookie;
   gboolean              card_removed;
+
+  CmJournalWatch       *journal_watch;   /* offers to undo an interrupted capacity check */
 
   AdwToastOverlay      *toast_overlay;
   AdwWindowTitle       *window_title;
@@ -632,6 +635,7 @@ cm_window_dispose (GObject *object)
 
   gtk_widget_dispose_template (GTK_WIDGET (self), CM_TYPE_WINDOW);
 
+  g_clear_object (&self->journal_watch);
   g_clear_object (&self->devices);
   g_clear_object (&self->last_result);
   g_clear_object (&self->history);
@@ -737,6 +741,17 @@ cm_window_set_devices (CmWindow   *self,
   g_set_object (&self->devices, devices);
   g_signal_connect_object (devices, "items-changed", G_CALLBACK (devices_changed_cb), self, G_CONNECT_SWAPPED);
   cm_card_list_page_set_model (self->card_list_page, devices);
+  if (self->journal_watch == NULL)
+    self->journal_watch = cm_journal_watch_new (GTK_WINDOW (self), GTK_WIDGET (self->toast_overlay), devices);
+  else
+    cm_journal_watch_set_devices (self->journal_watch, devices);
+}
+
+CmJournalWatch *
+cm_window_get_journal_watch (CmWindow *self)
+{
+  g_return_val_if_fail (CM_IS_WINDOW (self), NULL);
+  return self->journal_watch;
 }
 
 static char *

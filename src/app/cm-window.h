@@ -7,6 +7,7 @@
 
 #include <adwaita.h>
 
+#include "cm-journal-watch.h"
 #include "cm-result.h"
 
 G_BEGIN_DECLS
@@ -27,5 +28,6 @@ const char *cm_window_get_page_name     (CmWindow       *self);
 GtkWidget  *cm_window_get_page          (CmWindow       *self,
                                          const char     *name);
 CmResult   *cm_window_get_last_result   (CmWindow       *self);
+CmJournalWatch *cm_window_get_journal_watch (CmWindow   *self);
 
 G_END_DECLS

@@ -238,6 +238,7 @@ cm_chart_describe (CmChartKind  kind,
         case CM_CHART_VERIFY:
           describe_verify (out, result);
           break;
+        case CM_CHART_CAPACITY_MAP:
         case CM_CHART_N_KINDS:
         default:
           break;

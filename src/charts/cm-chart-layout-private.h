@@ -11,6 +11,7 @@
 
 #include <pango/pango.h>
 
+#include "cm-capacity-probe.h"
 #include "cm-chart-layout.h"
 #include "cm-result.h"
 
@@ -36,6 +37,8 @@ typedef struct
   GPtrArray     *results;
   gboolean       multi;
   GArray        *legend_texts;  /* char *, parallel to layout->legend */
+  const CmCapacityReport *capacity;   /* the capacity map's data, or NULL */
+  const char    *capacity_device;
 } CmChartBuilder;
 
 /* A threshold before it is placed: its value and what it is called. */
@@ -164,5 +167,17 @@ gboolean              cm_chart_layout_sweep           (CmChartBuilder     *b,
                                                        const CmChartRect  *area);
 gboolean              cm_chart_layout_verify          (CmChartBuilder     *b,
                                                        const CmChartRect  *area);
+gboolean              cm_chart_layout_capacity_map    (CmChartBuilder     *b,
+                                                       const CmChartRect  *area);
+CmChartPanel         *cm_chart_panel_new_plain        (CmChartBuilder     *b,
+                                                       const CmChartRect  *plot);
+CmChartLayout        *cm_chart_layout_new_full        (CmChartKind             kind,
+                                                       GPtrArray              *results,
+                                                       const CmCapacityReport *capacity,
+                                                       const char             *capacity_device,
+                                                       double                  width,
+                                                       double                  height,
+                                                       PangoContext           *context,
+                                                       gboolean                with_title);
 
 G_END_DECLS

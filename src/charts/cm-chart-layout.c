@@ -560,6 +560,20 @@ cm_chart_panel_frame (CmChartBuilder    *b,
   return panel;
 }
 
+/* A panel with no axes to speak of: the capacity map's grid. */
+CmChartPanel *
+cm_chart_panel_new_plain (CmChartBuilder    *b,
+                          const CmChartRect *plot)
+{
+  CmChartPanelSpec spec = { 0 };
+  CmChartPanel *panel = panel_new (&spec);
+
+  panel->plot = *plot;
+  panel->categorical = TRUE;
+  g_ptr_array_add (b->layout->panels, panel);
+  return panel;
+}
+
 /* Title and legend. */
 
 static double
@@ -571,7 +585,9 @@ place_title (CmChartBuilder *b,
 
   double w, h;
 
-  if (b->results->len == 1)
+  if (b->capacity_device != NULL)
+    str = g_strdup_printf ("%s · %s", title, b->capacity_device);
+  else if (b->results->len == 1)
     str = g_strdup_printf ("%s · %s", title, cm_chart_result_name (g_ptr_array_index (b->results, 0)));
   else
     str = g_strdup (title);
@@ -818,6 +834,8 @@ empty_message (CmChartKind kind)
       return _("No surface read to show. The full profile measures one on a raw device.");
     case CM_CHART_VERIFY:
       return _("No full verify to show. Run “Verify Every Byte” to measure one.");
+    case CM_CHART_CAPACITY_MAP:
+      return _("No capacity check to show. Check the card's capacity to draw its map.");
     case CM_CHART_N_KINDS:
     default:
       return "";
@@ -843,6 +861,8 @@ layout_kind (CmChartBuilder    *b,
       return cm_chart_layout_position (b, area);
     case CM_CHART_VERIFY:
       return cm_chart_layout_verify (b, area);
+    case CM_CHART_CAPACITY_MAP:
+      return b->capacity != NULL && cm_chart_layout_capacity_map (b, area);
     case CM_CHART_N_KINDS:
     default:
       return FALSE;
@@ -877,7 +897,7 @@ layout_twice (CmChartBuilder *b,
   if (with_title)
     top = place_title (b, _(cm_chart_kind_get_title (b->layout->kind)));
   area = (CmChartRect) { MARGIN, top, b->layout->width - 2 * MARGIN, b->layout->height - top - MARGIN };
-  if (!layout_kind (b, &area) || !cm_chart_has_data (b->layout->kind, b->results))
+  if (!layout_kind (b, &area) || (b->capacity == NULL && !cm_chart_has_data (b->layout->kind, b->results)))
     {
       reset (b);
       b->layout->empty = TRUE;
@@ -926,12 +946,25 @@ cm_chart_layout_new (CmChartKind   kind,
                      PangoContext *context,
                      gboolean      with_title)
 {
+  g_return_val_if_fail (kind < CM_CHART_N_KINDS, NULL);
+  g_return_val_if_fail (results != NULL, NULL);
+
+  return cm_chart_layout_new_full (kind, results, NULL, NULL, width, height, context, with_title);
+}
+
+CmChartLayout *
+cm_chart_layout_new_full (CmChartKind             kind,
+                          GPtrArray              *results,
+                          const CmCapacityReport *capacity,
+                          const char             *capacity_device,
+                          double                  width,
+                          double                  height,
+                          PangoContext           *context,
+                          gboolean                with_title)
+{
   PangoContext *own = NULL;
   CmChartLayout *layout;
   CmChartBuilder b = { 0 };
-
-  g_return_val_if_fail (kind < CM_CHART_N_KINDS, NULL);
-  g_return_val_if_fail (results != NULL, NULL);
 
   if (context == NULL)
     context = own = pango_font_map_create_context (pango_cairo_font_map_get_default ());
@@ -949,6 +982,8 @@ cm_chart_layout_new (CmChartKind   kind,
   b.context = context;
   b.results = results;
   b.multi = results->len > 1;
+  b.capacity = capacity;
+  b.capacity_device = capacity_device;
   b.legend_texts = g_array_new (FALSE, TRUE, sizeof (char *));
   g_array_set_clear_func (b.legend_texts, free_string);
 

@@ -18,6 +18,8 @@
 
 #include "cm-test-table.h"
 #include "cm-chart-layout.h"
+#include "cm-chart-capacity.h"
+#include "cm-chart-layout-private.h"
 #include "cm-chart-private.h"
 
 #include "cm-chart.h"
@@ -69,6 +71,7 @@ static const struct
   { CM_CHART_SWEEP, "sweep", N_("Speed by block size") },
   { CM_CHART_POSITION, "position", N_("Read speed across the card") },
   { CM_CHART_VERIFY, "verify", N_("Write and read back, across the card") },
+  { CM_CHART_CAPACITY_MAP, "capacity-map", N_("Capacity map") },
 };
 
 const char *
@@ -132,6 +135,8 @@ result_has_data (CmChartKind  kind,
       return (test = cm_chart_lookup_test (result, CM_TEST_SURFACE_READ)) != NULL && test->positions->len > 0;
     case CM_CHART_VERIFY:
       return cm_result_get_verify (result) != NULL;
+    case CM_CHART_CAPACITY_MAP:
+      return FALSE;
     case CM_CHART_N_KINDS:
     default:
       return FALSE;
@@ -470,13 +475,26 @@ cm_chart_draw (cairo_t            *cr,
                double              height,
                const CmChartStyle *style)
 {
-  g_autoptr(CmChartLayout) layout = NULL;
-  PangoContext *context;
-  CmChartStyle defaults;
-
   g_return_if_fail (cr != NULL);
   g_return_if_fail (kind < CM_CHART_N_KINDS);
   g_return_if_fail (results != NULL);
+
+  cm_chart_draw_full (cr, kind, results, NULL, NULL, width, height, style);
+}
+
+void
+cm_chart_draw_full (cairo_t                *cr,
+                    CmChartKind             kind,
+                    GPtrArray              *results,
+                    const CmCapacityReport *capacity,
+                    const char             *capacity_device,
+                    double                  width,
+                    double                  height,
+                    const CmChartStyle     *style)
+{
+  g_autoptr(CmChartLayout) layout = NULL;
+  PangoContext *context;
+  CmChartStyle defaults;
 
   if (style == NULL)
     {
@@ -485,7 +503,8 @@ cm_chart_draw (cairo_t            *cr,
     }
   /* Measure text with the target's own font options, so boxes match. */
   context = pango_cairo_create_context (cr);
-  layout = cm_chart_layout_new (kind, results, width, height, context, style->show_title);
+  layout = cm_chart_layout_new_full (kind, results, capacity, capacity_device, width, height, context,
+                                     style->show_title);
   paint_layout (cr, layout, style);
   g_object_unref (context);
 }
@@ -548,6 +567,23 @@ cm_chart_export_with_style (const char          *filename,
                             const CmChartStyle  *style,
                             GError             **error)
 {
+  g_return_val_if_fail (kind < CM_CHART_N_KINDS, FALSE);
+  g_return_val_if_fail (results != NULL, FALSE);
+
+  return cm_chart_export_full (filename, kind, results, NULL, NULL, width, height, style, error);
+}
+
+gboolean
+cm_chart_export_full (const char              *filename,
+                      CmChartKind              kind,
+                      GPtrArray               *results,
+                      const CmCapacityReport  *capacity,
+                      const char              *capacity_device,
+                      int                      width,
+                      int                      height,
+                      const CmChartStyle      *style,
+                      GError                 **error)
+{
   g_autofree char *lower = NULL;
   g_autofree char *description = NULL;
   g_autoptr(GString) bytes = g_string_new (NULL);
@@ -558,8 +594,6 @@ cm_chart_export_with_style (const char          *filename,
   gboolean ok;
 
   g_return_val_if_fail (filename != NULL, FALSE);
-  g_return_val_if_fail (kind < CM_CHART_N_KINDS, FALSE);
-  g_return_val_if_fail (results != NULL, FALSE);
   g_return_val_if_fail (width > 0 && height > 0, FALSE);
 
   if (style == NULL)
@@ -569,7 +603,8 @@ cm_chart_export_with_style (const char          *filename,
     }
 
   lower = g_ascii_strdown (filename, -1);
-  description = cm_chart_describe (kind, results);
+  description = capacity != NULL ? cm_chart_describe_capacity (capacity, capacity_device)
+                                 : cm_chart_describe (kind, results);
   if (g_str_has_suffix (lower, ".png"))
     {
       double scale = style->scale > 0 ? style->scale : 1;
@@ -597,7 +632,7 @@ cm_chart_export_with_style (const char          *filename,
     }
 
   cr = cairo_create (surface);
-  cm_chart_draw (cr, kind, results, width, height, style);
+  cm_chart_draw_full (cr, kind, results, capacity, capacity_device, width, height, style);
   cairo_destroy (cr);
 
   if (g_str_has_suffix (lower, ".png"))

@@ -37,6 +37,8 @@ typedef enum
   CM_CHART_SWEEP,            /* throughput against block size */
   CM_CHART_POSITION,         /* read speed across the card */
   CM_CHART_VERIFY,           /* a full verify: write and read speed by position, lost regions */
+  CM_CHART_CAPACITY_MAP,     /* the capacity check's cells; drawn from a
+                              * CmCapacityReport (cm-chart-capacity.h), not from results */
   CM_CHART_N_KINDS
 } CmChartKind;
 

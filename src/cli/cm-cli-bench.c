@@ -197,35 +197,6 @@ check_history (CmHistory  *history,
   return TRUE;
 }
 
-/* --output and --plot: the file's folder must exist and be writable. */
-static gboolean
-check_writable (const char  *filename,
-                GError     **error)
-{
-  g_autofree char *folder = g_path_get_dirname (filename);
-
-  if (g_file_test (filename, G_FILE_TEST_IS_DIR))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_IS_DIRECTORY,
-                   _("Cannot write “%s”: it is a folder."), filename);
-      return FALSE;
-    }
-  if (!g_file_test (folder, G_FILE_TEST_IS_DIR))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                   _("Cannot write “%s”: the folder “%s” does not exist."), filename, folder);
-      return FALSE;
-    }
-  if (g_access (folder, W_OK | X_OK) != 0)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED,
-                   _("Cannot write “%s”: the folder “%s” is not writable."), filename, folder);
-      return FALSE;
-    }
-
-  return TRUE;
-}
-
 static gboolean
 check_outputs (const char  *output,
                const char  *plot,
@@ -237,24 +208,15 @@ check_outputs (const char  *output,
       g_autoptr(GFile) file = g_file_new_for_commandline_arg (output);
 
       /* A URI with no local path is left to GIO to judge. */
-      if (g_file_peek_path (file) != NULL && !check_writable (g_file_peek_path (file), error))
+      if (g_file_peek_path (file) != NULL && !cm_cli_check_writable (g_file_peek_path (file), error))
         return FALSE;
     }
-  if (plot != NULL && !check_writable (plot, error))
+  if (plot != NULL && !cm_cli_check_writable (plot, error))
     return FALSE;
   if (history != NULL && !check_history (history, error))
     return FALSE;
 
   return TRUE;
-}
-
-static gboolean
-is_chart_name (const char *filename)
-{
-  g_autofree char *lower = g_ascii_strdown (filename, -1);
-
-  return g_str_has_suffix (lower, ".png") || g_str_has_suffix (lower, ".svg") ||
-         g_str_has_suffix (lower, ".pdf");
 }
 
 /* The result is printed first, so that a file that cannot be written
@@ -423,7 +385,7 @@ cm_cli_bench (int    argc,
   if (error != NULL)
     return cm_cli_usage_error (context, error->message);
 
-  if (plot != NULL && !is_chart_name (plot))
+  if (plot != NULL && !cm_cli_is_chart_name (plot))
     {
       g_autofree char *message = g_strdup_printf (_("Cannot tell the chart format from “%s”. Name the file .png, .svg or .pdf."), plot);
 

@@ -40,7 +40,8 @@ chart_names (void)
   GString *names = g_string_new (NULL);
 
   for (guint i = 0; i < CM_CHART_N_KINDS; i++)
-    g_string_append_printf (names, "%s%s", i > 0 ? ", " : "", cm_chart_kind_to_string (i));
+    if (i != CM_CHART_CAPACITY_MAP)  /* drawn by probe-capacity --plot, not from results */
+      g_string_append_printf (names, "%s%s", names->len > 0 ? ", " : "", cm_chart_kind_to_string (i));
   return g_string_free (names, FALSE);
 }
 
@@ -110,6 +111,8 @@ cm_cli_plot (int    argc,
     }
   if (output == NULL)
     return cm_cli_usage_error (context, _("plot needs --output FILE.png, .svg or .pdf."));
+  if (chart != NULL && cm_chart_kind_from_string (chart, &kind) && kind == CM_CHART_CAPACITY_MAP)
+    return cm_cli_usage_error (context, _("A result holds no capacity map: “cardmark-cli probe-capacity DEVICE --plot FILE” draws one."));
   if (chart != NULL && !cm_chart_kind_from_string (chart, &kind))
     {
       g_autofree char *message = g_strdup_printf (_("Unknown chart “%s”. Choose one of: %s."), chart, names);

@@ -3,6 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * cardmark-cli probe-capacity DEVICE: is the card as large as it says?
+ * The check itself is core's (cm-capacity-probe.c); this turns options
+ * into it and prints what it reports.
  */
 
 #include "config.h"
@@ -13,13 +15,16 @@
 #include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
 #include <linux/fs.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <sys/ioctl.h>
+#include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cm-capacity-probe.h"
+#include "cm-chart-capacity.h"
 #include "cm-json.h"
 #include "cm-target.h"
 
@@ -29,56 +34,74 @@ typedef struct
 {
   GMainLoop        *loop;
   GCancellable     *cancellable;
-  int               fd;
-  guint64           size;
-  CmCapacityReport  report;
+  CmCapacityReport *report;
   GError           *error;
   gboolean          tty;
+  int               signal_fd;
 } Probe;
 
 static void
-progress_cb (double   fraction,
-             gpointer user_data)
+progress_cb (const CmCapacityProgress *progress,
+             gpointer                  user_data)
 {
   Probe *probe = user_data;
+  g_autofree char *text = NULL;
 
-  if (probe->tty)
-    {
-      fprintf (stderr, "\r\033[K%s %3.0f %%", _("Probing capacity…"), fraction * 100);
-      fflush (stderr);
-    }
+  if (!probe->tty)
+    return;
+  text = cm_capacity_progress_describe (progress);
+  fprintf (stderr, "\r\033[K%s", text);
+  fflush (stderr);
 }
 
-static gboolean
-probe_done_cb (gpointer user_data)
+static void
+probe_done_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
 {
   Probe *probe = user_data;
 
+  probe->report = cm_capacity_probe_finish (result, &probe->error);
   g_main_loop_quit (probe->loop);
-  return G_SOURCE_REMOVE;
 }
 
-static gpointer
-probe_thread (gpointer data)
-{
-  Probe *probe = data;
-
-  cm_capacity_probe (probe->fd, probe->size, probe->cancellable, progress_cb, probe,
-                     &probe->report, &probe->error);
-  /* Through the main context: a probe that fails at once may end before
-   * the main loop runs, and a quit before the run would be lost. */
-  g_idle_add (probe_done_cb, probe);
-  return NULL;
-}
-
+/* INT, TERM, HUP (an SSH session that drops) and QUIT all mean: stop,
+ * put the card's data back, then end. They arrive through a signalfd, so
+ * every one of them is handled on the main loop, whichever thread the
+ * kernel would have picked. */
 static gboolean
-interrupted_cb (gpointer user_data)
+signal_cb (int          fd,
+           GIOCondition condition,
+           gpointer     user_data)
 {
   Probe *probe = user_data;
+  struct signalfd_siginfo info;
 
-  fprintf (stderr, "\n%s\n", _("Cancelling: putting the card's data back…"));
-  g_cancellable_cancel (probe->cancellable);
+  if (read (fd, &info, sizeof info) != sizeof info)
+    return G_SOURCE_CONTINUE;
+  if (!g_cancellable_is_cancelled (probe->cancellable))
+    {
+      fprintf (stderr, "\n%s\n", _("Cancelling: putting the card's data back…"));
+      g_cancellable_cancel (probe->cancellable);
+    }
   return G_SOURCE_CONTINUE;
+}
+
+static int
+block_end_signals (void)
+{
+  sigset_t set;
+
+  /* A closed terminal or pipe must not end the probe before it is done:
+   * a write to stderr then fails instead. */
+  signal (SIGPIPE, SIG_IGN);
+  sigemptyset (&set);
+  sigaddset (&set, SIGINT);
+  sigaddset (&set, SIGTERM);
+  sigaddset (&set, SIGHUP);
+  sigaddset (&set, SIGQUIT);
+  pthread_sigmask (SIG_BLOCK, &set, NULL);
+  return signalfd (-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 }
 
 static int
@@ -142,6 +165,15 @@ print_report (const char             *device,
       cm_json_add_boolean (builder, "fake", report->fake);
       cm_json_add_int (builder, "positions", report->n_positions);
       cm_json_add_int (builder, "bad_positions", report->n_bad);
+      cm_json_add_int (builder, "error_positions", report->n_errors);
+      cm_json_add_int (builder, "cache_ruled_out_bytes", report->cache_ruled_out);
+      cm_json_add_double (builder, "seconds", report->seconds);
+      cm_json_add_int (builder, "cell_bytes", report->cell_bytes);
+      json_builder_set_member_name (builder, "cells");
+      json_builder_begin_array (builder);
+      for (guint i = 0; i < report->cells->len; i++)
+        json_builder_add_string_value (builder, cm_capacity_cell_to_string (g_array_index (report->cells, guint8, i)));
+      json_builder_end_array (builder);
       json_builder_end_object (builder);
 
       root = json_builder_get_root (builder);
@@ -153,32 +185,96 @@ print_report (const char             *device,
   printf ("%s\n", sentence);
 }
 
-int
-cm_cli_probe_capacity (int    argc,
-                       char **argv)
+/* SIZE for --cache-up-to: bytes, or with K/M/G/T (binary) or KB/MB/GB/TB
+ * (decimal). */
+static gboolean
+parse_size (const char *text,
+            guint64    *out)
 {
-  gboolean json = FALSE;
-  GOptionEntry entries[] = {
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the findings as JSON"), NULL },
-    { NULL }
+  static const struct { const char *suffix; guint64 unit; } units[] = {
+    { "", 1 },
+    { "K", 1024 }, { "KiB", 1024 }, { "KB", 1000 },
+    { "M", 1024 * 1024 }, { "MiB", 1024 * 1024 }, { "MB", 1000000 },
+    { "G", 1024 * 1024 * 1024 }, { "GiB", 1024 * 1024 * 1024 }, { "GB", 1000000000 },
+    { "T", G_GUINT64_CONSTANT (1) << 40 }, { "TiB", G_GUINT64_CONSTANT (1) << 40 },
+    { "TB", G_GUINT64_CONSTANT (1000000000000) },
   };
-  g_autoptr(GOptionContext) context = g_option_context_new (_("DEVICE — check that the card really holds its capacity"));
+  char *end = NULL;
+  double value = g_ascii_strtod (text, &end);
+
+  if (end == text || value <= 0 || !isfinite (value))
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (units); i++)
+    if (g_ascii_strcasecmp (end, units[i].suffix) == 0)
+      {
+        if (value * units[i].unit > 1e15)
+          return FALSE;
+        *out = (guint64) (value * units[i].unit);
+        return *out > 0;
+      }
+  return FALSE;
+}
+
+static int
+restore (const char *device)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) folder = cm_capacity_journal_default_folder ();
+  g_autofree char *journal = NULL;
+  guint64 size = 0;
+  guint n_restored = 0;
+  int fd;
+
+  if ((fd = open_device (device, &size, &error)) < 0)
+    {
+      cm_cli_print_error (error);
+      return CM_EXIT_FAILED;
+    }
+  journal = cm_capacity_journal_find (folder, device, size, &error);
+  if (error != NULL)
+    {
+      close (fd);
+      cm_cli_print_error (error);
+      return CM_EXIT_FAILED;
+    }
+  if (journal == NULL)
+    {
+      close (fd);
+      printf (_("No interrupted capacity check of the card in %s: nothing to put back.\n"), device);
+      return CM_EXIT_OK;
+    }
+  if (!cm_capacity_journal_restore (fd, device, size, journal, &n_restored, &error))
+    {
+      close (fd);
+      cm_cli_print_error (error);
+      return CM_EXIT_FAILED;
+    }
+  close (fd);
+  printf (g_dngettext (GETTEXT_PACKAGE,
+                       "Put back %u block the interrupted capacity check had overwritten: the card in %s holds its own data again.\n",
+                       "Put back %u blocks the interrupted capacity check had overwritten: the card in %s holds its own data again.\n",
+                       n_restored),
+          n_restored, device);
+  return CM_EXIT_OK;
+}
+
+static int
+run_probe (const char *device,
+           guint64     cache_bytes,
+           gboolean    json,
+           const char *plot)
+{
   g_autoptr(GError) error = NULL;
   g_autoptr(GMainLoop) loop = NULL;
   g_autoptr(GCancellable) cancellable = NULL;
+  g_autofree char *plan = NULL;
   Probe probe = { 0 };
-  GThread *thread;
-  guint sigint, sigterm;
+  guint64 size = 0;
+  guint signal_source;
+  int fd;
 
-  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  g_option_context_set_description (context,
-    _("The probe writes a signature to a few hundred places across the card, reads them back, and then writes the card's own data back. The card must not be mounted."));
-  if (!g_option_context_parse (context, &argc, &argv, &error))
-    return cm_cli_usage_error (context, error->message);
-  if (argc != 2)
-    return cm_cli_usage_error (context, _("probe-capacity needs exactly one DEVICE."));
-
-  if ((probe.fd = open_device (argv[1], &probe.size, &error)) < 0)
+  probe.signal_fd = block_end_signals ();
+  if ((fd = open_device (device, &size, &error)) < 0)
     {
       cm_cli_print_error (error);
       return CM_EXIT_FAILED;
@@ -189,25 +285,92 @@ cm_cli_probe_capacity (int    argc,
   probe.loop = loop;
   probe.cancellable = cancellable;
   probe.tty = isatty (STDERR_FILENO);
-  sigint = g_unix_signal_add (SIGINT, interrupted_cb, &probe);
-  sigterm = g_unix_signal_add (SIGTERM, interrupted_cb, &probe);
+  signal_source = g_unix_fd_add (probe.signal_fd, G_IO_IN, signal_cb, &probe);
 
-  thread = g_thread_new ("cardmark-probe", probe_thread, &probe);
+  plan = cm_capacity_describe_plan (size, cache_bytes);
+  fprintf (stderr, "%s\n", plan);
+  cm_capacity_probe_async (fd, device, size, cache_bytes, NULL, cancellable, progress_cb, &probe,
+                           probe_done_cb, &probe);
   g_main_loop_run (loop);
-  g_thread_join (thread);
-  g_source_remove (sigint);
-  g_source_remove (sigterm);
-  close (probe.fd);
+  g_source_remove (signal_source);
+  close (probe.signal_fd);
+  close (fd);
   if (probe.tty)
     fprintf (stderr, "\r\033[K");
 
   if (probe.error != NULL)
     {
-      cm_cli_print_error (probe.error);
+      if (g_error_matches (probe.error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        fprintf (stderr, "cardmark-cli: %s\n", _("Capacity check cancelled. The card's data was put back."));
+      else
+        cm_cli_print_error (probe.error);
       g_clear_error (&probe.error);
       return CM_EXIT_FAILED;
     }
 
-  print_report (argv[1], &probe.report, json);
-  return probe.report.fake ? CM_EXIT_FAKE : CM_EXIT_OK;
+  print_report (device, probe.report, json);
+  if (plot != NULL && !cm_chart_export_capacity (plot, probe.report, device, 800, 480, NULL, &error))
+    {
+      cm_cli_print_error (error);
+      cm_capacity_report_free (probe.report);
+      return CM_EXIT_FAILED;
+    }
+  {
+    int status = probe.report->fake ? CM_EXIT_FAKE : CM_EXIT_OK;
+
+    cm_capacity_report_free (probe.report);
+    return status;
+  }
+}
+
+int
+cm_cli_probe_capacity (int    argc,
+                       char **argv)
+{
+  gboolean json = FALSE;
+  gboolean do_restore = FALSE;
+  g_autofree char *plot = NULL;
+  g_autofree char *cache = NULL;
+  GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the findings as JSON"), NULL },
+    { "plot", 0, 0, G_OPTION_ARG_FILENAME, &plot, N_("Draw the card's map to FILE.png, .svg or .pdf"), "FILE" },
+    { "cache-up-to", 0, 0, G_OPTION_ARG_STRING, &cache,
+      N_("Rule out controller caches up to SIZE (default 256M; 1G takes about four times as long)"), "SIZE" },
+    { "restore", 0, 0, G_OPTION_ARG_NONE, &do_restore,
+      N_("Put back what an interrupted check left on the card, from its journal"), NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new (_("DEVICE — check that the card really holds its capacity"));
+  g_autoptr(GError) error = NULL;
+  guint64 cache_bytes = CM_CAPACITY_DEFAULT_CACHE;
+
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_description (context,
+    _("The probe writes a signature to a few hundred places across the card, rewrites the start of the card with its own "
+      "bytes so that no controller cache can answer for the card, reads the signatures back, and then writes the card's "
+      "own data back. What it overwrites is kept in a journal first, so an interrupted check can be undone with --restore. "
+      "The card must not be mounted."));
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return cm_cli_usage_error (context, error->message);
+  if (argc != 2)
+    return cm_cli_usage_error (context, _("probe-capacity needs exactly one DEVICE."));
+  if (cache != NULL && !parse_size (cache, &cache_bytes))
+    return cm_cli_usage_error (context, _("--cache-up-to needs a size such as 256M, 1G or 1GB."));
+  if (plot != NULL && !cm_cli_is_chart_name (plot))
+    {
+      g_autofree char *message = g_strdup_printf (_("Cannot tell the chart format from “%s”. Name the file .png, .svg or .pdf."), plot);
+
+      return cm_cli_usage_error (context, message);
+    }
+  if (do_restore && (json || plot != NULL || cache != NULL))
+    return cm_cli_usage_error (context, _("--restore takes no other option."));
+  if (plot != NULL && !cm_cli_check_writable (plot, &error))
+    {
+      cm_cli_print_error (error);
+      return CM_EXIT_FAILED;
+    }
+
+  if (do_restore)
+    return restore (argv[1]);
+  return run_probe (argv[1], cache_bytes, json, plot);
 }

@@ -8,10 +8,52 @@
 
 #include "config.h"
 
+#include <gio/gio.h>
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include "cm-cli.h"
+
+/* --output and --plot: the file's folder must exist and be writable. */
+gboolean
+cm_cli_check_writable (const char  *filename,
+                       GError     **error)
+{
+  g_autofree char *folder = g_path_get_dirname (filename);
+
+  if (g_file_test (filename, G_FILE_TEST_IS_DIR))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_IS_DIRECTORY,
+                   _("Cannot write “%s”: it is a folder."), filename);
+      return FALSE;
+    }
+  if (!g_file_test (folder, G_FILE_TEST_IS_DIR))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   _("Cannot write “%s”: the folder “%s” does not exist."), filename, folder);
+      return FALSE;
+    }
+  if (g_access (folder, W_OK | X_OK) != 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED,
+                   _("Cannot write “%s”: the folder “%s” is not writable."), filename, folder);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* Whether --plot names a format the charts can write. */
+gboolean
+cm_cli_is_chart_name (const char *filename)
+{
+  g_autofree char *lower = g_ascii_strdown (filename, -1);
+
+  return g_str_has_suffix (lower, ".png") || g_str_has_suffix (lower, ".svg") ||
+         g_str_has_suffix (lower, ".pdf");
+}
 
 void
 cm_cli_print_error (const GError *error)

@@ -32,6 +32,9 @@ int  cm_cli_verify      (int          argc,
 int  cm_cli_usage_error (GOptionContext *context,
                          const char  *message);
 void cm_cli_print_error (const GError *error);
+gboolean cm_cli_check_writable (const char  *filename,
+                                GError     **error);
+gboolean cm_cli_is_chart_name  (const char  *filename);
 void cm_cli_print_json  (JsonNode     *node);
 int  cm_cli_text_width  (const char   *text);
 void cm_cli_pad         (GString      *line,

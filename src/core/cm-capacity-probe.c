@@ -6,13 +6,28 @@
  * every offset past its real size back onto real storage (or drops the
  * write), so a block written far out overwrites one near the start.
  *
- * The probe reads a few hundred 4 KiB blocks spread over the device and
- * keeps their bytes, writes a signature naming its own offset into each
- * (from the highest offset down, so where two places share storage the
- * lower one wins and the higher one shows the damage), reads them all
- * back, and finally writes every original block back, also from the
- * top down, so the card keeps its content. A block that does not read
- * back its own signature marks where the real storage ends.
+ * The card is cut into a few hundred cells of a power-of-two size; the
+ * first 4 KiB block of every cell is the place checked. The check
+ *
+ *  1. reads those blocks and saves them to a journal on the computer's
+ *     disk (cm-capacity-journal.c), fsynced, before writing anything;
+ *  2. writes a signature naming its own offset into each, from the top
+ *     down, so where two places share storage the lower one wins and the
+ *     higher one shows the damage;
+ *  3. pushes the signatures out of any cache the card's controller has:
+ *     it rewrites the first CACHE bytes of the card with their own bytes
+ *     (each chunk read, kept in the journal, written back), skipping the
+ *     checked blocks. A controller that answers reads of the last N bytes
+ *     written from its cache, N ≤ CACHE, then holds none of the
+ *     signatures. Since the cells are a power of two in size, so is any
+ *     wrap-around a fake card does at a multiple of the cell size: the
+ *     filler then never lands on a checked block, even through the wrap;
+ *  4. reads every checked block back: its own signature (verified),
+ *     something else (no storage), or an error;
+ *  5. writes every original block back, cancelled or not, and removes the
+ *     journal.
+ *
+ * The real capacity is where the verified cells end.
  */
 
 #include "config.h"
@@ -22,13 +37,255 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cm-capacity-probe.h"
+#include "cm-capacity-private.h"
 #include "cm-engine.h"
 #include "cm-target.h"
 
-#define BLOCK 4096
-#define EVEN_STEPS 256
-#define MAGIC "CardMark capacity probe"
+#define BLOCK CM_CAPACITY_BLOCK
+#define MAX_CELLS 400
+#define MIN_CELL (64 * 1024)
+#define CHUNK (4 * 1024 * 1024)
+/* A block read or written at a random place costs about what 64 KiB of
+ * streaming does on a card: the unit progress and estimates count in. */
+#define OP_COST (64 * 1024)
+/* What keeping a chunk in the journal costs the computer: a SHA-256, a
+ * write and an fdatasync, about 100 MB/s on an SSD. */
+#define JOURNAL_MB_S 100.0
+
+const char *
+cm_capacity_cell_to_string (CmCapacityCell cell)
+{
+  switch (cell)
+    {
+    case CM_CAPACITY_CELL_VERIFIED:
+      return "verified";
+    case CM_CAPACITY_CELL_NO_STORAGE:
+      return "no-storage";
+    case CM_CAPACITY_CELL_READ_ERROR:
+      return "read-error";
+    case CM_CAPACITY_CELL_WRITE_ERROR:
+      return "write-error";
+    case CM_CAPACITY_N_CELL_STATES:
+    default:
+      g_return_val_if_reached (NULL);
+    }
+}
+
+CmCapacityReport *
+cm_capacity_report_new (void)
+{
+  CmCapacityReport *report = g_new0 (CmCapacityReport, 1);
+
+  report->cells = g_array_new (FALSE, TRUE, sizeof (guint8));
+  return report;
+}
+
+CmCapacityReport *
+cm_capacity_report_copy (const CmCapacityReport *report)
+{
+  CmCapacityReport *copy;
+
+  g_return_val_if_fail (report != NULL, NULL);
+
+  copy = g_memdup2 (report, sizeof *report);
+  copy->cells = g_array_copy (report->cells);
+  return copy;
+}
+
+void
+cm_capacity_report_free (CmCapacityReport *report)
+{
+  if (report == NULL)
+    return;
+  g_clear_pointer (&report->cells, g_array_unref);
+  g_free (report);
+}
+
+/* The smallest power of two that cuts @size into at most MAX_CELLS. */
+static guint64
+cell_size_for (guint64 size)
+{
+  guint64 cell = MIN_CELL;
+
+  while ((size + cell - 1) / cell > MAX_CELLS)
+    cell *= 2;
+  return cell;
+}
+
+/* The filler's end: @cache bytes of it, not counting the checked blocks
+ * it steps over, but never past the card. */
+static guint64
+filler_end (guint64 size,
+            guint64 cell,
+            guint64 cache)
+{
+  guint64 end = cache + (cache / cell + 1) * BLOCK;
+
+  return MIN (end, size);
+}
+
+/* Seconds the check takes on a card that writes and reads at these rates
+ * (MB/s, 10^6 bytes): the filler read, kept in the journal (checksummed
+ * and fsynced, counted at JOURNAL_MB_S) and rewritten, and four random
+ * block operations per cell. */
+double
+cm_capacity_estimate_seconds (guint64 size,
+                              guint64 cache_bytes,
+                              double  write_mb_s,
+                              double  read_mb_s)
+{
+  guint64 cell = cell_size_for (size);
+  guint64 n_cells = (size + cell - 1) / cell;
+  double filler = filler_end (size, cell, cache_bytes);
+
+  return filler / (read_mb_s * 1e6) + filler / (write_mb_s * 1e6) + filler / (JOURNAL_MB_S * 1e6) +
+         2.0 * n_cells * OP_COST / (read_mb_s * 1e6) + 2.0 * n_cells * OP_COST / (write_mb_s * 1e6);
+}
+
+static char *
+format_duration (double seconds)
+{
+  int s = (int) (seconds + 0.5);
+
+  if (s < 60)
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%d second", "%d seconds", s), s);
+  if (s < 3600)
+    return g_strdup_printf (_("%d min %02d s"), s / 60, s % 60);
+  return g_strdup_printf (_("%d h %02d min"), s / 3600, s / 60 % 60);
+}
+
+/* What the check will do and how long it takes, said before it starts. */
+char *
+cm_capacity_describe_plan (guint64 size,
+                           guint64 cache_bytes)
+{
+  guint64 cell = cell_size_for (size);
+  guint64 end = filler_end (size, cell, cache_bytes);
+  /* A card smaller than the cache asked for: its whole size is what is ruled out. */
+  g_autofree char *cache = g_format_size (MIN (cache_bytes, end));
+  g_autofree char *filler = g_format_size (end);
+  g_autofree char *duration = format_duration (cm_capacity_estimate_seconds (size, cache_bytes, 20, 20));
+
+  return g_strdup_printf (_("Rules out controller caches up to %s by reading and rewriting the first %s of the card: "
+                            "about %s on a card that reads and writes 20 MB/s."),
+                          cache, filler, duration);
+}
+
+char *
+cm_capacity_progress_describe (const CmCapacityProgress *progress)
+{
+  const char *phase = NULL;
+  g_autofree char *left = NULL;
+
+  switch (progress->phase)
+    {
+    case CM_CAPACITY_PHASE_SAVING:
+      phase = _("Saving what will be overwritten");
+      break;
+    case CM_CAPACITY_PHASE_SIGNING:
+      phase = _("Writing signatures");
+      break;
+    case CM_CAPACITY_PHASE_FLUSHING:
+      phase = _("Pushing them out of the card's cache");
+      break;
+    case CM_CAPACITY_PHASE_READING:
+      phase = _("Reading them back");
+      break;
+    case CM_CAPACITY_PHASE_RESTORING:
+      phase = _("Putting the card's data back");
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+
+  if (progress->seconds_left < 0)
+    return g_strdup_printf (_("%s, %d %% done…"), phase, (int) (progress->fraction * 100));
+  left = format_duration (progress->seconds_left);
+  /* Translators: "Writing signatures, 40 % done, 25 seconds left" */
+  return g_strdup_printf (_("%s, %d %% done, %s left"), phase, (int) (progress->fraction * 100), left);
+}
+
+/* The run. */
+
+typedef struct
+{
+  int                     fd;
+  guint64                 size;
+  guint64                 cell;
+  guint                   n;            /* cells */
+  guint64                 filler_end;
+  guint64                 filler_written;
+  GArray                 *offsets;      /* guint64, top down */
+  guint8                 *originals;
+  guint8                 *cells;        /* CmCapacityCell, by index in offsets */
+  guint8                  nonce[16];
+  CmCapacityJournal      *journal;
+  GCancellable           *cancellable;
+  CmCapacityProgressFunc  progress;
+  gpointer                user_data;
+  gint64                  started;
+  double                  work_total;
+  double                  work_done;
+  gint64                  last_report;
+} Run;
+
+static void
+report_progress (Run             *run,
+                 CmCapacityPhase  phase,
+                 double           work,
+                 gboolean         force)
+{
+  gint64 now = g_get_monotonic_time ();
+  CmCapacityProgress progress = { phase, 0, -1 };
+  double elapsed = (now - run->started) / 1e6;
+
+  run->work_done += work;
+  if (run->progress == NULL || (!force && now - run->last_report < 100000))
+    return;
+  run->last_report = now;
+  progress.fraction = MIN (run->work_done / run->work_total, 1.0);
+  if (progress.fraction > 0.02 && elapsed > 1)
+    progress.seconds_left = elapsed * (1 - progress.fraction) / progress.fraction;
+  run->progress (&progress, run->user_data);
+}
+
+static gboolean
+transfer (int      fd,
+          gboolean write,
+          guint8  *buffer,
+          gsize    length,
+          guint64  offset,
+          int     *errsv)
+{
+  gsize done = 0;
+
+  while (done < length)
+    {
+      gssize n = write ? pwrite (fd, buffer + done, length - done, offset + done)
+                       : pread (fd, buffer + done, length - done, offset + done);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        {
+          /* A write that stops short ran past the end of the device. */
+          *errsv = n < 0 ? errno : (write ? ENOSPC : EIO);
+          return FALSE;
+        }
+      done += n;
+    }
+  return TRUE;
+}
+
+static GError *
+card_error (int errsv)
+{
+  if (errsv == ENOSPC)
+    return g_error_new (CM_TARGET_ERROR, CM_TARGET_ERROR_NO_SPACE,
+                        _("The card stopped taking data before its end (it accepted only part of a write). "
+                          "It may be smaller than it says, or failing; check its capacity again after reinserting it."));
+  return cm_target_error_from_errno (errsv, NULL);
+}
 
 static int
 compare_desc (gconstpointer a,
@@ -40,241 +297,356 @@ compare_desc (gconstpointer a,
   return (x < y) - (x > y);
 }
 
-/* Evenly spaced places, plus both sides of every power of two: fake
- * cards are mostly built around a real size of 2^n bytes. */
-static GArray *
-choose_positions (guint64 size)
-{
-  GArray *positions = g_array_new (FALSE, FALSE, sizeof (guint64));
-  guint64 last = (size - BLOCK) / BLOCK * BLOCK;
-
-  for (guint i = 0; i < EVEN_STEPS; i++)
-    {
-      guint64 offset = size / EVEN_STEPS * i / BLOCK * BLOCK;
-      g_array_append_val (positions, offset);
-    }
-
-  for (guint64 p = 1024 * 1024; p < size; p *= 2)
-    {
-      guint64 below = p - BLOCK;
-      g_array_append_val (positions, below);
-      g_array_append_val (positions, p);
-    }
-
-  g_array_append_val (positions, last);
-  g_array_sort (positions, compare_desc);
-
-  /* Drop duplicates (sorted, so they are neighbours). */
-  for (guint i = positions->len; i > 1; i--)
-    if (g_array_index (positions, guint64, i - 1) == g_array_index (positions, guint64, i - 2))
-      g_array_remove_index (positions, i - 1);
-
-  return positions;
-}
-
 static void
-make_signature (guint8       *block,
-                const guint8 *nonce,
-                guint64       offset)
+choose_cells (Run *run)
 {
-  guint64 state = offset ^ 0x9E3779B97F4A7C15ULL;
-
-  for (guint i = 0; i < BLOCK; i += 8)
+  run->cell = cell_size_for (run->size);
+  run->n = (run->size + run->cell - 1) / run->cell;
+  run->offsets = g_array_sized_new (FALSE, FALSE, sizeof (guint64), run->n);
+  for (guint i = 0; i < run->n; i++)
     {
-      state ^= state << 13;
-      state ^= state >> 7;
-      state ^= state << 17;
-      memcpy (block + i, &state, 8);
+      guint64 offset = MIN ((guint64) i * run->cell, (run->size - BLOCK) / BLOCK * BLOCK);
+
+      g_array_append_val (run->offsets, offset);
+    }
+  g_array_sort (run->offsets, compare_desc);
+  run->cells = g_new0 (guint8, run->n);
+}
+
+/* 1. Keep what is there, in memory and in the journal. */
+static gboolean
+save_originals (Run         *run,
+                const char  *device,
+                GFile       *folder,
+                GError     **error)
+{
+  g_autofree char *identity = cm_capacity_card_identity (device, run->size);
+  int errsv = 0;
+
+  run->originals = cm_engine_alloc ((gsize) run->n * BLOCK);
+  for (guint i = 0; i < run->n; i++)
+    {
+      if (g_cancellable_set_error_if_cancelled (run->cancellable, error))
+        return FALSE;
+      if (!transfer (run->fd, FALSE, run->originals + (gsize) i * BLOCK, BLOCK,
+                     g_array_index (run->offsets, guint64, i), &errsv))
+        {
+          g_propagate_error (error, card_error (errsv));
+          return FALSE;
+        }
+      report_progress (run, CM_CAPACITY_PHASE_SAVING, OP_COST, FALSE);
     }
 
-  memcpy (block, MAGIC, sizeof MAGIC);
-  memcpy (block + 32, nonce, 16);
-  memcpy (block + 48, &offset, 8);
+  run->journal = cm_capacity_journal_create (folder, device, identity, run->size, run->nonce,
+                                             run->offsets, run->originals, error);
+  return run->journal != NULL;
 }
 
-static gboolean
-transfer (int       fd,
-          gboolean  write,
-          guint8   *block,
-          guint64   offset,
-          int      *errsv)
+/* 2. Sign every place, from the top down. A write the card refuses marks
+ *    that place rather than ending the check, unless the card is
+ *    write-protected or gone. Returns how many places may have been
+ *    written to. */
+static guint
+sign (Run *run,
+      int *fatal)
 {
-  gssize done = write ? pwrite (fd, block, BLOCK, offset) : pread (fd, block, BLOCK, offset);
+  g_autofree guint8 *block = cm_engine_alloc (BLOCK);
+  guint i;
 
-  if (done == BLOCK)
-    return TRUE;
+  for (i = 0; i < run->n && !g_cancellable_is_cancelled (run->cancellable); i++)
+    {
+      guint64 offset = g_array_index (run->offsets, guint64, i);
+      int errsv = 0;
 
-  *errsv = done < 0 ? errno : EIO;
-  return FALSE;
+      cm_capacity_signature (block, run->nonce, offset);
+      if (!transfer (run->fd, TRUE, block, BLOCK, offset, &errsv))
+        {
+          /* A write-protected card wrote nothing; a card that went away
+           * may have written part of this place. */
+          if (errsv == EROFS || errsv == EPERM)
+            {
+              *fatal = errsv;
+              return i;
+            }
+          run->cells[i] = CM_CAPACITY_CELL_WRITE_ERROR;
+          if (errsv == ENODEV || errsv == ENXIO)
+            {
+              *fatal = errsv;
+              return i + 1;
+            }
+        }
+      cm_capacity_test_stop ("sign", i + 1);
+      report_progress (run, CM_CAPACITY_PHASE_SIGNING, OP_COST, FALSE);
+    }
+  fdatasync (run->fd);
+  return i;
 }
 
+/* The next checked block at or after @from. */
+static guint64
+next_checked (Run     *run,
+              guint64  from)
+{
+  return (from + run->cell - 1) / run->cell * run->cell;
+}
+
+/* 3. Rewrite the start of the card with its own bytes, around the
+ *    checked blocks: what a cache of up to that size held, it no longer
+ *    holds. Each chunk goes to the journal before it is written. */
+static gboolean
+flush_cache (Run     *run,
+             int     *fatal,
+             GError **error)
+{
+  g_autofree guint8 *chunk = cm_engine_alloc (CHUNK);
+  guint n_chunks = 0;
+
+  for (guint64 pos = 0; pos < run->filler_end && !g_cancellable_is_cancelled (run->cancellable);)
+    {
+      guint64 start = pos, end;
+      guint64 checked = next_checked (run, pos);
+
+      /* Step over a checked block. */
+      if (checked == pos)
+        {
+          pos += BLOCK;
+          continue;
+        }
+      end = MIN (MIN (start + CHUNK, checked), run->filler_end);
+      if (!transfer (run->fd, FALSE, chunk, end - start, start, fatal))
+        return FALSE;
+      report_progress (run, CM_CAPACITY_PHASE_FLUSHING, end - start, FALSE);
+      if (!cm_capacity_journal_save_chunk (run->journal, start, chunk, end - start, error))
+        return FALSE;
+      if (!transfer (run->fd, TRUE, chunk, end - start, start, fatal))
+        return FALSE;
+      run->filler_written += end - start;
+      cm_capacity_test_stop ("flush", ++n_chunks);
+      report_progress (run, CM_CAPACITY_PHASE_FLUSHING, end - start, FALSE);
+      pos = end;
+    }
+  fdatasync (run->fd);
+  return TRUE;
+}
+
+/* 4. Read the places back. */
 static void
-report_progress (CmCapacityProgressFunc progress,
-                 gpointer               user_data,
-                 double                 fraction)
+read_back (Run *run)
 {
-  if (progress != NULL)
-    progress (fraction, user_data);
+  g_autofree guint8 *block = cm_engine_alloc (BLOCK);
+  g_autofree guint8 *expected = cm_engine_alloc (BLOCK);
+
+  for (guint i = 0; i < run->n && !g_cancellable_is_cancelled (run->cancellable); i++)
+    {
+      guint64 offset = g_array_index (run->offsets, guint64, i);
+      int errsv = 0;
+
+      if (run->cells[i] == CM_CAPACITY_CELL_WRITE_ERROR)
+        continue;
+      cm_capacity_signature (expected, run->nonce, offset);
+      if (!transfer (run->fd, FALSE, block, BLOCK, offset, &errsv))
+        run->cells[i] = CM_CAPACITY_CELL_READ_ERROR;
+      else if (memcmp (block, expected, BLOCK) != 0)
+        run->cells[i] = CM_CAPACITY_CELL_NO_STORAGE;
+      cm_capacity_test_stop ("read", i + 1);
+      report_progress (run, CM_CAPACITY_PHASE_READING, OP_COST, FALSE);
+    }
 }
 
-/* Puts every original block back, whatever happened before. */
+/* 5. Put back every block that may have been written, also from the top
+ *    down, whatever happened before. */
 static gboolean
-restore (int      fd,
-         GArray  *positions,
-         guint8  *originals,
-         guint    n_saved,
+restore (Run     *run,
+         guint    n_signed,
          GError **error)
 {
   gboolean ok = TRUE;
   int errsv = 0;
 
-  for (guint i = 0; i < n_saved; i++)
-    ok &= transfer (fd, TRUE, originals + (gsize) i * BLOCK, g_array_index (positions, guint64, i), &errsv);
+  for (guint i = 0; i < n_signed; i++)
+    {
+      ok &= transfer (run->fd, TRUE, run->originals + (gsize) i * BLOCK, BLOCK,
+                      g_array_index (run->offsets, guint64, i), &errsv);
+      cm_capacity_test_stop ("restore", i + 1);
+      report_progress (run, CM_CAPACITY_PHASE_RESTORING, OP_COST, FALSE);
+    }
 
-  if (fdatasync (fd) != 0 && ok)
+  if (fdatasync (run->fd) != 0 && ok)
     {
       ok = FALSE;
       errsv = errno;
     }
 
   if (!ok)
-    g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_IO,
-                 _("Some of the card's original data could not be written back (%s). Copy what you need off the card now."),
-                 g_strerror (errsv));
+    {
+      g_autoptr(GError) cause = card_error (errsv);
+
+      g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_IO,
+                   _("Some of the card's original data could not be written back: %s "
+                     "Its journal is kept, so you can try again with “cardmark-cli probe-capacity --restore” "
+                     "or at CardMark's next start."),
+                   cause->message);
+    }
   return ok;
 }
 
-gboolean
+static void
+run_clear (Run *run)
+{
+  g_clear_pointer (&run->offsets, g_array_unref);
+  g_clear_pointer (&run->originals, g_free);
+  g_clear_pointer (&run->cells, g_free);
+  cm_capacity_journal_close (run->journal);
+}
+
+static CmCapacityReport *
+make_report (Run *run)
+{
+  CmCapacityReport *report = cm_capacity_report_new ();
+
+  report->reported_bytes = run->size;
+  report->real_bytes = run->size;
+  report->cell_bytes = run->cell;
+  report->n_positions = run->n;
+  report->cache_ruled_out = run->filler_written;
+  report->seconds = (g_get_monotonic_time () - run->started) / 1e6;
+  g_array_set_size (report->cells, run->n);
+
+  /* Offsets run from the top down; the map from the start up. The lowest
+   * place that does not keep its data is where the real storage ends. */
+  for (guint i = run->n; i > 0; i--)
+    {
+      guint64 offset = g_array_index (run->offsets, guint64, i - 1);
+      guint8 cell = run->cells[i - 1];
+
+      g_array_index (report->cells, guint8, run->n - i) = cell;
+      if (cell == CM_CAPACITY_CELL_VERIFIED)
+        {
+          if (!report->fake)
+            report->last_good_bytes = offset + BLOCK;
+          continue;
+        }
+      report->n_bad++;
+      if (cell != CM_CAPACITY_CELL_NO_STORAGE)
+        report->n_errors++;
+      else if (!report->fake)
+        {
+          report->fake = TRUE;
+          report->real_bytes = (guint64) (run->n - i) * run->cell;
+        }
+    }
+  return report;
+}
+
+CmCapacityReport *
 cm_capacity_probe (int                     fd,
+                   const char             *device,
                    guint64                 size,
+                   guint64                 cache_bytes,
+                   GFile                  *journal_folder,
                    GCancellable           *cancellable,
                    CmCapacityProgressFunc  progress,
                    gpointer                user_data,
-                   CmCapacityReport       *report,
                    GError                **error)
 {
-  g_autoptr(GArray) positions = NULL;
-  g_autofree guint8 *originals = NULL;
-  g_autofree guint8 *block = cm_engine_alloc (BLOCK);
-  g_autofree guint8 *expected = cm_engine_alloc (BLOCK);
-  g_autoptr(GArray) bad = g_array_new (FALSE, TRUE, sizeof (gboolean));
-  guint8 nonce[16];
-  guint n_saved = 0;
-  guint n_signed = 0;  /* places the probe may have written to */
-  int errsv = 0;
-  guint n;
+  g_autoptr(GFile) default_folder = NULL;
+  g_autofree char *pending = NULL;
+  g_autoptr(GError) flush_error = NULL;
+  g_autoptr(GError) find_error = NULL;
+  CmCapacityReport *report;
+  Run run = { 0 };
+  guint n_signed;
+  int fatal = 0;
 
-  g_return_val_if_fail (fd >= 0, FALSE);
-  g_return_val_if_fail (report != NULL, FALSE);
+  g_return_val_if_fail (fd >= 0, NULL);
+  g_return_val_if_fail (device != NULL, NULL);
 
   if (size < 16 * 1024 * 1024)
     {
       g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_TOO_SMALL, _("The device is too small to probe."));
-      return FALSE;
+      return NULL;
+    }
+  if (journal_folder == NULL)
+    journal_folder = default_folder = cm_capacity_journal_default_folder ();
+
+  /* Another check's journal first: this one would overwrite its blocks'
+   * signatures, and then its originals could never be told apart. */
+  pending = cm_capacity_journal_find (journal_folder, device, size, &find_error);
+  /* A journal for another card that was in this reader is that card's
+   * business, not this one's. */
+  if (find_error != NULL && !g_error_matches (find_error, CM_CAPACITY_ERROR, CM_CAPACITY_ERROR_OTHER_CARD))
+    {
+      g_propagate_error (error, g_steal_pointer (&find_error));
+      return NULL;
+    }
+  if (pending != NULL)
+    {
+      g_set_error (error, CM_CAPACITY_ERROR, CM_CAPACITY_ERROR_INTERRUPTED,
+                   _("An earlier capacity check of this card was interrupted and its data is still in the journal %s. "
+                     "Put it back first: cardmark-cli probe-capacity --restore %s, or start CardMark."),
+                   pending, device);
+      return NULL;
     }
 
-  positions = choose_positions (size);
-  n = positions->len;
-  originals = cm_engine_alloc ((gsize) n * BLOCK);
-  g_array_set_size (bad, n);
+  run.fd = fd;
+  run.size = size;
+  run.cancellable = cancellable;
+  run.progress = progress;
+  run.user_data = user_data;
+  run.started = g_get_monotonic_time ();
   for (guint i = 0; i < 16; i++)
-    nonce[i] = g_random_int_range (0, 256);
+    run.nonce[i] = g_random_int_range (0, 256);
+  choose_cells (&run);
+  run.filler_end = filler_end (size, run.cell, cache_bytes > 0 ? cache_bytes : CM_CAPACITY_DEFAULT_CACHE);
+  run.work_total = 4.0 * run.n * OP_COST + 2.0 * run.filler_end;
 
-  /* 1. Keep what is there. */
-  for (; n_saved < n; n_saved++)
+  if (!save_originals (&run, device, journal_folder, error))
     {
-      if (g_cancellable_set_error_if_cancelled (cancellable, error))
-        return FALSE;
-      if (!transfer (fd, FALSE, originals + (gsize) n_saved * BLOCK, g_array_index (positions, guint64, n_saved), &errsv))
-        {
-          g_propagate_error (error, cm_target_error_from_errno (errsv, NULL));
-          return FALSE;
-        }
-      report_progress (progress, user_data, 0.25 * n_saved / n);
+      run_clear (&run);
+      return NULL;
     }
 
-  /* 2. Sign every place, from the top down. A write the card refuses
-   *    marks that place as bad rather than ending the probe. */
-  for (guint i = 0; i < n && !g_cancellable_is_cancelled (cancellable); i++)
-    {
-      guint64 offset = g_array_index (positions, guint64, i);
+  n_signed = sign (&run, &fatal);
+  if (fatal == 0 && flush_cache (&run, &fatal, &flush_error))
+    read_back (&run);
 
-      make_signature (block, nonce, offset);
-      if (!transfer (fd, TRUE, block, offset, &errsv))
-        {
-          /* A write-protected card wrote nothing; a card that went away
-           * may have written part of this place. */
-          if (errsv == EROFS || errsv == EPERM)
-            break;
-          n_signed = i + 1;
-          if (errsv == ENODEV || errsv == ENXIO)
-            break;
-          g_array_index (bad, gboolean, i) = TRUE;
-        }
-      n_signed = i + 1;
-      report_progress (progress, user_data, 0.25 + 0.25 * (i + 1) / n);
+  if (!restore (&run, n_signed, error))
+    {
+      run_clear (&run);
+      return NULL;
     }
-  fdatasync (fd);
+  report_progress (&run, CM_CAPACITY_PHASE_RESTORING, 0, TRUE);
+  cm_capacity_journal_discard (g_steal_pointer (&run.journal));
 
-  /* 3. Read them back. */
-  for (guint i = 0; i < n && errsv != ENODEV && errsv != EROFS && errsv != EPERM &&
-                    !g_cancellable_is_cancelled (cancellable); i++)
+  if (flush_error != NULL)
     {
-      guint64 offset = g_array_index (positions, guint64, i);
-      int read_errsv = 0;
-
-      make_signature (expected, nonce, offset);
-      if (!transfer (fd, FALSE, block, offset, &read_errsv) || memcmp (block, expected, BLOCK) != 0)
-        g_array_index (bad, gboolean, i) = TRUE;
-      report_progress (progress, user_data, 0.5 + 0.25 * (i + 1) / n);
+      g_propagate_error (error, g_steal_pointer (&flush_error));
+      run_clear (&run);
+      return NULL;
     }
-
-  /* 4. Put back everything written, cancelled or not. */
-  if (!restore (fd, positions, originals, n_signed, error))
-    return FALSE;
-  report_progress (progress, user_data, 1.0);
-
-  if (errsv == ENODEV || errsv == ENXIO || errsv == EROFS || errsv == EPERM)
+  if (fatal != 0)
     {
-      g_propagate_error (error, cm_target_error_from_errno (errsv, NULL));
-      return FALSE;
+      g_propagate_error (error, card_error (fatal));
+      run_clear (&run);
+      return NULL;
     }
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
-    return FALSE;
-
-  memset (report, 0, sizeof *report);
-  report->reported_bytes = size;
-  report->real_bytes = size;
-  report->n_positions = n;
-
-  /* Positions run from the top down: the lowest bad place is where the
-   * real storage ends, the good place just below it where it surely
-   * still is. */
-  for (guint i = n; i > 0; i--)
     {
-      guint64 offset = g_array_index (positions, guint64, i - 1);
-
-      if (g_array_index (bad, gboolean, i - 1))
-        {
-          report->n_bad++;
-          if (!report->fake)
-            {
-              report->fake = TRUE;
-              report->real_bytes = offset;
-            }
-        }
-      else if (!report->fake)
-        report->last_good_bytes = offset + BLOCK;
+      run_clear (&run);
+      return NULL;
     }
+
+  report = make_report (&run);
+  run_clear (&run);
 
   if (report->fake && report->real_bytes == 0)
     {
+      cm_capacity_report_free (report);
       g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_IO,
                    _("The start of the card does not keep what is written to it. The card is failing; copy what you can off it."));
-      return FALSE;
+      return NULL;
     }
-
-  return TRUE;
+  return report;
 }
 
 /* The finding in one sentence a person can act on. */
@@ -284,12 +656,153 @@ cm_capacity_report_describe (const char             *device,
 {
   g_autofree char *reported = g_format_size (report->reported_bytes);
   g_autofree char *real = g_format_size (report->real_bytes);
+  g_autofree char *cache = g_format_size (report->cache_ruled_out);
+  g_autofree char *finding = NULL;
 
   if (report->fake)
-    return g_strdup_printf (_("Fake capacity: %s says it holds %s, but data written past %s does not come back. "
-                              "Use it as a %s card at most, or better, return it."),
-                            device, reported, real, real);
+    finding = g_strdup_printf (_("Fake capacity: %s says it holds %s, but data written past %s does not come back. "
+                                 "Use it as a %s card at most, or better, return it."),
+                               device, reported, real, real);
+  else
+    finding = g_strdup_printf (_("%s holds what it says: all %u places checked across its %s kept their data."),
+                               device, report->n_positions, reported);
 
-  return g_strdup_printf (_("%s holds what it says: all %u places checked across its %s kept their data."),
-                          device, report->n_positions, reported);
+  if (report->n_errors > 0)
+    {
+      g_autofree char *errors = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                              "%u place gave a read or write error: the card may be failing.",
+                                                              "%u places gave a read or write error: the card may be failing.",
+                                                              report->n_errors),
+                                                 report->n_errors);
+      char *joined = g_strconcat (finding, " ", errors, NULL);
+
+      g_free (finding);
+      finding = joined;
+    }
+
+  /* Translators: the first %s is the finding, the second a size. */
+  return g_strdup_printf (_("%s A controller cache of up to %s was ruled out."), finding, cache);
+}
+
+/* In a thread, with progress through the caller's main context. */
+
+typedef struct
+{
+  int                     fd;
+  char                   *device;
+  guint64                 size;
+  guint64                 cache_bytes;
+  GFile                  *folder;
+  CmCapacityProgressFunc  progress;
+  gpointer                progress_data;
+  GMainContext           *context;
+  GTask                  *task;        /* weak: set while the thread runs */
+} ProbeData;
+
+typedef struct
+{
+  GTask              *task;
+  CmCapacityProgress  progress;
+} ProgressUpdate;
+
+static void
+probe_data_free (ProbeData *data)
+{
+  g_free (data->device);
+  g_clear_object (&data->folder);
+  g_clear_pointer (&data->context, g_main_context_unref);
+  g_free (data);
+}
+
+static gboolean
+deliver_progress_cb (gpointer user_data)
+{
+  ProgressUpdate *update = user_data;
+  ProbeData *data = g_task_get_task_data (update->task);
+
+  if (!g_task_get_completed (update->task) && data->progress != NULL)
+    data->progress (&update->progress, data->progress_data);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+progress_update_free (gpointer user_data)
+{
+  ProgressUpdate *update = user_data;
+
+  g_object_unref (update->task);
+  g_free (update);
+}
+
+static void
+thread_progress_cb (const CmCapacityProgress *progress,
+                    gpointer                  user_data)
+{
+  GTask *task = user_data;
+  ProbeData *data = g_task_get_task_data (task);
+  ProgressUpdate *update = g_new0 (ProgressUpdate, 1);
+
+  update->task = g_object_ref (task);
+  update->progress = *progress;
+  g_main_context_invoke_full (data->context, G_PRIORITY_DEFAULT, deliver_progress_cb,
+                              update, progress_update_free);
+}
+
+static void
+probe_thread (GTask        *task,
+              gpointer      source_object,
+              gpointer      task_data,
+              GCancellable *cancellable)
+{
+  ProbeData *data = task_data;
+  GError *error = NULL;
+  CmCapacityReport *report;
+
+  report = cm_capacity_probe (data->fd, data->device, data->size, data->cache_bytes, data->folder,
+                              cancellable, thread_progress_cb, task, &error);
+  if (report != NULL)
+    g_task_return_pointer (task, report, (GDestroyNotify) cm_capacity_report_free);
+  else
+    g_task_return_error (task, error);
+}
+
+void
+cm_capacity_probe_async (int                     fd,
+                         const char             *device,
+                         guint64                 size,
+                         guint64                 cache_bytes,
+                         GFile                  *journal_folder,
+                         GCancellable           *cancellable,
+                         CmCapacityProgressFunc  progress,
+                         gpointer                progress_data,
+                         GAsyncReadyCallback     callback,
+                         gpointer                user_data)
+{
+  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+  ProbeData *data = g_new0 (ProbeData, 1);
+
+  g_return_if_fail (fd >= 0);
+  g_return_if_fail (device != NULL);
+
+  data->fd = fd;
+  data->device = g_strdup (device);
+  data->size = size;
+  data->cache_bytes = cache_bytes;
+  data->folder = journal_folder != NULL ? g_object_ref (journal_folder) : NULL;
+  data->progress = progress;
+  data->progress_data = progress_data;
+  data->context = g_main_context_ref_thread_default ();
+  g_task_set_source_tag (task, cm_capacity_probe_async);
+  g_task_set_task_data (task, data, (GDestroyNotify) probe_data_free);
+  /* Cancelling must not end the task before the card's data is back. */
+  g_task_set_return_on_cancel (task, FALSE);
+  g_task_run_in_thread (task, probe_thread);
+}
+
+CmCapacityReport *
+cm_capacity_probe_finish (GAsyncResult  *result,
+                          GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
 }

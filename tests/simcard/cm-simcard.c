@@ -54,6 +54,7 @@ typedef struct
   double   write_latency_us;
   double   write_mb_s;
   double   write_penalty_us;
+  guint64  controller_cache;   /* [controller-cache] size: bytes read back from cache */
 } SimModel;
 
 typedef struct
@@ -84,6 +85,13 @@ typedef struct
   guint64  failed;
   guint64  late;               /* commands that could not be credited */
   guint64  size_buckets[N_SIZE_BUCKETS];
+
+  /* The controller cache (controller_cache_*): the last blocks written,
+   * by host address, kept in a sparse file of the announced size. */
+  int         cache_fd;
+  GHashTable *cache_blocks;    /* block index → GList link in cache_order */
+  GQueue      cache_order;     /* block indices, oldest first */
+  guint64     cache_hits;
 } SimCard;
 
 static SimCard card;
@@ -222,6 +230,8 @@ model_from_keyfile (GKeyFile  *kf,
   m->write_latency_us = key_double (kf, "write", "latency-us", 300);
   m->write_mb_s = key_double (kf, "write", "bandwidth-mb-s", 20);
   m->write_penalty_us = key_double (kf, "write", "random-penalty-us", 1000);
+  if (!key_size (kf, "controller-cache", "size", 0, &m->controller_cache, error))
+    return FALSE;
 
   if (factor < 1.0)
     factor = 1.0;
@@ -290,6 +300,7 @@ print_model (const SimModel *m)
   printf ("SIMCARD_READ_ONLY=%d\n", m->read_only ? 1 : 0);
   printf ("SIMCARD_FAIL_AFTER=%" G_GUINT64_FORMAT "\n", m->fail_after);
   printf ("SIMCARD_MAX_COMMAND=%" G_GUINT64_FORMAT "\n", m->max_command);
+  printf ("SIMCARD_CONTROLLER_CACHE=%" G_GUINT64_FORMAT "\n", m->controller_cache);
   printf ("SIMCARD_SEQ_WRITE_MB_S=%.2f\n",
           bs / predict_request_us (m, TRUE, bs, TRUE));
   printf ("SIMCARD_SEQ_READ_MB_S=%.2f\n",
@@ -460,6 +471,111 @@ backing_io (gboolean is_write,
   return (int) len;
 }
 
+/* The controller cache. A fake card's controller keeps the last blocks
+ * written (by host address) in its own memory and answers reads of them
+ * from there, so a check that reads back right after writing sees its
+ * data even where the flash behind it wrapped. Blocks are 4 KiB; a write
+ * that covers a whole block caches it (evicting the oldest beyond
+ * [controller-cache] size), a partial write updates a cached block. */
+
+#define CACHE_BLOCK 4096
+
+static gboolean
+controller_cache_enabled (void)
+{
+  return card.model.controller_cache >= CACHE_BLOCK;
+}
+
+static gboolean
+controller_cache_open (const char *backing)
+{
+  g_autofree char *path = NULL;
+
+  if (!controller_cache_enabled ())
+    return TRUE;
+  path = g_strconcat (backing, ".controller-cache", NULL);
+  card.cache_fd = open (path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (card.cache_fd < 0 || ftruncate (card.cache_fd, card.model.size) < 0)
+    return FALSE;
+  card.cache_blocks = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_queue_init (&card.cache_order);
+  return TRUE;
+}
+
+static void
+controller_cache_touch (guint64 block)
+{
+  GList *link = g_hash_table_lookup (card.cache_blocks, &block);
+  guint64 limit = card.model.controller_cache / CACHE_BLOCK;
+
+  if (link != NULL)
+    {
+      g_queue_unlink (&card.cache_order, link);
+      g_queue_push_tail_link (&card.cache_order, link);
+      return;
+    }
+  link = g_list_alloc ();
+  link->data = g_memdup2 (&block, sizeof block);
+  g_queue_push_tail_link (&card.cache_order, link);
+  g_hash_table_insert (card.cache_blocks, link->data, link);
+  while (card.cache_order.length > limit)
+    {
+      GList *old = g_queue_pop_head_link (&card.cache_order);
+
+      g_hash_table_remove (card.cache_blocks, old->data);
+      g_free (old->data);
+      g_list_free_1 (old);
+    }
+}
+
+/* After the flash write: keep what was written, by host address. */
+static void
+controller_cache_write (const char *buf,
+                        size_t      len,
+                        off_t       offset)
+{
+  if (!controller_cache_enabled ())
+    return;
+
+  g_mutex_lock (&card.lock);
+  for (guint64 b = offset / CACHE_BLOCK; b * CACHE_BLOCK < (guint64) offset + len; b++)
+    {
+      guint64 start = MAX (b * CACHE_BLOCK, (guint64) offset);
+      guint64 end = MIN ((b + 1) * CACHE_BLOCK, (guint64) offset + len);
+      gboolean whole = end - start == CACHE_BLOCK;
+
+      if (!whole && !g_hash_table_contains (card.cache_blocks, &b))
+        continue;
+      if (pwrite (card.cache_fd, buf + (start - offset), end - start, start) != (ssize_t) (end - start))
+        continue;
+      controller_cache_touch (b);
+    }
+  g_mutex_unlock (&card.lock);
+}
+
+/* After the flash read: cached blocks are answered from the cache. */
+static void
+controller_cache_read (char   *buf,
+                       size_t  len,
+                       off_t   offset)
+{
+  if (!controller_cache_enabled ())
+    return;
+
+  g_mutex_lock (&card.lock);
+  for (guint64 b = offset / CACHE_BLOCK; b * CACHE_BLOCK < (guint64) offset + len; b++)
+    {
+      guint64 start = MAX (b * CACHE_BLOCK, (guint64) offset);
+      guint64 end = MIN ((b + 1) * CACHE_BLOCK, (guint64) offset + len);
+
+      if (!g_hash_table_contains (card.cache_blocks, &b))
+        continue;
+      if (pread (card.cache_fd, buf + (start - offset), end - start, start) == (ssize_t) (end - start))
+        card.cache_hits++;
+    }
+  g_mutex_unlock (&card.lock);
+}
+
 static char *
 stats_text (void)
 {
@@ -475,10 +591,12 @@ stats_text (void)
                           "write_bytes=%" G_GUINT64_FORMAT "\n"
                           "penalties=%" G_GUINT64_FORMAT "\n"
                           "failed=%" G_GUINT64_FORMAT "\n"
-                          "late=%" G_GUINT64_FORMAT "\n",
+                          "late=%" G_GUINT64_FORMAT "\n"
+                          "controller_cache_hits=%" G_GUINT64_FORMAT "\n",
                           card.commands, card.reads, card.writes,
                           card.read_bytes, card.write_bytes,
-                          card.penalties, card.failed, card.late);
+                          card.penalties, card.failed, card.late,
+                          card.cache_hits);
   for (i = 0; i < N_SIZE_BUCKETS; i++)
     if (card.size_buckets[i] > 0)
       g_string_append_printf (s, "size_%" G_GUINT64_FORMAT "=%" G_GUINT64_FORMAT "\n",
@@ -611,6 +729,8 @@ sim_read (const char            *path,
 
   slot = command_begin (FALSE, offset, len, &deadline);
   r = backing_io (FALSE, buf, len, offset);
+  if (r > 0)
+    controller_cache_read (buf, len, offset);
   command_end (slot, deadline);
   return r;
 }
@@ -636,6 +756,8 @@ sim_write (const char            *path,
 
   slot = command_begin (TRUE, offset, len, &deadline);
   r = backing_io (TRUE, (char *) buf, len, offset);
+  if (r > 0)
+    controller_cache_write (buf, len, offset);
   command_end (slot, deadline);
   return r;
 }
@@ -719,6 +841,7 @@ main (int   argc,
   g_autofree char *fake_factor = NULL;
   g_autofree char *fail_after = NULL;
   g_autofree char *queue = NULL;
+  g_autofree char *controller_cache = NULL;
   g_auto(GStrv) sets = NULL;
   gboolean read_only = FALSE;
   gboolean print = FALSE;
@@ -730,6 +853,8 @@ main (int   argc,
     { "queue", 0, 0, G_OPTION_ARG_STRING, &queue, "Commands serviced at once", "N" },
     { "read-only", 0, 0, G_OPTION_ARG_NONE, &read_only, "Refuse writes (EROFS)", NULL },
     { "fail-after", 0, 0, G_OPTION_ARG_STRING, &fail_after, "Fail with EIO after N commands", "N" },
+    { "controller-cache", 0, 0, G_OPTION_ARG_STRING, &controller_cache,
+      "Answer reads of the last SIZE written from a cache ([controller-cache] size)", "SIZE" },
     { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Override a profile key", "GROUP.KEY=VALUE" },
     { "print-model", 0, 0, G_OPTION_ARG_NONE, &print, "Print the model and its predicted figures, then exit", NULL },
     { NULL }
@@ -757,6 +882,8 @@ main (int   argc,
     g_key_file_set_string (kf, "card", "fail-after", fail_after);
   if (read_only)
     g_key_file_set_boolean (kf, "card", "read-only", TRUE);
+  if (controller_cache != NULL)
+    g_key_file_set_string (kf, "controller-cache", "size", controller_cache);
   for (i = 0; sets != NULL && sets[i] != NULL; i++)
     if (!apply_override (kf, sets[i], &error))
       goto fail;
@@ -778,6 +905,11 @@ main (int   argc,
   if (card.backing_fd < 0 || ftruncate (card.backing_fd, card.model.real_size) < 0)
     {
       g_printerr ("cm-simcard: cannot use %s as backing file: %s\n", backing, g_strerror (errno));
+      return 1;
+    }
+  if (!controller_cache_open (backing))
+    {
+      g_printerr ("cm-simcard: cannot keep the controller cache next to %s: %s\n", backing, g_strerror (errno));
       return 1;
     }
 
