@@ -28,6 +28,9 @@ typedef struct
    * every write takes its bytes from it, so the card keeps its content
    * whatever happens. NULL in file mode, where writes use random data. */
   guint8               *backup;
+  /* Raw write mode past the backup (the sustained write): each chunk is
+   * read, untimed, and the same bytes written back, timed. */
+  gboolean              preserve;
   GCancellable         *cancellable;
   CmEngineProgressFunc  progress;
   gpointer              user_data;

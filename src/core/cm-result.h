@@ -66,6 +66,8 @@ typedef struct
   GArray  *samples;             /* CmSample */
   GArray  *scatter;             /* CmLatencyPoint, a bounded subset */
   GArray  *positions;           /* CmPosition, surface tests only */
+  gboolean has_cliff;           /* sequential writes: @cliff was looked for */
+  CmCliff  cliff;               /* where the write rate fell, if it did */
   char    *engine;              /* "psync", "io_uring" or "threads" */
   char    *error;               /* why the test could not run, or NULL */
 } CmTestResult;
