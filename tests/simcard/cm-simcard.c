@@ -398,6 +398,22 @@ write_opens_au (guint64 offset)
   return TRUE;
 }
 
+/* What the cache holds at @t (ns), after draining while writes paused.
+ * Called with the lock held. */
+static guint64
+cache_fill_at (gint64 t)
+{
+  const SimModel *m = &card.model;
+  gint64 idle = t - card.last_write_end - (gint64) (m->cache_idle_ms * 1e6);
+  guint64 drained;
+
+  if (card.last_write_end == 0 || idle <= 0)
+    return card.cache_fill;
+
+  drained = (guint64) (idle * m->cache_drain_mb_s / 1000.0);
+  return card.cache_fill - MIN (card.cache_fill, drained);
+}
+
 /* How long a write's transfer takes, starting at @start (ns), through
  * the cache and garbage collection, and updates their state. Bytes that
  * fit in the cache go at the write bandwidth, the rest at the cache's
@@ -413,14 +429,7 @@ write_transfer_ns (gint64 start,
 
   if (m->cache_size > 0)
     {
-      gint64 idle = start - card.last_write_end - (gint64) (m->cache_idle_ms * 1e6);
-
-      if (card.last_write_end > 0 && idle > 0)
-        {
-          guint64 drained = (guint64) (idle * m->cache_drain_mb_s / 1000.0);
-
-          card.cache_fill -= MIN (card.cache_fill, drained);
-        }
+      card.cache_fill = cache_fill_at (start);
       fast = MIN ((guint64) len, m->cache_size - MIN (card.cache_fill, m->cache_size));
       slow = len - fast;
       card.cache_fill += fast;
@@ -611,7 +620,7 @@ stats_text (void)
                           card.read_bytes, card.write_bytes,
                           card.penalties, card.failed, card.late,
                           card.cached_bytes, card.slow_bytes,
-                          card.cache_fill, card.stalls);
+                          cache_fill_at (now_ns ()), card.stalls);
   for (i = 0; i < N_SIZE_BUCKETS; i++)
     if (card.size_buckets[i] > 0)
       g_string_append_printf (s, "size_%" G_GUINT64_FORMAT "=%" G_GUINT64_FORMAT "\n",
