@@ -364,6 +364,48 @@ cm_plan_estimate_seconds (CmPlan *self,
   return seconds;
 }
 
+/* A size as people write it: "2GiB", "500MB", "4G" (binary without a B),
+ * or bytes. FALSE for anything else, zero included. */
+gboolean
+cm_plan_parse_size (const char *text,
+                    guint64    *bytes)
+{
+  static const struct { const char *suffix; guint64 unit; } units[] = {
+    { "", 1 }, { "B", 1 },
+    { "K", 1024 }, { "KiB", 1024 }, { "KB", 1000 },
+    { "M", MiB }, { "MiB", MiB }, { "MB", 1000000 },
+    { "G", GiB }, { "GiB", GiB }, { "GB", 1000000000 },
+    { "T", GiB * 1024 }, { "TiB", GiB * 1024 }, { "TB", 1000000000000ull },
+  };
+  g_autofree char *stripped = NULL;
+  char *end = NULL;
+  double value;
+
+  g_return_val_if_fail (bytes != NULL, FALSE);
+
+  if (text == NULL)
+    return FALSE;
+
+  stripped = g_strstrip (g_strdup (text));
+  value = g_ascii_strtod (stripped, &end);
+  if (end == stripped || !(value > 0))
+    return FALSE;
+  while (*end == ' ')
+    end++;
+
+  for (guint i = 0; i < G_N_ELEMENTS (units); i++)
+    {
+      if (g_ascii_strcasecmp (end, units[i].suffix) == 0 &&
+          value * units[i].unit < 1.8e19)
+        {
+          *bytes = (guint64) (value * units[i].unit);
+          return *bytes > 0;
+        }
+    }
+
+  return FALSE;
+}
+
 const char *
 cm_profile_to_string (CmProfile profile)
 {

@@ -75,6 +75,9 @@ double            cm_plan_estimate_seconds (CmPlan      *self,
                                             double       seq_mb_per_s);
 
 
+gboolean          cm_plan_parse_size       (const char  *text,
+                                            guint64     *bytes);
+
 const char       *cm_profile_to_string     (CmProfile    profile);
 gboolean          cm_profile_from_string   (const char  *str,
                                             CmProfile   *profile);
