@@ -31,6 +31,11 @@
  * of each other. */
 #define STEADY_S 10.0
 #define STEADY_SPREAD 0.15
+/* The raw sustained write halves its steps (down to 512 KiB) while one
+ * takes longer than this, so a cancel, which waits for the write in
+ * flight, returns within half a second. */
+#define PRESERVE_COMMAND_S 0.2
+#define PRESERVE_MIN_STEP (512 * 1024)
 
 typedef struct
 {
@@ -443,26 +448,36 @@ run_sequential (Run     *run,
   gsize bs = spec->block_size;
   double now = run->t_origin, last_check = 0;
   gboolean preserve = job->preserve && spec->direction == CM_DIRECTION_WRITE;
+  gsize step = bs;
 
   if (spec->direction == CM_DIRECTION_READ && !flush_if_buffered (job, TRUE, error))
     return FALSE;
 
   run->t_counted = run->t_last_sample = now_s ();
 
-  for (guint64 done = 0; done < total; done += bs)
+  for (guint64 done = 0, size = 0; done < total; done += size)
     {
       guint64 offset = job->seq_start + done;
-      gsize size = MIN (bs, total - done);
       guint8 *data = buffer;
+      double start;
 
+      size = MIN (step, total - done);
       if (job->backup != NULL && offset + size <= job->area_bytes)
         data = job->backup + offset;
 
       if (check_cancelled (job, error) ||
           (preserve && !read_for_preserve (run, buffer, size, offset, error)) ||
-          check_cancelled (job, error) ||
-          (now = timed_command (run, spec->direction, data, size, offset, error)) == 0)
+          check_cancelled (job, error))
         return FALSE;
+
+      start = now_s ();
+      if ((now = timed_command (run, spec->direction, data, size, offset, error)) == 0)
+        return FALSE;
+
+      /* A cancel waits for the command in flight: on a slow card the
+       * raw sustained write takes smaller steps, so it returns in time. */
+      if (preserve && now - start > PRESERVE_COMMAND_S && step > PRESERVE_MIN_STEP)
+        step /= 2;
 
       if (now - run->t_last_sample >= SAMPLE_INTERVAL_S)
         emit_sample (run, now, sequential_fraction (run, now, done + size, total));
