@@ -779,6 +779,37 @@ run_random_threads (Run     *run,
   return TRUE;
 }
 
+/* A ring for one worker thread that submits and reaps by itself, as fio
+ * sets up its own: completions wait for the thread to ask for them
+ * (DEFER_TASKRUN) instead of interrupting it, and the kernel takes no
+ * locks for other submitters (SINGLE_ISSUER). Kernels before 6.1 refuse
+ * those flags; then with fewer, then none. */
+static int
+ring_init (struct io_uring *ring,
+           guint            depth)
+{
+  static const unsigned flag_sets[] = {
+#if defined(IORING_SETUP_DEFER_TASKRUN) && defined(IORING_SETUP_SINGLE_ISSUER)
+    IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN,
+#endif
+#ifdef IORING_SETUP_COOP_TASKRUN
+    IORING_SETUP_COOP_TASKRUN,
+#endif
+    0,
+  };
+  int ret = -EINVAL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (flag_sets) && ret == -EINVAL; i++)
+    {
+      struct io_uring_params params = { 0 };
+
+      params.flags = flag_sets[i];
+      ret = io_uring_queue_init_params (depth, ring, &params);
+    }
+
+  return ret;
+}
+
 static gboolean
 run_random_queued (Run     *run,
                    guint8  *buffer,
@@ -802,7 +833,7 @@ run_random_queued (Run     *run,
   if (g_getenv ("CARDMARK_NO_IO_URING") != NULL)
     ret = -ENOSYS;
   else
-    ret = io_uring_queue_init (qd, &ring, 0);
+    ret = ring_init (&ring, qd);
 
   if (ret < 0)
     {
