@@ -155,8 +155,8 @@ print_table (CmResult *result)
       append_number (line, "%.0f", t->latency_us[0], widths[3]);
       append_number (line, "%.0f", t->latency_us[2], widths[4]);
       append_number (line, "%.0f", t->latency_us[3], widths[5]);
-      if (t->sustained_mb_per_s > 0)
-        append_number (line, "%.2f", t->sustained_mb_per_s, widths[6]);
+      if (cm_test_result_get_sustained_mb_per_s (t) > 0)
+        append_number (line, "%.2f", cm_test_result_get_sustained_mb_per_s (t), widths[6]);
       printf ("%s\n", line->str);
     }
 

@@ -52,6 +52,7 @@ typedef struct
   double              t_last_sample;
   guint64             sample_bytes;
   guint64             counted_bytes;
+  double              t_cliff;       /* sustained write: where it fell so far, or 0 */
 } Run;
 
 static inline double
@@ -381,6 +382,7 @@ steady_after_cliff (Run *run)
     return FALSE;
 
   cm_stats_find_cliff ((CmSample *) samples->data, samples->len, &cliff);
+  run->t_cliff = cliff.found ? cliff.t : 0;
   if (!cliff.found || t - cliff.t < STEADY_S)
     return FALSE;
 
@@ -412,7 +414,12 @@ sequential_fraction (Run     *run,
   if (run->spec->max_seconds > 0 && done >= run->spec->min_bytes)
     fraction = MAX (fraction, (now - run->t_counted) / run->spec->max_seconds);
 
-  return fraction;
+  /* Past a cliff, the sustained write ends some STEADY_S after it: its
+   * time left is counted from there, not from its limit. */
+  if (run->spec->sustained && run->t_cliff > 0)
+    fraction = MAX (fraction, (now - run->t_counted) / (run->t_cliff + STEADY_S + 1));
+
+  return MIN (fraction, 0.99);
 }
 
 /* Raw write mode past the backup: reads the chunk so that the write puts

@@ -86,6 +86,20 @@ cm_test_result_new (const char *name)
   return test;
 }
 
+/* The rate a sequential test sustains, as the classes are judged
+ * (docs/methodology.md § Which write figure): a write's mean after its
+ * cliff, or its whole mean when it has none; a read's, or an older
+ * result's, 10th percentile of 1-second windows. 0 for other tests. */
+double
+cm_test_result_get_sustained_mb_per_s (const CmTestResult *test)
+{
+  g_return_val_if_fail (test != NULL, 0);
+
+  if (test->has_cliff && test->cliff.after_mb_per_s > 0)
+    return test->cliff.after_mb_per_s;
+  return test->sustained_mb_per_s;
+}
+
 void
 cm_test_result_free (CmTestResult *test)
 {

@@ -74,6 +74,7 @@ typedef struct
 
 CmTestResult *cm_test_result_new  (const char   *name);
 void          cm_test_result_free (CmTestResult *test);
+double        cm_test_result_get_sustained_mb_per_s (const CmTestResult *test);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CmTestResult, cm_test_result_free)
 

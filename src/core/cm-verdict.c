@@ -333,9 +333,9 @@ find_sustained_test (Judge  *judge,
 static double
 sustained_rate (const CmTestResult *test)
 {
-  if (test->has_cliff && test->cliff.after_mb_per_s > 0)
-    return test->cliff.after_mb_per_s;
-  return test->sustained_mb_per_s > 0 ? test->sustained_mb_per_s : test->mb_per_s;
+  double rate = cm_test_result_get_sustained_mb_per_s (test);
+
+  return rate > 0 ? rate : test->mb_per_s;
 }
 
 /* Whether @test shows what a card sustains on a long write: it is the
