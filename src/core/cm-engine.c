@@ -366,7 +366,9 @@ rate_between (GArray *samples,
 /* Whether the sustained write has seen enough: its rate fell at a cliff
  * and has been steady for STEADY_S since, with the two halves of that
  * stretch within STEADY_SPREAD. A write that found no cliff goes on to
- * its limit: a cache may be larger than what it has written so far. */
+ * its limit: a cache may be larger than what it has written so far —
+ * unless an earlier write of the run already went past the cache, so
+ * this one started after it and only has to be steady. */
 static gboolean
 steady_after_cliff (Run *run)
 {
@@ -383,7 +385,9 @@ steady_after_cliff (Run *run)
 
   cm_stats_find_cliff ((CmSample *) samples->data, samples->len, &cliff);
   run->t_cliff = cliff.found ? cliff.t : 0;
-  if (!cliff.found || t - cliff.t < STEADY_S)
+  if (!cliff.found && !run->job->cache_spent)
+    return FALSE;
+  if (cliff.found && t - cliff.t < STEADY_S)
     return FALSE;
 
   first = rate_between (samples, t - STEADY_S, t - STEADY_S / 2);

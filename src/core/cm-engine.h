@@ -31,6 +31,9 @@ typedef struct
   /* Raw write mode past the backup (the sustained write): each chunk is
    * read, untimed, and the same bytes written back, timed. */
   gboolean              preserve;
+  /* An earlier write of the run went past the card's cache: a sustained
+   * write that starts steady has nothing left to find. */
+  gboolean              cache_spent;
   GCancellable         *cancellable;
   CmEngineProgressFunc  progress;
   gpointer              user_data;

@@ -563,6 +563,9 @@ run_tests (CmRunner      *self,
       if (spec->max_seconds > 0 && test->error == NULL)
         shrink_area (self, result, job, test);
 
+      if (test->has_cliff && test->cliff.found)
+        job->cache_spent = TRUE;
+
       if (g_strcmp0 (test->engine, "threads") == 0)
         cm_result_add_note (result, _("This system does not allow io_uring, so the queue-depth-32 tests kept 32 commands in flight with 32 threads instead."));
 
