@@ -434,6 +434,28 @@ resolve_sustained (CmRunner    *self,
   job->seq_start = start;
 }
 
+/* The sustained write ran all the way to its limit (not to the card's
+ * end or the free space) without its rate falling: the card's cache may
+ * be larger still, and the user can let it go further. */
+static void
+note_sustained_limit (CmResult     *result,
+                      CmTestResult *test,
+                      guint64       limit)
+{
+  g_autofree char *size = NULL;
+  g_autofree char *note = NULL;
+
+  if (test->error != NULL || !test->has_cliff || test->cliff.found ||
+      test->bytes + test->block_size < limit)
+    return;
+
+  size = g_format_size (limit);
+  /* Translators: %s is a size, such as "8.6 GB" */
+  note = g_strdup_printf (_("The long sustained write reached its limit of %s without its speed falling, so the card's write cache may be larger than that. cardmark-cli bench --sustained-limit lets it write further."),
+                          size);
+  cm_result_add_note (result, note);
+}
+
 static CmTestResult *
 run_one (CmRunner          *self,
          CmResult          *result,
@@ -475,6 +497,9 @@ run_one (CmRunner          *self,
       /* Give the space of the sustained write back at once. */
       if (cm_target_get_mode (self->target) == CM_TARGET_MODE_FILE)
         (void) ftruncate (job->fd, cm_target_get_area_bytes (self->target));
+
+      if (test != NULL && resolved.bytes + resolved.block_size > spec->bytes)
+        note_sustained_limit (result, test, spec->bytes);
 
       return test;
     }
