@@ -54,6 +54,8 @@ done
 expect 2 "at least one test name.*seq-read, rand-write-4k" bench --only "" "$target"
 expect 2 "at least one test name" bench --only " , " "$target"
 expect 2 "no test called “seq-reed”.*seq-write, seq-read" bench --only seq-read,seq-reed "$target"
+expect 2 "sustained-limit needs a size, such as 16GiB" bench --profile full --sustained-limit lots "$target"
+expect 2 "sustained-limit needs a size" bench --profile full --sustained-limit 0 "$target"
 
 # What is written after a run is checked before it: a wrong chart name is
 # a usage error, a folder that cannot take the file stops the run at once.

@@ -198,6 +198,49 @@ test_new_kind (void)
   g_assert_true (cm_test_table_lookup (kind.name)->headline == CM_FIGURE_IOPS);
 }
 
+/* The quick profile is bounded in time: its sequential tests stop after a
+ * while once they have moved a floor, so the whole of it fits a minute
+ * on a 4 MB/s card; the full profile's move their whole area. */
+static void
+test_quick_bounded (void)
+{
+  g_autoptr(CmPlan) quick = cm_plan_new (CM_PROFILE_QUICK, 0);
+  g_autoptr(CmPlan) full = cm_plan_new (CM_PROFILE_FULL, 0);
+  const CmTestSpec *spec;
+  guint64 bytes = 0;
+
+  for (guint i = 0; i < cm_plan_get_n_tests (quick); i++)
+    {
+      spec = cm_plan_get_test (quick, i);
+      if (spec->pattern == CM_PATTERN_SEQUENTIAL)
+        {
+          g_assert_cmpfloat (spec->max_seconds, >, 0);
+          g_assert_cmpuint (spec->min_bytes, >, 0);
+          g_assert_cmpuint (spec->min_bytes, <, cm_plan_get_area_bytes (quick));
+        }
+    }
+  g_assert_cmpfloat (cm_plan_estimate_seconds (quick, 4), <=, 55);
+
+  spec = cm_plan_lookup (full, "seq-write");
+  g_assert_cmpfloat (spec->max_seconds, ==, 0);
+
+  g_assert_cmpuint (cm_plan_get_sustained_limit (quick), ==, 0);
+  g_assert_cmpuint (cm_plan_get_sustained_limit (full), >, 0);
+  cm_plan_set_sustained_limit (full, 1000);
+  g_assert_cmpuint (cm_plan_lookup (full, "seq-write-sustained")->bytes, ==, 1000);
+
+  g_assert_true (cm_plan_parse_size ("16GiB", &bytes));
+  g_assert_cmpuint (bytes, ==, G_GUINT64_CONSTANT (16) << 30);
+  g_assert_true (cm_plan_parse_size (" 500 MB ", &bytes));
+  g_assert_cmpuint (bytes, ==, 500000000);
+  g_assert_true (cm_plan_parse_size ("1.5G", &bytes));
+  g_assert_cmpuint (bytes, ==, G_GUINT64_CONSTANT (3) << 29);
+  g_assert_false (cm_plan_parse_size ("0", &bytes));
+  g_assert_false (cm_plan_parse_size ("-4G", &bytes));
+  g_assert_false (cm_plan_parse_size ("lots", &bytes));
+  g_assert_false (cm_plan_parse_size ("4 parsecs", &bytes));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -212,6 +255,7 @@ main (int    argc,
   g_test_add_func ("/cardmark/plan/remove-writes", test_remove_writes);
   g_test_add_func ("/cardmark/plan/keep-only", test_keep_only);
   g_test_add_func ("/cardmark/plan/estimate", test_estimate);
+  g_test_add_func ("/cardmark/plan/quick-bounded", test_quick_bounded);
   g_test_add_func ("/cardmark/plan/profile-strings", test_profile_strings);
   g_test_add_func ("/cardmark/plan/describe", test_describe);
   g_test_add_func ("/cardmark/plan/new-kind", test_new_kind);

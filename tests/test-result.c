@@ -39,6 +39,12 @@ make_result (void)
   test->latency_us[2] = 200000;
   test->latency_us[3] = 210000;
   test->sustained_mb_per_s = 21.5;
+  test->has_cliff = TRUE;
+  test->cliff.found = TRUE;
+  test->cliff.t = 0.2;
+  test->cliff.full_speed_bytes = 6500000;
+  test->cliff.before_mb_per_s = 40;
+  test->cliff.after_mb_per_s = 12;
   g_array_append_vals (test->samples, samples, 2);
   g_array_append_val (test->scatter, point);
   cm_result_take_test (result, test);
@@ -104,6 +110,12 @@ test_round_trip (void)
   g_assert_cmpuint (g_array_index (test->samples, CmSample, 1).bytes, ==, 6000000);
   g_assert_cmpuint (test->scatter->len, ==, 1);
   g_assert_cmpstr (cm_result_lookup_test (back, "rand-write-4k")->error, ==, "write-protected");
+  g_assert_true (test->has_cliff);
+  g_assert_true (test->cliff.found);
+  g_assert_cmpuint (test->cliff.full_speed_bytes, ==, 6500000);
+  g_assert_cmpfloat (test->cliff.before_mb_per_s, ==, 40);
+  g_assert_cmpfloat (test->cliff.after_mb_per_s, ==, 12);
+  g_assert_false (cm_result_lookup_test (back, "rand-write-4k")->has_cliff);
 
   claim = g_ptr_array_index (cm_result_get_claims (back), 0);
   g_assert_cmpstr (claim->klass, ==, "U3");

@@ -5,6 +5,8 @@
 
 #include "config.h"
 
+#include <math.h>
+
 #include "cm-stats.h"
 
 static void
@@ -90,6 +92,96 @@ test_sustained_short (void)
   g_assert_cmpfloat (cm_stats_sustained_mb_per_s (NULL, 0), ==, 0);
 }
 
+/* Samples of a write that goes at @fast MB/s for @cache_mb MB, then at
+ * @slow, for @seconds in 0.25-s samples, with the cliff landing inside
+ * a sample as it would on a real card. */
+static GArray *
+cached_write (double fast,
+              double slow,
+              double cache_mb,
+              double seconds)
+{
+  GArray *samples = g_array_new (FALSE, FALSE, sizeof (CmSample));
+  double written = 0;
+
+  for (double t = 0; t < seconds - 1e-9; t += 0.25)
+    {
+      double left = 0.25, bytes = 0;
+      CmSample s;
+
+      if (written < cache_mb)
+        {
+          double at_fast = MIN (left, (cache_mb - written) / fast);
+
+          bytes += at_fast * fast;
+          left -= at_fast;
+        }
+      bytes += left * slow;
+      written += bytes;
+
+      s = (CmSample) { t, t + 0.25, (guint64) (bytes * 1e6) };
+      g_array_append_val (samples, s);
+    }
+
+  return samples;
+}
+
+static void
+test_cliff_found (void)
+{
+  /* The cache ends 1.7 s in, inside the seventh sample. */
+  g_autoptr(GArray) samples = cached_write (40, 12, 68, 15);
+  CmCliff cliff;
+
+  cm_stats_find_cliff ((CmSample *) samples->data, samples->len, &cliff);
+  g_assert_true (cliff.found);
+  g_assert_cmpfloat (fabs (cliff.full_speed_bytes / 68e6 - 1), <, 0.01);
+  g_assert_cmpfloat (fabs (cliff.t - 68.0 / 40), <, 0.01);
+  g_assert_cmpfloat (fabs (cliff.before_mb_per_s - 40), <, 0.1);
+  g_assert_cmpfloat (fabs (cliff.after_mb_per_s - 12), <, 0.1);
+}
+
+static void
+test_cliff_none (void)
+{
+  /* The whole write fits in the cache: no cliff, the cache is at least
+   * what was written, and both rates are the write's mean. */
+  g_autoptr(GArray) samples = cached_write (40, 12, 1000, 10);
+  CmCliff cliff;
+
+  cm_stats_find_cliff ((CmSample *) samples->data, samples->len, &cliff);
+  g_assert_false (cliff.found);
+  g_assert_cmpfloat (fabs (cliff.full_speed_bytes / 400e6 - 1), <, 0.01);
+  g_assert_cmpfloat (fabs (cliff.after_mb_per_s - 40), <, 0.1);
+
+  /* A drop in the last second is not a cliff yet: too little follows. */
+  g_clear_pointer (&samples, g_array_unref);
+  samples = cached_write (40, 12, 40 * 9, 10);
+  cm_stats_find_cliff ((CmSample *) samples->data, samples->len, &cliff);
+  g_assert_false (cliff.found);
+}
+
+/* Bursts at 40 MB/s for 1.2 s, then a 1.2-s stall, over and over: the
+ * card sustains 20 MB/s, and no stall is a cliff. */
+static void
+test_cliff_not_stalls (void)
+{
+  g_autoptr(GArray) samples = g_array_new (FALSE, FALSE, sizeof (CmSample));
+  CmCliff cliff;
+
+  for (int i = 0; i < 100; i++)
+    {
+      gboolean stalled = (i / 5) % 2 == 1;
+      CmSample s = { i * 0.24, (i + 1) * 0.24, stalled ? 0 : (guint64) (40e6 * 0.24) };
+
+      g_array_append_val (samples, s);
+    }
+
+  cm_stats_find_cliff ((CmSample *) samples->data, samples->len, &cliff);
+  g_assert_false (cliff.found);
+  g_assert_cmpfloat (fabs (cliff.after_mb_per_s - 20), <, 0.5);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -101,6 +193,9 @@ main (int    argc,
   g_test_add_func ("/cardmark/stats/windows-steady", test_windows_steady);
   g_test_add_func ("/cardmark/stats/sustained-cache-cliff", test_sustained_cache_cliff);
   g_test_add_func ("/cardmark/stats/sustained-short", test_sustained_short);
+  g_test_add_func ("/cardmark/stats/cliff-found", test_cliff_found);
+  g_test_add_func ("/cardmark/stats/cliff-none", test_cliff_none);
+  g_test_add_func ("/cardmark/stats/cliff-not-stalls", test_cliff_not_stalls);
 
   return g_test_run ();
 }

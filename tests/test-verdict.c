@@ -329,6 +329,78 @@ test_sustained_preferred (void)
   assert_status (claim->status, CM_STATUS_BELOW);
 }
 
+/* A write that went past its cliff is judged on the rate after it, and
+ * confirms what it judges; the 10th percentile does not count then. */
+static void
+test_after_cliff (void)
+{
+  Figures f = plenty ();
+  g_autoptr(CmResult) result = NULL;
+  CmTestResult *write;
+  CmClaim *claim;
+  CmCriterion *c;
+
+  f.write_mb_s = 40;
+  result = make_result (&f);
+  write = cm_result_lookup_test (result, "seq-write");
+  write->has_cliff = TRUE;
+  write->cliff.found = TRUE;
+  write->cliff.full_speed_bytes = 64 * 1000 * 1000;
+  write->cliff.before_mb_per_s = 40;
+  write->cliff.after_mb_per_s = 12;
+  write->sustained_mb_per_s = 3;
+
+  claim = judge_one (result, "V30");
+  c = find_criterion (claim, "sustained-write");
+  g_assert_cmpfloat (c->measured, ==, 12);
+  assert_status (claim->status, CM_STATUS_BELOW);
+
+  claim = judge_one (result, "C10");
+  assert_status (claim->status, CM_STATUS_MEETS);
+  g_assert_null (claim->reason);
+  g_assert_null (strstr (cm_result_get_summary (result), "Full test"));
+}
+
+/* A short write that found no cliff meets V30 only as far as it went:
+ * the status stays, the reason and the summary say how far. */
+static void
+test_short_write_caveat (void)
+{
+  Figures f = plenty ();
+  g_autoptr(CmResult) result = NULL;
+  g_autofree char *size = NULL;
+  CmTestResult *write;
+  CmClaim *claim;
+
+  f.write_mb_s = 40;
+  result = make_result (&f);
+  write = cm_result_lookup_test (result, "seq-write");
+  write->bytes = 256 * 1024 * 1024;
+  write->has_cliff = TRUE;
+  write->cliff.full_speed_bytes = write->bytes;
+  write->cliff.before_mb_per_s = write->cliff.after_mb_per_s = 40;
+  size = g_format_size (write->bytes);
+
+  claim = judge_one (result, "V30");
+  assert_status (claim->status, CM_STATUS_MEETS);
+  g_assert_nonnull (claim->reason);
+  g_assert_nonnull (strstr (claim->reason, size));
+  g_assert_nonnull (strstr (claim->reason, "Full test"));
+  g_assert_nonnull (strstr (cm_result_get_summary (result), "Fine for 4K video"));
+  g_assert_nonnull (strstr (cm_result_get_summary (result), size));
+  g_assert_nonnull (strstr (cm_result_get_summary (result), "Full test"));
+
+  /* The long sustained write confirms it, whatever its cliff. */
+  write = cm_test_result_new ("seq-write-sustained");
+  write->mb_per_s = write->sustained_mb_per_s = 40;
+  write->bytes = G_GUINT64_CONSTANT (8) << 30;
+  cm_result_take_test (result, write);
+  claim = judge_one (result, "V30");
+  assert_status (claim->status, CM_STATUS_MEETS);
+  g_assert_null (claim->reason);
+  g_assert_null (strstr (cm_result_get_summary (result), "Full test"));
+}
+
 static void
 test_usb2_ceiling (void)
 {
@@ -767,6 +839,8 @@ main (int   argc,
   g_test_add_func ("/cardmark/verdict/write-thresholds", test_write_thresholds);
   g_test_add_func ("/cardmark/verdict/iops-thresholds", test_iops_thresholds);
   g_test_add_func ("/cardmark/verdict/sustained-preferred", test_sustained_preferred);
+  g_test_add_func ("/cardmark/verdict/after-cliff", test_after_cliff);
+  g_test_add_func ("/cardmark/verdict/short-write-caveat", test_short_write_caveat);
   g_test_add_func ("/cardmark/verdict/usb2-ceiling", test_usb2_ceiling);
   g_test_add_func ("/cardmark/verdict/pi-ceiling", test_pi_ceiling);
   g_test_add_func ("/cardmark/verdict/bus-timing-ceiling", test_bus_timing_ceiling);

@@ -214,8 +214,8 @@ fill_details (CmResultPage *self)
       g_snprintf (buf[2], sizeof buf[2], "%.0f", t->iops);
       g_snprintf (buf[3], sizeof buf[3], "%.0f", t->latency_us[0]);
       g_snprintf (buf[4], sizeof buf[4], "%.0f", t->latency_us[2]);
-      if (t->sustained_mb_per_s > 0)
-        g_snprintf (buf[5], sizeof buf[5], "%.2f", t->sustained_mb_per_s);
+      if (cm_test_result_get_sustained_mb_per_s (t) > 0)
+        g_snprintf (buf[5], sizeof buf[5], "%.2f", cm_test_result_get_sustained_mb_per_s (t));
       else
         g_strlcpy (buf[5], "—", sizeof buf[5]);
 

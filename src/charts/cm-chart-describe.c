@@ -90,8 +90,16 @@ describe_samples (GString    *out,
     }
   g_string_append_printf (out, _(" %s over %.0f s: between %.1f and %.1f MB/s, %.1f MB/s on average"),
                           what, end, lo, hi, test->mb_per_s);
-  if (test->sustained_mb_per_s > 0)
-    g_string_append_printf (out, _(", %.1f MB/s sustained"), test->sustained_mb_per_s);
+  if (cm_test_result_get_sustained_mb_per_s (test) > 0)
+    g_string_append_printf (out, _(", %.1f MB/s sustained"), cm_test_result_get_sustained_mb_per_s (test));
+  if (test->has_cliff && test->cliff.found)
+    {
+      g_autofree char *size = g_format_size (test->cliff.full_speed_bytes);
+
+      /* Translators: after "…, 11.9 MB/s sustained"; %s is a size, "67.1 MB" */
+      g_string_append_printf (out, _(", falling from %.1f to %.1f MB/s once %s was written (the card’s write cache ran out)"),
+                              test->cliff.before_mb_per_s, test->cliff.after_mb_per_s, size);
+    }
   g_string_append_c (out, '.');
 }
 

@@ -68,7 +68,7 @@ sustained_mark (CmResult     *result,
   if (g_strcmp0 (test->name, CM_TEST_SEQ_WRITE) != 0)
     return 0;
   sustained = cm_chart_lookup_test (result, CM_TEST_SEQ_WRITE_SUSTAINED);
-  return sustained != NULL ? sustained->sustained_mb_per_s : test->sustained_mb_per_s;
+  return cm_test_result_get_sustained_mb_per_s (sustained != NULL ? sustained : test);
 }
 
 static void

@@ -29,6 +29,36 @@ add_samples (CmChartSeriesSpec *spec,
     }
 }
 
+/* A ring where @test's rate fell at its cliff (the card's write cache
+ * ran out), labelled with how much it took at full speed. */
+static void
+mark_cliff (CmChartBuilder *b,
+            CmChartPanel   *panel,
+            CmTestResult   *test,
+            int             ink)
+{
+  g_autofree char *size = NULL;
+  g_autofree char *label = NULL;
+  CmChartMarker marker;
+
+  if (test == NULL || !test->has_cliff || !test->cliff.found)
+    return;
+
+  marker.point.x = cm_chart_axis_to_pixel (&panel->x, test->cliff.t);
+  marker.point.y = cm_chart_axis_to_pixel (&panel->y, test->cliff.before_mb_per_s);
+  marker.ink = ink;
+  g_array_append_val (panel->markers, marker);
+
+  size = g_format_size (test->cliff.full_speed_bytes);
+  /* Translators: a mark on the write-over-time chart where the card's
+   * write cache ran out; %s is a size, "67.1 MB" */
+  label = g_strdup_printf (_("cache full after %s"), size);
+  if (!cm_chart_place_text (b, CM_CHART_TEXT_VALUE, label, marker.point.x + 6, marker.point.y - 3,
+                            0, 1, ink, TRUE, TRUE, NULL))
+    cm_chart_place_text (b, CM_CHART_TEXT_VALUE, label, marker.point.x + 6, marker.point.y + 3,
+                         0, 0, ink, TRUE, TRUE, NULL);
+}
+
 gboolean
 cm_chart_layout_write_over_time (CmChartBuilder    *b,
                                  const CmChartRect *area)
@@ -106,6 +136,18 @@ cm_chart_layout_write_over_time (CmChartBuilder    *b,
   panel = cm_chart_panel_frame (b, area, &spec);
   cm_chart_layout_series (panel, specs);
   cm_chart_place_thresholds (b, panel, thresholds, panel->plot.width);
+
+  for (guint r = 0; r < b->results->len; r++)
+    {
+      CmResult *result = g_ptr_array_index (b->results, r);
+      CmTestResult *sustained = cm_chart_lookup_test (result, CM_TEST_SEQ_WRITE_SUSTAINED);
+
+      /* The long write's cliff when it has one, else the short one's. */
+      if (sustained != NULL && sustained->has_cliff && sustained->cliff.found)
+        mark_cliff (b, panel, sustained, cm_chart_series_ink (b, r, 1));
+      else
+        mark_cliff (b, panel, cm_chart_lookup_test (result, CM_TEST_SEQ_WRITE), cm_chart_series_ink (b, r, 0));
+    }
   return TRUE;
 }
 

@@ -439,6 +439,25 @@ paint_legend (cairo_t             *cr,
     }
 }
 
+/* Rings at the points a chart marks, such as a write's cliff. */
+static void
+paint_markers (cairo_t            *cr,
+               const Palette      *palette,
+               const CmChartPanel *panel)
+{
+  for (guint i = 0; i < panel->markers->len; i++)
+    {
+      const CmChartMarker *m = &g_array_index (panel->markers, CmChartMarker, i);
+
+      cairo_set_source_rgb (cr, palette->background.r, palette->background.g, palette->background.b);
+      cairo_arc (cr, m->point.x, m->point.y, 5, 0, 2 * G_PI);
+      cairo_fill_preserve (cr);
+      set_ink (cr, palette, m->ink, FALSE);
+      cairo_set_line_width (cr, 2);
+      cairo_stroke (cr);
+    }
+}
+
 static void
 paint_layout (cairo_t             *cr,
               const CmChartLayout *layout,
@@ -461,6 +480,7 @@ paint_layout (cairo_t             *cr,
       paint_bars (cr, palette, panel);
       paint_series (cr, palette, panel);
       paint_thresholds (cr, palette, panel);
+      paint_markers (cr, palette, panel);
     }
   paint_legend (cr, palette, layout);
   paint_texts (cr, palette, layout);

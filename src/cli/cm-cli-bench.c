@@ -155,8 +155,8 @@ print_table (CmResult *result)
       append_number (line, "%.0f", t->latency_us[0], widths[3]);
       append_number (line, "%.0f", t->latency_us[2], widths[4]);
       append_number (line, "%.0f", t->latency_us[3], widths[5]);
-      if (t->sustained_mb_per_s > 0)
-        append_number (line, "%.2f", t->sustained_mb_per_s, widths[6]);
+      if (cm_test_result_get_sustained_mb_per_s (t) > 0)
+        append_number (line, "%.2f", cm_test_result_get_sustained_mb_per_s (t), widths[6]);
       printf ("%s\n", line->str);
     }
 
@@ -340,6 +340,8 @@ cm_cli_bench (int    argc,
   g_autofree char *brand = NULL;
   g_autofree char *claims_csv = NULL;
   g_autofree char *only = NULL;
+  g_autofree char *sustained_limit = NULL;
+  guint64 sustained_bytes = 0;
   g_auto(GStrv) only_names = NULL;
   g_auto(GStrv) claim_classes = NULL;
   gboolean raw = FALSE, allow_write = FALSE, json = FALSE, save = FALSE;
@@ -354,6 +356,7 @@ cm_cli_bench (int    argc,
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Also write the result document to FILE"), "FILE" },
     { "plot", 0, 0, G_OPTION_ARG_FILENAME, &plot, N_("Draw the charts to FILE.png, .svg or .pdf"), "FILE" },
     { "only", 0, 0, G_OPTION_ARG_STRING, &only, N_("Run only these tests, such as rand-read-4k,seq-read"), "TEST" },
+    { "sustained-limit", 0, 0, G_OPTION_ARG_STRING, &sustained_limit, N_("How far the full profile’s sustained write may go at most, such as 16GiB (default 8GiB)"), "SIZE" },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new (_("TARGET — measure a card"));
@@ -378,6 +381,8 @@ cm_cli_bench (int    argc,
     return cm_cli_usage_error (context, _("bench needs exactly one TARGET."));
   if (profile_name != NULL && !cm_profile_from_string (profile_name, &profile))
     return cm_cli_usage_error (context, _("--profile must be quick or full."));
+  if (sustained_limit != NULL && !cm_plan_parse_size (sustained_limit, &sustained_bytes))
+    return cm_cli_usage_error (context, _("--sustained-limit needs a size, such as 16GiB or 500MB."));
 
   /* --claim may be given several times, each a list: check before running. */
   claims_csv = claims != NULL ? g_strjoinv (",", claims) : NULL;
@@ -411,6 +416,7 @@ cm_cli_bench (int    argc,
   cm_bench = cm_bench_new_for_path (argv[1], raw, allow_write);
   cm_bench_set_profile (cm_bench, profile);
   cm_bench_set_only (cm_bench, (const char * const *) only_names);
+  cm_bench_set_sustained_limit (cm_bench, sustained_bytes);
   cm_bench_set_claims (cm_bench, (const char * const *) claim_classes);
   cm_bench_set_brand (cm_bench, brand);
   cm_bench_set_history (cm_bench, history);

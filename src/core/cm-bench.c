@@ -39,6 +39,7 @@ struct _CmBench
   /* How, and what to record. */
   CmProfile        profile;
   GStrv            only;
+  guint64          sustained_limit;  /* 0: the plan's own */
   GStrv            claims;
   char            *brand;
   char            *name;
@@ -194,6 +195,17 @@ cm_bench_set_only (CmBench            *self,
 
   g_strfreev (self->only);
   self->only = g_strdupv ((char **) tests);
+}
+
+/* How far the full profile's sustained write may go at most
+ * (cardmark-cli bench --sustained-limit); 0 keeps the plan's own. */
+void
+cm_bench_set_sustained_limit (CmBench *self,
+                              guint64  bytes)
+{
+  g_return_if_fail (CM_IS_BENCH (self));
+
+  self->sustained_limit = bytes;
 }
 
 /* The classes printed on the card; NULL judges those it declares. */
@@ -496,6 +508,8 @@ start_run (GTask    *task,
   plan = cm_bench_new_plan (self->profile, self->card ? cm_card_info_get_au_size_bytes (self->card) : 0);
   if (self->only != NULL)
     cm_plan_keep_only (plan, (const char * const *) self->only);
+  if (self->sustained_limit > 0 && cm_plan_get_sustained_limit (plan) > 0)
+    cm_plan_set_sustained_limit (plan, self->sustained_limit);
 
   self->runner = cm_runner_new (target, plan);
   g_signal_emit (self, signals[STARTED], 0, self->runner);

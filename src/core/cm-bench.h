@@ -41,6 +41,8 @@ void         cm_bench_set_profile      (CmBench             *self,
                                         CmProfile            profile);
 void         cm_bench_set_only         (CmBench             *self,
                                         const char * const  *tests);
+void         cm_bench_set_sustained_limit (CmBench          *self,
+                                        guint64              bytes);
 void         cm_bench_set_claims       (CmBench             *self,
                                         const char * const  *claims);
 void         cm_bench_set_brand        (CmBench             *self,

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <liburing.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -25,6 +26,16 @@
 #define SAMPLE_INTERVAL_S 0.25
 #define SCATTER_MAX 4000
 #define HUGE_PAGE (2 * 1024 * 1024)
+/* The sustained write stops once its rate has been steady this long
+ * after the cliff: the two halves of that stretch within STEADY_SPREAD
+ * of each other. */
+#define STEADY_S 10.0
+#define STEADY_SPREAD 0.15
+/* The raw sustained write halves its steps (down to 512 KiB) while one
+ * takes longer than this, so a cancel, which waits for the write in
+ * flight, returns within half a second. */
+#define PRESERVE_COMMAND_S 0.2
+#define PRESERVE_MIN_STEP (512 * 1024)
 
 typedef struct
 {
@@ -41,6 +52,7 @@ typedef struct
   double              t_last_sample;
   guint64             sample_bytes;
   guint64             counted_bytes;
+  double              t_cliff;       /* sustained write: where it fell so far, or 0 */
 } Run;
 
 static inline double
@@ -217,6 +229,12 @@ run_finish (Run    *run,
   if (run->spec->pattern == CM_PATTERN_SEQUENTIAL)
     test->sustained_mb_per_s = cm_stats_sustained_mb_per_s ((CmSample *) test->samples->data,
                                                             test->samples->len);
+
+  if (run->spec->pattern == CM_PATTERN_SEQUENTIAL && run->spec->direction == CM_DIRECTION_WRITE)
+    {
+      test->has_cliff = TRUE;
+      cm_stats_find_cliff ((CmSample *) test->samples->data, test->samples->len, &test->cliff);
+    }
 }
 
 static gboolean
@@ -320,6 +338,116 @@ finish_test (Run     *run,
   return TRUE;
 }
 
+/* The rate over the samples that ended in (@from, @to] seconds. */
+static double
+rate_between (GArray *samples,
+              double  from,
+              double  to)
+{
+  guint64 bytes = 0;
+  double seconds = 0;
+
+  for (guint i = samples->len; i > 0; i--)
+    {
+      const CmSample *s = &g_array_index (samples, CmSample, i - 1);
+
+      if (s->t_end <= from)
+        break;
+      if (s->t_end <= to)
+        {
+          bytes += s->bytes;
+          seconds += s->t_end - s->t_start;
+        }
+    }
+
+  return seconds > 0 ? bytes / seconds / 1e6 : 0;
+}
+
+/* Whether the sustained write has seen enough: its rate fell at a cliff
+ * and has been steady for STEADY_S since, with the two halves of that
+ * stretch within STEADY_SPREAD. A write that found no cliff goes on to
+ * its limit: a cache may be larger than what it has written so far —
+ * unless an earlier write of the run already went past the cache, so
+ * this one started after it and only has to be steady. */
+static gboolean
+steady_after_cliff (Run *run)
+{
+  GArray *samples = run->test->samples;
+  double t, first, second;
+  CmCliff cliff;
+
+  if (samples->len == 0)
+    return FALSE;
+
+  t = g_array_index (samples, CmSample, samples->len - 1).t_end;
+  if (t < STEADY_S)
+    return FALSE;
+
+  cm_stats_find_cliff ((CmSample *) samples->data, samples->len, &cliff);
+  run->t_cliff = cliff.found ? cliff.t : 0;
+  if (!cliff.found && !run->job->cache_spent)
+    return FALSE;
+  if (cliff.found && t - cliff.t < STEADY_S)
+    return FALSE;
+
+  first = rate_between (samples, t - STEADY_S, t - STEADY_S / 2);
+  second = rate_between (samples, t - STEADY_S / 2, t);
+  return first > 0 && second > 0 && fabs (first - second) <= STEADY_SPREAD * MAX (first, second);
+}
+
+/* Whether a time-bounded test (the quick profile) has run its time and
+ * moved its floor. */
+static gboolean
+time_is_up (Run     *run,
+            double   now,
+            guint64  done)
+{
+  const CmTestSpec *spec = run->spec;
+
+  return spec->max_seconds > 0 && now - run->t_counted >= spec->max_seconds && done >= spec->min_bytes;
+}
+
+static double
+sequential_fraction (Run     *run,
+                     double   now,
+                     guint64  done,
+                     guint64  total)
+{
+  double fraction = (double) done / total;
+
+  if (run->spec->max_seconds > 0 && done >= run->spec->min_bytes)
+    fraction = MAX (fraction, (now - run->t_counted) / run->spec->max_seconds);
+
+  /* Past a cliff, the sustained write ends some STEADY_S after it: its
+   * time left is counted from there, not from its limit. */
+  if (run->spec->sustained && run->t_cliff > 0)
+    fraction = MAX (fraction, (now - run->t_counted) / (run->t_cliff + STEADY_S + 1));
+
+  return MIN (fraction, 0.99);
+}
+
+/* Raw write mode past the backup: reads the chunk so that the write puts
+ * back exactly what was there. The read is not part of the write's time:
+ * the test's clock moves on by as long as it took. */
+static gboolean
+read_for_preserve (Run      *run,
+                   guint8   *buffer,
+                   gsize     size,
+                   guint64   offset,
+                   GError  **error)
+{
+  double start = now_s (), took;
+
+  if (!check_transfer (do_io (run->job, CM_DIRECTION_READ, buffer, size, offset), size, error))
+    return FALSE;
+
+  took = now_s () - start;
+  run->t_counted += took;
+  run->t_first_start += took;
+  run->t_last_sample += took;
+  return TRUE;
+}
+
 static gboolean
 run_sequential (Run     *run,
                 guint8  *buffer,
@@ -329,28 +457,51 @@ run_sequential (Run     *run,
   const CmTestSpec *spec = run->spec;
   guint64 total = spec->bytes ? spec->bytes : job->area_bytes;
   gsize bs = spec->block_size;
-  double now = run->t_origin;
+  double now = run->t_origin, last_check = 0;
+  gboolean preserve = job->preserve && spec->direction == CM_DIRECTION_WRITE;
+  gsize step = bs;
 
   if (spec->direction == CM_DIRECTION_READ && !flush_if_buffered (job, TRUE, error))
     return FALSE;
 
   run->t_counted = run->t_last_sample = now_s ();
 
-  for (guint64 done = 0; done < total; done += bs)
+  for (guint64 done = 0, size = 0; done < total; done += size)
     {
       guint64 offset = job->seq_start + done;
-      gsize size = MIN (bs, total - done);
       guint8 *data = buffer;
+      double start;
 
+      size = MIN (step, total - done);
       if (job->backup != NULL && offset + size <= job->area_bytes)
         data = job->backup + offset;
 
       if (check_cancelled (job, error) ||
-          (now = timed_command (run, spec->direction, data, size, offset, error)) == 0)
+          (preserve && !read_for_preserve (run, buffer, size, offset, error)) ||
+          check_cancelled (job, error))
         return FALSE;
 
+      start = now_s ();
+      if ((now = timed_command (run, spec->direction, data, size, offset, error)) == 0)
+        return FALSE;
+
+      /* A cancel waits for the command in flight: on a slow card the
+       * raw sustained write takes smaller steps, so it returns in time. */
+      if (preserve && now - start > PRESERVE_COMMAND_S && step > PRESERVE_MIN_STEP)
+        step /= 2;
+
       if (now - run->t_last_sample >= SAMPLE_INTERVAL_S)
-        emit_sample (run, now, (double) (done + size) / total);
+        emit_sample (run, now, sequential_fraction (run, now, done + size, total));
+
+      if (time_is_up (run, now, done + size))
+        break;
+
+      if (spec->sustained && now - last_check >= 1.0)
+        {
+          last_check = now;
+          if (steady_after_cliff (run))
+            break;
+        }
     }
 
   return finish_test (run, now, error);
@@ -639,6 +790,37 @@ run_random_threads (Run     *run,
   return TRUE;
 }
 
+/* A ring for one worker thread that submits and reaps by itself, as fio
+ * sets up its own: completions wait for the thread to ask for them
+ * (DEFER_TASKRUN) instead of interrupting it, and the kernel takes no
+ * locks for other submitters (SINGLE_ISSUER). Kernels before 6.1 refuse
+ * those flags; then with fewer, then none. */
+static int
+ring_init (struct io_uring *ring,
+           guint            depth)
+{
+  static const unsigned flag_sets[] = {
+#if defined(IORING_SETUP_DEFER_TASKRUN) && defined(IORING_SETUP_SINGLE_ISSUER)
+    IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN,
+#endif
+#ifdef IORING_SETUP_COOP_TASKRUN
+    IORING_SETUP_COOP_TASKRUN,
+#endif
+    0,
+  };
+  int ret = -EINVAL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (flag_sets) && ret == -EINVAL; i++)
+    {
+      struct io_uring_params params = { 0 };
+
+      params.flags = flag_sets[i];
+      ret = io_uring_queue_init_params (depth, ring, &params);
+    }
+
+  return ret;
+}
+
 static gboolean
 run_random_queued (Run     *run,
                    guint8  *buffer,
@@ -662,7 +844,7 @@ run_random_queued (Run     *run,
   if (g_getenv ("CARDMARK_NO_IO_URING") != NULL)
     ret = -ENOSYS;
   else
-    ret = io_uring_queue_init (qd, &ring, 0);
+    ret = ring_init (&ring, qd);
 
   if (ret < 0)
     {

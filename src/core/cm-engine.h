@@ -28,6 +28,12 @@ typedef struct
    * every write takes its bytes from it, so the card keeps its content
    * whatever happens. NULL in file mode, where writes use random data. */
   guint8               *backup;
+  /* Raw write mode past the backup (the sustained write): each chunk is
+   * read, untimed, and the same bytes written back, timed. */
+  gboolean              preserve;
+  /* An earlier write of the run went past the card's cache: a sustained
+   * write that starts steady has nothing left to find. */
+  gboolean              cache_spent;
   GCancellable         *cancellable;
   CmEngineProgressFunc  progress;
   gpointer              user_data;

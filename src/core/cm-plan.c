@@ -12,6 +12,15 @@
 #define MiB (1024 * 1024)
 #define GiB (1024ull * MiB)
 
+/* The quick profile's sequential tests: at most this long, once they
+ * have moved the floor below, so a verdict comes within a minute on any
+ * card from 4 MB/s up (issue 13; tests/perf/quick-time). */
+#define QUICK_SEQ_SECONDS 12
+#define QUICK_SEQ_FLOOR (32 * MiB)
+/* How far the full profile's sustained write goes at most, unless the
+ * user says otherwise (cardmark-cli --sustained-limit). */
+#define SUSTAINED_LIMIT (8 * GiB)
+
 struct _CmPlan
 {
   GObject    parent_instance;
@@ -87,6 +96,13 @@ add_kind (CmPlan           *self,
     {
     case CM_AMOUNT_AREA:
       cm_plan_add_test (self, kind->name, kind->pattern, kind->direction, block, kind->queue_depth, 0, 0);
+      if (!full)
+        {
+          CmTestSpec *spec = g_ptr_array_index (self->tests, self->tests->len - 1);
+
+          spec->max_seconds = QUICK_SEQ_SECONDS;
+          spec->min_bytes = QUICK_SEQ_FLOOR;
+        }
       break;
     case CM_AMOUNT_TIMED:
     case CM_AMOUNT_SWEEP:
@@ -97,10 +113,11 @@ add_kind (CmPlan           *self,
       cm_plan_add_test (self, kind->name, kind->pattern, kind->direction, block, kind->queue_depth, 128, 0);
       break;
     case CM_AMOUNT_SUSTAINED:
-      /* Several GiB, so the card's write cache runs out; the runner
-       * shortens it to 90 % of the free space. */
+      /* Until the rate is steady past the card's write cache, at most
+       * several GiB; the runner shortens it to 90 % of the free space,
+       * or the card's size in raw mode. */
       cm_plan_add_test (self, kind->name, kind->pattern, kind->direction, block, kind->queue_depth,
-                        8 * GiB, 0);
+                        SUSTAINED_LIMIT, 0);
       ((CmTestSpec *) g_ptr_array_index (self->tests, self->tests->len - 1))->sustained = TRUE;
       break;
     default:
@@ -267,6 +284,38 @@ cm_plan_has_writes (CmPlan *self)
   return FALSE;
 }
 
+/* How far the sustained write may go, or 0 when the plan has none. */
+guint64
+cm_plan_get_sustained_limit (CmPlan *self)
+{
+  g_return_val_if_fail (CM_IS_PLAN (self), 0);
+
+  for (guint i = 0; i < self->tests->len; i++)
+    {
+      const CmTestSpec *spec = g_ptr_array_index (self->tests, i);
+
+      if (spec->sustained)
+        return spec->bytes;
+    }
+  return 0;
+}
+
+void
+cm_plan_set_sustained_limit (CmPlan  *self,
+                             guint64  bytes)
+{
+  g_return_if_fail (CM_IS_PLAN (self));
+  g_return_if_fail (bytes > 0);
+
+  for (guint i = 0; i < self->tests->len; i++)
+    {
+      CmTestSpec *spec = g_ptr_array_index (self->tests, i);
+
+      if (spec->sustained)
+        spec->bytes = bytes;
+    }
+}
+
 /* Raw write mode writes back what it read, so the sequential read must
  * come first: it fills the buffer that every later write takes its bytes
  * from. */
@@ -303,6 +352,9 @@ cm_plan_estimate_seconds (CmPlan *self,
 
       if (spec->duration_s > 0)
         seconds += spec->duration_s;
+      else if (spec->max_seconds > 0)
+        seconds += MIN ((spec->bytes ? spec->bytes : self->area_bytes) / (seq_mb_per_s * 1e6),
+                        MAX (spec->max_seconds, spec->min_bytes / (seq_mb_per_s * 1e6)));
       else if (spec->pattern == CM_PATTERN_SURFACE)
         seconds += spec->bytes * spec->block_size / (seq_mb_per_s * 1e6);
       else
@@ -310,6 +362,48 @@ cm_plan_estimate_seconds (CmPlan *self,
     }
 
   return seconds;
+}
+
+/* A size as people write it: "2GiB", "500MB", "4G" (binary without a B),
+ * or bytes. FALSE for anything else, zero included. */
+gboolean
+cm_plan_parse_size (const char *text,
+                    guint64    *bytes)
+{
+  static const struct { const char *suffix; guint64 unit; } units[] = {
+    { "", 1 }, { "B", 1 },
+    { "K", 1024 }, { "KiB", 1024 }, { "KB", 1000 },
+    { "M", MiB }, { "MiB", MiB }, { "MB", 1000000 },
+    { "G", GiB }, { "GiB", GiB }, { "GB", 1000000000 },
+    { "T", GiB * 1024 }, { "TiB", GiB * 1024 }, { "TB", 1000000000000ull },
+  };
+  g_autofree char *stripped = NULL;
+  char *end = NULL;
+  double value;
+
+  g_return_val_if_fail (bytes != NULL, FALSE);
+
+  if (text == NULL)
+    return FALSE;
+
+  stripped = g_strstrip (g_strdup (text));
+  value = g_ascii_strtod (stripped, &end);
+  if (end == stripped || !(value > 0))
+    return FALSE;
+  while (*end == ' ')
+    end++;
+
+  for (guint i = 0; i < G_N_ELEMENTS (units); i++)
+    {
+      if (g_ascii_strcasecmp (end, units[i].suffix) == 0 &&
+          value * units[i].unit < 1.8e19)
+        {
+          *bytes = (guint64) (value * units[i].unit);
+          return *bytes > 0;
+        }
+    }
+
+  return FALSE;
 }
 
 const char *

@@ -18,8 +18,11 @@ typedef enum
 } CmProfile;
 
 /* One test of a plan. Sequential tests move @bytes (0: the whole test
- * area); random tests run for @duration_s, of which the first @warmup_s
- * are not counted. */
+ * area), or stop after @max_seconds once they have moved @min_bytes
+ * (the quick profile: a slow card does not wait longer); random tests
+ * run for @duration_s, of which the first @warmup_s are not counted.
+ * The @sustained write stops earlier when its rate has been steady for
+ * a while after the last change (cm_engine_run_test()). */
 typedef struct
 {
   char        *name;
@@ -31,6 +34,8 @@ typedef struct
   double       duration_s;
   double       warmup_s;
   gboolean     sustained;
+  double       max_seconds;
+  guint64      min_bytes;
 } CmTestSpec;
 
 #define CM_TYPE_PLAN (cm_plan_get_type ())
@@ -63,9 +68,15 @@ void              cm_plan_keep_only        (CmPlan      *self,
                                             const char * const *names);
 void              cm_plan_reads_first      (CmPlan      *self);
 gboolean          cm_plan_has_writes       (CmPlan      *self);
+guint64           cm_plan_get_sustained_limit (CmPlan   *self);
+void              cm_plan_set_sustained_limit (CmPlan   *self,
+                                               guint64   bytes);
 double            cm_plan_estimate_seconds (CmPlan      *self,
                                             double       seq_mb_per_s);
 
+
+gboolean          cm_plan_parse_size       (const char  *text,
+                                            guint64     *bytes);
 
 const char       *cm_profile_to_string     (CmProfile    profile);
 gboolean          cm_profile_from_string   (const char  *str,

@@ -87,6 +87,20 @@ cm_test_result_new (const char *name)
   return test;
 }
 
+/* The rate a sequential test sustains, as the classes are judged
+ * (docs/methodology.md § Which write figure): a write's mean after its
+ * cliff, or its whole mean when it has none; a read's, or an older
+ * result's, 10th percentile of 1-second windows. 0 for other tests. */
+double
+cm_test_result_get_sustained_mb_per_s (const CmTestResult *test)
+{
+  g_return_val_if_fail (test != NULL, 0);
+
+  if (test->has_cliff && test->cliff.after_mb_per_s > 0)
+    return test->cliff.after_mb_per_s;
+  return test->sustained_mb_per_s;
+}
+
 void
 cm_test_result_free (CmTestResult *test)
 {
@@ -271,6 +285,18 @@ build_test (JsonBuilder        *builder,
     json_builder_add_double_value (builder, test->sustained_mb_per_s);
   else
     json_builder_add_null_value (builder);
+
+  if (test->has_cliff)
+    {
+      json_builder_set_member_name (builder, "cliff");
+      json_builder_begin_object (builder);
+      cm_json_add_boolean (builder, "past_cliff", test->cliff.found);
+      cm_json_add_int (builder, "full_speed_bytes", test->cliff.full_speed_bytes);
+      cm_json_add_double (builder, "t", test->cliff.t);
+      cm_json_add_double (builder, "before_mb_per_s", test->cliff.before_mb_per_s);
+      cm_json_add_double (builder, "after_mb_per_s", test->cliff.after_mb_per_s);
+      json_builder_end_object (builder);
+    }
 
   json_builder_set_member_name (builder, "samples");
   json_builder_begin_array (builder);
@@ -685,6 +711,41 @@ read_positions (CmTestResult  *test,
   return TRUE;
 }
 
+/* "cliff", on sequential writes of results from CardMark 0.x on; absent
+ * in older ones. */
+static gboolean
+read_cliff (CmTestResult  *test,
+            JsonObject    *object,
+            GError       **error)
+{
+  JsonNode *node = json_object_get_member (object, "cliff");
+  JsonNode *found;
+  JsonObject *cliff;
+  double bytes;
+
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return TRUE;
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return invalid (error, "cliff");
+
+  cliff = json_node_get_object (node);
+  found = json_object_get_member (cliff, "past_cliff");
+  if (found == NULL || !JSON_NODE_HOLDS_VALUE (found) ||
+      json_node_get_value_type (found) != G_TYPE_BOOLEAN)
+    return invalid (error, "past_cliff");
+
+  if (!read_number (cliff, "full_speed_bytes", FALSE, &bytes, error) ||
+      !read_number (cliff, "t", TRUE, &test->cliff.t, error) ||
+      !read_number (cliff, "before_mb_per_s", FALSE, &test->cliff.before_mb_per_s, error) ||
+      !read_number (cliff, "after_mb_per_s", FALSE, &test->cliff.after_mb_per_s, error))
+    return FALSE;
+
+  test->has_cliff = TRUE;
+  test->cliff.found = json_node_get_boolean (found);
+  test->cliff.full_speed_bytes = (guint64) bytes;
+  return TRUE;
+}
+
 static CmTestResult *
 read_test (JsonNode  *node,
            GError   **error)
@@ -712,7 +773,8 @@ read_test (JsonNode  *node,
       !read_number (object, "iops", FALSE, &test->iops, error) ||
       !read_number (object, "sustained_mb_per_s", TRUE, &test->sustained_mb_per_s, error) ||
       !read_string (object, "error", TRUE, &test->error, error) ||
-      !read_string (object, "engine", TRUE, &test->engine, error))
+      !read_string (object, "engine", TRUE, &test->engine, error) ||
+      !read_cliff (test, object, error))
     return NULL;
 
   test->block_size = (gsize) block_size;

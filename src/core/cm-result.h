@@ -66,12 +66,15 @@ typedef struct
   GArray  *samples;             /* CmSample */
   GArray  *scatter;             /* CmLatencyPoint, a bounded subset */
   GArray  *positions;           /* CmPosition, surface tests only */
+  gboolean has_cliff;           /* sequential writes: @cliff was looked for */
+  CmCliff  cliff;               /* where the write rate fell, if it did */
   char    *engine;              /* "psync", "io_uring" or "threads" */
   char    *error;               /* why the test could not run, or NULL */
 } CmTestResult;
 
 CmTestResult *cm_test_result_new  (const char   *name);
 void          cm_test_result_free (CmTestResult *test);
+double        cm_test_result_get_sustained_mb_per_s (const CmTestResult *test);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CmTestResult, cm_test_result_free)
 

@@ -127,6 +127,9 @@ spec_seconds (CmRunner         *self,
     return spec->duration_s;
   if (spec->pattern == CM_PATTERN_SURFACE)
     return spec->bytes * spec->block_size / (self->seq_mb_per_s * 1e6);
+  if (spec->max_seconds > 0)
+    return MIN (bytes / (self->seq_mb_per_s * 1e6),
+                MAX (spec->max_seconds, spec->min_bytes / (self->seq_mb_per_s * 1e6)));
 
   return bytes / (self->seq_mb_per_s * 1e6);
 }
@@ -141,6 +144,8 @@ estimate_seconds_left (CmRunner *self,
 
   if (spec->duration_s > 0)
     left = spec->duration_s * (1 - fraction);
+  else if (spec->max_seconds > 0 && fraction > 0.01)
+    left = MIN (elapsed / fraction - elapsed, spec->max_seconds - elapsed);
   else if (fraction > 0.01)
     left = elapsed / fraction - elapsed;
   else
@@ -290,12 +295,9 @@ physical_memory (void)
   return (guint64) sysconf (_SC_PHYS_PAGES) * sysconf (_SC_PAGESIZE);
 }
 
-/* Which tests run, in which order: raw write mode reads before it
- * writes, since the writes put back what the reads found. */
 /* Whether a test of the plan runs on a target in @mode: a read-only one
  * runs no writes; a scratch file has no places on the card to compare
- * (surface); a raw write would have to hold gigabytes in memory to put a
- * sustained write back. */
+ * (surface). */
 static gboolean
 runs_test (CmTargetMode      mode,
            const CmTestSpec *spec)
@@ -303,8 +305,6 @@ runs_test (CmTargetMode      mode,
   if (mode == CM_TARGET_MODE_RAW_READ && spec->direction == CM_DIRECTION_WRITE)
     return FALSE;
   if (mode == CM_TARGET_MODE_FILE && spec->pattern == CM_PATTERN_SURFACE)
-    return FALSE;
-  if (mode == CM_TARGET_MODE_RAW_WRITE && spec->sustained)
     return FALSE;
   return TRUE;
 }
@@ -339,11 +339,7 @@ order_tests (CmRunner *self,
       CmTestSpec *spec = (CmTestSpec *) cm_plan_get_test (self->plan, i);
 
       if (!runs_test (mode, spec))
-        {
-          if (mode == CM_TARGET_MODE_RAW_WRITE && spec->sustained)
-            cm_result_add_note (result, _("The long sustained write is only run in file mode: a raw test would have to hold gigabytes of the card's data in memory to put them back."));
-          continue;
-        }
+        continue;
 
       if (mode == CM_TARGET_MODE_RAW_WRITE &&
           spec->pattern == CM_PATTERN_SEQUENTIAL && spec->direction == CM_DIRECTION_READ)
@@ -391,6 +387,22 @@ prepare_area (CmEngineJob  *job,
   return test != NULL;
 }
 
+/* Raw write mode: from the card's start, as far as its end; each chunk
+ * is read and written back (CmEngineJob.preserve), so nothing needs
+ * holding in memory and a cancel leaves the card as it was. */
+static void
+resolve_sustained_raw (CmRunner    *self,
+                       CmTestSpec  *spec,
+                       CmEngineJob *job)
+{
+  guint64 size = cm_target_get_size (self->target);
+
+  spec->bytes = MIN (spec->bytes, size) / spec->block_size * spec->block_size;
+  job->seq_start = 0;
+  job->backup = NULL;
+  job->preserve = TRUE;
+}
+
 /* The sustained write goes past the test area, as far as several GiB or
  * 90 % of the free space allow. */
 static void
@@ -422,6 +434,28 @@ resolve_sustained (CmRunner    *self,
   job->seq_start = start;
 }
 
+/* The sustained write ran all the way to its limit (not to the card's
+ * end or the free space) without its rate falling: the card's cache may
+ * be larger still, and the user can let it go further. */
+static void
+note_sustained_limit (CmResult     *result,
+                      CmTestResult *test,
+                      guint64       limit)
+{
+  g_autofree char *size = NULL;
+  g_autofree char *note = NULL;
+
+  if (test->error != NULL || !test->has_cliff || test->cliff.found ||
+      test->bytes + test->block_size < limit)
+    return;
+
+  size = g_format_size (limit);
+  /* Translators: %s is a size, such as "8.6 GB" */
+  note = g_strdup_printf (_("The long sustained write reached its limit of %s without its speed falling, so the card's write cache may be larger than that. cardmark-cli bench --sustained-limit lets it write further."),
+                          size);
+  cm_result_add_note (result, note);
+}
+
 static CmTestResult *
 run_one (CmRunner          *self,
          CmResult          *result,
@@ -445,13 +479,29 @@ run_one (CmRunner          *self,
 
   if (spec->sustained)
     {
-      resolve_sustained (self, &resolved, job, result);
+      CmEngineJob sustained = *job;
+
+      if (cm_target_get_mode (self->target) == CM_TARGET_MODE_RAW_WRITE)
+        resolve_sustained_raw (self, &resolved, &sustained);
+      else
+        resolve_sustained (self, &resolved, &sustained, result);
       if (resolved.bytes < resolved.block_size)
         {
           test = cm_test_result_new (spec->name);
           test->error = g_strdup (_("There was not enough free space for the sustained write."));
           return test;
         }
+
+      test = cm_engine_run_test (&sustained, &resolved, error);
+
+      /* Give the space of the sustained write back at once. */
+      if (cm_target_get_mode (self->target) == CM_TARGET_MODE_FILE)
+        (void) ftruncate (job->fd, cm_target_get_area_bytes (self->target));
+
+      if (test != NULL && resolved.bytes + resolved.block_size > spec->bytes)
+        note_sustained_limit (result, test, spec->bytes);
+
+      return test;
     }
 
   if (spec->pattern == CM_PATTERN_SURFACE)
@@ -462,13 +512,34 @@ run_one (CmRunner          *self,
       return cm_engine_run_test (&whole, &resolved, error);
     }
 
-  test = cm_engine_run_test (job, &resolved, error);
+  return cm_engine_run_test (job, &resolved, error);
+}
 
-  /* Give the space of the sustained write back at once. */
-  if (spec->sustained && cm_target_get_mode (self->target) == CM_TARGET_MODE_FILE)
-    (void) ftruncate (job->fd, cm_target_get_area_bytes (self->target));
+/* A time-bounded sequential test (the quick profile) may stop before the
+ * end of the test area: the tests after it use what it covered, which is
+ * what has been written (file mode) or read into the backup (raw write
+ * mode). */
+static void
+shrink_area (CmRunner     *self,
+             CmResult     *result,
+             CmEngineJob  *job,
+             CmTestResult *test)
+{
+  guint64 covered = test->bytes / (4 * 1024 * 1024) * (4 * 1024 * 1024);
+  g_autofree char *size = NULL;
+  g_autofree char *note = NULL;
 
-  return test;
+  if (covered == 0 || covered >= job->area_bytes)
+    return;
+
+  job->area_bytes = covered;
+  cm_result_set_area_bytes (result, covered);
+
+  size = g_format_size (covered);
+  /* Translators: %s is a size, such as "134.2 MB" */
+  note = g_strdup_printf (_("The quick test's sequential tests are limited in time, so the tests after them used the first %s of the test area."),
+                          size);
+  cm_result_add_note (result, note);
 }
 
 static gboolean
@@ -495,7 +566,7 @@ run_tests (CmRunner      *self,
           !prepare_area (job, CM_DIRECTION_WRITE, error))
         return FALSE;
 
-      if (spec->direction == CM_DIRECTION_WRITE && !backup_filled)
+      if (spec->direction == CM_DIRECTION_WRITE && !backup_filled && !spec->sustained)
         {
           if (!prepare_area (job, CM_DIRECTION_READ, error))
             return FALSE;
@@ -513,6 +584,12 @@ run_tests (CmRunner      *self,
       if (spec->direction == CM_DIRECTION_WRITE && spec->pattern == CM_PATTERN_SEQUENTIAL &&
           !spec->sustained && test->error == NULL)
         area_written = TRUE;
+
+      if (spec->max_seconds > 0 && test->error == NULL)
+        shrink_area (self, result, job, test);
+
+      if (test->has_cliff && test->cliff.found)
+        job->cache_spent = TRUE;
 
       if (g_strcmp0 (test->engine, "threads") == 0)
         cm_result_add_note (result, _("This system does not allow io_uring, so the queue-depth-32 tests kept 32 commands in flight with 32 threads instead."));

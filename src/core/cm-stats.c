@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cm-stats.h"
 
@@ -146,4 +147,114 @@ cm_stats_sustained_mb_per_s (const CmSample *samples,
   qsort (windows->data, windows->len, sizeof (double), compare_doubles);
   rank = (gsize) ceil (0.10 * windows->len);
   return g_array_index (windows, double, MAX (rank, 1) - 1);
+}
+
+/* A cliff is a drop to at most 1 / CLIFF_RATIO of the rate before it … */
+#define CLIFF_RATIO 1.25
+/* … that explains most of the variation of the samples' rates (periodic
+ * garbage-collection stalls vary as much, but a split at one of them
+ * explains little) … */
+#define CLIFF_EXPLAINED 0.5
+/* … with this much of the write after it to tell a lasting drop from a
+ * hiccup. */
+#define CLIFF_MIN_AFTER_S 2.0
+
+/*
+ * cm_stats_find_cliff:
+ *
+ * Fits two constant rates to a write's samples, one before and one
+ * after a split, at the split that leaves the least squared error
+ * (weighted by each sample's duration). The split is a cliff when the
+ * rate after is at least CLIFF_RATIO times lower, the split explains at
+ * least CLIFF_EXPLAINED of the variance, and CLIFF_MIN_AFTER_S seconds of
+ * the write follow it. The bytes at full speed are placed inside the
+ * sample that straddles the split, where the two rates meet its bytes.
+ */
+void
+cm_stats_find_cliff (const CmSample *samples,
+                     gsize           n_samples,
+                     CmCliff        *cliff)
+{
+  g_autofree double *cum_bytes = g_new0 (double, n_samples + 1);
+  g_autofree double *cum_time = g_new0 (double, n_samples + 1);
+  g_autofree double *cum_sq = g_new0 (double, n_samples + 1);
+  double total_sse, best_sse = G_MAXDOUBLE;
+  gsize best = 0;
+
+  memset (cliff, 0, sizeof *cliff);
+
+  /* Prefix sums of bytes, seconds and rate² × seconds make each split's
+   * error a constant-time sum: Σ d (r − m)² = Σ d r² − B² / T. */
+  for (gsize i = 0; i < n_samples; i++)
+    {
+      double d = MAX (samples[i].t_end - samples[i].t_start, 0);
+      double r = d > 0 ? samples[i].bytes / d / 1e6 : 0;
+
+      cum_bytes[i + 1] = cum_bytes[i] + samples[i].bytes / 1e6;
+      cum_time[i + 1] = cum_time[i] + d;
+      cum_sq[i + 1] = cum_sq[i] + d * r * r;
+    }
+
+  cliff->full_speed_bytes = (guint64) (cum_bytes[n_samples] * 1e6);
+  if (cum_time[n_samples] <= 0)
+    return;
+  cliff->before_mb_per_s = cliff->after_mb_per_s = cum_bytes[n_samples] / cum_time[n_samples];
+  total_sse = cum_sq[n_samples] - cum_bytes[n_samples] * cum_bytes[n_samples] / cum_time[n_samples];
+
+  for (gsize k = 1; k < n_samples; k++)
+    {
+      double b1 = cum_bytes[k], t1 = cum_time[k];
+      double b2 = cum_bytes[n_samples] - b1, t2 = cum_time[n_samples] - t1;
+      double sse;
+
+      if (t1 <= 0 || t2 < CLIFF_MIN_AFTER_S)
+        continue;
+
+      sse = cum_sq[n_samples] - b1 * b1 / t1 - b2 * b2 / t2;
+      if (sse < best_sse)
+        {
+          best_sse = sse;
+          best = k;
+        }
+    }
+
+  if (best > 0)
+    {
+      double before = cum_bytes[best] / cum_time[best];
+      double after = (cum_bytes[n_samples] - cum_bytes[best]) / (cum_time[n_samples] - cum_time[best]);
+      double explained = total_sse > 0 ? 1 - best_sse / total_sse : 0;
+
+      if (after > 0 && before >= CLIFF_RATIO * after && explained >= CLIFF_EXPLAINED)
+        {
+          /* The moment the cache ran out lies in the sample just before
+           * or just after the split: the one whose rate is further from
+           * its side's. That sample went at @pre for t1 seconds and @post
+           * for the rest, and its bytes fix t1. */
+          gsize s = best - 1;
+          double r_last = cum_time[best] - cum_time[best - 1] > 0
+            ? (cum_bytes[best] - cum_bytes[best - 1]) / (cum_time[best] - cum_time[best - 1]) : before;
+          double r_next = cum_time[best + 1] - cum_time[best] > 0
+            ? (cum_bytes[best + 1] - cum_bytes[best]) / (cum_time[best + 1] - cum_time[best]) : after;
+          double pre, post, d, b, t1, bytes;
+
+          if (fabs (r_next - after) / after > fabs (r_last - before) / before)
+            s = best;
+
+          pre = cum_time[s] > 0 ? cum_bytes[s] / cum_time[s] : before;
+          post = cum_time[n_samples] - cum_time[s + 1] > 0
+            ? (cum_bytes[n_samples] - cum_bytes[s + 1]) / (cum_time[n_samples] - cum_time[s + 1]) : after;
+          d = samples[s].t_end - samples[s].t_start;
+          b = samples[s].bytes / 1e6;
+          t1 = pre > post ? CLAMP ((b - post * d) / (pre - post), 0, d) : 0;
+          bytes = cum_bytes[s] + pre * t1;
+          before = pre;
+          after = post;
+
+          cliff->found = TRUE;
+          cliff->t = samples[s].t_start + t1;
+          cliff->full_speed_bytes = (guint64) (bytes * 1e6);
+          cliff->before_mb_per_s = before;
+          cliff->after_mb_per_s = after;
+        }
+    }
 }

@@ -30,4 +30,19 @@ GArray *cm_stats_windows_mb_per_s (const CmSample *samples,
 double cm_stats_sustained_mb_per_s (const CmSample *samples,
                                     gsize           n_samples);
 
+/* Where a write's rate fell for good (a card's write cache running
+ * out): see cm_stats_find_cliff (). */
+typedef struct
+{
+  gboolean found;            /* the write went past a cliff */
+  double   t;                /* seconds into the write where it fell */
+  guint64  full_speed_bytes; /* bytes written before it fell; all of them when not found */
+  double   before_mb_per_s;  /* mean rate before the cliff */
+  double   after_mb_per_s;   /* mean rate after it; the whole write's when not found */
+} CmCliff;
+
+void   cm_stats_find_cliff        (const CmSample *samples,
+                                   gsize           n_samples,
+                                   CmCliff        *cliff);
+
 G_END_DECLS

@@ -327,6 +327,61 @@ find_sustained_test (Judge  *judge,
   return find_test (judge, CM_TEST_SEQ_WRITE, reason);
 }
 
+/* The rate a sequential write sustains: after the cliff when it went
+ * past one, else its whole mean (both in the cliff record); results
+ * without a cliff record fall back to the 10th percentile of seconds. */
+static double
+sustained_rate (const CmTestResult *test)
+{
+  double rate = cm_test_result_get_sustained_mb_per_s (test);
+
+  return rate > 0 ? rate : test->mb_per_s;
+}
+
+/* Whether @test shows what a card sustains on a long write: it is the
+ * long sustained write (which runs until its rate is steady past the
+ * cliff, or covers the card, the free space or its limit), or it went
+ * past a cliff. docs/methodology.md § Confirmed. */
+static gboolean
+write_confirmed (const CmTestResult *test)
+{
+  return g_strcmp0 (test->name, "seq-write-sustained") == 0 ||
+         (test->has_cliff && test->cliff.found);
+}
+
+/* The bytes of the write the speed classes were judged on when it was
+ * too short to confirm them, else 0. */
+static guint64
+unconfirmed_bytes (CmResult *result)
+{
+  CmTestResult *test = cm_result_lookup_test (result, "seq-write-sustained");
+
+  if (test == NULL || test->error != NULL)
+    test = cm_result_lookup_test (result, "seq-write");
+  if (test == NULL || test->error != NULL || write_confirmed (test))
+    return 0;
+
+  return test->bytes;
+}
+
+/* "Meets V30 over a 268.4 MB write; run the Full test before relying on
+ * it for long 4K recordings" */
+static char *
+describe_unconfirmed (const ClassSpec *spec,
+                      guint64          bytes)
+{
+  g_autofree char *size = g_format_size (bytes);
+
+  if (spec->write_mb_s >= 30)
+    /* Translators: "Meets V30 over a 268.4 MB write; …" */
+    return g_strdup_printf (_("Meets %s over a %s write; run the Full test before relying on it for long 4K recordings"),
+                            spec->name, size);
+
+  /* Translators: "Meets C10 over a 268.4 MB write; …" */
+  return g_strdup_printf (_("Meets %s over a %s write; run the Full test before relying on it for long video recordings"),
+                          spec->name, size);
+}
+
 static const char *
 criterion_label (const CmCriterion *c)
 {
@@ -396,7 +451,7 @@ judge_criterion (Judge           *judge,
     {
       measured = test->iops;
       if (is_rate)
-        measured = test->sustained_mb_per_s > 0 ? test->sustained_mb_per_s : test->mb_per_s;
+        measured = sustained_rate (test);
     }
 
   c = cm_criterion_new (name, test != NULL ? test->name : test_name, unit, measured, required);
@@ -417,7 +472,12 @@ judge_criterion (Judge           *judge,
 
   c->status = status_for (measured, required);
   if (c->status == CM_STATUS_MEETS)
-    return c;
+    {
+      /* A short write meets a speed class only as far as it went. */
+      if (is_rate && spec->read_iops == 0 && unconfirmed_bytes (judge->result) > 0)
+        c->reason = describe_unconfirmed (spec, unconfirmed_bytes (judge->result));
+      return c;
+    }
 
   /* A card that meets a figure anyway meets it; only a shortfall close to
    * what the reader can carry is blamed on the reader. */
@@ -470,7 +530,7 @@ aggregate (CmClaim *claim)
 
   claim->status = worst != NULL ? worst->status : CM_STATUS_NOT_JUDGED;
   g_clear_pointer (&claim->reason, g_free);
-  if (worst != NULL && worst->status != CM_STATUS_MEETS)
+  if (worst != NULL && (worst->status != CM_STATUS_MEETS || worst->reason != NULL))
     claim->reason = g_strdup (worst->reason);
 }
 
@@ -574,8 +634,31 @@ best_met (CmResult           *result,
   return NULL;
 }
 
+static char *usage_sentence_plain (CmResult *result);
+
+/* The usage sentence, with the caveat of a write too short to confirm a
+ * video class: the sentence promises recordings only as long as that. */
 static char *
 usage_sentence (CmResult *result)
+{
+  g_autofree char *usage = usage_sentence_plain (result);
+  guint64 bytes = unconfirmed_bytes (result);
+  g_autofree char *size = NULL;
+
+  static const char * const app[] = { "A2", "A1", NULL };
+  static const char * const video[] = { "V90", "V60", "V30", "U3", "V10", "U1", "C10", NULL };
+
+  if (usage == NULL || bytes == 0 || best_met (result, app) != NULL || best_met (result, video) == NULL)
+    return g_steal_pointer (&usage);
+
+  size = g_format_size (bytes);
+  /* Translators: the first %s is like "Fine for 4K video (meets V30)", the second a size, "268.4 MB" */
+  return g_strdup_printf (_("%s over a %s write; run the Full test before relying on it for long recordings"),
+                          usage, size);
+}
+
+static char *
+usage_sentence_plain (CmResult *result)
 {
   static const char * const app[] = { "A2", "A1", NULL };
   static const char * const uhd[] = { "V90", "V60", "V30", "U3", NULL };

@@ -55,6 +55,13 @@ typedef struct
   double   write_mb_s;
   double   write_penalty_us;
   guint64  controller_cache;   /* [controller-cache] size: bytes read back from cache */
+  /* The write cache and garbage collection: see cache_cost_ns (). */
+  guint64  cache_size;         /* 0: no cache; writes cost the same throughout */
+  double   cache_after_mb_s;   /* write bandwidth once the cache is full */
+  double   cache_drain_mb_s;   /* how fast the cache empties when writes pause */
+  double   cache_idle_ms;      /* a pause in writes longer than this drains it */
+  guint64  gc_every;           /* 0: no stalls; else one stall per this many bytes written */
+  double   gc_stall_ms;
 } SimModel;
 
 typedef struct
@@ -92,6 +99,13 @@ typedef struct
   GHashTable *cache_blocks;    /* block index → GList link in cache_order */
   GQueue      cache_order;     /* block indices, oldest first */
   guint64     cache_hits;
+  /* Write cache and garbage-collection state (lock held). */
+  guint64  cache_fill;         /* bytes in the fast cache */
+  gint64   last_write_end;     /* ns, when the last write's transfer ended */
+  guint64  gc_debt;            /* bytes written since the last stall */
+  guint64  cached_bytes;       /* counters for stats */
+  guint64  slow_bytes;
+  guint64  stalls;
 } SimCard;
 
 static SimCard card;
@@ -202,6 +216,40 @@ key_bool (GKeyFile   *kf,
   return error != NULL ? fallback : v;
 }
 
+/* [cache]: a fast write cache of `size` bytes; once full, writes go at
+ * `after-bandwidth-mb-s`. It drains at `drain-mb-s` while no write has
+ * arrived for `idle-ms` (the way an SLC cache is folded into slower cells
+ * when the card is left alone). [gc]: every `every` bytes written, one
+ * write stalls `stall-ms` more (garbage collection). */
+static gboolean
+model_cache_from_keyfile (GKeyFile  *kf,
+                          SimModel  *m,
+                          GError   **error)
+{
+  if (!key_size (kf, "cache", "size", 0, &m->cache_size, error) ||
+      !key_size (kf, "gc", "every", 0, &m->gc_every, error))
+    return FALSE;
+
+  m->cache_after_mb_s = key_double (kf, "cache", "after-bandwidth-mb-s", 0);
+  m->cache_drain_mb_s = key_double (kf, "cache", "drain-mb-s", 0);
+  m->cache_idle_ms = key_double (kf, "cache", "idle-ms", 500);
+  m->gc_stall_ms = key_double (kf, "gc", "stall-ms", 0);
+
+  if (m->cache_size > 0 && m->cache_after_mb_s <= 0)
+    {
+      g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_INVALID_VALUE,
+                   "[cache] size needs after-bandwidth-mb-s, the write rate once the cache is full");
+      return FALSE;
+    }
+  if (m->gc_every > 0 && m->gc_stall_ms <= 0)
+    {
+      g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_INVALID_VALUE,
+                   "[gc] every needs stall-ms, how long each stall lasts");
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static gboolean
 model_from_keyfile (GKeyFile  *kf,
                     SimModel  *m,
@@ -230,7 +278,8 @@ model_from_keyfile (GKeyFile  *kf,
   m->write_latency_us = key_double (kf, "write", "latency-us", 300);
   m->write_mb_s = key_double (kf, "write", "bandwidth-mb-s", 20);
   m->write_penalty_us = key_double (kf, "write", "random-penalty-us", 1000);
-  if (!key_size (kf, "controller-cache", "size", 0, &m->controller_cache, error))
+  if (!key_size (kf, "controller-cache", "size", 0, &m->controller_cache, error) ||
+      !model_cache_from_keyfile (kf, m, error))
     return FALSE;
 
   if (factor < 1.0)
@@ -289,6 +338,29 @@ predict_iops (const SimModel *m,
   return MIN (1e6 * slots / cycle, 1e6 / xfer);
 }
 
+/* What a long sequential write sees: the cache's size (0 without one),
+ * the 4 MiB QD1 rate once it is full, and the average rate with the
+ * garbage-collection stalls (the figure a card with stalls sustains). */
+static void
+print_cache_model (const SimModel *m)
+{
+  guint64 bs = 4 * 1024 * 1024;
+  double before_us = predict_request_us (m, TRUE, bs, TRUE);
+  double after_us = before_us;
+
+  if (m->cache_size > 0)
+    after_us += bs / m->cache_after_mb_s - bs / m->write_mb_s;
+  if (m->gc_every > 0)
+    {
+      before_us += m->gc_stall_ms * 1000 * bs / m->gc_every;
+      after_us += m->gc_stall_ms * 1000 * bs / m->gc_every;
+    }
+
+  printf ("SIMCARD_CACHE_BYTES=%" G_GUINT64_FORMAT "\n", m->cache_size);
+  printf ("SIMCARD_CACHED_WRITE_MB_S=%.2f\n", bs / before_us);
+  printf ("SIMCARD_SUSTAINED_WRITE_MB_S=%.2f\n", bs / after_us);
+}
+
 static void
 print_model (const SimModel *m)
 {
@@ -309,6 +381,7 @@ print_model (const SimModel *m)
   printf ("SIMCARD_RAND_WRITE_IOPS=%.0f\n", predict_iops (m, TRUE, 1));
   printf ("SIMCARD_RAND_READ_IOPS_QD32=%.0f\n", predict_iops (m, FALSE, 32));
   printf ("SIMCARD_RAND_WRITE_IOPS_QD32=%.0f\n", predict_iops (m, TRUE, 32));
+  print_cache_model (m);
 }
 
 /* A write into an allocation unit the card does not have open costs the
@@ -332,6 +405,64 @@ write_opens_au (guint64 offset)
   memmove (&card.aus[1], &card.aus[0], (card.n_aus - 1) * sizeof (guint64));
   card.aus[0] = au;
   return TRUE;
+}
+
+/* What the cache holds at @t (ns), after draining while writes paused.
+ * Called with the lock held. */
+static guint64
+cache_fill_at (gint64 t)
+{
+  const SimModel *m = &card.model;
+  gint64 idle = t - card.last_write_end - (gint64) (m->cache_idle_ms * 1e6);
+  guint64 drained;
+
+  if (card.last_write_end == 0 || idle <= 0)
+    return card.cache_fill;
+
+  drained = (guint64) (idle * m->cache_drain_mb_s / 1000.0);
+  return card.cache_fill - MIN (card.cache_fill, drained);
+}
+
+/* How long a write's transfer takes, starting at @start (ns), through
+ * the cache and garbage collection, and updates their state. Bytes that
+ * fit in the cache go at the write bandwidth, the rest at the cache's
+ * after-bandwidth; a pause in writes longer than idle-ms drains the cache
+ * at drain-mb-s. Called with the lock held. */
+static gint64
+write_transfer_ns (gint64 start,
+                   size_t len)
+{
+  const SimModel *m = &card.model;
+  guint64 fast = len, slow = 0;
+  double ns;
+
+  if (m->cache_size > 0)
+    {
+      card.cache_fill = cache_fill_at (start);
+      fast = MIN ((guint64) len, m->cache_size - MIN (card.cache_fill, m->cache_size));
+      slow = len - fast;
+      card.cache_fill += fast;
+      card.cached_bytes += fast;
+      card.slow_bytes += slow;
+    }
+
+  ns = fast * 1000.0 / m->write_mb_s;
+  if (slow > 0)
+    ns += slow * 1000.0 / m->cache_after_mb_s;
+
+  if (m->gc_every > 0)
+    {
+      card.gc_debt += len;
+      if (card.gc_debt >= m->gc_every)
+        {
+          card.gc_debt -= m->gc_every;
+          ns += m->gc_stall_ms * 1e6;
+          card.stalls++;
+        }
+    }
+
+  card.last_write_end = start + (gint64) ns;
+  return (gint64) ns;
 }
 
 static guint
@@ -393,7 +524,10 @@ command_begin (gboolean  is_write,
     }
   lat_end = t0 + (gint64) (lat_us * 1000);
   start = MAX (lat_end, card.bus_free);
-  card.bus_free = start + (gint64) (len * 1000.0 / (is_write ? m->write_mb_s : m->read_mb_s));
+  if (is_write)
+    card.bus_free = start + write_transfer_ns (start, len);
+  else
+    card.bus_free = start + (gint64) (len * 1000.0 / m->read_mb_s);
   *deadline = card.bus_free;
 
   card.commands++;
@@ -592,11 +726,16 @@ stats_text (void)
                           "penalties=%" G_GUINT64_FORMAT "\n"
                           "failed=%" G_GUINT64_FORMAT "\n"
                           "late=%" G_GUINT64_FORMAT "\n"
-                          "controller_cache_hits=%" G_GUINT64_FORMAT "\n",
+                          "controller_cache_hits=%" G_GUINT64_FORMAT "\n"
+                          "cached_bytes=%" G_GUINT64_FORMAT "\n"
+                          "slow_bytes=%" G_GUINT64_FORMAT "\n"
+                          "cache_fill=%" G_GUINT64_FORMAT "\n"
+                          "stalls=%" G_GUINT64_FORMAT "\n",
                           card.commands, card.reads, card.writes,
                           card.read_bytes, card.write_bytes,
                           card.penalties, card.failed, card.late,
-                          card.cache_hits);
+                          card.cache_hits, card.cached_bytes, card.slow_bytes,
+                          cache_fill_at (now_ns ()), card.stalls);
   for (i = 0; i < N_SIZE_BUCKETS; i++)
     if (card.size_buckets[i] > 0)
       g_string_append_printf (s, "size_%" G_GUINT64_FORMAT "=%" G_GUINT64_FORMAT "\n",
