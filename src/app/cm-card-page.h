@@ -35,4 +35,7 @@ gboolean    cm_card_page_get_checking_capacity (CmCardPage *self);
 const char *cm_card_page_get_capacity_outcome  (CmCardPage *self,
                                                 gboolean   *fake);
 
+const char   *cm_card_page_get_method_warning (CmCardPage *self);
+gboolean      cm_card_page_accept_method_fix  (CmCardPage *self);
+
 G_END_DECLS

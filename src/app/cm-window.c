@@ -18,6 +18,7 @@
 #include "cm-card-list-page.h"
 #include "cm-card-page.h"
 #include "cm-history-page.h"
+#include "cm-summary.h"
 #include "cm-result-page.h"
 #include "cm-run-page.h"
 #include "cm-toast.h"
@@ -52,6 +53,7 @@ struct _CmWindow
 G_DEFINE_FINAL_TYPE (CmWindow, cm_window, ADW_TYPE_APPLICATION_WINDOW)
 
 static void update_actions (CmWindow *self);
+static CmResult *visible_result (CmWindow *self);
 
 
 static void
@@ -99,7 +101,14 @@ visible_page_changed_cb (CmWindow   *self,
   CmCardPage *card_page = get_card_page (self);
   const char *card = card_page != NULL ? cm_card_item_get_name (cm_card_page_get_item (card_page)) : NULL;
 
-  if (g_strcmp0 (name, "history") == 0)
+  if (g_strcmp0 (name, "saved") == 0)
+    {
+      g_autofree char *title = cm_summary_dup_card_title (visible_result (self));
+
+      adw_window_title_set_title (self->window_title, title);
+      adw_window_title_set_subtitle (self->window_title, _("Saved result"));
+    }
+  else if (g_strcmp0 (name, "history") == 0)
     {
       adw_window_title_set_title (self->window_title, _("History"));
       adw_window_title_set_subtitle (self->window_title, _("Saved results"));
@@ -123,13 +132,21 @@ visible_page_changed_cb (CmWindow   *self,
   update_actions (self);
 }
 
+/* The result on screen: the run just finished, or one from the history. */
+static CmResult *
+visible_result (CmWindow *self)
+{
+  GtkWidget *page = gtk_stack_get_visible_child (self->stack);
+
+  return CM_IS_RESULT_PAGE (page) ? cm_result_page_get_result (CM_RESULT_PAGE (page)) : NULL;
+}
+
 static void
 update_actions (CmWindow *self)
 {
   const char *name = gtk_stack_get_visible_child_name (self->stack);
   gboolean running = self->cancellable != NULL;
-  gboolean has_result = gtk_stack_get_child_by_name (self->stack, "result") != NULL
-                        && g_strcmp0 (name, "result") == 0;
+  gboolean has_result = visible_result (self) != NULL;
   GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
   CmCardPage *card_page = get_card_page (self);
 
@@ -456,6 +473,12 @@ back_action (GtkWidget  *widget,
   if (self->cancellable != NULL)
     return;
 
+  if (g_strcmp0 (name, "saved") == 0)
+    {
+      show_page (self, "history", NULL);
+      return;
+    }
+
   if (g_strcmp0 (name, "history") == 0)
     {
       GtkWidget *history = gtk_stack_get_child_by_name (self->stack, "history");
@@ -482,6 +505,14 @@ back_action (GtkWidget  *widget,
 }
 
 static void
+open_result_cb (CmWindow      *self,
+                CmResult      *result,
+                CmHistoryPage *history)
+{
+  show_page (self, "saved", GTK_WIDGET (cm_result_page_new (result)));
+}
+
+static void
 show_history_action (GtkWidget  *widget,
                      const char *action_name,
                      GVariant   *param)
@@ -500,7 +531,10 @@ show_history_action (GtkWidget  *widget,
     }
 
   if (page == NULL)
-    page = GTK_WIDGET (cm_history_page_new (self->history));
+    {
+      page = GTK_WIDGET (cm_history_page_new (self->history));
+      g_signal_connect_object (page, "open-result", G_CALLBACK (open_result_cb), self, G_CONNECT_SWAPPED);
+    }
   else
     cm_history_page_reload (CM_HISTORY_PAGE (page));
   show_page (self, "history", page);
@@ -550,10 +584,12 @@ export_chosen_cb (CmWindow             *self,
   g_autoptr(GFile) file = NULL;
   g_autoptr(GError) error = NULL;
 
-  if (response == GTK_RESPONSE_ACCEPT && self->last_result != NULL)
+  CmResult *result = g_object_get_data (G_OBJECT (native), "cm-result");
+
+  if (response == GTK_RESPONSE_ACCEPT && result != NULL)
     {
       file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
-      if (!cm_result_save (self->last_result, file, &error))
+      if (!cm_result_save (result, file, &error))
         cm_toast_show (GTK_WIDGET (self->toast_overlay), error->message);
       else
         cm_toast_show (GTK_WIDGET (self->toast_overlay), _("Result saved."));
@@ -573,7 +609,9 @@ export_json_action (GtkWidget  *widget,
   g_autofree char *stamp = g_date_time_format (now, "%Y-%m-%d-%H%M");
   g_autofree char *name = g_strdup_printf ("cardmark-%s.json", stamp);
 
-  if (self->last_result == NULL)
+  CmResult *result = visible_result (self);
+
+  if (result == NULL)
     return;
 
   native = gtk_file_chooser_native_new (_("Export Result"), GTK_WINDOW (self),
@@ -581,6 +619,7 @@ export_json_action (GtkWidget  *widget,
                                         _("_Export"), _("_Cancel"));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), name);
+  g_object_set_data_full (G_OBJECT (native), "cm-result", g_object_ref (result), g_object_unref);
   g_signal_connect_object (native, "response", G_CALLBACK (export_chosen_cb), self, G_CONNECT_SWAPPED);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
 }
@@ -593,10 +632,12 @@ copy_summary_action (GtkWidget  *widget,
   CmWindow *self = CM_WINDOW (widget);
   g_autofree char *text = NULL;
 
-  if (self->last_result == NULL)
+  CmResult *result = visible_result (self);
+
+  if (result == NULL)
     return;
 
-  text = cm_result_dup_text_summary (self->last_result);
+  text = cm_result_dup_text_summary (result);
   gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), text);
   cm_toast_show (GTK_WIDGET (self->toast_overlay), _("Summary copied."));
 }
