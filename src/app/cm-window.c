@@ -157,6 +157,7 @@ update_actions (CmWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.copy-summary", has_result);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.choose-folder", !running);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.show-history", !running);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.ask-cancel", running);
 
   if (app != NULL)
     {
@@ -372,8 +373,9 @@ cm_window_start_test (CmWindow *self)
       return;
     }
 
-  dialog = adw_message_dialog_new (GTK_WINDOW (self), _("Write to the Whole Card?"),
-                                   _("The raw test with writes reads each part of the card and writes the same bytes back. If the card is pulled or the computer loses power during the test, files on it can be lost. Back up anything you need first."));
+  /* The test area, not the whole card: the words say only what is done. */
+  dialog = adw_message_dialog_new (GTK_WINDOW (self), _("Write to This Card?"),
+                                   _("The raw test with writes reads parts of the card and writes the same bytes back. If the card is pulled or the computer loses power during the test, files on it can be lost. Back up anything you need first."));
   adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
                                     "cancel", _("_Cancel"),
                                     "write", _("_Write to Card"),
@@ -510,6 +512,40 @@ open_result_cb (CmWindow      *self,
                 CmHistoryPage *history)
 {
   show_page (self, "saved", GTK_WIDGET (cm_result_page_new (result)));
+}
+
+static void
+ask_cancel_cb (AdwMessageDialog *dialog,
+               const char       *response,
+               CmWindow         *self)
+{
+  if (g_strcmp0 (response, "stop") == 0)
+    cm_window_cancel_test (self);
+}
+
+/* Escape during a run: stopping throws the run away, so it is asked. */
+static void
+ask_cancel_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *param)
+{
+  CmWindow *self = CM_WINDOW (widget);
+  GtkWidget *dialog;
+
+  if (self->cancellable == NULL || g_cancellable_is_cancelled (self->cancellable))
+    return;
+
+  dialog = adw_message_dialog_new (GTK_WINDOW (self), _("Stop the Test?"),
+                                   _("The figures measured so far are thrown away."));
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
+                                    "keep", _("_Keep Testing"),
+                                    "stop", _("_Stop"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "stop", ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "keep");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "keep");
+  g_signal_connect_object (dialog, "response", G_CALLBACK (ask_cancel_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
 }
 
 static void
@@ -707,6 +743,8 @@ cm_window_class_init (CmWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.choose-folder", NULL, choose_folder_action);
   gtk_widget_class_install_action (widget_class, "win.export-json", NULL, export_json_action);
   gtk_widget_class_install_action (widget_class, "win.copy-summary", NULL, copy_summary_action);
+  gtk_widget_class_install_action (widget_class, "win.ask-cancel", NULL, ask_cancel_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.ask-cancel", NULL);
   gtk_widget_class_install_action (widget_class, "win.show-history", NULL, show_history_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "win.back", NULL);
