@@ -146,6 +146,50 @@ test_list_follows_model (Fixture       *f,
   g_assert_cmpuint (cm_card_list_page_get_n_rows (list), ==, 0);
 }
 
+typedef struct
+{
+  CmCardListPage *list;
+  guint           index;
+} RowAt;
+
+static gboolean
+row_settled (gpointer data)
+{
+  RowAt *at = data;
+
+  return !cm_card_list_page_row_just_moved (at->list, at->index);
+}
+
+/* A card going away moves the rows below it; a click that lands on a row
+ * that has just moved was aimed at another card, and opens nothing. */
+static void
+test_stable_click (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(GListStore) store = g_list_store_new (CM_TYPE_CARD_ITEM);
+  CmCardListPage *list = CM_CARD_LIST_PAGE (cm_window_get_page (f->window, "cards"));
+  g_autoptr(CmCardItem) a = cm_card_item_new_device ("/dev/sdx", "Card", 32000000000, "USB 3 reader", NULL);
+  g_autoptr(CmCardItem) b = cm_card_item_new_device ("/dev/sdy", "Card", 64000000000, "USB 3 reader", NULL);
+  RowAt at = { list, 0 };
+
+  cm_window_set_devices (f->window, G_LIST_MODEL (store));
+  g_list_store_append (store, a);
+  g_list_store_append (store, b);
+  g_assert_true (cm_test_wait_for (row_settled, &at, 5));
+
+  /* The first card goes; the second slides under the pointer. */
+  g_list_store_remove (store, 0);
+  g_assert_true (cm_card_list_page_row_just_moved (list, 0));
+  cm_card_list_page_activate_row (list, 0);
+  g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "cards");
+
+  /* Once it has stayed put, a click opens it. */
+  g_assert_true (cm_test_wait_for (row_settled, &at, 5));
+  cm_card_list_page_activate_row (list, 0);
+  g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "card");
+  g_assert_true (cm_card_page_get_item (CM_CARD_PAGE (cm_window_get_page (f->window, "card"))) == b);
+}
+
 static void
 test_card_page_methods (Fixture       *f,
                         gconstpointer  data)
@@ -326,6 +370,8 @@ main (int   argc,
   g_test_add_func ("/cardmark/app-window/run-page-charts", test_run_page_charts);
   g_test_add ("/cardmark/app-window/list-follows-model", Fixture, NULL,
               fixture_set_up, test_list_follows_model, fixture_tear_down);
+  g_test_add ("/cardmark/app-window/stable-click", Fixture, NULL,
+              fixture_set_up, test_stable_click, fixture_tear_down);
   g_test_add ("/cardmark/app-window/card-page-methods", Fixture, NULL,
               fixture_set_up, test_card_page_methods, fixture_tear_down);
   g_test_add ("/cardmark/app-window/run-to-result", Fixture, NULL,

@@ -26,7 +26,14 @@ struct _CmCardListPage
   GtkListBox *devices_list;
   AdwActionRow *home_row;
   AdwActionRow *folder_row;
+
+  /* The last change to the list: rows from @moved_from on moved then. */
+  gint64      moved_at;
+  guint       moved_from;
 };
+
+/* A click this soon after its row moved was aimed at another card. */
+#define MOVED_GRACE_US (G_USEC_PER_SEC / 2)
 
 G_DEFINE_FINAL_TYPE (CmCardListPage, cm_card_list_page, GTK_TYPE_BOX)
 
@@ -90,6 +97,8 @@ items_changed_cb (CmCardListPage *self,
                   guint           added,
                   GListModel     *model)
 {
+  self->moved_at = g_get_monotonic_time ();
+  self->moved_from = position;
   update_stack (self);
 }
 
@@ -99,6 +108,11 @@ device_row_activated_cb (CmCardListPage *self,
                          GtkListBox     *box)
 {
   CmCardItem *item = g_object_get_data (G_OBJECT (row), "cm-item");
+
+  /* The list never moves a card under the pointer: a click on a row that
+   * has just moved is dropped rather than opening the wrong card. */
+  if (cm_card_list_page_row_just_moved (self, gtk_list_box_row_get_index (row)))
+    return;
 
   if (item != NULL)
     g_signal_emit (self, signals[ITEM_ACTIVATED], 0, item);
@@ -257,4 +271,30 @@ cm_card_list_page_get_n_rows (CmCardListPage *self)
     n++;
 
   return n;
+}
+
+/* Whether the row at @index moved in the last half second, as a card
+ * above it went away or came. */
+gboolean
+cm_card_list_page_row_just_moved (CmCardListPage *self,
+                                  int             index)
+{
+  g_return_val_if_fail (CM_IS_CARD_LIST_PAGE (self), FALSE);
+
+  return self->moved_at != 0 && index >= (int) self->moved_from &&
+         g_get_monotonic_time () - self->moved_at < MOVED_GRACE_US;
+}
+
+/* Activates the card row at @index, as a click does. */
+void
+cm_card_list_page_activate_row (CmCardListPage *self,
+                                guint           index)
+{
+  GtkListBoxRow *row;
+
+  g_return_if_fail (CM_IS_CARD_LIST_PAGE (self));
+
+  row = gtk_list_box_get_row_at_index (self->devices_list, index);
+  g_return_if_fail (row != NULL);
+  g_signal_emit_by_name (self->devices_list, "row-activated", row);
 }
