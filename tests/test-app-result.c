@@ -28,6 +28,7 @@
 #include "cm-card-item.h"
 #include "cm-card-page.h"
 #include "cm-history-page.h"
+#include "cm-run-page.h"
 #include "cm-result-page.h"
 #include "cm-summary.h"
 #include "cm-test-app.h"
@@ -512,6 +513,55 @@ test_method_warning (Fixture       *f,
   g_assert_finalize_object (page);
 }
 
+static gboolean
+is_mapped (gpointer data)
+{
+  return gtk_widget_get_mapped (data) && gtk_widget_get_height (data) > 0;
+}
+
+/* The live chart at 800×480 with a quick run's six tests: the whole
+ * chart, legend included, shows without scrolling. */
+static void
+test_live_chart_fits (void)
+{
+  const char * const claims[] = { "U3", "V30", "A1", NULL };
+  const char *tests[] = {
+    CM_TEST_SEQ_WRITE, CM_TEST_SEQ_READ, CM_TEST_RAND_WRITE_4K,
+    CM_TEST_RAND_READ_4K, CM_TEST_RAND_WRITE_4K_QD32, CM_TEST_RAND_READ_4K_QD32,
+  };
+  GtkWidget *window = adw_window_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  CmRunPage *page = cm_run_page_new ("Loop device on card", claims);
+  CmChartView *chart = cm_run_page_get_chart (page);
+
+  gtk_box_append (GTK_BOX (box), adw_header_bar_new ());
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (page));
+  adw_window_set_content (ADW_WINDOW (window), box);
+  gtk_window_set_default_size (GTK_WINDOW (window), 800, 480);
+  gtk_window_present (GTK_WINDOW (window));
+
+  /* Each test's speed rises and settles, as a card's does. */
+  for (guint i = 0; i < G_N_ELEMENTS (tests); i++)
+    {
+      cm_run_page_set_test (page, i, G_N_ELEMENTS (tests), tests[i]);
+      for (guint j = 1; j <= 8; j++)
+        cm_run_page_add_sample (page, tests[i], j * 0.5, (60.0 - 9 * i) * (1 - 0.5 / j));
+    }
+  cm_run_page_set_progress (page, 0.9, 4);
+  g_assert_true (cm_test_wait_for (is_mapped, chart, 10));
+  g_assert_true (visible_without_scrolling (GTK_WIDGET (chart)));
+  g_assert_cmpuint (cm_chart_view_get_n_series (chart), ==, G_N_ELEMENTS (tests));
+
+  if (g_getenv ("CARDMARK_SCREENSHOT_DIR") != NULL)
+    {
+      g_autofree char *path = g_build_filename (g_getenv ("CARDMARK_SCREENSHOT_DIR"), "app-running-chart-800x480.png", NULL);
+
+      cm_test_settle (0.5);
+      cm_test_save_png (window, path);
+    }
+  cm_test_destroy_window (GTK_WINDOW (window));
+}
+
 static void
 remove_tree (const char *path)
 {
@@ -547,6 +597,7 @@ main (int   argc,
 
   g_test_add_func ("/cardmark/app-result/banner-mixed", test_banner_mixed);
   g_test_add_func ("/cardmark/app-result/no-internal-names", test_no_internal_names);
+  g_test_add_func ("/cardmark/app-result/live-chart-fits", test_live_chart_fits);
   g_test_add ("/cardmark/app-result/headline-visible", Fixture, NULL,
               fixture_set_up, test_headline_visible, fixture_tear_down);
   g_test_add ("/cardmark/app-result/history-rows", Fixture, NULL,

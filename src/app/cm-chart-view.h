@@ -44,4 +44,10 @@ void        cm_chart_view_add_sample     (CmChartView     *self,
 void        cm_chart_view_clear          (CmChartView     *self);
 guint       cm_chart_view_get_n_points   (CmChartView     *self);
 
+void        cm_chart_view_set_claims     (CmChartView        *self,
+                                          const char * const *claims);
+guint       cm_chart_view_get_n_series   (CmChartView     *self);
+guint       cm_chart_view_get_legend_rows (CmChartView    *self,
+                                          int              width);
+
 G_END_DECLS
