@@ -421,6 +421,17 @@ test_headline_visible (Fixture       *f,
   g_assert_nonnull (strstr (labels->str, " ms"));
 
   save_screenshots (f->window, "result-mixed");
+  if (g_getenv ("CARDMARK_SCREENSHOT_DIR") != NULL)
+    {
+      GtkWidget *details = find_by_css_class (page, "details-table");
+      GtkWidget *scrolled = gtk_widget_get_ancestor (details, GTK_TYPE_SCROLLED_WINDOW);
+      graphene_rect_t bounds;
+
+      cm_test_settle (0.5);
+      g_assert_true (gtk_widget_compute_bounds (details, gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scrolled)), &bounds));
+      gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled)), bounds.origin.y - 60);
+      save_screenshot (f->window, "result-details", 800, 480, FALSE);
+    }
 
   /* Copy Summary copies the result on screen, a past one too. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.copy-summary", NULL));

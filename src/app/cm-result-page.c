@@ -154,6 +154,13 @@ attach_cell (GtkGrid    *grid,
   GtkWidget *label = gtk_label_new (text);
 
   gtk_label_set_xalign (GTK_LABEL (label), column == 0 ? 0 : 1);
+  /* The test's name gives way on a narrow window; the figures never do. */
+  if (column == 0 && !heading)
+    {
+      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+      gtk_label_set_width_chars (GTK_LABEL (label), 12);
+    }
   if (heading)
     gtk_widget_add_css_class (label, "heading");
   gtk_widget_set_hexpand (label, column == 0);
@@ -197,7 +204,8 @@ fill_details (CmResultPage *self)
       g_strlcpy (buf[3], median, sizeof buf[3]);
       g_strlcpy (buf[4], p99, sizeof buf[4]);
       if (t->sustained_mb_per_s > 0)
-        g_snprintf (buf[5], sizeof buf[5], "%.2f", t->sustained_mb_per_s);
+        g_snprintf (buf[5], sizeof buf[5], t->sustained_mb_per_s >= 100 ? "%.0f" : t->sustained_mb_per_s >= 10 ? "%.1f" : "%.2f",
+                    t->sustained_mb_per_s);
       else
         g_strlcpy (buf[5], "—", sizeof buf[5]);
 

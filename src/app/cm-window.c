@@ -101,12 +101,13 @@ visible_page_changed_cb (CmWindow   *self,
   CmCardPage *card_page = get_card_page (self);
   const char *card = card_page != NULL ? cm_card_item_get_name (cm_card_page_get_item (card_page)) : NULL;
 
-  if (g_strcmp0 (name, "saved") == 0)
+  if (g_strcmp0 (name, "saved") == 0 || (g_strcmp0 (name, "result") == 0 && card == NULL))
     {
       g_autofree char *title = cm_summary_dup_card_title (visible_result (self));
 
       adw_window_title_set_title (self->window_title, title);
-      adw_window_title_set_subtitle (self->window_title, _("Saved result"));
+      adw_window_title_set_subtitle (self->window_title,
+                                     g_strcmp0 (name, "saved") == 0 ? _("Saved result") : _("Result"));
     }
   else if (g_strcmp0 (name, "history") == 0)
     {
@@ -452,13 +453,19 @@ devices_changed_cb (CmWindow   *self,
       return;
     }
 
+  /* A card that went away takes its page with it, so that Back after an
+   * error or a result never shows a card that is not there. */
   if (self->cancellable == NULL && page != NULL
       && cm_card_item_get_kind (cm_card_page_get_item (page)) == CM_CARD_KIND_DEVICE
-      && fresh == NULL
-      && g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "card") == 0)
+      && fresh == NULL)
     {
-      show_page (self, "cards", NULL);
-      cm_toast_show (GTK_WIDGET (self->toast_overlay), _("The card was removed."));
+      if (g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "card") == 0)
+        {
+          show_page (self, "cards", NULL);
+          cm_toast_show (GTK_WIDGET (self->toast_overlay), _("The card was removed."));
+        }
+      gtk_stack_remove (self->stack, GTK_WIDGET (page));
+      update_actions (self);
     }
 }
 
