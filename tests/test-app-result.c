@@ -26,6 +26,7 @@
 #include "cm-application.h"
 #include "cm-backend.h"
 #include "cm-card-item.h"
+#include "cm-card-list-page.h"
 #include "cm-card-page.h"
 #include "cm-history-page.h"
 #include "cm-run-page.h"
@@ -39,7 +40,7 @@
 static char *data_home;
 
 static void
-save_screenshot (CmWindow   *window,
+save_screenshot (gpointer    window,
                  const char *name,
                  int         width,
                  int         height,
@@ -63,7 +64,7 @@ save_screenshot (CmWindow   *window,
 }
 
 static void
-save_screenshots (CmWindow   *window,
+save_screenshots (gpointer    window,
                   const char *name)
 {
   save_screenshot (window, name, 800, 480, FALSE);
@@ -464,7 +465,7 @@ test_history_rows (Fixture       *f,
   g_assert_nonnull (strstr (second->str, cm_summary_method_label ("raw-read")));
   assert_no_internal_names (first->str);
   assert_no_internal_names (second->str);
-  save_screenshots (f->window, "history");
+  save_screenshots (f->window, "history-rows");
 
   /* Compare shows a table of figures, one column per card. */
   g_assert_true (cm_history_page_set_picked (history, 0, TRUE));
@@ -478,7 +479,7 @@ test_history_rows (Fixture       *f,
     g_assert_nonnull (strstr (labels->str, "Samsung"));
     g_assert_nonnull (strstr (labels->str, cm_test_table_get_label (CM_TEST_SEQ_READ)));
   }
-  save_screenshots (f->window, "history-compare");
+  save_screenshots (f->window, "history-compare-table");
   g_assert_true (cm_history_page_go_back (history));
 
   /* Open the older one, come back, delete it: its file goes, the other stays. */
@@ -522,6 +523,21 @@ test_method_warning (Fixture       *f,
   g_assert_null (cm_card_page_get_method_warning (page));
 
   g_assert_finalize_object (page);
+
+  /* The same card in the window, as a user sees the warning. */
+  if (g_getenv ("CARDMARK_SCREENSHOT_DIR") != NULL)
+    {
+      g_autoptr(GListStore) store = g_list_store_new (CM_TYPE_CARD_ITEM);
+      CmCardPage *shown;
+
+      g_list_store_append (store, item);
+      cm_window_set_devices (f->window, G_LIST_MODEL (store));
+      g_signal_emit_by_name (cm_window_get_page (f->window, "cards"), "item-activated", item);
+      shown = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
+      g_assert_true (cm_card_page_set_method (shown, CM_METHOD_RAW_READ));
+      cm_card_page_set_claims (shown, claims);
+      save_screenshots (f->window, "card-method-warning");
+    }
 }
 
 static gboolean
@@ -563,13 +579,7 @@ test_live_chart_fits (void)
   g_assert_true (visible_without_scrolling (GTK_WIDGET (chart)));
   g_assert_cmpuint (cm_chart_view_get_n_series (chart), ==, G_N_ELEMENTS (tests));
 
-  if (g_getenv ("CARDMARK_SCREENSHOT_DIR") != NULL)
-    {
-      g_autofree char *path = g_build_filename (g_getenv ("CARDMARK_SCREENSHOT_DIR"), "app-running-chart-800x480.png", NULL);
-
-      cm_test_settle (0.5);
-      cm_test_save_png (window, path);
-    }
+  save_screenshots (window, "running-chart");
   cm_test_destroy_window (GTK_WINDOW (window));
 }
 
