@@ -61,6 +61,22 @@ update_row_cb (CmCardItem   *item,
   adw_action_row_set_subtitle (row, subtitle);
 }
 
+/* The card's maker and model from its registers when the reader shows
+ * them, then the drive's name: two cards of one reader differ here. */
+static char *
+dup_row_title (CmCardItem *card)
+{
+  CmCardInfo *info = cm_card_item_get_card_info (card);
+  const char *maker = info != NULL ? cm_card_info_get_manufacturer (info) : NULL;
+  const char *product = info != NULL ? cm_card_info_get_product_name (info) : NULL;
+
+  if (maker == NULL && product == NULL)
+    return g_strdup (cm_card_item_get_name (card));
+  return g_strdup_printf ("%s%s%s · %s", maker != NULL ? maker : "",
+                          maker != NULL && product != NULL ? " " : "",
+                          product != NULL ? product : "", cm_card_item_get_name (card));
+}
+
 static GtkWidget *
 create_row_cb (gpointer item,
                gpointer user_data)
@@ -70,7 +86,9 @@ create_row_cb (gpointer item,
   GtkWidget *icon = gtk_image_new_from_icon_name ("media-flash-symbolic");
   GtkWidget *next = gtk_image_new_from_icon_name ("go-next-symbolic");
 
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), cm_card_item_get_name (card));
+  g_autofree char *title = dup_row_title (card);
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
   gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
   adw_action_row_add_prefix (ADW_ACTION_ROW (row), icon);
