@@ -37,7 +37,7 @@ check "no scratch file left" test "$(ls -A "$dir")" = "photo.jpg"
 check "existing files untouched" test "$(sha256sum "$dir/photo.jpg")" = "$before"
 
 XDG_DATA_HOME="$out/data" "$CARDMARK_CLI" bench "$dir" --save --only seq-write,seq-read > "$out/table" 2>/dev/null
-check "a plain run prints a table" grep -q "^seq-read " "$out/table"
+check "a plain run prints a table" grep -q "^Sequential read " "$out/table"
 check "--save keeps the result in the history" test "$(ls "$out"/data/cardmark*/history/*.json | wc -l)" -eq 1
 XDG_DATA_HOME="$out/data" "$CARDMARK_CLI" history --json > "$out/history.json"
 check "history --json lists it" json_check "$out/history.json" 'len(r) == 1 and r[0]["tests"][1]["name"] == "seq-read"'

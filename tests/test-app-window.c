@@ -25,6 +25,7 @@
 #include "cm-result-page.h"
 #include "cm-run-page.h"
 #include "cm-test-app.h"
+#include "cm-test-table.h"
 #include "cm-window.h"
 
 static gboolean
@@ -144,6 +145,50 @@ test_list_follows_model (Fixture       *f,
   g_assert_cmpuint (cm_card_list_page_get_n_rows (list), ==, 1);
   g_list_store_remove (store, 0);
   g_assert_cmpuint (cm_card_list_page_get_n_rows (list), ==, 0);
+}
+
+typedef struct
+{
+  CmCardListPage *list;
+  guint           index;
+} RowAt;
+
+static gboolean
+row_settled (gpointer data)
+{
+  RowAt *at = data;
+
+  return !cm_card_list_page_row_just_moved (at->list, at->index);
+}
+
+/* A card going away moves the rows below it; a click that lands on a row
+ * that has just moved was aimed at another card, and opens nothing. */
+static void
+test_stable_click (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(GListStore) store = g_list_store_new (CM_TYPE_CARD_ITEM);
+  CmCardListPage *list = CM_CARD_LIST_PAGE (cm_window_get_page (f->window, "cards"));
+  g_autoptr(CmCardItem) a = cm_card_item_new_device ("/dev/sdx", "Card", 32000000000, "USB 3 reader", NULL);
+  g_autoptr(CmCardItem) b = cm_card_item_new_device ("/dev/sdy", "Card", 64000000000, "USB 3 reader", NULL);
+  RowAt at = { list, 0 };
+
+  cm_window_set_devices (f->window, G_LIST_MODEL (store));
+  g_list_store_append (store, a);
+  g_list_store_append (store, b);
+  g_assert_true (cm_test_wait_for (row_settled, &at, 5));
+
+  /* The first card goes; the second slides under the pointer. */
+  g_list_store_remove (store, 0);
+  g_assert_true (cm_card_list_page_row_just_moved (list, 0));
+  cm_card_list_page_activate_row (list, 0);
+  g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "cards");
+
+  /* Once it has stayed put, a click opens it. */
+  g_assert_true (cm_test_wait_for (row_settled, &at, 5));
+  cm_card_list_page_activate_row (list, 0);
+  g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "card");
+  g_assert_true (cm_card_page_get_item (CM_CARD_PAGE (cm_window_get_page (f->window, "card"))) == b);
 }
 
 static void
@@ -267,42 +312,36 @@ test_card_pulled (Fixture       *f,
   save_screenshot (f->window, "card-pulled");
 }
 
-/* The run page's chart follows the test: src/charts' write-over-time
- * chart, growing sample by sample, during a sequential write, with the
- * claimed classes in it; the live line during the others. */
+/* The run page keeps one chart for the whole run: the same widget from
+ * the sequential write to the last test, a line and a legend entry per
+ * test, and a legend that wraps rather than runs off a narrow window. */
 static void
 test_run_page_charts (void)
 {
   const char * const claims[] = { "U3", NULL };
   CmRunPage *page = g_object_ref_sink (cm_run_page_new ("Card", claims));
-  CmChartView *write_chart = cm_run_page_get_write_chart (page);
-  GtkStack *stack = GTK_STACK (gtk_widget_get_parent (GTK_WIDGET (write_chart)));
-  GPtrArray *results;
-  CmTestResult *written;
+  CmChartView *chart = cm_run_page_get_chart (page);
+  const char *tests[] = {
+    CM_TEST_SEQ_WRITE, CM_TEST_SEQ_READ, CM_TEST_RAND_WRITE_4K,
+    CM_TEST_RAND_READ_4K, CM_TEST_RAND_WRITE_4K_QD32, CM_TEST_RAND_READ_4K_QD32,
+  };
 
-  cm_run_page_set_test (page, 0, 6, "seq-write");
-  g_assert_true (gtk_stack_get_visible_child (stack) == GTK_WIDGET (write_chart));
-  g_assert_false (cm_chart_view_has_data (write_chart));
+  for (guint i = 0; i < G_N_ELEMENTS (tests); i++)
+    {
+      cm_run_page_set_test (page, i, G_N_ELEMENTS (tests), tests[i]);
+      g_assert_true (cm_run_page_get_chart (page) == chart);
+      g_assert_true (gtk_widget_get_visible (GTK_WIDGET (chart)));
+      cm_run_page_add_sample (page, tests[i], 0.25, 40);
+      cm_run_page_add_sample (page, tests[i], 0.5, 20);
+      g_assert_cmpuint (cm_chart_view_get_n_series (chart), ==, i + 1);
+    }
+  g_assert_cmpuint (cm_chart_view_get_n_points (chart), ==, 2 * G_N_ELEMENTS (tests));
 
-  cm_run_page_add_sample (page, "seq-write", 0.25, 40);
-  cm_run_page_add_sample (page, "seq-write", 0.5, 20);
-  results = cm_chart_view_get_results (write_chart);
-  g_assert_cmpuint (results->len, ==, 1);
-  g_assert_nonnull (cm_result_lookup_claim (g_ptr_array_index (results, 0), "U3"));
-  written = cm_result_lookup_test (g_ptr_array_index (results, 0), "seq-write");
-  g_assert_cmpuint (written->samples->len, ==, 2);
-  /* 40 MB/s for a quarter second, then 20. */
-  g_assert_cmpuint (g_array_index (written->samples, CmSample, 0).bytes, ==, 10000000);
-  g_assert_cmpfloat (g_array_index (written->samples, CmSample, 1).t_start, ==, 0.25);
-  g_assert_cmpuint (g_array_index (written->samples, CmSample, 1).bytes, ==, 5000000);
-  g_assert_true (cm_chart_view_has_data (write_chart));
-  g_assert_cmpuint (cm_chart_view_get_n_points (cm_run_page_get_chart (page)), ==, 2);
-
-  cm_run_page_set_test (page, 1, 6, "seq-read");
-  cm_run_page_add_sample (page, "seq-read", 0.25, 80);
-  g_assert_true (gtk_stack_get_visible_child (stack) == GTK_WIDGET (cm_run_page_get_chart (page)));
-  g_assert_cmpuint (written->samples->len, ==, 2);
-  g_assert_null (cm_result_lookup_test (g_ptr_array_index (results, 0), "seq-read"));
+  /* Six labels do not fit one row of a 800 px window's chart, nor of a
+   * narrower one; more rows, never fewer entries. */
+  g_assert_cmpuint (cm_chart_view_get_legend_rows (chart, 760), >=, 2);
+  g_assert_cmpuint (cm_chart_view_get_legend_rows (chart, 400), >,
+                    cm_chart_view_get_legend_rows (chart, 760));
 
   g_object_unref (page);
 }
@@ -326,6 +365,8 @@ main (int   argc,
   g_test_add_func ("/cardmark/app-window/run-page-charts", test_run_page_charts);
   g_test_add ("/cardmark/app-window/list-follows-model", Fixture, NULL,
               fixture_set_up, test_list_follows_model, fixture_tear_down);
+  g_test_add ("/cardmark/app-window/stable-click", Fixture, NULL,
+              fixture_set_up, test_stable_click, fixture_tear_down);
   g_test_add ("/cardmark/app-window/card-page-methods", Fixture, NULL,
               fixture_set_up, test_card_page_methods, fixture_tear_down);
   g_test_add ("/cardmark/app-window/run-to-result", Fixture, NULL,

@@ -1105,6 +1105,42 @@ test_legend_read_only (void)
     }
 }
 
+/* A read-only run judged against A1: its 4K read meets A1's read figure,
+ * but A1 can't be judged without writes, so no bar says "meets". */
+static void
+test_read_only_bars_not_met (void)
+{
+  g_autoptr(GPtrArray) one = g_ptr_array_new_with_free_func (g_object_unref);
+  CmResult *result = read_only_result ("Raw card");
+  g_autoptr(CmChartLayout) layout = NULL;
+  CmClaim *a1;
+  guint bars = 0;
+
+  cm_result_set_target (result, "/dev/sdb", "raw-read", "/dev/sdb", "usb");
+  cm_result_set_direct_io (result, TRUE);
+  cm_result_lookup_test (result, "rand-read-4k")->iops = 3000;
+  cm_verdict_judge (result, (const char *[]) { "A1", NULL }, "label");
+  a1 = cm_result_lookup_claim (result, "A1");
+  g_assert_cmpint (a1->status, ==, CM_STATUS_NOT_JUDGED);
+  g_ptr_array_add (one, result);
+
+  layout = cm_chart_layout_new (CM_CHART_SUMMARY, one, 800, 480, NULL, TRUE);
+  for (guint p = 0; p < layout->panels->len; p++)
+    {
+      CmChartPanel *panel = g_ptr_array_index (layout->panels, p);
+
+      for (guint i = 0; i < panel->bars->len; i++)
+        {
+          CmChartBar *bar = &g_array_index (panel->bars, CmChartBar, i);
+
+          bars++;
+          if (bar->ink == CM_CHART_INK_MEETS)
+            g_error ("The %s bar says it meets A1, which was not judged", bar->test);
+        }
+    }
+  g_assert_cmpuint (bars, >, 0);
+}
+
 static void
 test_legend (void)
 {
@@ -1603,6 +1639,7 @@ main (int   argc,
   g_test_add_func ("/cardmark/charts/no-overlap", test_no_overlap);
   g_test_add_func ("/cardmark/charts/legend", test_legend);
   g_test_add_func ("/cardmark/charts/legend-read-only", test_legend_read_only);
+  g_test_add_func ("/cardmark/charts/read-only-bars-not-met", test_read_only_bars_not_met);
   g_test_add_func ("/cardmark/charts/threshold-labels-fast", test_threshold_labels_fast);
   g_test_add_func ("/cardmark/charts/threshold-figures-only", test_threshold_figures_only);
   g_test_add_func ("/cardmark/charts/threshold-card-claims", test_threshold_card_claims);

@@ -174,7 +174,6 @@ static void
 cm_application_startup (GApplication *app)
 {
   const char *start_accels[] = { "<Control>Return", NULL };
-  const char *cancel_accels[] = { "Escape", NULL };
   const char *quit_accels[] = { "<Control>q", NULL };
 
   G_APPLICATION_CLASS (cm_application_parent_class)->startup (app);
@@ -184,7 +183,8 @@ cm_application_startup (GApplication *app)
   g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (app), "cancel-test")), FALSE);
 
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.start-test", start_accels);
-  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.cancel-test", cancel_accels);
+  /* Escape asks first (win.ask-cancel): a key hit by mistake must not
+   * throw away minutes of testing. */
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit_accels);
 }
 

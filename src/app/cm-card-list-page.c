@@ -26,7 +26,14 @@ struct _CmCardListPage
   GtkListBox *devices_list;
   AdwActionRow *home_row;
   AdwActionRow *folder_row;
+
+  /* The last change to the list: rows from @moved_from on moved then. */
+  gint64      moved_at;
+  guint       moved_from;
 };
+
+/* A click this soon after its row moved was aimed at another card. */
+#define MOVED_GRACE_US (G_USEC_PER_SEC / 2)
 
 G_DEFINE_FINAL_TYPE (CmCardListPage, cm_card_list_page, GTK_TYPE_BOX)
 
@@ -54,6 +61,22 @@ update_row_cb (CmCardItem   *item,
   adw_action_row_set_subtitle (row, subtitle);
 }
 
+/* The card's maker and model from its registers when the reader shows
+ * them, then the drive's name: two cards of one reader differ here. */
+static char *
+dup_row_title (CmCardItem *card)
+{
+  CmCardInfo *info = cm_card_item_get_card_info (card);
+  const char *maker = info != NULL ? cm_card_info_get_manufacturer (info) : NULL;
+  const char *product = info != NULL ? cm_card_info_get_product_name (info) : NULL;
+
+  if (maker == NULL && product == NULL)
+    return g_strdup (cm_card_item_get_name (card));
+  return g_strdup_printf ("%s%s%s · %s", maker != NULL ? maker : "",
+                          maker != NULL && product != NULL ? " " : "",
+                          product != NULL ? product : "", cm_card_item_get_name (card));
+}
+
 static GtkWidget *
 create_row_cb (gpointer item,
                gpointer user_data)
@@ -63,7 +86,9 @@ create_row_cb (gpointer item,
   GtkWidget *icon = gtk_image_new_from_icon_name ("media-flash-symbolic");
   GtkWidget *next = gtk_image_new_from_icon_name ("go-next-symbolic");
 
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), cm_card_item_get_name (card));
+  g_autofree char *title = dup_row_title (card);
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
   gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
   adw_action_row_add_prefix (ADW_ACTION_ROW (row), icon);
@@ -90,6 +115,8 @@ items_changed_cb (CmCardListPage *self,
                   guint           added,
                   GListModel     *model)
 {
+  self->moved_at = g_get_monotonic_time ();
+  self->moved_from = position;
   update_stack (self);
 }
 
@@ -99,6 +126,11 @@ device_row_activated_cb (CmCardListPage *self,
                          GtkListBox     *box)
 {
   CmCardItem *item = g_object_get_data (G_OBJECT (row), "cm-item");
+
+  /* The list never moves a card under the pointer: a click on a row that
+   * has just moved is dropped rather than opening the wrong card. */
+  if (cm_card_list_page_row_just_moved (self, gtk_list_box_row_get_index (row)))
+    return;
 
   if (item != NULL)
     g_signal_emit (self, signals[ITEM_ACTIVATED], 0, item);
@@ -257,4 +289,30 @@ cm_card_list_page_get_n_rows (CmCardListPage *self)
     n++;
 
   return n;
+}
+
+/* Whether the row at @index moved in the last half second, as a card
+ * above it went away or came. */
+gboolean
+cm_card_list_page_row_just_moved (CmCardListPage *self,
+                                  int             index)
+{
+  g_return_val_if_fail (CM_IS_CARD_LIST_PAGE (self), FALSE);
+
+  return self->moved_at != 0 && index >= (int) self->moved_from &&
+         g_get_monotonic_time () - self->moved_at < MOVED_GRACE_US;
+}
+
+/* Activates the card row at @index, as a click does. */
+void
+cm_card_list_page_activate_row (CmCardListPage *self,
+                                guint           index)
+{
+  GtkListBoxRow *row;
+
+  g_return_if_fail (CM_IS_CARD_LIST_PAGE (self));
+
+  row = gtk_list_box_get_row_at_index (self->devices_list, index);
+  g_return_if_fail (row != NULL);
+  g_signal_emit_by_name (self->devices_list, "row-activated", row);
 }

@@ -18,4 +18,9 @@ void        cm_card_list_page_set_model   (CmCardListPage *self,
                                            GListModel     *model);
 guint       cm_card_list_page_get_n_rows  (CmCardListPage *self);
 
+gboolean    cm_card_list_page_row_just_moved (CmCardListPage *self,
+                                              int             index);
+void        cm_card_list_page_activate_row   (CmCardListPage *self,
+                                              guint           index);
+
 G_END_DECLS

@@ -14,6 +14,7 @@
 
 #include "cm-capacity-probe.h"
 #include "cm-chart-view.h"
+#include "cm-summary.h"
 #include "cm-toast.h"
 #include "cm-verify-row.h"
 
@@ -38,6 +39,10 @@ struct _CmCardPage
   AdwComboRow    *brand_row;
   AdwComboRow    *profile_row;
   AdwComboRow    *method_row;
+  GtkWidget      *method_warning;
+  GtkLabel       *method_warning_label;
+  GtkButton      *method_fix_button;
+  CmMethod        method_fix;
   AdwPreferencesGroup *test_group;
   GtkWidget      *start_button;
   AdwPreferencesGroup *capacity_group;
@@ -80,6 +85,73 @@ method_label (CmMethod method)
     default:
       g_assert_not_reached ();
     }
+}
+
+static const char *
+method_mode (CmMethod method)
+{
+  switch (method)
+    {
+    case CM_METHOD_RAW_READ:
+      return "raw-read";
+    case CM_METHOD_RAW_WRITE:
+      return "raw-write";
+    case CM_METHOD_FILE:
+    default:
+      return "file";
+    }
+}
+
+static gboolean
+offers_method (CmCardPage *self,
+               CmMethod    method)
+{
+  for (guint i = 0; i < self->n_methods; i++)
+    if (self->methods[i] == method)
+      return TRUE;
+  return FALSE;
+}
+
+/* Before the run, not after it: the classes ticked that the method can't
+ * judge, and the method this card offers that can. */
+static void
+update_method_warning (CmCardPage *self)
+{
+  g_auto(GStrv) claims = NULL;
+  g_autofree char *warning = NULL;
+  g_autofree char *fix = NULL;
+
+  if (self->item == NULL)
+    return;
+
+  claims = cm_card_page_dup_claims (self);
+  warning = cm_summary_dup_method_warning (method_mode (cm_card_page_get_method (self)),
+                                           (const char * const *) claims);
+  gtk_widget_set_visible (self->method_warning, warning != NULL);
+  if (warning == NULL)
+    return;
+
+  gtk_label_set_label (self->method_warning_label, warning);
+  if (offers_method (self, CM_METHOD_RAW_WRITE))
+    self->method_fix = CM_METHOD_RAW_WRITE;
+  else if (offers_method (self, CM_METHOD_FILE))
+    self->method_fix = CM_METHOD_FILE;
+  else
+    {
+      gtk_widget_set_visible (GTK_WIDGET (self->method_fix_button), FALSE);
+      return;
+    }
+  /* Translators: a button that picks another test method, "Use “Raw test with writes”" */
+  fix = g_strdup_printf (_("Use “%s”"), method_label (self->method_fix));
+  gtk_button_set_label (self->method_fix_button, fix);
+  gtk_widget_set_visible (GTK_WIDGET (self->method_fix_button), TRUE);
+}
+
+static void
+method_fix_clicked_cb (CmCardPage *self,
+                       GtkButton  *button)
+{
+  cm_card_page_set_method (self, self->method_fix);
 }
 
 static void
@@ -183,8 +255,11 @@ fill_classes (CmCardPage *self)
     {
       GtkWidget *button = gtk_toggle_button_new_with_label (classes[i]);
 
+      g_autofree char *promise = cm_summary_dup_class_promise (classes[i]);
+
       gtk_widget_set_name (button, classes[i]);
-      gtk_widget_set_tooltip_text (button, _("Printed on the card"));
+      gtk_widget_set_tooltip_text (button, promise);
+      g_signal_connect_object (button, "toggled", G_CALLBACK (update_method_warning), self, G_CONNECT_SWAPPED);
       if (declared != NULL && g_strv_contains ((const char * const *) declared, classes[i]))
         gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (button), TRUE);
       gtk_flow_box_append (self->class_box, button);
@@ -631,6 +706,11 @@ cm_card_page_class_init (CmCardPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, capacity_progress);
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, capacity_map);
   gtk_widget_class_bind_template_callback (widget_class, capacity_button_clicked_cb);
+  gtk_widget_class_bind_template_child (widget_class, CmCardPage, method_warning);
+  gtk_widget_class_bind_template_child (widget_class, CmCardPage, method_warning_label);
+  gtk_widget_class_bind_template_child (widget_class, CmCardPage, method_fix_button);
+  gtk_widget_class_bind_template_callback (widget_class, method_fix_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, update_method_warning);
 }
 
 static void
@@ -656,6 +736,7 @@ cm_card_page_new (CmCardItem *item)
   self->verify_row = cm_verify_row_new (item);
   adw_preferences_group_add (self->capacity_group, self->verify_row);
   g_signal_connect_object (self->verify_row, "notify::busy", G_CALLBACK (verify_busy_cb), self, G_CONNECT_SWAPPED);
+  update_method_warning (self);
 
   return self;
 }
@@ -679,6 +760,7 @@ cm_card_page_update_item (CmCardPage *self,
   g_set_object (&self->item, item);
   fill_methods (self);
   cm_card_page_set_method (self, method);
+  update_method_warning (self);
   if (self->probe_cancellable == NULL)
     fill_capacity (self);
   cm_verify_row_set_item (CM_VERIFY_ROW (self->verify_row), item);
@@ -689,6 +771,31 @@ cm_card_page_get_item (CmCardPage *self)
 {
   g_return_val_if_fail (CM_IS_CARD_PAGE (self), NULL);
   return self->item;
+}
+
+/* The warning shown next to Start Test, or NULL when there is none. */
+const char *
+cm_card_page_get_method_warning (CmCardPage *self)
+{
+  g_return_val_if_fail (CM_IS_CARD_PAGE (self), NULL);
+
+  if (!gtk_widget_get_visible (self->method_warning))
+    return NULL;
+  return gtk_label_get_label (self->method_warning_label);
+}
+
+/* Picks the method the warning offers, as its button does; FALSE when
+ * there is no warning or nothing to offer. */
+gboolean
+cm_card_page_accept_method_fix (CmCardPage *self)
+{
+  g_return_val_if_fail (CM_IS_CARD_PAGE (self), FALSE);
+
+  if (!gtk_widget_get_visible (self->method_warning) ||
+      !gtk_widget_get_visible (GTK_WIDGET (self->method_fix_button)))
+    return FALSE;
+  g_signal_emit_by_name (self->method_fix_button, "clicked");
+  return TRUE;
 }
 
 GStrv

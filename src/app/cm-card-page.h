@@ -38,4 +38,7 @@ const char *cm_card_page_get_capacity_outcome  (CmCardPage *self,
                                                 gboolean   *fake);
 GtkWidget  *cm_card_page_get_verify_row        (CmCardPage *self);
 
+const char   *cm_card_page_get_method_warning (CmCardPage *self);
+gboolean      cm_card_page_accept_method_fix  (CmCardPage *self);
+
 G_END_DECLS

@@ -20,6 +20,7 @@
 #include <math.h>
 
 #include "cm-chart-capacity.h"
+#include "cm-verdict.h"
 
 #include "cm-chart-view.h"
 
@@ -38,6 +39,7 @@ struct _CmChartView
   GPtrArray       *series;   /* Series, live view only */
   CmCapacityReport *capacity; /* capacity map only */
   char            *capacity_device;
+  GStrv            claims;   /* classes whose write line the live view draws */
 };
 
 G_DEFINE_FINAL_TYPE (CmChartView, cm_chart_view, GTK_TYPE_DRAWING_AREA)
@@ -73,10 +75,13 @@ static void
 set_series_color (cairo_t *cr,
                   guint    index)
 {
-  /* The GNOME palette's blue, orange, green, purple, red. */
+  /* The GNOME palette's blue, orange, green, purple, red, brown, yellow
+   * and teal: a quick run's six tests never share a colour, and a test
+   * keeps its colour for the whole run. Each reads on light and dark. */
   static const double palette[][3] = {
     { 0.21, 0.52, 0.89 }, { 1.00, 0.47, 0.00 }, { 0.15, 0.64, 0.41 },
-    { 0.57, 0.25, 0.67 }, { 0.75, 0.11, 0.16 },
+    { 0.57, 0.25, 0.67 }, { 0.88, 0.11, 0.14 }, { 0.60, 0.42, 0.27 },
+    { 0.90, 0.65, 0.04 }, { 0.13, 0.56, 0.64 },
   };
   const double *c = palette[index % G_N_ELEMENTS (palette)];
 
@@ -129,6 +134,98 @@ draw_empty (cairo_t    *cr,
   draw_text (cr, widget, message, width / 2.0, height / 2.0, 0.5);
 }
 
+/* The legend's entries, wrapped into rows @width wide; returns the
+ * number of rows and, when @cr is set, draws them from @y down. */
+static guint
+draw_legend (CmChartView *self,
+             cairo_t     *cr,
+             double       left,
+             double       width,
+             double       y,
+             double       row_height)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  double x = left;
+  guint rows = self->series->len > 0 ? 1 : 0;
+
+  for (guint i = 0; i < self->series->len; i++)
+    {
+      Series *s = g_ptr_array_index (self->series, i);
+      g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (widget, s->test);
+      int w, h;
+
+      pango_layout_get_pixel_size (layout, &w, &h);
+      if (x > left && x + 12 + w > left + width)
+        {
+          x = left;
+          y += row_height;
+          rows++;
+        }
+      if (cr != NULL)
+        {
+          set_series_color (cr, i);
+          cairo_rectangle (cr, x, y + row_height / 2.0 - 4, 8, 8);
+          cairo_fill (cr);
+          set_color (cr, widget, 0.8);
+          cairo_move_to (cr, x + 12, y + row_height / 2.0 - h / 2.0);
+          pango_cairo_show_layout (cr, layout);
+        }
+      x += 12 + w + 18;
+    }
+  return rows;
+}
+
+/* The claimed classes' write speeds as dashed lines, the classes that
+ * share a figure on one line: "U3 · V30". */
+static void
+draw_class_lines (CmChartView *self,
+                  cairo_t     *cr,
+                  double       left,
+                  double       top,
+                  double       pw,
+                  double       ph,
+                  double       max_y)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  g_autoptr(GHashTable) lines = g_hash_table_new_full (g_double_hash, g_double_equal, g_free, g_free);
+  GHashTableIter iter;
+  gpointer key, value;
+
+  for (guint i = 0; self->claims != NULL && self->claims[i] != NULL; i++)
+    {
+      double write_mb_s = 0;
+      char *names;
+
+      if (!cm_verdict_get_minimums (self->claims[i], &write_mb_s, NULL, NULL) || write_mb_s <= 0)
+        continue;
+      names = g_hash_table_lookup (lines, &write_mb_s);
+      names = names != NULL ? g_strdup_printf ("%s · %s", names, self->claims[i]) : g_strdup (self->claims[i]);
+      g_hash_table_replace (lines, g_memdup2 (&write_mb_s, sizeof write_mb_s), names);
+    }
+
+  cairo_save (cr);
+  cairo_set_line_width (cr, 1);
+  cairo_set_dash (cr, (double[]) { 4, 3 }, 2, 0);
+  g_hash_table_iter_init (&iter, lines);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      double mb_s = *(double *) key;
+      double y;
+
+      if (mb_s > max_y)
+        continue;
+      y = round (top + ph - ph * mb_s / max_y) + 0.5;
+      set_color (cr, widget, 0.45);
+      cairo_move_to (cr, left, y);
+      cairo_line_to (cr, left + pw, y);
+      cairo_stroke (cr);
+      /* At the left end, where the lines start low and leave room. */
+      set_color (cr, widget, 0.7);
+      draw_text (cr, widget, value, left + 4, y - 9, 0);
+    }
+  cairo_restore (cr);
+}
+
 static void
 draw_lines (CmChartView *self,
             cairo_t     *cr,
@@ -137,8 +234,9 @@ draw_lines (CmChartView *self,
 {
   GtkWidget *widget = GTK_WIDGET (self);
   double max_t = 0, max_y = 0;
-  double left = 56, right = 16, top = 28, bottom = 28;
-  double pw = width - left - right, ph = height - top - bottom;
+  double left = 56, right = 16, top = 28, axis = 22, row_height = 20;
+  double pw = width - left - right, ph, bottom;
+  guint legend_rows;
   char label[64];
 
   for (guint i = 0; i < self->series->len; i++)
@@ -153,6 +251,12 @@ draw_lines (CmChartView *self,
           max_y = MAX (max_y, p->y);
         }
     }
+
+  /* The time under the axis, then the legend in as many rows as it
+   * needs: nothing overlaps and nothing is cut at any width. */
+  legend_rows = draw_legend (self, NULL, left, pw, 0, row_height);
+  bottom = axis + legend_rows * row_height;
+  ph = height - top - bottom;
 
   if (self->series->len == 0 || pw < 20 || ph < 20)
     {
@@ -180,7 +284,9 @@ draw_lines (CmChartView *self,
   set_color (cr, widget, 0.6);
   draw_text (cr, widget, _("MB/s"), left - 6, top / 2.0, 1);
   g_snprintf (label, sizeof label, _("%.0f s"), max_t);
-  draw_text (cr, widget, label, left + pw, height - bottom / 2.0, 1);
+  draw_text (cr, widget, label, left + pw, top + ph + axis / 2.0, 1);
+
+  draw_class_lines (self, cr, left, top, pw, ph, max_y);
 
   cairo_set_line_width (cr, 2);
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
@@ -212,26 +318,36 @@ draw_lines (CmChartView *self,
         }
     }
 
-  /* A legend along the bottom, one entry per test. */
-  {
-    double x = left;
+  draw_legend (self, cr, left, pw, top + ph + axis, row_height);
+}
 
-    for (guint i = 0; i < self->series->len; i++)
-      {
-        Series *s = g_ptr_array_index (self->series, i);
-        g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (widget, s->test);
-        int w, h;
+/* The classes whose write speed the live view draws as lines. */
+void
+cm_chart_view_set_claims (CmChartView        *self,
+                          const char * const *claims)
+{
+  g_return_if_fail (CM_IS_CHART_VIEW (self));
 
-        pango_layout_get_pixel_size (layout, &w, &h);
-        set_series_color (cr, i);
-        cairo_rectangle (cr, x, height - bottom / 2.0 - 4, 8, 8);
-        cairo_fill (cr);
-        set_color (cr, widget, 0.8);
-        cairo_move_to (cr, x + 12, height - bottom / 2.0 - h / 2.0);
-        pango_cairo_show_layout (cr, layout);
-        x += w + 28;
-      }
-  }
+  g_strfreev (self->claims);
+  self->claims = g_strdupv ((char **) claims);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* The tests the live view has a line for, in order of their colours. */
+guint
+cm_chart_view_get_n_series (CmChartView *self)
+{
+  g_return_val_if_fail (CM_IS_CHART_VIEW (self), 0);
+  return self->series->len;
+}
+
+/* How many rows the live legend takes at @width pixels. */
+guint
+cm_chart_view_get_legend_rows (CmChartView *self,
+                               int          width)
+{
+  g_return_val_if_fail (CM_IS_CHART_VIEW (self), 0);
+  return draw_legend (self, NULL, 56, width - 56 - 16, 0, 20);
 }
 
 gboolean
@@ -357,6 +473,7 @@ cm_chart_view_finalize (GObject *object)
   g_clear_pointer (&self->series, g_ptr_array_unref);
   g_clear_pointer (&self->capacity, cm_capacity_report_free);
   g_clear_pointer (&self->capacity_device, g_free);
+  g_clear_pointer (&self->claims, g_strfreev);
 
   G_OBJECT_CLASS (cm_chart_view_parent_class)->finalize (object);
 }

@@ -51,4 +51,10 @@ void        cm_chart_view_set_capacity   (CmChartView            *self,
 const CmCapacityReport *cm_chart_view_get_capacity (CmChartView *self);
 guint       cm_chart_view_get_n_points   (CmChartView     *self);
 
+void        cm_chart_view_set_claims     (CmChartView        *self,
+                                          const char * const *claims);
+guint       cm_chart_view_get_n_series   (CmChartView     *self);
+guint       cm_chart_view_get_legend_rows (CmChartView    *self,
+                                          int              width);
+
 G_END_DECLS

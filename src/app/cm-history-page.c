@@ -16,6 +16,8 @@
 #include "cm-test-table.h"
 #include "cm-chart.h"
 #include "cm-result-page.h"
+#include "cm-summary.h"
+#include "cm-toast.h"
 
 #include "cm-verify.h"
 
@@ -38,119 +40,73 @@ struct _CmHistoryPage
   AdwPreferencesGroup *problems_group;
   CmChartView         *summary_chart;
   CmChartView         *time_chart;
+  GtkGrid             *compare_grid;
 };
+
+enum {
+  SIGNAL_OPEN_RESULT,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (CmHistoryPage, cm_history_page, GTK_TYPE_BOX)
 
-static const char *
-result_name (CmResult *result)
+/* "3 Dec 2026, 09:40 · Raw test with writes · Meets U3 and A1" */
+static char *
+dup_facts (CmResult *result)
 {
-  CmCardInfo *card = cm_result_get_card (result);
+  g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
+  char *date = cm_summary_dup_date (result);
+  CmStatus status;
+  char *banner = cm_summary_dup_banner (result, &status);
 
-  if (cm_result_get_name (result) != NULL)
-    return cm_result_get_name (result);
-  if (card != NULL && cm_card_info_get_brand (card) != NULL)
-    return cm_card_info_get_brand (card);
-  if (cm_result_get_target_path (result) != NULL)
-    return cm_result_get_target_path (result);
-  return _("Unnamed card");
+  if (date != NULL)
+    g_ptr_array_add (parts, date);
+  g_ptr_array_add (parts, g_strdup (cm_summary_method_label (cm_result_get_target_mode (result))));
+  g_ptr_array_add (parts, banner != NULL ? banner : g_strdup (_("No class judged")));
+  g_ptr_array_add (parts, NULL);
+  return g_strjoinv (" · ", (char **) parts->pdata);
 }
 
-static double
-test_figure (CmResult   *result,
-             const char *name,
-             gboolean    iops)
-{
-  CmTestResult *test = cm_result_lookup_test (result, name);
-
-  if (test == NULL || test->error != NULL)
-    return -1;
-  return iops ? test->iops : test->mb_per_s;
-}
-
-static void
-append_figure (GString    *out,
-               const char *format,
-               double      value)
-{
-  if (value < 0)
-    return;
-  if (out->len > 0)
-    g_string_append (out, " · ");
-  g_string_append_printf (out, format, value);
-}
-
-/* "12 Mar 2024, 14:05 · write 18.2 MB/s · read 45.1 MB/s · 4K read 1520 IOPS" */
+/* "Sequential read 45.1 MB/s · Sequential write 18.2 MB/s · …": the
+ * speeds people compare cards by, those that were measured. */
 static char *
 dup_figures (CmResult *result)
 {
+  g_autoptr(GPtrArray) figures = NULL;
   GString *out = g_string_new (NULL);
-  GDateTime *started = cm_result_get_started (result);
+  const CmTestResult *verify_write = cm_result_lookup_test (result, CM_TEST_VERIFY_WRITE);
+  const CmTestResult *verify_read = cm_result_lookup_test (result, CM_TEST_VERIFY_READ);
 
-  if (started != NULL)
-    {
-      g_autoptr(GDateTime) local = g_date_time_to_local (started);
-      g_autofree char *date = g_date_time_format (local, _("%-d %b %Y, %H:%M"));
-
-      g_string_append (out, date);
-    }
+  /* A full verify has no speed tests: its write and read-back rates. */
   if (cm_result_get_verify (result) != NULL)
     {
-      /* Translators: a full verify's write speed in a history row */
-      append_figure (out, _("verify: write %.1f MB/s"), test_figure (result, CM_TEST_VERIFY_WRITE, FALSE));
-      /* Translators: a full verify's read-back speed in a history row */
-      append_figure (out, _("read back %.1f MB/s"), test_figure (result, CM_TEST_VERIFY_READ, FALSE));
+      if (verify_write != NULL)
+        /* Translators: a full verify's write speed in a history row */
+        g_string_append_printf (out, _("verify: write %.1f MB/s"), verify_write->mb_per_s);
+      if (verify_read != NULL)
+        {
+          if (out->len > 0)
+            g_string_append (out, " · ");
+          /* Translators: a full verify's read-back speed in a history row */
+          g_string_append_printf (out, _("read back %.1f MB/s"), verify_read->mb_per_s);
+        }
       return g_string_free (out, FALSE);
     }
-  /* Translators: sequential write speed in a history row */
-  append_figure (out, _("write %.1f MB/s"), test_figure (result, CM_TEST_SEQ_WRITE, FALSE));
-  /* Translators: sequential read speed in a history row */
-  append_figure (out, _("read %.1f MB/s"), test_figure (result, CM_TEST_SEQ_READ, FALSE));
-  append_figure (out, _("4K read %.0f IOPS"), test_figure (result, CM_TEST_RAND_READ_4K, TRUE));
-  append_figure (out, _("4K write %.0f IOPS"), test_figure (result, CM_TEST_RAND_WRITE_4K, TRUE));
 
-  return g_string_free (out, FALSE);
-}
-
-/* "C10: Meets · U3: Below", or a word when nothing was judged. */
-static char *
-dup_verdicts (CmResult *result)
-{
-  GPtrArray *claims = cm_result_get_claims (result);
-  const CmVerifySummary *verify = cm_result_get_verify (result);
-  GString *out = g_string_new (NULL);
-
-  /* A full verify judges no class: its finding is what came back. */
-  if (verify != NULL)
+  figures = cm_summary_dup_headline (result);
+  for (guint i = 0; i < figures->len; i++)
     {
-      g_autofree char *usable = g_format_size (verify->usable_bytes);
-      g_autofree char *lost = g_format_size (verify->lost_bytes);
+      const CmHeadlineFigure *f = g_ptr_array_index (figures, i);
 
-      g_string_free (out, TRUE);
-      if (cm_verify_summary_lost_data (verify))
-        return g_strdup_printf (_("Every byte verified: %s came back, %s lost"), usable, lost);
-      return g_strdup_printf (_("Every byte verified: all %s came back"), usable);
-    }
-
-  for (guint i = 0; i < claims->len; i++)
-    {
-      const CmClaim *claim = g_ptr_array_index (claims, i);
-
-      /* Classes nobody claimed only show what the figures meet. */
-      if (g_strcmp0 (claim->source, "figures") == 0)
+      /* The row has room for four; Compare shows them all. */
+      if (!f->measured || f->latency || cm_test_table_lookup (f->test)->queue_depth > 1)
         continue;
       if (out->len > 0)
         g_string_append (out, " · ");
-      /* Translators: a class and its verdict, "U3: Meets" */
-      g_string_append_printf (out, _("%s: %s"), claim->klass, cm_status_get_label (claim->status));
+      g_string_append_printf (out, "%s %s", f->label, f->value);
     }
-
-  if (out->len == 0)
-    {
-      g_string_free (out, TRUE);
-      return g_strdup (_("No class judged"));
-    }
-
   return g_string_free (out, FALSE);
 }
 
@@ -190,19 +146,93 @@ check_toggled_cb (CmHistoryPage  *self,
   update_compare (self);
 }
 
+static void
+open_clicked_cb (CmHistoryPage *self,
+                 GtkButton     *button)
+{
+  CmResult *result = g_object_get_data (G_OBJECT (button), "cm-result");
+
+  g_signal_emit (self, signals[SIGNAL_OPEN_RESULT], 0, result);
+}
+
+static void
+delete_response_cb (CmHistoryPage    *self,
+                    const char       *response,
+                    AdwMessageDialog *dialog)
+{
+  CmResult *result = g_object_get_data (G_OBJECT (dialog), "cm-result");
+  g_autoptr(GError) error = NULL;
+
+  if (g_strcmp0 (response, "delete") != 0)
+    return;
+  for (guint i = 0; i < self->results->len; i++)
+    if (g_ptr_array_index (self->results, i) == result)
+      {
+        if (!cm_history_page_delete (self, i, &error))
+          cm_toast_show (GTK_WIDGET (self), error->message);
+        return;
+      }
+}
+
+/* Deleting loses a measurement for good, so it is asked first. */
+static void
+delete_clicked_cb (CmHistoryPage *self,
+                   GtkButton     *button)
+{
+  CmResult *result = g_object_get_data (G_OBJECT (button), "cm-result");
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  g_autofree char *title = cm_summary_dup_card_title (result);
+  g_autofree char *date = cm_summary_dup_date (result);
+  g_autofree char *body = g_strdup_printf (_("The result of %s, tested %s, is removed from the history for good."),
+                                           title, date != NULL ? date : "?");
+  GtkWidget *dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                              _("Delete This Result?"), body);
+
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
+                                    "cancel", _("_Cancel"),
+                                    "delete", _("_Delete"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "delete", ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  g_object_set_data_full (G_OBJECT (dialog), "cm-result", g_object_ref (result), g_object_unref);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (delete_response_cb), self, G_CONNECT_SWAPPED);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static GtkWidget *
+new_row_button (CmHistoryPage *self,
+                CmResult      *result,
+                const char    *icon,
+                const char    *tooltip,
+                GCallback      callback)
+{
+  GtkWidget *button = gtk_button_new_from_icon_name (icon);
+
+  gtk_widget_set_tooltip_text (button, tooltip);
+  gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
+  gtk_widget_add_css_class (button, "flat");
+  g_object_set_data (G_OBJECT (button), "cm-result", result);
+  g_signal_connect_object (button, "clicked", callback, self, G_CONNECT_SWAPPED);
+  return button;
+}
+
 static GtkWidget *
 new_result_row (CmHistoryPage *self,
                 CmResult      *result)
 {
   GtkWidget *row = adw_action_row_new ();
   GtkWidget *check = gtk_check_button_new ();
+  g_autofree char *title = cm_summary_dup_card_title (result);
+  g_autofree char *facts = dup_facts (result);
   g_autofree char *figures = dup_figures (result);
-  g_autofree char *verdicts = dup_verdicts (result);
-  g_autofree char *subtitle = g_strdup_printf ("%s\n%s", figures, verdicts);
+  g_autofree char *subtitle = figures[0] != '\0' ? g_strdup_printf ("%s\n%s", facts, figures) : g_strdup (facts);
+  CmStatus status;
+  g_autofree char *banner = cm_summary_dup_banner (result, &status);
 
   /* Card names and file paths are text, not markup. */
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), result_name (result));
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
   adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
   adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 0);
   gtk_widget_set_valign (check, GTK_ALIGN_CENTER);
@@ -228,16 +258,21 @@ new_result_row (CmHistoryPage *self,
       gtk_widget_set_sensitive (check, FALSE);
       gtk_widget_set_tooltip_text (check, _("A full verify has no speed tests to compare"));
     }
-  else if (cm_result_get_claims (result)->len > 0)
+  else if (banner != NULL)
     {
-      CmStatus status = cm_result_get_overall_status (result);
-      GtkWidget *label = gtk_label_new (cm_status_get_label (status));
+      GtkWidget *label = gtk_label_new (cm_summary_status_label (status));
       g_autofree char *css = g_strdup_printf ("status-%s", cm_status_to_string (status));
 
       gtk_widget_add_css_class (label, css);
       gtk_widget_set_valign (label, GTK_ALIGN_CENTER);
       adw_action_row_add_suffix (ADW_ACTION_ROW (row), label);
     }
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row),
+                             new_row_button (self, result, "user-trash-symbolic", _("Delete This Result"),
+                                             G_CALLBACK (delete_clicked_cb)));
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row),
+                             new_row_button (self, result, "go-next-symbolic", _("Open This Result"),
+                                             G_CALLBACK (open_clicked_cb)));
 
   return row;
 }
@@ -357,7 +392,14 @@ cm_history_page_class_init (CmHistoryPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CmHistoryPage, summary_chart);
   gtk_widget_class_bind_template_child (widget_class, CmHistoryPage, time_chart);
 
+  gtk_widget_class_bind_template_child (widget_class, CmHistoryPage, compare_grid);
+
   gtk_widget_class_install_action (widget_class, "history.compare", NULL, compare_action);
+
+  /* A past result to show on its own page. */
+  signals[SIGNAL_OPEN_RESULT] =
+    g_signal_new ("open-result", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, CM_TYPE_RESULT);
 }
 
 static void
@@ -416,6 +458,61 @@ cm_history_page_set_picked (CmHistoryPage *self,
   return gtk_check_button_get_active (GTK_CHECK_BUTTON (check));
 }
 
+static void
+attach_compare_cell (GtkGrid    *grid,
+                     const char *text,
+                     int         column,
+                     int         row)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), column == 0 ? 0 : 1);
+  /* The card's name and date head its column, cut short if need be. */
+  if (row < 2 && column > 0)
+    {
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+      gtk_label_set_max_width_chars (GTK_LABEL (label), 20);
+      gtk_widget_set_tooltip_text (label, text);
+    }
+  if (row == 0)
+    gtk_widget_add_css_class (label, "heading");
+  if (row == 1)
+    gtk_widget_add_css_class (label, "dim-label");
+  gtk_widget_set_hexpand (label, column == 0);
+  gtk_grid_attach (grid, label, column, row, 1, 1);
+}
+
+/* One column per card, one row per figure people compare cards by, in
+ * the order of the chart's colours. */
+static void
+fill_compare_grid (CmHistoryPage *self,
+                   GPtrArray     *picked)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->compare_grid))) != NULL)
+    gtk_grid_remove (self->compare_grid, child);
+
+  for (guint c = 0; c < picked->len; c++)
+    {
+      CmResult *result = g_ptr_array_index (picked, c);
+      g_autoptr(GPtrArray) figures = cm_summary_dup_headline (result);
+      g_autofree char *title = cm_summary_dup_card_title (result);
+      g_autofree char *date = cm_summary_dup_date (result);
+
+      attach_compare_cell (self->compare_grid, title, c + 1, 0);
+      attach_compare_cell (self->compare_grid, date != NULL ? date : "", c + 1, 1);
+      for (guint i = 0; i < figures->len; i++)
+        {
+          const CmHeadlineFigure *f = g_ptr_array_index (figures, i);
+
+          if (c == 0)
+            attach_compare_cell (self->compare_grid, f->label, 0, i + 2);
+          attach_compare_cell (self->compare_grid, f->value, c + 1, i + 2);
+        }
+    }
+}
+
 /* Shows the ticked results side by side; FALSE when fewer than two are
  * ticked. */
 gboolean
@@ -433,6 +530,7 @@ cm_history_page_compare (CmHistoryPage *self)
   if (picked->len < 2)
     return FALSE;
 
+  fill_compare_grid (self, picked);
   cm_chart_view_set_results (self->summary_chart, picked);
   cm_chart_view_set_results (self->time_chart, picked);
   gtk_stack_set_visible_child_name (self->stack, "compare");
@@ -480,4 +578,45 @@ cm_history_page_get_chart (CmHistoryPage *self,
     default:
       return NULL;
     }
+}
+
+/* Deletes the result at @index, newest first, from the history folder
+ * and the list; the file is all that goes. */
+gboolean
+cm_history_page_delete (CmHistoryPage  *self,
+                        guint           index,
+                        GError        **error)
+{
+  CmResult *result;
+
+  g_return_val_if_fail (CM_IS_HISTORY_PAGE (self), FALSE);
+  g_return_val_if_fail (index < self->results->len, FALSE);
+
+  result = g_ptr_array_index (self->results, index);
+  if (!cm_history_delete (self->history, result, error))
+    return FALSE;
+
+  cm_history_page_reload (self);
+  cm_toast_show (GTK_WIDGET (self), _("Result deleted."));
+  return TRUE;
+}
+
+/* Opens the result at @index, newest first, as the Open button does. */
+void
+cm_history_page_open (CmHistoryPage *self,
+                      guint          index)
+{
+  g_return_if_fail (CM_IS_HISTORY_PAGE (self));
+  g_return_if_fail (index < self->results->len);
+
+  g_signal_emit (self, signals[SIGNAL_OPEN_RESULT], 0, g_ptr_array_index (self->results, index));
+}
+
+/* The row of the result at @index, newest first. */
+GtkWidget *
+cm_history_page_get_row (CmHistoryPage *self,
+                         guint          index)
+{
+  g_return_val_if_fail (CM_IS_HISTORY_PAGE (self), NULL);
+  return GTK_WIDGET (gtk_list_box_get_row_at_index (self->list_box, index));
 }

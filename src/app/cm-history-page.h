@@ -29,4 +29,12 @@ const char    *cm_history_page_get_view     (CmHistoryPage *self);
 CmChartView   *cm_history_page_get_chart    (CmHistoryPage *self,
                                              CmChartKind    kind);
 
+gboolean       cm_history_page_delete        (CmHistoryPage  *self,
+                                              guint           index,
+                                              GError        **error);
+void           cm_history_page_open          (CmHistoryPage  *self,
+                                              guint           index);
+GtkWidget     *cm_history_page_get_row       (CmHistoryPage  *self,
+                                              guint           index);
+
 G_END_DECLS

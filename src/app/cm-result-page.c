@@ -14,6 +14,7 @@
 
 #include "cm-test-table.h"
 #include "cm-backend.h"
+#include "cm-summary.h"
 #include "cm-chart-view.h"
 #include "cm-toast.h"
 
@@ -31,6 +32,8 @@ struct _CmResultPage
   GtkBox              *banner;
   GtkLabel            *verdict_label;
   GtkLabel            *summary_label;
+  GtkGrid             *headline_grid;
+  AdwPreferencesGroup *time_group;
   AdwPreferencesGroup *claims_group;
   GtkMenuButton       *export_button;
   AdwPreferencesGroup *sweep_group;
@@ -46,50 +49,30 @@ struct _CmResultPage
 
 G_DEFINE_FINAL_TYPE (CmResultPage, cm_result_page, GTK_TYPE_BOX)
 
-static const char *
-status_label (CmStatus status)
-{
-  switch (status)
-    {
-    case CM_STATUS_MEETS:
-      return _("Meets");
-    case CM_STATUS_MARGINAL:
-      return _("Marginal");
-    case CM_STATUS_BELOW:
-      return _("Below");
-    case CM_STATUS_NOT_JUDGED:
-    default:
-      return _("Not judged");
-    }
-}
+#define status_label cm_summary_status_label
 
+/* The worst definite answer of the claimed classes: not judged only when
+ * none could be judged. */
 static CmStatus
 overall_status (CmResult *result)
 {
-  if (!cm_result_has_claimed_classes (result))
-    return CM_STATUS_NOT_JUDGED;
+  g_autofree char *banner = NULL;
+  CmStatus status = CM_STATUS_NOT_JUDGED;
 
-  return cm_verdict_worst (result);
+  banner = cm_summary_dup_banner (result, &status);
+  return status;
 }
 
+/* "Meets U3, V30 and A1 · A2 can't be judged on this reader" */
 static char *
-dup_headline (CmResult *result,
-              CmStatus  status)
+dup_headline (CmResult *result)
 {
-  switch (status)
-    {
-    case CM_STATUS_MEETS:
-      return g_strdup (_("The card meets every class on its label"));
-    case CM_STATUS_MARGINAL:
-      return g_strdup (_("The card is just short of a class — test again"));
-    case CM_STATUS_BELOW:
-      return g_strdup (_("The card is slower than its label promises"));
-    case CM_STATUS_NOT_JUDGED:
-    default:
-      return g_strdup (!cm_result_has_claimed_classes (result)
-                       ? _("Measured — no class was picked to judge")
-                       : _("This reader cannot show whether the card meets its label"));
-    }
+  CmStatus status;
+  char *banner = cm_summary_dup_banner (result, &status);
+
+  if (banner != NULL)
+    return banner;
+  return g_strdup (_("Measured — no class was picked to judge"));
 }
 
 static char *
@@ -149,15 +132,9 @@ fill_claims (CmResultPage *self)
         {
           const CmCriterion *c = g_ptr_array_index (claim->criteria, j);
           GtkWidget *crow = adw_action_row_new ();
-          g_autofree char *subtitle = NULL;
+          g_autofree char *subtitle = cm_summary_dup_criterion_text (c);
 
-          if (c->reason != NULL && c->status == CM_STATUS_NOT_JUDGED)
-            subtitle = g_strdup (c->reason);
-          else
-            /* Translators: "measured 8.2 MB/s, needs 10.0 MB/s" */
-            subtitle = g_strdup_printf (_("measured %.1f %s, needs %.1f %s"),
-                                        c->measured, c->unit, c->required, c->unit);
-          adw_preferences_row_set_title (ADW_PREFERENCES_ROW (crow), c->name);
+          adw_preferences_row_set_title (ADW_PREFERENCES_ROW (crow), cm_summary_criterion_label (c->name));
           adw_action_row_set_subtitle (ADW_ACTION_ROW (crow), subtitle);
           add_status_suffix (ADW_ACTION_ROW (crow), c->status);
           adw_expander_row_add_row (ADW_EXPANDER_ROW (row), crow);
@@ -177,6 +154,13 @@ attach_cell (GtkGrid    *grid,
   GtkWidget *label = gtk_label_new (text);
 
   gtk_label_set_xalign (GTK_LABEL (label), column == 0 ? 0 : 1);
+  /* The test's name gives way on a narrow window; the figures never do. */
+  if (column == 0 && !heading)
+    {
+      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+      gtk_label_set_width_chars (GTK_LABEL (label), 12);
+    }
   if (heading)
     gtk_widget_add_css_class (label, "heading");
   gtk_widget_set_hexpand (label, column == 0);
@@ -188,7 +172,7 @@ fill_details (CmResultPage *self)
 {
   GPtrArray *tests = cm_result_get_tests (self->result);
   const char *headings[] = {
-    N_("Test"), N_("MB/s"), N_("IOPS"), N_("Median µs"), N_("99 % µs"), N_("Sustained MB/s"),
+    N_("Test"), N_("MB/s"), N_("IOPS"), N_("Median"), N_("99 %"), N_("Sustained MB/s"),
   };
 
   for (guint c = 0; c < G_N_ELEMENTS (headings); c++)
@@ -198,6 +182,8 @@ fill_details (CmResultPage *self)
     {
       const CmTestResult *t = g_ptr_array_index (tests, i);
       char buf[6][64];
+      g_autofree char *median = NULL;
+      g_autofree char *p99 = NULL;
 
       attach_cell (self->details_grid, cm_test_table_get_label (t->name), 0, i + 1, FALSE);
       if (t->error != NULL)
@@ -210,17 +196,52 @@ fill_details (CmResultPage *self)
           continue;
         }
 
-      g_snprintf (buf[1], sizeof buf[1], "%.2f", t->mb_per_s);
+      g_snprintf (buf[1], sizeof buf[1], t->mb_per_s >= 100 ? "%.0f" : t->mb_per_s >= 10 ? "%.1f" : "%.2f", t->mb_per_s);
       g_snprintf (buf[2], sizeof buf[2], "%.0f", t->iops);
-      g_snprintf (buf[3], sizeof buf[3], "%.0f", t->latency_us[0]);
-      g_snprintf (buf[4], sizeof buf[4], "%.0f", t->latency_us[2]);
+      /* Latencies in milliseconds, as people time a card. */
+      median = cm_summary_format_latency (t->latency_us[0]);
+      p99 = cm_summary_format_latency (t->latency_us[2]);
+      g_strlcpy (buf[3], median, sizeof buf[3]);
+      g_strlcpy (buf[4], p99, sizeof buf[4]);
       if (cm_test_result_get_sustained_mb_per_s (t) > 0)
-        g_snprintf (buf[5], sizeof buf[5], "%.2f", cm_test_result_get_sustained_mb_per_s (t));
+        g_snprintf (buf[5], sizeof buf[5], cm_test_result_get_sustained_mb_per_s (t) >= 100 ? "%.0f" : cm_test_result_get_sustained_mb_per_s (t) >= 10 ? "%.1f" : "%.2f",
+                    cm_test_result_get_sustained_mb_per_s (t));
       else
         g_strlcpy (buf[5], "—", sizeof buf[5]);
 
       for (guint c = 1; c < 6; c++)
         attach_cell (self->details_grid, buf[c], c, i + 1, FALSE);
+    }
+}
+
+/* Read figures on the left, write figures on the right, one pair a row,
+ * in the order of the table of tests. */
+static void
+fill_headline (CmResultPage *self)
+{
+  g_autoptr(GPtrArray) figures = cm_summary_dup_headline (self->result);
+  int rows[2] = { 0, 0 };
+
+  for (guint i = 0; i < figures->len; i++)
+    {
+      const CmHeadlineFigure *f = g_ptr_array_index (figures, i);
+      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+      GtkWidget *label = gtk_label_new (f->label);
+      GtkWidget *value = gtk_label_new (f->value);
+      int column = f->direction == CM_DIRECTION_READ ? 0 : 1;
+
+      gtk_widget_add_css_class (box, "figure");
+      gtk_widget_add_css_class (label, "figure-label");
+      gtk_widget_add_css_class (value, "figure-value");
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+      gtk_widget_set_tooltip_text (label, f->label);
+      gtk_widget_set_hexpand (label, TRUE);
+      if (!f->measured)
+        gtk_widget_set_tooltip_text (value, _("Not measured by this test"));
+      gtk_box_append (GTK_BOX (box), label);
+      gtk_box_append (GTK_BOX (box), value);
+      gtk_grid_attach (self->headline_grid, box, column, rows[column]++, 1, 1);
     }
 }
 
@@ -379,6 +400,8 @@ fill_charts (CmResultPage *self)
    * when a test is missing. */
   gtk_widget_set_visible (GTK_WIDGET (self->sweep_group), cm_chart_view_has_data (self->sweep_chart));
   gtk_widget_set_visible (GTK_WIDGET (self->position_group), cm_chart_view_has_data (self->position_chart));
+  /* A read-only run wrote nothing: no empty write chart. */
+  gtk_widget_set_visible (GTK_WIDGET (self->time_group), cm_chart_view_has_data (self->time_chart));
 }
 
 static void
@@ -405,6 +428,8 @@ cm_result_page_class_init (CmResultPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, banner);
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, verdict_label);
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, summary_label);
+  gtk_widget_class_bind_template_child (widget_class, CmResultPage, headline_grid);
+  gtk_widget_class_bind_template_child (widget_class, CmResultPage, time_group);
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, claims_group);
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, export_button);
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, sweep_group);
@@ -440,13 +465,14 @@ cm_result_page_new (CmResult *result)
   self->result = g_object_ref (result);
   self->status = overall_status (result);
 
-  headline = dup_headline (result, self->status);
+  headline = dup_headline (result);
   sentence = dup_summary_sentence (result);
   css = g_strdup (cm_status_to_string (self->status));
   gtk_widget_add_css_class (GTK_WIDGET (self->banner), css);
   gtk_label_set_label (self->verdict_label, headline);
   gtk_label_set_label (self->summary_label, sentence);
 
+  fill_headline (self);
   fill_claims (self);
   fill_details (self);
   fill_notes (self);
@@ -491,45 +517,8 @@ cm_result_page_get_status (CmResultPage *self)
 char *
 cm_result_dup_text_summary (CmResult *result)
 {
-  GString *text = g_string_new (NULL);
-  GPtrArray *tests, *claims;
-  g_autofree char *headline = NULL;
-  g_autofree char *sentence = NULL;
-
   g_return_val_if_fail (CM_IS_RESULT (result), NULL);
-
-  tests = cm_result_get_tests (result);
-  claims = cm_result_get_claims (result);
-  headline = dup_headline (result, overall_status (result));
-  sentence = dup_summary_sentence (result);
-
-  g_string_append_printf (text, "CardMark %s — %s\n", PACKAGE_VERSION,
-                          cm_result_get_name (result) != NULL ? cm_result_get_name (result)
-                                                              : cm_result_get_target_path (result));
-  g_string_append_printf (text, "%s\n%s\n\n", headline, sentence);
-
-  for (guint i = 0; i < claims->len; i++)
-    {
-      const CmClaim *claim = g_ptr_array_index (claims, i);
-
-      g_string_append_printf (text, "%-4s %s%s%s\n", claim->klass, status_label (claim->status),
-                              claim->reason != NULL ? " — " : "",
-                              claim->reason != NULL ? claim->reason : "");
-    }
-  if (claims->len > 0)
-    g_string_append_c (text, '\n');
-
-  for (guint i = 0; i < tests->len; i++)
-    {
-      const CmTestResult *t = g_ptr_array_index (tests, i);
-
-      if (t->error != NULL)
-        g_string_append_printf (text, "%-20s %s\n", t->name, t->error);
-      else
-        g_string_append_printf (text, "%-20s %9.2f MB/s %8.0f IOPS\n", t->name, t->mb_per_s, t->iops);
-    }
-
-  return g_string_free (text, FALSE);
+  return cm_summary_dup_text (result);
 }
 
 /* The worst status of the result's claims, as the banner shows it. */

@@ -5,11 +5,11 @@
  * A test in progress: which measurement, how far, how long, and the
  * throughput as it happens.
  *
- * Two charts share the space below the progress bar. While a sequential
- * write runs, it is src/charts' write-over-time chart of the result so far,
- * with the claimed write classes' lines, growing as samples arrive: a
- * card's cache running out shows while it happens. During the other tests
- * it is the live line of the test being measured.
+ * One chart for the whole run, so that nothing changes design under the
+ * user's eyes: a line per test as its samples arrive, a colour each for
+ * the run, with the claimed classes' write speeds as dashed lines, so a
+ * card's cache running out during the sequential write shows against
+ * them while it happens.
  */
 
 #include "config.h"
@@ -30,24 +30,14 @@ struct _CmRunPage
   GtkLabel       *test_label;
   GtkProgressBar *progress_bar;
   GtkLabel       *time_label;
-  GtkStack       *chart_stack;
   CmChartView    *chart;
-  CmChartView    *write_chart;
   GtkButton      *cancel_button;
 
-  CmResult       *written;  /* the sequential writes' samples so far */
   CmRunner       *runner;   /* the run it shows */
   gboolean        cancelling;
 };
 
 G_DEFINE_FINAL_TYPE (CmRunPage, cm_run_page, GTK_TYPE_BOX)
-
-/* The tests the write-over-time chart shows. */
-static gboolean
-is_sequential_write (const char *test)
-{
-  return g_strcmp0 (test, CM_TEST_SEQ_WRITE) == 0 || g_strcmp0 (test, CM_TEST_SEQ_WRITE_SUSTAINED) == 0;
-}
 
 static void
 cm_run_page_dispose (GObject *object)
@@ -58,7 +48,6 @@ cm_run_page_dispose (GObject *object)
   if (self->runner != NULL)
     g_signal_handlers_disconnect_by_data (self->runner, self);
   g_clear_object (&self->runner);
-  g_clear_object (&self->written);
 
   G_OBJECT_CLASS (cm_run_page_parent_class)->dispose (object);
 }
@@ -77,9 +66,7 @@ cm_run_page_class_init (CmRunPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CmRunPage, test_label);
   gtk_widget_class_bind_template_child (widget_class, CmRunPage, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, CmRunPage, time_label);
-  gtk_widget_class_bind_template_child (widget_class, CmRunPage, chart_stack);
   gtk_widget_class_bind_template_child (widget_class, CmRunPage, chart);
-  gtk_widget_class_bind_template_child (widget_class, CmRunPage, write_chart);
   gtk_widget_class_bind_template_child (widget_class, CmRunPage, cancel_button);
 }
 
@@ -87,12 +74,11 @@ static void
 cm_run_page_init (CmRunPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-  gtk_widget_set_size_request (GTK_WIDGET (self->chart_stack), -1, 140);
-  self->written = cm_result_new ();
+  gtk_widget_set_size_request (GTK_WIDGET (self->chart), -1, 140);
 }
 
-/* @claims: the classes the card claims, whose lines the write chart
- * emphasises; they are judged when the run ends. */
+/* @claims: the classes the card claims, whose write speeds the chart
+ * draws as lines; they are judged when the run ends. */
 CmRunPage *
 cm_run_page_new (const char         *title,
                  const char * const *claims)
@@ -101,14 +87,8 @@ cm_run_page_new (const char         *title,
   g_autofree char *text = g_strdup_printf (_("Testing %s"), title);
 
   gtk_label_set_label (self->title_label, text);
-  cm_result_set_name (self->written, title);
-  for (guint i = 0; claims != NULL && claims[i] != NULL; i++)
-    {
-      CmClaim *claim = cm_claim_new (claims[i]);
+  cm_chart_view_set_claims (self->chart, claims);
 
-      claim->status = CM_STATUS_NOT_JUDGED;
-      cm_result_take_claim (self->written, claim);
-    }
   return self;
 }
 
@@ -125,11 +105,6 @@ cm_run_page_set_test (CmRunPage  *self,
   /* Translators: "Sequential write (test 1 of 6)" */
   text = g_strdup_printf (_("%s (test %u of %u)"), cm_test_table_get_label (name), index + 1, n_tests);
   gtk_label_set_label (self->test_label, text);
-
-  if (is_sequential_write (name) && cm_result_lookup_test (self->written, name) == NULL)
-    cm_result_take_test (self->written, cm_test_result_new (name));
-  gtk_stack_set_visible_child (self->chart_stack,
-                               GTK_WIDGET (is_sequential_write (name) ? self->write_chart : self->chart));
 }
 
 void
@@ -159,23 +134,9 @@ cm_run_page_add_sample (CmRunPage  *self,
                         double      t,
                         double      mb_per_s)
 {
-  CmTestResult *written;
-
   g_return_if_fail (CM_IS_RUN_PAGE (self));
   cm_chart_view_add_sample (self->chart, cm_test_table_get_label (test), t, mb_per_s);
 
-  written = is_sequential_write (test) ? cm_result_lookup_test (self->written, test) : NULL;
-  if (written != NULL)
-    {
-      /* A sample covers the time since the one before it. */
-      CmSample sample = { 0, t, 0 };
-
-      if (written->samples->len > 0)
-        sample.t_start = g_array_index (written->samples, CmSample, written->samples->len - 1).t_end;
-      sample.bytes = (guint64) (mb_per_s * 1e6 * (sample.t_end - sample.t_start));
-      g_array_append_val (written->samples, sample);
-      cm_chart_view_set_result (self->write_chart, self->written);
-    }
 }
 
 void
@@ -229,12 +190,4 @@ cm_run_page_get_chart (CmRunPage *self)
 {
   g_return_val_if_fail (CM_IS_RUN_PAGE (self), NULL);
   return self->chart;
-}
-
-/* The write-over-time chart of the sequential writes so far. */
-CmChartView *
-cm_run_page_get_write_chart (CmRunPage *self)
-{
-  g_return_val_if_fail (CM_IS_RUN_PAGE (self), NULL);
-  return self->write_chart;
 }

@@ -33,6 +33,5 @@ void         cm_run_page_set_cancelling (CmRunPage  *self);
 void         cm_run_page_follow         (CmRunPage  *self,
                                          CmRunner   *runner);
 CmChartView *cm_run_page_get_chart      (CmRunPage  *self);
-CmChartView *cm_run_page_get_write_chart (CmRunPage *self);
 
 G_END_DECLS

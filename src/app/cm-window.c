@@ -19,6 +19,7 @@
 #include "cm-card-page.h"
 #include "cm-history-page.h"
 #include "cm-journal-watch.h"
+#include "cm-summary.h"
 #include "cm-result-page.h"
 #include "cm-run-page.h"
 #include "cm-toast.h"
@@ -55,6 +56,7 @@ struct _CmWindow
 G_DEFINE_FINAL_TYPE (CmWindow, cm_window, ADW_TYPE_APPLICATION_WINDOW)
 
 static void update_actions (CmWindow *self);
+static CmResult *visible_result (CmWindow *self);
 
 
 static void
@@ -102,7 +104,15 @@ visible_page_changed_cb (CmWindow   *self,
   CmCardPage *card_page = get_card_page (self);
   const char *card = card_page != NULL ? cm_card_item_get_name (cm_card_page_get_item (card_page)) : NULL;
 
-  if (g_strcmp0 (name, "history") == 0)
+  if (g_strcmp0 (name, "saved") == 0 || (g_strcmp0 (name, "result") == 0 && card == NULL))
+    {
+      g_autofree char *title = cm_summary_dup_card_title (visible_result (self));
+
+      adw_window_title_set_title (self->window_title, title);
+      adw_window_title_set_subtitle (self->window_title,
+                                     g_strcmp0 (name, "saved") == 0 ? _("Saved result") : _("Result"));
+    }
+  else if (g_strcmp0 (name, "history") == 0)
     {
       adw_window_title_set_title (self->window_title, _("History"));
       adw_window_title_set_subtitle (self->window_title, _("Saved results"));
@@ -126,13 +136,21 @@ visible_page_changed_cb (CmWindow   *self,
   update_actions (self);
 }
 
+/* The result on screen: the run just finished, or one from the history. */
+static CmResult *
+visible_result (CmWindow *self)
+{
+  GtkWidget *page = gtk_stack_get_visible_child (self->stack);
+
+  return CM_IS_RESULT_PAGE (page) ? cm_result_page_get_result (CM_RESULT_PAGE (page)) : NULL;
+}
+
 static void
 update_actions (CmWindow *self)
 {
   const char *name = gtk_stack_get_visible_child_name (self->stack);
   gboolean running = self->cancellable != NULL;
-  gboolean has_result = gtk_stack_get_child_by_name (self->stack, "result") != NULL
-                        && g_strcmp0 (name, "result") == 0;
+  gboolean has_result = visible_result (self) != NULL;
   GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
   CmCardPage *card_page = get_card_page (self);
 
@@ -143,6 +161,7 @@ update_actions (CmWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.copy-summary", has_result);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.choose-folder", !running);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.show-history", !running);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.ask-cancel", running);
 
   if (app != NULL)
     {
@@ -358,8 +377,9 @@ cm_window_start_test (CmWindow *self)
       return;
     }
 
-  dialog = adw_message_dialog_new (GTK_WINDOW (self), _("Write to the Whole Card?"),
-                                   _("The raw test with writes reads each part of the card and writes the same bytes back. If the card is pulled or the computer loses power during the test, files on it can be lost. Back up anything you need first."));
+  /* The test area, not the whole card: the words say only what is done. */
+  dialog = adw_message_dialog_new (GTK_WINDOW (self), _("Write to This Card?"),
+                                   _("The raw test with writes reads parts of the card and writes the same bytes back. If the card is pulled or the computer loses power during the test, files on it can be lost. Back up anything you need first."));
   adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
                                     "cancel", _("_Cancel"),
                                     "write", _("_Write to Card"),
@@ -436,13 +456,19 @@ devices_changed_cb (CmWindow   *self,
       return;
     }
 
+  /* A card that went away takes its page with it, so that Back after an
+   * error or a result never shows a card that is not there. */
   if (self->cancellable == NULL && page != NULL
       && cm_card_item_get_kind (cm_card_page_get_item (page)) == CM_CARD_KIND_DEVICE
-      && fresh == NULL
-      && g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "card") == 0)
+      && fresh == NULL)
     {
-      show_page (self, "cards", NULL);
-      cm_toast_show (GTK_WIDGET (self->toast_overlay), _("The card was removed."));
+      if (g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "card") == 0)
+        {
+          show_page (self, "cards", NULL);
+          cm_toast_show (GTK_WIDGET (self->toast_overlay), _("The card was removed."));
+        }
+      gtk_stack_remove (self->stack, GTK_WIDGET (page));
+      update_actions (self);
     }
 }
 
@@ -458,6 +484,12 @@ back_action (GtkWidget  *widget,
 
   if (self->cancellable != NULL)
     return;
+
+  if (g_strcmp0 (name, "saved") == 0)
+    {
+      show_page (self, "history", NULL);
+      return;
+    }
 
   if (g_strcmp0 (name, "history") == 0)
     {
@@ -485,6 +517,48 @@ back_action (GtkWidget  *widget,
 }
 
 static void
+open_result_cb (CmWindow      *self,
+                CmResult      *result,
+                CmHistoryPage *history)
+{
+  show_page (self, "saved", GTK_WIDGET (cm_result_page_new (result)));
+}
+
+static void
+ask_cancel_cb (AdwMessageDialog *dialog,
+               const char       *response,
+               CmWindow         *self)
+{
+  if (g_strcmp0 (response, "stop") == 0)
+    cm_window_cancel_test (self);
+}
+
+/* Escape during a run: stopping throws the run away, so it is asked. */
+static void
+ask_cancel_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *param)
+{
+  CmWindow *self = CM_WINDOW (widget);
+  GtkWidget *dialog;
+
+  if (self->cancellable == NULL || g_cancellable_is_cancelled (self->cancellable))
+    return;
+
+  dialog = adw_message_dialog_new (GTK_WINDOW (self), _("Stop the Test?"),
+                                   _("The figures measured so far are thrown away."));
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
+                                    "keep", _("_Keep Testing"),
+                                    "stop", _("_Stop"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "stop", ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "keep");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "keep");
+  g_signal_connect_object (dialog, "response", G_CALLBACK (ask_cancel_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
 show_history_action (GtkWidget  *widget,
                      const char *action_name,
                      GVariant   *param)
@@ -503,7 +577,10 @@ show_history_action (GtkWidget  *widget,
     }
 
   if (page == NULL)
-    page = GTK_WIDGET (cm_history_page_new (self->history));
+    {
+      page = GTK_WIDGET (cm_history_page_new (self->history));
+      g_signal_connect_object (page, "open-result", G_CALLBACK (open_result_cb), self, G_CONNECT_SWAPPED);
+    }
   else
     cm_history_page_reload (CM_HISTORY_PAGE (page));
   show_page (self, "history", page);
@@ -553,10 +630,12 @@ export_chosen_cb (CmWindow             *self,
   g_autoptr(GFile) file = NULL;
   g_autoptr(GError) error = NULL;
 
-  if (response == GTK_RESPONSE_ACCEPT && self->last_result != NULL)
+  CmResult *result = g_object_get_data (G_OBJECT (native), "cm-result");
+
+  if (response == GTK_RESPONSE_ACCEPT && result != NULL)
     {
       file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
-      if (!cm_result_save (self->last_result, file, &error))
+      if (!cm_result_save (result, file, &error))
         cm_toast_show (GTK_WIDGET (self->toast_overlay), error->message);
       else
         cm_toast_show (GTK_WIDGET (self->toast_overlay), _("Result saved."));
@@ -576,7 +655,9 @@ export_json_action (GtkWidget  *widget,
   g_autofree char *stamp = g_date_time_format (now, "%Y-%m-%d-%H%M");
   g_autofree char *name = g_strdup_printf ("cardmark-%s.json", stamp);
 
-  if (self->last_result == NULL)
+  CmResult *result = visible_result (self);
+
+  if (result == NULL)
     return;
 
   native = gtk_file_chooser_native_new (_("Export Result"), GTK_WINDOW (self),
@@ -584,6 +665,7 @@ export_json_action (GtkWidget  *widget,
                                         _("_Export"), _("_Cancel"));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), name);
+  g_object_set_data_full (G_OBJECT (native), "cm-result", g_object_ref (result), g_object_unref);
   g_signal_connect_object (native, "response", G_CALLBACK (export_chosen_cb), self, G_CONNECT_SWAPPED);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
 }
@@ -596,10 +678,12 @@ copy_summary_action (GtkWidget  *widget,
   CmWindow *self = CM_WINDOW (widget);
   g_autofree char *text = NULL;
 
-  if (self->last_result == NULL)
+  CmResult *result = visible_result (self);
+
+  if (result == NULL)
     return;
 
-  text = cm_result_dup_text_summary (self->last_result);
+  text = cm_result_dup_text_summary (result);
   gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), text);
   cm_toast_show (GTK_WIDGET (self->toast_overlay), _("Summary copied."));
 }
@@ -670,6 +754,8 @@ cm_window_class_init (CmWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.choose-folder", NULL, choose_folder_action);
   gtk_widget_class_install_action (widget_class, "win.export-json", NULL, export_json_action);
   gtk_widget_class_install_action (widget_class, "win.copy-summary", NULL, copy_summary_action);
+  gtk_widget_class_install_action (widget_class, "win.ask-cancel", NULL, ask_cancel_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.ask-cancel", NULL);
   gtk_widget_class_install_action (widget_class, "win.show-history", NULL, show_history_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "win.back", NULL);

@@ -64,6 +64,7 @@ cm_chart_test_status (CmResult   *result,
 {
   GPtrArray *claims = cm_result_get_claims (result);
   gboolean found = FALSE;
+  gboolean undecided = FALSE;
 
   for (guint i = 0; i < claims->len; i++)
     {
@@ -77,10 +78,23 @@ cm_chart_test_status (CmResult   *result,
 
           if (g_strcmp0 (c->test, test) != 0)
             continue;
+          /* A figure that meets its part of a class that can't be judged
+           * as a whole (a read-only run's A1 read) decides nothing: it is
+           * not shown as met unless a class that was judged says so. */
+          if (claim->status == CM_STATUS_NOT_JUDGED && c->status != CM_STATUS_NOT_JUDGED)
+            {
+              undecided = TRUE;
+              continue;
+            }
           if (!found || cm_verdict_status_rank (c->status) > cm_verdict_status_rank (*status))
             *status = c->status;
           found = TRUE;
         }
+    }
+  if (!found && undecided)
+    {
+      *status = CM_STATUS_NOT_JUDGED;
+      return TRUE;
     }
   return found;
 }

@@ -16,6 +16,8 @@
 #include <unistd.h>
 
 #include "cm-bench.h"
+#include "cm-summary.h"
+#include "cm-test-table.h"
 #include "cm-verdict.h"
 
 #include "cm-cli.h"
@@ -122,13 +124,16 @@ print_table (CmResult *result)
 {
   GPtrArray *tests = cm_result_get_tests (result);
   GPtrArray *notes = cm_result_get_notes (result);
-  const char *headings[] = { _("Test"), "MB/s", "IOPS", "p50 µs", "p99 µs", "max µs", _("Sustained") };
+  /* Latencies in milliseconds, as people time a card. */
+  const char *headings[] = { _("Test"), "MB/s", "IOPS", _("p50 ms"), _("p99 ms"), _("max ms"), _("Sustained") };
   int widths[] = { 20, 9, 9, 9, 9, 9, 10 };
   g_autoptr(GString) line = g_string_new (NULL);
 
   printf ("%s  %s  (%s)\n", _("Target:"), cm_result_get_target_path (result),
           mode_label (cm_result_get_target_mode (result)));
 
+  for (guint i = 0; i < tests->len; i++)
+    widths[0] = MAX (widths[0], cm_cli_text_width (cm_test_table_get_label (((CmTestResult *) g_ptr_array_index (tests, i))->name)));
   for (guint i = 0; i < G_N_ELEMENTS (headings); i++)
     {
       widths[i] = MAX (widths[i], cm_cli_text_width (headings[i]));
@@ -143,7 +148,7 @@ print_table (CmResult *result)
       const CmTestResult *t = g_ptr_array_index (tests, i);
 
       g_string_truncate (line, 0);
-      cm_cli_pad (line, t->name, widths[0], FALSE);
+      cm_cli_pad (line, cm_test_table_get_label (t->name), widths[0], FALSE);
       if (t->error != NULL)
         {
           printf ("%s %s\n", line->str, t->error);
@@ -152,9 +157,9 @@ print_table (CmResult *result)
 
       append_number (line, "%.2f", t->mb_per_s, widths[1]);
       append_number (line, "%.0f", t->iops, widths[2]);
-      append_number (line, "%.0f", t->latency_us[0], widths[3]);
-      append_number (line, "%.0f", t->latency_us[2], widths[4]);
-      append_number (line, "%.0f", t->latency_us[3], widths[5]);
+      append_number (line, "%.2f", t->latency_us[0] / 1000, widths[3]);
+      append_number (line, "%.2f", t->latency_us[2] / 1000, widths[4]);
+      append_number (line, "%.2f", t->latency_us[3] / 1000, widths[5]);
       if (cm_test_result_get_sustained_mb_per_s (t) > 0)
         append_number (line, "%.2f", cm_test_result_get_sustained_mb_per_s (t), widths[6]);
       printf ("%s\n", line->str);

@@ -11,6 +11,8 @@
 #include <glib/gi18n.h>
 #include <stdio.h>
 
+#include "cm-summary.h"
+#include "cm-test-table.h"
 #include "cm-verdict.h"
 
 #include "cm-cli.h"
@@ -34,15 +36,8 @@ status_label (CmStatus status)
     }
 }
 
-static const char *
-criterion_label (const char *name)
-{
-  if (g_strcmp0 (name, "random-read") == 0)
-    return _("random read");
-  if (g_strcmp0 (name, "random-write") == 0)
-    return _("random write");
-  return _("sustained write");
-}
+/* The app's words for a criterion, from core. */
+#define criterion_label cm_summary_criterion_label
 
 /* Column widths in terminal columns, wide enough for every label of the
  * user's language. */

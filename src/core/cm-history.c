@@ -85,6 +85,48 @@ file_name_for (CmResult *result)
   return g_strdup_printf ("%s-%s.json", stamp, random);
 }
 
+#define FILE_KEY "cm-history-file"
+
+static void
+remember_file (CmResult *result,
+               GFile    *file)
+{
+  g_object_set_data_full (G_OBJECT (result), FILE_KEY, g_object_ref (file), g_object_unref);
+}
+
+/* The file of a result saved in or loaded from a history, or NULL. */
+GFile *
+cm_history_get_file (CmResult *result)
+{
+  g_return_val_if_fail (CM_IS_RESULT (result), NULL);
+  return g_object_get_data (G_OBJECT (result), FILE_KEY);
+}
+
+/* Deletes a result loaded from this history: its file only, never
+ * anything else in the folder. */
+gboolean
+cm_history_delete (CmHistory  *self,
+                   CmResult   *result,
+                   GError    **error)
+{
+  GFile *file;
+  g_autoptr(GFile) parent = NULL;
+
+  g_return_val_if_fail (CM_IS_HISTORY (self), FALSE);
+  g_return_val_if_fail (CM_IS_RESULT (result), FALSE);
+
+  file = cm_history_get_file (result);
+  parent = file != NULL ? g_file_get_parent (file) : NULL;
+  if (parent == NULL || !g_file_equal (parent, self->folder))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                           _("This result is not in the history, so there is nothing to delete."));
+      return FALSE;
+    }
+
+  return g_file_delete (file, NULL, error);
+}
+
 GFile *
 cm_history_save (CmHistory  *self,
                  CmResult   *result,
@@ -108,6 +150,7 @@ cm_history_save (CmHistory  *self,
   file = g_file_get_child (self->folder, name);
   if (!cm_result_save (result, file, error))
     return NULL;
+  remember_file (result, file);
 
   return g_steal_pointer (&file);
 }
@@ -164,7 +207,10 @@ cm_history_load (CmHistory  *self,
       file = g_file_get_child (self->folder, name);
       result = cm_result_new_from_file (file, &file_error);
       if (result != NULL)
-        g_ptr_array_add (results, result);
+        {
+          remember_file (result, file);
+          g_ptr_array_add (results, result);
+        }
       else
         g_ptr_array_add (bad, g_strdup_printf (_("Skipped %s: %s"), g_file_peek_path (file), file_error->message));
     }

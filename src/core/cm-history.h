@@ -24,5 +24,9 @@ GFile      *cm_history_save          (CmHistory   *self,
 GPtrArray  *cm_history_load          (CmHistory   *self,
                                       GPtrArray  **problems,
                                       GError     **error) G_GNUC_WARN_UNUSED_RESULT;
+gboolean    cm_history_delete        (CmHistory   *self,
+                                      CmResult    *result,
+                                      GError     **error);
+GFile      *cm_history_get_file      (CmResult    *result);
 
 G_END_DECLS

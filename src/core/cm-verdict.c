@@ -300,15 +300,16 @@ find_test (Judge       *judge,
     {
       if (g_strcmp0 (cm_result_get_target_mode (judge->result), "raw-read") == 0 &&
           strstr (name, "write") != NULL)
-        *reason = g_strdup (_("The card was tested read-only, so its write speed was not measured."));
+        /* The method is to blame, not the reader: say which one can judge. */
+        *reason = g_strdup (_("The read-only raw test measures no writes, so write speed can't be judged. Test again with “Raw test with writes”."));
       else
-        *reason = g_strdup_printf (_("The %s test did not run."), name);
+        *reason = g_strdup_printf (_("The “%s” test did not run."), cm_test_table_get_label (name));
       return NULL;
     }
 
   if (test->error != NULL)
     {
-      *reason = g_strdup_printf (_("The %s test could not run: %s"), name, test->error);
+      *reason = g_strdup_printf (_("The “%s” test could not run: %s"), cm_test_table_get_label (name), test->error);
       return NULL;
     }
 

@@ -1,0 +1,47 @@
+/* cm-summary.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+
+#include "cm-result.h"
+#include "cm-test-table.h"
+
+G_BEGIN_DECLS
+
+/* One of the figures people compare cards by, ready to show. */
+typedef struct
+{
+  const char  *test;      /* the test it reads */
+  CmDirection  direction; /* read or write: its column in a strip */
+  gboolean     latency;   /* the median latency rather than the speed */
+  char        *label;     /* "Sequential read" */
+  char        *value;     /* "45.1 MB/s", or "—" when not measured */
+  gboolean     measured;
+} CmHeadlineFigure;
+
+void        cm_headline_figure_free       (CmHeadlineFigure *figure);
+
+GPtrArray  *cm_summary_dup_headline       (CmResult   *result) G_GNUC_WARN_UNUSED_RESULT;
+char       *cm_summary_format_rate        (double      value,
+                                           const char *unit) G_GNUC_WARN_UNUSED_RESULT;
+char       *cm_summary_format_latency     (double      us) G_GNUC_WARN_UNUSED_RESULT;
+
+const char *cm_summary_criterion_label    (const char *criterion);
+const char *cm_summary_method_label       (const char *target_mode);
+const char *cm_summary_status_label       (CmStatus    status);
+char       *cm_summary_dup_criterion_text (const CmCriterion *criterion) G_GNUC_WARN_UNUSED_RESULT;
+
+char       *cm_summary_dup_banner         (CmResult   *result,
+                                           CmStatus   *status) G_GNUC_WARN_UNUSED_RESULT;
+char       *cm_summary_dup_card_title     (CmResult   *result) G_GNUC_WARN_UNUSED_RESULT;
+char       *cm_summary_dup_date           (CmResult   *result) G_GNUC_WARN_UNUSED_RESULT;
+char       *cm_summary_dup_text           (CmResult   *result) G_GNUC_WARN_UNUSED_RESULT;
+char       *cm_summary_dup_method_warning (const char         *target_mode,
+                                           const char * const *claims) G_GNUC_WARN_UNUSED_RESULT;
+char       *cm_summary_dup_class_promise  (const char *klass) G_GNUC_WARN_UNUSED_RESULT;
+
+G_END_DECLS

@@ -1,0 +1,633 @@
+/* test-app-result.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * What a person reads first: the banner sums up every class (mixed
+ * outcomes too), the headline figures show without scrolling at 800×480,
+ * no label or summary carries an internal test name, the card page warns
+ * before a run that its method can't judge the ticked classes, History
+ * rows name the card's brand and the method and open or delete a past
+ * result. Runs under Xvfb.
+ *
+ * The verdicts are the core's (cm_verdict_judge) on a result built from
+ * figures chosen to land on each side of a class; the tests assert on the
+ * classes and statuses the page shows, never on the figures typed in.
+ *
+ * With CARDMARK_SCREENSHOT_DIR set, the pages are saved as PNGs at
+ * 800×480 and 1280×800, light and dark.
+ */
+
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "cm-application.h"
+#include "cm-backend.h"
+#include "cm-card-item.h"
+#include "cm-card-list-page.h"
+#include "cm-card-page.h"
+#include "cm-history-page.h"
+#include "cm-run-page.h"
+#include "cm-result-page.h"
+#include "cm-summary.h"
+#include "cm-test-app.h"
+#include "cm-test-table.h"
+#include "cm-verdict.h"
+#include "cm-window.h"
+
+static char *data_home;
+
+static void
+save_screenshot (gpointer    window,
+                 const char *name,
+                 int         width,
+                 int         height,
+                 gboolean    dark)
+{
+  const char *dir = g_getenv ("CARDMARK_SCREENSHOT_DIR");
+  AdwStyleManager *style = adw_style_manager_get_default ();
+  g_autofree char *file = NULL;
+  g_autofree char *path = NULL;
+
+  if (dir == NULL)
+    return;
+
+  adw_style_manager_set_color_scheme (style, dark ? ADW_COLOR_SCHEME_FORCE_DARK : ADW_COLOR_SCHEME_FORCE_LIGHT);
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  cm_test_settle (0.5);
+  file = g_strdup_printf ("app-%s-%dx%d%s.png", name, width, height, dark ? "-dark" : "");
+  path = g_build_filename (dir, file, NULL);
+  cm_test_save_png (GTK_WIDGET (window), path);
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
+}
+
+static void
+save_screenshots (gpointer    window,
+                  const char *name)
+{
+  save_screenshot (window, name, 800, 480, FALSE);
+  save_screenshot (window, name, 800, 480, TRUE);
+  save_screenshot (window, name, 1280, 800, FALSE);
+  save_screenshot (window, name, 1280, 800, TRUE);
+  gtk_window_set_default_size (GTK_WINDOW (window), 800, 480);
+}
+
+static void
+add_test (CmResult   *result,
+          const char *name,
+          double      mb_per_s,
+          double      iops)
+{
+  CmTestResult *test = cm_test_result_new (name);
+
+  test->mb_per_s = mb_per_s;
+  test->iops = iops;
+  test->seconds = 5;
+  test->bytes = (guint64) (mb_per_s * 5e6);
+  test->latency_us[0] = iops > 0 ? 1e6 / iops : 0;
+  test->latency_us[1] = test->latency_us[0] * 1.5;
+  test->latency_us[2] = test->latency_us[0] * 3;
+  test->latency_us[3] = test->latency_us[0] * 10;
+  if (g_str_has_prefix (name, "seq-"))
+    test->sustained_mb_per_s = mb_per_s;
+  cm_result_take_test (result, test);
+}
+
+typedef enum
+{
+  /* U3, V30 and A1 met; A2 can't be judged: the reader doesn't queue. */
+  OUTCOME_MIXED,
+  /* U3 met, A1 missed by far. */
+  OUTCOME_BELOW,
+  /* Nothing written: every class needs a write speed. */
+  OUTCOME_READ_ONLY,
+} Outcome;
+
+/* A result of a USB 3 reader, judged by the core against the classes a
+ * user would tick. */
+static CmResult *
+make_result (Outcome     outcome,
+             const char *brand,
+             int         minutes_ago)
+{
+  CmResult *result = cm_result_new ();
+  g_autoptr(CmCardInfo) card = cm_card_info_new ();
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autoptr(GDateTime) started = g_date_time_add_minutes (now, -minutes_ago);
+  const char *claims[] = { "U3", "V30", "A1", "A2", NULL };
+  gboolean writes = outcome != OUTCOME_READ_ONLY;
+  /* Well clear of each class's line, one way or the other. */
+  double write_mb_s = 60, rr = 3000, rw = 900;
+
+  if (outcome == OUTCOME_BELOW)
+    rr = 300, rw = 40;
+
+  cm_result_set_started (result, started);
+  cm_result_set_target (result, "/dev/sdx", writes ? "raw-write" : "raw-read", "/dev/sdx", "usb");
+  cm_result_set_usb_speed_mbps (result, 5000);
+  cm_result_set_name (result, "Loop device on card");
+  cm_result_set_direct_io (result, TRUE);
+  cm_card_info_set_brand (card, brand);
+  cm_result_set_card (result, card);
+
+  add_test (result, CM_TEST_SEQ_READ, 90, 90 / 4.194304);
+  add_test (result, CM_TEST_RAND_READ_4K, rr * 0.004096, rr);
+  add_test (result, CM_TEST_RAND_READ_4K_QD32, rr * 1.05 * 0.004096, rr * 1.05);
+  if (writes)
+    {
+      add_test (result, CM_TEST_SEQ_WRITE, write_mb_s, write_mb_s / 4.194304);
+      add_test (result, CM_TEST_RAND_WRITE_4K, rw * 0.004096, rw);
+      add_test (result, CM_TEST_RAND_WRITE_4K_QD32, rw * 1.05 * 0.004096, rw * 1.05);
+    }
+
+  cm_verdict_judge (result, outcome == OUTCOME_BELOW ? (const char *[]) { "U3", "A1", NULL } : claims, "label");
+  return result;
+}
+
+/* Every GtkLabel's text under @widget, one a line. */
+static void
+collect_labels (GtkWidget *widget,
+                GString   *out)
+{
+  if (GTK_IS_LABEL (widget))
+    {
+      g_string_append (out, gtk_label_get_label (GTK_LABEL (widget)));
+      g_string_append_c (out, '\n');
+    }
+  if (GTK_IS_WIDGET (widget) && gtk_widget_get_tooltip_text (widget) != NULL)
+    {
+      g_string_append (out, gtk_widget_get_tooltip_text (widget));
+      g_string_append_c (out, '\n');
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_labels (child, out);
+}
+
+static GtkWidget *
+find_by_css_class (GtkWidget  *widget,
+                   const char *css)
+{
+  if (gtk_widget_has_css_class (widget, css))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_by_css_class (child, css);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static char *
+banner_text (CmResultPage *page)
+{
+  GtkWidget *banner = find_by_css_class (GTK_WIDGET (page), "verdict-banner");
+  GString *out = g_string_new (NULL);
+
+  g_assert_nonnull (banner);
+  collect_labels (banner, out);
+  return g_string_free (out, FALSE);
+}
+
+static void
+test_banner_mixed (void)
+{
+  g_autoptr(CmResult) mixed = make_result (OUTCOME_MIXED, "SanDisk", 0);
+  g_autoptr(CmResult) below = make_result (OUTCOME_BELOW, "SanDisk", 0);
+  g_autoptr(CmResult) read_only = make_result (OUTCOME_READ_ONLY, "SanDisk", 0);
+  CmResultPage *page;
+  g_autofree char *text = NULL;
+  GtkWidget *banner;
+
+  /* The core judged the claims as the fixture means them to be. */
+  g_assert_cmpint (cm_result_lookup_claim (mixed, "U3")->status, ==, CM_STATUS_MEETS);
+  g_assert_cmpint (cm_result_lookup_claim (mixed, "A2")->status, ==, CM_STATUS_NOT_JUDGED);
+
+  /* Every class in one line, coloured by the definite answers. */
+  page = g_object_ref_sink (cm_result_page_new (mixed));
+  text = banner_text (page);
+  g_test_message ("banner: %s", text);
+  g_assert_nonnull (strstr (text, "Meets U3, V30 and A1"));
+  g_assert_nonnull (strstr (text, "A2 can't be judged on this reader"));
+  banner = find_by_css_class (GTK_WIDGET (page), "verdict-banner");
+  g_assert_true (gtk_widget_has_css_class (banner, "meets"));
+  g_assert_false (gtk_widget_has_css_class (banner, "not-judged"));
+  g_assert_cmpint (cm_result_page_get_status (page), ==, CM_STATUS_MEETS);
+  g_assert_finalize_object (page);
+
+  /* The worst definite answer leads and colours it. */
+  page = g_object_ref_sink (cm_result_page_new (below));
+  g_clear_pointer (&text, g_free);
+  text = banner_text (page);
+  g_assert_nonnull (strstr (text, "Below A1"));
+  g_assert_nonnull (strstr (text, "Meets U3"));
+  g_assert_true (strstr (text, "Below A1") < strstr (text, "Meets U3"));
+  g_assert_true (gtk_widget_has_css_class (find_by_css_class (GTK_WIDGET (page), "verdict-banner"), "below"));
+  g_assert_finalize_object (page);
+
+  /* A read-only run blames the method, not the reader. */
+  page = g_object_ref_sink (cm_result_page_new (read_only));
+  g_clear_pointer (&text, g_free);
+  text = banner_text (page);
+  g_test_message ("banner: %s", text);
+  g_assert_nonnull (strstr (text, "U3, V30, A1 and A2 can't be judged by a read-only test"));
+  g_assert_null (strstr (text, "reader"));
+  g_assert_true (gtk_widget_has_css_class (find_by_css_class (GTK_WIDGET (page), "verdict-banner"), "not-judged"));
+  g_assert_finalize_object (page);
+}
+
+/* Internal names: every test's and every criterion's. */
+static void
+assert_no_internal_names (const char *text)
+{
+  const char *criteria[] = { "sustained-write", "random-read", "random-write" };
+
+  for (guint i = 0; i < cm_test_table_get_n_kinds (); i++)
+    {
+      const char *name = cm_test_table_get_kind (i)->name;
+
+      if (strstr (text, name) != NULL)
+        g_error ("“%s” shows the internal name “%s”", text, name);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (criteria); i++)
+    if (strstr (text, criteria[i]) != NULL)
+      g_error ("“%s” shows the internal name “%s”", text, criteria[i]);
+}
+
+static void
+test_no_internal_names (void)
+{
+  Outcome outcomes[] = { OUTCOME_MIXED, OUTCOME_BELOW, OUTCOME_READ_ONLY };
+
+  for (guint i = 0; i < G_N_ELEMENTS (outcomes); i++)
+    {
+      g_autoptr(CmResult) result = make_result (outcomes[i], "Lexar", 0);
+      CmResultPage *page = g_object_ref_sink (cm_result_page_new (result));
+      g_autoptr(GString) labels = g_string_new (NULL);
+      g_autofree char *summary = cm_result_dup_text_summary (result);
+      g_autofree char *date = cm_summary_dup_date (result);
+
+      collect_labels (GTK_WIDGET (page), labels);
+      g_assert_cmpuint (labels->len, >, 0);
+      assert_no_internal_names (labels->str);
+      assert_no_internal_names (summary);
+
+      /* The summary says when, which card and how. */
+      g_assert_nonnull (strstr (summary, date));
+      g_assert_nonnull (strstr (summary, "Lexar"));
+      g_assert_nonnull (strstr (summary, cm_summary_method_label (cm_result_get_target_mode (result))));
+      g_assert_nonnull (strstr (summary, cm_test_table_get_label (CM_TEST_RAND_READ_4K_QD32)));
+      g_assert_finalize_object (page);
+    }
+}
+
+typedef struct
+{
+  CmApplication *app;
+  CmWindow      *window;
+  CmHistory     *history;
+} Fixture;
+
+static void
+clear_history (CmHistory *history)
+{
+  g_autofree char *path = g_file_get_path (cm_history_get_folder (history));
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *file = g_build_filename (path, name, NULL);
+
+      g_assert_cmpint (g_unlink (file), ==, 0);
+    }
+}
+
+static void
+fixture_set_up (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  f->history = cm_history_new_default ();
+  clear_history (f->history);
+  f->app = cm_application_new (G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (f->app), NULL, &error));
+  g_assert_no_error (error);
+
+  f->window = cm_window_new (GTK_APPLICATION (f->app));
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 800, 480);
+  gtk_window_present (GTK_WINDOW (f->window));
+}
+
+static void
+fixture_tear_down (Fixture       *f,
+                   gconstpointer  data)
+{
+  cm_test_destroy_window (GTK_WINDOW (f->window));
+  g_clear_object (&f->app);
+  clear_history (f->history);
+  g_clear_object (&f->history);
+}
+
+static void
+save_to_history (Fixture  *f,
+                 CmResult *result)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file = cm_history_save (f->history, result, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (file);
+}
+
+static gboolean
+on_history_page (gpointer data)
+{
+  GtkWidget *page = cm_window_get_page (data, "history");
+
+  return g_strcmp0 (cm_window_get_page_name (data), "history") == 0 &&
+         page != NULL && gtk_widget_get_mapped (page) && gtk_widget_get_height (page) > 0;
+}
+
+static CmHistoryPage *
+show_history (Fixture *f)
+{
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-history", NULL);
+  g_assert_true (cm_test_wait_for (on_history_page, f->window, 10));
+  return CM_HISTORY_PAGE (cm_window_get_page (f->window, "history"));
+}
+
+static gboolean
+on_saved_page (gpointer data)
+{
+  GtkWidget *page = cm_window_get_page (data, "saved");
+
+  return g_strcmp0 (cm_window_get_page_name (data), "saved") == 0 &&
+         page != NULL && gtk_widget_get_mapped (page) && gtk_widget_get_height (page) > 0;
+}
+
+/* Whether the whole of @widget lies inside the visible part of the
+ * scrolled window around it, scrolled to the top. */
+static gboolean
+visible_without_scrolling (GtkWidget *widget)
+{
+  GtkWidget *scrolled = gtk_widget_get_ancestor (widget, GTK_TYPE_SCROLLED_WINDOW);
+  graphene_rect_t bounds;
+
+  g_assert_nonnull (scrolled);
+  g_assert_true (gtk_widget_compute_bounds (widget, scrolled, &bounds));
+  g_test_message ("strip from %.0f to %.0f of %d px", bounds.origin.y,
+                  bounds.origin.y + bounds.size.height, gtk_widget_get_height (scrolled));
+  return bounds.origin.y >= 0 && bounds.size.height > 0 &&
+         bounds.origin.y + bounds.size.height <= gtk_widget_get_height (scrolled);
+}
+
+static void
+test_headline_visible (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(CmResult) result = make_result (OUTCOME_MIXED, "SanDisk", 0);
+  CmHistoryPage *history;
+  GtkWidget *page, *strip;
+  g_autoptr(GString) labels = g_string_new (NULL);
+  int width, height;
+
+  save_to_history (f, result);
+  history = show_history (f);
+  cm_history_page_open (history, 0);
+  g_assert_true (cm_test_wait_for (on_saved_page, f->window, 10));
+
+  gtk_window_get_default_size (GTK_WINDOW (f->window), &width, &height);
+  g_assert_cmpint (width, ==, 800);
+  g_assert_cmpint (height, ==, 480);
+  page = cm_window_get_page (f->window, "saved");
+  strip = find_by_css_class (page, "headline-strip");
+  g_assert_nonnull (strip);
+  g_assert_true (gtk_widget_get_mapped (strip));
+  g_assert_true (visible_without_scrolling (strip));
+
+  /* Each of the table's summary tests, by its label. */
+  collect_labels (strip, labels);
+  for (guint i = 0; i < cm_test_table_get_n_kinds (); i++)
+    if (cm_test_table_get_kind (i)->summary)
+      g_assert_nonnull (strstr (labels->str, cm_test_table_get_label (cm_test_table_get_kind (i)->name)));
+  g_assert_nonnull (strstr (labels->str, "MB/s"));
+  g_assert_nonnull (strstr (labels->str, "IOPS"));
+  g_assert_nonnull (strstr (labels->str, " ms"));
+
+  save_screenshots (f->window, "result-mixed");
+  if (g_getenv ("CARDMARK_SCREENSHOT_DIR") != NULL)
+    {
+      GtkWidget *details = find_by_css_class (page, "details-table");
+      GtkWidget *scrolled = gtk_widget_get_ancestor (details, GTK_TYPE_SCROLLED_WINDOW);
+      graphene_rect_t bounds;
+
+      cm_test_settle (0.5);
+      g_assert_true (gtk_widget_compute_bounds (details, gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scrolled)), &bounds));
+      gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled)), bounds.origin.y - 60);
+      save_screenshot (f->window, "result-details", 800, 480, FALSE);
+    }
+
+  /* Copy Summary copies the result on screen, a past one too. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.copy-summary", NULL));
+}
+
+static void
+test_history_rows (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(CmResult) older = make_result (OUTCOME_READ_ONLY, "Kingston", 90);
+  g_autoptr(CmResult) newer = make_result (OUTCOME_BELOW, "Samsung", 10);
+  CmHistoryPage *history;
+  g_autoptr(GString) first = g_string_new (NULL);
+  g_autoptr(GString) second = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+
+  save_to_history (f, older);
+  save_to_history (f, newer);
+  history = show_history (f);
+  g_assert_cmpuint (cm_history_page_get_n_results (history), ==, 2);
+
+  /* Newest first, each naming its brand, method and verdict. */
+  collect_labels (cm_history_page_get_row (history, 0), first);
+  collect_labels (cm_history_page_get_row (history, 1), second);
+  g_test_message ("rows:\n%s%s", first->str, second->str);
+  g_assert_nonnull (strstr (first->str, "Samsung"));
+  g_assert_nonnull (strstr (first->str, cm_summary_method_label ("raw-write")));
+  g_assert_nonnull (strstr (first->str, "Below A1"));
+  g_assert_nonnull (strstr (second->str, "Kingston"));
+  g_assert_nonnull (strstr (second->str, cm_summary_method_label ("raw-read")));
+  assert_no_internal_names (first->str);
+  assert_no_internal_names (second->str);
+  save_screenshots (f->window, "history-rows");
+
+  /* Compare shows a table of figures, one column per card. */
+  g_assert_true (cm_history_page_set_picked (history, 0, TRUE));
+  g_assert_true (cm_history_page_set_picked (history, 1, TRUE));
+  g_assert_true (cm_history_page_compare (history));
+  {
+    g_autoptr(GString) labels = g_string_new (NULL);
+
+    collect_labels (GTK_WIDGET (history), labels);
+    g_assert_nonnull (strstr (labels->str, "Kingston"));
+    g_assert_nonnull (strstr (labels->str, "Samsung"));
+    g_assert_nonnull (strstr (labels->str, cm_test_table_get_label (CM_TEST_SEQ_READ)));
+  }
+  save_screenshots (f->window, "history-compare-table");
+  g_assert_true (cm_history_page_go_back (history));
+
+  /* Open the older one, come back, delete it: its file goes, the other stays. */
+  cm_history_page_open (history, 1);
+  g_assert_true (cm_test_wait_for (on_saved_page, f->window, 10));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.back", NULL));
+  g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "history");
+
+  g_assert_true (cm_history_page_delete (history, 1, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (cm_history_page_get_n_results (history), ==, 1);
+  {
+    g_autoptr(GPtrArray) left = cm_history_load (f->history, NULL, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (left->len, ==, 1);
+    g_assert_cmpstr (cm_card_info_get_brand (cm_result_get_card (g_ptr_array_index (left, 0))), ==, "Samsung");
+  }
+}
+
+static void
+test_method_warning (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(CmCardItem) item = cm_card_item_new_device ("/dev/sdx", "Card", 32000000000, "USB 3 reader", NULL);
+  CmCardPage *page = g_object_ref_sink (cm_card_page_new (item));
+  const char *claims[] = { "U3", "A1", NULL };
+
+  /* Read-only with nothing ticked: nothing to warn of. */
+  g_assert_true (cm_card_page_set_method (page, CM_METHOD_RAW_READ));
+  g_assert_null (cm_card_page_get_method_warning (page));
+
+  /* Ticked classes the method can't judge are named before the run. */
+  cm_card_page_set_claims (page, claims);
+  g_assert_nonnull (cm_card_page_get_method_warning (page));
+  g_assert_nonnull (strstr (cm_card_page_get_method_warning (page), "U3 and A1"));
+
+  /* The method that can is offered, and taking it clears the warning. */
+  g_assert_true (cm_card_page_accept_method_fix (page));
+  g_assert_cmpint (cm_card_page_get_method (page), ==, CM_METHOD_RAW_WRITE);
+  g_assert_null (cm_card_page_get_method_warning (page));
+
+  g_assert_finalize_object (page);
+
+  /* The same card in the window, as a user sees the warning. */
+  if (g_getenv ("CARDMARK_SCREENSHOT_DIR") != NULL)
+    {
+      g_autoptr(GListStore) store = g_list_store_new (CM_TYPE_CARD_ITEM);
+      CmCardPage *shown;
+
+      g_list_store_append (store, item);
+      cm_window_set_devices (f->window, G_LIST_MODEL (store));
+      g_signal_emit_by_name (cm_window_get_page (f->window, "cards"), "item-activated", item);
+      shown = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
+      g_assert_true (cm_card_page_set_method (shown, CM_METHOD_RAW_READ));
+      cm_card_page_set_claims (shown, claims);
+      save_screenshots (f->window, "card-method-warning");
+    }
+}
+
+static gboolean
+is_mapped (gpointer data)
+{
+  return gtk_widget_get_mapped (data) && gtk_widget_get_height (data) > 0;
+}
+
+/* The live chart at 800×480 with a quick run's six tests: the whole
+ * chart, legend included, shows without scrolling. */
+static void
+test_live_chart_fits (void)
+{
+  const char * const claims[] = { "U3", "V30", "A1", NULL };
+  const char *tests[] = {
+    CM_TEST_SEQ_WRITE, CM_TEST_SEQ_READ, CM_TEST_RAND_WRITE_4K,
+    CM_TEST_RAND_READ_4K, CM_TEST_RAND_WRITE_4K_QD32, CM_TEST_RAND_READ_4K_QD32,
+  };
+  GtkWidget *window = adw_window_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  CmRunPage *page = cm_run_page_new ("Loop device on card", claims);
+  CmChartView *chart = cm_run_page_get_chart (page);
+
+  gtk_box_append (GTK_BOX (box), adw_header_bar_new ());
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (page));
+  adw_window_set_content (ADW_WINDOW (window), box);
+  gtk_window_set_default_size (GTK_WINDOW (window), 800, 480);
+  gtk_window_present (GTK_WINDOW (window));
+
+  /* Each test's speed rises and settles, as a card's does. */
+  for (guint i = 0; i < G_N_ELEMENTS (tests); i++)
+    {
+      cm_run_page_set_test (page, i, G_N_ELEMENTS (tests), tests[i]);
+      for (guint j = 1; j <= 8; j++)
+        cm_run_page_add_sample (page, tests[i], j * 0.5, (60.0 - 9 * i) * (1 - 0.5 / j));
+    }
+  cm_run_page_set_progress (page, 0.9, 4);
+  g_assert_true (cm_test_wait_for (is_mapped, chart, 10));
+  g_assert_true (visible_without_scrolling (GTK_WIDGET (chart)));
+  g_assert_cmpuint (cm_chart_view_get_n_series (chart), ==, G_N_ELEMENTS (tests));
+
+  save_screenshots (window, "running-chart");
+  cm_test_destroy_window (GTK_WINDOW (window));
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int status;
+
+  /* Before anything asks GLib for the user's data folder, which it keeps. */
+  data_home = g_dir_make_tmp ("cardmark-xdg-XXXXXX", NULL);
+  g_assert_nonnull (data_home);
+  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
+
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
+
+  g_test_add_func ("/cardmark/app-result/banner-mixed", test_banner_mixed);
+  g_test_add_func ("/cardmark/app-result/no-internal-names", test_no_internal_names);
+  g_test_add_func ("/cardmark/app-result/live-chart-fits", test_live_chart_fits);
+  g_test_add ("/cardmark/app-result/headline-visible", Fixture, NULL,
+              fixture_set_up, test_headline_visible, fixture_tear_down);
+  g_test_add ("/cardmark/app-result/history-rows", Fixture, NULL,
+              fixture_set_up, test_history_rows, fixture_tear_down);
+  g_test_add ("/cardmark/app-result/method-warning", Fixture, NULL,
+              fixture_set_up, test_method_warning, fixture_tear_down);
+
+  status = g_test_run ();
+  remove_tree (data_home);
+  g_free (data_home);
+  return status;
+}

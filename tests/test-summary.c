@@ -1,0 +1,209 @@
+/* test-summary.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The words a person reads, shared by the app, the CLI and Copy Summary:
+ * the banner sums up every claim and takes the worst definite answer, a
+ * method that writes nothing is named as the reason, figures keep a
+ * sensible precision, and no internal test name reaches the text.
+ *
+ * The claims' statuses are set by hand here: what is tested is how they
+ * are put into words, not how they are judged (tests/test-verdict.c).
+ */
+
+#include "config.h"
+
+#include <locale.h>
+#include <string.h>
+
+#include "cm-summary.h"
+#include "cm-test-table.h"
+#include "cm-verdict.h"
+
+static void
+add_claim (CmResult   *result,
+           const char *klass,
+           CmStatus    status,
+           const char *test,
+           const char *source)
+{
+  CmClaim *claim = cm_claim_new (klass);
+  CmCriterion *c = cm_criterion_new ("sustained-write", test, "MB/s", 20, 30);
+
+  c->status = status;
+  claim->status = status;
+  claim->source = g_strdup (source);
+  g_ptr_array_add (claim->criteria, c);
+  cm_result_take_claim (result, claim);
+}
+
+static CmResult *
+new_result (const char *mode)
+{
+  CmResult *result = cm_result_new ();
+  CmTestResult *read = cm_test_result_new (CM_TEST_SEQ_READ);
+
+  cm_result_set_target (result, "/dev/sdx", mode, "/dev/sdx", "usb");
+  cm_result_set_direct_io (result, TRUE);
+  read->mb_per_s = 80;
+  cm_result_take_test (result, read);
+  if (g_strcmp0 (mode, "raw-read") != 0)
+    {
+      CmTestResult *write = cm_test_result_new (CM_TEST_SEQ_WRITE);
+
+      write->mb_per_s = 20;
+      cm_result_take_test (result, write);
+    }
+  return result;
+}
+
+static void
+test_banner (void)
+{
+  g_autoptr(CmResult) result = new_result ("raw-write");
+  g_autofree char *banner = NULL;
+  g_autofree char *none = NULL;
+  CmStatus status;
+
+  /* Nothing claimed: no banner, not judged. */
+  none = cm_summary_dup_banner (result, &status);
+  g_assert_null (none);
+  g_assert_cmpint (status, ==, CM_STATUS_NOT_JUDGED);
+
+  add_claim (result, "U3", CM_STATUS_MEETS, CM_TEST_SEQ_WRITE, "label");
+  add_claim (result, "V30", CM_STATUS_MEETS, CM_TEST_SEQ_WRITE, "label");
+  add_claim (result, "A2", CM_STATUS_NOT_JUDGED, CM_TEST_SEQ_WRITE, "label");
+  add_claim (result, "V90", CM_STATUS_BELOW, CM_TEST_SEQ_WRITE, "figures");
+  banner = cm_summary_dup_banner (result, &status);
+  g_assert_cmpstr (banner, ==, "Meets U3 and V30 · A2 can't be judged on this reader");
+  /* A class nobody claimed does not count, and not judged never wins
+   * over a definite answer. */
+  g_assert_cmpint (status, ==, CM_STATUS_MEETS);
+
+  add_claim (result, "A1", CM_STATUS_MARGINAL, CM_TEST_SEQ_WRITE, "label");
+  add_claim (result, "C10", CM_STATUS_BELOW, CM_TEST_SEQ_WRITE, "card");
+  g_clear_pointer (&banner, g_free);
+  banner = cm_summary_dup_banner (result, &status);
+  g_assert_cmpstr (banner, ==, "Below C10 · Just under A1 · Meets U3 and V30 · A2 can't be judged on this reader");
+  g_assert_cmpint (status, ==, CM_STATUS_BELOW);
+}
+
+static void
+test_banner_read_only (void)
+{
+  g_autoptr(CmResult) result = new_result ("raw-read");
+  g_autofree char *banner = NULL;
+  CmStatus status;
+
+  add_claim (result, "U1", CM_STATUS_NOT_JUDGED, CM_TEST_SEQ_WRITE, "label");
+  add_claim (result, "U3", CM_STATUS_NOT_JUDGED, CM_TEST_SEQ_WRITE, "label");
+  add_claim (result, "A1", CM_STATUS_NOT_JUDGED, CM_TEST_SEQ_WRITE, "label");
+  banner = cm_summary_dup_banner (result, &status);
+  g_assert_cmpstr (banner, ==, "U1, U3 and A1 can't be judged by a read-only test");
+  g_assert_cmpint (status, ==, CM_STATUS_NOT_JUDGED);
+}
+
+static void
+test_method_warning (void)
+{
+  const char *claims[] = { "U3", "A1", NULL };
+  const char *one[] = { "V30", NULL };
+  const char *none[] = { NULL };
+  g_autofree char *warning = cm_summary_dup_method_warning ("raw-read", claims);
+  g_autofree char *single = cm_summary_dup_method_warning ("raw-read", one);
+  g_autofree char *nothing = cm_summary_dup_method_warning ("raw-read", none);
+  g_autofree char *writes = cm_summary_dup_method_warning ("raw-write", claims);
+  g_autofree char *file = cm_summary_dup_method_warning ("file", claims);
+
+  g_assert_nonnull (strstr (warning, "can't judge U3 and A1"));
+  g_assert_nonnull (strstr (single, "can't judge V30."));
+  g_assert_null (nothing);
+  g_assert_null (writes);
+  g_assert_null (file);
+}
+
+static void
+test_precision (void)
+{
+  struct { double value; const char *unit; const char *text; } rates[] = {
+    { 1579.4, "MB/s", "1579 MB/s" }, { 45.06, "MB/s", "45.1 MB/s" },
+    { 3.691, "MB/s", "3.69 MB/s" }, { 2612.5, "IOPS", "2612 IOPS" },
+  };
+  struct { double us; const char *text; } latencies[] = {
+    { 226415, "226 ms" }, { 1234, "1.2 ms" }, { 330, "0.33 ms" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (rates); i++)
+    {
+      g_autofree char *text = cm_summary_format_rate (rates[i].value, rates[i].unit);
+
+      g_assert_cmpstr (text, ==, rates[i].text);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (latencies); i++)
+    {
+      g_autofree char *text = cm_summary_format_latency (latencies[i].us);
+
+      g_assert_cmpstr (text, ==, latencies[i].text);
+    }
+}
+
+/* Every test of the table, measured or not, in the summary text: none
+ * by its internal name, each by its label. */
+static void
+test_text_has_no_internal_names (void)
+{
+  g_autoptr(CmResult) result = cm_result_new ();
+  g_autoptr(CmCardInfo) card = cm_card_info_new ();
+  g_autoptr(GDateTime) started = g_date_time_new_now_utc ();
+  g_autofree char *text = NULL;
+  g_autofree char *date = NULL;
+
+  cm_result_set_started (result, started);
+  cm_result_set_target (result, "/dev/sdx", "raw-write", "/dev/sdx", "usb");
+  cm_result_set_direct_io (result, TRUE);
+  cm_card_info_set_brand (card, "Lexar");
+  cm_result_set_card (result, card);
+  for (guint i = 0; i < cm_test_table_get_n_kinds (); i++)
+    {
+      CmTestResult *t = cm_test_result_new (cm_test_table_get_kind (i)->name);
+
+      t->mb_per_s = 10 + i;
+      t->iops = 100 * (i + 1);
+      cm_result_take_test (result, t);
+    }
+  cm_verdict_judge (result, (const char *[]) { "U3", "A2", NULL }, "label");
+
+  text = cm_summary_dup_text (result);
+  date = cm_summary_dup_date (result);
+  g_test_message ("%s", text);
+  for (guint i = 0; i < cm_test_table_get_n_kinds (); i++)
+    {
+      const CmTestKind *kind = cm_test_table_get_kind (i);
+
+      g_assert_null (strstr (text, kind->name));
+      g_assert_nonnull (strstr (text, cm_test_table_get_label (kind->name)));
+    }
+  g_assert_null (strstr (text, "sustained-write"));
+  g_assert_null (strstr (text, "random-read"));
+  g_assert_nonnull (strstr (text, date));
+  g_assert_nonnull (strstr (text, "Lexar"));
+  g_assert_nonnull (strstr (text, cm_summary_method_label ("raw-write")));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  /* English words: the expectations are the untranslated strings. */
+  g_setenv ("LANGUAGE", "C", TRUE);
+  setlocale (LC_ALL, "C.UTF-8");
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/cardmark/summary/banner", test_banner);
+  g_test_add_func ("/cardmark/summary/banner-read-only", test_banner_read_only);
+  g_test_add_func ("/cardmark/summary/method-warning", test_method_warning);
+  g_test_add_func ("/cardmark/summary/precision", test_precision);
+  g_test_add_func ("/cardmark/summary/text-has-no-internal-names", test_text_has_no_internal_names);
+
+  return g_test_run ();
+}
