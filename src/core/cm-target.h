@@ -67,6 +67,8 @@ const char   *cm_target_mode_to_string      (CmTargetMode   mode);
 guint         cm_target_remove_stale_scratch (const char   *folder);
 GError       *cm_target_error_from_errno    (int            errsv,
                                              const char    *path) G_GNUC_WARN_UNUSED_RESULT;
+GError       *cm_target_error_wrong_kind    (const char    *path,
+                                             gboolean       need_device) G_GNUC_WARN_UNUSED_RESULT;
 gboolean      cm_target_device_is_mounted   (const char    *device);
 
 G_END_DECLS
