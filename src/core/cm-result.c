@@ -10,6 +10,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "cm-file.h"
 #include "cm-json.h"
 #include "cm-result.h"
 
@@ -423,7 +424,7 @@ cm_result_save (CmResult  *self,
    * failure keeps the file it was to replace; elsewhere, a new file that
    * could not be written whole is removed. */
   if (path != NULL
-      ? g_file_set_contents_full (path, data, length, G_FILE_SET_CONTENTS_CONSISTENT, 0644, &local_error)
+      ? cm_file_set_contents (path, data, length, &local_error)
       : g_file_replace_contents (file, data, length, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
                                  NULL, NULL, &local_error))
     return TRUE;
