@@ -30,6 +30,9 @@ int  cm_cli_probe_capacity (int       argc,
 int  cm_cli_usage_error (GOptionContext *context,
                          const char  *message);
 void cm_cli_print_error (const GError *error);
+void cm_cli_print_message (const char *message);
+char *cm_cli_dup_printable (const char *text,
+                            gboolean    keep_newlines) G_GNUC_WARN_UNUSED_RESULT;
 void cm_cli_print_json  (JsonNode     *node);
 int  cm_cli_text_width  (const char   *text);
 void cm_cli_pad         (GString      *line,

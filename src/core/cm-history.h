@@ -13,6 +13,10 @@ G_BEGIN_DECLS
 
 #define CM_TYPE_HISTORY (cm_history_get_type ())
 
+/* The largest file the history reads. A result holds at most a few
+ * thousand latency points per test: well under a megabyte. */
+#define CM_HISTORY_MAX_FILE_BYTES (64 * 1024 * 1024)
+
 G_DECLARE_FINAL_TYPE (CmHistory, cm_history, CM, HISTORY, GObject)
 
 CmHistory  *cm_history_new           (GFile       *folder) G_GNUC_WARN_UNUSED_RESULT;
