@@ -254,6 +254,14 @@ flush_if_buffered (const CmEngineJob  *job,
   return TRUE;
 }
 
+static inline void
+count_written (const CmEngineJob *job,
+               gssize             done)
+{
+  if (job->written != NULL && done > 0)
+    __atomic_add_fetch (job->written, (guint64) done, __ATOMIC_RELAXED);
+}
+
 static inline gssize
 do_io (const CmEngineJob *job,
        CmDirection        direction,
@@ -261,10 +269,14 @@ do_io (const CmEngineJob *job,
        gsize              size,
        guint64            offset)
 {
+  gssize done;
+
   if (direction == CM_DIRECTION_READ)
     return pread (job->fd, buffer, size, offset);
 
-  return pwrite (job->fd, buffer, size, offset);
+  done = pwrite (job->fd, buffer, size, offset);
+  count_written (job, done);
+  return done;
 }
 
 /* What a command that moved fewer bytes than asked means: a write cut
@@ -504,6 +516,9 @@ reap_completions (Run             *run,
 
       seen++;
       in_flight--;
+
+      if (run->spec->direction == CM_DIRECTION_WRITE)
+        count_written (run->job, cqe->res);
 
       if (cqe->res != (int) run->spec->block_size && *first_error == 0)
         *first_error = cqe->res < 0 ? -cqe->res : short_transfer_errno (run->spec->direction);

@@ -28,6 +28,10 @@ typedef struct
    * every write takes its bytes from it, so the card keeps its content
    * whatever happens. NULL in file mode, where writes use random data. */
   guint8               *backup;
+  /* If set, every byte a write put on the target is added here (from
+   * every thread), warm-up and unmeasured passes included, so the
+   * runner can tell its own writes from another program's. */
+  guint64              *written;
   GCancellable         *cancellable;
   CmEngineProgressFunc  progress;
   gpointer              user_data;

@@ -269,6 +269,52 @@ cm_target_device_is_mounted (const char *device)
   return FALSE;
 }
 
+/**
+ * cm_target_get_bytes_written:
+ * @self: a raw target
+ * @bytes: (out): what the kernel counts as written to the card so far
+ *
+ * Reads the card's write counter (sectors written, in its sysfs stat) —
+ * of the whole card when the target is a partition, so writes through
+ * the whole device count too. Comparing it before and after a run with
+ * what the run wrote itself shows whether another program wrote to the
+ * card meanwhile.
+ *
+ * Returns: %FALSE when there is no counter (a regular file, no sysfs).
+ */
+gboolean
+cm_target_get_bytes_written (CmTarget *self,
+                             guint64  *bytes)
+{
+  g_autofree char *sysdir = NULL;
+  g_autofree char *partition = NULL;
+  g_autofree char *stat_path = NULL;
+  g_autofree char *contents = NULL;
+  guint64 sectors;
+  struct stat st;
+
+  g_return_val_if_fail (CM_IS_TARGET (self), FALSE);
+  g_return_val_if_fail (bytes != NULL, FALSE);
+
+  if (self->fd < 0 || fstat (self->fd, &st) != 0 || !S_ISBLK (st.st_mode))
+    return FALSE;
+
+  sysdir = g_strdup_printf ("/sys/dev/block/%u:%u", major (st.st_rdev), minor (st.st_rdev));
+  partition = g_build_filename (sysdir, "partition", NULL);
+  if (g_file_test (partition, G_FILE_TEST_EXISTS))
+    stat_path = g_build_filename (sysdir, "..", "stat", NULL);
+  else
+    stat_path = g_build_filename (sysdir, "stat", NULL);
+
+  /* Fields: reads, merges, sectors, ticks, then writes, merges, sectors. */
+  if (!g_file_get_contents (stat_path, &contents, NULL, NULL) ||
+      sscanf (contents, "%*u %*u %*u %*u %*u %*u %" G_GUINT64_FORMAT, &sectors) != 1)
+    return FALSE;
+
+  *bytes = sectors * 512;
+  return TRUE;
+}
+
 static gboolean
 open_block_device (CmTarget     *self,
                    gboolean      allow_write,

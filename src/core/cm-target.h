@@ -61,6 +61,8 @@ guint64       cm_target_get_size            (CmTarget      *self);
 guint64       cm_target_dup_free_bytes      (CmTarget      *self);
 guint64       cm_target_get_max_file_bytes  (CmTarget      *self);
 gboolean      cm_target_can_write           (CmTarget      *self);
+gboolean      cm_target_get_bytes_written   (CmTarget      *self,
+                                             guint64       *bytes);
 
 const char   *cm_target_mode_to_string      (CmTargetMode   mode);
 
