@@ -369,6 +369,14 @@ test_empty_history (Fixture       *f,
   g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "cards");
 }
 
+static gboolean
+chart_has_size (gpointer widget)
+{
+  return gtk_widget_get_mapped (widget) &&
+         gtk_widget_get_width (widget) > 200 &&
+         gtk_widget_get_height (widget) > 100;
+}
+
 static void
 test_compare (Fixture       *f,
               gconstpointer  data)
@@ -438,11 +446,10 @@ test_compare (Fixture       *f,
   g_assert_nonnull (strstr (names, cm_result_get_name (first)));
   g_assert_nonnull (strstr (names, cm_result_get_name (second)));
 
-  /* It is drawn: the chart is on screen with a size. */
-  cm_test_settle (0.2);
-  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (summary)));
-  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (summary)), >, 200);
-  g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (summary)), >, 100);
+  /* It is drawn: the chart is on screen with a size, however long a
+   * slower build takes to lay it out. */
+  g_assert_true (cm_test_wait_drawn (GTK_WIDGET (summary), 10));
+  g_assert_true (cm_test_wait_for (chart_has_size, summary, 10));
   save_screenshots (f->window, "history-compare");
 
   /* Back: to the list, then to where History was opened from. */
