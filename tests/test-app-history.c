@@ -352,6 +352,12 @@ test_saved_in_history (Fixture       *f,
   g_assert_cmpuint (cm_result_get_claims (saved)->len, ==, 1);
 }
 
+static gboolean
+history_loaded (gpointer page)
+{
+  return !cm_history_page_get_loading (page);
+}
+
 static void
 test_empty_history (Fixture       *f,
                     gconstpointer  data)
@@ -361,6 +367,7 @@ test_empty_history (Fixture       *f,
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-history", NULL);
   g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "history");
   page = CM_HISTORY_PAGE (cm_window_get_page (f->window, "history"));
+  g_assert_true (cm_test_wait_for (history_loaded, page, 10));
   g_assert_cmpuint (cm_history_page_get_n_results (page), ==, 0);
   g_assert_cmpstr (cm_history_page_get_view (page), ==, "empty");
   g_assert_false (cm_history_page_compare (page));
@@ -399,6 +406,10 @@ test_compare (Fixture       *f,
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-history", NULL);
   g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "history");
   page = CM_HISTORY_PAGE (cm_window_get_page (f->window, "history"));
+  /* The files are read off the main loop: the page is still reading
+   * when the action returns, and fills in once they are read. */
+  g_assert_true (cm_history_page_get_loading (page));
+  g_assert_true (cm_test_wait_for (history_loaded, page, 10));
   g_assert_cmpuint (cm_history_page_get_n_results (page), ==, 2);
   g_assert_cmpstr (cm_history_page_get_view (page), ==, "list");
 
@@ -489,6 +500,7 @@ test_compare_limit (Fixture       *f,
 
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-history", NULL);
   page = CM_HISTORY_PAGE (cm_window_get_page (f->window, "history"));
+  g_assert_true (cm_test_wait_for (history_loaded, page, 10));
   g_assert_cmpuint (cm_history_page_get_n_results (page), ==, n);
 
   for (guint i = 0; i < CM_CHART_MAX_RESULTS; i++)

@@ -214,3 +214,81 @@ cm_history_load (CmHistory  *self,
 
   return g_steal_pointer (&results);
 }
+
+/* Loading off the caller's thread: a history of many results is many
+ * megabytes of JSON, which the app must not parse on its main loop. */
+
+typedef struct
+{
+  GPtrArray *results;
+  GPtrArray *problems;
+} Loaded;
+
+static void
+loaded_free (Loaded *loaded)
+{
+  g_clear_pointer (&loaded->results, g_ptr_array_unref);
+  g_clear_pointer (&loaded->problems, g_ptr_array_unref);
+  g_free (loaded);
+}
+
+static void
+load_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  Loaded *loaded = g_new0 (Loaded, 1);
+  GError *error = NULL;
+
+  loaded->results = cm_history_load (source_object, &loaded->problems, &error);
+  if (loaded->results == NULL)
+    {
+      loaded_free (loaded);
+      g_task_return_error (task, error);
+      return;
+    }
+
+  g_task_return_pointer (task, loaded, (GDestroyNotify) loaded_free);
+}
+
+void
+cm_history_load_async (CmHistory           *self,
+                       GCancellable        *cancellable,
+                       GAsyncReadyCallback  callback,
+                       gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (CM_IS_HISTORY (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, cm_history_load_async);
+  g_task_run_in_thread (task, load_thread);
+}
+
+/* What cm_history_load returns; cancelled, %NULL with
+ * G_IO_ERROR_CANCELLED. */
+GPtrArray *
+cm_history_load_finish (CmHistory     *self,
+                        GAsyncResult  *result,
+                        GPtrArray    **problems,
+                        GError       **error)
+{
+  Loaded *loaded;
+  GPtrArray *results;
+
+  g_return_val_if_fail (CM_IS_HISTORY (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  loaded = g_task_propagate_pointer (G_TASK (result), error);
+  if (loaded == NULL)
+    return NULL;
+
+  results = g_steal_pointer (&loaded->results);
+  if (problems != NULL)
+    *problems = g_steal_pointer (&loaded->problems);
+  loaded_free (loaded);
+
+  return results;
+}

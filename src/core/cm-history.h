@@ -28,5 +28,13 @@ GFile      *cm_history_save          (CmHistory   *self,
 GPtrArray  *cm_history_load          (CmHistory   *self,
                                       GPtrArray  **problems,
                                       GError     **error) G_GNUC_WARN_UNUSED_RESULT;
+void        cm_history_load_async    (CmHistory            *self,
+                                      GCancellable         *cancellable,
+                                      GAsyncReadyCallback   callback,
+                                      gpointer              user_data);
+GPtrArray  *cm_history_load_finish   (CmHistory            *self,
+                                      GAsyncResult         *result,
+                                      GPtrArray           **problems,
+                                      GError              **error) G_GNUC_WARN_UNUSED_RESULT;
 
 G_END_DECLS
