@@ -129,7 +129,10 @@ status=$?
 elapsed_ms=$(( ($(date +%s%N) - start) / 1000000 ))
 check "Ctrl-C ends the run with status 1" test $status -eq 1
 check "Ctrl-C is acknowledged" grep -qi "cancel" "$out/err"
-check "Ctrl-C returns within a second (${elapsed_ms} ms)" test $elapsed_ms -lt 1000
+# CARDMARK_MAX_CANCEL_MS: the sanitizer build's exit (LeakSanitizer scans
+# the heap) takes longer than the cancel itself.
+max_cancel_ms=${CARDMARK_MAX_CANCEL_MS:-1000}
+check "Ctrl-C returns within $max_cancel_ms ms (${elapsed_ms} ms)" test $elapsed_ms -lt "$max_cancel_ms"
 check "no scratch file after Ctrl-C" test "$(ls -A "$dir")" = "photo.jpg"
 
 # A scratch file left by a crash is removed at the next start.
