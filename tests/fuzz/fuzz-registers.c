@@ -12,6 +12,7 @@
 #include <glib/gstdio.h>
 
 #include "cm-card-info.h"
+#include "cm-counterfeit.h"
 
 #include "fuzz-common.h"
 
@@ -20,7 +21,7 @@ read_everything (CmCardInfo *info)
 {
   static const char * const claimed[] = { "C10", "U3", "V30", "A2", NULL };
   g_auto(GStrv) classes = cm_card_info_dup_declared_classes (info);
-  g_auto(GStrv) hints = cm_card_info_dup_counterfeit_hints (info, claimed);
+  g_auto(GStrv) hints = cm_counterfeit_dup_hints (info, claimed);
   g_autoptr(JsonNode) json = cm_card_info_to_json (info);
   g_autoptr(CmCardInfo) again = cm_card_info_new_from_json (json, NULL);
 

@@ -13,6 +13,7 @@
 #include <glib/gstdio.h>
 
 #include "cm-card-info.h"
+#include "cm-counterfeit.h"
 #include "cm-device-private.h"
 
 #include "fuzz-common.h"
@@ -46,7 +47,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   if (info != NULL)
     {
       g_auto(GStrv) classes = cm_card_info_dup_declared_classes (info);
-      g_auto(GStrv) hints = cm_card_info_dup_counterfeit_hints (info, NULL);
+      g_auto(GStrv) hints = cm_counterfeit_dup_hints (info, NULL);
     }
   (void) cm_device_find_usb_speed (card, root, &mbps);
 
