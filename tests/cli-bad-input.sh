@@ -38,8 +38,14 @@ expect 2 "exactly one TARGET" bench
 expect 2 "exactly one TARGET" bench /tmp /var/tmp
 expect 1 "nothing at /nonexistent/card" bench /nonexistent/card
 touch "$work/file.txt"
-expect 1 "not a folder or a card" bench "$work/file.txt"
-expect 1 "needs a device" bench --raw "$work"
+expect 1 "is an ordinary file\. Give a folder" bench "$work/file.txt"
+expect 1 "is a folder\. A raw test needs the card's block device" bench --raw "$work"
+# Neither /dev/null nor a FIFO is called a folder: the message names it.
+mkfifo "$work/fifo"
+expect 1 "/dev/null is a character device" bench --raw /dev/null
+expect 1 "/dev/null is a character device.*Give a folder" bench /dev/null
+expect 1 "fifo is a named pipe \(FIFO\)\. A raw test needs" bench --raw "$work/fifo"
+expect 1 "fifo is a named pipe" bench "$work/fifo"
 
 "$CARDMARK_CLI" --help > "$work/out"
 check "--help lists bench" grep -q "bench" "$work/out"

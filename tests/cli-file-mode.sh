@@ -12,8 +12,14 @@ trap 'rm -rf "$dir" "$out"' EXIT
 head -c 1000000 /dev/urandom > "$dir/photo.jpg"
 before=$(sha256sum "$dir/photo.jpg")
 
+# --output over a file someone else owns, with its own mode, keeps both.
+echo '{}' > "$out/saved.json"
+chmod 0640 "$out/saved.json"
+[ "$(id -u)" = 0 ] && chown nobody "$out/saved.json"
+owner_mode=$(stat -c '%U %a' "$out/saved.json")
 "$CARDMARK_CLI" bench "$dir" --json --output "$out/saved.json" > "$out/r.json" 2> "$out/err"
 status=$?
+check "--output over a file keeps its owner and mode ($owner_mode)" test "$(stat -c '%U %a' "$out/saved.json")" = "$owner_mode"
 check "bench on a folder exits 0" test $status -eq 0
 check "stdout is only the result document" json_check "$out/r.json" 'r["schema"] == 1'
 check "--output writes the same document" cmp -s "$out/r.json" <(cat "$out/saved.json"; echo)
@@ -56,7 +62,14 @@ check "classes are not judged on buffered figures" json_check "$out/buffered.jso
 # Charts straight from bench.
 "$CARDMARK_CLI" bench "$dir" --only seq-write,seq-read --plot "$out/chart.svg" > /dev/null 2>&1
 check "bench --plot draws an SVG" grep -q "<svg" "$out/chart.svg"
+# A chart written through a symbolic link replaces the file it points to
+# and keeps the link and the file's mode.
+echo old > "$out/two-target.png"
+chmod 0600 "$out/two-target.png"
+ln -s two-target.png "$out/two.png"
 "$CARDMARK_CLI" plot "$out/r.json" "$out/buffered.json" --chart write-over-time --output "$out/two.png" 2>/dev/null
+check "plot --output through a link keeps the link and the mode" \
+  test -L "$out/two.png" -a "$(stat -c '%a' "$out/two-target.png")" = 600
 check "plot draws several saved results as PNG" test "$(head -c 4 "$out/two.png" | tail -c 3)" = "PNG"
 
 # At most six results at once: the palette has six colours, and a seventh
@@ -116,7 +129,10 @@ status=$?
 elapsed_ms=$(( ($(date +%s%N) - start) / 1000000 ))
 check "Ctrl-C ends the run with status 1" test $status -eq 1
 check "Ctrl-C is acknowledged" grep -qi "cancel" "$out/err"
-check "Ctrl-C returns within a second (${elapsed_ms} ms)" test $elapsed_ms -lt 1000
+# CARDMARK_MAX_CANCEL_MS: the sanitizer build's exit (LeakSanitizer scans
+# the heap) takes longer than the cancel itself.
+max_cancel_ms=${CARDMARK_MAX_CANCEL_MS:-1000}
+check "Ctrl-C returns within $max_cancel_ms ms (${elapsed_ms} ms)" test $elapsed_ms -lt "$max_cancel_ms"
 check "no scratch file after Ctrl-C" test "$(ls -A "$dir")" = "photo.jpg"
 
 # A scratch file left by a crash is removed at the next start.

@@ -5,6 +5,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 source "$(dirname "$0")/lib/tap.sh"
+need_simcard_path
 
 simcard=$(cd "$(dirname "$0")/simcard" && pwd)
 [ "$(id -u)" = 0 ] || skip_all "the probe needs root for loop devices"

@@ -47,6 +47,8 @@ check "the result records the quick profile's 256 MiB test area" json_check "$wo
 sync
 echo 3 > /proc/sys/vm/drop_caches
 check "--allow-write left every byte of the device as it was" test "$(sha256sum < "$dev")" = "$before"
+check "with no other writer, the result says the content is unchanged" json_check "$work/write.json" \
+  'any("content is unchanged" in n for n in r["notes"]) and not any("Another program" in n for n in r["notes"])'
 
 # Only writes asked for: the area is read first all the same, unmeasured.
 "$CARDMARK_CLI" bench "$dev" --allow-write --only rand-write-4k,seq-write --json > "$work/only.json" 2> "$work/err"
@@ -102,5 +104,20 @@ check "its write tests say write-protected" json_check "$work/ro.json" \
 check "its read tests have figures" json_check "$work/ro.json" \
   'all(t["mb_per_s"] > 0 for t in r["tests"] if "read" in t["name"])'
 
+# Another program writes to the card during a raw write run: the bytes
+# CardMark writes back may undo it, so the result must say so instead of
+# calling the content unchanged.
+"$CARDMARK_CLI" bench "$dev" --allow-write --only rand-write-4k --json > "$work/other.json" 2> "$work/err" &
+pid=$!
+for _ in $(seq 1200); do
+  grep -q "Running rand-write-4k" "$work/err" && break
+  kill -0 $pid 2>/dev/null || break
+  sleep 0.05
+done
+head -c $((1024 * 1024)) /dev/urandom | dd of="$dev" bs=1M seek=3 oflag=direct status=none
+wait $pid
+check "a raw write run with another writer still exits 0" test $? -eq 0
+check "its result says another program wrote to the card, and how much" json_check "$work/other.json" \
+  'any("Another program wrote 1.0\xa0MB" in n for n in r["notes"]) and not any("unchanged" in n for n in r["notes"])'
 
 done_testing

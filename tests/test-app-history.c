@@ -352,6 +352,12 @@ test_saved_in_history (Fixture       *f,
   g_assert_cmpuint (cm_result_get_claims (saved)->len, ==, 1);
 }
 
+static gboolean
+history_loaded (gpointer page)
+{
+  return !cm_history_page_get_loading (page);
+}
+
 static void
 test_empty_history (Fixture       *f,
                     gconstpointer  data)
@@ -361,12 +367,21 @@ test_empty_history (Fixture       *f,
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-history", NULL);
   g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "history");
   page = CM_HISTORY_PAGE (cm_window_get_page (f->window, "history"));
+  g_assert_true (cm_test_wait_for (history_loaded, page, 10));
   g_assert_cmpuint (cm_history_page_get_n_results (page), ==, 0);
   g_assert_cmpstr (cm_history_page_get_view (page), ==, "empty");
   g_assert_false (cm_history_page_compare (page));
 
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.back", NULL);
   g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "cards");
+}
+
+static gboolean
+chart_has_size (gpointer widget)
+{
+  return gtk_widget_get_mapped (widget) &&
+         gtk_widget_get_width (widget) > 200 &&
+         gtk_widget_get_height (widget) > 100;
 }
 
 static void
@@ -391,6 +406,10 @@ test_compare (Fixture       *f,
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-history", NULL);
   g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "history");
   page = CM_HISTORY_PAGE (cm_window_get_page (f->window, "history"));
+  /* The files are read off the main loop: the page is still reading
+   * when the action returns, and fills in once they are read. */
+  g_assert_true (cm_history_page_get_loading (page));
+  g_assert_true (cm_test_wait_for (history_loaded, page, 10));
   g_assert_cmpuint (cm_history_page_get_n_results (page), ==, 2);
   g_assert_cmpstr (cm_history_page_get_view (page), ==, "list");
 
@@ -438,11 +457,10 @@ test_compare (Fixture       *f,
   g_assert_nonnull (strstr (names, cm_result_get_name (first)));
   g_assert_nonnull (strstr (names, cm_result_get_name (second)));
 
-  /* It is drawn: the chart is on screen with a size. */
-  cm_test_settle (0.2);
-  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (summary)));
-  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (summary)), >, 200);
-  g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (summary)), >, 100);
+  /* It is drawn: the chart is on screen with a size, however long a
+   * slower build takes to lay it out. */
+  g_assert_true (cm_test_wait_drawn (GTK_WIDGET (summary), 10));
+  g_assert_true (cm_test_wait_for (chart_has_size, summary, 10));
   save_screenshots (f->window, "history-compare");
 
   /* Back: to the list, then to where History was opened from. */
@@ -524,6 +542,7 @@ test_compare_limit (Fixture       *f,
 
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-history", NULL);
   page = CM_HISTORY_PAGE (cm_window_get_page (f->window, "history"));
+  g_assert_true (cm_test_wait_for (history_loaded, page, 10));
   g_assert_cmpuint (cm_history_page_get_n_results (page), ==, n);
 
   for (guint i = 0; i < CM_CHART_MAX_RESULTS; i++)

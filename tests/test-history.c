@@ -7,6 +7,10 @@
 
 #include <glib/gstdio.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "cm-history.h"
 
 static CmResult *
@@ -77,6 +81,109 @@ test_save_load (void)
   g_rmdir (dir);
 }
 
+static gboolean
+problem_names (GPtrArray  *problems,
+               const char *name,
+               const char *why)
+{
+  for (guint i = 0; i < problems->len; i++)
+    {
+      const char *problem = g_ptr_array_index (problems, i);
+
+      if (strstr (problem, name) != NULL && strstr (problem, why) != NULL)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* Anything named *.json that is not a regular file of a result's size is
+ * skipped and reported, not read: a FIFO would block the reader forever
+ * and a huge file fill the memory. */
+static void
+test_not_regular (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cardmark-history-XXXXXX", &error);
+  g_autoptr(GFile) folder = g_file_new_for_path (dir);
+  g_autoptr(CmHistory) history = cm_history_new (folder);
+  g_autoptr(CmResult) good = result_at (9, "Ultra");
+  g_autoptr(GFile) saved = NULL;
+  g_autoptr(GPtrArray) results = NULL;
+  g_autoptr(GPtrArray) problems = NULL;
+  g_autofree char *fifo = g_build_filename (dir, "fifo.json", NULL);
+  g_autofree char *sub = g_build_filename (dir, "folder.json", NULL);
+  g_autofree char *huge = g_build_filename (dir, "huge.json", NULL);
+  int fd;
+
+  saved = cm_history_save (history, good, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  g_assert_cmpint (g_mkdir (sub, 0700), ==, 0);
+  fd = g_open (huge, O_WRONLY | O_CREAT, 0600);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (ftruncate (fd, CM_HISTORY_MAX_FILE_BYTES + 1), ==, 0);
+  close (fd);
+
+  /* Before the fix the FIFO blocked here; the alarm makes that a failure. */
+  alarm (20);
+  results = cm_history_load (history, &problems, &error);
+  alarm (0);
+  g_assert_no_error (error);
+  g_assert_cmpuint (results->len, ==, 1);
+  g_assert_cmpuint (problems->len, ==, 3);
+  g_assert_true (problem_names (problems, "fifo.json", "not a regular file"));
+  g_assert_true (problem_names (problems, "folder.json", "not a regular file"));
+  g_assert_true (problem_names (problems, "huge.json", "more than a result can be"));
+
+  g_file_delete (saved, NULL, NULL);
+  g_unlink (fifo);
+  g_rmdir (sub);
+  g_unlink (huge);
+  g_rmdir (dir);
+}
+
+static void
+loaded_cb (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  GAsyncResult **out = user_data;
+
+  *out = g_object_ref (result);
+}
+
+/* The same results and problems, read in a worker thread. */
+static void
+test_load_async (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cardmark-history-XXXXXX", NULL);
+  g_autofree char *junk = g_build_filename (dir, "broken.json", NULL);
+  g_autoptr(GFile) folder = g_file_new_for_path (dir);
+  g_autoptr(CmHistory) history = cm_history_new (folder);
+  g_autoptr(CmResult) one = result_at (9, "Ultra");
+  g_autoptr(GFile) saved = cm_history_save (history, one, &error);
+  g_autoptr(GAsyncResult) async = NULL;
+  g_autoptr(GPtrArray) results = NULL;
+  g_autoptr(GPtrArray) problems = NULL;
+
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (junk, "{", -1, NULL));
+
+  cm_history_load_async (history, NULL, loaded_cb, &async);
+  while (async == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  results = cm_history_load_finish (history, async, &problems, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (results->len, ==, 1);
+  g_assert_cmpstr (cm_result_get_name (g_ptr_array_index (results, 0)), ==, "Ultra");
+  g_assert_cmpuint (problems->len, ==, 1);
+
+  g_file_delete (saved, NULL, NULL);
+  g_unlink (junk);
+  g_rmdir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -84,6 +191,8 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/cardmark/history/save-load", test_save_load);
+  g_test_add_func ("/cardmark/history/not-regular", test_not_regular);
+  g_test_add_func ("/cardmark/history/load-async", test_load_async);
 
   return g_test_run ();
 }

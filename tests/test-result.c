@@ -178,6 +178,72 @@ test_malformed (void)
     }
 }
 
+/* A real result with one member of its first test replaced by @json. */
+static CmResult *
+load_with_test_member (const char  *member,
+                       const char  *json,
+                       GError     **error)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "result-small.json", NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonNode) value = NULL;
+  JsonObject *test;
+
+  g_assert_true (json_parser_load_from_file (parser, path, NULL));
+  test = json_array_get_object_element (json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "tests"), 0);
+  if (member != NULL)
+    {
+      value = json_from_string (json, NULL);
+      g_assert_nonnull (value);
+      json_object_set_member (test, member, g_steal_pointer (&value));
+    }
+
+  return cm_result_new_from_json (json_parser_get_root (parser), error);
+}
+
+/* A result from outside is checked as far as the code that reads it
+ * relies on it: a scatter point that is not a number raised a critical,
+ * and 1e999 (infinity to the parser) was cast to an integer. */
+static void
+test_out_of_range (void)
+{
+  static const struct {
+    const char *member;
+    const char *json;
+    const char *named;
+  } cases[] = {
+    { "latency_scatter", "[[{}, 1]]", "latency_scatter" },
+    { "latency_scatter", "[[0.5, \"fast\"]]", "latency_scatter" },
+    { "latency_scatter", "[[0.5, 1e39]]", "latency_scatter" },
+    { "positions", "[[{}, 1]]", "positions" },
+    { "positions", "[[1e999, 20]]", "positions" },
+    { "bytes", "1e999", "bytes" },
+    { "block_size", "1e300", "block_size" },
+    { "queue_depth", "4294967296", "queue_depth" },
+    { "mb_per_s", "1e999", "mb_per_s" },
+    { "seconds", "1e20", "seconds" },
+    { "samples", "[{\"t\": 1, \"seconds\": 1, \"bytes\": 1e999}]", "bytes" },
+  };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CmResult) plain = load_with_test_member (NULL, NULL, &error);
+
+  /* The document itself is fine, so each failure below is its change. */
+  g_assert_no_error (error);
+  g_assert_nonnull (plain);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(CmResult) result = NULL;
+
+      g_test_message ("%s: %s", cases[i].member, cases[i].json);
+      result = load_with_test_member (cases[i].member, cases[i].json, &error);
+      g_assert_null (result);
+      g_assert_error (error, CM_RESULT_ERROR, CM_RESULT_ERROR_INVALID);
+      g_assert_nonnull (strstr (error->message, cases[i].named));
+      g_clear_error (&error);
+    }
+}
+
 static void
 test_minimal_valid (void)
 {
@@ -313,6 +379,7 @@ main (int    argc,
   g_test_add_func ("/cardmark/result/save-fails-cleanly", test_save_fails_cleanly);
   g_test_add_func ("/cardmark/result/malformed", test_malformed);
   g_test_add_func ("/cardmark/result/minimal-valid", test_minimal_valid);
+  g_test_add_func ("/cardmark/result/out-of-range", test_out_of_range);
   g_test_add_func ("/cardmark/result/newer-schema", test_newer_schema);
   g_test_add_func ("/cardmark/result/status-strings", test_status_strings);
   g_test_add_func ("/cardmark/result/claim-lookup", test_claim_lookup);

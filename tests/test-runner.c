@@ -11,10 +11,12 @@
 #include <glib/gstdio.h>
 
 #include <fcntl.h>
+#include <sys/mount.h>
 #include <unistd.h>
 
 #include "cm-engine.h"
 #include "cm-runner.h"
+#include "cm-target.h"
 
 typedef struct
 {
@@ -303,6 +305,47 @@ test_surface (void)
   g_unlink (path);
 }
 
+/* A disk that fills up during a write test (another program wrote to
+ * it) gives the engine a short write, then ENOSPC: the user must hear
+ * that the disk is full, not that the card is failing. A small tmpfs is
+ * a disk that really fills. */
+static void
+test_disk_full (void)
+{
+  g_autofree char *folder = g_dir_make_tmp ("cardmark-full-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (folder, "scratch", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CmTestResult) test = NULL;
+  CmTestSpec spec = {
+    .name = (char *) "seq-write",
+    .pattern = CM_PATTERN_SEQUENTIAL,
+    .direction = CM_DIRECTION_WRITE,
+    .block_size = 3 * 1024 * 1024,
+    .queue_depth = 1,
+  };
+  CmEngineJob job = { 0 };
+
+  if (getuid () != 0 || mount ("cardmark", folder, "tmpfs", 0, "size=8m") != 0)
+    {
+      g_test_skip ("mounting a small tmpfs needs root");
+      g_rmdir (folder);
+      return;
+    }
+
+  job.fd = open (path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  g_assert_cmpint (job.fd, >=, 0);
+  /* Three 3 MiB blocks do not fit in 8 MiB: the third is cut short. */
+  job.area_bytes = 3 * spec.block_size;
+
+  test = cm_engine_run_test (&job, &spec, &error);
+  g_assert_null (test);
+  g_assert_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_NO_SPACE);
+
+  close (job.fd);
+  g_assert_cmpint (umount (folder), ==, 0);
+  g_rmdir (folder);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -314,6 +357,7 @@ main (int    argc,
   g_test_add_func ("/cardmark/runner/cancel", test_cancel);
   g_test_add_func ("/cardmark/runner/surface", test_surface);
   g_test_add_func ("/cardmark/runner/no-io-uring", test_no_io_uring);
+  g_test_add_func ("/cardmark/runner/disk-full", test_disk_full);
 
   return g_test_run ();
 }

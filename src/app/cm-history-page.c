@@ -32,6 +32,9 @@ struct _CmHistoryPage
   GPtrArray           *checks;    /* GtkCheckButton, one per result */
   GPtrArray           *problems;  /* char * */
   GPtrArray           *problem_rows;
+  GCancellable        *loading;   /* the load in flight, or NULL */
+  char                *empty_title;
+  char                *empty_description;
 
   GtkStack            *stack;
   AdwStatusPage       *empty_page;
@@ -310,17 +313,14 @@ fill_problems (CmHistoryPage *self)
   gtk_widget_set_visible (GTK_WIDGET (self->problems_group), self->problems->len > 0);
 }
 
-/* Reads the history folder again, forgetting what was ticked. */
-void
-cm_history_page_reload (CmHistoryPage *self)
+static void
+show_loaded (CmHistoryPage *self,
+             GPtrArray     *loaded,
+             GPtrArray     *problems,
+             const GError  *error)
 {
-  g_autoptr(GPtrArray) loaded = NULL;
-  g_autoptr(GError) error = NULL;
-
-  g_return_if_fail (CM_IS_HISTORY_PAGE (self));
-
   clear_rows (self);
-  loaded = cm_history_load (self->history, &self->problems, &error);
+  self->problems = problems;
   if (loaded == NULL)
     {
       g_autofree char *path = g_file_get_path (cm_history_get_folder (self->history));
@@ -334,6 +334,9 @@ cm_history_page_reload (CmHistoryPage *self)
       update_compare (self);
       return;
     }
+
+  adw_status_page_set_title (self->empty_page, self->empty_title);
+  adw_status_page_set_description (self->empty_page, self->empty_description);
 
   /* Newest first: the run just finished is on top. */
   for (guint i = loaded->len; i > 0; i--)
@@ -352,6 +355,59 @@ cm_history_page_reload (CmHistoryPage *self)
 }
 
 static void
+loaded_cb (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(GPtrArray) loaded = NULL;
+  g_autoptr(GError) error = NULL;
+  GPtrArray *problems = NULL;
+  CmHistoryPage *self;
+
+  loaded = cm_history_load_finish (CM_HISTORY (source), result, &problems, &error);
+
+  /* Cancelled: the page may be gone (disposing cancels), or a newer load
+   * replaced this one. Either way nothing here is to be touched. */
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  self = CM_HISTORY_PAGE (user_data);
+  g_clear_object (&self->loading);
+  show_loaded (self, loaded, problems, error);
+}
+
+/* Reads the history folder again, forgetting what was ticked. The files
+ * are read in a worker thread; the list changes when they all are. */
+void
+cm_history_page_reload (CmHistoryPage *self)
+{
+  g_return_if_fail (CM_IS_HISTORY_PAGE (self));
+
+  if (self->loading != NULL)
+    g_cancellable_cancel (self->loading);
+  g_clear_object (&self->loading);
+  self->loading = g_cancellable_new ();
+
+  /* The first time, nothing is shown yet: say what is happening. */
+  if (self->results->len == 0 && self->problems == NULL)
+    {
+      adw_status_page_set_title (self->empty_page, _("Reading the History…"));
+      adw_status_page_set_description (self->empty_page, NULL);
+    }
+
+  cm_history_load_async (self->history, self->loading, loaded_cb, self);
+}
+
+/* Whether a reload is still reading the history folder. */
+gboolean
+cm_history_page_get_loading (CmHistoryPage *self)
+{
+  g_return_val_if_fail (CM_IS_HISTORY_PAGE (self), FALSE);
+
+  return self->loading != NULL;
+}
+
+static void
 compare_action (GtkWidget  *widget,
                 const char *action_name,
                 GVariant   *param)
@@ -364,6 +420,11 @@ cm_history_page_dispose (GObject *object)
 {
   CmHistoryPage *self = CM_HISTORY_PAGE (object);
 
+  if (self->loading != NULL)
+    g_cancellable_cancel (self->loading);
+  g_clear_object (&self->loading);
+  g_clear_pointer (&self->empty_title, g_free);
+  g_clear_pointer (&self->empty_description, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), CM_TYPE_HISTORY_PAGE);
   g_clear_object (&self->history);
   g_clear_pointer (&self->results, g_ptr_array_unref);
@@ -409,6 +470,8 @@ cm_history_page_init (CmHistoryPage *self)
   self->checks = g_ptr_array_new ();
   self->problem_rows = g_ptr_array_new ();
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->empty_title = g_strdup (adw_status_page_get_title (self->empty_page));
+  self->empty_description = g_strdup (adw_status_page_get_description (self->empty_page));
 }
 
 CmHistoryPage *

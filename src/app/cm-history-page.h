@@ -18,6 +18,7 @@ G_DECLARE_FINAL_TYPE (CmHistoryPage, cm_history_page, CM, HISTORY_PAGE, GtkBox)
 
 CmHistoryPage *cm_history_page_new          (CmHistory     *history);
 void           cm_history_page_reload       (CmHistoryPage *self);
+gboolean       cm_history_page_get_loading  (CmHistoryPage *self);
 guint          cm_history_page_get_n_results (CmHistoryPage *self);
 GPtrArray     *cm_history_page_get_problems (CmHistoryPage *self);
 gboolean       cm_history_page_set_picked   (CmHistoryPage *self,

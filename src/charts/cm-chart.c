@@ -21,6 +21,7 @@
 #include "cm-chart-capacity.h"
 #include "cm-chart-layout-private.h"
 #include "cm-chart-private.h"
+#include "cm-file.h"
 
 #include "cm-chart.h"
 
@@ -666,8 +667,7 @@ cm_chart_export_full (const char              *filename,
   if (g_str_has_suffix (lower, ".svg"))
     add_svg_description (bytes, cm_chart_kind_get_title (kind), description);
 
-  if (!g_file_set_contents_full (filename, bytes->str, bytes->len,
-                                 G_FILE_SET_CONTENTS_CONSISTENT, 0644, &write_error))
+  if (!cm_file_set_contents (filename, bytes->str, bytes->len, &write_error))
     {
       g_set_error (error, CM_CHART_ERROR, CM_CHART_ERROR_WRITE,
                    _("Could not save the chart: %s"), write_error->message);

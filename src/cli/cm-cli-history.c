@@ -59,6 +59,7 @@ print_row (CmResult  *result,
   g_autofree char *when = g_date_time_format (cm_result_get_started (result), "%Y-%m-%d %H:%M");
   const char *name = cm_result_get_name (result);
   g_autoptr(GString) line = g_string_new (NULL);
+  g_autofree char *summary = NULL;
 
   if (name == NULL)
     name = cm_result_get_target_path (result);
@@ -76,7 +77,8 @@ print_row (CmResult  *result,
                  widths[COLUMN_READ]);
   append_figure (line, figure (result, CM_TEST_RAND_WRITE_4K, TRUE), widths[COLUMN_RAND_WRITE]);
   append_figure (line, figure (result, CM_TEST_RAND_READ_4K, TRUE), widths[COLUMN_RAND_READ]);
-  printf ("%s  %s\n", line->str, cm_result_get_summary (result) ? cm_result_get_summary (result) : "");
+  summary = cm_cli_dup_printable (cm_result_get_summary (result) ? cm_result_get_summary (result) : "", FALSE);
+  printf ("%s  %s\n", line->str, summary);
 }
 
 static void
@@ -147,7 +149,7 @@ cm_cli_history (int    argc,
     }
 
   for (guint i = 0; i < problems->len; i++)
-    fprintf (stderr, "cardmark-cli: %s\n", (char *) g_ptr_array_index (problems, i));
+    cm_cli_print_message (g_ptr_array_index (problems, i));
 
   if (json)
     {

@@ -12,6 +12,7 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "cm-cli.h"
@@ -55,17 +56,68 @@ cm_cli_is_chart_name (const char *filename)
          g_str_has_suffix (lower, ".pdf");
 }
 
+/* Bidirectional overrides and isolates: they reorder what follows on
+ * the line, so a name could make a table lie. */
+static gboolean
+is_bidi_control (gunichar c)
+{
+  return (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
+}
+
+/**
+ * cm_cli_dup_printable:
+ * @text: text from outside (a result file, a card, a file name)
+ * @keep_newlines: %TRUE to let line breaks through, for messages
+ *
+ * Returns: @text made safe to print to a terminal: valid UTF-8, and every
+ *   control character (escape sequences that set the title or clear the
+ *   screen start with one) and bidirectional override replaced by U+FFFD.
+ */
+char *
+cm_cli_dup_printable (const char *text,
+                      gboolean    keep_newlines)
+{
+  g_autofree char *valid = NULL;
+  GString *safe;
+
+  g_return_val_if_fail (text != NULL, NULL);
+
+  valid = g_utf8_make_valid (text, -1);
+  safe = g_string_sized_new (strlen (valid));
+  for (const char *p = valid; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if ((g_unichar_iscntrl (c) && !(keep_newlines && c == '\n')) || is_bidi_control (c))
+        g_string_append_unichar (safe, 0xfffd);
+      else
+        g_string_append_len (safe, p, g_utf8_next_char (p) - p);
+    }
+
+  return g_string_free (safe, FALSE);
+}
+
 void
 cm_cli_print_error (const GError *error)
 {
-  fprintf (stderr, "cardmark-cli: %s\n", error->message);
+  cm_cli_print_message (error->message);
+}
+
+/* A message to stderr, which may quote a file name or a field of a
+ * result file. */
+void
+cm_cli_print_message (const char *message)
+{
+  g_autofree char *safe = cm_cli_dup_printable (message, TRUE);
+
+  fprintf (stderr, "cardmark-cli: %s\n", safe);
 }
 
 int
 cm_cli_usage_error (GOptionContext *context,
                     const char     *message)
 {
-  fprintf (stderr, "cardmark-cli: %s\n", message);
+  cm_cli_print_message (message);
   if (context != NULL)
     fprintf (stderr, "%s\n", _("Run with --help to see the options."));
   return CM_EXIT_USAGE;
@@ -132,7 +184,7 @@ cm_cli_pad (GString    *line,
   g_return_if_fail (text != NULL);
   g_return_if_fail (width >= 1);
 
-  valid = g_utf8_make_valid (text, -1);
+  valid = cm_cli_dup_printable (text, FALSE);
   text_width = cm_cli_text_width (valid);
   if (text_width <= width)
     {

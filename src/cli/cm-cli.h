@@ -35,6 +35,9 @@ void cm_cli_print_error (const GError *error);
 gboolean cm_cli_check_writable (const char  *filename,
                                 GError     **error);
 gboolean cm_cli_is_chart_name  (const char  *filename);
+void cm_cli_print_message (const char *message);
+char *cm_cli_dup_printable (const char *text,
+                            gboolean    keep_newlines) G_GNUC_WARN_UNUSED_RESULT;
 void cm_cli_print_json  (JsonNode     *node);
 int  cm_cli_text_width  (const char   *text);
 void cm_cli_pad         (GString      *line,

@@ -674,8 +674,7 @@ path_open_path (CmBench  *self,
 
   if (self->raw && !device)
     {
-      g_set_error_literal (error, CM_TARGET_ERROR, CM_TARGET_ERROR_NOT_SUPPORTED,
-                           _("--raw needs a device such as /dev/mmcblk0, not a folder."));
+      g_propagate_error (error, cm_target_error_wrong_kind (self->path, TRUE));
       return NULL;
     }
 

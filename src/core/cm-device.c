@@ -308,8 +308,13 @@ cm_device_find_usb_speed (const char *dir,
       if (g_file_test (busnum, G_FILE_TEST_EXISTS) &&
           (speed = read_sysfs_string (here, "speed")) != NULL)
         {
-          /* "1.5", "12", "480", "5000", "10000", "20000" */
-          *out_mbps = (guint) (g_ascii_strtod (speed, NULL) + 0.5);
+          /* "1.5", "12", "480", "5000", "10000", "20000"; anything else
+           * (no USB runs at a terabit) is not a speed to trust. */
+          double mbps = g_ascii_strtod (speed, NULL);
+
+          if (!(mbps > 0 && mbps <= 1e6))
+            return FALSE;
+          *out_mbps = (guint) (mbps + 0.5);
           return TRUE;
         }
 

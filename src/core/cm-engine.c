@@ -272,6 +272,14 @@ flush_if_buffered (const CmEngineJob  *job,
   return TRUE;
 }
 
+static inline void
+count_written (const CmEngineJob *job,
+               gssize             done)
+{
+  if (job->written != NULL && done > 0)
+    __atomic_add_fetch (job->written, (guint64) done, __ATOMIC_RELAXED);
+}
+
 static inline gssize
 do_io (const CmEngineJob *job,
        CmDirection        direction,
@@ -279,21 +287,34 @@ do_io (const CmEngineJob *job,
        gsize              size,
        guint64            offset)
 {
+  gssize done;
+
   if (direction == CM_DIRECTION_READ)
     return pread (job->fd, buffer, size, offset);
 
-  return pwrite (job->fd, buffer, size, offset);
+  done = pwrite (job->fd, buffer, size, offset);
+  count_written (job, done);
+  return done;
+}
+
+/* What a command that moved fewer bytes than asked means: a write cut
+ * short ran out of room (the disk filled up), not into a failing card. */
+static inline int
+short_transfer_errno (CmDirection direction)
+{
+  return direction == CM_DIRECTION_WRITE ? ENOSPC : EIO;
 }
 
 static gboolean
-check_transfer (gssize   done,
-                gsize    size,
-                GError **error)
+check_transfer (CmDirection   direction,
+                gssize        done,
+                gsize         size,
+                GError      **error)
 {
   if (done < 0)
     return io_error (error, errno);
   if ((gsize) done != size)
-    return io_error (error, done == 0 ? ENOSPC : EIO);
+    return io_error (error, done == 0 ? ENOSPC : short_transfer_errno (direction));
 
   return TRUE;
 }
@@ -310,7 +331,7 @@ timed_command (Run         *run,
 {
   double start = now_s (), end;
 
-  if (!check_transfer (do_io (run->job, direction, data, size, offset), size, error))
+  if (!check_transfer (direction, do_io (run->job, direction, data, size, offset), size, error))
     return 0;
 
   end = now_s ();
@@ -438,7 +459,7 @@ read_for_preserve (Run      *run,
 {
   double start = now_s (), took;
 
-  if (!check_transfer (do_io (run->job, CM_DIRECTION_READ, buffer, size, offset), size, error))
+  if (!check_transfer (CM_DIRECTION_READ, do_io (run->job, CM_DIRECTION_READ, buffer, size, offset), size, error))
     return FALSE;
 
   took = now_s () - start;
@@ -533,7 +554,7 @@ run_surface (Run     *run,
         return FALSE;
 
       start = now_s ();
-      if (!check_transfer (do_io (job, CM_DIRECTION_READ, buffer, bs, offset), bs, error))
+      if (!check_transfer (CM_DIRECTION_READ, do_io (job, CM_DIRECTION_READ, buffer, bs, offset), bs, error))
         return FALSE;
       now = now_s ();
       record_command (run, start, now, bs);
@@ -647,8 +668,11 @@ reap_completions (Run             *run,
       seen++;
       in_flight--;
 
+      if (run->spec->direction == CM_DIRECTION_WRITE)
+        count_written (run->job, cqe->res);
+
       if (cqe->res != (int) run->spec->block_size && *first_error == 0)
-        *first_error = cqe->res < 0 ? -cqe->res : EIO;
+        *first_error = cqe->res < 0 ? -cqe->res : short_transfer_errno (run->spec->direction);
 
       if (*first_error == 0)
         record_command (run, slots[index].submitted, now, run->spec->block_size);
@@ -701,7 +725,7 @@ worker_thread (gpointer data)
       end = now_s ();
       if (done != (gssize) bs)
         {
-          w->errsv = done < 0 ? errno : EIO;
+          w->errsv = done < 0 ? errno : short_transfer_errno (spec->direction);
           g_atomic_int_set (w->stop, 1);
           break;
         }

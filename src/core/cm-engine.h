@@ -34,6 +34,10 @@ typedef struct
   /* An earlier write of the run went past the card's cache: a sustained
    * write that starts steady has nothing left to find. */
   gboolean              cache_spent;
+  /* If set, every byte a write put on the target is added here (from
+   * every thread), warm-up and unmeasured passes included, so the
+   * runner can tell its own writes from another program's. */
+  guint64              *written;
   GCancellable         *cancellable;
   CmEngineProgressFunc  progress;
   gpointer              user_data;

@@ -165,6 +165,35 @@ compare_started (gconstpointer a,
   return g_date_time_compare (cm_result_get_started (ra), cm_result_get_started (rb));
 }
 
+/* Only regular files of a sensible size are read: a FIFO or a device
+ * named *.json would block the reader or never end, and a huge file
+ * would fill the memory. */
+static gboolean
+check_history_file (GFile      *file,
+                    GFileInfo  *info,
+                    GError    **error)
+{
+  if (g_file_info_get_file_type (info) != G_FILE_TYPE_REGULAR)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE,
+                   _("it is not a regular file."));
+      return FALSE;
+    }
+
+  if (g_file_info_get_size (info) > CM_HISTORY_MAX_FILE_BYTES)
+    {
+      g_autofree char *size = g_format_size (g_file_info_get_size (info));
+      g_autofree char *limit = g_format_size (CM_HISTORY_MAX_FILE_BYTES);
+
+      /* Translators: "it is 2.1 GB, more than a result can be (64.0 MB)." */
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                   _("it is %s, more than a result can be (%s)."), size, limit);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
 /* Every readable result, oldest first. Files that are not results are
  * listed in @problems as sentences, and left where they are. */
 GPtrArray *
@@ -180,7 +209,10 @@ cm_history_load (CmHistory  *self,
 
   g_return_val_if_fail (CM_IS_HISTORY (self), NULL);
 
-  enumerator = g_file_enumerate_children (self->folder, G_FILE_ATTRIBUTE_STANDARD_NAME,
+  enumerator = g_file_enumerate_children (self->folder,
+                                          G_FILE_ATTRIBUTE_STANDARD_NAME ","
+                                          G_FILE_ATTRIBUTE_STANDARD_TYPE ","
+                                          G_FILE_ATTRIBUTE_STANDARD_SIZE,
                                           G_FILE_QUERY_INFO_NONE, NULL, &local_error);
   if (enumerator == NULL)
     {
@@ -205,6 +237,12 @@ cm_history_load (CmHistory  *self,
         continue;
 
       file = g_file_get_child (self->folder, name);
+      if (!check_history_file (file, info, &file_error))
+        {
+          g_ptr_array_add (bad, g_strdup_printf (_("Skipped %s: %s"), g_file_peek_path (file), file_error->message));
+          continue;
+        }
+
       result = cm_result_new_from_file (file, &file_error);
       if (result != NULL)
         {
@@ -221,4 +259,82 @@ cm_history_load (CmHistory  *self,
     *problems = g_steal_pointer (&bad);
 
   return g_steal_pointer (&results);
+}
+
+/* Loading off the caller's thread: a history of many results is many
+ * megabytes of JSON, which the app must not parse on its main loop. */
+
+typedef struct
+{
+  GPtrArray *results;
+  GPtrArray *problems;
+} Loaded;
+
+static void
+loaded_free (Loaded *loaded)
+{
+  g_clear_pointer (&loaded->results, g_ptr_array_unref);
+  g_clear_pointer (&loaded->problems, g_ptr_array_unref);
+  g_free (loaded);
+}
+
+static void
+load_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  Loaded *loaded = g_new0 (Loaded, 1);
+  GError *error = NULL;
+
+  loaded->results = cm_history_load (source_object, &loaded->problems, &error);
+  if (loaded->results == NULL)
+    {
+      loaded_free (loaded);
+      g_task_return_error (task, error);
+      return;
+    }
+
+  g_task_return_pointer (task, loaded, (GDestroyNotify) loaded_free);
+}
+
+void
+cm_history_load_async (CmHistory           *self,
+                       GCancellable        *cancellable,
+                       GAsyncReadyCallback  callback,
+                       gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (CM_IS_HISTORY (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, cm_history_load_async);
+  g_task_run_in_thread (task, load_thread);
+}
+
+/* What cm_history_load returns; cancelled, %NULL with
+ * G_IO_ERROR_CANCELLED. */
+GPtrArray *
+cm_history_load_finish (CmHistory     *self,
+                        GAsyncResult  *result,
+                        GPtrArray    **problems,
+                        GError       **error)
+{
+  Loaded *loaded;
+  GPtrArray *results;
+
+  g_return_val_if_fail (CM_IS_HISTORY (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  loaded = g_task_propagate_pointer (G_TASK (result), error);
+  if (loaded == NULL)
+    return NULL;
+
+  results = g_steal_pointer (&loaded->results);
+  if (problems != NULL)
+    *problems = g_steal_pointer (&loaded->problems);
+  loaded_free (loaded);
+
+  return results;
 }

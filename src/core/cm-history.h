@@ -13,6 +13,10 @@ G_BEGIN_DECLS
 
 #define CM_TYPE_HISTORY (cm_history_get_type ())
 
+/* The largest file the history reads. A result holds at most a few
+ * thousand latency points per test: well under a megabyte. */
+#define CM_HISTORY_MAX_FILE_BYTES (64 * 1024 * 1024)
+
 G_DECLARE_FINAL_TYPE (CmHistory, cm_history, CM, HISTORY, GObject)
 
 CmHistory  *cm_history_new           (GFile       *folder) G_GNUC_WARN_UNUSED_RESULT;
@@ -28,5 +32,13 @@ gboolean    cm_history_delete        (CmHistory   *self,
                                       CmResult    *result,
                                       GError     **error);
 GFile      *cm_history_get_file      (CmResult    *result);
+void        cm_history_load_async    (CmHistory            *self,
+                                      GCancellable         *cancellable,
+                                      GAsyncReadyCallback   callback,
+                                      gpointer              user_data);
+GPtrArray  *cm_history_load_finish   (CmHistory            *self,
+                                      GAsyncResult         *result,
+                                      GPtrArray           **problems,
+                                      GError              **error) G_GNUC_WARN_UNUSED_RESULT;
 
 G_END_DECLS

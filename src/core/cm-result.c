@@ -9,7 +9,9 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <math.h>
 
+#include "cm-file.h"
 #include "cm-json.h"
 #include "cm-result.h"
 
@@ -529,7 +531,7 @@ cm_result_save (CmResult  *self,
    * failure keeps the file it was to replace; elsewhere, a new file that
    * could not be written whole is removed. */
   if (path != NULL
-      ? g_file_set_contents_full (path, data, length, G_FILE_SET_CONTENTS_CONSISTENT, 0644, &local_error)
+      ? cm_file_set_contents (path, data, length, &local_error)
       : g_file_replace_contents (file, data, length, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
                                  NULL, NULL, &local_error))
     return TRUE;
@@ -553,6 +555,47 @@ invalid (GError     **error,
                _("This is not a CardMark result: “%s” is missing or has the wrong type."),
                member);
   return FALSE;
+}
+
+/* No figure of a real run comes near this (a petabyte, a billion
+ * seconds); it keeps every figure exact as an integer, finite through
+ * the charts' arithmetic, and castable to guint64. */
+#define MAX_NUMBER 1e15
+
+static gboolean
+out_of_range (GError     **error,
+              const char  *member)
+{
+  g_set_error (error, CM_RESULT_ERROR, CM_RESULT_ERROR_INVALID,
+               _("This is not a CardMark result: “%s” is out of range."),
+               member);
+  return FALSE;
+}
+
+/* A number from a JSON value node: finite, not negative, at most @max. */
+static gboolean
+read_number_node (JsonNode    *node,
+                  const char  *member,
+                  double       max,
+                  double      *out,
+                  GError     **error)
+{
+  GType type;
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return invalid (error, member);
+
+  type = json_node_get_value_type (node);
+  if (type != G_TYPE_INT64 && type != G_TYPE_DOUBLE)
+    return invalid (error, member);
+
+  *out = json_node_get_double (node);
+  if (*out < 0)
+    return invalid (error, member);
+  if (!isfinite (*out) || *out > max)
+    return out_of_range (error, member);
+
+  return TRUE;
 }
 
 static gboolean
@@ -587,7 +630,6 @@ read_number (JsonObject  *object,
              GError     **error)
 {
   JsonNode *node = json_object_get_member (object, member);
-  GType type;
 
   if (node == NULL || JSON_NODE_HOLDS_NULL (node))
     {
@@ -597,18 +639,24 @@ read_number (JsonObject  *object,
       return TRUE;
     }
 
-  if (!JSON_NODE_HOLDS_VALUE (node))
+  return read_number_node (node, member, MAX_NUMBER, out, error);
+}
+
+/* A count that becomes an integer: in range for its type, so the cast is
+ * defined on every platform. */
+static gboolean
+read_count (JsonObject  *object,
+            const char  *member,
+            double       max,
+            double      *out,
+            GError     **error)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
     return invalid (error, member);
 
-  type = json_node_get_value_type (node);
-  if (type != G_TYPE_INT64 && type != G_TYPE_DOUBLE)
-    return invalid (error, member);
-
-  *out = json_node_get_double (node);
-  if (*out < 0)
-    return invalid (error, member);
-
-  return TRUE;
+  return read_number_node (node, member, max, out, error);
 }
 
 static JsonArray *
@@ -676,12 +724,19 @@ read_scatter (CmTestResult  *test,
       JsonArray *pair;
       CmLatencyPoint point;
 
+      double t, us;
+
       if (!JSON_NODE_HOLDS_ARRAY (node) ||
           json_array_get_length (pair = json_node_get_array (node)) != 2)
         return invalid (error, "latency_scatter");
 
-      point.t = json_array_get_double_element (pair, 0);
-      point.us = json_array_get_double_element (pair, 1);
+      /* Stored as floats: in range for a float too. */
+      if (!read_number_node (json_array_get_element (pair, 0), "latency_scatter", G_MAXFLOAT, &t, error) ||
+          !read_number_node (json_array_get_element (pair, 1), "latency_scatter", G_MAXFLOAT, &us, error))
+        return FALSE;
+
+      point.t = (float) t;
+      point.us = (float) us;
       g_array_append_val (test->scatter, point);
     }
 
@@ -699,12 +754,17 @@ read_positions (CmTestResult  *test,
       JsonArray *pair;
       CmPosition position;
 
+      double offset;
+
       if (!JSON_NODE_HOLDS_ARRAY (node) ||
           json_array_get_length (pair = json_node_get_array (node)) != 2)
         return invalid (error, "positions");
 
-      position.offset = json_array_get_double_element (pair, 0);
-      position.mb_per_s = json_array_get_double_element (pair, 1);
+      if (!read_number_node (json_array_get_element (pair, 0), "positions", MAX_NUMBER, &offset, error) ||
+          !read_number_node (json_array_get_element (pair, 1), "positions", MAX_NUMBER, &position.mb_per_s, error))
+        return FALSE;
+
+      position.offset = (guint64) offset;
       g_array_append_val (test->positions, position);
     }
 
@@ -765,8 +825,8 @@ read_test (JsonNode  *node,
     return NULL;
 
   test = cm_test_result_new (name);
-  if (!read_number (object, "block_size", FALSE, &block_size, error) ||
-      !read_number (object, "queue_depth", FALSE, &queue_depth, error) ||
+  if (!read_count (object, "block_size", G_MAXINT32, &block_size, error) ||
+      !read_count (object, "queue_depth", G_MAXINT32, &queue_depth, error) ||
       !read_number (object, "bytes", FALSE, &bytes, error) ||
       !read_number (object, "seconds", FALSE, &test->seconds, error) ||
       !read_number (object, "mb_per_s", FALSE, &test->mb_per_s, error) ||
@@ -879,6 +939,9 @@ read_target (CmResult    *self,
       !read_number (target, "area_bytes", TRUE, &area, error))
     return FALSE;
 
+  if (usb_speed > G_MAXINT32)
+    return out_of_range (error, "usb_speed_mbps");
+
   self->usb_speed_mbps = (guint) usb_speed;
   self->area_bytes = (guint64) area;
   if (!cm_queueing_from_string (queueing, &self->host_queueing))
@@ -909,16 +972,17 @@ read_card (CmResult    *self,
 }
 
 static gboolean
-read_count (JsonObject  *object,
-            const char  *member,
-            guint64     *out,
-            GError     **error)
+read_verify_count (JsonObject  *object,
+                   const char  *member,
+                   guint64     *out,
+                   GError     **error)
 {
   double value;
 
   if (!read_number (object, member, FALSE, &value, error))
     return FALSE;
-  if (value < 0)
+  /* In range for the cast: a byte or sector count below 2^63. */
+  if (!(value >= 0 && value < 9.2e18))
     return invalid (error, member);
   *out = (guint64) value;
   return TRUE;
@@ -969,16 +1033,16 @@ read_verify (CmResult    *self,
 
   v = cm_verify_summary_new ();
   if (!read_string (object, "mode", FALSE, &v->mode, error) ||
-      !read_count (object, "files", &n_files, error) ||
-      !read_count (object, "written_bytes", &v->written_bytes, error) ||
-      !read_count (object, "checked_bytes", &v->checked_bytes, error) ||
-      !read_count (sectors, "ok", &v->sectors_ok, error) ||
-      !read_count (sectors, "corrupted", &v->sectors_corrupted, error) ||
-      !read_count (sectors, "changed", &v->sectors_changed, error) ||
-      !read_count (sectors, "overwritten", &v->sectors_overwritten, error) ||
-      !read_count (sectors, "unreadable", &v->sectors_unreadable, error) ||
-      !read_count (object, "usable_bytes", &v->usable_bytes, error) ||
-      !read_count (object, "lost_bytes", &v->lost_bytes, error) ||
+      !read_verify_count (object, "files", &n_files, error) ||
+      !read_verify_count (object, "written_bytes", &v->written_bytes, error) ||
+      !read_verify_count (object, "checked_bytes", &v->checked_bytes, error) ||
+      !read_verify_count (sectors, "ok", &v->sectors_ok, error) ||
+      !read_verify_count (sectors, "corrupted", &v->sectors_corrupted, error) ||
+      !read_verify_count (sectors, "changed", &v->sectors_changed, error) ||
+      !read_verify_count (sectors, "overwritten", &v->sectors_overwritten, error) ||
+      !read_verify_count (sectors, "unreadable", &v->sectors_unreadable, error) ||
+      !read_verify_count (object, "usable_bytes", &v->usable_bytes, error) ||
+      !read_verify_count (object, "lost_bytes", &v->lost_bytes, error) ||
       !read_number (object, "first_bad_offset", TRUE, &first_bad, error) ||
       !read_regions (v, get_array (object, "bad_regions"), error))
     return FALSE;

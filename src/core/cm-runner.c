@@ -629,9 +629,61 @@ describe_target (CmRunner *self,
 
   if (!cm_target_get_direct_io (target))
     cm_result_add_note (result, _("This filesystem refused direct I/O, so CardMark used buffered I/O with fdatasync and dropped the cache before reads. Figures may be higher than the card really delivers."));
+}
 
-  if (cm_target_get_mode (target) == CM_TARGET_MODE_RAW_WRITE && cm_target_can_write (target))
-    cm_result_add_note (result, _("The raw write tests wrote the card's own bytes back to where they came from, so its content is unchanged."));
+/* Raw writes put the card's own bytes back, so the card is unchanged —
+ * unless another program wrote to it meanwhile: its writes in the test
+ * area were overwritten with the bytes from before. The card's write
+ * counter, against what the run wrote itself, tells. Returns the
+ * sentence that says which. */
+static char *
+check_other_writers (CmRunner *self,
+                     gboolean  counted,
+                     guint64   before,
+                     guint64   written,
+                     gboolean *other_writer)
+{
+  g_autofree char *extra = NULL;
+  guint64 after;
+
+  *other_writer = FALSE;
+
+  if (!counted || !cm_target_get_bytes_written (self->target, &after))
+    return g_strdup (_("The raw write tests wrote the card's own bytes back to where they came from. This system does not count the card's writes, so CardMark could not check that no other program wrote to it meanwhile."));
+
+  if (after - before <= written)
+    return g_strdup (_("The raw write tests wrote the card's own bytes back to where they came from, so its content is unchanged."));
+
+  *other_writer = TRUE;
+  extra = g_format_size (after - before - written);
+  /* Translators: %s is a size, such as "4.2 MB" */
+  return g_strdup_printf (_("Another program wrote %s to the card during the test. CardMark wrote the card's earlier bytes back over its test area, so what that program wrote there may be lost: check its data, and do not use the card elsewhere while it is tested."),
+                          extra);
+}
+
+/* Says whether the card is as it was: in the result's notes, or, when
+ * the run failed and another program wrote, after the error's message. */
+static void
+report_card_state (CmResult *result,
+                   GError   *error,
+                   char     *sentence,
+                   gboolean  other_writer)
+{
+  g_autofree char *owned = sentence;
+
+  if (error == NULL)
+    {
+      cm_result_add_note (result, sentence);
+      return;
+    }
+
+  if (other_writer)
+    {
+      g_autofree char *message = g_strconcat (error->message, " ", sentence, NULL);
+
+      g_free (error->message);
+      error->message = g_steal_pointer (&message);
+    }
 }
 
 static void
@@ -645,6 +697,8 @@ run_thread (GTask        *task,
   g_autofree guint8 *backup = NULL;
   GError *error = NULL;
   CmEngineJob job = { 0 };
+  guint64 written = 0, written_before = 0;
+  gboolean counted = FALSE;
   gboolean ok;
 
   if (!cm_target_open_area (self->target, area_for_mode (self), &error))
@@ -663,11 +717,24 @@ run_thread (GTask        *task,
   job.direct_io = cm_target_get_direct_io (self->target);
   job.area_bytes = cm_target_get_area_bytes (self->target);
   job.backup = backup;
+  if (backup != NULL)
+    {
+      job.written = &written;
+      counted = cm_target_get_bytes_written (self->target, &written_before);
+    }
   job.cancellable = cancellable;
   job.progress = engine_progress_cb;
   job.user_data = self;
 
   ok = self->order->len > 0 && run_tests (self, result, &job, &error);
+
+  if (backup != NULL)
+    {
+      gboolean other = FALSE;
+      char *sentence = check_other_writers (self, counted, written_before, written, &other);
+
+      report_card_state (result, ok ? NULL : error, sentence, other);
+    }
 
   /* Closing removes the scratch file's last trace on every path out. */
   cm_target_close (self->target);

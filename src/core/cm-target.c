@@ -129,6 +129,54 @@ cm_target_error_from_errno (int         errsv,
                       _("Could not use %s: %s"), path, g_strerror (errsv));
 }
 
+/* One sentence naming what is at a path that is not what a test needs,
+ * so /dev/null or a FIFO is not called a folder. */
+static char *
+dup_kind_sentence (const char *path)
+{
+  struct stat st;
+
+  if (stat (path, &st) != 0)
+    return g_strdup_printf (_("There is nothing at %s."), path);
+  if (S_ISDIR (st.st_mode))
+    return g_strdup_printf (_("%s is a folder."), path);
+  if (S_ISREG (st.st_mode))
+    return g_strdup_printf (_("%s is an ordinary file."), path);
+  if (S_ISBLK (st.st_mode))
+    return g_strdup_printf (_("%s is a block device."), path);
+  if (S_ISCHR (st.st_mode))
+    return g_strdup_printf (_("%s is a character device, not a block device like a card."), path);
+  if (S_ISFIFO (st.st_mode))
+    return g_strdup_printf (_("%s is a named pipe (FIFO)."), path);
+  if (S_ISSOCK (st.st_mode))
+    return g_strdup_printf (_("%s is a socket."), path);
+  return g_strdup_printf (_("%s is neither a folder nor a device."), path);
+}
+
+/* The error for a target of the wrong kind: what it is, then what to
+ * give instead — a device when @need_device (a raw test), else a folder
+ * or a device. */
+GError *
+cm_target_error_wrong_kind (const char *path,
+                            gboolean    need_device)
+{
+  g_autofree char *kind = NULL;
+  const char *advice;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  kind = dup_kind_sentence (path);
+  if (need_device)
+    advice = _("A raw test needs the card's block device, such as /dev/mmcblk0.");
+  else
+    advice = _("Give a folder on the card for a safe test in a scratch file, or the card's device, such as /dev/mmcblk0.");
+
+  /* Translators: two sentences, the first saying what a path is, the
+   * second what to give instead. */
+  return g_error_new (CM_TARGET_ERROR, CM_TARGET_ERROR_NOT_SUPPORTED,
+                      C_("two sentences", "%s %s"), kind, advice);
+}
+
 static gboolean
 set_errno_error (GError     **error,
                  int          errsv,
@@ -221,6 +269,52 @@ cm_target_device_is_mounted (const char *device)
   return FALSE;
 }
 
+/**
+ * cm_target_get_bytes_written:
+ * @self: a raw target
+ * @bytes: (out): what the kernel counts as written to the card so far
+ *
+ * Reads the card's write counter (sectors written, in its sysfs stat) —
+ * of the whole card when the target is a partition, so writes through
+ * the whole device count too. Comparing it before and after a run with
+ * what the run wrote itself shows whether another program wrote to the
+ * card meanwhile.
+ *
+ * Returns: %FALSE when there is no counter (a regular file, no sysfs).
+ */
+gboolean
+cm_target_get_bytes_written (CmTarget *self,
+                             guint64  *bytes)
+{
+  g_autofree char *sysdir = NULL;
+  g_autofree char *partition = NULL;
+  g_autofree char *stat_path = NULL;
+  g_autofree char *contents = NULL;
+  guint64 sectors;
+  struct stat st;
+
+  g_return_val_if_fail (CM_IS_TARGET (self), FALSE);
+  g_return_val_if_fail (bytes != NULL, FALSE);
+
+  if (self->fd < 0 || fstat (self->fd, &st) != 0 || !S_ISBLK (st.st_mode))
+    return FALSE;
+
+  sysdir = g_strdup_printf ("/sys/dev/block/%u:%u", major (st.st_rdev), minor (st.st_rdev));
+  partition = g_build_filename (sysdir, "partition", NULL);
+  if (g_file_test (partition, G_FILE_TEST_EXISTS))
+    stat_path = g_build_filename (sysdir, "..", "stat", NULL);
+  else
+    stat_path = g_build_filename (sysdir, "stat", NULL);
+
+  /* Fields: reads, merges, sectors, ticks, then writes, merges, sectors. */
+  if (!g_file_get_contents (stat_path, &contents, NULL, NULL) ||
+      sscanf (contents, "%*u %*u %*u %*u %*u %*u %" G_GUINT64_FORMAT, &sectors) != 1)
+    return FALSE;
+
+  *bytes = sectors * 512;
+  return TRUE;
+}
+
 static gboolean
 open_block_device (CmTarget     *self,
                    gboolean      allow_write,
@@ -301,9 +395,7 @@ cm_target_new_for_path (const char  *path,
     }
   else
     {
-      g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_NOT_SUPPORTED,
-                   _("%s is not a folder or a card. Give a folder on the card for a safe test in a scratch file, or the card's device, such as /dev/mmcblk0."),
-                   path);
+      g_propagate_error (error, cm_target_error_wrong_kind (path, FALSE));
       return NULL;
     }
 

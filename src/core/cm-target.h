@@ -61,12 +61,16 @@ guint64       cm_target_get_size            (CmTarget      *self);
 guint64       cm_target_dup_free_bytes      (CmTarget      *self);
 guint64       cm_target_get_max_file_bytes  (CmTarget      *self);
 gboolean      cm_target_can_write           (CmTarget      *self);
+gboolean      cm_target_get_bytes_written   (CmTarget      *self,
+                                             guint64       *bytes);
 
 const char   *cm_target_mode_to_string      (CmTargetMode   mode);
 
 guint         cm_target_remove_stale_scratch (const char   *folder);
 GError       *cm_target_error_from_errno    (int            errsv,
                                              const char    *path) G_GNUC_WARN_UNUSED_RESULT;
+GError       *cm_target_error_wrong_kind    (const char    *path,
+                                             gboolean       need_device) G_GNUC_WARN_UNUSED_RESULT;
 gboolean      cm_target_device_is_mounted   (const char    *device);
 
 G_END_DECLS

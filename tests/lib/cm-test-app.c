@@ -41,6 +41,50 @@ cm_test_settle (double seconds)
   cm_test_wait_for (NULL, NULL, seconds);
 }
 
+static void
+after_paint_cb (GdkFrameClock *clock,
+                guint         *n_paints)
+{
+  (*n_paints)++;
+}
+
+static gboolean
+is_mapped (gpointer widget)
+{
+  return gtk_widget_get_mapped (widget);
+}
+
+static gboolean
+painted_twice (gpointer n_paints)
+{
+  return *(guint *) n_paints >= 2;
+}
+
+/* Runs the main loop until @widget is on screen and its window has drawn
+ * two frames after this call (the first may be the one already queued),
+ * so layout is done whatever the speed of the build; returns whether
+ * that happened within @seconds. */
+gboolean
+cm_test_wait_drawn (GtkWidget *widget,
+                    double     seconds)
+{
+  GdkFrameClock *clock;
+  guint n_paints = 0;
+  gulong id;
+  gboolean drawn;
+
+  if (!cm_test_wait_for (is_mapped, widget, seconds))
+    return FALSE;
+
+  clock = gtk_widget_get_frame_clock (widget);
+  id = g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint_cb), &n_paints);
+  gtk_widget_queue_draw (widget);
+  drawn = cm_test_wait_for (painted_twice, &n_paints, seconds);
+  g_signal_handler_disconnect (clock, id);
+
+  return drawn;
+}
+
 /* Renders @widget, a realized window, the way it is on screen and saves
  * it to @path. */
 void

@@ -16,6 +16,8 @@ gboolean cm_test_wait_for (CmTestCondition  condition,
                            gpointer         data,
                            double           seconds);
 void     cm_test_settle   (double           seconds);
+gboolean cm_test_wait_drawn (GtkWidget     *widget,
+                             double         seconds);
 void     cm_test_save_png (GtkWidget       *widget,
                            const char      *path);
 void     cm_test_destroy_window (GtkWindow *window);

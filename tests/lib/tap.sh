@@ -53,3 +53,10 @@ PY
 }
 
 : "${CARDMARK_CLI:?run through meson test}"
+
+# need_simcard_path: for tests that bring up a simulated card. meson sets
+# CARDMARK_SIMCARD (empty when cm-simcard was not built), so a build folder
+# of any name finds it; unset means tests/meson.build forgot it.
+need_simcard_path () {
+  : "${CARDMARK_SIMCARD?tests/meson.build must say where cm-simcard is}"
+}

@@ -1,0 +1,17 @@
+/* cm-file.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+gboolean cm_file_set_contents (const char  *path,
+                               const char  *data,
+                               gssize       length,
+                               GError     **error);
+
+G_END_DECLS

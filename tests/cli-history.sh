@@ -1,0 +1,49 @@
+#!/bin/bash
+# cli-history.sh — cardmark-cli history shows what others wrote into the
+# history folder without letting it drive the terminal or hang the reader.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+source "$(dirname "$0")/lib/tap.sh"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export XDG_DATA_HOME=$work/data
+for name in cardmark cardmark-devel; do
+  mkdir -p "$XDG_DATA_HOME/$name/history"
+done
+
+# A result whose card name and summary carry escape sequences: set the
+# window title, clear the screen, ring the bell, reverse the line.
+python3 - "$G_TEST_SRCDIR/data/result-small.json" "$work/evil.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["target"]["name"] = "\x1b]0;pwned\x07Card\x1b[2J\u202e"
+r["summary"] = "fine\x1b[2J\x9b31m\r"
+json.dump(r, open(sys.argv[2], "w"))
+PY
+for name in cardmark cardmark-devel; do
+  h=$XDG_DATA_HOME/$name/history
+  cp "$work/evil.json" "$h/20261202-090000-aaaaaa.json"
+  # A broken file whose name carries an escape sequence is reported by name.
+  echo '{ broken' > "$h/$(printf 'bad\033]0;title\007').json"
+done
+
+"$CARDMARK_CLI" history > "$work/out" 2> "$work/err"
+check "history exits 0" test $? -eq 0
+check "it lists the result" grep -q "Card" "$work/out"
+check "no control character reaches the terminal on stdout" \
+  python3 -c 'import sys, unicodedata as u; t = open(sys.argv[1], encoding="utf-8").read(); sys.exit(any(u.category(c) == "Cc" and c != "\n" or c == "\u202e" for c in t))' "$work/out"
+check "nor on stderr" \
+  python3 -c 'import sys, unicodedata as u; t = open(sys.argv[1], encoding="utf-8").read(); sys.exit(any(u.category(c) == "Cc" and c != "\n" for c in t))' "$work/err"
+check "the broken file is still reported" grep -q "Skipped .*bad" "$work/err"
+
+# A FIFO named like a result must not block the reader.
+for name in cardmark cardmark-devel; do
+  mkfifo "$XDG_DATA_HOME/$name/history/pipe.json"
+done
+timeout 20 "$CARDMARK_CLI" history > "$work/out" 2> "$work/err"
+check "history does not hang on a FIFO and exits 0" test $? -eq 0
+check "the FIFO is reported as not a regular file" grep -q "pipe.json: it is not a regular file" "$work/err"
+
+done_testing
