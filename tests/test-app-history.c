@@ -506,6 +506,7 @@ test_verify_in_history (Fixture       *f,
 
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-history", NULL);
   page = CM_HISTORY_PAGE (cm_window_get_page (f->window, "history"));
+  g_assert_true (cm_test_wait_for (history_loaded, page, 10));
   for (guint i = 0; i < cm_history_page_get_problems (page)->len; i++)
     g_test_message ("problem: %s", (char *) g_ptr_array_index (cm_history_page_get_problems (page), i));
   g_assert_cmpuint (cm_history_page_get_n_results (page), ==, 2);

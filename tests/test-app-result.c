@@ -347,6 +347,12 @@ save_to_history (Fixture  *f,
 }
 
 static gboolean
+history_done_loading (gpointer data)
+{
+  return !cm_history_page_get_loading (CM_HISTORY_PAGE (data));
+}
+
+static gboolean
 on_history_page (gpointer data)
 {
   GtkWidget *page = cm_window_get_page (data, "history");
@@ -360,6 +366,7 @@ show_history (Fixture *f)
 {
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-history", NULL);
   g_assert_true (cm_test_wait_for (on_history_page, f->window, 10));
+  g_assert_true (cm_test_wait_for (history_done_loading, cm_window_get_page (f->window, "history"), 10));
   return CM_HISTORY_PAGE (cm_window_get_page (f->window, "history"));
 }
 
@@ -490,6 +497,8 @@ test_history_rows (Fixture       *f,
 
   g_assert_true (cm_history_page_delete (history, 1, &error));
   g_assert_no_error (error);
+  /* The page reads the folder again, in a worker. */
+  g_assert_true (cm_test_wait_for (history_done_loading, history, 10));
   g_assert_cmpuint (cm_history_page_get_n_results (history), ==, 1);
   {
     g_autoptr(GPtrArray) left = cm_history_load (f->history, NULL, &error);
