@@ -36,41 +36,6 @@ on_result_page (gpointer data)
   return g_strcmp0 (cm_window_get_page_name (data), "result") == 0 && !cm_window_get_running (data);
 }
 
-static void
-save_screenshot (CmWindow   *window,
-                 const char *name,
-                 int         width,
-                 int         height,
-                 gboolean    dark)
-{
-  const char *dir = g_getenv ("CARDMARK_SCREENSHOT_DIR");
-  AdwStyleManager *style = adw_style_manager_get_default ();
-  g_autofree char *file = NULL;
-  g_autofree char *path = NULL;
-
-  if (dir == NULL)
-    return;
-
-  adw_style_manager_set_color_scheme (style, dark ? ADW_COLOR_SCHEME_FORCE_DARK : ADW_COLOR_SCHEME_FORCE_LIGHT);
-  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
-  cm_test_settle (0.5);
-  file = g_strdup_printf ("app-%s-%dx%d%s.png", name, width, height, dark ? "-dark" : "");
-  path = g_build_filename (dir, file, NULL);
-  cm_test_save_png (GTK_WIDGET (window), path);
-  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
-}
-
-static void
-save_screenshots (CmWindow   *window,
-                  const char *name)
-{
-  save_screenshot (window, name, 800, 480, FALSE);
-  save_screenshot (window, name, 800, 480, TRUE);
-  save_screenshot (window, name, 1280, 800, FALSE);
-  save_screenshot (window, name, 1280, 800, TRUE);
-  gtk_window_set_default_size (GTK_WINDOW (window), 800, 480);
-}
-
 /* Scrolls the page so that @widget is at the top, to see it in a
  * screenshot. */
 static void
@@ -270,15 +235,15 @@ test_result_charts (Fixture       *f,
   g_assert_false (gtk_widget_get_visible (gtk_widget_get_parent (gtk_widget_get_parent (gtk_widget_get_parent (
     GTK_WIDGET (lookup_chart (charts, CM_CHART_SWEEP)))))));
 
-  save_screenshots (f->window, "result");
+  cm_test_save_screenshots (GTK_WIDGET (f->window), "result");
   if (g_getenv ("CARDMARK_SCREENSHOT_DIR") != NULL)
     {
       scroll_to (gtk_widget_get_parent (gtk_widget_get_parent (gtk_widget_get_parent (
         GTK_WIDGET (lookup_chart (charts, CM_CHART_SUMMARY))))));
-      save_screenshots (f->window, "result-charts");
+      cm_test_save_screenshots (GTK_WIDGET (f->window), "result-charts");
       scroll_to (gtk_widget_get_parent (gtk_widget_get_parent (gtk_widget_get_parent (
         GTK_WIDGET (lookup_chart (charts, CM_CHART_LATENCY))))));
-      save_screenshots (f->window, "result-latency");
+      cm_test_save_screenshots (GTK_WIDGET (f->window), "result-latency");
     }
 }
 
@@ -423,7 +388,7 @@ test_compare (Fixture       *f,
   /* One ticked is not a comparison. */
   cm_history_page_set_picked (page, 0, TRUE);
   g_assert_false (cm_history_page_compare (page));
-  save_screenshots (f->window, "history");
+  cm_test_save_screenshots (GTK_WIDGET (f->window), "history");
 
   cm_history_page_set_picked (page, 1, TRUE);
   g_assert_true (cm_history_page_compare (page));
@@ -461,7 +426,7 @@ test_compare (Fixture       *f,
    * slower build takes to lay it out. */
   g_assert_true (cm_test_wait_drawn (GTK_WIDGET (summary), 10));
   g_assert_true (cm_test_wait_for (chart_has_size, summary, 10));
-  save_screenshots (f->window, "history-compare");
+  cm_test_save_screenshots (GTK_WIDGET (f->window), "history-compare");
 
   /* Back: to the list, then to where History was opened from. */
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.back", NULL);

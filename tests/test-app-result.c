@@ -40,41 +40,6 @@
 static char *data_home;
 
 static void
-save_screenshot (gpointer    window,
-                 const char *name,
-                 int         width,
-                 int         height,
-                 gboolean    dark)
-{
-  const char *dir = g_getenv ("CARDMARK_SCREENSHOT_DIR");
-  AdwStyleManager *style = adw_style_manager_get_default ();
-  g_autofree char *file = NULL;
-  g_autofree char *path = NULL;
-
-  if (dir == NULL)
-    return;
-
-  adw_style_manager_set_color_scheme (style, dark ? ADW_COLOR_SCHEME_FORCE_DARK : ADW_COLOR_SCHEME_FORCE_LIGHT);
-  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
-  cm_test_settle (0.5);
-  file = g_strdup_printf ("app-%s-%dx%d%s.png", name, width, height, dark ? "-dark" : "");
-  path = g_build_filename (dir, file, NULL);
-  cm_test_save_png (GTK_WIDGET (window), path);
-  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
-}
-
-static void
-save_screenshots (gpointer    window,
-                  const char *name)
-{
-  save_screenshot (window, name, 800, 480, FALSE);
-  save_screenshot (window, name, 800, 480, TRUE);
-  save_screenshot (window, name, 1280, 800, FALSE);
-  save_screenshot (window, name, 1280, 800, TRUE);
-  gtk_window_set_default_size (GTK_WINDOW (window), 800, 480);
-}
-
-static void
 add_test (CmResult   *result,
           const char *name,
           double      mb_per_s,
@@ -428,7 +393,7 @@ test_headline_visible (Fixture       *f,
   g_assert_nonnull (strstr (labels->str, "IOPS"));
   g_assert_nonnull (strstr (labels->str, " ms"));
 
-  save_screenshots (f->window, "result-mixed");
+  cm_test_save_screenshots (GTK_WIDGET (f->window), "result-mixed");
   if (g_getenv ("CARDMARK_SCREENSHOT_DIR") != NULL)
     {
       GtkWidget *details = find_by_css_class (page, "details-table");
@@ -438,7 +403,7 @@ test_headline_visible (Fixture       *f,
       cm_test_settle (0.5);
       g_assert_true (gtk_widget_compute_bounds (details, gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scrolled)), &bounds));
       gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled)), bounds.origin.y - 60);
-      save_screenshot (f->window, "result-details", 800, 480, FALSE);
+      cm_test_save_screenshot (GTK_WIDGET (f->window), "result-details", 800, 480, FALSE);
     }
 
   /* Copy Summary copies the result on screen, a past one too. */
@@ -472,7 +437,7 @@ test_history_rows (Fixture       *f,
   g_assert_nonnull (strstr (second->str, cm_summary_method_label ("raw-read")));
   assert_no_internal_names (first->str);
   assert_no_internal_names (second->str);
-  save_screenshots (f->window, "history-rows");
+  cm_test_save_screenshots (GTK_WIDGET (f->window), "history-rows");
 
   /* Compare shows a table of figures, one column per card. */
   g_assert_true (cm_history_page_set_picked (history, 0, TRUE));
@@ -486,7 +451,7 @@ test_history_rows (Fixture       *f,
     g_assert_nonnull (strstr (labels->str, "Samsung"));
     g_assert_nonnull (strstr (labels->str, cm_test_table_get_label (CM_TEST_SEQ_READ)));
   }
-  save_screenshots (f->window, "history-compare-table");
+  cm_test_save_screenshots (GTK_WIDGET (f->window), "history-compare-table");
   g_assert_true (cm_history_page_go_back (history));
 
   /* Open the older one, come back, delete it: its file goes, the other stays. */
@@ -545,7 +510,7 @@ test_method_warning (Fixture       *f,
       shown = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
       g_assert_true (cm_card_page_set_method (shown, CM_METHOD_RAW_READ));
       cm_card_page_set_claims (shown, claims);
-      save_screenshots (f->window, "card-method-warning");
+      cm_test_save_screenshots (GTK_WIDGET (f->window), "card-method-warning");
     }
 }
 
@@ -588,7 +553,7 @@ test_live_chart_fits (void)
   g_assert_true (visible_without_scrolling (GTK_WIDGET (chart)));
   g_assert_cmpuint (cm_chart_view_get_n_series (chart), ==, G_N_ELEMENTS (tests));
 
-  save_screenshots (window, "running-chart");
+  cm_test_save_screenshots (GTK_WIDGET (window), "running-chart");
   cm_test_destroy_window (GTK_WINDOW (window));
 }
 

@@ -5,6 +5,8 @@
 
 #include "config.h"
 
+#include <adwaita.h>
+
 #include "cm-test-app.h"
 
 static gboolean
@@ -115,4 +117,45 @@ cm_test_destroy_window (GtkWindow *window)
   gtk_window_destroy (window);
   cm_test_settle (0.05);
   g_assert_finalize_object (window);
+}
+
+/* With CARDMARK_SCREENSHOT_DIR set, saves @window as
+ * app-NAME-WIDTHxHEIGHT[-dark].png there at 800×480 and 1280×800, light
+ * and dark, then leaves it at 800×480 in the default scheme. */
+void
+cm_test_save_screenshot (GtkWidget  *window,
+                         const char *name,
+                         int         width,
+                         int         height,
+                         gboolean    dark)
+{
+  const char *dir = g_getenv ("CARDMARK_SCREENSHOT_DIR");
+  AdwStyleManager *style = adw_style_manager_get_default ();
+  g_autofree char *file = NULL;
+  g_autofree char *path = NULL;
+
+  if (dir == NULL)
+    return;
+
+  adw_style_manager_set_color_scheme (style, dark ? ADW_COLOR_SCHEME_FORCE_DARK : ADW_COLOR_SCHEME_FORCE_LIGHT);
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  cm_test_settle (0.5);
+  file = g_strdup_printf ("app-%s-%dx%d%s.png", name, width, height, dark ? "-dark" : "");
+  path = g_build_filename (dir, file, NULL);
+  cm_test_save_png (window, path);
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
+}
+
+void
+cm_test_save_screenshots (GtkWidget  *window,
+                          const char *name)
+{
+  if (g_getenv ("CARDMARK_SCREENSHOT_DIR") == NULL)
+    return;
+
+  cm_test_save_screenshot (window, name, 800, 480, FALSE);
+  cm_test_save_screenshot (window, name, 800, 480, TRUE);
+  cm_test_save_screenshot (window, name, 1280, 800, FALSE);
+  cm_test_save_screenshot (window, name, 1280, 800, TRUE);
+  gtk_window_set_default_size (GTK_WINDOW (window), 800, 480);
 }

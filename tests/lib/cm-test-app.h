@@ -22,4 +22,12 @@ void     cm_test_save_png (GtkWidget       *widget,
                            const char      *path);
 void     cm_test_destroy_window (GtkWindow *window);
 
+void     cm_test_save_screenshot  (GtkWidget  *window,
+                                   const char *name,
+                                   int         width,
+                                   int         height,
+                                   gboolean    dark);
+void     cm_test_save_screenshots (GtkWidget  *window,
+                                   const char *name);
+
 G_END_DECLS
