@@ -48,6 +48,7 @@ check "its size is the size of its backing file" json_check "$work/list.json" "$
 check "it is a loop reader, with media, writable, unmounted, not the system" json_check "$work/list.json" \
   "$pick[\"reader\"] == 'loop' and $pick[\"has_media\"] and not $pick[\"read_only\"] and not $pick[\"mounted\"] and $pick[\"mount_points\"] == [] and not $pick[\"system\"]"
 check "a loop device has no USB speed" json_check "$work/list.json" "$pick[\"usb_speed_mbps\"] is None"
+check "a card without a file system has no volume label" json_check "$work/list.json" "$pick[\"volume_label\"] is None"
 check "every entry has every key" json_check "$work/list.json" \
   'all(set(d) >= {"device","name","size_bytes","read_only","mounted","mount_points","system","reader","usb_speed_mbps","has_media"} for d in r)'
 
@@ -77,7 +78,7 @@ check "a read-only device is reported read-only" json_check "$work/ro.json" 'r["
 
 # A mounted one.
 truncate -s 32M "$work/fs.img"
-mkfs.ext4 -q "$work/fs.img"
+mkfs.ext4 -q -L CARDMARK-FS "$work/fs.img"
 fsdev=$(losetup -f --show "$work/fs.img")
 loops+=("$fsdev")
 mkdir "$work/mnt"
@@ -88,6 +89,11 @@ check "a mounted device is reported mounted, with its mount point" json_check "$
   'r["mounted"] is True and r["mount_points"] == ["'"$work/mnt"'"] and r["system"] is False'
 "$CARDMARK_CLI" info "$work/mnt" --json > "$work/folder.json"
 check "info on a folder finds the device holding it" json_check "$work/folder.json" 'r["device"] == "'"$fsdev"'"'
+check "info --json gives the file system's volume label" json_check "$work/fs.json" 'r["volume_label"] == "CARDMARK-FS"'
+"$CARDMARK_CLI" info "$fsdev" > "$work/fs.txt"
+check "info shows the volume label" grep -q "CARDMARK-FS" "$work/fs.txt"
+"$CARDMARK_CLI" list --show-loop > "$work/fs-table"
+check "list shows the volume label after the name" grep -q "^$fsdev .*“CARDMARK-FS”" "$work/fs-table"
 
 # Errors.
 "$CARDMARK_CLI" info /dev/cardmark-no-such-device > /dev/null 2> "$work/err"

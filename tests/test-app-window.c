@@ -191,6 +191,29 @@ test_stable_click (Fixture       *f,
   g_assert_true (cm_card_page_get_item (CM_CARD_PAGE (cm_window_get_page (f->window, "card"))) == b);
 }
 
+/* Two cards of the same make and size: their volume labels tell them
+ * apart, first in the row's subtitle; a card without one shows none. */
+static void
+test_volume_label (void)
+{
+  g_autoptr(CmCardItem) a = cm_card_item_new_device ("/dev/sdx", "Card", 32000000000, "USB 3 reader", NULL);
+  g_autoptr(CmCardItem) b = cm_card_item_new_device ("/dev/sdy", "Card", 32000000000, "USB 3 reader", NULL);
+  g_autofree char *plain = cm_card_item_dup_subtitle (a);
+  g_autofree char *sub_a = NULL;
+  g_autofree char *sub_b = NULL;
+
+  cm_card_item_set_volume_label (a, "BOOTFS");
+  cm_card_item_set_volume_label (b, "CAMERA");
+  sub_a = cm_card_item_dup_subtitle (a);
+  sub_b = cm_card_item_dup_subtitle (b);
+  g_assert_true (g_str_has_prefix (sub_a, "“BOOTFS” · /dev/sdx"));
+  g_assert_true (g_str_has_prefix (sub_b, "“CAMERA” · /dev/sdy"));
+  g_assert_null (strstr (plain, "“"));
+
+  cm_card_item_set_volume_label (b, "");
+  g_assert_null (cm_card_item_get_volume_label (b));
+}
+
 static void
 test_card_page_methods (Fixture       *f,
                         gconstpointer  data)
@@ -363,6 +386,7 @@ main (int   argc,
   g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
 
   g_test_add_func ("/cardmark/app-window/run-page-charts", test_run_page_charts);
+  g_test_add_func ("/cardmark/app-window/volume-label", test_volume_label);
   g_test_add ("/cardmark/app-window/list-follows-model", Fixture, NULL,
               fixture_set_up, test_list_follows_model, fixture_tear_down);
   g_test_add ("/cardmark/app-window/stable-click", Fixture, NULL,

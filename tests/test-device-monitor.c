@@ -422,6 +422,103 @@ test_mounted (Fixture       *fixture,
   g_assert_false (cm_device_get_system (device));
 }
 
+static gboolean
+wait_for_volume_label (CmDevice   *device,
+                       const char *expected)
+{
+  gint64 deadline = g_get_monotonic_time () + EVENT_TIMEOUT_US;
+
+  while (g_strcmp0 (cm_device_get_volume_label (device), expected) != 0)
+    {
+      if (g_get_monotonic_time () > deadline)
+        return FALSE;
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+
+  return TRUE;
+}
+
+/* A file system on the whole card: its label is the card's. */
+static void
+test_volume_label (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(CmDeviceMonitor) monitor = NULL;
+  g_autoptr(CmDevice) device = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *mkfs = NULL;
+  g_autofree char *out = NULL;
+
+  if (skip_without_services ())
+    return;
+
+  make_image (fixture, 16 * 1024 * 1024);
+  mkfs = g_strdup_printf ("mkfs.ext4 -q -F -L CARD-A %s", fixture->image);
+  out = run (mkfs, &error);
+  g_assert_no_error (error);
+
+  monitor = new_monitor (TRUE);
+  attach (fixture, "");
+  g_assert_cmpint (wait_for_presence (monitor, fixture->loop, TRUE), >=, 0);
+  device = find (monitor, fixture->loop);
+  g_assert_true (wait_for_volume_label (device, "CARD-A"));
+}
+
+/* A card as a Raspberry Pi image leaves it: two partitions, each with a
+ * labelled file system, named in partition order. A card without any
+ * label has none (not an empty string). */
+static void
+test_volume_label_partitions (Fixture       *fixture,
+                              gconstpointer  data)
+{
+  /* MBR, 1 MiB in: 12 MiB, then the rest of 32 MiB (in 512-byte sectors). */
+  const char *layout = "label: dos\nstart=2048, size=24576, type=83\nstart=26624, type=83\n";
+  g_autoptr(CmDeviceMonitor) monitor = NULL;
+  g_autoptr(CmDevice) device = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *commands = NULL;
+  g_autofree char *old_loop = NULL;
+  g_autofree char *partition = NULL;
+  g_autofree char *out = NULL;
+  gint64 deadline;
+
+  if (skip_without_services ())
+    return;
+
+  make_image (fixture, 32 * 1024 * 1024);
+  monitor = new_monitor (TRUE);
+  attach (fixture, "");
+  g_assert_cmpint (wait_for_presence (monitor, fixture->loop, TRUE), >=, 0);
+  device = find (monitor, fixture->loop);
+  g_assert_null (cm_device_get_volume_label (device));
+  g_clear_object (&device);
+  old_loop = g_strdup (fixture->loop);
+  detach (fixture);
+  g_assert_cmpint (wait_for_presence (monitor, old_loop, FALSE), >=, 0);
+
+  commands = g_strdup_printf ("sh -c 'printf \"%s\" | sfdisk -q %s"
+                              " && mkfs.ext4 -q -F -L BOOTFS -E offset=1048576 %s 12M"
+                              " && mkfs.ext4 -q -F -L rootfs -E offset=13631488 %s 19M'",
+                              layout, fixture->image, fixture->image, fixture->image);
+  out = run (commands, &error);
+  g_assert_no_error (error);
+
+  attach (fixture, "-P");
+  g_assert_cmpint (wait_for_presence (monitor, fixture->loop, TRUE), >=, 0);
+  partition = g_strconcat (fixture->loop, "p2", NULL);
+  deadline = g_get_monotonic_time () + EVENT_TIMEOUT_US;
+  while (!g_file_test (partition, G_FILE_TEST_EXISTS) && g_get_monotonic_time () < deadline)
+    g_usleep (10000);
+  if (!g_file_test (partition, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("this kernel does not read partition tables on loop devices");
+      return;
+    }
+  device = find (monitor, fixture->loop);
+  g_assert_true (wait_for_volume_label (device, "BOOTFS, rootfs"));
+}
+
 static void
 test_swap_is_system (Fixture       *fixture,
                      gconstpointer  data)
@@ -704,6 +801,8 @@ main (int    argc,
   g_test_add ("/cardmark/device-monitor/hidden-loop", Fixture, NULL, fixture_set_up, test_hidden_loop, fixture_tear_down);
   g_test_add ("/cardmark/device-monitor/lookup", Fixture, NULL, fixture_set_up, test_lookup, fixture_tear_down);
   g_test_add ("/cardmark/device-monitor/mounted", Fixture, NULL, fixture_set_up, test_mounted, fixture_tear_down);
+  g_test_add ("/cardmark/device-monitor/volume-label", Fixture, NULL, fixture_set_up, test_volume_label, fixture_tear_down);
+  g_test_add ("/cardmark/device-monitor/volume-label-partitions", Fixture, NULL, fixture_set_up, test_volume_label_partitions, fixture_tear_down);
   g_test_add ("/cardmark/device-monitor/swap-is-system", Fixture, NULL, fixture_set_up, test_swap_is_system, fixture_tear_down);
   g_test_add ("/cardmark/device-monitor/open", Fixture, NULL, fixture_set_up, test_open, fixture_tear_down);
 

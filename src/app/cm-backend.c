@@ -49,6 +49,7 @@ item_new_for_device (CmDevice *device)
                                   mounts != NULL ? mounts[0] : NULL);
   cm_card_item_set_is_system (item, cm_device_get_system (device));
   cm_card_item_set_usb_speed_mbps (item, cm_device_get_usb_speed_mbps (device));
+  cm_card_item_set_volume_label (item, cm_device_get_volume_label (device));
   g_object_set_data_full (G_OBJECT (item), "cm-device", g_object_ref (device), g_object_unref);
 
   info = cm_bench_read_card (device);

@@ -24,6 +24,7 @@ struct _CmCardItem
   char       *device;
   char       *mount_point;
   char       *reader;
+  char       *volume_label;
   guint64     size;
   guint       usb_speed_mbps;
   gboolean    is_system;
@@ -51,6 +52,7 @@ cm_card_item_finalize (GObject *object)
   g_free (self->device);
   g_free (self->mount_point);
   g_free (self->reader);
+  g_free (self->volume_label);
   g_clear_object (&self->card_info);
 
   G_OBJECT_CLASS (cm_card_item_parent_class)->finalize (object);
@@ -284,6 +286,24 @@ cm_card_item_get_file_folder (CmCardItem *self)
   return self->mount_point;
 }
 
+/* The name of the card's file system(s) ("BOOTFS"), shown first in the
+ * subtitle: what tells two cards of the same make apart. */
+void
+cm_card_item_set_volume_label (CmCardItem *self,
+                               const char *label)
+{
+  g_return_if_fail (CM_IS_CARD_ITEM (self));
+  g_free (self->volume_label);
+  self->volume_label = label != NULL && label[0] != '\0' ? g_strdup (label) : NULL;
+}
+
+const char *
+cm_card_item_get_volume_label (CmCardItem *self)
+{
+  g_return_val_if_fail (CM_IS_CARD_ITEM (self), NULL);
+  return self->volume_label;
+}
+
 char *
 cm_card_item_dup_subtitle (CmCardItem *self)
 {
@@ -301,7 +321,10 @@ cm_card_item_dup_subtitle (CmCardItem *self)
       break;
     case CM_CARD_KIND_DEVICE:
     default:
-      /* The device tells two cards of the same make apart. */
+      /* The volume label and the device tell two cards of the same make apart. */
+      if (self->volume_label != NULL)
+        /* Translators: a card's volume label, e.g. “BOOTFS”, in a list of its facts */
+        g_ptr_array_add (parts, g_strdup_printf (_("“%s”"), self->volume_label));
       if (self->device != NULL)
         g_ptr_array_add (parts, g_strdup (self->device));
       if (self->size > 0)

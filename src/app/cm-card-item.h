@@ -49,6 +49,9 @@ CmCardInfo *cm_card_item_get_card_info   (CmCardItem   *self);
 void        cm_card_item_set_card_info   (CmCardItem   *self,
                                           CmCardInfo   *info);
 char       *cm_card_item_dup_subtitle    (CmCardItem   *self) G_GNUC_WARN_UNUSED_RESULT;
+void        cm_card_item_set_volume_label (CmCardItem  *self,
+                                           const char  *label);
+const char *cm_card_item_get_volume_label (CmCardItem  *self);
 const char *cm_card_item_get_file_folder (CmCardItem   *self);
 
 G_END_DECLS

@@ -51,6 +51,31 @@ add_device_members (JsonBuilder *builder,
     json_builder_add_null_value (builder);
   json_builder_set_member_name (builder, "has_media");
   json_builder_add_boolean_value (builder, cm_device_get_has_media (device));
+  json_builder_set_member_name (builder, "volume_label");
+  if (cm_device_get_volume_label (device) != NULL)
+    json_builder_add_string_value (builder, cm_device_get_volume_label (device));
+  else
+    json_builder_add_null_value (builder);
+}
+
+/* The name, the volume label that tells two cards of the same make apart,
+ * and the state: Loop device on card.img “BOOTFS” (mounted). */
+static char *
+describe_name (CmDevice   *device,
+               const char *state)
+{
+  g_autoptr(GString) name = g_string_new (cm_device_get_name (device));
+
+  if (cm_device_get_volume_label (device) != NULL)
+    {
+      g_string_append_c (name, ' ');
+      /* Translators: a card's volume label, e.g. “BOOTFS”, in a list of its facts */
+      g_string_append_printf (name, _("“%s”"), cm_device_get_volume_label (device));
+    }
+  if (state[0] != '\0')
+    g_string_append_printf (name, " (%s)", state);
+
+  return g_string_free (g_steal_pointer (&name), FALSE);
 }
 
 static char *
@@ -179,8 +204,7 @@ cm_cli_list (int    argc,
                                                               : g_strdup ("—");
       g_autofree char *reader = describe_reader (device);
       g_autofree char *state = describe_state (device);
-      g_autofree char *name = state[0] != '\0' ? g_strdup_printf ("%s (%s)", cm_device_get_name (device), state)
-                                                : g_strdup (cm_device_get_name (device));
+      g_autofree char *name = describe_name (device, state);
 
       g_ptr_array_add (rows, g_strdupv ((char *[]) { (char *) cm_device_get_device (device), size, reader, name, NULL }));
     }
@@ -318,6 +342,8 @@ print_info (CmDevice          *device,
 
   add_field (fields, _("Device:"), cm_device_get_device (device));
   add_field (fields, _("Name:"), cm_device_get_name (device));
+  if (cm_device_get_volume_label (device) != NULL)
+    add_field (fields, _("Volume label:"), cm_device_get_volume_label (device));
   add_field (fields, _("Size:"), cm_device_get_has_media (device) ? size : _("no card in the reader"));
   add_field (fields, _("Reader:"), reader);
   add_field (fields, _("Read-only:"), cm_device_get_read_only (device) ? _("yes") : _("no"));

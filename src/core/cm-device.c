@@ -34,6 +34,7 @@ struct _CmDevice
   CmReaderKind  reader_kind;
   guint         usb_speed_mbps;
   char         *sysfs_device_dir;
+  char         *volume_label;
   guint         read_only : 1;
   guint         system : 1;
 };
@@ -64,6 +65,7 @@ enum {
   PROP_USB_SPEED_MBPS,
   PROP_HAS_MEDIA,
   PROP_SYSFS_DEVICE_DIR,
+  PROP_VOLUME_LABEL,
   N_PROPS
 };
 
@@ -405,6 +407,54 @@ make_name (CmDevice   *self,
   return g_strdup (self->reader_kind == CM_READER_USB ? _("USB drive") : _("Drive"));
 }
 
+static int
+compare_partition_number (gconstpointer a,
+                          gconstpointer b)
+{
+  guint na = udisks_partition_get_number ((UDisksPartition *) a);
+  guint nb = udisks_partition_get_number ((UDisksPartition *) b);
+
+  return (na > nb) - (na < nb);
+}
+
+/* The names the card's file systems were given ("BOOTFS", "NO NAME"):
+ * the whole card's, else its partitions' in partition order, joined. What
+ * tells two cards of the same make apart at a glance. */
+static char *
+find_volume_label (CmDevice    *self,
+                   UDisksBlock *block)
+{
+  const char *label = udisks_block_get_id_label (block);
+  UDisksPartitionTable *table;
+  g_autoptr(GPtrArray) labels = NULL;
+  GList *partitions;
+  char *joined;
+
+  if (label != NULL && label[0] != '\0')
+    return g_strdup (label);
+
+  table = udisks_object_peek_partition_table (self->object);
+  if (table == NULL)
+    return NULL;
+
+  labels = g_ptr_array_new ();
+  partitions = g_list_sort (udisks_client_get_partitions (self->client, table), compare_partition_number);
+  for (GList *l = partitions; l != NULL; l = l->next)
+    {
+      GDBusObject *object = g_dbus_interface_get_object (G_DBUS_INTERFACE (l->data));
+      UDisksBlock *part = object != NULL ? udisks_object_peek_block (UDISKS_OBJECT (object)) : NULL;
+      const char *part_label = part != NULL ? udisks_block_get_id_label (part) : NULL;
+
+      if (part_label != NULL && part_label[0] != '\0')
+        g_ptr_array_add (labels, (gpointer) part_label);
+    }
+  g_ptr_array_add (labels, NULL);
+  joined = labels->len > 1 ? g_strjoinv (", ", (char **) labels->pdata) : NULL;
+  g_list_free_full (partitions, g_object_unref);
+
+  return joined;
+}
+
 static void
 update_identity (CmDevice    *self,
                  UDisksBlock *block,
@@ -413,6 +463,7 @@ update_identity (CmDevice    *self,
 {
   g_autofree char *block_name = g_path_get_basename (udisks_block_get_device (block));
   g_autofree char *sysfs_dir = NULL;
+  g_autofree char *volume_label = NULL;
   g_autofree char *name = NULL;
   CmReaderKind kind = CM_READER_OTHER;
   guint mbps = 0;
@@ -433,6 +484,8 @@ update_identity (CmDevice    *self,
   notify_if (self, set_string (&self->vendor, drive != NULL ? udisks_drive_get_vendor (drive) : NULL), PROP_VENDOR);
   notify_if (self, set_string (&self->model, drive != NULL ? udisks_drive_get_model (drive) : NULL), PROP_MODEL);
   notify_if (self, set_string (&self->sysfs_device_dir, sysfs_dir), PROP_SYSFS_DEVICE_DIR);
+  volume_label = find_volume_label (self, block);
+  notify_if (self, set_string (&self->volume_label, volume_label), PROP_VOLUME_LABEL);
 
   if (self->reader_kind != kind)
     {
@@ -547,6 +600,7 @@ cm_device_finalize (GObject *object)
   g_free (self->model);
   g_strfreev (self->mount_points);
   g_free (self->sysfs_device_dir);
+  g_free (self->volume_label);
 
   G_OBJECT_CLASS (cm_device_parent_class)->finalize (object);
 }
@@ -603,6 +657,10 @@ cm_device_get_property (GObject    *object,
     case PROP_SYSFS_DEVICE_DIR:
       g_value_set_string (value, self->sysfs_device_dir);
       break;
+
+    case PROP_VOLUME_LABEL:
+      g_value_set_string (value, self->volume_label);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -633,6 +691,7 @@ cm_device_class_init (CmDeviceClass *klass)
   properties[PROP_USB_SPEED_MBPS] = g_param_spec_uint ("usb-speed-mbps", NULL, NULL, 0, G_MAXUINT, 0, flags);
   properties[PROP_HAS_MEDIA] = g_param_spec_boolean ("has-media", NULL, NULL, FALSE, flags);
   properties[PROP_SYSFS_DEVICE_DIR] = g_param_spec_string ("sysfs-device-dir", NULL, NULL, NULL, flags);
+  properties[PROP_VOLUME_LABEL] = g_param_spec_string ("volume-label", NULL, NULL, NULL, flags);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -766,4 +825,12 @@ cm_device_get_sysfs_device_dir (CmDevice *self)
 {
   g_return_val_if_fail (CM_IS_DEVICE (self), NULL);
   return self->sysfs_device_dir;
+}
+
+/* The name of the card's file system(s), or NULL when none has one. */
+const char *
+cm_device_get_volume_label (CmDevice *self)
+{
+  g_return_val_if_fail (CM_IS_DEVICE (self), NULL);
+  return self->volume_label;
 }

@@ -74,6 +74,7 @@ gboolean     cm_device_get_has_media    (CmDevice     *self);
  * (/sys/block/mmcblkN/device), for cm_card_info_new_from_sysfs();
  * NULL for other readers. */
 const char  *cm_device_get_sysfs_device_dir (CmDevice *self);
+const char  *cm_device_get_volume_label (CmDevice *self);
 
 /* Opens the whole device through UDisks, so that polkit can ask the user
  * for permission, with O_DIRECT (and O_EXCL when writable). The result is
