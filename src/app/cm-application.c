@@ -188,14 +188,34 @@ cm_application_startup (GApplication *app)
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit_accels);
 }
 
+/* Start and Cancel, which scripts may call, apply when the window says
+ * so: Start where a test can start, Cancel while one runs. */
+static void
+cm_application_window_added (GtkApplication *app,
+                             GtkWindow      *window)
+{
+  GAction *start = g_action_map_lookup_action (G_ACTION_MAP (app), "start-test");
+  GAction *cancel = g_action_map_lookup_action (G_ACTION_MAP (app), "cancel-test");
+
+  GTK_APPLICATION_CLASS (cm_application_parent_class)->window_added (app, window);
+
+  if (!CM_IS_WINDOW (window) || start == NULL || cancel == NULL)
+    return;
+
+  g_object_bind_property (window, "can-start", start, "enabled", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (window, "running", cancel, "enabled", G_BINDING_SYNC_CREATE);
+}
+
 static void
 cm_application_class_init (CmApplicationClass *klass)
 {
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+  GtkApplicationClass *gtk_app_class = GTK_APPLICATION_CLASS (klass);
 
   app_class->startup = cm_application_startup;
   app_class->activate = cm_application_activate;
   app_class->open = cm_application_open;
+  gtk_app_class->window_added = cm_application_window_added;
 }
 
 static void

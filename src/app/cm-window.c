@@ -2,10 +2,10 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The main window walks through four pages: the card list, one card,
- * the running test and its result. A run is a bench (src/core): the
- * window starts it with its cancellable, keeps the computer awake, and
- * navigates; the run page follows the bench's runner.
+ * The main window walks through the pages of CmWindowPage: the card
+ * list, one card, the running test and its result, and the history
+ * beside them. This file decides which page shows and what Back goes
+ * to; the actions and the run they start are in cm-window-actions.c.
  */
 
 #include "config.h"
@@ -15,167 +15,202 @@
 #include <sys/stat.h>
 
 #include "cm-backend.h"
-#include "cm-card-list-page.h"
-#include "cm-card-page.h"
-#include "cm-history-page.h"
 #include "cm-journal-watch.h"
 #include "cm-summary.h"
-#include "cm-result-page.h"
-#include "cm-run-page.h"
 #include "cm-toast.h"
 
-#include "cm-window.h"
-
-struct _CmWindow
-{
-  AdwApplicationWindow  parent_instance;
-
-  GSettings            *settings;
-  GListModel           *devices;
-  CmResult             *last_result;
-  CmHistory            *history;
-  char                 *before_history;  /* the page History was opened from */
-
-  /* The run in progress, if any. */
-  GCancellable         *cancellable;
-  CmBench              *bench;
-  CmCardItem           *run_item;
-  guint                 inhibit_cookie;
-  gboolean              card_removed;
-
-  CmJournalWatch       *journal_watch;   /* offers to undo an interrupted capacity check */
-
-  AdwToastOverlay      *toast_overlay;
-  AdwWindowTitle       *window_title;
-  GtkButton            *back_button;
-  GtkStack             *stack;
-  CmCardListPage       *card_list_page;
-  AdwStatusPage        *error_page;
-};
+#include "cm-window-private.h"
 
 G_DEFINE_FINAL_TYPE (CmWindow, cm_window, ADW_TYPE_APPLICATION_WINDOW)
 
-static void update_actions (CmWindow *self);
-static CmResult *visible_result (CmWindow *self);
+enum {
+  PROP_0,
+  PROP_RUNNING,
+  PROP_CAN_START,
+  N_PROPS
+};
 
+static GParamSpec *properties[N_PROPS];
 
-static void
-show_page (CmWindow   *self,
-           const char *name,
-           GtkWidget  *page)
+/* The pages' names in the stack, which cm_window_get_page_name() and
+ * cm_window_get_page() give to tests. */
+static const char * const page_names[CM_WINDOW_N_PAGES] = {
+  [CM_WINDOW_PAGE_CARDS] = "cards",
+  [CM_WINDOW_PAGE_CARD] = "card",
+  [CM_WINDOW_PAGE_RUN] = "run",
+  [CM_WINDOW_PAGE_RESULT] = "result",
+  [CM_WINDOW_PAGE_ERROR] = "error",
+  [CM_WINDOW_PAGE_HISTORY] = "history",
+  [CM_WINDOW_PAGE_SAVED] = "saved",
+};
+
+/* The pages. */
+
+static GtkWidget *
+page_widget (CmWindow     *self,
+             CmWindowPage  page)
 {
-  GtkWidget *old = gtk_stack_get_child_by_name (self->stack, name);
-
-  if (page != NULL && old != page)
+  switch (page)
     {
-      if (old != NULL)
-        gtk_stack_remove (self->stack, old);
-      gtk_stack_add_named (self->stack, page, name);
+    case CM_WINDOW_PAGE_CARDS:
+      return GTK_WIDGET (self->card_list_page);
+    case CM_WINDOW_PAGE_CARD:
+      return GTK_WIDGET (self->card_page);
+    case CM_WINDOW_PAGE_RUN:
+      return GTK_WIDGET (self->run_page);
+    case CM_WINDOW_PAGE_RESULT:
+      return GTK_WIDGET (self->result_page);
+    case CM_WINDOW_PAGE_ERROR:
+      return GTK_WIDGET (self->error_page);
+    case CM_WINDOW_PAGE_HISTORY:
+      return GTK_WIDGET (self->history_page);
+    case CM_WINDOW_PAGE_SAVED:
+      return GTK_WIDGET (self->saved_page);
+    case CM_WINDOW_N_PAGES:
+    default:
+      g_assert_not_reached ();
     }
-
-  gtk_stack_set_visible_child_name (self->stack, name);
-  update_actions (self);
 }
 
 static void
-show_error (CmWindow   *self,
-            const char *title,
-            const char *description)
+set_page_widget (CmWindow     *self,
+                 CmWindowPage  page,
+                 GtkWidget    *widget)
 {
-  adw_status_page_set_title (self->error_page, title);
-  adw_status_page_set_description (self->error_page, description);
-  show_page (self, "error", NULL);
+  switch (page)
+    {
+    case CM_WINDOW_PAGE_CARD:
+      self->card_page = widget != NULL ? CM_CARD_PAGE (widget) : NULL;
+      break;
+    case CM_WINDOW_PAGE_RUN:
+      self->run_page = widget != NULL ? CM_RUN_PAGE (widget) : NULL;
+      break;
+    case CM_WINDOW_PAGE_RESULT:
+      self->result_page = widget != NULL ? CM_RESULT_PAGE (widget) : NULL;
+      break;
+    case CM_WINDOW_PAGE_HISTORY:
+      self->history_page = widget != NULL ? CM_HISTORY_PAGE (widget) : NULL;
+      break;
+    case CM_WINDOW_PAGE_SAVED:
+      self->saved_page = widget != NULL ? CM_RESULT_PAGE (widget) : NULL;
+      break;
+    case CM_WINDOW_PAGE_CARDS:
+    case CM_WINDOW_PAGE_ERROR:
+    case CM_WINDOW_N_PAGES:
+    default:
+      g_assert_not_reached ();  /* the template's pages stay */
+    }
 }
 
-static CmCardPage *
-get_card_page (CmWindow *self)
-{
-  GtkWidget *page = gtk_stack_get_child_by_name (self->stack, "card");
-
-  return page != NULL ? CM_CARD_PAGE (page) : NULL;
-}
-
+/* Puts @widget in the stack in place of the page of its kind, if any.
+ * The field is cleared first: removing the page on screen makes the
+ * stack show another, and the title looks at the fields meanwhile. */
 static void
-visible_page_changed_cb (CmWindow   *self,
-                         GParamSpec *pspec,
-                         GtkStack   *stack)
+replace_page (CmWindow     *self,
+              CmWindowPage  page,
+              GtkWidget    *widget)
 {
-  const char *name = gtk_stack_get_visible_child_name (stack);
-  CmCardPage *card_page = get_card_page (self);
-  const char *card = card_page != NULL ? cm_card_item_get_name (cm_card_page_get_item (card_page)) : NULL;
+  GtkWidget *old = page_widget (self, page);
 
-  if (g_strcmp0 (name, "saved") == 0 || (g_strcmp0 (name, "result") == 0 && card == NULL))
-    {
-      g_autofree char *title = cm_summary_dup_card_title (visible_result (self));
+  g_assert (widget != NULL);
 
-      adw_window_title_set_title (self->window_title, title);
-      adw_window_title_set_subtitle (self->window_title,
-                                     g_strcmp0 (name, "saved") == 0 ? _("Saved result") : _("Result"));
-    }
-  else if (g_strcmp0 (name, "history") == 0)
-    {
-      adw_window_title_set_title (self->window_title, _("History"));
-      adw_window_title_set_subtitle (self->window_title, _("Saved results"));
-    }
-  else if (g_strcmp0 (name, "cards") == 0 || card == NULL)
-    {
-      adw_window_title_set_title (self->window_title, _("CardMark"));
-      adw_window_title_set_subtitle (self->window_title, _("Pick a card to test"));
-    }
-  else
-    {
-      adw_window_title_set_title (self->window_title, card);
-      if (g_strcmp0 (name, "run") == 0)
-        adw_window_title_set_subtitle (self->window_title, _("Testing"));
-      else if (g_strcmp0 (name, "result") == 0)
-        adw_window_title_set_subtitle (self->window_title, _("Result"));
-      else
-        adw_window_title_set_subtitle (self->window_title, NULL);
-    }
+  if (old == widget)
+    return;
 
-  update_actions (self);
+  set_page_widget (self, page, NULL);
+  if (old != NULL)
+    gtk_stack_remove (self->stack, old);
+  gtk_stack_add_named (self->stack, widget, page_names[page]);
+  set_page_widget (self, page, widget);
+}
+
+CmWindowPage
+_cm_window_get_visible_page (CmWindow *self)
+{
+  GtkWidget *visible = gtk_stack_get_visible_child (self->stack);
+
+  for (CmWindowPage page = 0; page < CM_WINDOW_N_PAGES; page++)
+    if (visible != NULL && page_widget (self, page) == visible)
+      return page;
+
+  return CM_WINDOW_PAGE_CARDS;
 }
 
 /* The result on screen: the run just finished, or one from the history. */
-static CmResult *
-visible_result (CmWindow *self)
+CmResult *
+_cm_window_get_visible_result (CmWindow *self)
 {
-  GtkWidget *page = gtk_stack_get_visible_child (self->stack);
-
-  return CM_IS_RESULT_PAGE (page) ? cm_result_page_get_result (CM_RESULT_PAGE (page)) : NULL;
+  switch (_cm_window_get_visible_page (self))
+    {
+    case CM_WINDOW_PAGE_RESULT:
+      return cm_result_page_get_result (self->result_page);
+    case CM_WINDOW_PAGE_SAVED:
+      return cm_result_page_get_result (self->saved_page);
+    case CM_WINDOW_PAGE_CARDS:
+    case CM_WINDOW_PAGE_CARD:
+    case CM_WINDOW_PAGE_RUN:
+    case CM_WINDOW_PAGE_ERROR:
+    case CM_WINDOW_PAGE_HISTORY:
+    case CM_WINDOW_N_PAGES:
+    default:
+      return NULL;
+    }
 }
 
-static void
-update_actions (CmWindow *self)
+/* Shows @page, which must have been made; a page that is not there (the
+ * card's, after the card went away) gives the card list instead. */
+void
+_cm_window_show_page (CmWindow     *self,
+                      CmWindowPage  page)
 {
-  const char *name = gtk_stack_get_visible_child_name (self->stack);
-  gboolean running = self->cancellable != NULL;
-  gboolean has_result = visible_result (self) != NULL;
-  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
-  CmCardPage *card_page = get_card_page (self);
+  GtkWidget *widget = page_widget (self, page);
 
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.back",
-                                 !running && g_strcmp0 (name, "cards") != 0);
-  gtk_widget_set_visible (GTK_WIDGET (self->back_button), !running && g_strcmp0 (name, "cards") != 0);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-json", has_result);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.copy-summary", has_result);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.choose-folder", !running);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.show-history", !running);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.ask-cancel", running);
+  if (widget == NULL)
+    widget = GTK_WIDGET (self->card_list_page);
 
-  if (app != NULL)
-    {
-      GAction *start = g_action_map_lookup_action (G_ACTION_MAP (app), "start-test");
-      GAction *cancel = g_action_map_lookup_action (G_ACTION_MAP (app), "cancel-test");
+  gtk_stack_set_visible_child (self->stack, widget);
+  _cm_window_actions_update (self);
+}
 
-      if (G_IS_SIMPLE_ACTION (start))
-        g_simple_action_set_enabled (G_SIMPLE_ACTION (start),
-                                     !running && card_page != NULL
-                                     && !cm_card_page_get_checking_capacity (card_page)
-                                     && (g_strcmp0 (name, "card") == 0 || g_strcmp0 (name, "result") == 0));
-      if (G_IS_SIMPLE_ACTION (cancel))
-        g_simple_action_set_enabled (G_SIMPLE_ACTION (cancel), running);
-    }
+void
+_cm_window_show_run (CmWindow  *self,
+                     CmRunPage *page)
+{
+  replace_page (self, CM_WINDOW_PAGE_RUN, GTK_WIDGET (page));
+  _cm_window_show_page (self, CM_WINDOW_PAGE_RUN);
+}
+
+void
+_cm_window_show_result (CmWindow *self,
+                        CmResult *result)
+{
+  replace_page (self, CM_WINDOW_PAGE_RESULT, GTK_WIDGET (cm_result_page_new (result)));
+  _cm_window_show_page (self, CM_WINDOW_PAGE_RESULT);
+}
+
+void
+_cm_window_show_error (CmWindow   *self,
+                       const char *title,
+                       const char *description)
+{
+  adw_status_page_set_title (self->error_page, title);
+  adw_status_page_set_description (self->error_page, description);
+  _cm_window_show_page (self, CM_WINDOW_PAGE_ERROR);
+}
+
+/* A card that went away takes its page with it, so that Back after an
+ * error or a result never shows a card that is not there. */
+void
+_cm_window_drop_card_page (CmWindow *self)
+{
+  GtkWidget *page = GTK_WIDGET (self->card_page);
+
+  if (page == NULL)
+    return;
+
+  self->card_page = NULL;
+  gtk_stack_remove (self->stack, page);
+  _cm_window_actions_update (self);
 }
 
 static void
@@ -184,11 +219,12 @@ open_item (CmWindow   *self,
 {
   CmCardPage *page = cm_card_page_new (item);
 
-  g_signal_connect_object (page, "notify::checking-capacity", G_CALLBACK (update_actions), self,
+  g_signal_connect_object (page, "notify::checking-capacity", G_CALLBACK (_cm_window_actions_update), self,
                            G_CONNECT_SWAPPED);
   cm_card_page_set_profile (page, g_settings_get_enum (self->settings, "last-profile"));
   cm_card_page_set_method (page, g_settings_get_enum (self->settings, "last-method"));
-  show_page (self, "card", GTK_WIDGET (page));
+  replace_page (self, CM_WINDOW_PAGE_CARD, GTK_WIDGET (page));
+  _cm_window_show_page (self, CM_WINDOW_PAGE_CARD);
 }
 
 static void
@@ -200,212 +236,109 @@ item_activated_cb (CmWindow       *self,
     open_item (self, item);
 }
 
-/* The run: the bench does it; the window starts it, keeps the computer
- * awake meanwhile, and shows the page for how it went. */
-
 static void
-end_run (CmWindow *self)
+open_result_cb (CmWindow      *self,
+                CmResult      *result,
+                CmHistoryPage *history)
 {
-  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
-
-  if (self->inhibit_cookie != 0 && app != NULL)
-    gtk_application_uninhibit (app, self->inhibit_cookie);
-  self->inhibit_cookie = 0;
-
-  if (self->bench != NULL)
-    g_signal_handlers_disconnect_by_data (self->bench, self);
-  g_clear_object (&self->bench);
-  g_clear_object (&self->cancellable);
-  g_clear_object (&self->run_item);
+  replace_page (self, CM_WINDOW_PAGE_SAVED, GTK_WIDGET (cm_result_page_new (result)));
+  _cm_window_show_page (self, CM_WINDOW_PAGE_SAVED);
 }
 
-static void
-bench_started_cb (CmWindow *self,
-                  CmRunner *runner,
-                  CmBench  *bench)
+/* The history is made once and read again each time it is shown. */
+void
+_cm_window_show_history (CmWindow *self)
 {
-  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
-  CmCardPage *card_page = get_card_page (self);
-  g_auto(GStrv) claims = card_page != NULL ? cm_card_page_dup_claims (card_page) : NULL;
-  CmRunPage *run_page;
+  CmWindowPage visible = _cm_window_get_visible_page (self);
 
-  run_page = cm_run_page_new (cm_card_item_get_name (self->run_item), (const char * const *) claims);
-  cm_run_page_follow (run_page, runner);
-  show_page (self, "run", GTK_WIDGET (run_page));
+  if (visible != CM_WINDOW_PAGE_HISTORY)
+    self->before_history = visible;
 
-  if (app != NULL)
-    self->inhibit_cookie = gtk_application_inhibit (app, GTK_WINDOW (self),
-                                                    GTK_APPLICATION_INHIBIT_SUSPEND,
-                                                    _("A card is being tested"));
-}
-
-static void
-show_removed (CmWindow *self)
-{
-  GtkWidget *card_page = gtk_stack_get_child_by_name (self->stack, "card");
-
-  if (card_page != NULL)
-    gtk_stack_remove (self->stack, card_page);
-  show_error (self, _("The Card Was Removed"),
-              _("The card went away during the test, so there is no result. Put it back, wait until it appears in the list, and start the test again."));
-}
-
-static void
-show_failure (CmWindow *self,
-              GError   *error,
-              gboolean  started)
-{
-  if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  if (self->history_page == NULL)
     {
-      if (started)
-        show_error (self, _("The Test Could Not Finish"), error->message);
-      else
-        {
-          show_page (self, "card", NULL);
-          cm_toast_show (GTK_WIDGET (self->toast_overlay), error->message);
-        }
-      return;
+      CmHistoryPage *page = cm_history_page_new (self->history);
+
+      g_signal_connect_object (page, "open-result", G_CALLBACK (open_result_cb), self, G_CONNECT_SWAPPED);
+      replace_page (self, CM_WINDOW_PAGE_HISTORY, GTK_WIDGET (page));
     }
+  else
+    cm_history_page_reload (self->history_page);
 
-  show_page (self, "card", NULL);
-  cm_toast_show (GTK_WIDGET (self->toast_overlay),
-                 started ? _("Test cancelled. Nothing was left behind on the card.") : _("Test cancelled."));
+  _cm_window_show_page (self, CM_WINDOW_PAGE_HISTORY);
 }
 
-/* Every finished run is kept; when that fails the result is still shown
- * and can be exported by hand. */
-static void
-tell_save_error (CmWindow *self,
-                 CmBench  *bench)
+/* Back walks up: a saved result to the history, the history's own views
+ * to its list and then to where it was opened from, a result or an
+ * error to the card, anything else to the card list. */
+void
+_cm_window_go_back (CmWindow *self)
 {
-  const GError *error = cm_bench_get_save_error (bench);
-  g_autofree char *message = NULL;
-
-  if (error == NULL)
-    return;
-
-  message = g_strdup_printf (_("The result could not be kept in the history: %s. Use Export to save it."),
-                             error->message);
-  cm_toast_show (GTK_WIDGET (self->toast_overlay), message);
+  switch (_cm_window_get_visible_page (self))
+    {
+    case CM_WINDOW_PAGE_SAVED:
+      _cm_window_show_page (self, CM_WINDOW_PAGE_HISTORY);
+      break;
+    case CM_WINDOW_PAGE_HISTORY:
+      if (!cm_history_page_go_back (self->history_page))
+        _cm_window_show_page (self, self->before_history);
+      break;
+    case CM_WINDOW_PAGE_RESULT:
+    case CM_WINDOW_PAGE_ERROR:
+      _cm_window_show_page (self, self->card_page != NULL ? CM_WINDOW_PAGE_CARD : CM_WINDOW_PAGE_CARDS);
+      break;
+    case CM_WINDOW_PAGE_CARDS:
+    case CM_WINDOW_PAGE_CARD:
+    case CM_WINDOW_PAGE_RUN:
+    case CM_WINDOW_N_PAGES:
+    default:
+      _cm_window_show_page (self, CM_WINDOW_PAGE_CARDS);
+      break;
+    }
 }
 
+/* The title says where one is: the card and what is being done with it,
+ * a result's card, or the history. */
 static void
-run_done_cb (GObject      *object,
-             GAsyncResult *res,
-             gpointer      user_data)
+visible_page_changed_cb (CmWindow   *self,
+                         GParamSpec *pspec,
+                         GtkStack   *stack)
 {
-  g_autoptr(CmWindow) self = user_data;
-  g_autoptr(CmBench) bench = g_object_ref (CM_BENCH (object));
-  g_autoptr(GError) error = NULL;
-  g_autoptr(CmResult) result = cm_bench_run_finish (bench, res, &error);
-  gboolean started = cm_bench_get_runner (bench) != NULL;
-  gboolean removed = self->card_removed
-                     || g_error_matches (error, CM_TARGET_ERROR, CM_TARGET_ERROR_REMOVED);
+  CmWindowPage page = _cm_window_get_visible_page (self);
+  const char *card = self->card_page != NULL ? cm_card_item_get_name (cm_card_page_get_item (self->card_page)) : NULL;
 
-  end_run (self);
+  if (page == CM_WINDOW_PAGE_SAVED || (page == CM_WINDOW_PAGE_RESULT && card == NULL))
+    {
+      g_autofree char *title = cm_summary_dup_card_title (_cm_window_get_visible_result (self));
 
-  if (removed && started)
-    show_removed (self);
-  else if (result == NULL)
-    show_failure (self, error, started);
+      adw_window_title_set_title (self->window_title, title);
+      adw_window_title_set_subtitle (self->window_title,
+                                     page == CM_WINDOW_PAGE_SAVED ? _("Saved result") : _("Result"));
+    }
+  else if (page == CM_WINDOW_PAGE_HISTORY)
+    {
+      adw_window_title_set_title (self->window_title, _("History"));
+      adw_window_title_set_subtitle (self->window_title, _("Saved results"));
+    }
+  else if (page == CM_WINDOW_PAGE_CARDS || card == NULL)
+    {
+      adw_window_title_set_title (self->window_title, _("CardMark"));
+      adw_window_title_set_subtitle (self->window_title, _("Pick a card to test"));
+    }
   else
     {
-      g_set_object (&self->last_result, result);
-      tell_save_error (self, bench);
-      show_page (self, "result", GTK_WIDGET (cm_result_page_new (result)));
-    }
-}
-
-static void
-really_start (CmWindow *self)
-{
-  CmCardPage *page = get_card_page (self);
-  g_auto(GStrv) claims = NULL;
-
-  g_assert (page != NULL);
-  g_assert (self->cancellable == NULL);
-
-  g_settings_set_enum (self->settings, "last-profile", cm_card_page_get_profile (page));
-  g_settings_set_enum (self->settings, "last-method", cm_card_page_get_method (page));
-
-  self->cancellable = g_cancellable_new ();
-  self->card_removed = FALSE;
-  self->run_item = g_object_ref (cm_card_page_get_item (page));
-  claims = cm_card_page_dup_claims (page);
-
-  self->bench = cm_backend_new_bench (self->devices, self->run_item, cm_card_page_get_method (page));
-  cm_bench_set_profile (self->bench, cm_card_page_get_profile (page));
-  cm_bench_set_claims (self->bench, (const char * const *) claims);
-  cm_bench_set_brand (self->bench, cm_card_page_get_brand (page));
-  cm_bench_set_history (self->bench, self->history);
-  g_signal_connect_object (self->bench, "started", G_CALLBACK (bench_started_cb), self, G_CONNECT_SWAPPED);
-  update_actions (self);
-
-  cm_bench_run_async (self->bench, self->cancellable, run_done_cb, g_object_ref (self));
-}
-
-static void
-confirm_write_cb (AdwMessageDialog *dialog,
-                  const char       *response,
-                  CmWindow         *self)
-{
-  if (g_strcmp0 (response, "write") == 0 && self->cancellable == NULL && get_card_page (self) != NULL)
-    really_start (self);
-}
-
-void
-cm_window_start_test (CmWindow *self)
-{
-  CmCardPage *page;
-  GtkWidget *dialog;
-
-  g_return_if_fail (CM_IS_WINDOW (self));
-
-  page = get_card_page (self);
-  /* One thing at a time on a card: the action is off meanwhile. */
-  if (self->cancellable != NULL || (page != NULL && cm_card_page_get_checking_capacity (page)))
-    return;
-  if (page == NULL)
-    {
-      cm_toast_show (GTK_WIDGET (self->toast_overlay), _("Pick a card first."));
-      return;
+      adw_window_title_set_title (self->window_title, card);
+      if (page == CM_WINDOW_PAGE_RUN)
+        adw_window_title_set_subtitle (self->window_title, _("Testing"));
+      else if (page == CM_WINDOW_PAGE_RESULT)
+        adw_window_title_set_subtitle (self->window_title, _("Result"));
+      else
+        adw_window_title_set_subtitle (self->window_title, NULL);
     }
 
-  if (cm_card_page_get_method (page) != CM_METHOD_RAW_WRITE)
-    {
-      really_start (self);
-      return;
-    }
-
-  /* The test area, not the whole card: the words say only what is done. */
-  dialog = adw_message_dialog_new (GTK_WINDOW (self), _("Write to This Card?"),
-                                   _("The raw test with writes reads parts of the card and writes the same bytes back. If the card is pulled or the computer loses power during the test, files on it can be lost. Back up anything you need first."));
-  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
-                                    "cancel", _("_Cancel"),
-                                    "write", _("_Write to Card"),
-                                    NULL);
-  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "write", ADW_RESPONSE_DESTRUCTIVE);
-  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
-  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
-  g_signal_connect_object (dialog, "response", G_CALLBACK (confirm_write_cb), self, 0);
-  gtk_window_present (GTK_WINDOW (dialog));
+  _cm_window_actions_update (self);
 }
 
-void
-cm_window_cancel_test (CmWindow *self)
-{
-  GtkWidget *page;
-
-  g_return_if_fail (CM_IS_WINDOW (self));
-
-  if (self->cancellable == NULL || g_cancellable_is_cancelled (self->cancellable))
-    return;
-
-  g_cancellable_cancel (self->cancellable);
-  page = gtk_stack_get_child_by_name (self->stack, "run");
-  if (page != NULL)
-    cm_run_page_set_cancelling (CM_RUN_PAGE (page));
-}
+/* The cards. */
 
 /* The item in @model for the same card or folder as @item (which may be
  * @item itself), or NULL. */
@@ -434,7 +367,7 @@ devices_changed_cb (CmWindow   *self,
                     guint       added,
                     GListModel *model)
 {
-  CmCardPage *page = get_card_page (self);
+  CmCardPage *page = self->card_page;
   CmCardItem *fresh;
 
   /* The card on the card page changed (mounted, unmounted): the page
@@ -456,236 +389,37 @@ devices_changed_cb (CmWindow   *self,
       return;
     }
 
-  /* A card that went away takes its page with it, so that Back after an
-   * error or a result never shows a card that is not there. */
   if (self->cancellable == NULL && page != NULL
       && cm_card_item_get_kind (cm_card_page_get_item (page)) == CM_CARD_KIND_DEVICE
       && fresh == NULL)
     {
-      if (g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "card") == 0)
+      if (_cm_window_get_visible_page (self) == CM_WINDOW_PAGE_CARD)
         {
-          show_page (self, "cards", NULL);
+          _cm_window_show_page (self, CM_WINDOW_PAGE_CARDS);
           cm_toast_show (GTK_WIDGET (self->toast_overlay), _("The card was removed."));
         }
-      gtk_stack_remove (self->stack, GTK_WIDGET (page));
-      update_actions (self);
+      _cm_window_drop_card_page (self);
     }
 }
 
-/* Actions. */
-
-static void
-back_action (GtkWidget  *widget,
-             const char *action_name,
-             GVariant   *param)
+/* The state the application's Start and Cancel follow. */
+void
+_cm_window_set_run_state (CmWindow *self,
+                          gboolean  running,
+                          gboolean  can_start)
 {
-  CmWindow *self = CM_WINDOW (widget);
-  const char *name = gtk_stack_get_visible_child_name (self->stack);
-
-  if (self->cancellable != NULL)
-    return;
-
-  if (g_strcmp0 (name, "saved") == 0)
+  g_object_freeze_notify (G_OBJECT (self));
+  if (self->running != running)
     {
-      show_page (self, "history", NULL);
-      return;
+      self->running = running;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
     }
-
-  if (g_strcmp0 (name, "history") == 0)
+  if (self->can_start != can_start)
     {
-      GtkWidget *history = gtk_stack_get_child_by_name (self->stack, "history");
-      g_autofree char *before = g_steal_pointer (&self->before_history);
-
-      if (cm_history_page_go_back (CM_HISTORY_PAGE (history)))
-        {
-          self->before_history = g_steal_pointer (&before);
-          return;
-        }
-      if (before != NULL && gtk_stack_get_child_by_name (self->stack, before) != NULL)
-        {
-          show_page (self, before, NULL);
-          return;
-        }
-      show_page (self, "cards", NULL);
-      return;
+      self->can_start = can_start;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CAN_START]);
     }
-
-  if ((g_strcmp0 (name, "result") == 0 || g_strcmp0 (name, "error") == 0) && get_card_page (self) != NULL)
-    show_page (self, "card", NULL);
-  else
-    show_page (self, "cards", NULL);
-}
-
-static void
-open_result_cb (CmWindow      *self,
-                CmResult      *result,
-                CmHistoryPage *history)
-{
-  show_page (self, "saved", GTK_WIDGET (cm_result_page_new (result)));
-}
-
-static void
-ask_cancel_cb (AdwMessageDialog *dialog,
-               const char       *response,
-               CmWindow         *self)
-{
-  if (g_strcmp0 (response, "stop") == 0)
-    cm_window_cancel_test (self);
-}
-
-/* Escape during a run: stopping throws the run away, so it is asked. */
-static void
-ask_cancel_action (GtkWidget  *widget,
-                   const char *action_name,
-                   GVariant   *param)
-{
-  CmWindow *self = CM_WINDOW (widget);
-  GtkWidget *dialog;
-
-  if (self->cancellable == NULL || g_cancellable_is_cancelled (self->cancellable))
-    return;
-
-  dialog = adw_message_dialog_new (GTK_WINDOW (self), _("Stop the Test?"),
-                                   _("The figures measured so far are thrown away."));
-  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
-                                    "keep", _("_Keep Testing"),
-                                    "stop", _("_Stop"),
-                                    NULL);
-  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "stop", ADW_RESPONSE_DESTRUCTIVE);
-  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "keep");
-  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "keep");
-  g_signal_connect_object (dialog, "response", G_CALLBACK (ask_cancel_cb), self, 0);
-  gtk_window_present (GTK_WINDOW (dialog));
-}
-
-static void
-show_history_action (GtkWidget  *widget,
-                     const char *action_name,
-                     GVariant   *param)
-{
-  CmWindow *self = CM_WINDOW (widget);
-  const char *name = gtk_stack_get_visible_child_name (self->stack);
-  GtkWidget *page = gtk_stack_get_child_by_name (self->stack, "history");
-
-  if (self->cancellable != NULL)
-    return;
-
-  if (g_strcmp0 (name, "history") != 0)
-    {
-      g_free (self->before_history);
-      self->before_history = g_strdup (name);
-    }
-
-  if (page == NULL)
-    {
-      page = GTK_WIDGET (cm_history_page_new (self->history));
-      g_signal_connect_object (page, "open-result", G_CALLBACK (open_result_cb), self, G_CONNECT_SWAPPED);
-    }
-  else
-    cm_history_page_reload (CM_HISTORY_PAGE (page));
-  show_page (self, "history", page);
-}
-
-static void
-folder_chosen_cb (CmWindow             *self,
-                  int                   response,
-                  GtkFileChooserNative *native)
-{
-  g_autoptr(GFile) file = NULL;
-  g_autofree char *path = NULL;
-
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
-      path = file != NULL ? g_file_get_path (file) : NULL;
-      if (path != NULL)
-        cm_window_open_path (self, path);
-      else
-        cm_toast_show (GTK_WIDGET (self->toast_overlay), _("That folder is not on a local disk. Pick a folder on the card itself."));
-    }
-
-  g_object_unref (native);
-}
-
-static void
-choose_folder_action (GtkWidget  *widget,
-                      const char *action_name,
-                      GVariant   *param)
-{
-  GtkFileChooserNative *native;
-
-  native = gtk_file_chooser_native_new (_("Choose a Folder to Test"), GTK_WINDOW (widget),
-                                        GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
-                                        _("_Test This Folder"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
-  g_signal_connect_object (native, "response", G_CALLBACK (folder_chosen_cb), widget, G_CONNECT_SWAPPED);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
-}
-
-static void
-export_chosen_cb (CmWindow             *self,
-                  int                   response,
-                  GtkFileChooserNative *native)
-{
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(GError) error = NULL;
-
-  CmResult *result = g_object_get_data (G_OBJECT (native), "cm-result");
-
-  if (response == GTK_RESPONSE_ACCEPT && result != NULL)
-    {
-      file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
-      if (!cm_result_save (result, file, &error))
-        cm_toast_show (GTK_WIDGET (self->toast_overlay), error->message);
-      else
-        cm_toast_show (GTK_WIDGET (self->toast_overlay), _("Result saved."));
-    }
-
-  g_object_unref (native);
-}
-
-static void
-export_json_action (GtkWidget  *widget,
-                    const char *action_name,
-                    GVariant   *param)
-{
-  CmWindow *self = CM_WINDOW (widget);
-  GtkFileChooserNative *native;
-  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
-  g_autofree char *stamp = g_date_time_format (now, "%Y-%m-%d-%H%M");
-  g_autofree char *name = g_strdup_printf ("cardmark-%s.json", stamp);
-
-  CmResult *result = visible_result (self);
-
-  if (result == NULL)
-    return;
-
-  native = gtk_file_chooser_native_new (_("Export Result"), GTK_WINDOW (self),
-                                        GTK_FILE_CHOOSER_ACTION_SAVE,
-                                        _("_Export"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), name);
-  g_object_set_data_full (G_OBJECT (native), "cm-result", g_object_ref (result), g_object_unref);
-  g_signal_connect_object (native, "response", G_CALLBACK (export_chosen_cb), self, G_CONNECT_SWAPPED);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
-}
-
-static void
-copy_summary_action (GtkWidget  *widget,
-                     const char *action_name,
-                     GVariant   *param)
-{
-  CmWindow *self = CM_WINDOW (widget);
-  g_autofree char *text = NULL;
-
-  CmResult *result = visible_result (self);
-
-  if (result == NULL)
-    return;
-
-  text = cm_result_dup_text_summary (result);
-  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), text);
-  cm_toast_show (GTK_WIDGET (self->toast_overlay), _("Summary copied."));
+  g_object_thaw_notify (G_OBJECT (self));
 }
 
 /* GObject. */
@@ -717,16 +451,42 @@ cm_window_dispose (GObject *object)
   if (self->devices != NULL)
     g_signal_handlers_disconnect_by_func (self->devices, devices_changed_cb, self);
 
+  /* The stack owns the pages. */
+  self->card_page = NULL;
+  self->run_page = NULL;
+  self->result_page = NULL;
+  self->saved_page = NULL;
+  self->history_page = NULL;
   gtk_widget_dispose_template (GTK_WIDGET (self), CM_TYPE_WINDOW);
 
   g_clear_object (&self->journal_watch);
   g_clear_object (&self->devices);
   g_clear_object (&self->last_result);
   g_clear_object (&self->history);
-  g_clear_pointer (&self->before_history, g_free);
   g_clear_object (&self->settings);
 
   G_OBJECT_CLASS (cm_window_parent_class)->dispose (object);
+}
+
+static void
+cm_window_get_property (GObject    *object,
+                        guint       prop_id,
+                        GValue     *value,
+                        GParamSpec *pspec)
+{
+  CmWindow *self = CM_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_RUNNING:
+      g_value_set_boolean (value, self->running);
+      break;
+    case PROP_CAN_START:
+      g_value_set_boolean (value, self->can_start);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
 }
 
 static void
@@ -737,7 +497,18 @@ cm_window_class_init (CmWindowClass *klass)
   GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
 
   object_class->dispose = cm_window_dispose;
+  object_class->get_property = cm_window_get_property;
   window_class->close_request = cm_window_close_request;
+
+  /* Whether a card is being tested. */
+  properties[PROP_RUNNING] =
+    g_param_spec_boolean ("running", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* Whether a test can start from the page on screen. */
+  properties[PROP_CAN_START] =
+    g_param_spec_boolean ("can-start", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (CM_TYPE_CARD_LIST_PAGE);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/cardmark/CardMark/ui/cm-window.ui");
@@ -750,19 +521,7 @@ cm_window_class_init (CmWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, item_activated_cb);
   gtk_widget_class_bind_template_callback (widget_class, visible_page_changed_cb);
 
-  gtk_widget_class_install_action (widget_class, "win.back", NULL, back_action);
-  gtk_widget_class_install_action (widget_class, "win.choose-folder", NULL, choose_folder_action);
-  gtk_widget_class_install_action (widget_class, "win.export-json", NULL, export_json_action);
-  gtk_widget_class_install_action (widget_class, "win.copy-summary", NULL, copy_summary_action);
-  gtk_widget_class_install_action (widget_class, "win.ask-cancel", NULL, ask_cancel_action);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.ask-cancel", NULL);
-  gtk_widget_class_install_action (widget_class, "win.show-history", NULL, show_history_action);
-
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "win.back", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.choose-folder", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK, "win.export-json", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.copy-summary", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_h, GDK_CONTROL_MASK, "win.show-history", NULL);
+  _cm_window_class_actions_init (klass);
 }
 
 static void
@@ -776,7 +535,6 @@ show_loop_changed_cb (CmWindow   *self,
 static void
 cm_window_init (CmWindow *self)
 {
-  g_autoptr(GAction) loop_action = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GListModel) devices = NULL;
 
@@ -790,9 +548,7 @@ cm_window_init (CmWindow *self)
   if (g_settings_get_boolean (self->settings, "window-maximized"))
     gtk_window_maximize (GTK_WINDOW (self));
 
-  loop_action = g_settings_create_action (self->settings, "show-loop-devices");
-  g_action_map_add_action (G_ACTION_MAP (self), loop_action);
-
+  _cm_window_actions_init (self);
   g_signal_connect_object (self->settings, "changed::show-loop-devices",
                            G_CALLBACK (show_loop_changed_cb), self, G_CONNECT_SWAPPED);
 
@@ -922,19 +678,27 @@ cm_window_get_running (CmWindow *self)
   return self->cancellable != NULL;
 }
 
+/* For tests: the name of the page on screen, one of page_names[]. */
 const char *
 cm_window_get_page_name (CmWindow *self)
 {
   g_return_val_if_fail (CM_IS_WINDOW (self), NULL);
-  return gtk_stack_get_visible_child_name (self->stack);
+  return page_names[_cm_window_get_visible_page (self)];
 }
 
+/* For tests: the page called @name, or NULL if it has not been made. */
 GtkWidget *
 cm_window_get_page (CmWindow   *self,
                     const char *name)
 {
   g_return_val_if_fail (CM_IS_WINDOW (self), NULL);
-  return gtk_stack_get_child_by_name (self->stack, name);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  for (CmWindowPage page = 0; page < CM_WINDOW_N_PAGES; page++)
+    if (g_str_equal (name, page_names[page]))
+      return page_widget (self, page);
+
+  return NULL;
 }
 
 CmResult *

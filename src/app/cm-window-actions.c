@@ -1,0 +1,434 @@
+/* cm-window-actions.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The window's actions, which of them apply to the page on screen, and
+ * the run that Start begins: the bench (src/core) does the run; the
+ * window starts it with its cancellable, keeps the computer awake
+ * meanwhile, and shows the page for how it went.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "cm-backend.h"
+#include "cm-toast.h"
+
+#include "cm-window-private.h"
+
+/* Which actions apply, from the page on screen and whether a card is
+ * being tested; the application's Start and Cancel follow :can-start and
+ * :running. */
+void
+_cm_window_actions_update (CmWindow *self)
+{
+  CmWindowPage page = _cm_window_get_visible_page (self);
+  gboolean running = self->cancellable != NULL;
+  gboolean has_result = _cm_window_get_visible_result (self) != NULL;
+  gboolean can_go_back = !running && page != CM_WINDOW_PAGE_CARDS;
+  gboolean can_start = !running && self->card_page != NULL
+                       && !cm_card_page_get_checking_capacity (self->card_page)
+                       && (page == CM_WINDOW_PAGE_CARD || page == CM_WINDOW_PAGE_RESULT);
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.back", can_go_back);
+  gtk_widget_set_visible (GTK_WIDGET (self->back_button), can_go_back);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-json", has_result);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.copy-summary", has_result);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.choose-folder", !running);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.show-history", !running);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.ask-cancel", running);
+
+  _cm_window_set_run_state (self, running, can_start);
+}
+
+/* The run. */
+
+static void
+end_run (CmWindow *self)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+
+  if (self->inhibit_cookie != 0 && app != NULL)
+    gtk_application_uninhibit (app, self->inhibit_cookie);
+  self->inhibit_cookie = 0;
+
+  if (self->bench != NULL)
+    g_signal_handlers_disconnect_by_data (self->bench, self);
+  g_clear_object (&self->bench);
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->run_item);
+}
+
+static void
+bench_started_cb (CmWindow *self,
+                  CmRunner *runner,
+                  CmBench  *bench)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  g_auto(GStrv) claims = self->card_page != NULL ? cm_card_page_dup_claims (self->card_page) : NULL;
+  CmRunPage *run_page;
+
+  run_page = cm_run_page_new (cm_card_item_get_name (self->run_item), (const char * const *) claims);
+  cm_run_page_follow (run_page, runner);
+  _cm_window_show_run (self, run_page);
+
+  if (app != NULL)
+    self->inhibit_cookie = gtk_application_inhibit (app, GTK_WINDOW (self),
+                                                    GTK_APPLICATION_INHIBIT_SUSPEND,
+                                                    _("A card is being tested"));
+}
+
+static void
+show_removed (CmWindow *self)
+{
+  _cm_window_drop_card_page (self);
+  _cm_window_show_error (self, _("The Card Was Removed"),
+                         _("The card went away during the test, so there is no result. Put it back, wait until it appears in the list, and start the test again."));
+}
+
+static void
+show_failure (CmWindow *self,
+              GError   *error,
+              gboolean  started)
+{
+  if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      if (started)
+        _cm_window_show_error (self, _("The Test Could Not Finish"), error->message);
+      else
+        {
+          _cm_window_show_page (self, CM_WINDOW_PAGE_CARD);
+          cm_toast_show (GTK_WIDGET (self->toast_overlay), error->message);
+        }
+      return;
+    }
+
+  _cm_window_show_page (self, CM_WINDOW_PAGE_CARD);
+  cm_toast_show (GTK_WIDGET (self->toast_overlay),
+                 started ? _("Test cancelled. Nothing was left behind on the card.") : _("Test cancelled."));
+}
+
+/* Every finished run is kept; when that fails the result is still shown
+ * and can be exported by hand. */
+static void
+tell_save_error (CmWindow *self,
+                 CmBench  *bench)
+{
+  const GError *error = cm_bench_get_save_error (bench);
+  g_autofree char *message = NULL;
+
+  if (error == NULL)
+    return;
+
+  message = g_strdup_printf (_("The result could not be kept in the history: %s. Use Export to save it."),
+                             error->message);
+  cm_toast_show (GTK_WIDGET (self->toast_overlay), message);
+}
+
+static void
+run_done_cb (GObject      *object,
+             GAsyncResult *res,
+             gpointer      user_data)
+{
+  g_autoptr(CmWindow) self = user_data;
+  g_autoptr(CmBench) bench = g_object_ref (CM_BENCH (object));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CmResult) result = cm_bench_run_finish (bench, res, &error);
+  gboolean started = cm_bench_get_runner (bench) != NULL;
+  gboolean removed = self->card_removed
+                     || g_error_matches (error, CM_TARGET_ERROR, CM_TARGET_ERROR_REMOVED);
+
+  end_run (self);
+
+  if (removed && started)
+    show_removed (self);
+  else if (result == NULL)
+    show_failure (self, error, started);
+  else
+    {
+      g_set_object (&self->last_result, result);
+      tell_save_error (self, bench);
+      _cm_window_show_result (self, result);
+    }
+}
+
+static void
+really_start (CmWindow *self)
+{
+  CmCardPage *page = self->card_page;
+  g_auto(GStrv) claims = NULL;
+
+  g_assert (page != NULL);
+  g_assert (self->cancellable == NULL);
+
+  g_settings_set_enum (self->settings, "last-profile", cm_card_page_get_profile (page));
+  g_settings_set_enum (self->settings, "last-method", cm_card_page_get_method (page));
+
+  self->cancellable = g_cancellable_new ();
+  self->card_removed = FALSE;
+  self->run_item = g_object_ref (cm_card_page_get_item (page));
+  claims = cm_card_page_dup_claims (page);
+
+  self->bench = cm_backend_new_bench (self->devices, self->run_item, cm_card_page_get_method (page));
+  cm_bench_set_profile (self->bench, cm_card_page_get_profile (page));
+  cm_bench_set_claims (self->bench, (const char * const *) claims);
+  cm_bench_set_brand (self->bench, cm_card_page_get_brand (page));
+  cm_bench_set_history (self->bench, self->history);
+  g_signal_connect_object (self->bench, "started", G_CALLBACK (bench_started_cb), self, G_CONNECT_SWAPPED);
+  _cm_window_actions_update (self);
+
+  cm_bench_run_async (self->bench, self->cancellable, run_done_cb, g_object_ref (self));
+}
+
+static void
+confirm_write_cb (AdwMessageDialog *dialog,
+                  const char       *response,
+                  CmWindow         *self)
+{
+  if (g_strcmp0 (response, "write") == 0 && self->cancellable == NULL && self->card_page != NULL)
+    really_start (self);
+}
+
+void
+cm_window_start_test (CmWindow *self)
+{
+  CmCardPage *page;
+  GtkWidget *dialog;
+
+  g_return_if_fail (CM_IS_WINDOW (self));
+
+  page = self->card_page;
+  /* One thing at a time on a card: the action is off meanwhile. */
+  if (self->cancellable != NULL || (page != NULL && cm_card_page_get_checking_capacity (page)))
+    return;
+  if (page == NULL)
+    {
+      cm_toast_show (GTK_WIDGET (self->toast_overlay), _("Pick a card first."));
+      return;
+    }
+
+  if (cm_card_page_get_method (page) != CM_METHOD_RAW_WRITE)
+    {
+      really_start (self);
+      return;
+    }
+
+  /* The test area, not the whole card: the words say only what is done. */
+  dialog = adw_message_dialog_new (GTK_WINDOW (self), _("Write to This Card?"),
+                                   _("The raw test with writes reads parts of the card and writes the same bytes back. If the card is pulled or the computer loses power during the test, files on it can be lost. Back up anything you need first."));
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
+                                    "cancel", _("_Cancel"),
+                                    "write", _("_Write to Card"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "write", ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  g_signal_connect_object (dialog, "response", G_CALLBACK (confirm_write_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+void
+cm_window_cancel_test (CmWindow *self)
+{
+  g_return_if_fail (CM_IS_WINDOW (self));
+
+  if (self->cancellable == NULL || g_cancellable_is_cancelled (self->cancellable))
+    return;
+
+  g_cancellable_cancel (self->cancellable);
+  if (self->run_page != NULL)
+    cm_run_page_set_cancelling (self->run_page);
+}
+
+/* The actions. */
+
+static void
+back_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *param)
+{
+  CmWindow *self = CM_WINDOW (widget);
+
+  if (self->cancellable == NULL)
+    _cm_window_go_back (self);
+}
+
+static void
+ask_cancel_cb (AdwMessageDialog *dialog,
+               const char       *response,
+               CmWindow         *self)
+{
+  if (g_strcmp0 (response, "stop") == 0)
+    cm_window_cancel_test (self);
+}
+
+/* Escape during a run: stopping throws the run away, so it is asked. */
+static void
+ask_cancel_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *param)
+{
+  CmWindow *self = CM_WINDOW (widget);
+  GtkWidget *dialog;
+
+  if (self->cancellable == NULL || g_cancellable_is_cancelled (self->cancellable))
+    return;
+
+  dialog = adw_message_dialog_new (GTK_WINDOW (self), _("Stop the Test?"),
+                                   _("The figures measured so far are thrown away."));
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
+                                    "keep", _("_Keep Testing"),
+                                    "stop", _("_Stop"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "stop", ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "keep");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "keep");
+  g_signal_connect_object (dialog, "response", G_CALLBACK (ask_cancel_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+show_history_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *param)
+{
+  CmWindow *self = CM_WINDOW (widget);
+
+  if (self->cancellable == NULL)
+    _cm_window_show_history (self);
+}
+
+static void
+folder_chosen_cb (CmWindow             *self,
+                  int                   response,
+                  GtkFileChooserNative *native)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autofree char *path = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
+      path = file != NULL ? g_file_get_path (file) : NULL;
+      if (path != NULL)
+        cm_window_open_path (self, path);
+      else
+        cm_toast_show (GTK_WIDGET (self->toast_overlay), _("That folder is not on a local disk. Pick a folder on the card itself."));
+    }
+
+  g_object_unref (native);
+}
+
+static void
+choose_folder_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *param)
+{
+  GtkFileChooserNative *native;
+
+  native = gtk_file_chooser_native_new (_("Choose a Folder to Test"), GTK_WINDOW (widget),
+                                        GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+                                        _("_Test This Folder"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
+  g_signal_connect_object (native, "response", G_CALLBACK (folder_chosen_cb), widget, G_CONNECT_SWAPPED);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
+}
+
+static void
+export_chosen_cb (CmWindow             *self,
+                  int                   response,
+                  GtkFileChooserNative *native)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+
+  CmResult *result = g_object_get_data (G_OBJECT (native), "cm-result");
+
+  if (response == GTK_RESPONSE_ACCEPT && result != NULL)
+    {
+      file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
+      if (!cm_result_save (result, file, &error))
+        cm_toast_show (GTK_WIDGET (self->toast_overlay), error->message);
+      else
+        cm_toast_show (GTK_WIDGET (self->toast_overlay), _("Result saved."));
+    }
+
+  g_object_unref (native);
+}
+
+static void
+export_json_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *param)
+{
+  CmWindow *self = CM_WINDOW (widget);
+  GtkFileChooserNative *native;
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *stamp = g_date_time_format (now, "%Y-%m-%d-%H%M");
+  g_autofree char *name = g_strdup_printf ("cardmark-%s.json", stamp);
+
+  CmResult *result = _cm_window_get_visible_result (self);
+
+  if (result == NULL)
+    return;
+
+  native = gtk_file_chooser_native_new (_("Export Result"), GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_SAVE,
+                                        _("_Export"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), name);
+  g_object_set_data_full (G_OBJECT (native), "cm-result", g_object_ref (result), g_object_unref);
+  g_signal_connect_object (native, "response", G_CALLBACK (export_chosen_cb), self, G_CONNECT_SWAPPED);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
+}
+
+static void
+copy_summary_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *param)
+{
+  CmWindow *self = CM_WINDOW (widget);
+  g_autofree char *text = NULL;
+
+  CmResult *result = _cm_window_get_visible_result (self);
+
+  if (result == NULL)
+    return;
+
+  text = cm_result_dup_text_summary (result);
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), text);
+  cm_toast_show (GTK_WIDGET (self->toast_overlay), _("Summary copied."));
+}
+
+/* The shortcuts here are listed in data/ui/help-overlay.ui; Start's
+ * (Ctrl+Return) is the application's, in cm-application.c. */
+void
+_cm_window_class_actions_init (CmWindowClass *klass)
+{
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  gtk_widget_class_install_action (widget_class, "win.back", NULL, back_action);
+  gtk_widget_class_install_action (widget_class, "win.choose-folder", NULL, choose_folder_action);
+  gtk_widget_class_install_action (widget_class, "win.export-json", NULL, export_json_action);
+  gtk_widget_class_install_action (widget_class, "win.copy-summary", NULL, copy_summary_action);
+  gtk_widget_class_install_action (widget_class, "win.ask-cancel", NULL, ask_cancel_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.ask-cancel", NULL);
+  gtk_widget_class_install_action (widget_class, "win.show-history", NULL, show_history_action);
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "win.back", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.choose-folder", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK, "win.export-json", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.copy-summary", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_h, GDK_CONTROL_MASK, "win.show-history", NULL);
+}
+
+/* The actions of an instance: the settings' own, kept in step with the
+ * setting both ways. Needs self->settings. */
+void
+_cm_window_actions_init (CmWindow *self)
+{
+  g_autoptr(GAction) loop_action = g_settings_create_action (self->settings, "show-loop-devices");
+
+  g_action_map_add_action (G_ACTION_MAP (self), loop_action);
+}
