@@ -32,19 +32,34 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-/* The pages' names in the stack, which cm_window_get_page_name() and
- * cm_window_get_page() give to tests. */
-static const char * const page_names[CM_WINDOW_N_PAGES] = {
-  [CM_WINDOW_PAGE_CARDS] = "cards",
-  [CM_WINDOW_PAGE_CARD] = "card",
-  [CM_WINDOW_PAGE_RUN] = "run",
-  [CM_WINDOW_PAGE_RESULT] = "result",
-  [CM_WINDOW_PAGE_ERROR] = "error",
-  [CM_WINDOW_PAGE_HISTORY] = "history",
-  [CM_WINDOW_PAGE_SAVED] = "saved",
-};
-
 /* The pages. */
+
+/* A page's name in the stack, which cm_window_get_page_name() and
+ * cm_window_get_page() give to tests. */
+static const char *
+page_name (CmWindowPage page)
+{
+  switch (page)
+    {
+    case CM_WINDOW_PAGE_CARDS:
+      return "cards";
+    case CM_WINDOW_PAGE_CARD:
+      return "card";
+    case CM_WINDOW_PAGE_RUN:
+      return "run";
+    case CM_WINDOW_PAGE_RESULT:
+      return "result";
+    case CM_WINDOW_PAGE_ERROR:
+      return "error";
+    case CM_WINDOW_PAGE_HISTORY:
+      return "history";
+    case CM_WINDOW_PAGE_SAVED:
+      return "saved";
+    case CM_WINDOW_N_PAGES:
+    default:
+      g_assert_not_reached ();
+    }
+}
 
 static GtkWidget *
 page_widget (CmWindow     *self,
@@ -120,7 +135,7 @@ replace_page (CmWindow     *self,
   set_page_widget (self, page, NULL);
   if (old != NULL)
     gtk_stack_remove (self->stack, old);
-  gtk_stack_add_named (self->stack, widget, page_names[page]);
+  gtk_stack_add_named (self->stack, widget, page_name (page));
   set_page_widget (self, page, widget);
 }
 
@@ -678,12 +693,12 @@ cm_window_get_running (CmWindow *self)
   return self->cancellable != NULL;
 }
 
-/* For tests: the name of the page on screen, one of page_names[]. */
+/* For tests: the name of the page on screen, as page_name() gives it. */
 const char *
 cm_window_get_page_name (CmWindow *self)
 {
   g_return_val_if_fail (CM_IS_WINDOW (self), NULL);
-  return page_names[_cm_window_get_visible_page (self)];
+  return page_name (_cm_window_get_visible_page (self));
 }
 
 /* For tests: the page called @name, or NULL if it has not been made. */
@@ -695,7 +710,7 @@ cm_window_get_page (CmWindow   *self,
   g_return_val_if_fail (name != NULL, NULL);
 
   for (CmWindowPage page = 0; page < CM_WINDOW_N_PAGES; page++)
-    if (g_str_equal (name, page_names[page]))
+    if (g_str_equal (name, page_name (page)))
       return page_widget (self, page);
 
   return NULL;
