@@ -90,12 +90,12 @@ print_report (CmResult *result)
   g_autofree char *ok = g_format_size (s->usable_bytes);
   g_autofree char *lost = g_format_size (s->lost_bytes);
 
-  printf (_("Data OK:      %s (%" G_GUINT64_FORMAT " sectors)\n"), ok, s->sectors_ok);
+  printf (_("Data OK:      %s (%llu sectors)\n"), ok, (unsigned long long) s->sectors_ok);
   printf (_("Data lost:    %s\n"), lost);
-  printf (_("  corrupted:   %" G_GUINT64_FORMAT " sectors\n"), s->sectors_corrupted);
-  printf (_("  changed:     %" G_GUINT64_FORMAT " sectors\n"), s->sectors_changed);
-  printf (_("  overwritten: %" G_GUINT64_FORMAT " sectors\n"), s->sectors_overwritten);
-  printf (_("  unreadable:  %" G_GUINT64_FORMAT " sectors\n"), s->sectors_unreadable);
+  printf (_("  corrupted:   %llu sectors\n"), (unsigned long long) s->sectors_corrupted);
+  printf (_("  changed:     %llu sectors\n"), (unsigned long long) s->sectors_changed);
+  printf (_("  overwritten: %llu sectors\n"), (unsigned long long) s->sectors_overwritten);
+  printf (_("  unreadable:  %llu sectors\n"), (unsigned long long) s->sectors_unreadable);
   for (guint i = 0; i < cm_result_get_tests (result)->len; i++)
     {
       CmTestResult *test = g_ptr_array_index (cm_result_get_tests (result), i);
@@ -110,8 +110,8 @@ print_report (CmResult *result)
       g_autofree char *from = g_format_size (r->start);
       g_autofree char *size = g_format_size (r->end - r->start);
 
-      printf (_("Bad region:   from %s, %s (bytes %" G_GUINT64_FORMAT "–%" G_GUINT64_FORMAT ")\n"),
-              from, size, r->start, r->end);
+      printf (_("Bad region:   from %s, %s (bytes %llu–%llu)\n"),
+              from, size, (unsigned long long) r->start, (unsigned long long) r->end);
     }
   if (s->bad_regions->len > 5)
     printf (_("…and %u more bad regions\n"), s->bad_regions->len - 5);
