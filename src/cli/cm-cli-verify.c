@@ -99,10 +99,12 @@ print_report (CmResult *result)
   for (guint i = 0; i < cm_result_get_tests (result)->len; i++)
     {
       CmTestResult *test = g_ptr_array_index (cm_result_get_tests (result), i);
+      g_autoptr(GString) line = g_string_new (NULL);
 
-      printf ("%-13s %.1f MB/s\n",
-              g_str_equal (test->name, CM_TEST_VERIFY_WRITE) ? _("Write speed:") : _("Read speed:"),
-              test->mb_per_s);
+      /* Padded by the width on screen, as the translated lines above are. */
+      cm_cli_pad (line, g_str_equal (test->name, CM_TEST_VERIFY_WRITE) ? _("Write speed:") : _("Read speed:"),
+                  13, FALSE);
+      printf ("%s %.1f MB/s\n", line->str, test->mb_per_s);
     }
   for (guint i = 0; i < s->bad_regions->len && i < 5; i++)
     {
