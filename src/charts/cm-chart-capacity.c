@@ -10,7 +10,7 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "cm-chart-layout-private.h"
+#include "cm-chart-layout.h"
 #include "cm-chart-private.h"
 
 #include "cm-chart-capacity.h"
@@ -63,11 +63,13 @@ cm_chart_export_capacity (const char              *filename,
                           GError                 **error)
 {
   g_autoptr(GPtrArray) results = no_results ();
+  g_autofree char *description = NULL;
 
   g_return_val_if_fail (report != NULL, FALSE);
 
-  return cm_chart_export_full (filename, CM_CHART_CAPACITY_MAP, results, report, device, width, height,
-                               style, error);
+  description = cm_chart_describe_capacity (report, device);
+  return cm_chart_export_full (filename, CM_CHART_CAPACITY_MAP, results, report, device, description,
+                               width, height, style, error);
 }
 
 /* The text alternative: what the map shows, in sentences. */
@@ -96,22 +98,4 @@ cm_chart_describe_capacity (const CmCapacityReport *report,
   if (report->fake)
     g_string_append_printf (out, _(" The verified cells end at %s."), real);
   return g_string_free (out, FALSE);
-}
-
-int
-cm_chart_capacity_cell_ink (CmCapacityCell cell)
-{
-  switch (cell)
-    {
-    case CM_CAPACITY_CELL_VERIFIED:
-      return CM_CHART_INK_MEETS;
-    case CM_CAPACITY_CELL_NO_STORAGE:
-      return CM_CHART_INK_BELOW;
-    case CM_CAPACITY_CELL_READ_ERROR:
-      return CM_CHART_INK_MARGINAL;
-    case CM_CAPACITY_CELL_WRITE_ERROR:
-    case CM_CAPACITY_N_CELL_STATES:
-    default:
-      return CM_CHART_INK_SERIES + 2;
-    }
 }

@@ -13,7 +13,7 @@
 
 #include "cm-capacity-probe.h"
 #include "cm-chart.h"
-#include "cm-chart-layout.h"
+#include "cm-chart-kit.h"
 
 G_BEGIN_DECLS
 
@@ -38,8 +38,5 @@ gboolean       cm_chart_export_capacity     (const char             *filename,
                                              GError                **error);
 char          *cm_chart_describe_capacity   (const CmCapacityReport *report,
                                              const char             *device) G_GNUC_WARN_UNUSED_RESULT;
-
-/* The ink each cell state is drawn in. */
-int            cm_chart_capacity_cell_ink   (CmCapacityCell          cell);
 
 G_END_DECLS

@@ -12,9 +12,7 @@
 #include <math.h>
 
 #include "cm-test-table.h"
-#include "cm-chart-private.h"
 #include "cm-chart-layout-private.h"
-#include "cm-chart-layout.h"
 
 static int
 compare_float (gconstpointer a,
@@ -58,9 +56,9 @@ clip_curve (CmChartSeriesSpec *spec,
 
 static const char * const latency_tests[] = { CM_TEST_RAND_READ_4K, CM_TEST_RAND_WRITE_4K };
 
-gboolean
-cm_chart_layout_latency (CmChartBuilder    *b,
-                         const CmChartRect *area)
+static gboolean
+layout (CmChartBuilder    *b,
+        const CmChartRect *area)
 {
   static const double marks[] = { 0.5, 0.9, 0.99 };
   g_autoptr(GArray) scatter = cm_chart_series_specs_new ();
@@ -171,3 +169,40 @@ cm_chart_layout_latency (CmChartBuilder    *b,
     }
   return TRUE;
 }
+
+static gboolean
+has_data (CmResult *result)
+{
+  CmTestResult *test;
+
+  return ((test = cm_chart_lookup_test (result, CM_TEST_RAND_READ_4K)) != NULL && test->scatter->len > 0) ||
+         ((test = cm_chart_lookup_test (result, CM_TEST_RAND_WRITE_4K)) != NULL && test->scatter->len > 0);
+}
+
+static void
+describe (GString  *out,
+          CmResult *result)
+{
+  static const char * const tests[] = { CM_TEST_RAND_READ_4K, CM_TEST_RAND_WRITE_4K };
+  const char *whats[] = { _("Random 4K read latency"), _("Random 4K write latency") };
+
+  for (guint i = 0; i < G_N_ELEMENTS (tests); i++)
+    {
+      CmTestResult *test = cm_chart_lookup_test (result, tests[i]);
+
+      if (test == NULL)
+        continue;
+      g_string_append_printf (out, _(" %s: median %.2f ms, 90th percentile %.2f ms, 99th percentile %.2f ms, slowest %.2f ms."),
+                              whats[i], test->latency_us[0] / 1000, test->latency_us[1] / 1000,
+                              test->latency_us[2] / 1000, test->latency_us[3] / 1000);
+    }
+}
+
+const CmChartKindInfo cm_chart_kind_latency = {
+  .title = N_("Random access latency"),
+  .empty_message = N_("No random 4K latency to show."),
+  .has_data = has_data,
+  .layout = layout,
+  .describe = describe,
+  .widget_height = 280,
+};

@@ -10,10 +10,8 @@
 #include <glib/gi18n-lib.h>
 
 #include "cm-test-table.h"
-#include "cm-chart-private.h"
 #include "cm-verdict.h"
 #include "cm-chart-layout-private.h"
-#include "cm-chart-layout.h"
 
 /* The summary: sequential MB/s and random 4K IOPS as bars. */
 
@@ -220,9 +218,9 @@ summary_legend (CmChartBuilder *b)
     cm_chart_legend_add (b, _("Sustained write"), CM_CHART_INK_FG, FALSE, TRUE, FALSE);
 }
 
-void
-cm_chart_layout_summary (CmChartBuilder    *b,
-                         const CmChartRect *area)
+static gboolean
+layout (CmChartBuilder    *b,
+        const CmChartRect *area)
 {
   static const char * const a1[] = { "A1", NULL };
   static const char * const a2[] = { "A2", NULL };
@@ -264,4 +262,65 @@ cm_chart_layout_summary (CmChartBuilder    *b,
   panel = cm_chart_panel_frame (b, &right, &rnd);
   layout_bars (b, panel, rand_groups, G_N_ELEMENTS (rand_groups), TRUE);
   cm_chart_place_thresholds (b, panel, rand_specs, panel->plot.width / G_N_ELEMENTS (rand_groups));
+  return TRUE;
 }
+
+static gboolean
+has_data (CmResult *result)
+{
+  for (guint i = 0; i < cm_test_table_get_n_kinds (); i++)
+    {
+      const CmTestKind *summary = cm_test_table_get_kind (i);
+
+      if (summary->summary && cm_chart_lookup_test (result, summary->name) != NULL)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+describe_figure (GString    *out,
+                 CmResult   *result,
+                 const char *test_name,
+                 const char *what,
+                 gboolean    iops)
+{
+  CmTestResult *test = cm_chart_lookup_test (result, test_name);
+  CmStatus status;
+
+  if (test == NULL)
+    return;
+  if (iops)
+    g_string_append_printf (out, _(" %s %.0f IOPS"), what, test->iops);
+  else
+    g_string_append_printf (out, _(" %s %.1f MB/s"), what, test->mb_per_s);
+  if (cm_chart_test_status (result, test_name, &status))
+    g_string_append_printf (out, _(" (%s)"), cm_status_to_string (status));
+  g_string_append_c (out, '.');
+}
+
+static void
+describe (GString  *out,
+          CmResult *result)
+{
+  /* The figures people compare cards by, as the table of tests names them. */
+  for (guint i = 0; i < cm_test_table_get_n_kinds (); i++)
+    {
+      const CmTestKind *kind = cm_test_table_get_kind (i);
+
+      if (kind->summary)
+        describe_figure (out, result, kind->name, cm_test_table_get_label (kind->name),
+                         kind->headline == CM_FIGURE_IOPS);
+    }
+  g_string_append (out, _(" Class lines: C10/U1 10 MB/s, U3/V30 30 MB/s, A1 1500 read and 500 write IOPS, A2 4000 read and 2000 write IOPS."));
+  cm_chart_describe_claims (out, result);
+}
+
+const CmChartKindInfo cm_chart_kind_summary = {
+  .title = N_("Sequential and random speed"),
+  .empty_message = N_("No sequential or random tests to show."),
+  .has_data = has_data,
+  .layout = layout,
+  .describe = describe,
+  .widget_height = 300,
+};

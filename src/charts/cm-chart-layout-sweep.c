@@ -10,9 +10,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "cm-test-table.h"
-#include "cm-chart-private.h"
 #include "cm-chart-layout-private.h"
-#include "cm-chart-layout.h"
 
 static int
 compare_double (gconstpointer a,
@@ -23,9 +21,9 @@ compare_double (gconstpointer a,
   return (da > db) - (da < db);
 }
 
-gboolean
-cm_chart_layout_sweep (CmChartBuilder    *b,
-                       const CmChartRect *area)
+static gboolean
+layout (CmChartBuilder    *b,
+        const CmChartRect *area)
 {
   static const char * const prefixes[] = { CM_TEST_SWEEP_READ_PREFIX, CM_TEST_SWEEP_WRITE_PREFIX };
   g_autoptr(GArray) specs = cm_chart_series_specs_new ();
@@ -77,3 +75,46 @@ cm_chart_layout_sweep (CmChartBuilder    *b,
   cm_chart_layout_series (panel, specs);
   return TRUE;
 }
+
+static gboolean
+has_data (CmResult *result)
+{
+  g_autoptr(GPtrArray) read = cm_chart_sweep_tests (result, CM_TEST_SWEEP_READ_PREFIX);
+  g_autoptr(GPtrArray) write = cm_chart_sweep_tests (result, CM_TEST_SWEEP_WRITE_PREFIX);
+
+  return read->len > 0 || write->len > 0;
+}
+
+static void
+describe (GString  *out,
+          CmResult *result)
+{
+  static const char * const prefixes[] = { CM_TEST_SWEEP_READ_PREFIX, CM_TEST_SWEEP_WRITE_PREFIX };
+  const char *whats[] = { _("Read"), _("Write") };
+
+  for (guint d = 0; d < G_N_ELEMENTS (prefixes); d++)
+    {
+      g_autoptr(GPtrArray) tests = cm_chart_sweep_tests (result, prefixes[d]);
+
+      if (tests->len == 0)
+        continue;
+      g_string_append_printf (out, " %s:", whats[d]);
+      for (guint i = 0; i < tests->len; i++)
+        {
+          CmTestResult *test = g_ptr_array_index (tests, i);
+          g_autofree char *size = g_format_size_full (test->block_size, G_FORMAT_SIZE_IEC_UNITS);
+
+          g_string_append_printf (out, _(" %s blocks %.1f MB/s%s"), size, test->mb_per_s,
+                                  i + 1 < tests->len ? "," : ".");
+        }
+    }
+}
+
+const CmChartKindInfo cm_chart_kind_sweep = {
+  .title = N_("Speed by block size"),
+  .empty_message = N_("No block-size sweep to show. Run the full profile to measure one."),
+  .has_data = has_data,
+  .layout = layout,
+  .describe = describe,
+  .widget_height = 260,
+};

@@ -13,9 +13,7 @@
 
 #include "cm-test-table.h"
 
-#include "cm-chart-private.h"
 #include "cm-chart-layout-private.h"
-#include "cm-chart-layout.h"
 
 #define MIN_REGION_PX 2.0
 
@@ -55,9 +53,9 @@ add_regions (CmChartPanel          *panel,
     }
 }
 
-gboolean
-cm_chart_layout_verify (CmChartBuilder    *b,
-                        const CmChartRect *area)
+static gboolean
+layout (CmChartBuilder    *b,
+        const CmChartRect *area)
 {
   g_autoptr(GArray) specs = cm_chart_series_specs_new ();
   CmChartPanelSpec spec = { NULL, NULL, CM_CHART_FORMAT_NUMBER, CM_CHART_FORMAT_NUMBER };
@@ -111,3 +109,44 @@ cm_chart_layout_verify (CmChartBuilder    *b,
   cm_chart_layout_series (panel, specs);
   return TRUE;
 }
+
+static gboolean
+has_data (CmResult *result)
+{
+  return cm_result_get_verify (result) != NULL;
+}
+
+static void
+describe (GString  *out,
+          CmResult *result)
+{
+  const CmVerifySummary *verify = cm_result_get_verify (result);
+  g_autofree char *usable = NULL;
+
+  if (verify == NULL)
+    return;
+  usable = g_format_size (verify->usable_bytes);
+  for (guint i = 0; i < cm_result_get_tests (result)->len; i++)
+    {
+      CmTestResult *test = g_ptr_array_index (cm_result_get_tests (result), i);
+
+      if (g_str_equal (test->name, CM_TEST_VERIFY_WRITE))
+        g_string_append_printf (out, _(" Written at %.1f MB/s."), test->mb_per_s);
+      else if (g_str_equal (test->name, CM_TEST_VERIFY_READ))
+        g_string_append_printf (out, _(" Read back at %.1f MB/s."), test->mb_per_s);
+    }
+  g_string_append_printf (out, _(" %s came back intact."), usable);
+  if (verify->bad_regions->len > 0)
+    g_string_append_printf (out, g_dngettext (GETTEXT_PACKAGE, " %u region lost data, the first at %.2f GB.",
+                                              " %u regions lost data, the first at %.2f GB.", verify->bad_regions->len),
+                            verify->bad_regions->len, verify->first_bad_offset / 1e9);
+}
+
+const CmChartKindInfo cm_chart_kind_verify = {
+  .title = N_("Write and read back, across the card"),
+  .empty_message = N_("No full verify to show. Run “Verify Every Byte” to measure one."),
+  .has_data = has_data,
+  .layout = layout,
+  .describe = describe,
+  .widget_height = 240,
+};

@@ -1,4 +1,4 @@
-/* cm-chart-layout-capacity.c
+/* cm-chart-layout-capacity-map.c
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
@@ -12,7 +12,6 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
-#include "cm-chart-capacity.h"
 #include "cm-chart-layout-private.h"
 
 static const char *
@@ -80,9 +79,9 @@ subtitle (const CmCapacityReport *report)
   return g_strdup_printf (_("All %s kept their data · cells of %s"), reported, cell);
 }
 
-gboolean
-cm_chart_layout_capacity_map (CmChartBuilder    *b,
-                              const CmChartRect *area)
+static gboolean
+layout_map (CmChartBuilder    *b,
+            const CmChartRect *area)
 {
   const CmCapacityReport *report = b->capacity;
   g_autofree char *sub = subtitle (report);
@@ -154,3 +153,26 @@ cm_chart_layout_capacity_map (CmChartBuilder    *b,
     }
   return TRUE;
 }
+
+static gboolean
+layout (CmChartBuilder    *b,
+        const CmChartRect *area)
+{
+  return b->capacity != NULL && layout_map (b, area);
+}
+
+/* Drawn from a capacity report (cm-chart-capacity.h), never from results. */
+static gboolean
+has_data (CmResult *result)
+{
+  return FALSE;
+}
+
+const CmChartKindInfo cm_chart_kind_capacity_map = {
+  .title = N_("Capacity map"),
+  .empty_message = N_("No capacity check to show. Check the card's capacity to draw its map."),
+  .has_data = has_data,
+  .layout = layout,
+  .describe = NULL,
+  .widget_height = 240,
+};

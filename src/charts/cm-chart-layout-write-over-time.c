@@ -1,9 +1,9 @@
-/* cm-chart-layout-time.c
+/* cm-chart-layout-write-over-time.c
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The line charts along a run or a card: write speed over time, and read
- * speed by position on the card.
+ * Write speed over time: the sequential writes' throughput against
+ * seconds, with the point where the card's write cache ran out.
  */
 
 #include "config.h"
@@ -13,9 +13,7 @@
 #include "cm-stats.h"
 #include "cm-verdict.h"
 
-#include "cm-chart-private.h"
 #include "cm-chart-layout-private.h"
-#include "cm-chart-layout.h"
 
 static void
 add_samples (CmChartSeriesSpec *spec,
@@ -59,9 +57,9 @@ mark_cliff (CmChartBuilder *b,
                          0, 0, ink, TRUE, TRUE, NULL);
 }
 
-gboolean
-cm_chart_layout_write_over_time (CmChartBuilder    *b,
-                                 const CmChartRect *area)
+static gboolean
+layout (CmChartBuilder    *b,
+        const CmChartRect *area)
 {
   g_autoptr(GArray) specs = cm_chart_series_specs_new ();
   g_autoptr(GArray) thresholds = cm_chart_threshold_specs_new ();
@@ -151,42 +149,64 @@ cm_chart_layout_write_over_time (CmChartBuilder    *b,
   return TRUE;
 }
 
-gboolean
-cm_chart_layout_position (CmChartBuilder    *b,
-                          const CmChartRect *area)
+static gboolean
+has_data (CmResult *result)
 {
-  g_autoptr(GArray) specs = cm_chart_series_specs_new ();
-  CmChartPanelSpec spec = { NULL, NULL, CM_CHART_FORMAT_NUMBER, CM_CHART_FORMAT_NUMBER };
-  CmChartPanel *panel;
-  double x_min, y_min;
+  CmTestResult *test;
 
-  for (guint r = 0; r < b->results->len; r++)
-    {
-      CmTestResult *test = cm_chart_lookup_test (g_ptr_array_index (b->results, r), CM_TEST_SURFACE_READ);
-      CmChartSeriesSpec *series;
-
-      if (test == NULL || test->positions->len == 0)
-        continue;
-      series = cm_chart_series_add (specs, cm_chart_series_ink (b, r, 0), FALSE, FALSE);
-      for (guint i = 0; i < test->positions->len; i++)
-        {
-          const CmPosition *p = &g_array_index (test->positions, CmPosition, i);
-
-          cm_chart_series_point (series, p->offset / 1e9, p->mb_per_s);
-        }
-      if (b->multi)
-        cm_chart_legend_add (b, cm_chart_result_name (g_ptr_array_index (b->results, r)),
-                             CM_CHART_INK_SERIES + r, FALSE, TRUE, FALSE);
-    }
-  if (specs->len == 0)
-    return FALSE;
-
-  cm_chart_series_extent (specs, &x_min, &spec.x_max, &y_min, &spec.y_max);
-  spec.title = _("Read speed, MB/s");
-  spec.x_title = _("position, GB");
-  spec.y_max *= 1.08;
-  spec.x_max = MAX (spec.x_max, 0.001);
-  panel = cm_chart_panel_frame (b, area, &spec);
-  cm_chart_layout_series (panel, specs);
-  return TRUE;
+  return ((test = cm_chart_lookup_test (result, CM_TEST_SEQ_WRITE)) != NULL && test->samples->len > 0) ||
+         ((test = cm_chart_lookup_test (result, CM_TEST_SEQ_WRITE_SUSTAINED)) != NULL && test->samples->len > 0);
 }
+
+static void
+describe_samples (GString    *out,
+                  CmResult   *result,
+                  const char *test_name,
+                  const char *what)
+{
+  CmTestResult *test = cm_chart_lookup_test (result, test_name);
+  double lo = G_MAXDOUBLE, hi = 0, end = 0;
+
+  if (test == NULL || test->samples->len == 0)
+    return;
+  for (guint i = 0; i < test->samples->len; i++)
+    {
+      const CmSample *s = &g_array_index (test->samples, CmSample, i);
+      double v = cm_stats_sample_mb_per_s (s);
+
+      lo = MIN (lo, v);
+      hi = MAX (hi, v);
+      end = MAX (end, s->t_end);
+    }
+  g_string_append_printf (out, _(" %s over %.0f s: between %.1f and %.1f MB/s, %.1f MB/s on average"),
+                          what, end, lo, hi, test->mb_per_s);
+  if (cm_test_result_get_sustained_mb_per_s (test) > 0)
+    g_string_append_printf (out, _(", %.1f MB/s sustained"), cm_test_result_get_sustained_mb_per_s (test));
+  if (test->has_cliff && test->cliff.found)
+    {
+      g_autofree char *size = g_format_size (test->cliff.full_speed_bytes);
+
+      /* Translators: after "…, 11.9 MB/s sustained"; %s is a size, "67.1 MB" */
+      g_string_append_printf (out, _(", falling from %.1f to %.1f MB/s once %s was written (the card’s write cache ran out)"),
+                              test->cliff.before_mb_per_s, test->cliff.after_mb_per_s, size);
+    }
+  g_string_append_c (out, '.');
+}
+
+static void
+describe (GString  *out,
+          CmResult *result)
+{
+  describe_samples (out, result, CM_TEST_SEQ_WRITE, _("Sequential write"));
+  describe_samples (out, result, CM_TEST_SEQ_WRITE_SUSTAINED, _("Long sustained write"));
+  cm_chart_describe_claims (out, result);
+}
+
+const CmChartKindInfo cm_chart_kind_write_over_time = {
+  .title = N_("Write speed over time"),
+  .empty_message = N_("No sequential write samples to show."),
+  .has_data = has_data,
+  .layout = layout,
+  .describe = describe,
+  .widget_height = 260,
+};

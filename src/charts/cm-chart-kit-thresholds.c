@@ -1,4 +1,4 @@
-/* cm-chart-layout-thresholds.c
+/* cm-chart-kit-thresholds.c
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
@@ -10,19 +10,17 @@
 
 #include <math.h>
 
-#include "cm-chart-private.h"
-#include "cm-chart-layout-private.h"
-#include "cm-chart-layout.h"
+#include "cm-chart-kit-private.h"
 
 /* Thresholds. */
 
-static void
-threshold_add (GArray     *specs,
-               double      value,
-               const char *label,
-               gboolean    claimed,
-               int         ink,
-               int         group)
+void
+cm_chart_threshold_add (GArray     *specs,
+                        double      value,
+                        const char *label,
+                        gboolean    claimed,
+                        int         ink,
+                        int         group)
 {
   CmChartThresholdSpec spec = { value, g_strdup (label), claimed, ink, group };
 
@@ -115,7 +113,7 @@ cm_chart_class_threshold (CmChartBuilder     *b,
   g_ptr_array_add (names, NULL);
   joined = g_strjoinv ("/", (char **) names->pdata);
   label = suffix != NULL ? g_strdup_printf ("%s %s", joined, suffix) : g_steal_pointer (&joined);
-  threshold_add (specs, value, label, claimed, ink, group);
+  cm_chart_threshold_add (specs, value, label, claimed, ink, group);
 }
 
 void
