@@ -624,23 +624,21 @@ CmChartView *
 cm_history_page_get_chart (CmHistoryPage *self,
                            CmChartKind    kind)
 {
+  CmChartView *charts[2];
+
   g_return_val_if_fail (CM_IS_HISTORY_PAGE (self), NULL);
 
-  switch (kind)
+  /* The comparison's charts, each asked which kind it draws. */
+  charts[0] = self->summary_chart;
+  charts[1] = self->time_chart;
+  for (guint i = 0; i < G_N_ELEMENTS (charts); i++)
     {
-    case CM_CHART_SUMMARY:
-      return self->summary_chart;
-    case CM_CHART_WRITE_OVER_TIME:
-      return self->time_chart;
-    case CM_CHART_LATENCY:
-    case CM_CHART_SWEEP:
-    case CM_CHART_POSITION:
-    case CM_CHART_VERIFY:
-    case CM_CHART_CAPACITY_MAP:
-    case CM_CHART_N_KINDS:
-    default:
-      return NULL;
+      CmChartKind shown;
+
+      if (cm_chart_view_get_chart_kind (charts[i], &shown) && shown == kind)
+        return charts[i];
     }
+  return NULL;
 }
 
 /* Deletes the result at @index, newest first, from the history folder

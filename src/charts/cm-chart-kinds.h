@@ -30,7 +30,7 @@ gboolean    cm_chart_has_data         (CmChartKind  kind,
 /* How tall the app shows the chart, in pixels. */
 int         cm_chart_kind_get_widget_height (CmChartKind kind);
 
-/* The kind's row (cm-chart-layout-private.h). */
+/* The kind's row (cm-chart-kind-info.h). */
 const CmChartKindInfo *cm_chart_kind_get_info (CmChartKind kind);
 
 G_END_DECLS

@@ -12,7 +12,7 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
-#include "cm-chart-layout-private.h"
+#include "cm-chart-kind-info.h"
 
 static const char *
 cell_label (CmCapacityCell cell)

@@ -12,7 +12,7 @@
 #include <math.h>
 
 #include "cm-test-table.h"
-#include "cm-chart-layout-private.h"
+#include "cm-chart-kind-info.h"
 
 static int
 compare_float (gconstpointer a,

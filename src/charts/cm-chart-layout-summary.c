@@ -11,7 +11,7 @@
 
 #include "cm-test-table.h"
 #include "cm-verdict.h"
-#include "cm-chart-layout-private.h"
+#include "cm-chart-kind-info.h"
 
 /* The summary: sequential MB/s and random 4K IOPS as bars. */
 

@@ -10,7 +10,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "cm-test-table.h"
-#include "cm-chart-layout-private.h"
+#include "cm-chart-kind-info.h"
 
 static int
 compare_double (gconstpointer a,

@@ -13,7 +13,7 @@
 
 #include "cm-test-table.h"
 
-#include "cm-chart-layout-private.h"
+#include "cm-chart-kind-info.h"
 
 #define MIN_REGION_PX 2.0
 

@@ -13,7 +13,7 @@
 #include "cm-stats.h"
 #include "cm-verdict.h"
 
-#include "cm-chart-layout-private.h"
+#include "cm-chart-kind-info.h"
 
 static void
 add_samples (CmChartSeriesSpec *spec,

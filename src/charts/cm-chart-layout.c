@@ -10,7 +10,7 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "cm-chart-layout-private.h"
+#include "cm-chart-kind-info.h"
 
 #include "cm-chart-layout.h"
 

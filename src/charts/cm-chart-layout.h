@@ -13,7 +13,7 @@
 #include <pango/pango.h>
 
 #include "cm-chart-kit.h"
-#include "cm-chart.h"
+#include "cm-chart-kinds.h"
 
 G_BEGIN_DECLS
 

@@ -13,6 +13,8 @@
 #include <glib/gi18n-lib.h>
 #include <pango/pangocairo.h>
 
+#include "cm-verdict.h"
+
 #include "cm-chart-live.h"
 
 static void
@@ -116,9 +118,10 @@ cm_chart_live_get_n_points (const CmChartLive *live)
   return n;
 }
 
-/* The claimed classes' write speeds as lines, the classes that share a
- * figure on one line ("U3/V30"), below @y_max only: the axis follows
- * the samples, not the classes. */
+/* The claimed classes' write minimums as lines (A1's and A2's 10 MB/s
+ * too: a run writes sequentially before it measures IOPS), the classes
+ * that share a figure on one line ("U3/V30"), below @y_max only: the
+ * axis follows the samples, not the classes. */
 static void
 claim_thresholds (const CmChartLive *live,
                   GArray            *thresholds,
@@ -130,10 +133,11 @@ claim_thresholds (const CmChartLive *live,
 
   for (guint i = 0; live->claims != NULL && live->claims[i] != NULL; i++)
     {
-      double write_mb_s = cm_chart_class_write_mb_s (live->claims[i]);
+      double write_mb_s = 0;
       char *names;
 
-      if (write_mb_s <= 0 || write_mb_s > y_max)
+      if (!cm_verdict_get_minimums (live->claims[i], &write_mb_s, NULL, NULL) || write_mb_s <= 0 ||
+          write_mb_s > y_max)
         continue;
       names = g_hash_table_lookup (lines, &write_mb_s);
       names = names != NULL ? g_strdup_printf ("%s/%s", names, live->claims[i]) : g_strdup (live->claims[i]);

@@ -18,7 +18,7 @@
 #include <pango/pangocairo.h>
 
 #include "cm-chart-layout.h"
-#include "cm-chart-layout-private.h"
+#include "cm-chart-kind-info.h"
 #include "cm-chart-private.h"
 #include "cm-file.h"
 

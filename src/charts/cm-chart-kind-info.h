@@ -1,4 +1,4 @@
-/* cm-chart-layout-private.h
+/* cm-chart-kind-info.h
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
