@@ -18,8 +18,9 @@ G_BEGIN_DECLS
 
 typedef struct _CmChartKindInfo
 {
-  const char         *title;          /* N_(), drawn on exports and read first by screen readers */
-  const char         *empty_message;  /* N_(), shown when there is nothing to draw */
+  /* Both marked for translation, translated where they are shown. */
+  const char         *title;          /* drawn on exports, read first by screen readers */
+  const char         *empty_message;  /* shown when there is nothing to draw */
   /* Whether one result holds anything this chart shows. */
   gboolean          (*has_data)       (CmResult          *result);
   /* Lays the chart out in @area; FALSE when there is nothing to draw. */
