@@ -168,6 +168,7 @@ has_data (CmResult *result)
   return FALSE;
 }
 
+/* This kind's row in the table of kinds (src/charts/cm-chart-kinds.c). */
 const CmChartKindInfo cm_chart_kind_capacity_map = {
   .title = N_("Capacity map"),
   .empty_message = N_("No capacity check to show. Check the card's capacity to draw its map."),

@@ -198,6 +198,7 @@ describe (GString  *out,
     }
 }
 
+/* This kind's row in the table of kinds (src/charts/cm-chart-kinds.c). */
 const CmChartKindInfo cm_chart_kind_latency = {
   .title = N_("Random access latency"),
   .empty_message = N_("No random 4K latency to show."),

@@ -82,6 +82,7 @@ describe (GString  *out,
                           test->positions->len, lo, hi, at / 1e9);
 }
 
+/* This kind's row in the table of kinds (src/charts/cm-chart-kinds.c). */
 const CmChartKindInfo cm_chart_kind_position = {
   .title = N_("Read speed across the card"),
   .empty_message = N_("No surface read to show. The full profile measures one on a raw device."),

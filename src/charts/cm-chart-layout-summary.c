@@ -316,6 +316,7 @@ describe (GString  *out,
   cm_chart_describe_claims (out, result);
 }
 
+/* This kind's row in the table of kinds (src/charts/cm-chart-kinds.c). */
 const CmChartKindInfo cm_chart_kind_summary = {
   .title = N_("Sequential and random speed"),
   .empty_message = N_("No sequential or random tests to show."),

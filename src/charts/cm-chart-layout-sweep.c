@@ -110,6 +110,7 @@ describe (GString  *out,
     }
 }
 
+/* This kind's row in the table of kinds (src/charts/cm-chart-kinds.c). */
 const CmChartKindInfo cm_chart_kind_sweep = {
   .title = N_("Speed by block size"),
   .empty_message = N_("No block-size sweep to show. Run the full profile to measure one."),

@@ -142,6 +142,7 @@ describe (GString  *out,
                             verify->bad_regions->len, verify->first_bad_offset / 1e9);
 }
 
+/* This kind's row in the table of kinds (src/charts/cm-chart-kinds.c). */
 const CmChartKindInfo cm_chart_kind_verify = {
   .title = N_("Write and read back, across the card"),
   .empty_message = N_("No full verify to show. Run “Verify Every Byte” to measure one."),

@@ -202,6 +202,7 @@ describe (GString  *out,
   cm_chart_describe_claims (out, result);
 }
 
+/* This kind's row in the table of kinds (src/charts/cm-chart-kinds.c). */
 const CmChartKindInfo cm_chart_kind_write_over_time = {
   .title = N_("Write speed over time"),
   .empty_message = N_("No sequential write samples to show."),
