@@ -1,0 +1,661 @@
+/* cm-result-json-read.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Reads a result from its JSON form (docs/result-format.md) and checks
+ * every member as it goes: a corrupt or hand-edited file gives an error
+ * that names the field, never a crash or a silently wrong figure.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+
+#include "cm-result-private.h"
+
+static gboolean
+invalid (GError     **error,
+         const char  *member)
+{
+  g_set_error (error, CM_RESULT_ERROR, CM_RESULT_ERROR_INVALID,
+               _("This is not a CardMark result: “%s” is missing or has the wrong type."),
+               member);
+  return FALSE;
+}
+
+/* No figure of a real run comes near this (a petabyte, a billion
+ * seconds); it keeps every figure exact as an integer, finite through
+ * the charts' arithmetic, and castable to guint64. */
+#define MAX_NUMBER 1e15
+
+static gboolean
+out_of_range (GError     **error,
+              const char  *member)
+{
+  g_set_error (error, CM_RESULT_ERROR, CM_RESULT_ERROR_INVALID,
+               _("This is not a CardMark result: “%s” is out of range."),
+               member);
+  return FALSE;
+}
+
+/* A number from a JSON value node: finite, not negative, at most @max. */
+static gboolean
+read_number_node (JsonNode    *node,
+                  const char  *member,
+                  double       max,
+                  double      *out,
+                  GError     **error)
+{
+  GType type;
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return invalid (error, member);
+
+  type = json_node_get_value_type (node);
+  if (type != G_TYPE_INT64 && type != G_TYPE_DOUBLE)
+    return invalid (error, member);
+
+  *out = json_node_get_double (node);
+  if (*out < 0)
+    return invalid (error, member);
+  if (!isfinite (*out) || *out > max)
+    return out_of_range (error, member);
+
+  return TRUE;
+}
+
+static gboolean
+read_string (JsonObject  *object,
+             const char  *member,
+             gboolean     nullable,
+             char       **out,
+             GError     **error)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    {
+      if (!nullable)
+        return invalid (error, member);
+      *out = NULL;
+      return TRUE;
+    }
+
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+    return invalid (error, member);
+
+  *out = g_strdup (json_node_get_string (node));
+  return TRUE;
+}
+
+static gboolean
+read_number (JsonObject  *object,
+             const char  *member,
+             gboolean     nullable,
+             double      *out,
+             GError     **error)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    {
+      if (!nullable)
+        return invalid (error, member);
+      *out = 0;
+      return TRUE;
+    }
+
+  return read_number_node (node, member, MAX_NUMBER, out, error);
+}
+
+/* A count that becomes an integer: in range for its type, so the cast is
+ * defined on every platform. */
+static gboolean
+read_count (JsonObject  *object,
+            const char  *member,
+            double       max,
+            double      *out,
+            GError     **error)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return invalid (error, member);
+
+  return read_number_node (node, member, max, out, error);
+}
+
+static JsonArray *
+get_array (JsonObject *object,
+           const char *member)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    return NULL;
+
+  return json_node_get_array (node);
+}
+
+static JsonObject *
+get_object (JsonObject *object,
+            const char *member)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    return NULL;
+
+  return json_node_get_object (node);
+}
+
+static gboolean
+read_samples (CmTestResult  *test,
+              JsonArray     *array,
+              GError       **error)
+{
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *node = json_array_get_element (array, i);
+      JsonObject *object;
+      double t, seconds, bytes;
+      CmSample sample;
+
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        return invalid (error, "samples");
+
+      object = json_node_get_object (node);
+      if (!read_number (object, "t", FALSE, &t, error) ||
+          !read_number (object, "seconds", FALSE, &seconds, error) ||
+          !read_number (object, "bytes", FALSE, &bytes, error))
+        return FALSE;
+
+      sample.t_start = t - seconds;
+      sample.t_end = t;
+      sample.bytes = (guint64) bytes;
+      g_array_append_val (test->samples, sample);
+    }
+
+  return TRUE;
+}
+
+static gboolean
+read_scatter (CmTestResult  *test,
+              JsonArray     *array,
+              GError       **error)
+{
+  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
+    {
+      JsonNode *node = json_array_get_element (array, i);
+      JsonArray *pair;
+      CmLatencyPoint point;
+
+      double t, us;
+
+      if (!JSON_NODE_HOLDS_ARRAY (node) ||
+          json_array_get_length (pair = json_node_get_array (node)) != 2)
+        return invalid (error, "latency_scatter");
+
+      /* Stored as floats: in range for a float too. */
+      if (!read_number_node (json_array_get_element (pair, 0), "latency_scatter", G_MAXFLOAT, &t, error) ||
+          !read_number_node (json_array_get_element (pair, 1), "latency_scatter", G_MAXFLOAT, &us, error))
+        return FALSE;
+
+      point.t = (float) t;
+      point.us = (float) us;
+      g_array_append_val (test->scatter, point);
+    }
+
+  return TRUE;
+}
+
+static gboolean
+read_positions (CmTestResult  *test,
+                JsonArray     *array,
+                GError       **error)
+{
+  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
+    {
+      JsonNode *node = json_array_get_element (array, i);
+      JsonArray *pair;
+      CmPosition position;
+
+      double offset;
+
+      if (!JSON_NODE_HOLDS_ARRAY (node) ||
+          json_array_get_length (pair = json_node_get_array (node)) != 2)
+        return invalid (error, "positions");
+
+      if (!read_number_node (json_array_get_element (pair, 0), "positions", MAX_NUMBER, &offset, error) ||
+          !read_number_node (json_array_get_element (pair, 1), "positions", MAX_NUMBER, &position.mb_per_s, error))
+        return FALSE;
+
+      position.offset = (guint64) offset;
+      g_array_append_val (test->positions, position);
+    }
+
+  return TRUE;
+}
+
+/* "cliff", on sequential writes of results from CardMark 0.x on; absent
+ * in older ones. */
+static gboolean
+read_cliff (CmTestResult  *test,
+            JsonObject    *object,
+            GError       **error)
+{
+  JsonNode *node = json_object_get_member (object, "cliff");
+  JsonNode *found;
+  JsonObject *cliff;
+  double bytes;
+
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return TRUE;
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return invalid (error, "cliff");
+
+  cliff = json_node_get_object (node);
+  found = json_object_get_member (cliff, "past_cliff");
+  if (found == NULL || !JSON_NODE_HOLDS_VALUE (found) ||
+      json_node_get_value_type (found) != G_TYPE_BOOLEAN)
+    return invalid (error, "past_cliff");
+
+  if (!read_number (cliff, "full_speed_bytes", FALSE, &bytes, error) ||
+      !read_number (cliff, "t", TRUE, &test->cliff.t, error) ||
+      !read_number (cliff, "before_mb_per_s", FALSE, &test->cliff.before_mb_per_s, error) ||
+      !read_number (cliff, "after_mb_per_s", FALSE, &test->cliff.after_mb_per_s, error))
+    return FALSE;
+
+  test->has_cliff = TRUE;
+  test->cliff.found = json_node_get_boolean (found);
+  test->cliff.full_speed_bytes = (guint64) bytes;
+  return TRUE;
+}
+
+static CmTestResult *
+read_test (JsonNode  *node,
+           GError   **error)
+{
+  static const char * const percentiles[] = { "p50", "p90", "p99", "max" };
+  g_autoptr(CmTestResult) test = NULL;
+  g_autofree char *name = NULL;
+  JsonObject *object, *latency;
+  JsonArray *samples;
+  double block_size, queue_depth, bytes;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return invalid (error, "tests"), NULL;
+
+  object = json_node_get_object (node);
+  if (!read_string (object, "name", FALSE, &name, error))
+    return NULL;
+
+  test = cm_test_result_new (name);
+  if (!read_count (object, "block_size", G_MAXINT32, &block_size, error) ||
+      !read_count (object, "queue_depth", G_MAXINT32, &queue_depth, error) ||
+      !read_number (object, "bytes", FALSE, &bytes, error) ||
+      !read_number (object, "seconds", FALSE, &test->seconds, error) ||
+      !read_number (object, "mb_per_s", FALSE, &test->mb_per_s, error) ||
+      !read_number (object, "iops", FALSE, &test->iops, error) ||
+      !read_number (object, "sustained_mb_per_s", TRUE, &test->sustained_mb_per_s, error) ||
+      !read_string (object, "error", TRUE, &test->error, error) ||
+      !read_string (object, "engine", TRUE, &test->engine, error) ||
+      !read_cliff (test, object, error))
+    return NULL;
+
+  test->block_size = (gsize) block_size;
+  test->queue_depth = (guint) queue_depth;
+  test->bytes = (guint64) bytes;
+
+  if ((latency = get_object (object, "latency_us")) == NULL)
+    return invalid (error, "latency_us"), NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (percentiles); i++)
+    if (!read_number (latency, percentiles[i], FALSE, &test->latency_us[i], error))
+      return NULL;
+
+  if ((samples = get_array (object, "samples")) == NULL)
+    return invalid (error, "samples"), NULL;
+  if (!read_samples (test, samples, error) ||
+      !read_scatter (test, get_array (object, "latency_scatter"), error) ||
+      !read_positions (test, get_array (object, "positions"), error))
+    return NULL;
+
+  return g_steal_pointer (&test);
+}
+
+static CmClaim *
+read_claim (JsonNode  *node,
+            GError   **error)
+{
+  g_autoptr(CmClaim) claim = NULL;
+  g_autofree char *klass = NULL;
+  g_autofree char *status = NULL;
+  JsonObject *object;
+  JsonArray *criteria;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return invalid (error, "claims"), NULL;
+
+  object = json_node_get_object (node);
+  if (!read_string (object, "class", FALSE, &klass, error) ||
+      !read_string (object, "status", FALSE, &status, error))
+    return NULL;
+
+  claim = cm_claim_new (klass);
+  if (!cm_status_from_string (status, &claim->status))
+    return invalid (error, "status"), NULL;
+  if (!read_string (object, "reason", TRUE, &claim->reason, error) ||
+      !read_string (object, "source", TRUE, &claim->source, error))
+    return NULL;
+
+  if ((criteria = get_array (object, "criteria")) == NULL)
+    return invalid (error, "criteria"), NULL;
+
+  for (guint i = 0; i < json_array_get_length (criteria); i++)
+    {
+      JsonNode *element = json_array_get_element (criteria, i);
+      g_autoptr(CmCriterion) c = g_new0 (CmCriterion, 1);
+      g_autofree char *c_status = NULL;
+      JsonObject *c_object;
+
+      if (!JSON_NODE_HOLDS_OBJECT (element))
+        return invalid (error, "criteria"), NULL;
+
+      c_object = json_node_get_object (element);
+      if (!read_string (c_object, "name", FALSE, &c->name, error) ||
+          !read_string (c_object, "test", TRUE, &c->test, error) ||
+          !read_string (c_object, "unit", TRUE, &c->unit, error) ||
+          !read_number (c_object, "measured", FALSE, &c->measured, error) ||
+          !read_number (c_object, "required", FALSE, &c->required, error) ||
+          !read_string (c_object, "status", FALSE, &c_status, error) ||
+          !read_string (c_object, "reason", TRUE, &c->reason, error))
+        return NULL;
+      if (!cm_status_from_string (c_status, &c->status))
+        return invalid (error, "status"), NULL;
+
+      g_ptr_array_add (claim->criteria, g_steal_pointer (&c));
+    }
+
+  return g_steal_pointer (&claim);
+}
+
+static gboolean
+read_target (CmResult    *self,
+             JsonObject  *root,
+             GError     **error)
+{
+  JsonObject *target = get_object (root, "target");
+  JsonNode *direct_io;
+  g_autofree char *queueing = NULL;
+  double usb_speed;
+  double area;
+
+  if (target == NULL)
+    return invalid (error, "target");
+
+  if (!read_string (target, "path", TRUE, &self->target_path, error) ||
+      !read_string (target, "mode", FALSE, &self->target_mode, error) ||
+      !read_string (target, "device", TRUE, &self->device, error) ||
+      !read_string (target, "reader", TRUE, &self->reader, error) ||
+      !read_string (target, "name", TRUE, &self->name, error) ||
+      !read_string (target, "host", TRUE, &self->host, error) ||
+      !read_string (target, "bus_timing", TRUE, &self->bus_timing, error) ||
+      !read_string (target, "host_queueing", TRUE, &queueing, error) ||
+      !read_number (target, "usb_speed_mbps", TRUE, &usb_speed, error) ||
+      !read_number (target, "area_bytes", TRUE, &area, error))
+    return FALSE;
+
+  if (usb_speed > G_MAXINT32)
+    return out_of_range (error, "usb_speed_mbps");
+
+  self->usb_speed_mbps = (guint) usb_speed;
+  self->area_bytes = (guint64) area;
+  if (!cm_queueing_from_string (queueing, &self->host_queueing))
+    return invalid (error, "host_queueing");
+
+  direct_io = json_object_get_member (target, "direct_io");
+  self->direct_io = direct_io == NULL || json_node_get_boolean (direct_io);
+
+  return TRUE;
+}
+
+static gboolean
+read_card (CmResult    *self,
+           JsonObject  *root,
+           GError     **error)
+{
+  JsonNode *card = json_object_get_member (root, "card");
+
+  if (card == NULL || JSON_NODE_HOLDS_NULL (card))
+    return TRUE;
+
+  if (!JSON_NODE_HOLDS_OBJECT (card))
+    return invalid (error, "card");
+
+  self->card = cm_card_info_new_from_json (card, error);
+
+  return self->card != NULL;
+}
+
+static gboolean
+read_verify_count (JsonObject  *object,
+                   const char  *member,
+                   guint64     *out,
+                   GError     **error)
+{
+  double value;
+
+  if (!read_number (object, member, FALSE, &value, error))
+    return FALSE;
+  /* In range for the cast: a byte or sector count below 2^63. */
+  if (!(value >= 0 && value < 9.2e18))
+    return invalid (error, member);
+  *out = (guint64) value;
+  return TRUE;
+}
+
+static gboolean
+read_regions (CmVerifySummary  *v,
+              JsonArray        *array,
+              GError          **error)
+{
+  if (array == NULL)
+    return invalid (error, "bad_regions");
+
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *node = json_array_get_element (array, i);
+      JsonArray *pair;
+      CmRegion region;
+
+      if (!JSON_NODE_HOLDS_ARRAY (node) ||
+          json_array_get_length (pair = json_node_get_array (node)) != 2)
+        return invalid (error, "bad_regions");
+      region.start = (guint64) json_array_get_int_element (pair, 0);
+      region.end = (guint64) json_array_get_int_element (pair, 1);
+      g_array_append_val (v->bad_regions, region);
+    }
+  return TRUE;
+}
+
+/* "verify" is optional: only a full verify writes it. */
+static gboolean
+read_verify (CmResult    *self,
+             JsonObject  *root,
+             GError     **error)
+{
+  g_autoptr(CmVerifySummary) v = NULL;
+  JsonObject *object, *sectors;
+  guint64 n_files;
+  double first_bad;
+  JsonNode *complete;
+
+  if (!json_object_has_member (root, "verify"))
+    return TRUE;
+  if ((object = get_object (root, "verify")) == NULL)
+    return invalid (error, "verify");
+  if ((sectors = get_object (object, "sectors")) == NULL)
+    return invalid (error, "sectors");
+
+  v = cm_verify_summary_new ();
+  if (!read_string (object, "mode", FALSE, &v->mode, error) ||
+      !read_verify_count (object, "files", &n_files, error) ||
+      !read_verify_count (object, "written_bytes", &v->written_bytes, error) ||
+      !read_verify_count (object, "checked_bytes", &v->checked_bytes, error) ||
+      !read_verify_count (sectors, "ok", &v->sectors_ok, error) ||
+      !read_verify_count (sectors, "corrupted", &v->sectors_corrupted, error) ||
+      !read_verify_count (sectors, "changed", &v->sectors_changed, error) ||
+      !read_verify_count (sectors, "overwritten", &v->sectors_overwritten, error) ||
+      !read_verify_count (sectors, "unreadable", &v->sectors_unreadable, error) ||
+      !read_verify_count (object, "usable_bytes", &v->usable_bytes, error) ||
+      !read_verify_count (object, "lost_bytes", &v->lost_bytes, error) ||
+      !read_number (object, "first_bad_offset", TRUE, &first_bad, error) ||
+      !read_regions (v, get_array (object, "bad_regions"), error))
+    return FALSE;
+
+  complete = json_object_get_member (object, "complete");
+  if (complete == NULL || !JSON_NODE_HOLDS_VALUE (complete) ||
+      json_node_get_value_type (complete) != G_TYPE_BOOLEAN)
+    return invalid (error, "complete");
+  v->complete = json_node_get_boolean (complete);
+  v->n_files = (guint) n_files;
+  complete = json_object_get_member (object, "first_bad_offset");
+  v->first_bad_offset = complete == NULL || JSON_NODE_HOLDS_NULL (complete) ? -1 : (gint64) first_bad;
+
+  self->verify = g_steal_pointer (&v);
+  return TRUE;
+}
+
+static gboolean
+read_root (CmResult    *self,
+           JsonObject  *root,
+           GError     **error)
+{
+  g_autofree char *started = NULL;
+  JsonArray *tests, *claims, *notes;
+
+  g_clear_pointer (&self->tool, g_free);
+  g_clear_pointer (&self->profile, g_free);
+
+  if (!read_string (root, "tool", FALSE, &self->tool, error) ||
+      !read_string (root, "started", FALSE, &started, error) ||
+      !read_string (root, "profile", FALSE, &self->profile, error) ||
+      !read_string (root, "summary", TRUE, &self->summary, error) ||
+      !read_target (self, root, error) ||
+      !read_card (self, root, error) ||
+      !read_verify (self, root, error))
+    return FALSE;
+
+  g_clear_pointer (&self->started, g_date_time_unref);
+  if ((self->started = g_date_time_new_from_iso8601 (started, NULL)) == NULL)
+    return invalid (error, "started");
+
+  if ((tests = get_array (root, "tests")) == NULL)
+    return invalid (error, "tests");
+  for (guint i = 0; i < json_array_get_length (tests); i++)
+    {
+      CmTestResult *test = read_test (json_array_get_element (tests, i), error);
+
+      if (test == NULL)
+        return FALSE;
+      g_ptr_array_add (self->tests, test);
+    }
+
+  if ((claims = get_array (root, "claims")) == NULL)
+    return invalid (error, "claims");
+  for (guint i = 0; i < json_array_get_length (claims); i++)
+    {
+      CmClaim *claim = read_claim (json_array_get_element (claims, i), error);
+
+      if (claim == NULL)
+        return FALSE;
+      g_ptr_array_add (self->claims, claim);
+    }
+
+  if ((notes = get_array (root, "notes")) == NULL)
+    return invalid (error, "notes");
+  for (guint i = 0; i < json_array_get_length (notes); i++)
+    {
+      JsonNode *note = json_array_get_element (notes, i);
+
+      if (!JSON_NODE_HOLDS_VALUE (note) || json_node_get_value_type (note) != G_TYPE_STRING)
+        return invalid (error, "notes");
+      g_ptr_array_add (self->notes, g_strdup (json_node_get_string (note)));
+    }
+
+  return TRUE;
+}
+
+CmResult *
+cm_result_new_from_json (JsonNode  *node,
+                         GError   **error)
+{
+  g_autoptr(CmResult) self = NULL;
+  JsonObject *root;
+  JsonNode *schema;
+
+  g_return_val_if_fail (node != NULL, NULL);
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return invalid (error, "schema"), NULL;
+
+  root = json_node_get_object (node);
+  schema = json_object_get_member (root, "schema");
+  if (schema == NULL || !JSON_NODE_HOLDS_VALUE (schema) ||
+      json_node_get_value_type (schema) != G_TYPE_INT64)
+    return invalid (error, "schema"), NULL;
+
+  /* Format 1 is the first; anything below it was never written. */
+  if (json_node_get_int (schema) < 1)
+    return invalid (error, "schema"), NULL;
+  if (json_node_get_int (schema) > CM_RESULT_SCHEMA)
+    {
+      g_set_error (error, CM_RESULT_ERROR, CM_RESULT_ERROR_UNSUPPORTED_SCHEMA,
+                   _("This result was written by a newer CardMark (format %d). Update CardMark to open it."),
+                   (int) MIN (json_node_get_int (schema), G_MAXINT));
+      return NULL;
+    }
+
+  self = cm_result_new ();
+  if (!read_root (self, root, error))
+    return NULL;
+
+  return g_steal_pointer (&self);
+}
+
+CmResult *
+cm_result_new_from_data (const char  *data,
+                         gssize       length,
+                         GError     **error)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) local_error = NULL;
+
+  if (!json_parser_load_from_data (parser, data, length, &local_error))
+    {
+      g_set_error (error, CM_RESULT_ERROR, CM_RESULT_ERROR_INVALID,
+                   _("This is not a CardMark result: %s"), local_error->message);
+      return NULL;
+    }
+
+  if (json_parser_get_root (parser) == NULL)
+    return invalid (error, "schema"), NULL;
+
+  return cm_result_new_from_json (json_parser_get_root (parser), error);
+}
+
+CmResult *
+cm_result_new_from_file (GFile   *file,
+                         GError **error)
+{
+  g_autofree char *data = NULL;
+  gsize length;
+
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+
+  if (!g_file_load_contents (file, NULL, &data, &length, NULL, error))
+    return NULL;
+
+  return cm_result_new_from_data (data, length, error);
+}

@@ -1,0 +1,300 @@
+/* cm-result-json-write.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Writes a result in its JSON form (docs/result-format.md), to a tree, to
+ * text, or to a file. The GUI, the CLI, the history and the exports all
+ * read and write this format; cm-result-json-read.c reads it back.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "cm-file.h"
+#include "cm-json.h"
+#include "cm-result-private.h"
+
+
+static void
+build_test (JsonBuilder        *builder,
+            const CmTestResult *test)
+{
+  static const char * const percentiles[] = { "p50", "p90", "p99", "max" };
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "name");
+  json_builder_add_string_value (builder, test->name);
+  cm_json_add_int (builder, "block_size", test->block_size);
+  cm_json_add_int (builder, "queue_depth", test->queue_depth);
+  cm_json_add_int (builder, "bytes", test->bytes);
+  cm_json_add_double (builder, "seconds", test->seconds);
+  cm_json_add_double (builder, "mb_per_s", test->mb_per_s);
+  cm_json_add_double (builder, "iops", test->iops);
+
+  json_builder_set_member_name (builder, "latency_us");
+  json_builder_begin_object (builder);
+  for (guint i = 0; i < G_N_ELEMENTS (percentiles); i++)
+    cm_json_add_double (builder, percentiles[i], test->latency_us[i]);
+  json_builder_end_object (builder);
+
+  json_builder_set_member_name (builder, "sustained_mb_per_s");
+  if (test->sustained_mb_per_s > 0)
+    json_builder_add_double_value (builder, test->sustained_mb_per_s);
+  else
+    json_builder_add_null_value (builder);
+
+  if (test->has_cliff)
+    {
+      json_builder_set_member_name (builder, "cliff");
+      json_builder_begin_object (builder);
+      cm_json_add_boolean (builder, "past_cliff", test->cliff.found);
+      cm_json_add_int (builder, "full_speed_bytes", test->cliff.full_speed_bytes);
+      cm_json_add_double (builder, "t", test->cliff.t);
+      cm_json_add_double (builder, "before_mb_per_s", test->cliff.before_mb_per_s);
+      cm_json_add_double (builder, "after_mb_per_s", test->cliff.after_mb_per_s);
+      json_builder_end_object (builder);
+    }
+
+  json_builder_set_member_name (builder, "samples");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < test->samples->len; i++)
+    {
+      const CmSample *s = &g_array_index (test->samples, CmSample, i);
+
+      json_builder_begin_object (builder);
+      cm_json_add_double (builder, "t", s->t_end);
+      cm_json_add_double (builder, "seconds", s->t_end - s->t_start);
+      cm_json_add_int (builder, "bytes", s->bytes);
+      cm_json_add_double (builder, "mb_per_s", cm_stats_sample_mb_per_s (s));
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+
+  json_builder_set_member_name (builder, "latency_scatter");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < test->scatter->len; i++)
+    {
+      const CmLatencyPoint *p = &g_array_index (test->scatter, CmLatencyPoint, i);
+
+      json_builder_begin_array (builder);
+      json_builder_add_double_value (builder, p->t);
+      json_builder_add_double_value (builder, p->us);
+      json_builder_end_array (builder);
+    }
+  json_builder_end_array (builder);
+
+  if (test->positions->len > 0)
+    {
+      json_builder_set_member_name (builder, "positions");
+      json_builder_begin_array (builder);
+      for (guint i = 0; i < test->positions->len; i++)
+        {
+          const CmPosition *p = &g_array_index (test->positions, CmPosition, i);
+
+          json_builder_begin_array (builder);
+          json_builder_add_int_value (builder, (gint64) p->offset);
+          json_builder_add_double_value (builder, p->mb_per_s);
+          json_builder_end_array (builder);
+        }
+      json_builder_end_array (builder);
+    }
+
+  if (test->engine != NULL)
+    cm_json_add_string (builder, "engine", test->engine);
+  if (test->error != NULL)
+    cm_json_add_string (builder, "error", test->error);
+
+  json_builder_end_object (builder);
+}
+
+static void
+build_claim (JsonBuilder   *builder,
+             const CmClaim *claim)
+{
+  json_builder_begin_object (builder);
+  cm_json_add_string (builder, "class", claim->klass);
+  cm_json_add_string (builder, "status", cm_status_to_string (claim->status));
+  cm_json_add_string (builder, "reason", claim->reason);
+  cm_json_add_string (builder, "source", claim->source);
+
+  json_builder_set_member_name (builder, "criteria");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < claim->criteria->len; i++)
+    {
+      const CmCriterion *c = g_ptr_array_index (claim->criteria, i);
+
+      json_builder_begin_object (builder);
+      cm_json_add_string (builder, "name", c->name);
+      cm_json_add_string (builder, "test", c->test);
+      cm_json_add_string (builder, "unit", c->unit);
+      cm_json_add_double (builder, "measured", c->measured);
+      cm_json_add_double (builder, "required", c->required);
+      cm_json_add_string (builder, "status", cm_status_to_string (c->status));
+      cm_json_add_string (builder, "reason", c->reason);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+}
+
+static void
+build_verify (JsonBuilder           *builder,
+              const CmVerifySummary *v)
+{
+  json_builder_set_member_name (builder, "verify");
+  json_builder_begin_object (builder);
+  cm_json_add_string (builder, "mode", v->mode);
+  cm_json_add_int (builder, "files", v->n_files);
+  cm_json_add_int (builder, "written_bytes", v->written_bytes);
+  cm_json_add_int (builder, "checked_bytes", v->checked_bytes);
+  json_builder_set_member_name (builder, "sectors");
+  json_builder_begin_object (builder);
+  cm_json_add_int (builder, "ok", v->sectors_ok);
+  cm_json_add_int (builder, "corrupted", v->sectors_corrupted);
+  cm_json_add_int (builder, "changed", v->sectors_changed);
+  cm_json_add_int (builder, "overwritten", v->sectors_overwritten);
+  cm_json_add_int (builder, "unreadable", v->sectors_unreadable);
+  json_builder_end_object (builder);
+  cm_json_add_int (builder, "usable_bytes", v->usable_bytes);
+  cm_json_add_int (builder, "lost_bytes", v->lost_bytes);
+  json_builder_set_member_name (builder, "first_bad_offset");
+  if (v->first_bad_offset >= 0)
+    json_builder_add_int_value (builder, v->first_bad_offset);
+  else
+    json_builder_add_null_value (builder);
+  cm_json_add_boolean (builder, "complete", v->complete);
+  json_builder_set_member_name (builder, "bad_regions");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < v->bad_regions->len; i++)
+    {
+      const CmRegion *r = &g_array_index (v->bad_regions, CmRegion, i);
+
+      json_builder_begin_array (builder);
+      json_builder_add_int_value (builder, r->start);
+      json_builder_add_int_value (builder, r->end);
+      json_builder_end_array (builder);
+    }
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+}
+
+JsonNode *
+cm_result_to_json (CmResult *self)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autofree char *started = NULL;
+
+  g_return_val_if_fail (CM_IS_RESULT (self), NULL);
+
+  started = g_date_time_format_iso8601 (self->started);
+
+  json_builder_begin_object (builder);
+  cm_json_add_int (builder, "schema", CM_RESULT_SCHEMA);
+  cm_json_add_string (builder, "tool", self->tool);
+  cm_json_add_string (builder, "started", started);
+
+  json_builder_set_member_name (builder, "target");
+  json_builder_begin_object (builder);
+  cm_json_add_string (builder, "path", self->target_path);
+  cm_json_add_string (builder, "mode", self->target_mode);
+  cm_json_add_string (builder, "device", self->device);
+  cm_json_add_string (builder, "reader", self->reader);
+  cm_json_add_positive_int (builder, "usb_speed_mbps", self->usb_speed_mbps);
+  cm_json_add_positive_int (builder, "area_bytes", self->area_bytes);
+  cm_json_add_string (builder, "host", self->host);
+  cm_json_add_string (builder, "bus_timing", self->bus_timing);
+  cm_json_add_string (builder, "host_queueing", cm_queueing_to_string (self->host_queueing));
+  cm_json_add_string (builder, "name", self->name);
+  json_builder_set_member_name (builder, "direct_io");
+  json_builder_add_boolean_value (builder, self->direct_io);
+  json_builder_end_object (builder);
+
+  json_builder_set_member_name (builder, "card");
+  if (self->card != NULL)
+    json_builder_add_value (builder, cm_card_info_to_json (self->card));
+  else
+    json_builder_add_null_value (builder);
+
+  cm_json_add_string (builder, "profile", self->profile);
+
+  json_builder_set_member_name (builder, "tests");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < self->tests->len; i++)
+    build_test (builder, g_ptr_array_index (self->tests, i));
+  json_builder_end_array (builder);
+
+  json_builder_set_member_name (builder, "claims");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < self->claims->len; i++)
+    build_claim (builder, g_ptr_array_index (self->claims, i));
+  json_builder_end_array (builder);
+
+  cm_json_add_string (builder, "summary", self->summary);
+
+  if (self->verify != NULL)
+    build_verify (builder, self->verify);
+
+  json_builder_set_member_name (builder, "notes");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < self->notes->len; i++)
+    json_builder_add_string_value (builder, g_ptr_array_index (self->notes, i));
+  json_builder_end_array (builder);
+
+  json_builder_end_object (builder);
+
+  return json_builder_get_root (builder);
+}
+
+char *
+cm_result_to_data (CmResult *self,
+                   gsize    *length)
+{
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+
+  g_return_val_if_fail (CM_IS_RESULT (self), NULL);
+
+  root = cm_result_to_json (self);
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, TRUE);
+
+  return json_generator_to_data (generator, length);
+}
+
+/* Writes to a temporary file and renames it over @file, so a crash or a
+ * full disk never leaves half a result behind. */
+gboolean
+cm_result_save (CmResult  *self,
+                GFile     *file,
+                GError   **error)
+{
+  g_autofree char *data = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *path = NULL;
+  GError *local_error = NULL;
+  gboolean existed;
+  gsize length;
+
+  g_return_val_if_fail (CM_IS_RESULT (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  data = cm_result_to_data (self, &length);
+  path = g_file_get_path (file);
+  existed = g_file_query_exists (file, NULL);
+
+  /* A local file is written to a temporary one renamed into place, so a
+   * failure keeps the file it was to replace; elsewhere, a new file that
+   * could not be written whole is removed. */
+  if (path != NULL
+      ? cm_file_set_contents (path, data, length, &local_error)
+      : g_file_replace_contents (file, data, length, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
+                                 NULL, NULL, &local_error))
+    return TRUE;
+
+  if (path == NULL && !existed)
+    (void) g_file_delete (file, NULL, NULL);
+  name = g_file_get_parse_name (file);
+  g_propagate_prefixed_error (error, local_error, _("Could not save the result to %s: "), name);
+  return FALSE;
+}
