@@ -51,18 +51,6 @@ G_DEFINE_FINAL_TYPE (CmResultPage, cm_result_page, GTK_TYPE_BOX)
 
 #define status_label cm_summary_status_label
 
-/* The worst definite answer of the claimed classes: not judged only when
- * none could be judged. */
-static CmStatus
-overall_status (CmResult *result)
-{
-  g_autofree char *banner = NULL;
-  CmStatus status = CM_STATUS_NOT_JUDGED;
-
-  banner = cm_summary_dup_banner (result, &status);
-  return status;
-}
-
 /* "Meets U3, V30 and A1 · A2 can't be judged on this reader" */
 static char *
 dup_headline (CmResult *result)
@@ -463,7 +451,7 @@ cm_result_page_new (CmResult *result)
 
   self = g_object_new (CM_TYPE_RESULT_PAGE, NULL);
   self->result = g_object_ref (result);
-  self->status = overall_status (result);
+  self->status = cm_result_get_overall_status (result);
 
   headline = dup_headline (result);
   sentence = dup_summary_sentence (result);
@@ -511,26 +499,4 @@ cm_result_page_get_status (CmResultPage *self)
 {
   g_return_val_if_fail (CM_IS_RESULT_PAGE (self), CM_STATUS_NOT_JUDGED);
   return self->status;
-}
-
-/* A plain-text summary for the clipboard, forums and bug reports. */
-char *
-cm_result_dup_text_summary (CmResult *result)
-{
-  g_return_val_if_fail (CM_IS_RESULT (result), NULL);
-  return cm_summary_dup_text (result);
-}
-
-/* The worst status of the result's claims, as the banner shows it. */
-CmStatus
-cm_result_get_overall_status (CmResult *result)
-{
-  g_return_val_if_fail (CM_IS_RESULT (result), CM_STATUS_NOT_JUDGED);
-  return overall_status (result);
-}
-
-const char *
-cm_status_get_label (CmStatus status)
-{
-  return status_label (status);
 }

@@ -24,8 +24,5 @@ gboolean      cm_result_page_export_chart   (CmResultPage *self,
                                              CmChartKind   kind,
                                              GFile        *file,
                                              GError      **error);
-char         *cm_result_dup_text_summary    (CmResult     *result) G_GNUC_WARN_UNUSED_RESULT;
-CmStatus      cm_result_get_overall_status  (CmResult     *result);
-const char   *cm_status_get_label           (CmStatus      status);
 
 G_END_DECLS

@@ -13,6 +13,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "cm-backend.h"
+#include "cm-summary.h"
 #include "cm-toast.h"
 
 #include "cm-window-private.h"
