@@ -3,7 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * What the full verify's files share: the object (cm-verify.c), its
- * worker (cm-verify-run.c) and its pattern (cm-verify-pattern.c).
+ * worker (cm-verify-run.c, which writes, and cm-verify-read.c, which
+ * reads back and checks) and its pattern (cm-verify-pattern.c).
  */
 
 #pragma once
@@ -55,5 +56,79 @@ gboolean  cm_verify_sector_is_ok  (const guint8 *sector,
                                    guint64       offset);
 void      cm_verify_run_in_thread (CmVerify     *self,
                                    GTask        *task);
+
+/* How often the run saves its state file, in µs. */
+#define CM_VERIFY_SAVE_EVERY_US (2 * G_USEC_PER_SEC)
+
+/* The run, in a worker thread (cm-verify-run.c writes, cm-verify-read.c
+ * reads back and checks). */
+typedef struct
+{
+  CmVerify        *self;
+  GMainContext    *context;
+  GCancellable    *cancellable;
+  char            *started;
+
+  /* Kept in the state file. */
+  CmVerifyPhase    phase;
+  guint            n_files;       /* files (stretches) holding data */
+  guint            cur_file;      /* the one being written or read */
+  guint64          cur_offset;    /* bytes done in it */
+  gboolean         full;
+  gboolean         write_failed;
+  gboolean         gave_up;       /* stopped reading a card that no longer answers */
+  guint64          planned_bytes;
+  guint64          written_bytes;
+  double           write_seconds;
+  guint64          read_bytes;
+  double           read_seconds;
+  CmVerifyCounts   counts;
+  guint64          unreadable;
+  GArray          *regions;       /* CmRegion */
+  GArray          *write_points;  /* CmPosition */
+  GArray          *read_points;
+  GArray          *lengths;       /* guint64, per file */
+  GArray          *numbers;       /* guint, per file: N of N.h2w */
+
+  /* Not kept. */
+  guint8          *buffer;
+  guint8          *buffer2;       /* the reader's second */
+  gint64           read_mark;     /* when the last chunk read was checked */
+  gboolean         direct;
+  guint64          bucket;        /* bytes per speed point */
+  guint64          point_start;
+  guint64          point_bytes;
+  double           point_seconds;
+  gint64           last_save;
+  gint64           last_progress;
+} CmVerifyRun;
+
+guint64  cm_verify_run_file_base       (CmVerifyRun  *run,
+                                        guint         index);
+void     cm_verify_run_add_region      (CmVerifyRun  *run,
+                                        guint64       start,
+                                        guint64       end);
+void     cm_verify_run_save_state      (CmVerifyRun  *run);
+void     cm_verify_run_report_progress (CmVerifyRun  *run,
+                                        gboolean      force);
+void     cm_verify_run_account         (CmVerifyRun  *run,
+                                        GArray       *points,
+                                        guint64       offset,
+                                        guint64       bytes,
+                                        double        seconds);
+void     cm_verify_run_flush_point     (CmVerifyRun  *run,
+                                        GArray       *points);
+gboolean cm_verify_is_removed          (int           errsv);
+gboolean cm_verify_run_card_gone       (CmVerifyRun  *run);
+gboolean cm_verify_run_stop_error      (CmVerifyRun  *run,
+                                        int           errsv,
+                                        GError      **error);
+gboolean cm_verify_run_cancelled       (CmVerifyRun  *run,
+                                        GError      **error);
+int      cm_verify_run_open_file       (CmVerifyRun  *run,
+                                        const char   *path,
+                                        int           flags);
+gboolean cm_verify_run_read_phase      (CmVerifyRun  *run,
+                                        GError      **error);
 
 G_END_DECLS

@@ -3,9 +3,10 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The full verify's worker: writes the files (or the device) until full,
- * reads everything back and sorts each sector, keeping its progress in a
- * state file (named after the card's size and identity) as it goes, so a
- * run that was cancelled or lost its card carries on where it stopped.
+ * then has cm-verify-read.c read everything back and sort each sector,
+ * keeping its progress in a state file (named after the card's size and
+ * identity) as it goes, so a run that was cancelled or lost its card
+ * carries on where it stopped.
  */
 
 #include "config.h"
@@ -29,56 +30,11 @@
 #define MAX_POINTS 500         /* speed points per direction */
 #define MAX_REGIONS 256
 #define REGION_GAP (1024 * 1024)
-#define FAILED_READS_TO_STOP 8
-#define SAVE_EVERY_US (2 * G_USEC_PER_SEC)
 #define PROGRESS_EVERY_US (G_USEC_PER_SEC / 4)
 #define STATE_VERSION 1
 
-/* The run, in a worker thread. */
-
-typedef struct
-{
-  CmVerify        *self;
-  GMainContext    *context;
-  GCancellable    *cancellable;
-  char            *started;
-
-  /* Kept in the state file. */
-  CmVerifyPhase    phase;
-  guint            n_files;       /* files (stretches) holding data */
-  guint            cur_file;      /* the one being written or read */
-  guint64          cur_offset;    /* bytes done in it */
-  gboolean         full;
-  gboolean         write_failed;
-  gboolean         gave_up;       /* stopped reading a card that no longer answers */
-  guint64          planned_bytes;
-  guint64          written_bytes;
-  double           write_seconds;
-  guint64          read_bytes;
-  double           read_seconds;
-  CmVerifyCounts   counts;
-  guint64          unreadable;
-  GArray          *regions;       /* CmRegion */
-  GArray          *write_points;  /* CmPosition */
-  GArray          *read_points;
-  GArray          *lengths;       /* guint64, per file */
-  GArray          *numbers;       /* guint, per file: N of N.h2w */
-
-  /* Not kept. */
-  guint8          *buffer;
-  guint8          *buffer2;       /* the reader's second */
-  gint64           read_mark;     /* when the last chunk read was checked */
-  gboolean         direct;
-  guint64          bucket;        /* bytes per speed point */
-  guint64          point_start;
-  guint64          point_bytes;
-  double           point_seconds;
-  gint64           last_save;
-  gint64           last_progress;
-} Run;
-
 static void
-run_free (Run *run)
+run_free (CmVerifyRun *run)
 {
   g_clear_object (&run->self);
   g_clear_pointer (&run->context, g_main_context_unref);
@@ -94,17 +50,17 @@ run_free (Run *run)
   g_free (run);
 }
 
-static guint64
-file_base (Run   *run,
-           guint  index)
+guint64
+cm_verify_run_file_base (CmVerifyRun *run,
+                         guint        index)
 {
   return (guint64) (g_array_index (run->numbers, guint, index) - 1) * run->self->file_bytes;
 }
 
-static void
-add_region (Run     *run,
-            guint64  start,
-            guint64  end)
+void
+cm_verify_run_add_region (CmVerifyRun *run,
+                          guint64      start,
+                          guint64      end)
 {
   CmRegion *last = run->regions->len > 0 ? &g_array_index (run->regions, CmRegion, run->regions->len - 1) : NULL;
   CmRegion region = { start, end };
@@ -191,8 +147,8 @@ get_points (GKeyFile   *key_file,
     g_array_append_vals (points, values, n / 2);
 }
 
-static void
-save_state (Run *run)
+void
+cm_verify_run_save_state (CmVerifyRun *run)
 {
   g_autoptr(GKeyFile) key_file = g_key_file_new ();
   g_autofree char *folder = g_path_get_dirname (run->self->state_path);
@@ -232,8 +188,8 @@ save_state (Run *run)
 }
 
 static gboolean
-load_state (Run     *run,
-            GError **error)
+load_state (CmVerifyRun *run,
+            GError     **error)
 {
   g_autoptr(GKeyFile) key_file = g_key_file_new ();
   g_autoptr(GError) local_error = NULL;
@@ -314,9 +270,9 @@ progress_free (gpointer data)
   g_free (p);
 }
 
-static void
-report_progress (Run      *run,
-                 gboolean  force)
+void
+cm_verify_run_report_progress (CmVerifyRun *run,
+                               gboolean     force)
 {
   gint64 now = g_get_monotonic_time ();
   Progress *p;
@@ -346,12 +302,12 @@ report_progress (Run      *run,
 }
 
 /* One point of the speed chart every run->bucket bytes. */
-static void
-account (Run     *run,
-         GArray  *points,
-         guint64  offset,
-         guint64  bytes,
-         double   seconds)
+void
+cm_verify_run_account (CmVerifyRun *run,
+                       GArray      *points,
+                       guint64      offset,
+                       guint64      bytes,
+                       double       seconds)
 {
   if (run->point_bytes == 0)
     run->point_start = offset;
@@ -367,9 +323,9 @@ account (Run     *run,
     }
 }
 
-static void
-flush_point (Run    *run,
-             GArray *points)
+void
+cm_verify_run_flush_point (CmVerifyRun *run,
+                           GArray      *points)
 {
   if (run->point_bytes > 0 && run->point_seconds > 0)
     {
@@ -381,8 +337,8 @@ flush_point (Run    *run,
   run->point_seconds = 0;
 }
 
-static gboolean
-is_removed (int errsv)
+gboolean
+cm_verify_is_removed (int errsv)
 {
   return errsv == ENODEV || errsv == ENXIO || errsv == ENOMEDIUM;
 }
@@ -391,8 +347,8 @@ is_removed (int errsv)
  * 0 (a reader whose card was pulled), or, for a loop device, its backing
  * file no longer answers (a simulated card whose daemon is gone). An I/O
  * error then means "put it back and carry on", not "the card is failing". */
-static gboolean
-card_gone (Run *run)
+gboolean
+cm_verify_run_card_gone (CmVerifyRun *run)
 {
   const char *path = run->self->mode == CM_VERIFY_MODE_DEVICE ? run->self->device : run->self->folder;
   g_autofree char *sys = NULL;
@@ -422,13 +378,13 @@ card_gone (Run *run)
   return FALSE;
 }
 
-static gboolean
-stop_error (Run      *run,
-            int       errsv,
-            GError  **error)
+gboolean
+cm_verify_run_stop_error (CmVerifyRun *run,
+                          int          errsv,
+                          GError     **error)
 {
-  save_state (run);
-  if (is_removed (errsv))
+  cm_verify_run_save_state (run);
+  if (cm_verify_is_removed (errsv))
     g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_REMOVED,
                  _("The card was removed. Put it back and carry on with --resume: what was done is kept."));
   else
@@ -436,21 +392,21 @@ stop_error (Run      *run,
   return FALSE;
 }
 
-static gboolean
-cancelled (Run     *run,
-           GError **error)
+gboolean
+cm_verify_run_cancelled (CmVerifyRun *run,
+                         GError     **error)
 {
   if (!g_cancellable_is_cancelled (run->cancellable))
     return FALSE;
-  save_state (run);
+  cm_verify_run_save_state (run);
   g_cancellable_set_error_if_cancelled (run->cancellable, error);
   return TRUE;
 }
 
-static int
-open_file (Run        *run,
-           const char *path,
-           int         flags)
+int
+cm_verify_run_open_file (CmVerifyRun *run,
+                         const char  *path,
+                         int          flags)
 {
   int fd = -1;
 
@@ -474,35 +430,35 @@ seconds_since (gint64 start)
 /* Writes stretch @index from run->cur_offset to @length (or until the
  * filesystem is full). FALSE with @error when the run must stop. */
 static gboolean
-write_one (Run      *run,
-           guint     index,
-           guint64   length,
-           GError  **error)
+write_one (CmVerifyRun *run,
+           guint        index,
+           guint64      length,
+           GError     **error)
 {
   CmVerify *self = run->self;
   gboolean device = self->mode == CM_VERIFY_MODE_DEVICE;
   g_autofree char *path = device ? NULL : cm_verify_file_path (self, index);
-  guint64 base = file_base (run, index);
+  guint64 base = cm_verify_run_file_base (run, index);
   gsize chunk = CHUNK;
   guint64 pos = run->cur_offset;
   int fd;
 
   if (device)
     fd = cm_target_get_fd (self->target);
-  else if ((fd = open_file (run, path, O_WRONLY | O_CREAT)) < 0)
+  else if ((fd = cm_verify_run_open_file (run, path, O_WRONLY | O_CREAT)) < 0)
     {
       if (errno == ENOSPC)
         {
           run->full = TRUE;
           return TRUE;
         }
-      return stop_error (run, errno, error);
+      return cm_verify_run_stop_error (run, errno, error);
     }
   else if (ftruncate (fd, pos) != 0)  /* what an interrupted write left past the saved point */
     {
       int errsv = errno;
       close (fd);
-      return stop_error (run, errsv, error);
+      return cm_verify_run_stop_error (run, errsv, error);
     }
 
   while (pos < length)
@@ -511,7 +467,7 @@ write_one (Run      *run,
       gint64 start;
       gssize done;
 
-      if (cancelled (run, error))
+      if (cm_verify_run_cancelled (run, error))
         goto fail;
 
       /* The time counted includes making the pattern: the rate is the
@@ -539,23 +495,23 @@ write_one (Run      *run,
         {
           int errsv = errno;
 
-          if (!is_removed (errsv) && card_gone (run))
+          if (!cm_verify_is_removed (errsv) && cm_verify_run_card_gone (run))
             errsv = ENODEV;
-          if (is_removed (errsv) || errsv == EROFS || errsv == EPERM)
+          if (cm_verify_is_removed (errsv) || errsv == EROFS || errsv == EPERM)
             {
-              stop_error (run, errsv, error);
+              cm_verify_run_stop_error (run, errsv, error);
               goto fail;
             }
           /* The card refuses this place: what was written before is read
            * back, and the report names where it stopped. */
-          add_region (run, base + pos, base + pos + n);
+          cm_verify_run_add_region (run, base + pos, base + pos + n);
           run->unreadable += n / CM_VERIFY_SECTOR;
           run->write_failed = TRUE;
           break;
         }
 
       done = done / CM_VERIFY_SECTOR * CM_VERIFY_SECTOR;
-      account (run, run->write_points, base + pos, done, seconds_since (start));
+      cm_verify_run_account (run, run->write_points, base + pos, done, seconds_since (start));
       pos += done;
       run->written_bytes += done;
       run->write_seconds += seconds_since (start);
@@ -568,14 +524,14 @@ write_one (Run      *run,
           run->full = TRUE;
           break;
         }
-      report_progress (run, FALSE);
-      if (g_get_monotonic_time () - run->last_save > SAVE_EVERY_US)
-        save_state (run);
+      cm_verify_run_report_progress (run, FALSE);
+      if (g_get_monotonic_time () - run->last_save > CM_VERIFY_SAVE_EVERY_US)
+        cm_verify_run_save_state (run);
     }
 
   if (!device)
     {
-      if (fdatasync (fd) != 0 && !is_removed (errno) && !card_gone (run))
+      if (fdatasync (fd) != 0 && !cm_verify_is_removed (errno) && !cm_verify_run_card_gone (run))
         run->write_failed = TRUE;
       close (fd);
       if (pos == 0)
@@ -594,8 +550,8 @@ fail:
 }
 
 static gboolean
-write_phase (Run      *run,
-             GError  **error)
+write_phase (CmVerifyRun *run,
+             GError     **error)
 {
   CmVerify *self = run->self;
   guint64 size = self->mode == CM_VERIFY_MODE_DEVICE ? cm_target_get_size (self->target) : 0;
@@ -625,11 +581,11 @@ write_phase (Run      *run,
         {
           run->cur_file++;
           run->cur_offset = 0;
-          save_state (run);
+          cm_verify_run_save_state (run);
         }
     }
 
-  flush_point (run, run->write_points);
+  cm_verify_run_flush_point (run, run->write_points);
   if (run->n_files == 0 && self->mode == CM_VERIFY_MODE_FILES)
     {
       g_set_error (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NO_SPACE,
@@ -643,244 +599,13 @@ write_phase (Run      *run,
   run->planned_bytes = 0;
   for (guint i = 0; i < run->n_files; i++)
     run->planned_bytes += g_array_index (run->lengths, guint64, i);
-  save_state (run);
-  return TRUE;
-}
-
-/* A card that stopped answering: everything not read yet is lost. */
-static void
-give_up (Run     *run,
-         guint    index,
-         guint64  pos)
-{
-  for (guint i = index; i < run->n_files; i++)
-    {
-      guint64 length = g_array_index (run->lengths, guint64, i);
-      guint64 from = i == index ? pos : 0;
-
-      if (length > from)
-        {
-          add_region (run, file_base (run, i) + from, file_base (run, i) + length);
-          run->unreadable += (length - from) / CM_VERIFY_SECTOR;
-        }
-    }
-  run->gave_up = TRUE;
-}
-
-static void
-check_chunk (Run          *run,
-             const guint8 *buffer,
-             gsize         length,
-             guint64       offset)
-{
-  if (cm_verify_check (buffer, length, offset, &run->counts))
-    return;
-
-  /* Rare: name the sectors that came back wrong. */
-  for (gsize s = 0; s < length; s += CM_VERIFY_SECTOR)
-    if (!cm_verify_sector_is_ok (buffer + s, offset + s))
-      add_region (run, offset + s, offset + s + CM_VERIFY_SECTOR);
-}
-
-/* Reading runs one chunk ahead in a thread of its own, so the card is
- * never idle while a chunk is checked: on a fast card, checking 4 MiB
- * takes a few percent of reading it. */
-typedef struct
-{
-  guint8  *buffer;
-  guint64  pos;       /* in the file (or stretch) */
-  gsize    n;
-  gssize   done;
-  int      errsv;
-  gint64   start;
-} Chunk;
-
-typedef struct
-{
-  int          fd;
-  guint64      base;    /* added to pos for pread: the stretch's place on a device */
-  guint64      from;
-  guint64      length;
-  GAsyncQueue *free_chunks;
-  GAsyncQueue *read_chunks;
-  int          stop;
-} Reader;
-
-static gpointer
-reader_thread (gpointer data)
-{
-  Reader *r = data;
-
-  for (guint64 pos = r->from; pos < r->length && !g_atomic_int_get (&r->stop); )
-    {
-      Chunk *c = g_async_queue_pop (r->free_chunks);
-
-      if (g_atomic_int_get (&r->stop))
-        {
-          g_async_queue_push (r->free_chunks, c);
-          break;
-        }
-      c->pos = pos;
-      c->n = MIN (CHUNK, r->length - pos);
-      c->start = g_get_monotonic_time ();
-      do
-        c->done = pread (r->fd, c->buffer, c->n, r->base + pos);
-      while (c->done < 0 && errno == EINTR);
-      c->errsv = c->done < 0 ? errno : 0;
-      pos += c->n;
-      g_async_queue_push (r->read_chunks, c);
-      if (c->done == 0)
-        break;
-    }
-  return NULL;
-}
-
-/* Handles one chunk the reader read; FALSE when reading this stretch
- * must end here (@error set when the whole run must). */
-static gboolean
-take_chunk (Run      *run,
-            guint     index,
-            Chunk    *c,
-            guint    *failures,
-            GError  **error)
-{
-  guint64 base = file_base (run, index);
-  gssize done = c->done;
-
-  if (done < 0 && (is_removed (c->errsv) || card_gone (run)))
-    return stop_error (run, ENODEV, error);
-  if (done < 0)
-    {
-      add_region (run, base + c->pos, base + c->pos + c->n);
-      run->unreadable += c->n / CM_VERIFY_SECTOR;
-      run->cur_offset = c->pos + c->n;
-      if (++*failures < FAILED_READS_TO_STOP)
-        return TRUE;
-      give_up (run, index, c->pos + c->n);
-      return FALSE;
-    }
-
-  *failures = 0;
-  done = done / CM_VERIFY_SECTOR * CM_VERIFY_SECTOR;
-  if (done > 0)
-    {
-      /* Chunks overlap in time (one is read while the last is checked):
-       * each counts from where the previous one's time ended, so the
-       * seconds add up to the time the reading took. */
-      gint64 from = MAX (c->start, run->read_mark);
-      double seconds;
-
-      check_chunk (run, c->buffer, done, base + c->pos);
-      run->read_mark = g_get_monotonic_time ();
-      seconds = (run->read_mark - from) / (double) G_USEC_PER_SEC;
-      account (run, run->read_points, base + c->pos, done, seconds);
-      run->read_seconds += seconds;
-      run->read_bytes += done;
-      run->cur_offset = c->pos + done;
-    }
-  if ((gsize) done < c->n)
-    {
-      /* The file is shorter than written: the rest is lost. */
-      give_up (run, index, c->pos + done);
-      run->gave_up = FALSE;
-      return FALSE;
-    }
-  report_progress (run, FALSE);
-  if (g_get_monotonic_time () - run->last_save > SAVE_EVERY_US)
-    save_state (run);
-  return TRUE;
-}
-
-static gboolean
-read_one (Run      *run,
-          guint     index,
-          GError  **error)
-{
-  CmVerify *self = run->self;
-  gboolean device = self->mode == CM_VERIFY_MODE_DEVICE;
-  g_autofree char *path = NULL;
-  Chunk chunks[2] = { { run->buffer }, { run->buffer2 } };
-  Reader reader = { 0 };
-  GThread *thread;
-  guint failures = 0;
-  gboolean ok = TRUE, more = TRUE;
-  int fd;
-
-  if (device)
-    fd = cm_target_get_fd (self->target);
-  else
-    {
-      path = g_strdup_printf ("%s/%u.h2w", self->folder, g_array_index (run->numbers, guint, index));
-      if ((fd = open_file (run, path, O_RDONLY)) < 0)
-        {
-          int errsv = errno;
-
-          if (is_removed (errsv))
-            return stop_error (run, errsv, error);
-          /* A file that is gone lost all of its data. */
-          give_up (run, index, run->cur_offset);
-          run->gave_up = FALSE;
-          return TRUE;
-        }
-      if (!run->direct)
-        posix_fadvise (fd, 0, 0, POSIX_FADV_DONTNEED);
-    }
-
-  reader.fd = fd;
-  reader.base = device ? file_base (run, index) : 0;
-  reader.from = run->cur_offset;
-  reader.length = g_array_index (run->lengths, guint64, index);
-  reader.free_chunks = g_async_queue_new ();
-  reader.read_chunks = g_async_queue_new ();
-  for (guint i = 0; i < G_N_ELEMENTS (chunks); i++)
-    g_async_queue_push (reader.free_chunks, &chunks[i]);
-  thread = g_thread_new ("cardmark-verify-read", reader_thread, &reader);
-
-  while (more && run->cur_offset < reader.length)
-    {
-      Chunk *c;
-
-      if (cancelled (run, error))
-        {
-          ok = FALSE;
-          break;
-        }
-      c = g_async_queue_pop (reader.read_chunks);
-      more = take_chunk (run, index, c, &failures, error);
-      ok = more || (error == NULL || *error == NULL);
-      g_async_queue_push (reader.free_chunks, c);
-    }
-
-  g_atomic_int_set (&reader.stop, TRUE);
-  g_async_queue_push (reader.free_chunks, &chunks[0]);  /* wakes a reader waiting for a buffer */
-  g_thread_join (thread);
-  g_async_queue_unref (reader.free_chunks);
-  g_async_queue_unref (reader.read_chunks);
-  if (!device)
-    close (fd);
-  return ok;
-}
-
-static gboolean
-read_phase (Run      *run,
-            GError  **error)
-{
-  while (run->cur_file < run->n_files && !run->gave_up)
-    {
-      if (!read_one (run, run->cur_file, error))
-        return FALSE;
-      run->cur_file++;
-      run->cur_offset = 0;
-      save_state (run);
-    }
-  flush_point (run, run->read_points);
-  run->phase = CM_VERIFY_PHASE_READ + 1;
+  cm_verify_run_save_state (run);
   return TRUE;
 }
 
 /* --read-only: the files f3write (or verify --keep) left. */
 static void
-take_existing_files (Run *run)
+take_existing_files (CmVerifyRun *run)
 {
   g_autoptr(GArray) numbers = cm_verify_list_h2w (run->self->folder);
 
@@ -903,7 +628,7 @@ take_existing_files (Run *run)
 }
 
 static void
-remove_files (Run *run)
+remove_files (CmVerifyRun *run)
 {
   for (guint i = 0; i < run->n_files; i++)
     {
@@ -933,7 +658,7 @@ make_test (const char *name,
 }
 
 static CmResult *
-make_result (Run *run)
+make_result (CmVerifyRun *run)
 {
   CmVerify *self = run->self;
   g_autoptr(CmResult) result = cm_result_new ();
@@ -1012,7 +737,7 @@ run_thread (GTask        *task,
             gpointer      task_data,
             GCancellable *cancellable)
 {
-  Run *run = task_data;
+  CmVerifyRun *run = task_data;
   CmVerify *self = run->self;
   GError *error = NULL;
   gboolean read_only = self->flags & CM_VERIFY_FLAGS_READ_ONLY;
@@ -1040,15 +765,15 @@ run_thread (GTask        *task,
   run->bucket = MAX ((guint64) CHUNK * 2, run->planned_bytes / MAX_POINTS / CHUNK * CHUNK);
   run->last_save = g_get_monotonic_time ();
   if (!read_only)
-    save_state (run);
+    cm_verify_run_save_state (run);
 
   if ((run->phase == CM_VERIFY_PHASE_WRITE && !write_phase (run, &error)) ||
-      !read_phase (run, &error))
+      !cm_verify_run_read_phase (run, &error))
     {
       g_task_return_error (task, error);
       return;
     }
-  report_progress (run, TRUE);
+  cm_verify_run_report_progress (run, TRUE);
 
   if (!read_only)
     {
@@ -1067,9 +792,9 @@ cm_verify_run_in_thread (CmVerify *self,
 {
   g_autoptr(GDateTime) now = g_date_time_new_now_local ();
   GCancellable *cancellable = g_task_get_cancellable (task);
-  Run *run;
+  CmVerifyRun *run;
 
-  run = g_new0 (Run, 1);
+  run = g_new0 (CmVerifyRun, 1);
   run->self = g_object_ref (self);
   run->context = g_main_context_ref_thread_default ();
   run->cancellable = cancellable != NULL ? g_object_ref (cancellable) : g_cancellable_new ();
