@@ -3,9 +3,11 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Every test CardMark can run, in one table, in the order a plan runs
- * them. A new test pattern is a new row here: the plan builds profiles
- * from the rows, and the labels, the headline figures and the summary
- * charts are read from them (docs/architecture.md).
+ * them. A new test is a new row here: the plan builds profiles from the
+ * rows, and the labels, the headline figures and the summary charts are
+ * read from them. A new pattern (a way of moving through the card) is
+ * its CmPattern value in cm-test-table.h and its loop in
+ * cm-engine-patterns.c (docs/architecture.md § Where to add).
  */
 
 #include "config.h"

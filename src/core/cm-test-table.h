@@ -25,6 +25,8 @@ G_BEGIN_DECLS
 #define CM_TEST_VERIFY_WRITE         "verify-write"
 #define CM_TEST_VERIFY_READ          "verify-read"
 
+/* How a test moves through the card. Each has its loop in
+ * cm-engine-patterns.c, chosen by cm_engine_run_pattern(). */
 typedef enum
 {
   CM_PATTERN_SEQUENTIAL,

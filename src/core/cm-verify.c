@@ -11,7 +11,7 @@
  * This file is the object the faces hold: it decides the mode and checks
  * the run may go ahead (cm_verify_prepare), and runs it as a GTask. The
  * pattern is in cm-verify-pattern.c, the worker and its state file in
- * cm-verify-run.c.
+ * cm-verify-run.c, the reading back in cm-verify-read.c.
  */
 
 #include "config.h"
