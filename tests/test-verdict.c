@@ -11,8 +11,8 @@
 #include "cm-verdict.h"
 
 /* The SD Association minimums, read from the reference table
- * (sd-cards.md § Classes and their minimums, copied into
- * tests/data/reference), not from the code. */
+ * (tests/data/reference/sd-cards.md § Classes and their minimums), not
+ * from the code. */
 typedef struct
 {
   char       *klass;

@@ -397,7 +397,7 @@ copy_summary_action (GtkWidget  *widget,
   if (result == NULL)
     return;
 
-  text = cm_result_dup_text_summary (result);
+  text = cm_summary_dup_text (result);
   gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), text);
   cm_toast_show (GTK_WIDGET (self->toast_overlay), _("Summary copied."));
 }

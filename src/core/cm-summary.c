@@ -543,10 +543,3 @@ cm_result_dup_text_summary (CmResult *result)
   g_return_val_if_fail (CM_IS_RESULT (result), NULL);
   return cm_summary_dup_text (result);
 }
-
-/* The word for @status, as the result page and the history show it. */
-const char *
-cm_status_get_label (CmStatus status)
-{
-  return cm_summary_status_label (status);
-}
