@@ -43,7 +43,21 @@ while read -r lang; do
 done < po/LINGUAS
 
 # 2. POTFILES.in against the tree, both ways.
-sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' po/POTFILES.in | sort -u > "$tmp/listed"
+# The chart layouts are passed to xgettext by po/meson.build, one per name
+# in the chart_kinds list of src/charts/meson.build.
+chart_layouts () {
+  sed -n '/^chart_kinds = \[/,/^\]/p' src/charts/meson.build |
+    sed -n "s/^[[:space:]]*'\([a-z0-9-]*\)',.*/src\/charts\/cm-chart-layout-\1.c/p"
+}
+{
+  sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' po/POTFILES.in
+  chart_layouts
+} | sort -u > "$tmp/listed"
+if [ "$(chart_layouts | wc -l)" -gt 0 ]; then
+  ok "the chart layouts are read from src/charts/meson.build ($(chart_layouts | wc -l))"
+else
+  not_ok "the chart layouts are read from src/charts/meson.build"
+fi
 
 {
   # C sources calling a gettext macro: _( N_( C_( NC_( Q_( ngettext (…
@@ -70,7 +84,7 @@ fi
 stale=
 while read -r f; do
   if [ ! -f "$f" ]; then
-    echo "# listed in po/POTFILES.in but missing: $f"
+    echo "# listed in po/POTFILES.in (or chart_kinds) but missing: $f"
     stale=1
   elif ! grep -qxF "$f" "$tmp/found"; then
     echo "# listed in po/POTFILES.in but has no translatable strings: $f"
