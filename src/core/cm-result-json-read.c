@@ -528,6 +528,106 @@ read_verify (CmResult    *self,
 }
 
 static gboolean
+read_cell (JsonNode  *node,
+           guint8    *out)
+{
+  const char *name;
+
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+    return FALSE;
+  name = json_node_get_string (node);
+  for (guint8 cell = 0; cell < CM_CAPACITY_N_CELL_STATES; cell++)
+    if (g_str_equal (name, cm_capacity_cell_to_string (cell)))
+      {
+        *out = cell;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+static gboolean
+read_flag (JsonObject  *object,
+           const char  *member,
+           gboolean    *out,
+           GError     **error)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+    return invalid (error, member);
+  *out = json_node_get_boolean (node);
+  return TRUE;
+}
+
+/* "capacity" is optional: only a capacity check writes it. Its counts
+ * are bounded by the cells it lists and the sizes by each other, so a
+ * damaged document cannot claim more than it shows. */
+static gboolean
+read_capacity (CmResult    *self,
+               JsonObject  *root,
+               GError     **error)
+{
+  g_autoptr(CmCapacityReport) report = NULL;
+  guint64 positions, bad, errors;
+  JsonObject *object;
+  JsonArray *cells;
+
+  if (!json_object_has_member (root, "capacity"))
+    return TRUE;
+  if ((object = get_object (root, "capacity")) == NULL)
+    return invalid (error, "capacity");
+
+  report = cm_capacity_report_new ();
+  if (!read_verify_count (object, "reported_bytes", &report->reported_bytes, error) ||
+      !read_verify_count (object, "real_bytes", &report->real_bytes, error) ||
+      !read_verify_count (object, "last_good_bytes", &report->last_good_bytes, error) ||
+      !read_flag (object, "fake", &report->fake, error) ||
+      !read_verify_count (object, "positions", &positions, error) ||
+      !read_verify_count (object, "bad_positions", &bad, error) ||
+      !read_verify_count (object, "error_positions", &errors, error) ||
+      !read_verify_count (object, "cache_ruled_out_bytes", &report->cache_ruled_out, error) ||
+      !read_number (object, "seconds", FALSE, &report->seconds, error) ||
+      !read_verify_count (object, "cell_bytes", &report->cell_bytes, error))
+    return FALSE;
+  if ((cells = get_array (object, "cells")) == NULL || json_array_get_length (cells) != positions)
+    return invalid (error, "cells");
+  if (report->real_bytes > report->reported_bytes || report->last_good_bytes > report->real_bytes)
+    return invalid (error, "real_bytes");
+  if (bad > positions || errors > bad)
+    return invalid (error, "bad_positions");
+
+  g_array_set_size (report->cells, positions);
+  for (guint i = 0; i < positions; i++)
+    if (!read_cell (json_array_get_element (cells, i), &g_array_index (report->cells, guint8, i)))
+      return invalid (error, "cells");
+  report->n_positions = (guint) positions;
+  report->n_bad = (guint) bad;
+  report->n_errors = (guint) errors;
+
+  self->capacity = g_steal_pointer (&report);
+  return TRUE;
+}
+
+/* "kind" came with the job kinds; older documents have none, and
+ * cm_result_get_kind() tells from what they hold. */
+static gboolean
+read_kind (CmResult    *self,
+           JsonObject  *root,
+           GError     **error)
+{
+  g_clear_pointer (&self->kind, g_free);
+  if (!json_object_has_member (root, "kind"))
+    return TRUE;
+  if (!read_string (root, "kind", FALSE, &self->kind, error))
+    return FALSE;
+  /* A name, not prose: lower-case letters and dashes. */
+  for (const char *p = self->kind; *p; p++)
+    if (!(g_ascii_islower (*p) || *p == '-'))
+      return invalid (error, "kind");
+  return *self->kind != '\0' || invalid (error, "kind");
+}
+
+static gboolean
 read_root (CmResult    *self,
            JsonObject  *root,
            GError     **error)
@@ -544,7 +644,9 @@ read_root (CmResult    *self,
       !read_string (root, "summary", TRUE, &self->summary, error) ||
       !read_target (self, root, error) ||
       !read_card (self, root, error) ||
-      !read_verify (self, root, error))
+      !read_verify (self, root, error) ||
+      !read_capacity (self, root, error) ||
+      !read_kind (self, root, error))
     return FALSE;
 
   g_clear_pointer (&self->started, g_date_time_unref);

@@ -179,6 +179,52 @@ build_verify (JsonBuilder           *builder,
   json_builder_end_object (builder);
 }
 
+static void
+build_capacity (JsonBuilder            *builder,
+                const CmCapacityReport *report)
+{
+  json_builder_set_member_name (builder, "capacity");
+  json_builder_begin_object (builder);
+  cm_json_add_int (builder, "reported_bytes", report->reported_bytes);
+  cm_json_add_int (builder, "real_bytes", report->real_bytes);
+  cm_json_add_int (builder, "last_good_bytes", report->last_good_bytes);
+  cm_json_add_boolean (builder, "fake", report->fake);
+  cm_json_add_int (builder, "positions", report->n_positions);
+  cm_json_add_int (builder, "bad_positions", report->n_bad);
+  cm_json_add_int (builder, "error_positions", report->n_errors);
+  cm_json_add_int (builder, "cache_ruled_out_bytes", report->cache_ruled_out);
+  cm_json_add_double (builder, "seconds", report->seconds);
+  cm_json_add_int (builder, "cell_bytes", report->cell_bytes);
+  json_builder_set_member_name (builder, "cells");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < report->cells->len; i++)
+    json_builder_add_string_value (builder, cm_capacity_cell_to_string (g_array_index (report->cells, guint8, i)));
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+}
+
+/* The capacity check's findings alone, as `probe-capacity --json` has
+ * always printed them: the member of the document, unwrapped. */
+JsonNode *
+cm_capacity_report_to_json (const CmCapacityReport *report)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  JsonNode *root;
+
+  g_return_val_if_fail (report != NULL, NULL);
+
+  json_builder_begin_object (builder);
+  build_capacity (builder, report);
+  json_builder_end_object (builder);
+  root = json_builder_get_root (builder);
+  {
+    JsonNode *member = json_node_copy (json_object_get_member (json_node_get_object (root), "capacity"));
+
+    json_node_unref (root);
+    return member;
+  }
+}
+
 JsonNode *
 cm_result_to_json (CmResult *self)
 {
@@ -191,6 +237,7 @@ cm_result_to_json (CmResult *self)
 
   json_builder_begin_object (builder);
   cm_json_add_int (builder, "schema", CM_RESULT_SCHEMA);
+  cm_json_add_string (builder, "kind", cm_result_get_kind (self));
   cm_json_add_string (builder, "tool", self->tool);
   cm_json_add_string (builder, "started", started);
 
@@ -234,6 +281,8 @@ cm_result_to_json (CmResult *self)
 
   if (self->verify != NULL)
     build_verify (builder, self->verify);
+  if (self->capacity != NULL)
+    build_capacity (builder, self->capacity);
 
   json_builder_set_member_name (builder, "notes");
   json_builder_begin_array (builder);

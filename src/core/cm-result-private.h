@@ -17,6 +17,7 @@ struct _CmResult
 {
   GObject     parent_instance;
 
+  char       *kind;
   char       *tool;
   GDateTime  *started;
   char       *profile;
@@ -37,6 +38,7 @@ struct _CmResult
   GPtrArray  *claims;
   GPtrArray  *notes;
   CmVerifySummary *verify;
+  CmCapacityReport *capacity;
 };
 
 G_END_DECLS

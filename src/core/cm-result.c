@@ -184,6 +184,7 @@ cm_result_finalize (GObject *object)
 {
   CmResult *self = (CmResult *) object;
 
+  g_clear_pointer (&self->kind, g_free);
   g_clear_pointer (&self->tool, g_free);
   g_clear_pointer (&self->started, g_date_time_unref);
   g_clear_pointer (&self->profile, g_free);
@@ -200,6 +201,7 @@ cm_result_finalize (GObject *object)
   g_clear_pointer (&self->claims, g_ptr_array_unref);
   g_clear_pointer (&self->notes, g_ptr_array_unref);
   g_clear_pointer (&self->verify, cm_verify_summary_free);
+  g_clear_pointer (&self->capacity, cm_capacity_report_free);
 
   G_OBJECT_CLASS (cm_result_parent_class)->finalize (object);
 }
@@ -629,4 +631,50 @@ cm_result_set_verify (CmResult              *self,
   g_clear_pointer (&self->verify, cm_verify_summary_free);
   if (verify != NULL)
     self->verify = cm_verify_summary_copy (verify);
+}
+
+/* What job made the document: "bench", "capacity", "verify" or "wear"
+ * (the job kinds' names, src/core/cm-job-kinds.c). A document from
+ * before kinds were written is a verify when it holds one, else a
+ * benchmark. */
+const char *
+cm_result_get_kind (CmResult *self)
+{
+  g_return_val_if_fail (CM_IS_RESULT (self), NULL);
+
+  if (self->kind != NULL)
+    return self->kind;
+  if (self->capacity != NULL)
+    return "capacity";
+  return self->verify != NULL ? "verify" : "bench";
+}
+
+void
+cm_result_set_kind (CmResult   *self,
+                    const char *kind)
+{
+  g_return_if_fail (CM_IS_RESULT (self));
+
+  g_free (self->kind);
+  self->kind = g_strdup (kind);
+}
+
+/* What a capacity check found, or NULL for any other job. */
+const CmCapacityReport *
+cm_result_get_capacity (CmResult *self)
+{
+  g_return_val_if_fail (CM_IS_RESULT (self), NULL);
+
+  return self->capacity;
+}
+
+void
+cm_result_set_capacity (CmResult               *self,
+                        const CmCapacityReport *report)
+{
+  g_return_if_fail (CM_IS_RESULT (self));
+
+  g_clear_pointer (&self->capacity, cm_capacity_report_free);
+  if (report != NULL)
+    self->capacity = cm_capacity_report_copy (report);
 }

@@ -8,6 +8,7 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
+#include "cm-capacity-probe.h"
 #include "cm-card-info.h"
 #include "cm-host.h"
 #include "cm-stats.h"
@@ -157,6 +158,7 @@ CmResult     *cm_result_new_from_data   (const char   *data,
 CmResult     *cm_result_new_from_file   (GFile        *file,
                                          GError      **error) G_GNUC_WARN_UNUSED_RESULT;
 JsonNode     *cm_result_to_json         (CmResult     *self) G_GNUC_WARN_UNUSED_RESULT;
+JsonNode     *cm_capacity_report_to_json (const CmCapacityReport *report) G_GNUC_WARN_UNUSED_RESULT;
 char         *cm_result_to_data         (CmResult     *self,
                                          gsize        *length) G_GNUC_WARN_UNUSED_RESULT;
 gboolean      cm_result_save            (CmResult     *self,
@@ -225,5 +227,11 @@ gboolean      cm_result_has_note        (CmResult     *self,
 const CmVerifySummary *cm_result_get_verify (CmResult  *self);
 void          cm_result_set_verify      (CmResult     *self,
                                          const CmVerifySummary *verify);
+const char   *cm_result_get_kind        (CmResult     *self);
+void          cm_result_set_kind        (CmResult     *self,
+                                         const char   *kind);
+const CmCapacityReport *cm_result_get_capacity (CmResult *self);
+void          cm_result_set_capacity    (CmResult     *self,
+                                         const CmCapacityReport *report);
 
 G_END_DECLS

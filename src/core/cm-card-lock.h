@@ -1,0 +1,37 @@
+/* cm-card-lock.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+#define CM_CARD_LOCK_ERROR (cm_card_lock_error_quark ())
+
+typedef enum
+{
+  CM_CARD_LOCK_ERROR_BUSY,    /* another job holds the card */
+  CM_CARD_LOCK_ERROR_FAILED,  /* the lock itself could not be made */
+} CmCardLockError;
+
+GQuark cm_card_lock_error_quark (void);
+
+typedef struct _CmCardLock CmCardLock;
+
+CmCardLock *cm_card_lock_take     (const char  *path,
+                                   const char  *what,
+                                   GError     **error) G_GNUC_WARN_UNUSED_RESULT;
+const char *cm_card_lock_get_key  (CmCardLock  *lock);
+void        cm_card_lock_release  (CmCardLock  *lock);
+
+char       *cm_card_lock_dup_key  (const char  *path) G_GNUC_WARN_UNUSED_RESULT;
+
+/* For the tests: where the lock files go (NULL: /run/lock). */
+void        cm_card_lock_set_folder_for_testing (const char *folder);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CmCardLock, cm_card_lock_release)
+
+G_END_DECLS
