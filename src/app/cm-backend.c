@@ -165,36 +165,40 @@ cm_backend_set_show_loop (GListModel *devices,
 
 
 /**
- * cm_backend_new_bench:
+ * cm_backend_new_job:
+ * @kind: the job kind's name ("bench", "capacity", "verify")
  * @devices: the list from cm_backend_dup_devices(), whose monitor finds
  *   the device under a folder
  *
- * A bench for @item by @method: a card from the list through its
- * device, opened by UDisks so that polkit decides; a folder in a
- * scratch file.
+ * A card job for @item: a card from the list through its device, opened
+ * by UDisks so that polkit decides; a folder as the CLI takes one. A
+ * benchmark is made by @method.
  */
 G_STATIC_ASSERT ((int) CM_METHOD_FILE == (int) CM_BENCH_METHOD_FILE);
 G_STATIC_ASSERT ((int) CM_METHOD_RAW_READ == (int) CM_BENCH_METHOD_RAW_READ);
 G_STATIC_ASSERT ((int) CM_METHOD_RAW_WRITE == (int) CM_BENCH_METHOD_RAW_WRITE);
 
-CmBench *
-cm_backend_new_bench (GListModel *devices,
-                      CmCardItem *item,
-                      CmMethod    method)
+CmJob *
+cm_backend_new_job (const char *kind,
+                    GListModel *devices,
+                    CmCardItem *item,
+                    CmMethod    method)
 {
   CmDevice *device = g_object_get_data (G_OBJECT (item), "cm-device");
-  CmBench *bench;
+  CmJob *job;
 
   if (device != NULL)
-    bench = cm_bench_new_for_device (device, (CmBenchMethod) method);
+    job = cm_job_new_for_device (kind, device);
   else
-    bench = cm_bench_new_for_path (cm_card_item_get_file_folder (item) ?: cm_card_item_get_device (item),
-                                   method != CM_METHOD_FILE, method == CM_METHOD_RAW_WRITE);
-
+    {
+      job = cm_job_new (kind, cm_card_item_get_file_folder (item) ?: cm_card_item_get_device (item));
+      cm_job_set_raw (job, method != CM_METHOD_FILE, method == CM_METHOD_RAW_WRITE);
+    }
+  cm_job_set_method (job, (CmBenchMethod) method);
   if (devices != NULL)
-    cm_bench_set_monitor (bench, g_object_get_data (G_OBJECT (devices), "cm-monitor"));
-  cm_bench_set_prefer_udisks (bench, TRUE);
-  return bench;
+    cm_job_set_monitor (job, g_object_get_data (G_OBJECT (devices), "cm-monitor"));
+  cm_job_set_prefer_udisks (job, TRUE);
+  return job;
 }
 
 static void

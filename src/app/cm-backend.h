@@ -8,6 +8,7 @@
 #include <gio/gio.h>
 
 #include "cm-bench.h"
+#include "cm-job.h"
 #include "cm-card-item.h"
 #include "cm-plan.h"
 #include "cm-result.h"
@@ -26,7 +27,8 @@ GListModel *cm_backend_dup_devices      (gboolean               show_loop,
                                          GError              **error) G_GNUC_WARN_UNUSED_RESULT;
 void        cm_backend_set_show_loop    (GListModel           *devices,
                                          gboolean              show_loop);
-CmBench    *cm_backend_new_bench        (GListModel           *devices,
+CmJob      *cm_backend_new_job          (const char           *kind,
+                                         GListModel           *devices,
                                          CmCardItem           *item,
                                          CmMethod              method) G_GNUC_WARN_UNUSED_RESULT;
 void        cm_backend_open_target_async (CmCardItem          *item,

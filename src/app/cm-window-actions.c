@@ -54,22 +54,25 @@ end_run (CmWindow *self)
     gtk_application_uninhibit (app, self->inhibit_cookie);
   self->inhibit_cookie = 0;
 
-  if (self->bench != NULL)
-    g_signal_handlers_disconnect_by_data (self->bench, self);
-  g_clear_object (&self->bench);
+  if (self->job != NULL)
+    g_signal_handlers_disconnect_by_data (self->job, self);
+  g_clear_object (&self->job);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->run_item);
 }
 
 static void
-bench_started_cb (CmWindow *self,
-                  CmRunner *runner,
-                  CmBench  *bench)
+bench_started_cb (CmWindow   *self,
+                  GParamSpec *pspec,
+                  CmJob      *job)
 {
   GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
   g_auto(GStrv) claims = self->card_page != NULL ? cm_card_page_dup_claims (self->card_page) : NULL;
+  CmRunner *runner = cm_job_get_runner (job);
   CmRunPage *run_page;
 
+  if (runner == NULL)
+    return;
   run_page = cm_run_page_new (cm_card_item_get_name (self->run_item), (const char * const *) claims);
   cm_run_page_follow (run_page, runner);
   _cm_window_show_run (self, run_page);
@@ -114,9 +117,9 @@ show_failure (CmWindow *self,
  * and can be exported by hand. */
 static void
 tell_save_error (CmWindow *self,
-                 CmBench  *bench)
+                 CmJob    *job)
 {
-  const GError *error = cm_bench_get_save_error (bench);
+  const GError *error = cm_job_get_save_error (job);
   g_autofree char *message = NULL;
 
   if (error == NULL)
@@ -133,10 +136,10 @@ run_done_cb (GObject      *object,
              gpointer      user_data)
 {
   g_autoptr(CmWindow) self = user_data;
-  g_autoptr(CmBench) bench = g_object_ref (CM_BENCH (object));
+  g_autoptr(CmJob) job = g_object_ref (CM_JOB (object));
   g_autoptr(GError) error = NULL;
-  g_autoptr(CmResult) result = cm_bench_run_finish (bench, res, &error);
-  gboolean started = cm_bench_get_runner (bench) != NULL;
+  g_autoptr(CmResult) result = cm_job_run_finish (job, res, &error);
+  gboolean started = cm_job_get_runner (job) != NULL;
   gboolean removed = self->card_removed
                      || g_error_matches (error, CM_TARGET_ERROR, CM_TARGET_ERROR_REMOVED);
 
@@ -149,7 +152,7 @@ run_done_cb (GObject      *object,
   else
     {
       g_set_object (&self->last_result, result);
-      tell_save_error (self, bench);
+      tell_save_error (self, job);
       _cm_window_show_result (self, result);
     }
 }
@@ -171,15 +174,15 @@ really_start (CmWindow *self)
   self->run_item = g_object_ref (cm_card_page_get_item (page));
   claims = cm_card_page_dup_claims (page);
 
-  self->bench = cm_backend_new_bench (self->devices, self->run_item, cm_card_page_get_method (page));
-  cm_bench_set_profile (self->bench, cm_card_page_get_profile (page));
-  cm_bench_set_claims (self->bench, (const char * const *) claims);
-  cm_bench_set_brand (self->bench, cm_card_page_get_brand (page));
-  cm_bench_set_history (self->bench, self->history);
-  g_signal_connect_object (self->bench, "started", G_CALLBACK (bench_started_cb), self, G_CONNECT_SWAPPED);
+  self->job = cm_backend_new_job ("bench", self->devices, self->run_item, cm_card_page_get_method (page));
+  cm_job_set_profile (self->job, cm_card_page_get_profile (page));
+  cm_job_set_claims (self->job, (const char * const *) claims);
+  cm_job_set_brand (self->job, cm_card_page_get_brand (page));
+  cm_job_set_history (self->job, self->history);
+  g_signal_connect_object (self->job, "notify::runner", G_CALLBACK (bench_started_cb), self, G_CONNECT_SWAPPED);
   _cm_window_actions_update (self);
 
-  cm_bench_run_async (self->bench, self->cancellable, run_done_cb, g_object_ref (self));
+  cm_job_run_async (self->job, self->cancellable, run_done_cb, g_object_ref (self));
 }
 
 static void

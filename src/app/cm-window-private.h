@@ -45,7 +45,7 @@ struct _CmWindow
 
   /* The run in progress, if any (cm-window-actions.c). */
   GCancellable         *cancellable;
-  CmBench              *bench;
+  CmJob                *job;
   CmCardItem           *run_item;
   guint                 inhibit_cookie;
   gboolean              card_removed;

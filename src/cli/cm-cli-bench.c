@@ -16,6 +16,8 @@
 #include <unistd.h>
 
 #include "cm-bench.h"
+#include "cm-history.h"
+#include "cm-job.h"
 #include "cm-summary.h"
 #include "cm-test-table.h"
 #include "cm-verdict.h"
@@ -73,10 +75,14 @@ progress_cb (CmRunner *runner,
 }
 
 static void
-started_cb (CmBench  *cm_bench,
-            CmRunner *runner,
-            Bench    *bench)
+started_cb (CmJob      *job,
+            GParamSpec *pspec,
+            Bench      *bench)
 {
+  CmRunner *runner = cm_job_get_runner (job);
+
+  if (runner == NULL)
+    return;
   bench->n_tests = cm_runner_get_n_tests (runner);
   g_signal_connect (runner, "test-started", G_CALLBACK (test_started_cb), bench);
   g_signal_connect (runner, "progress", G_CALLBACK (progress_cb), bench);
@@ -89,7 +95,7 @@ run_done_cb (GObject      *object,
 {
   Bench *bench = user_data;
 
-  bench->result = cm_bench_run_finish (CM_BENCH (object), result, &bench->error);
+  bench->result = cm_job_run_finish (CM_JOB (object), result, &bench->error);
   if (bench->tty)
     fprintf (stderr, "\r\033[K");
   g_main_loop_quit (bench->loop);
@@ -229,7 +235,7 @@ check_outputs (const char  *output,
 static int
 write_outputs (CmResult   *result,
                gboolean    json,
-               CmBench    *bench,
+               CmJob      *job,
                CmHistory  *history,
                const char *output,
                const char *plot)
@@ -249,7 +255,7 @@ write_outputs (CmResult   *result,
 
   if (history != NULL)
     {
-      GFile *saved = cm_bench_get_saved_file (bench);
+      GFile *saved = cm_job_get_saved_file (job);
 
       if (saved != NULL)
         fprintf (stderr, _("Saved to %s\n"), g_file_peek_path (saved));
@@ -258,7 +264,7 @@ write_outputs (CmResult   *result,
           g_autoptr(GError) history_failed = NULL;
 
           history_error (&history_failed, cm_history_get_folder (history),
-                         cm_bench_get_save_error (bench)->message);
+                         cm_job_get_save_error (job)->message);
           cm_cli_print_error (history_failed);
           status = CM_EXIT_FAILED;
         }
@@ -366,7 +372,7 @@ cm_cli_bench (int    argc,
   };
   g_autoptr(GOptionContext) context = g_option_context_new (_("TARGET — measure a card"));
   g_autoptr(GError) error = NULL;
-  g_autoptr(CmBench) cm_bench = NULL;
+  g_autoptr(CmJob) job = NULL;
   g_autoptr(CmPlan) plan = NULL;
   g_autoptr(CmHistory) history = NULL;
   g_autoptr(GMainLoop) loop = NULL;
@@ -418,13 +424,14 @@ cm_cli_bench (int    argc,
       return CM_EXIT_FAILED;
     }
 
-  cm_bench = cm_bench_new_for_path (argv[1], raw, allow_write);
-  cm_bench_set_profile (cm_bench, profile);
-  cm_bench_set_only (cm_bench, (const char * const *) only_names);
-  cm_bench_set_sustained_limit (cm_bench, sustained_bytes);
-  cm_bench_set_claims (cm_bench, (const char * const *) claim_classes);
-  cm_bench_set_brand (cm_bench, brand);
-  cm_bench_set_history (cm_bench, history);
+  job = cm_job_new ("bench", argv[1]);
+  cm_job_set_raw (job, raw, allow_write);
+  cm_job_set_profile (job, profile);
+  cm_job_set_only (job, (const char * const *) only_names);
+  cm_job_set_sustained_limit (job, sustained_bytes);
+  cm_job_set_claims (job, (const char * const *) claim_classes);
+  cm_job_set_brand (job, brand);
+  cm_job_set_history (job, history);
 
   loop = g_main_loop_new (NULL, FALSE);
   cancellable = g_cancellable_new ();
@@ -433,11 +440,11 @@ cm_cli_bench (int    argc,
   bench.cancellable = cancellable;
   bench.tty = isatty (STDERR_FILENO);
 
-  g_signal_connect (cm_bench, "started", G_CALLBACK (started_cb), &bench);
+  g_signal_connect (job, "notify::runner", G_CALLBACK (started_cb), &bench);
   sigint = g_unix_signal_add (SIGINT, interrupted_cb, &bench);
   sigterm = g_unix_signal_add (SIGTERM, interrupted_cb, &bench);
 
-  cm_bench_run_async (cm_bench, cancellable, run_done_cb, &bench);
+  cm_job_run_async (job, cancellable, run_done_cb, &bench);
   g_main_loop_run (loop);
 
   g_source_remove (sigint);
@@ -451,7 +458,7 @@ cm_cli_bench (int    argc,
       return CM_EXIT_FAILED;
     }
 
-  status = write_outputs (bench.result, json, cm_bench, history, output, plot);
+  status = write_outputs (bench.result, json, job, history, output, plot);
   if (status == CM_EXIT_OK && cm_verdict_any_below (bench.result))
     status = CM_EXIT_BELOW;
   g_clear_object (&bench.result);

@@ -25,6 +25,8 @@
 
 #include "cm-capacity-probe.h"
 #include "cm-chart-capacity.h"
+#include "cm-history.h"
+#include "cm-job.h"
 #include "cm-json.h"
 #include "cm-target.h"
 
@@ -39,31 +41,6 @@ typedef struct
   gboolean          tty;
   int               signal_fd;
 } Probe;
-
-static void
-progress_cb (const CmCapacityProgress *progress,
-             gpointer                  user_data)
-{
-  Probe *probe = user_data;
-  g_autofree char *text = NULL;
-
-  if (!probe->tty)
-    return;
-  text = cm_capacity_progress_describe (progress);
-  fprintf (stderr, "\r\033[K%s", text);
-  fflush (stderr);
-}
-
-static void
-probe_done_cb (GObject      *object,
-               GAsyncResult *result,
-               gpointer      user_data)
-{
-  Probe *probe = user_data;
-
-  probe->report = cm_capacity_probe_finish (result, &probe->error);
-  g_main_loop_quit (probe->loop);
-}
 
 /* INT, TERM, HUP (an SSH session that drops) and QUIT all mean: stop,
  * put the card's data back, then end. They arrive through a signalfd, so
@@ -258,6 +235,44 @@ restore (const char *device)
   return CM_EXIT_OK;
 }
 
+static void
+job_progress_cb (CmJob      *job,
+                 GParamSpec *pspec,
+                 Probe      *probe)
+{
+  g_autofree char *text = NULL;
+
+  if (!probe->tty || cm_job_get_phase (job) == NULL)
+    return;
+  text = cm_job_dup_progress_text (job);
+  fprintf (stderr, "\r\033[K%s", text);
+  fflush (stderr);
+}
+
+static void
+job_done_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  Probe *probe = user_data;
+  g_autoptr(CmResult) document = cm_job_run_finish (CM_JOB (object), result, &probe->error);
+
+  if (document != NULL)
+    probe->report = cm_capacity_report_copy (cm_result_get_capacity (document));
+  g_main_loop_quit (probe->loop);
+}
+
+static void
+say_saved (CmJob *job)
+{
+  GFile *saved = cm_job_get_saved_file (job);
+
+  if (saved != NULL)
+    fprintf (stderr, _("Saved to %s\n"), g_file_peek_path (saved));
+  else if (cm_job_get_save_error (job) != NULL)
+    cm_cli_print_error (cm_job_get_save_error (job));
+}
+
 static int
 run_probe (const char *device,
            guint64     cache_bytes,
@@ -267,6 +282,8 @@ run_probe (const char *device,
   g_autoptr(GError) error = NULL;
   g_autoptr(GMainLoop) loop = NULL;
   g_autoptr(GCancellable) cancellable = NULL;
+  g_autoptr(CmHistory) history = cm_history_new_default ();
+  g_autoptr(CmJob) job = NULL;
   g_autofree char *plan = NULL;
   Probe probe = { 0 };
   guint64 size = 0;
@@ -274,11 +291,13 @@ run_probe (const char *device,
   int fd;
 
   probe.signal_fd = block_end_signals ();
+  /* What the job will open, checked first for the plan's sentence. */
   if ((fd = open_device (device, &size, &error)) < 0)
     {
       cm_cli_print_error (error);
       return CM_EXIT_FAILED;
     }
+  close (fd);
 
   loop = g_main_loop_new (NULL, FALSE);
   cancellable = g_cancellable_new ();
@@ -289,12 +308,15 @@ run_probe (const char *device,
 
   plan = cm_capacity_describe_plan (size, cache_bytes);
   fprintf (stderr, "%s\n", plan);
-  cm_capacity_probe_async (fd, device, size, cache_bytes, NULL, cancellable, progress_cb, &probe,
-                           probe_done_cb, &probe);
+  job = cm_job_new ("capacity", device);
+  cm_job_set_cache_bytes (job, cache_bytes);
+  cm_job_set_history (job, history);
+  g_signal_connect (job, "notify::progress", G_CALLBACK (job_progress_cb), &probe);
+  g_signal_connect (job, "notify::phase", G_CALLBACK (job_progress_cb), &probe);
+  cm_job_run_async (job, cancellable, job_done_cb, &probe);
   g_main_loop_run (loop);
   g_source_remove (signal_source);
   close (probe.signal_fd);
-  close (fd);
   if (probe.tty)
     fprintf (stderr, "\r\033[K");
 
@@ -309,6 +331,7 @@ run_probe (const char *device,
     }
 
   print_report (device, probe.report, json);
+  say_saved (job);
   if (plot != NULL && !cm_chart_export_capacity (plot, probe.report, device, 800, 480, NULL, &error))
     {
       cm_cli_print_error (error);

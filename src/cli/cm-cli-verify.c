@@ -17,6 +17,7 @@
 
 #include "cm-chart.h"
 #include "cm-history.h"
+#include "cm-job.h"
 #include "cm-test-table.h"
 #include "cm-verify.h"
 
@@ -29,6 +30,9 @@ typedef struct
   CmResult     *result;
   GError       *error;
   gboolean      tty;
+  gboolean      connected;
+  gboolean      read_only;
+  const char   *target;
 } Verify;
 
 static char *
@@ -62,6 +66,27 @@ progress_cb (CmVerify *verify,
   fflush (stderr);
 }
 
+/* The verify's own progress carries its speed, which the line shows. */
+static void
+verify_started_cb (CmJob      *job,
+                   GParamSpec *pspec,
+                   Verify     *v)
+{
+  CmVerify *verify = cm_job_get_verify (job);
+
+  /* The phase is first told once the verify is prepared. */
+  if (verify == NULL || v->connected)
+    return;
+  v->connected = TRUE;
+  g_signal_connect (verify, "progress", G_CALLBACK (progress_cb), v);
+  if (v->read_only)
+    fprintf (stderr, _("Checking the .h2w files in %s…\n"), cm_verify_get_folder (verify));
+  else if (cm_verify_get_mode (verify) == CM_VERIFY_MODE_FILES)
+    fprintf (stderr, _("Verifying the free space of %s…\n"), cm_verify_get_folder (verify));
+  else
+    fprintf (stderr, _("Verifying all of %s…\n"), v->target);
+}
+
 static void
 done_cb (GObject      *object,
          GAsyncResult *result,
@@ -69,7 +94,7 @@ done_cb (GObject      *object,
 {
   Verify *v = user_data;
 
-  v->result = cm_verify_run_finish (CM_VERIFY (object), result, &v->error);
+  v->result = cm_job_run_finish (CM_JOB (object), result, &v->error);
   g_main_loop_quit (v->loop);
 }
 
@@ -121,12 +146,12 @@ print_report (CmResult *result)
 }
 
 static void
-save_outputs (CmResult   *result,
+save_outputs (CmJob      *job,
+              CmResult   *result,
               gboolean    json,
               const char *plot)
 {
-  g_autoptr(CmHistory) history = cm_history_new_default ();
-  g_autoptr(GFile) saved = NULL;
+  GFile *saved = cm_job_get_saved_file (job);
   g_autoptr(GError) error = NULL;
 
   if (json)
@@ -138,11 +163,10 @@ save_outputs (CmResult   *result,
   else
     print_report (result);
 
-  if ((saved = cm_history_save (history, result, &error)) != NULL)
+  if (saved != NULL)
     fprintf (stderr, _("Saved to %s\n"), g_file_peek_path (saved));
-  else
-    cm_cli_print_error (error);
-  g_clear_error (&error);
+  else if (cm_job_get_save_error (job) != NULL)
+    cm_cli_print_error (cm_job_get_save_error (job));
 
   if (plot != NULL)
     {
@@ -163,7 +187,7 @@ is_chart_name (const char *name)
 static void
 explain_stop (CmVerify *verify)
 {
-  if (!cm_verify_has_saved_state (verify))
+  if (verify == NULL || !cm_verify_has_saved_state (verify))
     return;
   if (cm_verify_get_mode (verify) == CM_VERIFY_MODE_FILES)
     fprintf (stderr, _("What was done is kept. Carry on with “cardmark-cli verify --resume”, or delete the .h2w files in %s.\n"),
@@ -191,7 +215,9 @@ cm_cli_verify (int    argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(GMainLoop) loop = NULL;
   g_autoptr(GCancellable) cancellable = NULL;
-  g_autoptr(CmVerify) verify = NULL;
+  g_autoptr(CmJob) job = NULL;
+  g_autoptr(CmHistory) history = NULL;
+  CmVerify *verify;
   CmVerifyFlags flags = CM_VERIFY_FLAGS_NONE;
   Verify v = { 0 };
   guint sigint, sigterm;
@@ -220,35 +246,25 @@ cm_cli_verify (int    argc,
   flags |= keep ? CM_VERIFY_FLAGS_KEEP : 0;
   flags |= read_only ? CM_VERIFY_FLAGS_READ_ONLY : 0;
   flags |= destroy ? CM_VERIFY_FLAGS_DESTROY_DATA : 0;
-  verify = cm_verify_new (argv[1], flags);
-  if (!cm_verify_prepare (verify, &error))
-    {
-      if (g_error_matches (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NEEDS_CONSENT))
-        fprintf (stderr, "cardmark-cli: %s\n%s\n", error->message,
-                 _("Add --destroy-data to go ahead."));
-      else
-        cm_cli_print_error (error);
-      return CM_EXIT_FAILED;
-    }
+  history = cm_history_new_default ();
+  job = cm_job_new ("verify", argv[1]);
+  cm_job_set_verify_flags (job, flags);
+  cm_job_set_history (job, history);
 
   loop = g_main_loop_new (NULL, FALSE);
   cancellable = g_cancellable_new ();
   v.loop = loop;
   v.cancellable = cancellable;
   v.tty = isatty (STDERR_FILENO);
-  g_signal_connect (verify, "progress", G_CALLBACK (progress_cb), &v);
+  g_signal_connect (job, "notify::phase", G_CALLBACK (verify_started_cb), &v);
   sigint = g_unix_signal_add (SIGINT, interrupted_cb, &v);
   sigterm = g_unix_signal_add (SIGTERM, interrupted_cb, &v);
 
-  if (read_only)
-    fprintf (stderr, _("Checking the .h2w files in %s…\n"), cm_verify_get_folder (verify));
-  else if (cm_verify_get_mode (verify) == CM_VERIFY_MODE_FILES)
-    fprintf (stderr, _("Verifying the free space of %s…\n"), cm_verify_get_folder (verify));
-  else
-    fprintf (stderr, _("Verifying all of %s…\n"), argv[1]);
-
-  cm_verify_run_async (verify, cancellable, done_cb, &v);
+  v.target = argv[1];
+  v.read_only = read_only;
+  cm_job_run_async (job, cancellable, done_cb, &v);
   g_main_loop_run (loop);
+  verify = cm_job_get_verify (job);
   g_source_remove (sigint);
   g_source_remove (sigterm);
   if (v.tty)
@@ -256,13 +272,16 @@ cm_cli_verify (int    argc,
 
   if (v.error != NULL)
     {
-      cm_cli_print_error (v.error);
+      if (g_error_matches (v.error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NEEDS_CONSENT))
+        fprintf (stderr, "cardmark-cli: %s\n%s\n", v.error->message, _("Add --destroy-data to go ahead."));
+      else
+        cm_cli_print_error (v.error);
       explain_stop (verify);
       g_clear_error (&v.error);
       return CM_EXIT_FAILED;
     }
 
-  save_outputs (v.result, json, plot);
+  save_outputs (job, v.result, json, plot);
   summary = cm_result_get_verify (v.result);
   lost = summary != NULL && cm_verify_summary_lost_data (summary);
   g_object_unref (v.result);

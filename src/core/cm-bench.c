@@ -2,13 +2,12 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * One bench run, put together once for the app and the CLI: it opens the
- * target (a scratch file in a folder, or the whole device, through UDisks
- * when polkit must ask), reads the card's registers, the host and the
- * reader, builds the plan, runs it, records what it measured and on what,
- * judges the claims and keeps the result in the history. The faces only
- * turn widgets or options into a bench and show what it reports, so the
- * same card gives the same document from either.
+ * A benchmark's own work: it decides what to open for the method asked
+ * (a mounted card's folder, or the whole device), opens it the way every
+ * card job does (cm-job-open.c), builds the plan for the card and runs
+ * it. The card job (cm-job.c, kind cm-job-bench.c) holds it: the job
+ * takes the card's lock, reads the card, the host and the reader,
+ * describes and judges the document and keeps it, as for every kind.
  */
 
 #include "config.h"
@@ -16,9 +15,9 @@
 #include <glib/gi18n-lib.h>
 #include <sys/stat.h>
 
+#include "cm-job-open.h"
 #include "cm-test-table.h"
 #include "cm-target.h"
-#include "cm-verdict.h"
 
 #include "cm-bench.h"
 
@@ -33,26 +32,18 @@ struct _CmBench
   CmDevice        *device;
   gboolean         for_device;
   CmBenchMethod    method;
-  CmDeviceMonitor *monitor;
   gboolean         prefer_udisks;
 
-  /* How, and what to record. */
+  /* How. */
   CmProfile        profile;
   GStrv            only;
   guint64          sustained_limit;  /* 0: the plan's own */
-  GStrv            claims;
-  char            *brand;
-  char            *name;
-  CmHistory       *history;
+  CmCardInfo      *card;             /* its allocation unit sizes the blocks */
 
   /* The run. */
   gboolean         started;
   char            *note;
-  CmCardInfo      *card;
-  CmHostFacts     *host;
   CmRunner        *runner;
-  GFile           *saved;
-  GError          *save_error;
 };
 
 G_DEFINE_FINAL_TYPE (CmBench, cm_bench, G_TYPE_OBJECT)
@@ -74,18 +65,10 @@ cm_bench_finalize (GObject *object)
 
   g_free (self->path);
   g_clear_object (&self->device);
-  g_clear_object (&self->monitor);
   g_strfreev (self->only);
-  g_strfreev (self->claims);
-  g_free (self->brand);
-  g_free (self->name);
-  g_clear_object (&self->history);
   g_free (self->note);
   g_clear_object (&self->card);
-  g_clear_pointer (&self->host, cm_host_facts_free);
   g_clear_object (&self->runner);
-  g_clear_object (&self->saved);
-  g_clear_error (&self->save_error);
 
   G_OBJECT_CLASS (cm_bench_parent_class)->finalize (object);
 }
@@ -166,15 +149,28 @@ cm_bench_new_for_device (CmDevice      *device,
   return self;
 }
 
-/* The monitor the device list already has, so that a folder's device is
- * looked up without a second UDisks client. */
+/* The card as UDisks shows it, for a path the CLI was given: a mounted
+ * device is then tested through its folder. */
 void
-cm_bench_set_monitor (CmBench         *self,
-                      CmDeviceMonitor *monitor)
+cm_bench_set_device (CmBench  *self,
+                     CmDevice *device)
+{
+  g_return_if_fail (CM_IS_BENCH (self));
+  g_return_if_fail (!self->started);
+
+  if (!self->for_device)
+    g_set_object (&self->device, device);
+}
+
+/* The card's registers, whose allocation unit sizes the sequential
+ * blocks. */
+void
+cm_bench_set_card (CmBench    *self,
+                   CmCardInfo *card)
 {
   g_return_if_fail (CM_IS_BENCH (self));
 
-  g_set_object (&self->monitor, monitor);
+  g_set_object (&self->card, card);
 }
 
 void
@@ -208,48 +204,6 @@ cm_bench_set_sustained_limit (CmBench *self,
   self->sustained_limit = bytes;
 }
 
-/* The classes printed on the card; NULL judges those it declares. */
-void
-cm_bench_set_claims (CmBench            *self,
-                     const char * const *claims)
-{
-  g_return_if_fail (CM_IS_BENCH (self));
-
-  g_strfreev (self->claims);
-  self->claims = g_strdupv ((char **) claims);
-}
-
-void
-cm_bench_set_brand (CmBench    *self,
-                    const char *brand)
-{
-  g_return_if_fail (CM_IS_BENCH (self));
-
-  g_free (self->brand);
-  self->brand = g_strdup (brand);
-}
-
-/* What the user calls the card; by default the device's name. */
-void
-cm_bench_set_name (CmBench    *self,
-                   const char *name)
-{
-  g_return_if_fail (CM_IS_BENCH (self));
-
-  g_free (self->name);
-  self->name = g_strdup (name);
-}
-
-/* Where the finished result is kept; NULL keeps it nowhere. */
-void
-cm_bench_set_history (CmBench   *self,
-                      CmHistory *history)
-{
-  g_return_if_fail (CM_IS_BENCH (self));
-
-  g_set_object (&self->history, history);
-}
-
 /* Open whole devices through UDisks even when we could open them
  * ourselves, so that polkit decides (the app does this). */
 void
@@ -275,25 +229,6 @@ cm_bench_get_runner (CmBench *self)
   g_return_val_if_fail (CM_IS_BENCH (self), NULL);
 
   return self->runner;
-}
-
-/* The history file the result went to, once the run finished. */
-GFile *
-cm_bench_get_saved_file (CmBench *self)
-{
-  g_return_val_if_fail (CM_IS_BENCH (self), NULL);
-
-  return self->saved;
-}
-
-/* Why the finished result could not be kept in the history; the run
- * itself still succeeded and its result is returned. */
-const GError *
-cm_bench_get_save_error (CmBench *self)
-{
-  g_return_val_if_fail (CM_IS_BENCH (self), NULL);
-
-  return self->save_error;
 }
 
 /* Plans and test hosts. */
@@ -329,6 +264,13 @@ cm_bench_set_host_for_testing (const CmHostFacts *facts)
   g_clear_pointer (&test_host, cm_host_facts_free);
   if (facts != NULL)
     test_host = cm_host_facts_copy (facts);
+}
+
+/* The host cm_bench_set_host_for_testing() set, or NULL. */
+const CmHostFacts *
+cm_bench_get_host_for_testing (void)
+{
+  return test_host;
 }
 
 CmPlan *
@@ -382,87 +324,6 @@ cm_bench_read_card (CmDevice *device)
     }
 }
 
-/* Describing the result. */
-
-static void
-describe_target (CmBench  *self,
-                 CmResult *result)
-{
-  CmReaderKind reader;
-
-  if (self->device == NULL)
-    return;
-
-  reader = test_host != NULL ? CM_READER_SD_SLOT : cm_device_get_reader_kind (self->device);
-  cm_result_set_target (result,
-                        cm_result_get_target_path (result),
-                        cm_result_get_target_mode (result),
-                        cm_device_get_device (self->device),
-                        cm_reader_kind_to_string (reader));
-  cm_result_set_usb_speed_mbps (result, cm_device_get_usb_speed_mbps (self->device));
-}
-
-/* What the user called the card, else its device's name, else the name
- * of a folder UDisks does not know. */
-static void
-describe_name (CmBench  *self,
-               CmResult *result)
-{
-  g_autofree char *folder = NULL;
-
-  if (self->name != NULL)
-    cm_result_set_name (result, self->name);
-  else if (self->device != NULL)
-    cm_result_set_name (result, cm_device_get_name (self->device));
-  else
-    {
-      folder = g_filename_display_basename (self->path);
-      cm_result_set_name (result, folder);
-    }
-}
-
-static void
-describe_card (CmBench  *self,
-               CmResult *result)
-{
-  if (self->card != NULL)
-    cm_result_set_card (result, self->card);
-  if (self->brand == NULL)
-    return;
-
-  if (cm_result_get_card (result) == NULL)
-    {
-      g_autoptr(CmCardInfo) card = cm_card_info_new ();
-
-      cm_result_set_card (result, card);
-    }
-  cm_card_info_set_brand (cm_result_get_card (result), self->brand);
-}
-
-static void
-describe (CmBench  *self,
-          CmResult *result)
-{
-  cm_result_set_host_facts (result, self->host);
-  if (self->note != NULL)
-    cm_result_add_note (result, self->note);
-  describe_target (self, result);
-  describe_name (self, result);
-  describe_card (self, result);
-}
-
-/* Every finished run is kept; when that fails the result is still
- * returned, and the failure is told by cm_bench_get_save_error(). */
-static void
-save (CmBench  *self,
-      CmResult *result)
-{
-  if (self->history == NULL)
-    return;
-
-  self->saved = cm_history_save (self->history, result, &self->save_error);
-}
-
 /* Running. */
 
 static void
@@ -481,9 +342,8 @@ run_done_cb (GObject      *object,
       return;
     }
 
-  describe (self, result);
-  cm_verdict_judge (result, (const char * const *) self->claims, "label");
-  save (self, result);
+  if (self->note != NULL)
+    cm_result_add_note (result, self->note);
   g_task_return_pointer (task, g_steal_pointer (&result), g_object_unref);
 }
 
@@ -493,17 +353,6 @@ start_run (GTask    *task,
 {
   CmBench *self = g_task_get_source_object (task);
   g_autoptr(CmPlan) plan = NULL;
-
-  if (self->device != NULL)
-    {
-      const char *sysfs = cm_device_get_reader_kind (self->device) == CM_READER_SD_SLOT
-                          ? cm_device_get_sysfs_device_dir (self->device) : NULL;
-
-      self->card = cm_bench_read_card (self->device);
-      self->host = test_host != NULL ? cm_host_facts_copy (test_host) : cm_host_facts_read (sysfs);
-    }
-  else
-    self->host = test_host != NULL ? cm_host_facts_copy (test_host) : cm_host_facts_read (NULL);
 
   plan = cm_bench_new_plan (self->profile, self->card ? cm_card_info_get_au_size_bytes (self->card) : 0);
   if (self->only != NULL)
@@ -519,18 +368,13 @@ start_run (GTask    *task,
 /* Opening the target. */
 
 static void
-device_opened_cb (GObject      *object,
-                  GAsyncResult *res,
-                  gpointer      user_data)
+opened_cb (GObject      *object,
+           GAsyncResult *res,
+           gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
-  CmBench *self = g_task_get_source_object (task);
   GError *error = NULL;
-  int fd = cm_device_open_finish (CM_DEVICE (object), res, &error);
-  g_autoptr(CmTarget) target = NULL;
-
-  if (fd >= 0)
-    target = cm_target_new_for_fd (fd, cm_device_get_device (self->device), self->allow_write, &error);
+  g_autoptr(CmTarget) target = cm_job_open_target_finish (res, &error);
 
   if (target == NULL)
     {
@@ -543,105 +387,12 @@ device_opened_cb (GObject      *object,
   start_run (g_steal_pointer (&task), target);
 }
 
-/* Asks UDisks for the device, so polkit can ask the user. */
-static void
-open_through_udisks (GTask *task)
-{
-  CmBench *self = g_task_get_source_object (task);
-
-  cm_device_open_async (self->device, self->allow_write, g_task_get_cancellable (task),
-                        device_opened_cb, task);
-}
-
-static void
-open_path_thread (GTask        *task,
-                  gpointer      source_object,
-                  gpointer      task_data,
-                  GCancellable *cancellable)
-{
-  const char *path = task_data;
-  CmBench *self = source_object;
-  GError *error = NULL;
-  CmTarget *target = cm_target_new_for_path (path, self->allow_write, &error);
-
-  if (target == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, target, g_object_unref);
-}
-
-static void
-path_opened_cb (GObject      *object,
-                GAsyncResult *res,
-                gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  CmBench *self = g_task_get_source_object (task);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(CmTarget) target = g_task_propagate_pointer (G_TASK (res), &error);
-  const char *path = g_task_get_task_data (G_TASK (res));
-
-  /* A device we may not open ourselves is asked of UDisks, except for
-   * writes to a mounted one, which UDisks would refuse anyway. */
-  if (target == NULL && self->device != NULL &&
-      g_error_matches (error, CM_TARGET_ERROR, CM_TARGET_ERROR_PERMISSION) &&
-      !(self->allow_write && cm_target_device_is_mounted (path)))
-    {
-      open_through_udisks (g_steal_pointer (&task));
-      return;
-    }
-
-  if (target == NULL)
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-  if (g_task_return_error_if_cancelled (task))
-    return;
-
-  start_run (g_steal_pointer (&task), target);
-}
-
-static void
-open_path (GTask      *task,
-           const char *path)
-{
-  CmBench *self = g_task_get_source_object (task);
-  g_autoptr(GTask) opening = g_task_new (self, g_task_get_cancellable (task), path_opened_cb, task);
-
-  g_task_set_task_data (opening, g_strdup (path), g_free);
-  g_task_run_in_thread (opening, open_path_thread);
-}
-
 static gboolean
 is_block_device (const char *path)
 {
   struct stat st;
 
   return stat (path, &st) == 0 && S_ISBLK (st.st_mode);
-}
-
-/* The device that holds @path, if UDisks knows it. Without UDisks,
- * folders and devices we may open still work; only what UDisks would
- * have told about the reader is missing. */
-static CmDevice *
-lookup_device (CmBench    *self,
-               const char *path)
-{
-  g_autoptr(GError) error = NULL;
-
-  if (self->monitor == NULL)
-    {
-      self->monitor = cm_device_monitor_new (&error);
-      if (self->monitor == NULL)
-        {
-          g_debug ("%s", error->message);
-          return NULL;
-        }
-      cm_device_monitor_set_show_loop (self->monitor, TRUE);
-    }
-
-  return cm_device_monitor_lookup (self->monitor, path);
 }
 
 /* What to open for a device from the list. */
@@ -677,8 +428,6 @@ path_open_path (CmBench  *self,
       g_propagate_error (error, cm_target_error_wrong_kind (self->path, TRUE));
       return NULL;
     }
-
-  self->device = lookup_device (self, self->path);
 
   if (device && !self->raw && !self->allow_write && self->device != NULL && cm_device_get_mounted (self->device))
     {
@@ -722,17 +471,8 @@ cm_bench_run_async (CmBench             *self,
       return;
     }
 
-  /* CARDMARK_OPEN_VIA_UDISKS lets the tests, who run as root, take the
-   * path an ordinary user takes. */
-  if (self->device != NULL && is_block_device (path) &&
-      g_strcmp0 (path, cm_device_get_device (self->device)) == 0 &&
-      (self->prefer_udisks || g_getenv ("CARDMARK_OPEN_VIA_UDISKS") != NULL))
-    {
-      open_through_udisks (g_steal_pointer (&task));
-      return;
-    }
-
-  open_path (g_steal_pointer (&task), path);
+  cm_job_open_target_async (self->device, path, self->allow_write, self->prefer_udisks,
+                            cancellable, opened_cb, g_steal_pointer (&task));
 }
 
 CmResult *

@@ -8,8 +8,6 @@
 #include <gio/gio.h>
 
 #include "cm-device.h"
-#include "cm-device-monitor.h"
-#include "cm-history.h"
 #include "cm-host.h"
 #include "cm-plan.h"
 #include "cm-result.h"
@@ -35,29 +33,21 @@ CmBench     *cm_bench_new_for_path     (const char          *path,
 CmBench     *cm_bench_new_for_device   (CmDevice            *device,
                                         CmBenchMethod        method) G_GNUC_WARN_UNUSED_RESULT;
 
-void         cm_bench_set_monitor      (CmBench             *self,
-                                        CmDeviceMonitor     *monitor);
+void         cm_bench_set_device       (CmBench             *self,
+                                        CmDevice            *device);
+void         cm_bench_set_card         (CmBench             *self,
+                                        CmCardInfo          *card);
 void         cm_bench_set_profile      (CmBench             *self,
                                         CmProfile            profile);
 void         cm_bench_set_only         (CmBench             *self,
                                         const char * const  *tests);
 void         cm_bench_set_sustained_limit (CmBench          *self,
                                         guint64              bytes);
-void         cm_bench_set_claims       (CmBench             *self,
-                                        const char * const  *claims);
-void         cm_bench_set_brand        (CmBench             *self,
-                                        const char          *brand);
-void         cm_bench_set_name         (CmBench             *self,
-                                        const char          *name);
-void         cm_bench_set_history      (CmBench             *self,
-                                        CmHistory           *history);
 void         cm_bench_set_prefer_udisks (CmBench            *self,
                                         gboolean             prefer_udisks);
 
 CmDevice    *cm_bench_get_device       (CmBench             *self);
 CmRunner    *cm_bench_get_runner       (CmBench             *self);
-GFile       *cm_bench_get_saved_file   (CmBench             *self);
-const GError *cm_bench_get_save_error  (CmBench             *self);
 
 void         cm_bench_run_async        (CmBench             *self,
                                         GCancellable        *cancellable,
@@ -74,5 +64,6 @@ CmCardInfo  *cm_bench_read_card        (CmDevice            *device) G_GNUC_WARN
 /* For the tests: never environment variables a user could trip over. */
 void         cm_bench_set_test_plan    (const char          *name);
 void         cm_bench_set_host_for_testing (const CmHostFacts *facts);
+const CmHostFacts *cm_bench_get_host_for_testing (void);
 
 G_END_DECLS

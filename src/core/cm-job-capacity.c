@@ -1,0 +1,142 @@
+/* cm-job-capacity.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The capacity check as a kind of card job: the whole device opened for
+ * writing the way every job opens a card, the check of
+ * cm-capacity-probe.c run on it, and its findings kept in a document of
+ * kind "capacity" (with the map's cells), so the history lists it beside
+ * the card's benchmarks and verifies.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cm-capacity-probe.h"
+#include "cm-job-open.h"
+#include "cm-target.h"
+#include "cm-job-kind.h"
+
+typedef struct
+{
+  CmTarget *target;
+  char     *device;
+} Check;
+
+static void
+check_free (Check *check)
+{
+  g_clear_object (&check->target);
+  g_free (check->device);
+  g_free (check);
+}
+
+static void
+progress_cb (const CmCapacityProgress *progress,
+             gpointer                  user_data)
+{
+  CmJob *job = user_data;
+  g_autofree char *text = cm_capacity_progress_describe (progress);
+  const char *comma = strchr (text, ',');
+  g_autofree char *phase = comma != NULL ? g_strndup (text, comma - text) : g_strdup (text);
+
+  cm_job_report (job, progress->fraction, progress->seconds_left, phase);
+}
+
+static CmResult *
+new_result (Check                  *check,
+            const CmCapacityReport *report)
+{
+  CmResult *result = cm_result_new ();
+  g_autofree char *summary = cm_capacity_report_describe (check->device, report);
+
+  cm_result_set_profile (result, "capacity");
+  cm_result_set_target (result, check->device, "raw-write", check->device, NULL);
+  cm_result_set_direct_io (result, cm_target_get_direct_io (check->target));
+  cm_result_set_capacity (result, report);
+  cm_result_set_summary (result, summary);
+  return result;
+}
+
+static void
+probe_done_cb (GObject      *object,
+               GAsyncResult *res,
+               gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  Check *check = g_task_get_task_data (task);
+  GError *error = NULL;
+  g_autoptr(CmCapacityReport) report = cm_capacity_probe_finish (res, &error);
+
+  if (report == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, new_result (check, report), g_object_unref);
+}
+
+static void
+opened_cb (GObject      *object,
+           GAsyncResult *res,
+           gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  CmJob *job = g_task_get_source_object (task);
+  Check *check = g_task_get_task_data (task);
+  GCancellable *cancellable;
+  GError *error = NULL;
+
+  check->target = cm_job_open_target_finish (res, &error);
+  if (check->target == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  if (cm_target_get_write_protected (check->target))
+    {
+      g_task_return_new_error (task, CM_TARGET_ERROR, CM_TARGET_ERROR_READ_ONLY,
+                               _("The card is write-protected. Slide the lock switch up and try again."));
+      return;
+    }
+
+  cancellable = g_task_get_cancellable (task);
+  cm_capacity_probe_async (cm_target_get_fd (check->target), check->device, cm_target_get_size (check->target),
+                           cm_job_get_cache_bytes (job), cm_job_get_journal_folder (job),
+                           cancellable, progress_cb, job,
+                           probe_done_cb, g_steal_pointer (&task));
+}
+
+static void
+run (CmJob *job,
+     GTask *task)
+{
+  CmDevice *device = cm_job_get_device (job);
+  const char *path = cm_job_get_path (job) != NULL ? cm_job_get_path (job) : cm_device_get_device (device);
+  Check *check = g_new0 (Check, 1);
+  struct stat st;
+
+  check->device = g_strdup (path);
+  g_task_set_task_data (task, check, (GDestroyNotify) check_free);
+
+  if (stat (path, &st) == 0 && !S_ISBLK (st.st_mode))
+    {
+      g_task_return_new_error (task, CM_TARGET_ERROR, CM_TARGET_ERROR_NOT_SUPPORTED,
+                               _("%s is not a device. The capacity probe needs the card's device, such as /dev/sdb."), path);
+      g_object_unref (task);
+      return;
+    }
+
+  cm_job_report (job, 0, -1, _("Opening the card"));
+  cm_job_open_target_async (device, path, TRUE, cm_job_get_prefer_udisks (job),
+                            g_task_get_cancellable (task), opened_cb, task);
+}
+
+const CmJobKind cm_job_kind_capacity = {
+  .name = "capacity",
+  .title = N_("Capacity check"),
+  .doing = N_("a capacity check"),
+  .writes = TRUE,
+  .run = run,
+};

@@ -1,0 +1,74 @@
+/* cm-job-kind.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A kind of card job: one file (cm-job-NAME.c) that defines its row,
+ * and one line in the table (cm-job-kinds.c). The job (cm-job.c) does
+ * what every kind shares: it takes the card's lock, reads the card, the
+ * host and the reader once, follows the state and progress, describes
+ * the finished document, judges its claims and keeps it. A kind only
+ * runs: it opens the target through cm-job-open.h, reports progress
+ * with cm_job_report(), and returns a CmResult (or an error) on @task.
+ */
+
+#pragma once
+
+#include "cm-job.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  const char *name;    /* the document's "kind": "bench", "capacity", … */
+  const char *title;   /* as people say it, N_(): "Benchmark" */
+  const char *doing;   /* in a sentence, N_(): "a benchmark" */
+  gboolean    writes;  /* it writes to the card */
+  /* Starts the work; ends by returning a CmResult or an error on @task,
+   * whose source object is the job. */
+  void      (*run)    (CmJob *job,
+                       GTask *task);
+  /* Optional: judges the described document (a benchmark's classes). */
+  void      (*judge)  (CmJob    *job,
+                       CmResult *result);
+} CmJobKind;
+
+const CmJobKind *cm_job_kinds_lookup   (const char      *name);
+const char * const *cm_job_kinds_list_names (void);
+/* For the tests: a kind that is not in the table, as the test table's
+ * own new-kind test does. */
+void             cm_job_kinds_add_for_testing (const CmJobKind *kind);
+
+/* What a kind reads from the job. */
+const char      *cm_job_get_path           (CmJob      *job);
+CmCardInfo      *cm_job_get_card           (CmJob      *job);
+gboolean         cm_job_get_prefer_udisks  (CmJob      *job);
+CmBenchMethod    cm_job_get_method         (CmJob      *job);
+gboolean         cm_job_get_raw            (CmJob      *job);
+gboolean         cm_job_get_allow_write    (CmJob      *job);
+CmProfile        cm_job_get_profile        (CmJob      *job);
+const char * const *cm_job_get_only        (CmJob      *job);
+guint64          cm_job_get_sustained_limit (CmJob     *job);
+guint64          cm_job_get_cache_bytes    (CmJob      *job);
+GFile           *cm_job_get_journal_folder (CmJob      *job);
+CmVerifyFlags    cm_job_get_verify_flags   (CmJob      *job);
+const char      *cm_job_get_state_folder   (CmJob      *job);
+CmDeviceMonitor *cm_job_get_monitor        (CmJob      *job);
+const char * const *cm_job_get_claims      (CmJob      *job);
+
+void             cm_job_set_runner         (CmJob      *job,
+                                            CmRunner   *runner);
+void             cm_job_set_verify         (CmJob      *job,
+                                            CmVerify   *verify);
+void             cm_job_add_note           (CmJob      *job,
+                                            const char *note);
+/* @phase in words; @seconds_left < 0 while not known. */
+void             cm_job_report             (CmJob      *job,
+                                            double      fraction,
+                                            double      seconds_left,
+                                            const char *phase);
+
+extern const CmJobKind cm_job_kind_bench;
+extern const CmJobKind cm_job_kind_capacity;
+extern const CmJobKind cm_job_kind_verify;
+
+G_END_DECLS

@@ -1,0 +1,68 @@
+/* cm-job-kinds.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The table of card job kinds. A new kind is its file (cm-job-NAME.c,
+ * which defines `const CmJobKind cm_job_kind_NAME`, see cm-job-kind.h)
+ * and its line here; the job, the history and both faces find it by
+ * its name.
+ */
+
+#include "config.h"
+
+#include "cm-job-kind.h"
+
+static const CmJobKind * const builtin[] = {
+  &cm_job_kind_bench,
+  &cm_job_kind_capacity,
+  &cm_job_kind_verify,
+};
+
+/* Kinds the tests add, as the test table's own new-kind test does. */
+static GPtrArray *added;
+
+const CmJobKind *
+cm_job_kinds_lookup (const char *name)
+{
+  g_return_val_if_fail (name != NULL, NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (builtin); i++)
+    if (g_str_equal (builtin[i]->name, name))
+      return builtin[i];
+  for (guint i = 0; added != NULL && i < added->len; i++)
+    {
+      const CmJobKind *kind = g_ptr_array_index (added, i);
+
+      if (g_str_equal (kind->name, name))
+        return kind;
+    }
+  return NULL;
+}
+
+/* The kinds' names, the built-in ones first, in the table's order. */
+const char * const *
+cm_job_kinds_list_names (void)
+{
+  static GPtrArray *names;
+
+  if (names == NULL)
+    names = g_ptr_array_new ();
+  g_ptr_array_set_size (names, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (builtin); i++)
+    g_ptr_array_add (names, (gpointer) builtin[i]->name);
+  for (guint i = 0; added != NULL && i < added->len; i++)
+    g_ptr_array_add (names, (gpointer) ((const CmJobKind *) g_ptr_array_index (added, i))->name);
+  g_ptr_array_add (names, NULL);
+  return (const char * const *) names->pdata;
+}
+
+void
+cm_job_kinds_add_for_testing (const CmJobKind *kind)
+{
+  g_return_if_fail (kind != NULL && kind->name != NULL && kind->run != NULL);
+  g_return_if_fail (cm_job_kinds_lookup (kind->name) == NULL);
+
+  if (added == NULL)
+    added = g_ptr_array_new ();
+  g_ptr_array_add (added, (gpointer) kind);
+}

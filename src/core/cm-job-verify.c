@@ -1,0 +1,133 @@
+/* cm-job-verify.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The full verify as a kind of card job: a CmVerify (cm-verify.c) for
+ * the job's target — a folder, a mounted card's folder, or the whole
+ * device, opened through UDisks when the app asks — whose progress is
+ * the job's. A verify that is stopped keeps its state; the job ends
+ * cancelled and the next verify of the card carries on.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cm-job-open.h"
+#include "cm-target.h"
+#include "cm-job-kind.h"
+
+static void
+progress_cb (CmVerify *verify,
+             guint     phase,
+             double    fraction,
+             double    mb_per_s,
+             double    seconds_left,
+             CmJob    *job)
+{
+  cm_job_report (job, fraction, seconds_left,
+                 phase == CM_VERIFY_PHASE_WRITE ? _("Writing") : _("Reading back"));
+}
+
+static void
+done_cb (GObject      *object,
+         GAsyncResult *res,
+         gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+  CmResult *result = cm_verify_run_finish (CM_VERIFY (object), res, &error);
+
+  if (result == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, result, g_object_unref);
+}
+
+static void
+start (CmJob *job,
+       GTask *task)
+{
+  CmVerify *verify = cm_job_get_verify (job);
+  GError *error = NULL;
+
+  if (!cm_verify_prepare (verify, &error))
+    {
+      g_task_return_error (task, error);
+      g_object_unref (task);
+      return;
+    }
+  g_signal_connect_object (verify, "progress", G_CALLBACK (progress_cb), job, 0);
+  cm_job_report (job, 0, -1, (cm_job_get_verify_flags (job) & CM_VERIFY_FLAGS_READ_ONLY) ? _("Reading back") : _("Writing"));
+  cm_verify_run_async (verify, g_task_get_cancellable (task), done_cb, task);
+}
+
+static void
+opened_cb (GObject      *object,
+           GAsyncResult *res,
+           gpointer      user_data)
+{
+  GTask *task = user_data;
+  CmJob *job = g_task_get_source_object (task);
+  GError *error = NULL;
+  g_autoptr(CmTarget) target = cm_job_open_target_finish (res, &error);
+
+  if (target == NULL)
+    {
+      g_task_return_error (task, error);
+      g_object_unref (task);
+      return;
+    }
+  /* The verify takes its own descriptor; the target closes its own. */
+  cm_verify_set_device_fd (cm_job_get_verify (job), dup (cm_target_get_fd (target)));
+  start (job, task);
+}
+
+/* What a card from the device list is verified through: its folder
+ * while it is mounted, else the whole device. */
+static const char *
+device_path (CmDevice *device)
+{
+  const char * const *mounts = cm_device_get_mount_points (device);
+
+  if (mounts != NULL && mounts[0] != NULL)
+    return mounts[0];
+  return cm_device_get_device (device);
+}
+
+static void
+run (CmJob *job,
+     GTask *task)
+{
+  CmDevice *device = cm_job_get_device (job);
+  const char *path = cm_job_get_path (job) != NULL ? cm_job_get_path (job) : device_path (device);
+  CmVerifyFlags flags = cm_job_get_verify_flags (job);
+  g_autoptr(CmVerify) verify = cm_verify_new (path, flags);
+  struct stat st;
+
+  if (cm_job_get_state_folder (job) != NULL)
+    cm_verify_set_state_folder (verify, cm_job_get_state_folder (job));
+  cm_job_set_verify (job, verify);
+
+  /* The app's whole-device verify asks UDisks for the device, so that
+   * polkit can ask the user. */
+  if (device != NULL && cm_job_get_prefer_udisks (job) && (flags & CM_VERIFY_FLAGS_DESTROY_DATA) &&
+      stat (path, &st) == 0 && S_ISBLK (st.st_mode) && !cm_device_get_mounted (device))
+    {
+      cm_job_report (job, 0, -1, _("Opening the card"));
+      cm_job_open_target_async (device, path, TRUE, TRUE, g_task_get_cancellable (task), opened_cb, task);
+      return;
+    }
+
+  start (job, task);
+}
+
+const CmJobKind cm_job_kind_verify = {
+  .name = "verify",
+  .title = N_("Full verify"),
+  .doing = N_("a full verify"),
+  .writes = TRUE,
+  .run = run,
+};
