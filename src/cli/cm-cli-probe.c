@@ -198,6 +198,7 @@ restore (const char *device)
   g_autoptr(GError) error = NULL;
   g_autoptr(GFile) folder = cm_capacity_journal_default_folder ();
   g_autofree char *journal = NULL;
+  g_autofree char *note = NULL;
   guint64 size = 0;
   guint n_restored = 0;
   int fd;
@@ -220,7 +221,7 @@ restore (const char *device)
       printf (_("No interrupted capacity check of the card in %s: nothing to put back.\n"), device);
       return CM_EXIT_OK;
     }
-  if (!cm_capacity_journal_restore (fd, device, size, journal, &n_restored, &error))
+  if (!cm_capacity_journal_restore (fd, device, size, journal, &n_restored, &note, &error))
     {
       close (fd);
       cm_cli_print_error (error);
@@ -232,6 +233,8 @@ restore (const char *device)
                        "Put back %u blocks the interrupted capacity check had overwritten: the card in %s holds its own data again.\n",
                        n_restored),
           n_restored, device);
+  if (note != NULL)
+    printf ("%s\n", note);
   return CM_EXIT_OK;
 }
 

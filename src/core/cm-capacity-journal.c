@@ -9,15 +9,25 @@
  * `probe-capacity --restore` or the app's next start.
  *
  * The journal names the card by its size and identity (the card's CID, a
- * reader's serial, a loop device's backing file), so it is never written
- * to another card. And even on the right card, a block is put back only
- * where it still shows the check's signature: what the check never
- * reached, or what someone wrote since, is left alone.
+ * reader's serial, a loop device's backing file) and by its fingerprint:
+ * the SHA-256 of a few places the check never writes, read before the
+ * first write. A reader's serial names the reader, not the card, so two
+ * cards of one size in one reader share an identity; the fingerprint
+ * tells them apart. Nothing is written unless the fingerprint matches;
+ * a place is put back only sector by sector where it still shows the
+ * check's signature; and the journal is removed only once at least one
+ * signature proved this is the card.
  *
- * File: "CMJRNL01", a 64-bit header length, the header (a GVariant:
- * device, identity, size, nonce, block size, offsets, original bytes),
- * then, at the next 4 KiB boundary, one slot for the chunk of card the
- * check is rewriting at the moment (offset, length, SHA-256, bytes).
+ * File: "CMJRNL02", a 64-bit header length, the header (a GVariant:
+ * device, identity, size, nonce, block size, offsets, original bytes,
+ * fingerprint offsets and their SHA-256s), the SHA-256 of the length and
+ * the header, then, at the next 4 KiB boundary, one slot for the chunk of
+ * card the check is rewriting at the moment (offset, length, SHA-256 of
+ * both and the bytes, bytes). The header is written and fsynced before
+ * the card is touched; a slot torn by a kill fails its own checksum and
+ * is known never to have been followed by a write to the card. A journal
+ * put back whose folder would not let it be removed gets "CMJDONE2" as
+ * its magic, outside the checksum.
  */
 
 #include "config.h"
@@ -37,9 +47,17 @@
 #include "cm-engine.h"
 #include "cm-target.h"
 
-#define MAGIC "CMJRNL01"
-#define SLOT_MAGIC "CMSLOT01"
-#define HEADER_TYPE "(sstayuatay)"
+#define MAGIC "CMJRNL02"
+#define DONE_MAGIC "CMJDONE2"
+#define OLD_MAGIC "CMJRNL01"
+#define SLOT_MAGIC "CMSLOT02"
+#define HEADER_TYPE "(sstayuatayatay)"
+#define DIGEST 32
+/* Bounds on what a journal may say: a check has at most a few hundred
+ * places and chunks of 4 MiB. */
+#define MAX_PLACES 4096
+#define MAX_FINGERPRINT 64
+#define MAX_SLOT (64 * 1024 * 1024)
 #define SIGNATURE_MAGIC "CardMark capacity probe"
 
 G_DEFINE_QUARK (cm-capacity-error-quark, cm_capacity_error)
@@ -56,7 +74,7 @@ typedef struct
   char    magic[8];
   guint64 offset;
   guint64 length;
-  guint8  sha256[32];
+  guint8  sha256[DIGEST];
 } SlotHeader;
 
 /* Signatures. */
@@ -228,6 +246,7 @@ write_all (int            fd,
   return TRUE;
 }
 
+/* The journal could not be written before the check wrote anything. */
 static void
 set_journal_error (GError     **error,
                    const char  *path,
@@ -245,6 +264,92 @@ set_journal_error (GError     **error,
                  path, g_strerror (errsv));
 }
 
+/* The journal could not keep the next chunk, after signatures were
+ * written: the check stops and puts them back (cm-capacity-probe.c says
+ * so if it cannot). */
+static void
+set_chunk_error (GError     **error,
+                 const char  *path,
+                 int          errsv)
+{
+  if (errsv == ENOSPC || errsv == EDQUOT)
+    g_set_error (error, CM_CAPACITY_ERROR, CM_CAPACITY_ERROR_JOURNAL,
+                 _("This computer's disk filled up during the check, so the journal %s could not keep the next part "
+                   "of the card. The check stopped and put back what it had written to the card. "
+                   "Free some space and try again."),
+                 path);
+  else
+    g_set_error (error, CM_CAPACITY_ERROR, CM_CAPACITY_ERROR_JOURNAL,
+                 _("The journal %s could not keep the next part of the card (%s). The check stopped and put back "
+                   "what it had written to the card."),
+                 path, g_strerror (errsv));
+}
+
+static void
+header_digest (const guint8 *data,
+               guint64       header_len,
+               guint8       *digest)
+{
+  g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+  gsize digest_len = DIGEST;
+
+  /* The length too: a flipped length must not move the checksum with it. */
+  g_checksum_update (sum, data + 8, 8 + header_len);
+  g_checksum_get_digest (sum, digest, &digest_len);
+}
+
+static guint64
+slot_position (guint64 header_len)
+{
+  return (16 + header_len + DIGEST + 4095) / 4096 * 4096;
+}
+
+/* Whether the file at @path is a journal already put back, one whose
+ * folder would not let it be removed. */
+static gboolean
+journal_is_done (const char *path)
+{
+  char magic[8] = { 0 };
+  int fd = open (path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  gboolean done;
+
+  if (fd < 0)
+    return FALSE;
+  done = pread (fd, magic, 8, 0) == 8 && memcmp (magic, DONE_MAGIC, 8) == 0;
+  close (fd);
+  return done;
+}
+
+/* Removes the journal at @path or, where its folder does not allow that,
+ * marks it put back, so that it stands in no check's way. Returns NULL,
+ * or what to tell the user. */
+static char *
+retire (const char *path,
+        int         fd)
+{
+  int errsv;
+  int own_fd = -1;
+
+  if (g_unlink (path) == 0 || errno == ENOENT)
+    return NULL;
+  errsv = errno;
+  if (fd < 0)
+    fd = own_fd = open (path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd >= 0 && write_all (fd, DONE_MAGIC, 8, 0) && fdatasync (fd) == 0)
+    {
+      if (own_fd >= 0)
+        close (own_fd);
+      return g_strdup_printf (_("The journal %s could not be removed (%s); it is marked as put back, "
+                                "so it stands in no check's way. Delete it when you can."),
+                              path, g_strerror (errsv));
+    }
+  if (own_fd >= 0)
+    close (own_fd);
+  return g_strdup_printf (_("The journal %s could not be removed or marked as put back (%s). The card's data is back: "
+                            "delete the journal yourself."),
+                          path, g_strerror (errsv));
+}
+
 CmCapacityJournal *
 cm_capacity_journal_create (GFile         *folder,
                             const char    *device,
@@ -253,12 +358,15 @@ cm_capacity_journal_create (GFile         *folder,
                             const guint8  *nonce,
                             GArray        *offsets,
                             const guint8  *originals,
+                            GArray        *fingerprint_offsets,
+                            const guint8  *fingerprint,
                             GError       **error)
 {
   g_autofree char *dir = g_file_get_path (folder);
   g_autofree char *name = journal_name (identity);
   g_autofree char *path = g_build_filename (dir, name, NULL);
   g_autoptr(GVariant) header = NULL;
+  g_autofree guint8 *head = NULL;
   CmCapacityJournal *journal;
   guint64 length;
   int fd, dirfd;
@@ -269,16 +377,29 @@ cm_capacity_journal_create (GFile         *folder,
       return NULL;
     }
 
-  header = g_variant_ref_sink (g_variant_new ("(sst@ayu@at@ay)", device, identity, size,
+  header = g_variant_ref_sink (g_variant_new ("(sst@ayu@at@ay@at@ay)", device, identity, size,
                                               g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, nonce, 16, 1),
                                               (guint32) CM_CAPACITY_BLOCK,
                                               g_variant_new_fixed_array (G_VARIANT_TYPE_UINT64, offsets->data,
                                                                          offsets->len, sizeof (guint64)),
                                               g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, originals,
-                                                                         (gsize) offsets->len * CM_CAPACITY_BLOCK, 1)));
+                                                                         (gsize) offsets->len * CM_CAPACITY_BLOCK, 1),
+                                              g_variant_new_fixed_array (G_VARIANT_TYPE_UINT64, fingerprint_offsets->data,
+                                                                         fingerprint_offsets->len, sizeof (guint64)),
+                                              g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, fingerprint,
+                                                                         (gsize) fingerprint_offsets->len * DIGEST, 1)));
   length = g_variant_get_size (header);
+  head = g_malloc (16 + length + DIGEST);
+  memcpy (head, MAGIC, 8);
+  memcpy (head + 8, &length, 8);
+  memcpy (head + 16, g_variant_get_data (header), length);
+  header_digest (head, length, head + 16 + length);
 
-  fd = open (path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  fd = open (path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+  /* A journal put back but left in a folder that would not let it go is
+   * reused: it names this card and holds nothing to restore. */
+  if (fd < 0 && errno == EEXIST && journal_is_done (path))
+    fd = open (path, O_RDWR | O_TRUNC | O_CLOEXEC | O_NOFOLLOW);
   if (fd < 0)
     {
       set_journal_error (error, path, errno);
@@ -286,8 +407,7 @@ cm_capacity_journal_create (GFile         *folder,
     }
   /* Held while the check runs: a journal nobody holds is one to restore. */
   flock (fd, LOCK_EX);
-  if (!write_all (fd, MAGIC, 8, 0) || !write_all (fd, &length, 8, 8) ||
-      !write_all (fd, g_variant_get_data (header), length, 16) || fdatasync (fd) != 0)
+  if (!write_all (fd, head, 16 + length + DIGEST, 0) || fdatasync (fd) != 0)
     {
       int errsv = errno;
 
@@ -306,8 +426,22 @@ cm_capacity_journal_create (GFile         *folder,
   journal = g_new0 (CmCapacityJournal, 1);
   journal->path = g_steal_pointer (&path);
   journal->fd = fd;
-  journal->slot = (16 + length + 4095) / 4096 * 4096;
+  journal->slot = slot_position (length);
   return journal;
+}
+
+static void
+slot_digest (const SlotHeader *header,
+             const guint8     *data,
+             guint8           *digest)
+{
+  g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+  gsize digest_len = DIGEST;
+
+  g_checksum_update (sum, (const guint8 *) &header->offset, 8);
+  g_checksum_update (sum, (const guint8 *) &header->length, 8);
+  g_checksum_update (sum, data, header->length);
+  g_checksum_get_digest (sum, digest, &digest_len);
 }
 
 /* Keeps the chunk of card about to be rewritten. One fdatasync: a slot
@@ -321,16 +455,13 @@ cm_capacity_journal_save_chunk (CmCapacityJournal  *journal,
                                 GError            **error)
 {
   SlotHeader header = { SLOT_MAGIC, offset, length, { 0 } };
-  gsize digest_len = sizeof header.sha256;
-  g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
 
-  g_checksum_update (sum, data, length);
-  g_checksum_get_digest (sum, header.sha256, &digest_len);
+  slot_digest (&header, data, header.sha256);
   if (!write_all (journal->fd, data, length, journal->slot + 4096) ||
       !write_all (journal->fd, &header, sizeof header, journal->slot) ||
       fdatasync (journal->fd) != 0)
     {
-      set_journal_error (error, journal->path, errno);
+      set_chunk_error (error, journal->path, errno);
       return FALSE;
     }
   return TRUE;
@@ -347,32 +478,40 @@ cm_capacity_journal_close (CmCapacityJournal *journal)
 }
 
 /* The card holds its own data again: the journal has done its work. */
-void
+char *
 cm_capacity_journal_discard (CmCapacityJournal *journal)
 {
+  char *note;
+
   if (journal == NULL)
-    return;
-  g_unlink (journal->path);
+    return NULL;
+  note = retire (journal->path, journal->fd);
   cm_capacity_journal_close (journal);
+  return note;
 }
 
-/* Reading. */
+/* Reading. Everything in the file is hostile until its checksum and the
+ * ranges of what it holds say otherwise. */
 
 typedef struct
 {
-  char         *path;
-  GBytes       *bytes;
-  GVariant     *header;
-  const char   *device;
-  const char   *identity;
-  guint64       size;
-  const guint8 *nonce;
+  char          *path;
+  GBytes        *bytes;
+  GVariant      *header;
+  gboolean       done;
+  const char    *device;
+  const char    *identity;
+  guint64        size;
+  const guint8  *nonce;
   const guint64 *offsets;
-  gsize         n_offsets;
-  const guint8 *originals;
-  guint64       slot_offset;
-  guint64       slot_length;
-  const guint8 *slot_data;   /* NULL when the slot holds nothing sound */
+  gsize          n_offsets;
+  const guint8  *originals;
+  const guint64 *fp_offsets;
+  gsize          n_fp;
+  const guint8  *fingerprint;
+  guint64        slot_offset;
+  guint64        slot_length;
+  const guint8  *slot_data;   /* NULL when the slot holds nothing sound */
 } Journal;
 
 static void
@@ -385,42 +524,107 @@ journal_clear (Journal *j)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Journal, journal_clear)
 
+/* Never the card's fault: the file on this computer is what failed. */
 static gboolean
 journal_damaged (const char  *path,
+                 const char  *why,
                  GError     **error)
 {
-  g_set_error (error, CM_CAPACITY_ERROR, CM_CAPACITY_ERROR_JOURNAL,
-               _("The journal %s is damaged, so nothing was written back from it. "
-                 "If the card lost data, restore it from a backup."), path);
+  g_set_error (error, CM_CAPACITY_ERROR, CM_CAPACITY_ERROR_DAMAGED,
+               _("The journal %s is damaged (%s); it cannot put the card back, so nothing was written to the card. "
+                 "If you are sure the card holds nothing the check wrote, delete %s."),
+               path, why, path);
   return FALSE;
 }
 
 static void
-load_slot (Journal *j)
+load_slot (Journal *j,
+           guint64  header_len)
 {
   gsize length;
   const guint8 *data = g_bytes_get_data (j->bytes, &length);
-  guint64 header_len;
-  guint64 slot;
+  guint64 slot = slot_position (header_len);
   SlotHeader header;
-  guint8 digest[32];
-  gsize digest_len = sizeof digest;
-  g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+  guint8 digest[DIGEST];
 
-  memcpy (&header_len, data + 8, 8);
-  slot = (16 + header_len + 4095) / 4096 * 4096;
-  if (slot + 4096 > length)
+  if (slot > length || length - slot < 4096)
     return;
   memcpy (&header, data + slot, sizeof header);
-  if (memcmp (header.magic, SLOT_MAGIC, 8) != 0 || header.length > length - slot - 4096)
+  if (memcmp (header.magic, SLOT_MAGIC, 8) != 0 || header.length > length - slot - 4096 ||
+      header.length == 0 || header.length > MAX_SLOT)
     return;
-  g_checksum_update (sum, data + slot + 4096, header.length);
-  g_checksum_get_digest (sum, digest, &digest_len);
-  if (memcmp (digest, header.sha256, sizeof digest) != 0)
+  slot_digest (&header, data + slot + 4096, digest);
+  if (memcmp (digest, header.sha256, DIGEST) != 0)
     return;
+  /* A sound slot out of the card's range is not a torn write: refused
+   * with the rest by journal_sane. */
   j->slot_offset = header.offset;
   j->slot_length = header.length;
   j->slot_data = data + slot + 4096;
+}
+
+static gboolean
+journal_sane (const Journal *j)
+{
+  if (j->size < CM_CAPACITY_BLOCK || j->size % 512 != 0 ||
+      j->n_offsets == 0 || j->n_offsets > MAX_PLACES || j->n_fp == 0 || j->n_fp > MAX_FINGERPRINT)
+    return FALSE;
+  for (gsize i = 0; i < j->n_offsets; i++)
+    if (j->offsets[i] % CM_CAPACITY_BLOCK != 0 || j->offsets[i] > j->size - CM_CAPACITY_BLOCK)
+      return FALSE;
+  for (gsize i = 0; i < j->n_fp; i++)
+    if (j->fp_offsets[i] % CM_CAPACITY_BLOCK != 0 || j->fp_offsets[i] > j->size - CM_CAPACITY_BLOCK)
+      return FALSE;
+  if (j->slot_data != NULL &&
+      (j->slot_offset % 512 != 0 || j->slot_length % 512 != 0 || j->slot_offset > j->size - j->slot_length))
+    return FALSE;
+  return TRUE;
+}
+
+static gboolean
+journal_parse (Journal     *j,
+               GError     **error)
+{
+  g_autoptr(GVariant) nonce = NULL;
+  g_autoptr(GVariant) offsets = NULL;
+  g_autoptr(GVariant) originals = NULL;
+  g_autoptr(GVariant) fp_offsets = NULL;
+  g_autoptr(GVariant) fingerprint = NULL;
+  const guint8 *data;
+  guint8 digest[DIGEST];
+  gsize length, n_nonce, n_originals, n_fingerprint;
+  guint64 header_len;
+  guint32 block;
+
+  data = g_bytes_get_data (j->bytes, &length);
+  if (length >= 8 && memcmp (data, OLD_MAGIC, 8) == 0)
+    return journal_damaged (j->path, _("it was written by an older CardMark and has no checksum"), error);
+  if (length < 16 || (memcmp (data, MAGIC, 8) != 0 && memcmp (data, DONE_MAGIC, 8) != 0))
+    return journal_damaged (j->path, _("it is not a capacity check journal"), error);
+  j->done = memcmp (data, DONE_MAGIC, 8) == 0;
+  memcpy (&header_len, data + 8, 8);
+  if (header_len > length - 16 || length - 16 - header_len < DIGEST)
+    return journal_damaged (j->path, _("it is cut short"), error);
+  header_digest (data, header_len, digest);
+  if (memcmp (digest, data + 16 + header_len, DIGEST) != 0)
+    return journal_damaged (j->path, _("its checksum does not match what it holds"), error);
+
+  j->header = g_variant_ref_sink (g_variant_new_from_data (G_VARIANT_TYPE (HEADER_TYPE), data + 16, header_len,
+                                                           FALSE, NULL, NULL));
+  if (!g_variant_is_normal_form (j->header))
+    return journal_damaged (j->path, _("what it holds is not laid out as a journal"), error);
+  g_variant_get (j->header, "(&s&st@ayu@at@ay@at@ay)", &j->device, &j->identity, &j->size,
+                 &nonce, &block, &offsets, &originals, &fp_offsets, &fingerprint);
+  j->nonce = g_variant_get_fixed_array (nonce, &n_nonce, 1);
+  j->offsets = g_variant_get_fixed_array (offsets, &j->n_offsets, sizeof (guint64));
+  j->originals = g_variant_get_fixed_array (originals, &n_originals, 1);
+  j->fp_offsets = g_variant_get_fixed_array (fp_offsets, &j->n_fp, sizeof (guint64));
+  j->fingerprint = g_variant_get_fixed_array (fingerprint, &n_fingerprint, 1);
+  load_slot (j, header_len);
+  if (n_nonce != 16 || block != CM_CAPACITY_BLOCK || n_originals != j->n_offsets * CM_CAPACITY_BLOCK ||
+      n_fingerprint != j->n_fp * DIGEST || !journal_sane (j))
+    return journal_damaged (j->path, _("what it holds is out of range"), error);
+  return TRUE;
 }
 
 static gboolean
@@ -430,13 +634,6 @@ journal_load (Journal     *j,
 {
   g_autoptr(GMappedFile) file = NULL;
   g_autoptr(GError) local_error = NULL;
-  g_autoptr(GVariant) nonce = NULL;
-  g_autoptr(GVariant) offsets = NULL;
-  g_autoptr(GVariant) originals = NULL;
-  const guint8 *data;
-  gsize length, n_nonce, n_originals;
-  guint64 header_len;
-  guint32 block;
 
   j->path = g_strdup (path);
   if ((file = g_mapped_file_new (path, FALSE, &local_error)) == NULL)
@@ -446,27 +643,20 @@ journal_load (Journal     *j,
       return FALSE;
     }
   j->bytes = g_mapped_file_get_bytes (file);
-  data = g_bytes_get_data (j->bytes, &length);
-  if (length < 16 || memcmp (data, MAGIC, 8) != 0)
-    return journal_damaged (path, error);
-  memcpy (&header_len, data + 8, 8);
-  if (header_len > length - 16)
-    return journal_damaged (path, error);
+  return journal_parse (j, error);
+}
 
-  j->header = g_variant_ref_sink (g_variant_new_from_data (G_VARIANT_TYPE (HEADER_TYPE), data + 16, header_len,
-                                                           FALSE, NULL, NULL));
-  if (!g_variant_is_normal_form (j->header))
-    return journal_damaged (path, error);
-  g_variant_get (j->header, "(&s&st@ayu@at@ay)", &j->device, &j->identity, &j->size,
-                 &nonce, &block, &offsets, &originals);
-  j->nonce = g_variant_get_fixed_array (nonce, &n_nonce, 1);
-  j->offsets = g_variant_get_fixed_array (offsets, &j->n_offsets, sizeof (guint64));
-  j->originals = g_variant_get_fixed_array (originals, &n_originals, 1);
-  if (n_nonce != 16 || block != CM_CAPACITY_BLOCK || n_originals != j->n_offsets * CM_CAPACITY_BLOCK)
-    return journal_damaged (path, error);
+gboolean
+cm_capacity_journal_validate (GBytes  *contents,
+                              GError **error)
+{
+  g_auto(Journal) j = { 0 };
 
-  load_slot (j);
-  return TRUE;
+  g_return_val_if_fail (contents != NULL, FALSE);
+
+  j.path = g_strdup ("(memory)");
+  j.bytes = g_bytes_ref (contents);
+  return journal_parse (&j, error);
 }
 
 /* The journal for the card in @device, or NULL (and no error) when there
@@ -498,6 +688,12 @@ cm_capacity_journal_find (GFile       *folder,
                        _("A capacity check of the card in %s is running now. Wait for it to end."), device);
           return NULL;
         }
+      /* Put back already; its folder kept it. */
+      if (journal_is_done (path))
+        {
+          g_unlink (path);
+          return NULL;
+        }
       return g_steal_pointer (&path);
     }
 
@@ -511,16 +707,13 @@ cm_capacity_journal_find (GFile       *folder,
       if (!g_str_has_suffix (entry, ".journal"))
         continue;
       other_path = g_build_filename (dir, entry, NULL);
-      if (!journal_load (&other, other_path, NULL) || g_strcmp0 (other.device, device) != 0)
+      if (!journal_load (&other, other_path, NULL) || other.done || g_strcmp0 (other.device, device) != 0)
         continue;
-      {
-        g_autofree char *other_size = g_format_size (other.size);
-
-        g_set_error (error, CM_CAPACITY_ERROR, CM_CAPACITY_ERROR_OTHER_CARD,
-                     _("The capacity check journal %s was made for another card in %s (%s, %s), not the card in it now. "
-                       "Nothing was written. Insert that card and restore again."),
-                     other_path, device, other_size, other.identity);
-      }
+      /* The identities say what differs, the sizes in bytes included. */
+      g_set_error (error, CM_CAPACITY_ERROR, CM_CAPACITY_ERROR_OTHER_CARD,
+                   _("The capacity check journal %s was made for another card in %s (“%s”), not the card in it now "
+                     "(“%s”). Nothing was written. Insert that card and restore again."),
+                   other_path, device, other.identity, identity);
       return NULL;
     }
   return NULL;
@@ -553,74 +746,285 @@ transfer (int      fd,
   return TRUE;
 }
 
+/* Whether @block carries this check's signature for any place: a card
+ * that maps a fingerprint place onto a checked one shows it there. */
+static gboolean
+shows_any_signature (const guint8 *block,
+                     const guint8 *nonce)
+{
+  guint64 offset;
+
+  if (memcmp (block, SIGNATURE_MAGIC, sizeof SIGNATURE_MAGIC) != 0 || memcmp (block + 32, nonce, 16) != 0)
+    return FALSE;
+  memcpy (&offset, block + 48, 8);
+  return cm_capacity_shows_signature (block, nonce, offset);
+}
+
+char *
+cm_capacity_fingerprint_text (const guint8 *fingerprint,
+                              gsize         n)
+{
+  g_autofree char *sum = g_compute_checksum_for_data (G_CHECKSUM_SHA256, fingerprint, n * DIGEST);
+
+  return g_strndup (sum, 12);
+}
+
+/* Reads the places the check never writes and compares them with what
+ * they held when it started. FALSE with errno set when the card cannot
+ * be read; *@differ counts the places that changed. */
+static gboolean
+read_fingerprint (int            fd,
+                  const Journal *j,
+                  guint8        *now,
+                  guint         *differ)
+{
+  g_autofree guint8 *block = cm_engine_alloc (CM_CAPACITY_BLOCK);
+
+  *differ = 0;
+  for (gsize i = 0; i < j->n_fp; i++)
+    {
+      gsize digest_len = DIGEST;
+      g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+
+      if (!transfer (fd, FALSE, block, CM_CAPACITY_BLOCK, j->fp_offsets[i]))
+        return FALSE;
+      g_checksum_update (sum, block, CM_CAPACITY_BLOCK);
+      g_checksum_get_digest (sum, now + i * DIGEST, &digest_len);
+      if (memcmp (now + i * DIGEST, j->fingerprint + i * DIGEST, DIGEST) == 0)
+        continue;
+      if (shows_any_signature (block, j->nonce))
+        memcpy (now + i * DIGEST, j->fingerprint + i * DIGEST, DIGEST);
+      else
+        (*differ)++;
+    }
+  return TRUE;
+}
+
+/* Whether the journal names this card at all: size, identity and the
+ * places the check never writes. */
+static gboolean
+same_card (int            fd,
+           const Journal *j,
+           const char    *device,
+           guint64        size,
+           GError       **error)
+{
+  g_autofree char *identity = cm_capacity_card_identity (device, size);
+  g_autofree guint8 *now = g_malloc0 (j->n_fp * DIGEST);
+  g_autofree char *then_text = NULL;
+  g_autofree char *now_text = NULL;
+  guint differ = 0;
+
+  if (j->size != size || g_strcmp0 (j->identity, identity) != 0)
+    {
+      g_set_error (error, CM_CAPACITY_ERROR, CM_CAPACITY_ERROR_OTHER_CARD,
+                   _("The journal %s is for another card (“%s”), not the one in %s (“%s”). Nothing was written."),
+                   j->path, j->identity, device, identity);
+      return FALSE;
+    }
+  if (!read_fingerprint (fd, j, now, &differ))
+    {
+      int errsv = errno;
+      g_autoptr(GError) cause = cm_target_error_from_errno (errsv, NULL);
+
+      g_set_error (error, CM_CAPACITY_ERROR, CM_CAPACITY_ERROR_JOURNAL,
+                   _("The card in %s could not be read to tell whether the journal %s is its own: %s "
+                     "Nothing was written; the journal is kept."),
+                   device, j->path, cause->message);
+      return FALSE;
+    }
+  if (differ == 0)
+    return TRUE;
+
+  then_text = cm_capacity_fingerprint_text (j->fingerprint, j->n_fp);
+  now_text = cm_capacity_fingerprint_text (now, j->n_fp);
+  /* Translators: a reader's serial names the reader, not the card in it. */
+  g_set_error (error, CM_CAPACITY_ERROR, CM_CAPACITY_ERROR_OTHER_CARD,
+               g_dngettext (GETTEXT_PACKAGE,
+                            "The journal %s is for another card of the same size in the same reader: %u place the check "
+                            "never writes holds other data than when the check started (fingerprint %s then, %s now). "
+                            "Nothing was written; the journal is kept. Insert the card the check ran on and restore again.",
+                            "The journal %s is for another card of the same size in the same reader: %u places the check "
+                            "never writes hold other data than when the check started (fingerprint %s then, %s now). "
+                            "Nothing was written; the journal is kept. Insert the card the check ran on and restore again.",
+                            differ),
+               j->path, differ, then_text, now_text);
+  return FALSE;
+}
+
+gboolean
+cm_capacity_journal_check_pending (int          fd,
+                                   const char  *device,
+                                   guint64      size,
+                                   const char  *path,
+                                   GError     **error)
+{
+  g_auto(Journal) j = { 0 };
+
+  if (!journal_load (&j, path, error) || !same_card (fd, &j, device, size, error))
+    return FALSE;
+  g_set_error (error, CM_CAPACITY_ERROR, CM_CAPACITY_ERROR_INTERRUPTED,
+               _("An earlier capacity check of this card was interrupted and its data is still in the journal %s. "
+                 "Put it back first: cardmark-cli probe-capacity --restore %s, or start CardMark."),
+               path, device);
+  return FALSE;
+}
+
+typedef struct
+{
+  guint   restored;       /* places written back */
+  guint   signed_places;  /* places that showed the signature */
+  guint64 changed;        /* bytes that hold neither the signature nor the original */
+  guint64 first_changed;
+} Tally;
+
+static void
+note_changed (Tally   *tally,
+              guint64  offset,
+              guint64  length)
+{
+  if (tally->changed == 0 || offset < tally->first_changed)
+    tally->first_changed = offset;
+  tally->changed += length;
+}
+
+/* One place, sector by sector: a sector that shows the signature gets its
+ * original back; one that holds its original is fine; anything else was
+ * written since the check stopped, and is left as it is. */
+static gboolean
+restore_place (int            fd,
+               const Journal *j,
+               gsize          i,
+               guint8        *block,
+               guint8        *expected,
+               Tally         *tally)
+{
+  guint64 offset = j->offsets[i];
+  const guint8 *original = j->originals + i * CM_CAPACITY_BLOCK;
+  gboolean any = FALSE;
+
+  if (!transfer (fd, FALSE, block, CM_CAPACITY_BLOCK, offset))
+    return FALSE;
+  cm_capacity_signature (expected, j->nonce, offset);
+  for (guint s = 0; s < CM_CAPACITY_BLOCK; s += 512)
+    {
+      if (memcmp (block + s, expected + s, 512) == 0)
+        {
+          memcpy (block + s, original + s, 512);
+          any = TRUE;
+        }
+      else if (memcmp (block + s, original + s, 512) != 0)
+        note_changed (tally, offset + s, 512);
+    }
+  if (!any)
+    return TRUE;
+  tally->signed_places++;
+  if (!transfer (fd, TRUE, block, CM_CAPACITY_BLOCK, offset))
+    return FALSE;
+  tally->restored++;
+  cm_capacity_test_stop ("restore-journal", tally->restored);
+  return TRUE;
+}
+
+/* The chunk the check was rewriting with the card's own bytes when it
+ * ended. Where the card holds what the check wrote, it holds its own
+ * data already; where it holds something else, someone wrote there
+ * since, and that is left alone. Nothing is written. */
+static gboolean
+check_slot (int            fd,
+            const Journal *j,
+            Tally         *tally)
+{
+  g_autofree guint8 *chunk = NULL;
+
+  if (j->slot_data == NULL)
+    return TRUE;
+  chunk = cm_engine_alloc (j->slot_length);
+  if (!transfer (fd, FALSE, chunk, j->slot_length, j->slot_offset))
+    return FALSE;
+  for (guint64 s = 0; s < j->slot_length; s += 512)
+    if (memcmp (chunk + s, j->slot_data + s, 512) != 0)
+      note_changed (tally, j->slot_offset + s, 512);
+  return TRUE;
+}
+
+static char *
+describe_changed (const Tally *tally)
+{
+  g_autofree char *amount = NULL;
+
+  if (tally->changed == 0)
+    return NULL;
+  amount = g_format_size (tally->changed);
+  return g_strdup_printf (_("%s of the places the check wrote hold new data written since it stopped (the first at "
+                            "byte %" G_GUINT64_FORMAT "); they were left as they are."),
+                          amount, tally->first_changed);
+}
+
 /* Puts back what the journal at @path holds, onto the card in @device,
- * and removes the journal. */
+ * and removes the journal: only on the card it was made for (the places
+ * the check never writes unchanged) and only where the card still holds
+ * what the check wrote. The journal goes only once the card showed at
+ * least one of the check's signatures: nothing else proves it was the
+ * card. @note, if not NULL, gets what else the user should know. */
 gboolean
 cm_capacity_journal_restore (int          fd,
                              const char  *device,
                              guint64      size,
                              const char  *path,
                              guint       *n_restored,
+                             char       **note,
                              GError     **error)
 {
   g_auto(Journal) j = { 0 };
-  g_autofree char *identity = cm_capacity_card_identity (device, size);
   g_autofree guint8 *block = cm_engine_alloc (CM_CAPACITY_BLOCK);
-  guint restored = 0;
+  g_autofree guint8 *expected = g_malloc (CM_CAPACITY_BLOCK);
+  g_autofree char *changed = NULL;
+  g_autofree char *retired = NULL;
+  Tally tally = { 0 };
 
   g_return_val_if_fail (fd >= 0, FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
   if (!journal_load (&j, path, error))
     return FALSE;
-  if (j.size != size || g_strcmp0 (j.identity, identity) != 0)
+  if (j.done)
     {
-      g_autofree char *journal_size = g_format_size (j.size);
-      g_autofree char *card_size = g_format_size (size);
+      if (note != NULL)
+        *note = retire (path, -1);
+      if (n_restored != NULL)
+        *n_restored = 0;
+      return TRUE;
+    }
+  if (!same_card (fd, &j, device, size, error))
+    return FALSE;
 
+  /* Every place, from the top down as the check wrote them. */
+  for (gsize i = 0; i < j.n_offsets; i++)
+    if (!restore_place (fd, &j, i, block, expected, &tally))
+      goto failed;
+  if (!check_slot (fd, &j, &tally) || fdatasync (fd) != 0)
+    goto failed;
+
+  changed = describe_changed (&tally);
+  if (tally.signed_places == 0)
+    {
       g_set_error (error, CM_CAPACITY_ERROR, CM_CAPACITY_ERROR_OTHER_CARD,
-                   _("The journal %s is for another card (%s, %s), not the one in %s (%s, %s). Nothing was written."),
-                   path, journal_size, j.identity, device, card_size, identity);
+                   _("No place on the card in %s shows the signature of the check the journal %s was made for, so "
+                     "nothing proves it is that card. Nothing was written and the journal is kept. "
+                     "Insert the card the check ran on and restore again; if you are sure no card holds anything the "
+                     "check wrote, delete %s."),
+                   device, path, path);
       return FALSE;
     }
 
-  /* Then every block that still shows this check's signature, from the
-   * top down as the check wrote them. */
-  for (gsize i = 0; i < j.n_offsets; i++)
-    {
-      guint64 offset = j.offsets[i];
-
-      if (offset + CM_CAPACITY_BLOCK > size)
-        continue;
-      if (!transfer (fd, FALSE, block, CM_CAPACITY_BLOCK, offset))
-        goto failed;
-      if (!cm_capacity_shows_signature (block, j.nonce, offset))
-        continue;
-      memcpy (block, j.originals + i * CM_CAPACITY_BLOCK, CM_CAPACITY_BLOCK);
-      if (!transfer (fd, TRUE, block, CM_CAPACITY_BLOCK, offset))
-        goto failed;
-      restored++;
-      cm_capacity_test_stop ("restore-journal", restored);
-    }
-
-  /* The chunk the check was rewriting with its own bytes when it ended,
-   * in case that write was torn; only where signatures proved this is the
-   * card (the filler comes after signing), since a reader's serial cannot
-   * tell two cards of one size apart. */
-  if (restored > 0 && j.slot_data != NULL && j.slot_offset + j.slot_length <= size)
-    {
-      g_autofree guint8 *chunk = cm_engine_alloc (MAX (j.slot_length, CM_CAPACITY_BLOCK));
-
-      memcpy (chunk, j.slot_data, j.slot_length);
-      if (!transfer (fd, TRUE, chunk, j.slot_length, j.slot_offset))
-        goto failed;
-    }
-  if (fdatasync (fd) != 0)
-    goto failed;
-
-  g_unlink (path);
+  retired = retire (path, -1);
   if (n_restored != NULL)
-    *n_restored = restored;
+    *n_restored = tally.restored;
+  if (note != NULL && changed != NULL && retired != NULL)
+    *note = g_strconcat (changed, " ", retired, NULL);
+  else if (note != NULL)
+    *note = g_strdup (changed != NULL ? changed : retired);
   return TRUE;
 
 failed:
@@ -669,7 +1073,7 @@ restore_thread (GTask        *task,
   if (error != NULL)
     g_task_return_error (task, error);
   else if (path != NULL && !cm_capacity_journal_restore (data->fd, data->device, data->size, path,
-                                                         &data->n_restored, &error))
+                                                         &data->n_restored, NULL, &error))
     g_task_return_error (task, error);
   else
     g_task_return_boolean (task, TRUE);

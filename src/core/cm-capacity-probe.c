@@ -10,7 +10,9 @@
  * first 4 KiB block of every cell is the place checked. The check
  *
  *  1. reads those blocks and saves them to a journal on the computer's
- *     disk (cm-capacity-journal.c), fsynced, before writing anything;
+ *     disk (cm-capacity-journal.c), fsynced, before writing anything,
+ *     with the card's fingerprint: the SHA-256s of a few places nothing
+ *     below writes (fingerprint_places);
  *  2. writes a signature naming its own offset into each, from the top
  *     down, so where two places share storage the lower one wins and the
  *     higher one shows the damage;
@@ -217,6 +219,8 @@ typedef struct
   guint64                 filler_written;
   GArray                 *offsets;      /* guint64, top down */
   guint8                 *originals;
+  GArray                 *fp_offsets;   /* guint64 */
+  guint8                 *fingerprint;  /* a SHA-256 each */
   guint8                 *cells;        /* CmCapacityCell, by index in offsets */
   guint8                  nonce[16];
   CmCapacityJournal      *journal;
@@ -313,6 +317,64 @@ choose_cells (Run *run)
   run->cells = g_new0 (guint8, run->n);
 }
 
+static gboolean
+is_checked (Run     *run,
+            guint64  offset)
+{
+  for (guint i = 0; i < run->n; i++)
+    if (g_array_index (run->offsets, guint64, i) == offset)
+      return TRUE;
+  return FALSE;
+}
+
+/* The fingerprint's places: the middle of the first cells past the
+ * filler, which neither signing (cell starts) nor the filler writes. A
+ * wrap-around at a power of two keeps them off the cell starts. On a card
+ * the filler covers whole, the middles of its first cells: the filler
+ * writes them, but with their own bytes. */
+static void
+fingerprint_places (Run *run)
+{
+  guint64 first = (run->filler_end + run->cell - 1) / run->cell;
+
+  run->fp_offsets = g_array_new (FALSE, FALSE, sizeof (guint64));
+  for (guint pass = 0; pass < 2; pass++)
+    for (guint64 c = pass == 0 ? first : 0; c < run->n && run->fp_offsets->len < CM_CAPACITY_N_FINGERPRINT; c++)
+      {
+        guint64 offset = c * run->cell + run->cell / 2;
+
+        if (offset + BLOCK > run->size || is_checked (run, offset) ||
+            (pass == 1 && c >= first))
+          continue;
+        g_array_append_val (run->fp_offsets, offset);
+      }
+}
+
+static gboolean
+read_fingerprint (Run     *run,
+                  GError **error)
+{
+  g_autofree guint8 *block = cm_engine_alloc (BLOCK);
+  int errsv = 0;
+
+  fingerprint_places (run);
+  run->fingerprint = g_malloc0 ((gsize) run->fp_offsets->len * 32);
+  for (guint i = 0; i < run->fp_offsets->len; i++)
+    {
+      g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+      gsize digest_len = 32;
+
+      if (!transfer (run->fd, FALSE, block, BLOCK, g_array_index (run->fp_offsets, guint64, i), &errsv))
+        {
+          g_propagate_error (error, card_error (errsv));
+          return FALSE;
+        }
+      g_checksum_update (sum, block, BLOCK);
+      g_checksum_get_digest (sum, run->fingerprint + i * 32, &digest_len);
+    }
+  return TRUE;
+}
+
 /* 1. Keep what is there, in memory and in the journal. */
 static gboolean
 save_originals (Run         *run,
@@ -322,6 +384,9 @@ save_originals (Run         *run,
 {
   g_autofree char *identity = cm_capacity_card_identity (device, run->size);
   int errsv = 0;
+
+  if (!read_fingerprint (run, error))
+    return FALSE;
 
   run->originals = cm_engine_alloc ((gsize) run->n * BLOCK);
   for (guint i = 0; i < run->n; i++)
@@ -338,7 +403,7 @@ save_originals (Run         *run,
     }
 
   run->journal = cm_capacity_journal_create (folder, device, identity, run->size, run->nonce,
-                                             run->offsets, run->originals, error);
+                                             run->offsets, run->originals, run->fp_offsets, run->fingerprint, error);
   return run->journal != NULL;
 }
 
@@ -495,6 +560,8 @@ run_clear (Run *run)
 {
   g_clear_pointer (&run->offsets, g_array_unref);
   g_clear_pointer (&run->originals, g_free);
+  g_clear_pointer (&run->fp_offsets, g_array_unref);
+  g_clear_pointer (&run->fingerprint, g_free);
   g_clear_pointer (&run->cells, g_free);
   cm_capacity_journal_close (run->journal);
 }
@@ -579,14 +646,8 @@ cm_capacity_probe (int                     fd,
       g_propagate_error (error, g_steal_pointer (&find_error));
       return NULL;
     }
-  if (pending != NULL)
-    {
-      g_set_error (error, CM_CAPACITY_ERROR, CM_CAPACITY_ERROR_INTERRUPTED,
-                   _("An earlier capacity check of this card was interrupted and its data is still in the journal %s. "
-                     "Put it back first: cardmark-cli probe-capacity --restore %s, or start CardMark."),
-                   pending, device);
-      return NULL;
-    }
+  if (pending != NULL && !cm_capacity_journal_check_pending (fd, device, size, pending, error))
+    return NULL;
 
   run.fd = fd;
   run.size = size;
@@ -616,7 +677,14 @@ cm_capacity_probe (int                     fd,
       return NULL;
     }
   report_progress (&run, CM_CAPACITY_PHASE_RESTORING, 0, TRUE);
-  cm_capacity_journal_discard (g_steal_pointer (&run.journal));
+  {
+    /* A journal its folder would not let go is marked put back, and
+     * stands in no later check's way. */
+    g_autofree char *note = cm_capacity_journal_discard (g_steal_pointer (&run.journal));
+
+    if (note != NULL)
+      g_debug ("%s", note);
+  }
 
   if (flush_error != NULL)
     {

@@ -17,6 +17,7 @@ typedef enum
   CM_CAPACITY_ERROR_INTERRUPTED,  /* a journal waits to be restored first */
   CM_CAPACITY_ERROR_JOURNAL,      /* the journal could not be written or read */
   CM_CAPACITY_ERROR_BUSY,         /* a check of this card is running now */
+  CM_CAPACITY_ERROR_DAMAGED,      /* the journal fails its checksum or its ranges */
 } CmCapacityError;
 
 GQuark cm_capacity_error_quark (void);
@@ -128,6 +129,7 @@ gboolean cm_capacity_journal_restore        (int          fd,
                                              guint64      size,
                                              const char  *journal,
                                              guint       *n_restored,
+                                             char       **note,
                                              GError     **error);
 void     cm_capacity_restore_async          (int                  fd,
                                              const char          *device,
