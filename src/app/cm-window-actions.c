@@ -98,7 +98,11 @@ show_failure (CmWindow *self,
 {
   if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
-      if (started)
+      /* Another program's writes, reverted by the raw test's own, make
+       * a failed test, not a result: its data may be lost. */
+      if (g_error_matches (error, CM_TARGET_ERROR, CM_TARGET_ERROR_OTHER_WRITER))
+        _cm_window_show_error (self, _("Another Program Wrote to the Card"), error->message);
+      else if (started)
         _cm_window_show_error (self, _("The Test Could Not Finish"), error->message);
       else
         {

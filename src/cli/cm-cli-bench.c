@@ -18,6 +18,7 @@
 #include "cm-bench.h"
 #include "cm-history.h"
 #include "cm-job.h"
+#include "cm-size.h"
 #include "cm-summary.h"
 #include "cm-test-table.h"
 #include "cm-verdict.h"
@@ -25,6 +26,12 @@
 #include "cm-cli.h"
 #include "cm-cli-plot.h"
 #include "cm-cli-claims.h"
+
+/* The smallest --sustained-limit: SD's largest allocation unit, so that
+ * the sustained write, in blocks of the card's allocation unit, always
+ * has room for a block (below one it ran nothing and said "not enough
+ * free space"). */
+#define MIN_SUSTAINED_LIMIT (G_GUINT64_CONSTANT (64) * 1024 * 1024)
 
 typedef struct
 {
@@ -348,6 +355,7 @@ cm_cli_bench (int    argc,
   g_autofree char *output = NULL;
   g_autofree char *plot = NULL;
   g_auto(GStrv) claims = NULL;
+  g_autofree char *brand_arg = NULL;
   g_autofree char *brand = NULL;
   g_autofree char *claims_csv = NULL;
   g_autofree char *only = NULL;
@@ -361,13 +369,13 @@ cm_cli_bench (int    argc,
     { "raw", 0, 0, G_OPTION_ARG_NONE, &raw, N_("Test the whole device, read-only unless --allow-write"), NULL },
     { "allow-write", 0, 0, G_OPTION_ARG_NONE, &allow_write, N_("Also write to an unmounted device, putting back what was there"), NULL },
     { "claim", 0, 0, G_OPTION_ARG_STRING_ARRAY, &claims, N_("Classes printed on the card, such as U3,V30,A2"), "CLASS" },
-    { "brand", 0, 0, G_OPTION_ARG_STRING, &brand, N_("The brand printed on the card"), "NAME" },
+    { "brand", 0, 0, G_OPTION_ARG_FILENAME, &brand_arg, N_("The brand printed on the card"), "NAME" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print only the result document, as JSON"), NULL },
     { "save", 0, 0, G_OPTION_ARG_NONE, &save, N_("Keep the result in the history"), NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Also write the result document to FILE"), "FILE" },
     { "plot", 0, 0, G_OPTION_ARG_FILENAME, &plot, N_("Draw the charts to FILE.png, .svg or .pdf"), "FILE" },
     { "only", 0, 0, G_OPTION_ARG_STRING, &only, N_("Run only these tests, such as rand-read-4k,seq-read"), "TEST" },
-    { "sustained-limit", 0, 0, G_OPTION_ARG_STRING, &sustained_limit, N_("How far the full profile’s sustained write may go at most, such as 16GiB (default 8GiB)"), "SIZE" },
+    { "sustained-limit", 0, 0, G_OPTION_ARG_STRING, &sustained_limit, N_("How far the full profile’s sustained write may go at most, such as 16GiB (default 8GiB, at least 64MiB)"), "SIZE" },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new (_("TARGET — measure a card"));
@@ -381,19 +389,24 @@ cm_cli_bench (int    argc,
   Bench bench = { 0 };
   guint sigint, sigterm;
   int status;
+  g_autofree char *description = g_strdup_printf ("%s\n\n%s",
+    _("TARGET is a folder on the card (a safe test in a scratch file) or the card's device (a raw test, read-only unless --allow-write)."),
+    cm_size_describe_syntax ());
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  g_option_context_set_description (context,
-    _("TARGET is a folder on the card (a safe test in a scratch file) or the card's device (a raw test, read-only unless --allow-write)."));
+  g_option_context_set_description (context, description);
 
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return cm_cli_usage_error (context, error->message);
-  if (argc != 2)
-    return cm_cli_usage_error (context, _("bench needs exactly one TARGET."));
+  if ((status = cm_cli_check_operands (context, argc, argv, 1, 1, _("bench needs exactly one TARGET."))) != CM_EXIT_OK)
+    return status;
   if (profile_name != NULL && !cm_profile_from_string (profile_name, &profile))
     return cm_cli_usage_error (context, _("--profile must be quick or full."));
-  if (sustained_limit != NULL && !cm_plan_parse_size (sustained_limit, &sustained_bytes))
-    return cm_cli_usage_error (context, _("--sustained-limit needs a size, such as 16GiB or 500MB."));
+  if (sustained_limit != NULL &&
+      !cm_size_parse (sustained_limit, "--sustained-limit", MIN_SUSTAINED_LIMIT, &sustained_bytes, &error))
+    return cm_cli_usage_error (context, error->message);
+  if (!cm_cli_option_text ("--brand", brand_arg, &brand, &error))
+    return cm_cli_usage_error (context, error->message);
 
   /* --claim may be given several times, each a list: check before running. */
   claims_csv = claims != NULL ? g_strjoinv (",", claims) : NULL;

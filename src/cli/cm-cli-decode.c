@@ -202,6 +202,7 @@ cm_cli_decode (int    argc,
   g_autofree char *csd = NULL;
   g_autofree char *scr = NULL;
   g_autofree char *ssr = NULL;
+  g_autofree char *brand_arg = NULL;
   g_autofree char *brand = NULL;
   g_autofree char *claim = NULL;
   gboolean json = FALSE;
@@ -210,7 +211,7 @@ cm_cli_decode (int    argc,
     { "csd", 0, 0, G_OPTION_ARG_STRING, &csd, N_("The CSD register (32 hex digits)"), N_("HEX") },
     { "scr", 0, 0, G_OPTION_ARG_STRING, &scr, N_("The SCR register (16 hex digits)"), N_("HEX") },
     { "ssr", 0, 0, G_OPTION_ARG_STRING, &ssr, N_("The SD Status register (128 hex digits)"), N_("HEX") },
-    { "brand", 0, 0, G_OPTION_ARG_STRING, &brand, N_("The brand printed on the card"), N_("NAME") },
+    { "brand", 0, 0, G_OPTION_ARG_FILENAME, &brand_arg, N_("The brand printed on the card"), N_("NAME") },
     { "claim", 0, 0, G_OPTION_ARG_STRING, &claim, N_("Classes printed on the card, e.g. C10,U3,A2"), N_("CLASS[,CLASS…]") },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the decoded card as JSON"), NULL },
     { NULL }
@@ -230,6 +231,8 @@ cm_cli_decode (int    argc,
     return cm_cli_usage_error (context, error->message);
   if (argc > 1)
     return cm_cli_usage_error (context, _("decode takes no arguments, only options."));
+  if (!cm_cli_option_text ("--brand", brand_arg, &brand, &error))
+    return cm_cli_usage_error (context, error->message);
   if (cid == NULL && csd == NULL && scr == NULL && ssr == NULL)
     return cm_cli_usage_error (context, _("decode needs at least one of --cid, --csd, --scr and --ssr."));
 

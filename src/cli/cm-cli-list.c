@@ -371,6 +371,7 @@ cm_cli_info (int    argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(CmHostFacts) host = NULL;
   gboolean json = FALSE;
+  int status;
   GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the information as JSON"), NULL },
     { NULL }
@@ -380,8 +381,8 @@ cm_cli_info (int    argc,
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return cm_cli_usage_error (context, error->message);
-  if (argc != 2)
-    return cm_cli_usage_error (context, _("info needs exactly one TARGET, such as /dev/sdb."));
+  if ((status = cm_cli_check_operands (context, argc, argv, 1, 1, _("info needs exactly one TARGET, such as /dev/sdb."))) != CM_EXIT_OK)
+    return status;
 
   monitor = open_monitor (TRUE);
   if (monitor == NULL)

@@ -82,6 +82,7 @@ cm_cli_plot (int    argc,
   int width = DEFAULT_WIDTH, height = DEFAULT_HEIGHT;
   gboolean dark = FALSE;
   double scale = 1;
+  int status;
   CmChartKind kind = CM_CHART_SUMMARY;
   CmChartStyle style;
   GOptionEntry entries[] = {
@@ -100,8 +101,8 @@ cm_cli_plot (int    argc,
 
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return cm_cli_usage_error (context, error->message);
-  if (argc < 2)
-    return cm_cli_usage_error (context, _("plot needs at least one RESULT.json."));
+  if ((status = cm_cli_check_operands (context, argc, argv, 1, G_MAXINT, _("plot needs at least one RESULT.json."))) != CM_EXIT_OK)
+    return status;
   if (argc - 1 > CM_CHART_MAX_RESULTS)
     {
       g_autofree char *message = g_strdup_printf (_("plot can compare at most %d results at once, one colour per card; %d were given."),

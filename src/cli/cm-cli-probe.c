@@ -28,9 +28,15 @@
 #include "cm-history.h"
 #include "cm-job.h"
 #include "cm-json.h"
+#include "cm-size.h"
 #include "cm-target.h"
 
 #include "cm-cli.h"
+
+/* The check reads and writes the card in whole 4 KiB blocks (O_DIRECT):
+ * --cache-up-to is rounded up to one before anything is written, as a
+ * size such as 1GB is not one. */
+#define CACHE_GRAIN 4096
 
 typedef struct
 {
@@ -160,36 +166,6 @@ print_report (const char             *device,
 
   sentence = cm_capacity_report_describe (device, report);
   printf ("%s\n", sentence);
-}
-
-/* SIZE for --cache-up-to: bytes, or with K/M/G/T (binary) or KB/MB/GB/TB
- * (decimal). */
-static gboolean
-parse_size (const char *text,
-            guint64    *out)
-{
-  static const struct { const char *suffix; guint64 unit; } units[] = {
-    { "", 1 },
-    { "K", 1024 }, { "KiB", 1024 }, { "KB", 1000 },
-    { "M", 1024 * 1024 }, { "MiB", 1024 * 1024 }, { "MB", 1000000 },
-    { "G", 1024 * 1024 * 1024 }, { "GiB", 1024 * 1024 * 1024 }, { "GB", 1000000000 },
-    { "T", G_GUINT64_CONSTANT (1) << 40 }, { "TiB", G_GUINT64_CONSTANT (1) << 40 },
-    { "TB", G_GUINT64_CONSTANT (1000000000000) },
-  };
-  char *end = NULL;
-  double value = g_ascii_strtod (text, &end);
-
-  if (end == text || value <= 0 || !isfinite (value))
-    return FALSE;
-  for (guint i = 0; i < G_N_ELEMENTS (units); i++)
-    if (g_ascii_strcasecmp (end, units[i].suffix) == 0)
-      {
-        if (value * units[i].unit > 1e15)
-          return FALSE;
-        *out = (guint64) (value * units[i].unit);
-        return *out > 0;
-      }
-  return FALSE;
 }
 
 static int
@@ -361,7 +337,7 @@ cm_cli_probe_capacity (int    argc,
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the findings as JSON"), NULL },
     { "plot", 0, 0, G_OPTION_ARG_FILENAME, &plot, N_("Draw the card's map to FILE.png, .svg or .pdf"), "FILE" },
     { "cache-up-to", 0, 0, G_OPTION_ARG_STRING, &cache,
-      N_("Rule out controller caches up to SIZE (default 256M; 1G takes about four times as long)"), "SIZE" },
+      N_("Rule out controller caches up to SIZE, rounded up to a whole 4 KiB (default 256M; 1G takes about four times as long)"), "SIZE" },
     { "restore", 0, 0, G_OPTION_ARG_NONE, &do_restore,
       N_("Put back what an interrupted check left on the card, from its journal"), NULL },
     { NULL }
@@ -369,19 +345,22 @@ cm_cli_probe_capacity (int    argc,
   g_autoptr(GOptionContext) context = g_option_context_new (_("DEVICE — check that the card really holds its capacity"));
   g_autoptr(GError) error = NULL;
   guint64 cache_bytes = CM_CAPACITY_DEFAULT_CACHE;
-
-  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  g_option_context_set_description (context,
-    _("The probe writes a signature to a few hundred places across the card, rewrites the start of the card with its own "
+  int status;
+  g_autofree char *description = g_strdup_printf ("%s\n\n%s", _("The probe writes a signature to a few hundred places across the card, rewrites the start of the card with its own "
       "bytes so that no controller cache can answer for the card, reads the signatures back, and then writes the card's "
       "own data back. What it overwrites is kept in a journal first, so an interrupted check can be undone with --restore. "
-      "The card must not be mounted."));
+      "The card must not be mounted."), cm_size_describe_syntax ());
+
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_description (context, description);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return cm_cli_usage_error (context, error->message);
-  if (argc != 2)
-    return cm_cli_usage_error (context, _("probe-capacity needs exactly one DEVICE."));
-  if (cache != NULL && !parse_size (cache, &cache_bytes))
-    return cm_cli_usage_error (context, _("--cache-up-to needs a size such as 256M, 1G or 1GB."));
+  if ((status = cm_cli_check_operands (context, argc, argv, 1, 1, _("probe-capacity needs exactly one DEVICE."))) != CM_EXIT_OK)
+    return status;
+  if (cache != NULL && !cm_size_parse (cache, "--cache-up-to", 1, &cache_bytes, &error))
+    return cm_cli_usage_error (context, error->message);
+  if (cache_bytes % CACHE_GRAIN != 0)
+    cache_bytes += CACHE_GRAIN - cache_bytes % CACHE_GRAIN;
   if (plot != NULL && !cm_cli_is_chart_name (plot))
     {
       g_autofree char *message = g_strdup_printf (_("Cannot tell the chart format from “%s”. Name the file .png, .svg or .pdf."), plot);

@@ -123,6 +123,87 @@ cm_cli_usage_error (GOptionContext *context,
   return CM_EXIT_USAGE;
 }
 
+/**
+ * cm_cli_check_operands:
+ * @context: the command's options, for the hint to --help
+ * @argc: what g_option_context_parse() left, the command's name first
+ * @argv: the same
+ * @min: how many operands (TARGET, DEVICE, RESULT.json) the command needs
+ * @max: how many it takes at most
+ * @usage: the sentence that says what the command takes
+ *
+ * Checks the operands of a command: their number, and that none is
+ * empty. An empty name ("" from an unset shell variable) would be taken
+ * by the file functions as the working folder, so it is a usage error
+ * with its own sentence, never a path.
+ *
+ * Returns: %CM_EXIT_OK, or %CM_EXIT_USAGE once the error is printed.
+ */
+int
+cm_cli_check_operands (GOptionContext  *context,
+                       int              argc,
+                       char           **argv,
+                       int              min,
+                       int              max,
+                       const char      *usage)
+{
+  g_return_val_if_fail (usage != NULL, CM_EXIT_USAGE);
+
+  if (argc - 1 < min || argc - 1 > max)
+    return cm_cli_usage_error (context, usage);
+
+  for (int i = 1; i < argc; i++)
+    if (argv[i] == NULL || argv[i][0] == '\0')
+      {
+        g_autofree char *message = g_strdup_printf ("%s %s", usage,
+          _("An empty name (“”) was given, which names nothing: CardMark never takes it for the working folder. Give the path itself."));
+
+        return cm_cli_usage_error (context, message);
+      }
+
+  return CM_EXIT_OK;
+}
+
+/**
+ * cm_cli_option_text:
+ * @option: the option, such as "--brand", for the message
+ * @value: what it was given, in the locale's character set (options
+ *   meant as text are declared %G_OPTION_ARG_FILENAME to come here raw)
+ * @text: (out): @value as UTF-8, or %NULL when @value is %NULL
+ *
+ * GOption's own conversion error does not say which option it was.
+ *
+ * Returns: %TRUE, or %FALSE with @error naming @option.
+ */
+gboolean
+cm_cli_option_text (const char  *option,
+                    const char  *value,
+                    char       **text,
+                    GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  const char *charset;
+
+  g_return_val_if_fail (option != NULL, FALSE);
+  g_return_val_if_fail (text != NULL, FALSE);
+
+  *text = NULL;
+  if (value == NULL)
+    return TRUE;
+
+  if ((*text = g_locale_to_utf8 (value, -1, NULL, NULL, &local_error)) == NULL)
+    {
+      g_get_charset (&charset);
+      /* Translators: "--brand is not text in this system's character set (UTF-8): …" */
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("%s is not text in this system’s character set (%s): %s"),
+                   option, charset, local_error->message);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
 /* --json output: the document alone on stdout, pretty, one newline. */
 void
 cm_cli_print_json (JsonNode *node)

@@ -31,6 +31,16 @@ int  cm_cli_verify      (int          argc,
                          char       **argv);
 int  cm_cli_usage_error (GOptionContext *context,
                          const char  *message);
+int  cm_cli_check_operands (GOptionContext *context,
+                            int           argc,
+                            char        **argv,
+                            int           min,
+                            int           max,
+                            const char   *usage);
+gboolean cm_cli_option_text (const char  *option,
+                             const char  *value,
+                             char       **text,
+                             GError     **error);
 void cm_cli_print_error (const GError *error);
 gboolean cm_cli_check_writable (const char  *filename,
                                 GError     **error);

@@ -421,8 +421,16 @@ static const char *
 path_open_path (CmBench  *self,
                 GError  **error)
 {
-  gboolean device = is_block_device (self->path);
+  gboolean device;
 
+  /* "" is no path, whatever GFile and stat() would make of it. */
+  if (self->path[0] == '\0')
+    {
+      g_propagate_error (error, cm_target_error_empty_path ());
+      return NULL;
+    }
+
+  device = is_block_device (self->path);
   if (self->raw && !device)
     {
       g_propagate_error (error, cm_target_error_wrong_kind (self->path, TRUE));

@@ -21,6 +21,7 @@
 
 #include "cm-card-lock.h"
 #include "cm-host.h"
+#include "cm-target.h"
 #include "cm-job-kind.h"
 
 #include "cm-job.h"
@@ -884,8 +885,7 @@ cm_job_run_async (CmJob               *self,
 
   if (self->path != NULL && *self->path == '\0')
     {
-      finish (self, task, g_error_new_literal (CM_JOB_ERROR, CM_JOB_ERROR_NO_TARGET,
-                                               _("No card was given: name a folder on the card, or its device, such as /dev/sdb.")));
+      finish (self, task, cm_target_error_empty_path ());
       return;
     }
 

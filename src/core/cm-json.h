@@ -2,14 +2,40 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Small helpers for writing JSON members with json-glib's builder.
+ * Small helpers for writing JSON members with json-glib's builder, and
+ * the one way JSON from outside (a result file, the history folder) is
+ * read: bounded in size and depth before json-glib sees it.
  */
 
 #pragma once
 
+#include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
 G_BEGIN_DECLS
+
+#define CM_JSON_ERROR (cm_json_error_quark ())
+
+typedef enum
+{
+  CM_JSON_ERROR_TOO_LARGE,
+  CM_JSON_ERROR_TOO_DEEP,
+  CM_JSON_ERROR_NOT_REGULAR,
+} CmJsonError;
+
+/* A result is a few megabytes at most (a full run's samples); nothing
+ * CardMark writes nests deeper than a handful of levels. */
+#define CM_JSON_MAX_BYTES (64 * 1024 * 1024)
+#define CM_JSON_MAX_DEPTH 64
+
+GQuark      cm_json_error_quark        (void);
+
+char       *cm_json_read_file_bounded  (GFile       *file,
+                                        gsize       *length,
+                                        GError     **error) G_GNUC_WARN_UNUSED_RESULT;
+JsonParser *cm_json_parse_data_bounded (const char  *data,
+                                        gssize       length,
+                                        GError     **error) G_GNUC_WARN_UNUSED_RESULT;
 
 void cm_json_add_string       (JsonBuilder *builder,
                                const char  *key,

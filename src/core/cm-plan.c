@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include "cm-size.h"
+
 #include "cm-plan.h"
 
 #define MiB (1024 * 1024)
@@ -370,40 +372,10 @@ gboolean
 cm_plan_parse_size (const char *text,
                     guint64    *bytes)
 {
-  static const struct { const char *suffix; guint64 unit; } units[] = {
-    { "", 1 }, { "B", 1 },
-    { "K", 1024 }, { "KiB", 1024 }, { "KB", 1000 },
-    { "M", MiB }, { "MiB", MiB }, { "MB", 1000000 },
-    { "G", GiB }, { "GiB", GiB }, { "GB", 1000000000 },
-    { "T", GiB * 1024 }, { "TiB", GiB * 1024 }, { "TB", 1000000000000ull },
-  };
-  g_autofree char *stripped = NULL;
-  char *end = NULL;
-  double value;
-
   g_return_val_if_fail (bytes != NULL, FALSE);
 
-  if (text == NULL)
-    return FALSE;
-
-  stripped = g_strstrip (g_strdup (text));
-  value = g_ascii_strtod (stripped, &end);
-  if (end == stripped || !(value > 0))
-    return FALSE;
-  while (*end == ' ')
-    end++;
-
-  for (guint i = 0; i < G_N_ELEMENTS (units); i++)
-    {
-      if (g_ascii_strcasecmp (end, units[i].suffix) == 0 &&
-          value * units[i].unit < 1.8e19)
-        {
-          *bytes = (guint64) (value * units[i].unit);
-          return *bytes > 0;
-        }
-    }
-
-  return FALSE;
+  /* The one syntax of every size option (cm-size.c). */
+  return cm_size_parse (text, NULL, 1, bytes, NULL);
 }
 
 const char *

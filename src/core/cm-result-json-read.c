@@ -12,6 +12,7 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
+#include "cm-json.h"
 #include "cm-result-private.h"
 
 static gboolean
@@ -731,11 +732,19 @@ cm_result_new_from_data (const char  *data,
                          gssize       length,
                          GError     **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonParser) parser = NULL;
   g_autoptr(GError) local_error = NULL;
 
-  if (!json_parser_load_from_data (parser, data, length, &local_error))
+  g_return_val_if_fail (data != NULL, NULL);
+
+  /* A file from outside: bounded before json-glib parses it (cm-json.c). */
+  if ((parser = cm_json_parse_data_bounded (data, length, &local_error)) == NULL)
     {
+      if (local_error->domain == CM_JSON_ERROR)
+        {
+          g_set_error_literal (error, CM_RESULT_ERROR, CM_RESULT_ERROR_INVALID, local_error->message);
+          return NULL;
+        }
       g_set_error (error, CM_RESULT_ERROR, CM_RESULT_ERROR_INVALID,
                    _("This is not a CardMark result: %s"), local_error->message);
       return NULL;
@@ -756,7 +765,7 @@ cm_result_new_from_file (GFile   *file,
 
   g_return_val_if_fail (G_IS_FILE (file), NULL);
 
-  if (!g_file_load_contents (file, NULL, &data, &length, NULL, error))
+  if ((data = cm_json_read_file_bounded (file, &length, error)) == NULL)
     return NULL;
 
   return cm_result_new_from_data (data, length, error);

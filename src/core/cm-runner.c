@@ -661,29 +661,39 @@ check_other_writers (CmRunner *self,
                           extra);
 }
 
-/* Says whether the card is as it was: in the result's notes, or, when
- * the run failed and another program wrote, after the error's message. */
-static void
-report_card_state (CmResult *result,
-                   GError   *error,
-                   char     *sentence,
-                   gboolean  other_writer)
+/* Says whether the card is as it was: in the result's notes; or, when
+ * another program wrote, as the run's error (after the error's own
+ * message when the run failed anyway). A run whose writes reverted
+ * another program's is no result: its data may be lost, and its writes
+ * were in the figures too. Returns whether the run still stands. */
+static gboolean
+report_card_state (CmResult  *result,
+                   GError   **error,
+                   char      *sentence,
+                   gboolean   other_writer)
 {
   g_autofree char *owned = sentence;
 
-  if (error == NULL)
+  if (*error == NULL && !other_writer)
     {
       cm_result_add_note (result, sentence);
-      return;
+      return TRUE;
+    }
+
+  if (*error == NULL)
+    {
+      g_set_error_literal (error, CM_TARGET_ERROR, CM_TARGET_ERROR_OTHER_WRITER, sentence);
+      return FALSE;
     }
 
   if (other_writer)
     {
-      g_autofree char *message = g_strconcat (error->message, " ", sentence, NULL);
+      g_autofree char *message = g_strconcat ((*error)->message, " ", sentence, NULL);
 
-      g_free (error->message);
-      error->message = g_steal_pointer (&message);
+      g_free ((*error)->message);
+      (*error)->message = g_steal_pointer (&message);
     }
+  return FALSE;
 }
 
 static void
@@ -733,7 +743,7 @@ run_thread (GTask        *task,
       gboolean other = FALSE;
       char *sentence = check_other_writers (self, counted, written_before, written, &other);
 
-      report_card_state (result, ok ? NULL : error, sentence, other);
+      ok = report_card_state (result, &error, sentence, other) && ok;
     }
 
   /* Closing removes the scratch file's last trace on every path out. */

@@ -177,6 +177,20 @@ cm_target_error_wrong_kind (const char *path,
                       C_("two sentences", "%s %s"), kind, advice);
 }
 
+/**
+ * cm_target_error_empty_path:
+ *
+ * Returns: the error for a target whose name is empty: the file
+ *   functions would take "" for the working folder, and test the
+ *   computer's own disk.
+ */
+GError *
+cm_target_error_empty_path (void)
+{
+  return g_error_new_literal (CM_TARGET_ERROR, CM_TARGET_ERROR_NOT_FOUND,
+                              _("No target was given: its name is empty. Give a folder on the card or the card's device, such as /dev/mmcblk0."));
+}
+
 static gboolean
 set_errno_error (GError     **error,
                  int          errsv,
@@ -376,6 +390,11 @@ cm_target_new_for_path (const char  *path,
 
   g_return_val_if_fail (path != NULL, NULL);
 
+  if (path[0] == '\0')
+    {
+      g_propagate_error (error, cm_target_error_empty_path ());
+      return NULL;
+    }
   if (stat (path, &st) != 0)
     return set_errno_error (error, errno, path), NULL;
 

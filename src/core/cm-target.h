@@ -22,6 +22,7 @@ typedef enum
   CM_TARGET_ERROR_IO,
   CM_TARGET_ERROR_REMOVED,
   CM_TARGET_ERROR_TOO_SMALL,
+  CM_TARGET_ERROR_OTHER_WRITER,  /* another program wrote to the card during a raw write test */
 } CmTargetError;
 
 GQuark cm_target_error_quark (void);
@@ -69,6 +70,7 @@ const char   *cm_target_mode_to_string      (CmTargetMode   mode);
 guint         cm_target_remove_stale_scratch (const char   *folder);
 GError       *cm_target_error_from_errno    (int            errsv,
                                              const char    *path) G_GNUC_WARN_UNUSED_RESULT;
+GError       *cm_target_error_empty_path    (void) G_GNUC_WARN_UNUSED_RESULT;
 GError       *cm_target_error_wrong_kind    (const char    *path,
                                              gboolean       need_device) G_GNUC_WARN_UNUSED_RESULT;
 gboolean      cm_target_device_is_mounted   (const char    *device);
