@@ -12,6 +12,7 @@
 
 #include "cm-test-table.h"
 #include "cm-history.h"
+#include "cm-job.h"
 
 #include "cm-cli.h"
 
@@ -68,7 +69,10 @@ print_row (CmResult  *result,
   g_string_append_c (line, ' ');
   cm_cli_pad (line, name ? name : "?", widths[COLUMN_CARD], FALSE);
   g_string_append_c (line, ' ');
-  cm_cli_pad (line, cm_result_get_profile (result), widths[COLUMN_RUN], FALSE);
+  /* A benchmark by its profile, every other job by its kind. */
+  cm_cli_pad (line, g_str_equal (cm_result_get_kind (result), "bench")
+                    ? cm_result_get_profile (result) : cm_job_kind_get_title (cm_result_get_kind (result)),
+              widths[COLUMN_RUN], FALSE);
   /* A full verify has no sequential tests: its write and read-back
    * rates stand in for them. */
   append_figure (line, figure (result, cm_result_get_verify (result) ? CM_TEST_VERIFY_WRITE : CM_TEST_SEQ_WRITE, FALSE),
@@ -89,6 +93,9 @@ print_table (GPtrArray *results)
   int widths[N_COLUMNS] = { 16, 24, 6, 9, 9, 9, 9 };
   g_autoptr(GString) line = g_string_new (NULL);
   g_autoptr(GString) unit_line = g_string_new (NULL);
+
+  for (const char * const *kind = cm_job_kinds_list_names (); *kind != NULL; kind++)
+    widths[COLUMN_RUN] = MAX (widths[COLUMN_RUN], cm_cli_text_width (cm_job_kind_get_title (*kind)));
 
   for (guint i = 0; i < N_COLUMNS; i++)
     {

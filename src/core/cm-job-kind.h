@@ -33,7 +33,6 @@ typedef struct
 } CmJobKind;
 
 const CmJobKind *cm_job_kinds_lookup   (const char      *name);
-const char * const *cm_job_kinds_list_names (void);
 /* For the tests: a kind that is not in the table, as the test table's
  * own new-kind test does. */
 void             cm_job_kinds_add_for_testing (const CmJobKind *kind);

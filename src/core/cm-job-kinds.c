@@ -66,3 +66,21 @@ cm_job_kinds_add_for_testing (const CmJobKind *kind)
     added = g_ptr_array_new ();
   g_ptr_array_add (added, (gpointer) kind);
 }
+
+/**
+ * cm_job_kind_get_title:
+ * @kind: a document's kind
+ *
+ * The kind as people say it ("Capacity check"), or @kind itself for a
+ * kind this CardMark does not know (a document from a newer one).
+ */
+const char *
+cm_job_kind_get_title (const char *kind)
+{
+  const CmJobKind *row;
+
+  g_return_val_if_fail (kind != NULL, NULL);
+
+  row = cm_job_kinds_lookup (kind);
+  return row != NULL ? g_dgettext (GETTEXT_PACKAGE, row->title) : kind;
+}
