@@ -89,6 +89,7 @@ block_end_signals (void)
 
 static int
 open_device (const char  *path,
+             gboolean     exclusive,
              guint64     *size,
              GError     **error)
 {
@@ -113,7 +114,9 @@ open_device (const char  *path,
       return -1;
     }
 
-  if ((fd = open (path, O_RDWR | O_DIRECT | O_EXCL | O_CLOEXEC)) < 0)
+  /* The check itself is opened by its job, after it holds the card; a
+   * look at the size beforehand must not stand in its way. */
+  if ((fd = open (path, exclusive ? O_RDWR | O_DIRECT | O_EXCL | O_CLOEXEC : O_RDONLY | O_CLOEXEC)) < 0)
     {
       g_propagate_error (error, cm_target_error_from_errno (errno, path));
       return -1;
@@ -179,7 +182,7 @@ restore (const char *device)
   guint n_restored = 0;
   int fd;
 
-  if ((fd = open_device (device, &size, &error)) < 0)
+  if ((fd = open_device (device, TRUE, &size, &error)) < 0)
     {
       cm_cli_print_error (error);
       return CM_EXIT_FAILED;
@@ -271,7 +274,7 @@ run_probe (const char *device,
 
   probe.signal_fd = block_end_signals ();
   /* What the job will open, checked first for the plan's sentence. */
-  if ((fd = open_device (device, &size, &error)) < 0)
+  if ((fd = open_device (device, FALSE, &size, &error)) < 0)
     {
       cm_cli_print_error (error);
       return CM_EXIT_FAILED;
