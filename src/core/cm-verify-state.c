@@ -391,9 +391,6 @@ counts_fit (CmVerifyRun *run,
         return FALSE;
       total += values[i];
     }
-  if (run->regions->len % 2 != 0)
-    return FALSE;
-  g_array_set_size (run->regions, run->regions->len / 2);
   for (guint i = 0; i < run->regions->len; i++)
     {
       CmRegion *region = &g_array_index (run->regions, CmRegion, i);
@@ -435,6 +432,7 @@ cm_verify_state_parse (CmVerifyRun  *run,
   g_autoptr(GKeyFile) key_file = g_key_file_new ();
   g_autofree char *sum = NULL;
   g_autofree char *card = NULL;
+  g_autoptr(GArray) ends = g_array_new (FALSE, FALSE, sizeof (guint64));
   Reader r = { key_file, TRUE };
   guint64 file_bytes, max_number, span;
   gsize body_length;
@@ -493,7 +491,10 @@ cm_verify_state_parse (CmVerifyRun  *run,
   g_array_set_size (run->numbers, 0);
   g_array_set_size (run->write_points, 0);
   g_array_set_size (run->read_points, 0);
-  get_u64_list (&r, "regions", run->regions, MAX_REGIONS * 2, span);
+  get_u64_list (&r, "regions", ends, MAX_REGIONS * 2, span);
+  r.ok = r.ok && ends->len % 2 == 0;
+  /* Start and end, a CmRegion of two numbers. */
+  g_array_append_vals (run->regions, ends->data, ends->len / 2);
   get_u64_list (&r, "lengths", run->lengths, max_number, file_bytes);
   get_u64_list (&r, "numbers", run->numbers, max_number, max_number);
   get_points (&r, "write-points", run->write_points, span);
