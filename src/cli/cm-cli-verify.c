@@ -191,9 +191,15 @@ is_chart_name (const char *name)
 }
 
 static void
-explain_stop (CmVerify *verify)
+explain_stop (CmVerify     *verify,
+              const GError *error)
 {
-  if (!cm_verify_has_saved_state (verify))
+  /* A state refused, or another run's, is not one to carry on with: the
+   * error said what to do. */
+  if (!cm_verify_has_saved_state (verify) ||
+      g_error_matches (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_DAMAGED) ||
+      g_error_matches (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NOT_THIS_CARD) ||
+      g_error_matches (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_BUSY))
     return;
   if (cm_verify_get_mode (verify) == CM_VERIFY_MODE_FILES)
     fprintf (stderr, _("What was done is kept. Carry on with “cardmark-cli verify --resume”, or delete the .h2w files in %s.\n"),
@@ -292,7 +298,7 @@ cm_cli_verify (int    argc,
   if (v.error != NULL)
     {
       cm_cli_print_error (v.error);
-      explain_stop (verify);
+      explain_stop (verify, v.error);
       g_clear_error (&v.error);
       return CM_EXIT_FAILED;
     }
