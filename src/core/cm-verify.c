@@ -51,6 +51,18 @@ enum {
 static guint signals[N_SIGNALS];
 
 static void
+release_lock (CmVerify *self)
+{
+  /* Unlocked first: the folder's descriptor shares the lock's. */
+  if (self->lock_fd >= 0)
+    {
+      flock (self->lock_fd, LOCK_UN);
+      close (self->lock_fd);
+    }
+  self->lock_fd = -1;
+}
+
+static void
 cm_verify_finalize (GObject *object)
 {
   CmVerify *self = (CmVerify *) object;
@@ -70,6 +82,7 @@ cm_verify_finalize (GObject *object)
     close (self->device_fd);
   if (self->dir_fd >= 0)
     close (self->dir_fd);
+  release_lock (self);
 
   G_OBJECT_CLASS (cm_verify_parent_class)->finalize (object);
 }
@@ -322,18 +335,22 @@ device_mounts (const char *device,
   return g_steal_pointer (&mounts);
 }
 
-/* One verify of a card at a time, across processes: an flock on the
- * folder's descriptor or the device's, held until the run is over. */
+/* One verify of a card at a time, across processes: an flock on a
+ * descriptor of the folder or of the device (taken before the device is
+ * opened for writing, which may be exclusive), held until the run is
+ * over. Takes @fd. */
 static gboolean
 take_lock (CmVerify  *self,
            int        fd,
            GError   **error)
 {
-  if (flock (fd, LOCK_EX | LOCK_NB) == 0)
+  if (fd >= 0 && flock (fd, LOCK_EX | LOCK_NB) == 0)
     {
       self->lock_fd = fd;
       return TRUE;
     }
+  if (fd >= 0)
+    close (fd);
   if (errno == EWOULDBLOCK)
     g_set_error (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_BUSY,
                  _("A check of this card is already running (on %s). Wait for it to end, or stop it, then try again."),
@@ -391,6 +408,10 @@ prepare_device (CmVerify  *self,
 
   self->mode = CM_VERIFY_MODE_DEVICE;
   self->device = g_strdup (self->path);
+  /* A descriptor UDisks opened is the one to lock where the device
+   * itself may not be opened here. */
+  if (!take_lock (self, self->device_fd >= 0 ? dup (self->device_fd) : open (self->path, O_RDONLY | O_CLOEXEC), error))
+    return FALSE;
   if (self->device_fd >= 0)
     self->target = cm_target_new_for_fd (self->device_fd, self->path, TRUE, &local_error);
   else
@@ -415,9 +436,6 @@ prepare_device (CmVerify  *self,
                    self->path);
       return FALSE;
     }
-  if (!take_lock (self, cm_target_get_fd (self->target), error))
-    return FALSE;
-
   return set_state_path (self, device_identity (self->path, self->card_bytes));
 }
 
@@ -439,7 +457,7 @@ prepare_folder (CmVerify  *self,
     }
   self->folder_dev = dir_st.st_dev;
   self->card_bytes = (guint64) st.f_blocks * st.f_frsize;
-  if (!take_lock (self, self->dir_fd, error))
+  if (!take_lock (self, dup (self->dir_fd), error))
     return FALSE;
   set_state_path (self, folder_identity (&st));
   existing = cm_verify_list_h2w (self->folder);
@@ -533,11 +551,8 @@ cm_verify_prepare (CmVerify  *self,
     }
 
   /* A run that may not go ahead keeps no other out. */
-  if (!ok && self->lock_fd >= 0)
-    {
-      flock (self->lock_fd, LOCK_UN);
-      self->lock_fd = -1;
-    }
+  if (!ok)
+    release_lock (self);
   self->prepared = ok;
   return ok;
 }
@@ -623,8 +638,6 @@ cm_verify_run_finish (CmVerify      *self,
 
   self->running = FALSE;
   /* The run is over: another may start. */
-  if (self->lock_fd >= 0)
-    flock (self->lock_fd, LOCK_UN);
-  self->lock_fd = -1;
+  release_lock (self);
   return g_task_propagate_pointer (G_TASK (result), error);
 }
