@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cm-target.h"
+#include "cm-verify-private.h"
 #include "cm-verify.h"
 
 #define SECTORS 64
@@ -249,6 +250,239 @@ test_prepare_refuses (void)
   g_assert_cmpint (g_rmdir (folder), ==, 0);
 }
 
+/* The state file (cm-verify-state.c): a verify prepared on an empty
+ * folder, so it knows its card's identity and size. */
+typedef struct
+{
+  char     *folder;
+  CmVerify *verify;
+} Prepared;
+
+static void
+prepared_init (Prepared      *p,
+               CmVerifyFlags  flags)
+{
+  g_autofree char *states = NULL;
+  g_autoptr(GError) error = NULL;
+
+  p->folder = g_dir_make_tmp ("cardmark-verify-XXXXXX", NULL);
+  states = g_build_filename (p->folder, "states", NULL);
+  p->verify = cm_verify_new (p->folder, flags);
+  cm_verify_set_state_folder (p->verify, states);
+  g_assert_true (cm_verify_prepare (p->verify, &error));
+  g_assert_no_error (error);
+}
+
+static void
+prepared_clear (Prepared *p)
+{
+  g_autofree char *states = g_build_filename (p->folder, "states", NULL);
+
+  if (p->verify != NULL)
+    g_remove (cm_verify_get_state_path (p->verify));
+  g_clear_object (&p->verify);
+  g_rmdir (states);
+  g_rmdir (p->folder);
+  g_free (p->folder);
+}
+
+/* A run three files in, stopped at the start of a fourth it had named. */
+static CmVerifyRun *
+stopped_run (CmVerify *verify)
+{
+  CmVerifyRun *run = cm_verify_run_new (verify, NULL);
+  guint64 length = verify->file_bytes;
+
+  for (guint n = 1; n <= 4; n++)
+    g_array_append_val (run->numbers, n);
+  for (guint i = 0; i < 3; i++)
+    g_array_append_val (run->lengths, length);
+  run->n_files = 3;
+  run->cur_file = 3;
+  run->written_bytes = 3 * length;
+  run->write_seconds = 1.5;
+  run->planned_bytes = 3 * length;
+  return run;
+}
+
+static gboolean
+parse_back (CmVerify    *verify,
+            const char  *data,
+            gsize        length,
+            CmVerifyRun **out,
+            GError     **error)
+{
+  CmVerifyRun *run = cm_verify_run_new (verify, NULL);
+  gboolean ok = cm_verify_state_parse (run, data, length, error);
+
+  if (out != NULL)
+    *out = run;
+  else
+    cm_verify_run_free (run);
+  return ok;
+}
+
+static void
+test_state_round_trip (void)
+{
+  Prepared p;
+  CmVerifyRun *run, *back = NULL;
+  g_autofree char *data = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize length = 0;
+
+  g_test_summary ("A run stopped between two files (issue 23 case 7) saves a state that reads back whole");
+  prepared_init (&p, CM_VERIFY_FLAGS_NONE);
+  run = stopped_run (p.verify);
+  data = cm_verify_state_to_data (run, &length);
+  g_assert_true (parse_back (p.verify, data, length, &back, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (back->n_files, ==, 3);
+  g_assert_cmpuint (back->numbers->len, ==, 3);
+  g_assert_cmpuint (back->cur_file, ==, 3);
+  g_assert_cmpuint (back->written_bytes, ==, run->written_bytes);
+  g_assert_cmpfloat (back->write_seconds, ==, 1.5);
+  cm_verify_run_free (back);
+  cm_verify_run_free (run);
+  prepared_clear (&p);
+}
+
+static void
+test_state_checksum (void)
+{
+  Prepared p;
+  CmVerifyRun *run;
+  g_autofree char *data = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize length = 0;
+  char *at;
+
+  g_test_summary ("A state with one byte changed fails its checksum and is refused as damaged");
+  prepared_init (&p, CM_VERIFY_FLAGS_NONE);
+  run = stopped_run (p.verify);
+  data = cm_verify_state_to_data (run, &length);
+  at = strstr (data, "written-bytes=");
+  g_assert_nonnull (at);
+  at[strlen ("written-bytes=")] = '1';
+  g_assert_false (parse_back (p.verify, data, length, NULL, &error));
+  g_assert_error (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_DAMAGED);
+  g_assert_nonnull (strstr (error->message, "delete"));
+  cm_verify_run_free (run);
+  prepared_clear (&p);
+}
+
+static void
+test_state_other_card (void)
+{
+  Prepared p;
+  CmVerifyRun *run;
+  g_autofree char *data = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize length = 0;
+
+  g_test_summary ("A state that names another card (issue 23 case 5) is refused, with what to do");
+  prepared_init (&p, CM_VERIFY_FLAGS_NONE);
+  run = stopped_run (p.verify);
+  data = cm_verify_state_to_data (run, &length);
+  g_free (p.verify->identity);
+  p.verify->identity = g_strdup ("files-268435456-another");
+  g_assert_false (parse_back (p.verify, data, length, NULL, &error));
+  g_assert_error (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NOT_THIS_CARD);
+  g_assert_nonnull (strstr (error->message, "without --resume"));
+  cm_verify_run_free (run);
+  prepared_clear (&p);
+}
+
+static void
+test_state_bounds (void)
+{
+  Prepared p;
+  CmVerifyRun *run;
+  guint64 card = 0;
+
+  g_test_summary ("Numbers a state holds beyond the card it names (issue 23 case 10) are refused as damaged, "
+                  "checksum or not");
+  prepared_init (&p, CM_VERIFY_FLAGS_NONE);
+  card = p.verify->card_bytes;
+  for (guint c = 0; c < 6; c++)
+    {
+      g_autofree char *data = NULL;
+      g_autoptr(GError) error = NULL;
+      gsize length = 0;
+
+      run = stopped_run (p.verify);
+      switch (c)
+        {
+        case 0: run->written_bytes = card + 1; break;
+        case 1: run->counts.ok = card; break;
+        case 2: g_array_index (run->numbers, guint, 1) = 1; break;  /* not rising */
+        case 3: g_array_index (run->lengths, guint64, 0) = p.verify->file_bytes + CM_VERIFY_SECTOR; break;
+        case 4: run->cur_offset = 4096; break;  /* past what file 3 holds */
+        default: run->phase = CM_VERIFY_PHASE_READ + 1; break;  /* a finished run replays nothing */
+        }
+      data = cm_verify_state_to_data (run, &length);
+      g_assert_false (parse_back (p.verify, data, length, NULL, &error));
+      g_assert_error (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_DAMAGED);
+      cm_verify_run_free (run);
+    }
+  prepared_clear (&p);
+}
+
+static void
+test_read_only_keeps_no_state (void)
+{
+  Prepared p;
+  CmVerifyRun *run;
+
+  g_test_summary ("A --read-only run saves no state for a later --resume to replay (issue 23 case 9)");
+  prepared_init (&p, CM_VERIFY_FLAGS_NONE);
+  run = stopped_run (p.verify);
+  cm_verify_run_save_state (run);
+  g_assert_true (g_file_test (cm_verify_get_state_path (p.verify), G_FILE_TEST_IS_REGULAR));
+  g_remove (cm_verify_get_state_path (p.verify));
+  p.verify->flags |= CM_VERIFY_FLAGS_READ_ONLY;
+  cm_verify_run_save_state (run);
+  g_assert_false (g_file_test (cm_verify_get_state_path (p.verify), G_FILE_TEST_EXISTS));
+  cm_verify_run_free (run);
+  prepared_clear (&p);
+}
+
+static void
+test_one_at_a_time (void)
+{
+  Prepared p;
+  g_autoptr(CmVerify) second = NULL;
+  g_autoptr(CmVerify) third = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_test_summary ("A second verify of a folder a first one holds is refused (issue 23 case 6)");
+  prepared_init (&p, CM_VERIFY_FLAGS_NONE);
+  second = cm_verify_new (p.folder, CM_VERIFY_FLAGS_NONE);
+  g_assert_false (cm_verify_prepare (second, &error));
+  g_assert_error (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_BUSY);
+  g_assert_nonnull (strstr (error->message, "already running"));
+  g_clear_error (&error);
+  g_clear_object (&p.verify);
+  third = cm_verify_new (p.folder, CM_VERIFY_FLAGS_NONE);
+  cm_verify_set_state_folder (third, "/nonexistent");
+  g_assert_true (cm_verify_prepare (third, &error));
+  g_assert_no_error (error);
+  g_rmdir (p.folder);
+  g_free (p.folder);
+}
+
+static void
+test_empty_path (void)
+{
+  g_autoptr(CmVerify) verify = cm_verify_new ("", CM_VERIFY_FLAGS_NONE);
+  g_autoptr(GError) error = NULL;
+
+  g_test_summary ("An empty path is no target, never the working folder (issue 23 case 4)");
+  g_assert_false (cm_verify_prepare (verify, &error));
+  g_assert_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_NOT_SUPPORTED);
+  g_assert_null (cm_verify_get_folder (verify));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -263,6 +497,13 @@ main (int   argc,
   g_test_add_func ("/cardmark/verify/result-round-trip", test_result_round_trip);
   g_test_add_func ("/cardmark/verify/result-damaged", test_result_damaged);
   g_test_add_func ("/cardmark/verify/prepare-refuses", test_prepare_refuses);
+  g_test_add_func ("/cardmark/verify/state-round-trip", test_state_round_trip);
+  g_test_add_func ("/cardmark/verify/state-checksum", test_state_checksum);
+  g_test_add_func ("/cardmark/verify/state-other-card", test_state_other_card);
+  g_test_add_func ("/cardmark/verify/state-bounds", test_state_bounds);
+  g_test_add_func ("/cardmark/verify/read-only-keeps-no-state", test_read_only_keeps_no_state);
+  g_test_add_func ("/cardmark/verify/one-at-a-time", test_one_at_a_time);
+  g_test_add_func ("/cardmark/verify/empty-path", test_empty_path);
 
   return g_test_run ();
 }

@@ -244,7 +244,6 @@ run (CmVerifyRow *self,
   CmVerifyFlags flags = CM_VERIFY_FLAGS_CARRY_ON | (device ? CM_VERIFY_FLAGS_DESTROY_DATA : 0);
 
   self->verify = cm_verify_new (path, flags);
-  cm_verify_set_name (self->verify, cm_card_item_get_name (self->item));
   if (fd >= 0)
     cm_verify_set_device_fd (self->verify, fd);
   if (!cm_verify_prepare (self->verify, &error))

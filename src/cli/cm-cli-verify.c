@@ -13,8 +13,10 @@
 #include <glib/gi18n.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/signalfd.h>
 #include <unistd.h>
 
+#include "cm-card-lock.h"
 #include "cm-chart.h"
 #include "cm-history.h"
 #include "cm-job.h"
@@ -98,14 +100,43 @@ done_cb (GObject      *object,
   g_main_loop_quit (v->loop);
 }
 
+/* INT, TERM, HUP (an SSH session that drops) and QUIT all mean: stop,
+ * keep what was done for --resume, then end. They arrive through a
+ * signalfd, so each is handled on the main loop whichever thread the
+ * kernel would have picked, as the capacity probe does. */
 static gboolean
-interrupted_cb (gpointer user_data)
+interrupted_cb (int          fd,
+                GIOCondition condition,
+                gpointer     user_data)
 {
   Verify *v = user_data;
+  struct signalfd_siginfo info;
 
-  fprintf (stderr, "\n%s\n", _("Stopping: keeping what was done…"));
-  g_cancellable_cancel (v->cancellable);
+  if (read (fd, &info, sizeof info) != sizeof info)
+    return G_SOURCE_CONTINUE;
+  if (!g_cancellable_is_cancelled (v->cancellable))
+    {
+      fprintf (stderr, "\n%s\n", _("Stopping: keeping what was done…"));
+      g_cancellable_cancel (v->cancellable);
+    }
   return G_SOURCE_CONTINUE;
+}
+
+static int
+block_end_signals (void)
+{
+  sigset_t set;
+
+  /* A closed terminal or pipe must not end the run before its state is
+   * saved: a write to stderr then fails instead. */
+  signal (SIGPIPE, SIG_IGN);
+  sigemptyset (&set);
+  sigaddset (&set, SIGINT);
+  sigaddset (&set, SIGTERM);
+  sigaddset (&set, SIGHUP);
+  sigaddset (&set, SIGQUIT);
+  pthread_sigmask (SIG_BLOCK, &set, NULL);
+  return signalfd (-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 }
 
 static void
@@ -185,9 +216,16 @@ is_chart_name (const char *name)
 }
 
 static void
-explain_stop (CmVerify *verify)
+explain_stop (CmVerify     *verify,
+              const GError *error)
 {
-  if (verify == NULL || !cm_verify_has_saved_state (verify))
+  /* A state refused, or another run's, is not one to carry on with: the
+   * error said what to do. */
+  if (verify == NULL || !cm_verify_has_saved_state (verify) ||
+      g_error_matches (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_DAMAGED) ||
+      g_error_matches (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NOT_THIS_CARD) ||
+      g_error_matches (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_BUSY) ||
+      g_error_matches (error, CM_CARD_LOCK_ERROR, CM_CARD_LOCK_ERROR_BUSY))
     return;
   if (cm_verify_get_mode (verify) == CM_VERIFY_MODE_FILES)
     fprintf (stderr, _("What was done is kept. Carry on with “cardmark-cli verify --resume”, or delete the .h2w files in %s.\n"),
@@ -220,7 +258,8 @@ cm_cli_verify (int    argc,
   CmVerify *verify;
   CmVerifyFlags flags = CM_VERIFY_FLAGS_NONE;
   Verify v = { 0 };
-  guint sigint, sigterm;
+  guint signal_source;
+  int signal_fd;
   const CmVerifySummary *summary;
   gboolean lost;
 
@@ -234,6 +273,8 @@ cm_cli_verify (int    argc,
     return cm_cli_usage_error (context, error->message);
   if (argc != 2)
     return cm_cli_usage_error (context, _("verify needs exactly one TARGET, a folder or a device."));
+  if (argv[1][0] == '\0')
+    return cm_cli_usage_error (context, _("The TARGET is empty. Give a folder on the card, or the card's device, such as /dev/mmcblk0."));
   if (read_only && (destroy || resume))
     return cm_cli_usage_error (context, _("--read-only only reads: it cannot be combined with --destroy-data or --resume."));
   if (plot != NULL && !is_chart_name (plot))
@@ -246,6 +287,8 @@ cm_cli_verify (int    argc,
   flags |= keep ? CM_VERIFY_FLAGS_KEEP : 0;
   flags |= read_only ? CM_VERIFY_FLAGS_READ_ONLY : 0;
   flags |= destroy ? CM_VERIFY_FLAGS_DESTROY_DATA : 0;
+  /* Blocked before any thread starts, so none of them takes one. */
+  signal_fd = block_end_signals ();
   history = cm_history_new_default ();
   job = cm_job_new ("verify", argv[1]);
   cm_job_set_verify_flags (job, flags);
@@ -257,16 +300,15 @@ cm_cli_verify (int    argc,
   v.cancellable = cancellable;
   v.tty = isatty (STDERR_FILENO);
   g_signal_connect (job, "notify::phase", G_CALLBACK (verify_started_cb), &v);
-  sigint = g_unix_signal_add (SIGINT, interrupted_cb, &v);
-  sigterm = g_unix_signal_add (SIGTERM, interrupted_cb, &v);
+  signal_source = g_unix_fd_add (signal_fd, G_IO_IN, interrupted_cb, &v);
 
   v.target = argv[1];
   v.read_only = read_only;
   cm_job_run_async (job, cancellable, done_cb, &v);
   g_main_loop_run (loop);
   verify = cm_job_get_verify (job);
-  g_source_remove (sigint);
-  g_source_remove (sigterm);
+  g_source_remove (signal_source);
+  close (signal_fd);
   if (v.tty)
     fprintf (stderr, "\r\033[K");
 
@@ -276,7 +318,7 @@ cm_cli_verify (int    argc,
         fprintf (stderr, "cardmark-cli: %s\n%s\n", v.error->message, _("Add --destroy-data to go ahead."));
       else
         cm_cli_print_error (v.error);
-      explain_stop (verify);
+      explain_stop (verify, v.error);
       g_clear_error (&v.error);
       return CM_EXIT_FAILED;
     }

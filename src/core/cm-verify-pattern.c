@@ -161,6 +161,18 @@ cm_verify_check (const guint8   *buffer,
 }
 
 gboolean
+cm_verify_sector_found (const guint8 *sector,
+                        guint64      *found)
+{
+  const guint64 *words = (const guint64 *) sector;
+  SectorState state;
+
+  *found = GUINT64_FROM_LE (words[0]);
+  state = check_sector (words, *found);
+  return state == SECTOR_OK;
+}
+
+gboolean
 cm_verify_sector_is_ok (const guint8 *sector,
                         guint64       offset)
 {

@@ -2,12 +2,16 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * What the full verify's files share: the object (cm-verify.c), its
- * worker (cm-verify-run.c, which writes, and cm-verify-read.c, which
- * reads back and checks) and its pattern (cm-verify-pattern.c).
+ * What the full verify's files share: the object (cm-verify.c), the
+ * run's shared state and its state file (cm-verify-state.c), the worker
+ * (cm-verify-run.c, which writes, then calls cm-verify-read.c, which
+ * reads back and checks) and the pattern (cm-verify-pattern.c). Calls go
+ * one way: run → read → state, run → state.
  */
 
 #pragma once
+
+#include <sys/types.h>
 
 #include "cm-card-info.h"
 #include "cm-device.h"
@@ -34,18 +38,17 @@ struct _CmVerify
   char          *folder;      /* files mode */
   char          *device;      /* device mode, or the device under the folder */
   char          *state_path;
+  char          *identity;    /* the card's: size and by-id name, or size and fsid */
+  guint64        card_bytes;  /* the device's size, or the filesystem's */
+  int            dir_fd;      /* files mode: the folder, every .h2w is opened from it */
+  dev_t          folder_dev;  /* the folder's filesystem: a .h2w must be on it */
+  int            lock_fd;     /* holds the flock that keeps a second verify out */
   CmTarget      *target;      /* device mode, once opened */
   gboolean       running;
 
   /* What the result says of the card, as a bench's does (cm-bench.c). */
-  char          *name;
-  CmDevice      *card_device; /* as UDisks knows it, or NULL */
-  CmCardInfo    *card;
-  CmHostFacts   *host;
 };
 
-char     *cm_verify_file_path     (CmVerify     *self,
-                                   guint         index) G_GNUC_WARN_UNUSED_RESULT;
 GArray   *cm_verify_list_h2w      (const char   *folder) G_GNUC_WARN_UNUSED_RESULT;
 void      cm_verify_emit_progress (CmVerify     *self,
                                    guint         phase,
@@ -54,6 +57,10 @@ void      cm_verify_emit_progress (CmVerify     *self,
                                    double        seconds_left);
 gboolean  cm_verify_sector_is_ok  (const guint8 *sector,
                                    guint64       offset);
+/* Whether @sector holds an intact sector of the pattern, and where it
+ * names (its own place, or another's on a card that wraps). */
+gboolean  cm_verify_sector_found  (const guint8 *sector,
+                                   guint64      *found);
 void      cm_verify_run_in_thread (CmVerify     *self,
                                    GTask        *task);
 
@@ -101,7 +108,22 @@ typedef struct
   double           point_seconds;
   gint64           last_save;
   gint64           last_progress;
+  gint             resumed_file;  /* the file a resumed run carries on in, or -1 */
+  GPtrArray       *skipped;       /* --read-only: names not read (links, not files) */
 } CmVerifyRun;
+
+/* cm-verify-state.c: the run's shared state and its state file. */
+CmVerifyRun *cm_verify_run_new     (CmVerify      *self,
+                                    GCancellable  *cancellable) G_GNUC_WARN_UNUSED_RESULT;
+void     cm_verify_run_free            (CmVerifyRun  *run);
+char    *cm_verify_state_to_data       (CmVerifyRun  *run,
+                                        gsize        *length) G_GNUC_WARN_UNUSED_RESULT;
+gboolean cm_verify_state_parse         (CmVerifyRun  *run,
+                                        const char   *data,
+                                        gsize         length,
+                                        GError      **error);
+gboolean cm_verify_state_load          (CmVerifyRun  *run,
+                                        GError      **error);
 
 guint64  cm_verify_run_file_base       (CmVerifyRun  *run,
                                         guint         index);
@@ -126,9 +148,14 @@ gboolean cm_verify_run_stop_error      (CmVerifyRun  *run,
 gboolean cm_verify_run_cancelled       (CmVerifyRun  *run,
                                         GError      **error);
 int      cm_verify_run_open_file       (CmVerifyRun  *run,
-                                        const char   *path,
-                                        int           flags);
-gboolean cm_verify_run_read_phase      (CmVerifyRun  *run,
+                                        guint         number,
+                                        int           flags,
+                                        GError      **error);
+
+/* cm-verify-read.c: reading back. */
+gboolean cm_verify_read_prove          (CmVerifyRun  *run,
+                                        GError      **error);
+gboolean cm_verify_read_phase          (CmVerifyRun  *run,
                                         GError      **error);
 
 G_END_DECLS

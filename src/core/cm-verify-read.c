@@ -5,19 +5,26 @@
  * The full verify's second half: reads back what cm-verify-run.c wrote,
  * one chunk ahead in a thread of its own, sorts each sector (ok,
  * corrupted, changed, overwritten, unreadable), and gives up on a card
- * that stopped answering, counting what it could not read as lost.
+ * that stopped answering, counting what it could not read as lost. And,
+ * before a stopped run carries on, proves the card is the one it wrote
+ * to (cm_verify_read_prove).
  */
 
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <glib/gi18n-lib.h>
 #include <unistd.h>
+
+#include "cm-engine.h"
 
 #include "cm-verify-private.h"
 
 #define CHUNK CM_VERIFY_CHUNK
 #define FAILED_READS_TO_STOP 8
+#define PROOF_SAMPLES 16       /* places read back before a resume is believed */
+#define PROOF_BYTES 4096       /* one aligned block each, for O_DIRECT */
 
 /* A card that stopped answering: everything not read yet is lost. */
 static void
@@ -170,7 +177,7 @@ read_one (CmVerifyRun *run,
 {
   CmVerify *self = run->self;
   gboolean device = self->mode == CM_VERIFY_MODE_DEVICE;
-  g_autofree char *path = NULL;
+  GError *open_error = NULL;
   Chunk chunks[2] = { { run->buffer }, { run->buffer2 } };
   Reader reader = { 0 };
   GThread *thread;
@@ -182,11 +189,17 @@ read_one (CmVerifyRun *run,
     fd = cm_target_get_fd (self->target);
   else
     {
-      path = g_strdup_printf ("%s/%u.h2w", self->folder, g_array_index (run->numbers, guint, index));
-      if ((fd = cm_verify_run_open_file (run, path, O_RDONLY)) < 0)
+      if ((fd = cm_verify_run_open_file (run, g_array_index (run->numbers, guint, index), O_RDONLY, &open_error)) < 0)
         {
           int errsv = errno;
 
+          /* Replaced by a link: the card is not judged by where it points. */
+          if (open_error != NULL)
+            {
+              cm_verify_run_save_state (run);
+              g_propagate_error (error, open_error);
+              return FALSE;
+            }
           if (cm_verify_is_removed (errsv))
             return cm_verify_run_stop_error (run, errsv, error);
           /* A file that is gone lost all of its data. */
@@ -234,8 +247,8 @@ read_one (CmVerifyRun *run,
 }
 
 gboolean
-cm_verify_run_read_phase (CmVerifyRun *run,
-                          GError     **error)
+cm_verify_read_phase (CmVerifyRun *run,
+                      GError     **error)
 {
   while (run->cur_file < run->n_files && !run->gave_up)
     {
@@ -248,4 +261,100 @@ cm_verify_run_read_phase (CmVerifyRun *run,
   cm_verify_run_flush_point (run, run->read_points);
   run->phase = CM_VERIFY_PHASE_READ + 1;
   return TRUE;
+}
+
+/* Proving a saved state. */
+
+/* Whether the block at @pos of stretch @index holds what a run wrote:
+ * its own sector, or (a card that wraps) another place's from within
+ * what was written. */
+static gboolean
+block_is_ours (CmVerifyRun *run,
+               int          fd,
+               guint        index,
+               guint64      pos,
+               guint64      extent)
+{
+  gboolean device = run->self->mode == CM_VERIFY_MODE_DEVICE;
+  guint64 base = cm_verify_run_file_base (run, index);
+  guint64 found = 0;
+  gssize done;
+
+  do
+    done = pread (fd, run->buffer, PROOF_BYTES, device ? base + pos : pos);
+  while (done < 0 && errno == EINTR);
+  if (done < CM_VERIFY_SECTOR)
+    return FALSE;
+  return cm_verify_sector_found (run->buffer, &found) && (found == base + pos || found < extent);
+}
+
+/* The file of stretch @index opened for the proof, -1 when it is not
+ * there; @error when it is a link or not a file on the card. */
+static int
+open_for_proof (CmVerifyRun  *run,
+                guint         index,
+                GError      **error)
+{
+  if (run->self->mode == CM_VERIFY_MODE_DEVICE)
+    return cm_target_get_fd (run->self->target);
+  return cm_verify_run_open_file (run, g_array_index (run->numbers, guint, index), O_RDONLY, error);
+}
+
+/**
+ * cm_verify_read_prove:
+ *
+ * Before a saved state is believed, reads back a few blocks the stopped
+ * run wrote, spread over its files or stretches, and wants most of them
+ * to hold the pattern. F3's pattern has no per-run key (that would break
+ * f3read reading CardMark's files), so this proves "a card that holds
+ * what a verify wrote here", and the state's checksum and the card's
+ * identity (size and serial, or filesystem id) do the rest.
+ */
+gboolean
+cm_verify_read_prove (CmVerifyRun  *run,
+                      GError      **error)
+{
+  CmVerify *self = run->self;
+  guint64 extent = 0;
+  guint samples = 0, ours = 0;
+
+  if (run->buffer == NULL)
+    run->buffer = cm_engine_alloc (CHUNK);
+  for (guint i = 0; i < run->n_files; i++)
+    extent = MAX (extent, cm_verify_run_file_base (run, i) + g_array_index (run->lengths, guint64, i));
+
+  for (guint i = 0; i < run->n_files; i++)
+    {
+      guint64 length = g_array_index (run->lengths, guint64, i) / PROOF_BYTES * PROOF_BYTES;
+      guint64 places[2] = { 0, length - PROOF_BYTES };
+      GError *open_error = NULL;
+      int fd;
+
+      /* At most PROOF_SAMPLES places, spread evenly over the files. */
+      if (length < PROOF_BYTES || (run->n_files > PROOF_SAMPLES / 2 && i % (run->n_files / (PROOF_SAMPLES / 2) + 1) != 0))
+        continue;
+      fd = open_for_proof (run, i, &open_error);
+      if (open_error != NULL)
+        {
+          g_propagate_error (error, open_error);
+          return FALSE;
+        }
+      for (guint p = 0; p < G_N_ELEMENTS (places) && (p == 0 || places[1] > 0); p++)
+        {
+          samples++;
+          ours += fd >= 0 && block_is_ours (run, fd, i, places[p], extent);
+        }
+      if (fd >= 0 && self->mode == CM_VERIFY_MODE_FILES)
+        close (fd);
+    }
+
+  /* Nothing written yet: nothing the card has to show. */
+  if (samples == 0 || ours * 2 > samples)
+    return TRUE;
+
+  g_set_error (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NOT_THIS_CARD,
+               _("The saved verify does not belong to the card in %s: it does not hold what that verify wrote "
+                 "(%u of %u places checked). Start again without --resume (delete the .h2w files first), or delete %s."),
+               self->folder != NULL ? self->folder : self->path, ours, samples, self->state_path);
+  return FALSE;
 }

@@ -10,15 +10,18 @@
  *
  * This file is the object the faces hold: it decides the mode and checks
  * the run may go ahead (cm_verify_prepare), and runs it as a GTask. The
- * pattern is in cm-verify-pattern.c, the worker and its state file in
- * cm-verify-run.c, the reading back in cm-verify-read.c.
+ * pattern is in cm-verify-pattern.c, the run's shared state and its
+ * state file in cm-verify-state.c, the worker in cm-verify-run.c, the
+ * reading back in cm-verify-read.c.
  */
 
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <glib/gi18n-lib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -48,6 +51,18 @@ enum {
 static guint signals[N_SIGNALS];
 
 static void
+release_lock (CmVerify *self)
+{
+  /* Unlocked first: the folder's descriptor shares the lock's. */
+  if (self->lock_fd >= 0)
+    {
+      flock (self->lock_fd, LOCK_UN);
+      close (self->lock_fd);
+    }
+  self->lock_fd = -1;
+}
+
+static void
 cm_verify_finalize (GObject *object)
 {
   CmVerify *self = (CmVerify *) object;
@@ -57,13 +72,13 @@ cm_verify_finalize (GObject *object)
   g_clear_pointer (&self->folder, g_free);
   g_clear_pointer (&self->device, g_free);
   g_clear_pointer (&self->state_path, g_free);
+  g_clear_pointer (&self->identity, g_free);
   g_clear_object (&self->target);
-  g_clear_pointer (&self->name, g_free);
-  g_clear_object (&self->card_device);
-  g_clear_object (&self->card);
-  g_clear_pointer (&self->host, cm_host_facts_free);
   if (self->device_fd >= 0)
     close (self->device_fd);
+  if (self->dir_fd >= 0)
+    close (self->dir_fd);
+  release_lock (self);
 
   G_OBJECT_CLASS (cm_verify_parent_class)->finalize (object);
 }
@@ -93,6 +108,8 @@ cm_verify_init (CmVerify *self)
   const char *test_bytes = g_getenv ("CARDMARK_TEST_VERIFY_FILE_BYTES");
 
   self->device_fd = -1;
+  self->dir_fd = -1;
+  self->lock_fd = -1;
   self->file_bytes = CM_VERIFY_FILE_BYTES;
   /* Tests use smaller files so that a small simulated card holds
    * several; a real run always writes F3's 1 GiB files. */
@@ -109,7 +126,9 @@ cm_verify_new (const char    *path,
   g_return_val_if_fail (path != NULL, NULL);
 
   self = g_object_new (CM_TYPE_VERIFY, NULL);
-  self->path = g_canonicalize_filename (path, NULL);
+  /* An empty path is no target (canonicalized, it would be the working
+   * folder): cm_verify_prepare() refuses it. */
+  self->path = path[0] != '\0' ? g_canonicalize_filename (path, NULL) : g_strdup ("");
   self->flags = flags;
   return self;
 }
@@ -128,18 +147,6 @@ cm_verify_set_device_fd (CmVerify *self,
   self->device_fd = fd;
 }
 
-/* What the result calls the card; else its device's name, else the
- * folder's. */
-void
-cm_verify_set_name (CmVerify   *self,
-                    const char *name)
-{
-  g_return_if_fail (CM_IS_VERIFY (self));
-
-  g_free (self->name);
-  self->name = g_strdup (name);
-}
-
 void
 cm_verify_set_state_folder (CmVerify   *self,
                             const char *folder)
@@ -149,17 +156,6 @@ cm_verify_set_state_folder (CmVerify   *self,
 
   g_free (self->state_folder);
   self->state_folder = g_strdup (folder);
-}
-
-void
-cm_verify_set_file_bytes (CmVerify *self,
-                          guint64   file_bytes)
-{
-  g_return_if_fail (CM_IS_VERIFY (self));
-  g_return_if_fail (file_bytes >= CHUNK && file_bytes % CHUNK == 0);
-  g_return_if_fail (!self->running);
-
-  self->file_bytes = file_bytes;
 }
 
 CmVerifyMode
@@ -253,26 +249,19 @@ static gboolean
 set_state_path (CmVerify  *self,
                 char      *identity)
 {
-  g_autofree char *owned = identity;
-  g_autofree char *file = g_strconcat (owned, ".ini", NULL);
+  g_autofree char *file = g_strconcat (identity, ".ini", NULL);
 
+  g_free (self->identity);
+  self->identity = identity;
   if (self->state_folder == NULL)
     self->state_folder = default_state_folder ();
+  g_free (self->state_path);
   self->state_path = g_build_filename (self->state_folder, file, NULL);
   /* The app carries on with a card it sees again. */
   if ((self->flags & CM_VERIFY_FLAGS_CARRY_ON) && !(self->flags & CM_VERIFY_FLAGS_READ_ONLY) &&
       cm_verify_has_saved_state (self))
     self->flags |= CM_VERIFY_FLAGS_RESUME;
   return TRUE;
-}
-
-char *
-cm_verify_file_path (CmVerify *self,
-                     guint     index)
-{
-  g_autofree char *name = g_strdup_printf ("%u.h2w", index + 1);
-
-  return g_build_filename (self->folder, name, NULL);
 }
 
 static int
@@ -330,6 +319,31 @@ device_mounts (const char *device,
   return g_steal_pointer (&mounts);
 }
 
+/* One verify of a card at a time, across processes: an flock on a
+ * descriptor of the folder or of the device (taken before the device is
+ * opened for writing, which may be exclusive), held until the run is
+ * over. Takes @fd. */
+static gboolean
+take_lock (CmVerify  *self,
+           int        fd,
+           GError   **error)
+{
+  if (fd >= 0 && flock (fd, LOCK_EX | LOCK_NB) == 0)
+    {
+      self->lock_fd = fd;
+      return TRUE;
+    }
+  if (fd >= 0)
+    close (fd);
+  if (errno == EWOULDBLOCK)
+    g_set_error (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_BUSY,
+                 _("A check of this card is already running (on %s). Wait for it to end, or stop it, then try again."),
+                 self->folder != NULL ? self->folder : self->path);
+  else
+    g_propagate_error (error, cm_target_error_from_errno (errno, self->path));
+  return FALSE;
+}
+
 static gboolean
 prepare_device (CmVerify  *self,
                 GError   **error)
@@ -378,6 +392,10 @@ prepare_device (CmVerify  *self,
 
   self->mode = CM_VERIFY_MODE_DEVICE;
   self->device = g_strdup (self->path);
+  /* A descriptor UDisks opened is the one to lock where the device
+   * itself may not be opened here. */
+  if (!take_lock (self, self->device_fd >= 0 ? dup (self->device_fd) : open (self->path, O_RDONLY | O_CLOEXEC), error))
+    return FALSE;
   if (self->device_fd >= 0)
     self->target = cm_target_new_for_fd (self->device_fd, self->path, TRUE, &local_error);
   else
@@ -394,23 +412,39 @@ prepare_device (CmVerify  *self,
                    _("The card is write-protected. Slide the lock switch up and try again."));
       return FALSE;
     }
-
-  return set_state_path (self, device_identity (self->path, cm_target_get_size (self->target)));
+  self->card_bytes = cm_target_get_size (self->target);
+  if (self->card_bytes < CM_VERIFY_SECTOR)
+    {
+      g_set_error (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NOTHING,
+                   _("%s holds no data (0 bytes), so there is nothing to verify. Put a card in the reader and try again."),
+                   self->path);
+      return FALSE;
+    }
+  return set_state_path (self, device_identity (self->path, self->card_bytes));
 }
 
 static gboolean
 prepare_folder (CmVerify  *self,
                 GError   **error)
 {
-  g_autoptr(GArray) existing = cm_verify_list_h2w (self->folder);
+  g_autoptr(GArray) existing = NULL;
   struct statvfs st;
+  struct stat dir_st;
 
-  if (statvfs (self->folder, &st) != 0)
+  /* Every .h2w is opened relative to this descriptor, so the folder the
+   * checks below were made on is the one written to. */
+  self->dir_fd = open (self->folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (self->dir_fd < 0 || fstat (self->dir_fd, &dir_st) != 0 || fstatvfs (self->dir_fd, &st) != 0)
     {
       g_propagate_error (error, cm_target_error_from_errno (errno, self->folder));
       return FALSE;
     }
+  self->folder_dev = dir_st.st_dev;
+  self->card_bytes = (guint64) st.f_blocks * st.f_frsize;
+  if (!take_lock (self, dup (self->dir_fd), error))
+    return FALSE;
   set_state_path (self, folder_identity (&st));
+  existing = cm_verify_list_h2w (self->folder);
 
   if (self->flags & CM_VERIFY_FLAGS_READ_ONLY)
     {
@@ -461,6 +495,13 @@ cm_verify_prepare (CmVerify  *self,
   if (self->prepared)
     return TRUE;
 
+  if (self->path[0] == '\0')
+    {
+      g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_NOT_SUPPORTED,
+                   _("No target was given. Give a folder on the card, or the card's device, such as /dev/mmcblk0."));
+      return FALSE;
+    }
+
   if (stat (self->path, &st) != 0)
     {
       g_propagate_error (error, cm_target_error_from_errno (errno, self->path));
@@ -490,9 +531,12 @@ cm_verify_prepare (CmVerify  *self,
     {
       g_set_error (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NOTHING,
                    _("There is no stopped verify of this card to carry on. Run verify without --resume."));
-      return FALSE;
+      ok = FALSE;
     }
 
+  /* A run that may not go ahead keeps no other out. */
+  if (!ok)
+    release_lock (self);
   self->prepared = ok;
   return ok;
 }
@@ -505,31 +549,6 @@ cm_verify_emit_progress (CmVerify *self,
                          double    seconds_left)
 {
   g_signal_emit (self, signals[PROGRESS], 0, phase, fraction, mb_per_s, seconds_left);
-}
-
-/* The card, its reader and the computer, as a bench's result tells them,
- * so a verify's document names the same card the same way. */
-static void
-describe_card (CmVerify *self)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(CmDeviceMonitor) monitor = NULL;
-  const char *sysfs = NULL;
-
-  if (self->card_device == NULL && (monitor = cm_device_monitor_new (&error)) != NULL)
-    {
-      cm_device_monitor_set_show_loop (monitor, TRUE);
-      self->card_device = cm_device_monitor_lookup (monitor, self->device != NULL ? self->device : self->path);
-    }
-  if (self->card_device != NULL)
-    {
-      g_clear_object (&self->card);
-      self->card = cm_bench_read_card (self->card_device);
-      if (cm_device_get_reader_kind (self->card_device) == CM_READER_SD_SLOT)
-        sysfs = cm_device_get_sysfs_device_dir (self->card_device);
-    }
-  g_clear_pointer (&self->host, cm_host_facts_free);
-  self->host = cm_host_facts_read (sysfs);
 }
 
 /**
@@ -562,7 +581,6 @@ cm_verify_run_async (CmVerify            *self,
       return;
     }
 
-  describe_card (self);
   self->running = TRUE;
   cm_verify_run_in_thread (self, task);
 }
@@ -577,5 +595,7 @@ cm_verify_run_finish (CmVerify      *self,
   g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == cm_verify_run_async, NULL);
 
   self->running = FALSE;
+  /* The run is over: another may start. */
+  release_lock (self);
   return g_task_propagate_pointer (G_TASK (result), error);
 }

@@ -20,6 +20,10 @@ typedef enum
   CM_VERIFY_ERROR_FILES_EXIST,    /* .h2w files already there, and no --resume */
   CM_VERIFY_ERROR_NOTHING,        /* nothing to resume, or no .h2w files to read */
   CM_VERIFY_ERROR_NO_SPACE,       /* no room for even one file */
+  CM_VERIFY_ERROR_BUSY,           /* another verify of this card is running */
+  CM_VERIFY_ERROR_DAMAGED,        /* a state file that fails its checksum or its bounds */
+  CM_VERIFY_ERROR_NOT_THIS_CARD,  /* a state file the card does not prove */
+  CM_VERIFY_ERROR_NOT_A_FILE,     /* an N.h2w that is a link, or not on the card */
 } CmVerifyError;
 
 GQuark cm_verify_error_quark (void);
@@ -82,12 +86,8 @@ CmVerify     *cm_verify_new              (const char          *path,
                                           CmVerifyFlags        flags) G_GNUC_WARN_UNUSED_RESULT;
 void          cm_verify_set_device_fd    (CmVerify            *self,
                                           int                  fd);
-void          cm_verify_set_name         (CmVerify            *self,
-                                          const char          *name);
 void          cm_verify_set_state_folder (CmVerify            *self,
                                           const char          *folder);
-void          cm_verify_set_file_bytes   (CmVerify            *self,
-                                          guint64              file_bytes);
 gboolean      cm_verify_prepare          (CmVerify            *self,
                                           GError             **error);
 CmVerifyMode  cm_verify_get_mode         (CmVerify            *self);
