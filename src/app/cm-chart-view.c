@@ -333,15 +333,6 @@ cm_chart_view_add_sample (CmChartView *self,
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
-void
-cm_chart_view_clear (CmChartView *self)
-{
-  g_return_if_fail (CM_IS_CHART_VIEW (self));
-
-  cm_chart_live_clear (self->live);
-  cm_chart_view_set_results (self, NULL);
-}
-
 guint
 cm_chart_view_get_n_points (CmChartView *self)
 {

@@ -31,7 +31,6 @@ void        cm_chart_view_add_sample     (CmChartView     *self,
                                           const char      *test,
                                           double           t,
                                           double           mb_per_s);
-void        cm_chart_view_clear          (CmChartView     *self);
 void        cm_chart_view_set_capacity   (CmChartView            *self,
                                           const CmCapacityReport *report,
                                           const char             *device);
