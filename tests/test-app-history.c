@@ -247,6 +247,67 @@ test_result_charts (Fixture       *f,
     }
 }
 
+/* The section of the result page's menus that offers chart exports; a
+ * new reference. */
+static GMenuModel *
+find_export_charts (GtkWidget *widget)
+{
+  if (GTK_IS_MENU_BUTTON (widget))
+    {
+      GMenuModel *menu = gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (widget));
+
+      for (int i = 0; menu != NULL && i < g_menu_model_get_n_items (menu); i++)
+        {
+          GMenuModel *section = g_menu_model_get_item_link (menu, i, G_MENU_LINK_SECTION);
+          g_autofree char *action = NULL;
+
+          if (section != NULL && g_menu_model_get_n_items (section) > 0 &&
+              g_menu_model_get_item_attribute (section, 0, G_MENU_ATTRIBUTE_ACTION, "s", &action) &&
+              g_str_equal (action, "result.export-chart"))
+            return section;
+          g_clear_object (&section);
+        }
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GMenuModel *found = find_export_charts (child);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The Export menu's chart entries are the table's: its labels, for the
+ * kinds the page shows with data, and the image is the table's size. */
+static void
+check_export_menu (CmResultPage *page)
+{
+  g_autoptr(GMenuModel) section = find_export_charts (GTK_WIDGET (page));
+  guint n_offered = 0;
+
+  g_assert_nonnull (section);
+  for (int i = 0; i < g_menu_model_get_n_items (section); i++)
+    {
+      g_autofree char *label = NULL, *action = NULL, *target = NULL;
+      CmChartKind kind;
+
+      g_assert_true (g_menu_model_get_item_attribute (section, i, G_MENU_ATTRIBUTE_LABEL, "s", &label));
+      g_assert_true (g_menu_model_get_item_attribute (section, i, G_MENU_ATTRIBUTE_ACTION, "s", &action));
+      g_assert_cmpstr (action, ==, "result.export-chart");
+      g_assert_true (g_menu_model_get_item_attribute (section, i, G_MENU_ATTRIBUTE_TARGET, "s", &target));
+      g_test_message ("export entry %s: %s", target, label);
+      g_assert_true (cm_chart_kind_from_string (target, &kind));
+      g_assert_cmpstr (label, ==, cm_chart_kind_get_export_label (kind));
+      n_offered++;
+    }
+  /* A result of the quick profile has a speed chart and a latency chart
+   * at least. */
+  g_assert_cmpuint (n_offered, >=, 2);
+  g_assert_cmpstr (cm_chart_kind_get_export_label (CM_CHART_SUMMARY), !=, NULL);
+}
+
 static void
 test_export_chart (Fixture       *f,
                    gconstpointer  data)
@@ -257,6 +318,7 @@ test_export_chart (Fixture       *f,
 
   run_on (f, f->folders[0]);
   page = CM_RESULT_PAGE (cm_window_get_page (f->window, "result"));
+  check_export_menu (page);
 
   for (guint i = 0; i < G_N_ELEMENTS (extensions); i++)
     {
@@ -272,6 +334,14 @@ test_export_chart (Fixture       *f,
       g_assert_true (g_file_get_contents (path, &contents, &length, NULL));
       g_assert_cmpuint (length, >, 1000);
       g_assert_true (memcmp (contents, magic[i], strlen (magic[i])) == 0);
+      if (i == 0)
+        {
+          int width = 0, height = 0;
+
+          g_assert_nonnull (gdk_pixbuf_get_file_info (path, &width, &height));
+          g_assert_cmpint (width, ==, CM_CHART_EXPORT_WIDTH);
+          g_assert_cmpint (height, ==, cm_chart_kind_get_export_height (CM_CHART_SUMMARY));
+        }
       g_assert_cmpint (g_unlink (path), ==, 0);
     }
 

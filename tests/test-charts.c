@@ -305,6 +305,45 @@ test_kind_names (void)
   g_assert_false (cm_chart_kind_from_string (NULL, &kind));
 }
 
+/* The GEnum type .ui files set a chart view's `kind` through: one value
+ * per kind, whose nick is the kind's name. */
+static void
+test_kind_enum (void)
+{
+  g_autoptr(GEnumClass) klass = g_type_class_ref (CM_TYPE_CHART_KIND);
+
+  g_assert_true (G_TYPE_IS_ENUM (CM_TYPE_CHART_KIND));
+  g_assert_cmpuint (klass->n_values, ==, CM_CHART_N_KINDS);
+  for (guint i = 0; i < CM_CHART_N_KINDS; i++)
+    {
+      GEnumValue *value = g_enum_get_value_by_nick (klass, cm_chart_kind_to_string (i));
+
+      g_assert_nonnull (value);
+      g_assert_cmpint (value->value, ==, i);
+    }
+  g_assert_null (g_enum_get_value_by_nick (klass, "pie"));
+}
+
+/* A kind the app offers to export has a label to offer it by and a
+ * height to export it at; one it does not offer has neither. */
+static void
+test_kind_export (void)
+{
+  guint offered = 0;
+
+  for (guint i = 0; i < CM_CHART_N_KINDS; i++)
+    {
+      const char *label = cm_chart_kind_get_export_label (i);
+
+      g_test_message ("%s: %s, %d px", cm_chart_kind_to_string (i), label, cm_chart_kind_get_export_height (i));
+      g_assert_cmpint (label != NULL, ==, cm_chart_kind_get_export_height (i) > 0);
+      offered += label != NULL;
+    }
+  g_assert_cmpuint (offered, >, 0);
+  g_assert_cmpint (cm_chart_kind_get_export_height (CM_CHART_SUMMARY), >, 0);
+  g_assert_null (cm_chart_kind_get_export_label (CM_CHART_CAPACITY_MAP));
+}
+
 /* A class line drawn where the y axis's own labels say its value is. */
 static void
 test_threshold_position (void)
@@ -1632,6 +1671,8 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/cardmark/charts/kind-names", test_kind_names);
+  g_test_add_func ("/cardmark/charts/kind-enum", test_kind_enum);
+  g_test_add_func ("/cardmark/charts/kind-export", test_kind_export);
   g_test_add_func ("/cardmark/charts/threshold-position", test_threshold_position);
   g_test_add_func ("/cardmark/charts/threshold-claims", test_threshold_claims);
   g_test_add_func ("/cardmark/charts/bars-proportional", test_bars_proportional);

@@ -4,8 +4,10 @@
  *
  * A thin drawing area around src/charts: a result chart is cm_chart_draw ()
  * on the widget's cairo_t, in the app's light or dark style, described for
- * screen readers by cm_chart_describe (). The live view during a run is
- * cm_chart_draw_live () (src/charts/cm-chart-live.h) on the samples so far.
+ * screen readers by cm_chart_describe (). Its `kind` (a CmChartKind, set
+ * by nick in .ui files) says which chart; a view made without one is the
+ * live view during a run: cm_chart_draw_live () (src/charts/cm-chart-live.h)
+ * on the samples so far.
  */
 
 #include "config.h"
@@ -22,7 +24,8 @@ struct _CmChartView
 {
   GtkDrawingArea   parent_instance;
 
-  CmChartViewKind  kind;
+  CmChartKind      kind;
+  gboolean         has_kind; /* FALSE: the live view */
   GPtrArray       *results;  /* CmResult */
   CmChartLive     *live;     /* live view only */
   CmCapacityReport *capacity; /* capacity map only */
@@ -73,10 +76,9 @@ cm_chart_view_get_chart_kind (CmChartView *self,
 {
   g_return_val_if_fail (CM_IS_CHART_VIEW (self), FALSE);
 
-  /* CmChartViewKind is CmChartKind + 1: the live view comes first. */
-  if (self->kind == CM_CHART_VIEW_LIVE)
+  if (!self->has_kind)
     return FALSE;
-  *kind = self->kind - 1;
+  *kind = self->kind;
   return TRUE;
 }
 
@@ -129,14 +131,31 @@ static void
 cm_chart_view_constructed (GObject *object)
 {
   CmChartView *self = CM_CHART_VIEW (object);
-  CmChartKind kind;
 
   G_OBJECT_CLASS (cm_chart_view_parent_class)->constructed (object);
 
-  gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self),
-                                       cm_chart_view_get_chart_kind (self, &kind)
-                                       ? cm_chart_kind_get_widget_height (kind) : LIVE_HEIGHT);
+  /* The live view until a kind is set. */
+  if (!self->has_kind)
+    {
+      gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self), LIVE_HEIGHT);
+      update_description (self);
+    }
+}
+
+static void
+set_kind (CmChartView *self,
+          CmChartKind  kind)
+{
+  g_return_if_fail (kind < CM_CHART_N_KINDS);
+
+  if (self->has_kind && self->kind == kind)
+    return;
+  self->kind = kind;
+  self->has_kind = TRUE;
+  gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self), cm_chart_kind_get_widget_height (kind));
   update_description (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_KIND]);
 }
 
 static void
@@ -163,7 +182,7 @@ cm_chart_view_get_property (GObject    *object,
   switch (prop_id)
     {
     case PROP_KIND:
-      g_value_set_uint (value, self->kind);
+      g_value_set_enum (value, self->kind);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -181,7 +200,7 @@ cm_chart_view_set_property (GObject      *object,
   switch (prop_id)
     {
     case PROP_KIND:
-      self->kind = g_value_get_uint (value);
+      set_kind (self, g_value_get_enum (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -199,10 +218,13 @@ cm_chart_view_class_init (CmChartViewClass *klass)
   object_class->get_property = cm_chart_view_get_property;
   object_class->set_property = cm_chart_view_set_property;
 
-  /* A CmChartViewKind; a plain number so templates can set it. */
+  /* The chart it shows, by nick in templates (`summary`, `capacity-map`).
+   * Not a construct property, which GObject would always set to its
+   * default: a view whose kind is never set is the live view, and reading
+   * the kind then gives the default, which means nothing. */
   properties[PROP_KIND] =
-    g_param_spec_uint ("kind", NULL, NULL, 0, CM_CHART_N_KINDS, CM_CHART_VIEW_LIVE,
-                       G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+    g_param_spec_enum ("kind", NULL, NULL, CM_TYPE_CHART_KIND, CM_CHART_SUMMARY,
+                       G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   gtk_widget_class_set_css_name (widget_class, "chart");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
@@ -223,16 +245,10 @@ cm_chart_view_init (CmChartView *self)
 }
 
 GtkWidget *
-cm_chart_view_new (CmChartViewKind kind)
+cm_chart_view_new (CmChartKind kind)
 {
+  g_return_val_if_fail (kind < CM_CHART_N_KINDS, NULL);
   return g_object_new (CM_TYPE_CHART_VIEW, "kind", kind, NULL);
-}
-
-CmChartViewKind
-cm_chart_view_get_kind (CmChartView *self)
-{
-  g_return_val_if_fail (CM_IS_CHART_VIEW (self), CM_CHART_VIEW_LIVE);
-  return self->kind;
 }
 
 /* Shows several results at once (a comparison): one colour per card,
@@ -317,15 +333,6 @@ cm_chart_view_add_sample (CmChartView *self,
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
-void
-cm_chart_view_clear (CmChartView *self)
-{
-  g_return_if_fail (CM_IS_CHART_VIEW (self));
-
-  cm_chart_live_clear (self->live);
-  cm_chart_view_set_results (self, NULL);
-}
-
 guint
 cm_chart_view_get_n_points (CmChartView *self)
 {
@@ -340,7 +347,7 @@ cm_chart_view_set_capacity (CmChartView            *self,
                             const char             *device)
 {
   g_return_if_fail (CM_IS_CHART_VIEW (self));
-  g_return_if_fail (self->kind == CM_CHART_VIEW_CAPACITY_MAP);
+  g_return_if_fail (self->has_kind && self->kind == CM_CHART_CAPACITY_MAP);
 
   g_clear_pointer (&self->capacity, cm_capacity_report_free);
   g_clear_pointer (&self->capacity_device, g_free);

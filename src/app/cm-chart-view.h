@@ -13,24 +13,11 @@
 
 G_BEGIN_DECLS
 
-typedef enum
-{
-  CM_CHART_VIEW_LIVE,
-  CM_CHART_VIEW_SUMMARY,
-  CM_CHART_VIEW_OVER_TIME,
-  CM_CHART_VIEW_LATENCY,
-  CM_CHART_VIEW_SWEEP,
-  CM_CHART_VIEW_POSITION,
-  CM_CHART_VIEW_VERIFY,
-  CM_CHART_VIEW_CAPACITY_MAP,  /* from a capacity report: cm_chart_view_set_capacity () */
-} CmChartViewKind;
-
 #define CM_TYPE_CHART_VIEW (cm_chart_view_get_type ())
 
 G_DECLARE_FINAL_TYPE (CmChartView, cm_chart_view, CM, CHART_VIEW, GtkDrawingArea)
 
-GtkWidget  *cm_chart_view_new            (CmChartViewKind  kind);
-CmChartViewKind cm_chart_view_get_kind   (CmChartView     *self);
+GtkWidget  *cm_chart_view_new            (CmChartKind      kind);
 gboolean    cm_chart_view_get_chart_kind (CmChartView     *self,
                                           CmChartKind     *kind);
 void        cm_chart_view_set_result     (CmChartView     *self,
@@ -44,7 +31,6 @@ void        cm_chart_view_add_sample     (CmChartView     *self,
                                           const char      *test,
                                           double           t,
                                           double           mb_per_s);
-void        cm_chart_view_clear          (CmChartView     *self);
 void        cm_chart_view_set_capacity   (CmChartView            *self,
                                           const CmCapacityReport *report,
                                           const char             *device);

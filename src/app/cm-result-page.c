@@ -276,9 +276,9 @@ cm_result_page_export_chart (CmResultPage  *self,
 {
   g_autoptr(GPtrArray) results = g_ptr_array_new ();
   g_autofree char *path = NULL;
-  int height = kind == CM_CHART_SUMMARY ? 640 : 560;
 
   g_return_val_if_fail (CM_IS_RESULT_PAGE (self), FALSE);
+  g_return_val_if_fail (cm_chart_kind_get_export_height (kind) > 0, FALSE);
   g_return_val_if_fail (G_IS_FILE (file), FALSE);
 
   path = g_file_get_path (file);
@@ -290,7 +290,8 @@ cm_result_page_export_chart (CmResultPage  *self,
     }
 
   g_ptr_array_add (results, self->result);
-  return cm_chart_export (path, kind, results, 1000, height, error);
+  return cm_chart_export (path, kind, results, CM_CHART_EXPORT_WIDTH,
+                          cm_chart_kind_get_export_height (kind), error);
 }
 
 static void
@@ -327,7 +328,8 @@ export_chart_action (GtkWidget  *widget,
   GtkFileChooserNative *native;
   CmChartKind kind;
 
-  if (!cm_chart_kind_from_string (g_variant_get_string (param, NULL), &kind))
+  if (!cm_chart_kind_from_string (g_variant_get_string (param, NULL), &kind) ||
+      cm_chart_kind_get_export_label (kind) == NULL)
     return;
 
   name = g_strdup_printf ("cardmark-%s-%s.png", stamp, cm_chart_kind_to_string (kind));
@@ -343,30 +345,24 @@ export_chart_action (GtkWidget  *widget,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
 }
 
-/* One menu entry per chart that has something to show. */
+/* One menu entry per chart of the page that has something to show and
+ * an Export entry in the table of kinds, in the table's order. */
 static void
 fill_export_menu (CmResultPage *self)
 {
-  static const struct { CmChartKind kind; const char *label; } entries[] = {
-    { CM_CHART_SUMMARY, N_("_Speed Chart…") },
-    { CM_CHART_WRITE_OVER_TIME, N_("_Write Over Time Chart…") },
-    { CM_CHART_LATENCY, N_("_Latency Chart…") },
-    { CM_CHART_SWEEP, N_("_Block Size Chart…") },
-    { CM_CHART_POSITION, N_("_Across the Card Chart…") },
-    { CM_CHART_VERIFY, N_("_Verify Chart…") },
-  };
   GMenuModel *model = gtk_menu_button_get_menu_model (self->export_button);
   g_autoptr(GMenu) section = g_menu_new ();
 
-  for (guint i = 0; i < G_N_ELEMENTS (entries); i++)
+  for (CmChartKind kind = 0; kind < CM_CHART_N_KINDS; kind++)
     {
-      CmChartView *chart = lookup_chart (self, entries[i].kind);
+      const char *label = cm_chart_kind_get_export_label (kind);
+      CmChartView *chart = lookup_chart (self, kind);
       g_autofree char *action = NULL;
 
-      if (chart == NULL || !cm_chart_view_has_data (chart))
+      if (label == NULL || chart == NULL || !cm_chart_view_has_data (chart))
         continue;
-      action = g_strdup_printf ("result.export-chart::%s", cm_chart_kind_to_string (entries[i].kind));
-      g_menu_append (section, _(entries[i].label), action);
+      action = g_strdup_printf ("result.export-chart::%s", cm_chart_kind_to_string (kind));
+      g_menu_append (section, label, action);
     }
 
   if (G_IS_MENU (model) && g_menu_model_get_n_items (G_MENU_MODEL (section)) > 0)

@@ -182,7 +182,7 @@ show_outcome (CmVerifyRow *self)
   gtk_box_append (GTK_BOX (box), label);
 
   g_ptr_array_add (results, self->result);
-  chart = cm_chart_view_new (CM_CHART_VIEW_VERIFY);
+  chart = cm_chart_view_new (CM_CHART_VERIFY);
   cm_chart_view_set_results (CM_CHART_VIEW (chart), results);
   gtk_widget_set_size_request (chart, 420, -1);
   gtk_box_append (GTK_BOX (box), chart);

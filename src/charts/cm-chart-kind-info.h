@@ -29,6 +29,11 @@ typedef struct _CmChartKindInfo
   void              (*describe)       (GString           *out,
                                        CmResult          *result);
   int                 widget_height;  /* the app's preferred height for it, in pixels */
+  /* The entry of the result page's Export menu, marked for translation,
+   * and the exported image's height at CM_CHART_EXPORT_WIDTH; NULL and 0
+   * for a kind the app does not offer to export. */
+  const char         *export_label;
+  int                 export_height;
 } CmChartKindInfo;
 
 G_END_DECLS

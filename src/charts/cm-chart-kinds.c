@@ -57,6 +57,38 @@ cm_chart_kind_get_widget_height (CmChartKind kind)
   return cm_chart_kinds_table[kind].info->widget_height;
 }
 
+const char *
+cm_chart_kind_get_export_label (CmChartKind kind)
+{
+  const char *label;
+
+  g_return_val_if_fail (kind < CM_CHART_N_KINDS, NULL);
+  label = cm_chart_kinds_table[kind].info->export_label;
+  return label != NULL ? _(label) : NULL;
+}
+
+int
+cm_chart_kind_get_export_height (CmChartKind kind)
+{
+  g_return_val_if_fail (kind < CM_CHART_N_KINDS, 0);
+  return cm_chart_kinds_table[kind].info->export_height;
+}
+
+GType
+cm_chart_kind_get_type (void)
+{
+  static gsize type_id = 0;
+
+  if (g_once_init_enter (&type_id))
+    {
+      GType type = g_enum_register_static (g_intern_static_string ("CmChartKind"),
+                                           cm_chart_kind_values);
+
+      g_once_init_leave (&type_id, type);
+    }
+  return type_id;
+}
+
 gboolean
 cm_chart_has_data (CmChartKind  kind,
                    GPtrArray   *results)

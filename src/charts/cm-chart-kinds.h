@@ -30,6 +30,15 @@ gboolean    cm_chart_has_data         (CmChartKind  kind,
 /* How tall the app shows the chart, in pixels. */
 int         cm_chart_kind_get_widget_height (CmChartKind kind);
 
+/* The width the app exports every chart at, in pixels. */
+#define CM_CHART_EXPORT_WIDTH 1000
+
+/* The entry of the app's Export menu for the chart, translated, and the
+ * exported image's height at CM_CHART_EXPORT_WIDTH; NULL and 0 for a
+ * kind the app does not offer to export. */
+const char *cm_chart_kind_get_export_label  (CmChartKind kind);
+int         cm_chart_kind_get_export_height (CmChartKind kind);
+
 /* The kind's row (cm-chart-kind-info.h). */
 const CmChartKindInfo *cm_chart_kind_get_info (CmChartKind kind);
 

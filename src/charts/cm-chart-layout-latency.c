@@ -206,4 +206,6 @@ const CmChartKindInfo cm_chart_kind_latency = {
   .layout = layout,
   .describe = describe,
   .widget_height = 280,
+  .export_label = N_("_Latency Chart…"),
+  .export_height = 560,
 };

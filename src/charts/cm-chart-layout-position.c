@@ -90,4 +90,6 @@ const CmChartKindInfo cm_chart_kind_position = {
   .layout = layout,
   .describe = describe,
   .widget_height = 240,
+  .export_label = N_("_Across the Card Chart…"),
+  .export_height = 560,
 };

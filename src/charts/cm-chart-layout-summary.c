@@ -324,4 +324,6 @@ const CmChartKindInfo cm_chart_kind_summary = {
   .layout = layout,
   .describe = describe,
   .widget_height = 300,
+  .export_label = N_("_Speed Chart…"),
+  .export_height = 640,
 };

@@ -118,4 +118,6 @@ const CmChartKindInfo cm_chart_kind_sweep = {
   .layout = layout,
   .describe = describe,
   .widget_height = 260,
+  .export_label = N_("_Block Size Chart…"),
+  .export_height = 560,
 };

@@ -210,4 +210,6 @@ const CmChartKindInfo cm_chart_kind_write_over_time = {
   .layout = layout,
   .describe = describe,
   .widget_height = 260,
+  .export_label = N_("_Write Over Time Chart…"),
+  .export_height = 560,
 };

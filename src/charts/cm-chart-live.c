@@ -46,13 +46,6 @@ cm_chart_live_free (CmChartLive *live)
   g_free (live);
 }
 
-void
-cm_chart_live_clear (CmChartLive *live)
-{
-  g_return_if_fail (live != NULL);
-  g_ptr_array_set_size (live->series, 0);
-}
-
 static CmChartLiveSeries *
 lookup_series (CmChartLive *live,
                const char  *test)

@@ -21,7 +21,6 @@ G_BEGIN_DECLS
 
 CmChartLive   *cm_chart_live_new          (void);
 void           cm_chart_live_free         (CmChartLive        *live);
-void           cm_chart_live_clear        (CmChartLive        *live);
 void           cm_chart_live_add_sample   (CmChartLive        *live,
                                            const char         *test,
                                            double              t,

@@ -351,57 +351,6 @@ cm_device_monitor_new (GError **error)
   return monitor_new_for_client (client, error);
 }
 
-static void
-client_new_cb (GObject      *source,
-               GAsyncResult *result,
-               gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  g_autoptr(UDisksClient) client = NULL;
-  g_autoptr(GError) error = NULL;
-  CmDeviceMonitor *self;
-
-  client = udisks_client_new_finish (result, &error);
-  if (client == NULL)
-    {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_task_return_error (task, g_steal_pointer (&error));
-      else
-        g_task_return_error (task, cm_device_error_no_service ());
-      return;
-    }
-
-  self = monitor_new_for_client (client, &error);
-  if (self == NULL)
-    g_task_return_error (task, g_steal_pointer (&error));
-  else
-    g_task_return_pointer (task, self, g_object_unref);
-}
-
-void
-cm_device_monitor_new_async (GCancellable        *cancellable,
-                             GAsyncReadyCallback  callback,
-                             gpointer             user_data)
-{
-  GTask *task;
-
-  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
-
-  task = g_task_new (NULL, cancellable, callback, user_data);
-  g_task_set_source_tag (task, cm_device_monitor_new_async);
-  udisks_client_new (cancellable, client_new_cb, task);
-}
-
-CmDeviceMonitor *
-cm_device_monitor_new_finish (GAsyncResult  *result,
-                              GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == cm_device_monitor_new_async, NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
-}
-
 gboolean
 cm_device_monitor_get_show_loop (CmDeviceMonitor *self)
 {

@@ -23,11 +23,6 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (CmDeviceMonitor, cm_device_monitor, CM, DEVICE_MONITOR, GObject)
 
 CmDeviceMonitor *cm_device_monitor_new        (GError         **error) G_GNUC_WARN_UNUSED_RESULT;
-void             cm_device_monitor_new_async  (GCancellable        *cancellable,
-                                               GAsyncReadyCallback  callback,
-                                               gpointer             user_data);
-CmDeviceMonitor *cm_device_monitor_new_finish (GAsyncResult   *result,
-                                               GError        **error) G_GNUC_WARN_UNUSED_RESULT;
 
 gboolean         cm_device_monitor_get_show_loop (CmDeviceMonitor *self);
 void             cm_device_monitor_set_show_loop (CmDeviceMonitor *self,

@@ -2,9 +2,10 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * What the engine's bookkeeping (cm-engine.c) and its access patterns
- * (cm-engine-patterns.c) share: the state of one test while it runs,
- * and the timed, counted commands every pattern is built from.
+ * What the engine (cm-engine.c) and its access patterns
+ * (cm-engine-patterns.c) share, defined in cm-engine-run.c which both
+ * call: the state of one test while it runs, and the timed, counted
+ * commands every pattern is built from.
  */
 
 #pragma once
@@ -58,7 +59,7 @@ cm_engine_next_random (guint64 *state)
   return x * 0x2545F4914F6CDD1DULL;
 }
 
-/* The I/O every pattern does: one command at a time, checked, counted
+/* cm-engine-run.c: the I/O every pattern does: one command at a time, checked, counted
  * as written, and its errors turned into ones a user can act on. */
 gboolean cm_engine_check_cancelled      (const CmEngineJob  *job,
                                          GError            **error);

@@ -318,27 +318,6 @@ cm_plan_set_sustained_limit (CmPlan  *self,
     }
 }
 
-/* Raw write mode writes back what it read, so the sequential read must
- * come first: it fills the buffer that every later write takes its bytes
- * from. */
-void
-cm_plan_reads_first (CmPlan *self)
-{
-  g_return_if_fail (CM_IS_PLAN (self));
-
-  for (guint i = 0; i < self->tests->len; i++)
-    {
-      CmTestSpec *spec = g_ptr_array_index (self->tests, i);
-
-      if (spec->pattern == CM_PATTERN_SEQUENTIAL && spec->direction == CM_DIRECTION_READ)
-        {
-          g_ptr_array_steal_index (self->tests, i);
-          g_ptr_array_insert (self->tests, 0, spec);
-          return;
-        }
-    }
-}
-
 double
 cm_plan_estimate_seconds (CmPlan *self,
                           double  seq_mb_per_s)

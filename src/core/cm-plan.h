@@ -66,7 +66,6 @@ void              cm_plan_add_test         (CmPlan      *self,
 void              cm_plan_remove_writes    (CmPlan      *self);
 void              cm_plan_keep_only        (CmPlan      *self,
                                             const char * const *names);
-void              cm_plan_reads_first      (CmPlan      *self);
 gboolean          cm_plan_has_writes       (CmPlan      *self);
 guint64           cm_plan_get_sustained_limit (CmPlan   *self);
 void              cm_plan_set_sustained_limit (CmPlan   *self,
