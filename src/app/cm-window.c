@@ -233,9 +233,15 @@ open_item (CmWindow   *self,
            CmCardItem *item)
 {
   CmCardPage *page = cm_card_page_new (item);
+  CmApplication *app = _cm_window_get_app (self);
+  CmJob *job = app != NULL ? cm_application_lookup_job (app, item) : NULL;
 
-  g_signal_connect_object (page, "notify::checking-capacity", G_CALLBACK (_cm_window_actions_update), self,
+  g_signal_connect_object (page, "notify::job", G_CALLBACK (_cm_window_actions_update), self,
                            G_CONNECT_SWAPPED);
+  /* A job started from the card's page before goes on: the page shows it
+   * again. */
+  if (job != NULL)
+    cm_card_page_follow_job (page, job);
   cm_card_page_set_profile (page, g_settings_get_enum (self->settings, "last-profile"));
   cm_card_page_set_method (page, g_settings_get_enum (self->settings, "last-method"));
   replace_page (self, CM_WINDOW_PAGE_CARD, GTK_WIDGET (page));
@@ -247,6 +253,7 @@ item_activated_cb (CmWindow       *self,
                    CmCardItem     *item,
                    CmCardListPage *page)
 {
+  /* The list is not on screen while a benchmark runs. */
   if (self->cancellable == NULL)
     open_item (self, item);
 }
@@ -400,7 +407,7 @@ devices_changed_cb (CmWindow   *self,
       && find_item (model, self->run_item) == NULL)
     {
       self->card_removed = TRUE;
-      cm_window_cancel_test (self);
+      _cm_window_cancel_bench (self);
       return;
     }
 
@@ -439,10 +446,41 @@ _cm_window_set_run_state (CmWindow *self,
 
 /* GObject. */
 
+static void
+ask_close_cb (AdwMessageDialog *dialog,
+              const char       *response,
+              CmWindow         *self)
+{
+  if (g_strcmp0 (response, "stop") != 0)
+    return;
+  self->close_confirmed = TRUE;
+  gtk_window_close (GTK_WINDOW (self));
+}
+
+static void
+ask_close (CmWindow *self)
+{
+  GtkWidget *dialog;
+
+  dialog = adw_message_dialog_new (GTK_WINDOW (self), _("Stop Testing and Close?"),
+                                   _("A card is being tested. Closing stops every test: what a benchmark measured is thrown away, "
+                                     "a capacity check puts the card's data back first, and a verify keeps what it did so you can carry on later."));
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
+                                    "keep", _("_Keep Testing"),
+                                    "stop", _("_Stop and Close"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "stop", ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "keep");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "keep");
+  g_signal_connect_object (dialog, "response", G_CALLBACK (ask_close_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
 static gboolean
 cm_window_close_request (GtkWindow *window)
 {
   CmWindow *self = CM_WINDOW (window);
+  CmApplication *app = _cm_window_get_app (self);
   int width, height;
 
   gtk_window_get_default_size (window, &width, &height);
@@ -450,8 +488,18 @@ cm_window_close_request (GtkWindow *window)
   g_settings_set_int (self->settings, "window-height", height);
   g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
 
-  /* Closing mid-run cancels; the runner removes its scratch file. */
-  cm_window_cancel_test (self);
+  /* A job runs: stopping throws away what it measured, so it is asked. */
+  if (!self->close_confirmed && app != NULL && cm_application_get_busy (app))
+    {
+      ask_close (self);
+      return TRUE;
+    }
+
+  /* Stopping cancels every job; each holds the application until it
+   * has put the card's data back or saved its state. */
+  _cm_window_cancel_bench (self);
+  if (app != NULL)
+    cm_application_cancel_jobs (app);
 
   return GTK_WINDOW_CLASS (cm_window_parent_class)->close_request (window);
 }
@@ -461,8 +509,16 @@ cm_window_dispose (GObject *object)
 {
   CmWindow *self = CM_WINDOW (object);
 
-  if (self->cancellable != NULL)
-    g_cancellable_cancel (self->cancellable);
+  /* The window goes: its jobs stop (they hold the application until they
+   * have ended). */
+  _cm_window_cancel_bench (self);
+  if (_cm_window_get_app (self) != NULL)
+    cm_application_cancel_jobs (_cm_window_get_app (self));
+  if (self->job != NULL)
+    g_signal_handlers_disconnect_by_data (self->job, self);
+  g_clear_object (&self->job);
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->run_item);
   if (self->devices != NULL)
     g_signal_handlers_disconnect_by_func (self->devices, devices_changed_cb, self);
 
@@ -504,6 +560,22 @@ cm_window_get_property (GObject    *object,
     }
 }
 
+/* Start and Cancel follow the jobs of the application, whichever page
+ * started them. */
+static void
+cm_window_constructed (GObject *object)
+{
+  CmWindow *self = CM_WINDOW (object);
+  CmApplication *app;
+
+  G_OBJECT_CLASS (cm_window_parent_class)->constructed (object);
+
+  app = _cm_window_get_app (self);
+  if (app != NULL)
+    g_signal_connect_object (cm_application_get_jobs (app), "items-changed",
+                             G_CALLBACK (_cm_window_actions_update), self, G_CONNECT_SWAPPED);
+}
+
 static void
 cm_window_class_init (CmWindowClass *klass)
 {
@@ -512,10 +584,11 @@ cm_window_class_init (CmWindowClass *klass)
   GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
 
   object_class->dispose = cm_window_dispose;
+  object_class->constructed = cm_window_constructed;
   object_class->get_property = cm_window_get_property;
   window_class->close_request = cm_window_close_request;
 
-  /* Whether a card is being tested. */
+  /* Whether the card of the page on screen is being tested. */
   properties[PROP_RUNNING] =
     g_param_spec_boolean ("running", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
@@ -645,6 +718,7 @@ cm_window_open_path (CmWindow   *self,
   g_return_val_if_fail (CM_IS_WINDOW (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
+  /* A benchmark keeps the window on its run page until it ends. */
   if (self->cancellable != NULL)
     {
       cm_toast_show (GTK_WIDGET (self->toast_overlay), _("A test is running. Cancel it first to test another card."));
@@ -690,7 +764,7 @@ gboolean
 cm_window_get_running (CmWindow *self)
 {
   g_return_val_if_fail (CM_IS_WINDOW (self), FALSE);
-  return self->cancellable != NULL;
+  return self->running;
 }
 
 /* For tests: the name of the page on screen, as page_name() gives it. */
