@@ -375,9 +375,10 @@ cm_application_start_job_from_widget (GtkWidget *widget,
     cm_job_run_async (job, NULL, NULL, NULL);
 }
 
-static gboolean
-job_is_for_item (CmJob      *job,
-                 CmCardItem *item)
+/* Whether @job works on @item's card: its device, its folder. */
+gboolean
+cm_application_job_is_for_item (CmJob      *job,
+                                CmCardItem *item)
 {
   const char *target = cm_job_get_target (job);
   CmDevice *device = cm_job_get_device (job);
@@ -406,7 +407,7 @@ cm_application_lookup_job (CmApplication *self,
     {
       g_autoptr(CmJob) job = g_list_model_get_item (G_LIST_MODEL (self->jobs), i);
 
-      if (cm_job_is_active (job) && job_is_for_item (job, item))
+      if (cm_job_is_active (job) && cm_application_job_is_for_item (job, item))
         return job;  /* the list keeps its reference */
     }
   return NULL;

@@ -24,6 +24,8 @@ void           cm_application_start_job_from_widget (GtkWidget *widget,
                                                      CmJob     *job);
 CmJob         *cm_application_lookup_job     (CmApplication     *self,
                                               CmCardItem        *item);
+gboolean       cm_application_job_is_for_item (CmJob         *job,
+                                               CmCardItem    *item);
 gboolean       cm_application_get_busy       (CmApplication     *self);
 void           cm_application_cancel_jobs    (CmApplication     *self);
 gboolean       cm_application_get_inhibiting (CmApplication     *self);

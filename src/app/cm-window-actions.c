@@ -59,9 +59,9 @@ _cm_window_get_shown_job (CmWindow *self)
 }
 
 /* Which actions apply, from the page on screen and the job of its card;
- * the application's Start and Cancel follow :can-start and :running. A
- * benchmark keeps the window on its run page until it ends; a capacity
- * check or a verify goes on while the user looks at other cards. */
+ * the application's Start and Cancel follow :can-start and :running.
+ * Every job goes on while the user looks at other cards; the window
+ * follows one benchmark at a time on its run page. */
 void
 _cm_window_actions_update (CmWindow *self)
 {
@@ -69,7 +69,7 @@ _cm_window_actions_update (CmWindow *self)
   gboolean benching = self->cancellable != NULL;
   gboolean running = _cm_window_get_shown_job (self) != NULL;
   gboolean has_result = _cm_window_get_visible_result (self) != NULL;
-  gboolean can_go_back = !benching && page != CM_WINDOW_PAGE_CARDS;
+  gboolean can_go_back = page != CM_WINDOW_PAGE_CARDS;
   gboolean can_start = !benching && !running && self->card_page != NULL
                        && cm_card_page_get_job (self->card_page) == NULL
                        && (page == CM_WINDOW_PAGE_CARD || page == CM_WINDOW_PAGE_RESULT);
@@ -181,6 +181,16 @@ bench_state_cb (CmWindow   *self,
     return;
 
   end_run (self);
+
+  /* The user went on to another card: the run page is not on screen, so
+   * the result waits for them on the result page and in the history. */
+  if (_cm_window_get_visible_page (self) != CM_WINDOW_PAGE_RUN && started && result != NULL)
+    {
+      g_set_object (&self->last_result, result);
+      tell_save_error (self, job);
+      _cm_window_keep_result (self, result);
+      return;
+    }
 
   if (removed && started)
     show_removed (self);

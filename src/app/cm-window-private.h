@@ -83,6 +83,8 @@ void          _cm_window_show_run           (CmWindow     *self,
                                              CmRunPage    *page);
 void          _cm_window_show_result        (CmWindow     *self,
                                              CmResult     *result);
+void          _cm_window_keep_result        (CmWindow     *self,
+                                             CmResult     *result);
 void          _cm_window_show_error         (CmWindow     *self,
                                              const char   *title,
                                              const char   *description);

@@ -203,6 +203,16 @@ _cm_window_show_result (CmWindow *self,
   _cm_window_show_page (self, CM_WINDOW_PAGE_RESULT);
 }
 
+/* A result made while another page is on screen: ready for Back, not
+ * shown. */
+void
+_cm_window_keep_result (CmWindow *self,
+                        CmResult *result)
+{
+  replace_page (self, CM_WINDOW_PAGE_RESULT, GTK_WIDGET (cm_result_page_new (result)));
+  _cm_window_actions_update (self);
+}
+
 void
 _cm_window_show_error (CmWindow   *self,
                        const char *title,
@@ -232,10 +242,18 @@ static void
 open_item (CmWindow   *self,
            CmCardItem *item)
 {
-  CmCardPage *page = cm_card_page_new (item);
+  CmCardPage *page;
   CmApplication *app = _cm_window_get_app (self);
   CmJob *job = app != NULL ? cm_application_lookup_job (app, item) : NULL;
 
+  /* The card whose benchmark runs: its run page again. */
+  if (job != NULL && job == self->job && self->run_page != NULL)
+    {
+      _cm_window_show_page (self, CM_WINDOW_PAGE_RUN);
+      return;
+    }
+
+  page = cm_card_page_new (item);
   g_signal_connect_object (page, "notify::job", G_CALLBACK (_cm_window_actions_update), self,
                            G_CONNECT_SWAPPED);
   /* A job started from the card's page before goes on: the page shows it
@@ -253,9 +271,7 @@ item_activated_cb (CmWindow       *self,
                    CmCardItem     *item,
                    CmCardListPage *page)
 {
-  /* The list is not on screen while a benchmark runs. */
-  if (self->cancellable == NULL)
-    open_item (self, item);
+  open_item (self, item);
 }
 
 static void
@@ -327,6 +343,10 @@ visible_page_changed_cb (CmWindow   *self,
 {
   CmWindowPage page = _cm_window_get_visible_page (self);
   const char *card = self->card_page != NULL ? cm_card_item_get_name (cm_card_page_get_item (self->card_page)) : NULL;
+
+  /* The run page is the benchmark's card, whichever card page is made. */
+  if (page == CM_WINDOW_PAGE_RUN && self->run_item != NULL)
+    card = cm_card_item_get_name (self->run_item);
 
   if (page == CM_WINDOW_PAGE_SAVED || (page == CM_WINDOW_PAGE_RESULT && card == NULL))
     {
@@ -571,9 +591,11 @@ cm_window_constructed (GObject *object)
   G_OBJECT_CLASS (cm_window_parent_class)->constructed (object);
 
   app = _cm_window_get_app (self);
-  if (app != NULL)
-    g_signal_connect_object (cm_application_get_jobs (app), "items-changed",
-                             G_CALLBACK (_cm_window_actions_update), self, G_CONNECT_SWAPPED);
+  if (app == NULL)
+    return;
+  g_signal_connect_object (cm_application_get_jobs (app), "items-changed",
+                           G_CALLBACK (_cm_window_actions_update), self, G_CONNECT_SWAPPED);
+  cm_card_list_page_set_jobs (self->card_list_page, cm_application_get_jobs (app));
 }
 
 static void
@@ -717,13 +739,6 @@ cm_window_open_path (CmWindow   *self,
 
   g_return_val_if_fail (CM_IS_WINDOW (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
-
-  /* A benchmark keeps the window on its run page until it ends. */
-  if (self->cancellable != NULL)
-    {
-      cm_toast_show (GTK_WIDGET (self->toast_overlay), _("A test is running. Cancel it first to test another card."));
-      return FALSE;
-    }
 
   n = g_list_model_get_n_items (self->devices);
   for (guint i = 0; i < n && item == NULL; i++)
