@@ -42,7 +42,8 @@ struct _CmWindow
   GListModel           *devices;
   CmResult             *last_result;
   CmHistory            *history;
-  CmJournalWatch       *journal_watch;   /* offers to undo an interrupted capacity check */
+  CmJournalWatch       *journal_watch;
+  GListModel           *jobs;            /* the application's */   /* offers to undo an interrupted capacity check */
 
   /* The benchmark the run page follows, if any (cm-window-actions.c);
    * the application holds it, @cancellable marks it until it ends. */

@@ -466,6 +466,13 @@ _cm_window_set_run_state (CmWindow *self,
 
 /* GObject. */
 
+static gboolean
+close_window_cb (gpointer data)
+{
+  gtk_window_close (GTK_WINDOW (data));
+  return G_SOURCE_REMOVE;
+}
+
 static void
 ask_close_cb (AdwMessageDialog *dialog,
               const char       *response,
@@ -474,7 +481,8 @@ ask_close_cb (AdwMessageDialog *dialog,
   if (g_strcmp0 (response, "stop") != 0)
     return;
   self->close_confirmed = TRUE;
-  gtk_window_close (GTK_WINDOW (self));
+  /* After the dialog, which is transient for the window, has gone. */
+  g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, close_window_cb, g_object_ref (self), g_object_unref);
 }
 
 static void
@@ -551,6 +559,9 @@ cm_window_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), CM_TYPE_WINDOW);
 
   g_clear_object (&self->journal_watch);
+  if (self->jobs != NULL)
+    g_signal_handlers_disconnect_by_data (self->jobs, self);
+  g_clear_object (&self->jobs);
   g_clear_object (&self->devices);
   g_clear_object (&self->last_result);
   g_clear_object (&self->history);
@@ -581,21 +592,19 @@ cm_window_get_property (GObject    *object,
 }
 
 /* Start and Cancel follow the jobs of the application, whichever page
- * started them. */
+ * started them; the card list shows them. */
 static void
-cm_window_constructed (GObject *object)
+application_changed_cb (CmWindow *self)
 {
-  CmWindow *self = CM_WINDOW (object);
-  CmApplication *app;
+  CmApplication *app = _cm_window_get_app (self);
 
-  G_OBJECT_CLASS (cm_window_parent_class)->constructed (object);
-
-  app = _cm_window_get_app (self);
-  if (app == NULL)
+  if (app == NULL || self->jobs != NULL)
     return;
-  g_signal_connect_object (cm_application_get_jobs (app), "items-changed",
+  self->jobs = g_object_ref (cm_application_get_jobs (app));
+  g_signal_connect_object (self->jobs, "items-changed",
                            G_CALLBACK (_cm_window_actions_update), self, G_CONNECT_SWAPPED);
-  cm_card_list_page_set_jobs (self->card_list_page, cm_application_get_jobs (app));
+  cm_card_list_page_set_jobs (self->card_list_page, self->jobs);
+  _cm_window_actions_update (self);
 }
 
 static void
@@ -606,7 +615,6 @@ cm_window_class_init (CmWindowClass *klass)
   GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
 
   object_class->dispose = cm_window_dispose;
-  object_class->constructed = cm_window_constructed;
   object_class->get_property = cm_window_get_property;
   window_class->close_request = cm_window_close_request;
 
@@ -659,6 +667,7 @@ cm_window_init (CmWindow *self)
     gtk_window_maximize (GTK_WINDOW (self));
 
   _cm_window_actions_init (self);
+  g_signal_connect (self, "notify::application", G_CALLBACK (application_changed_cb), NULL);
   g_signal_connect_object (self->settings, "changed::show-loop-devices",
                            G_CALLBACK (show_loop_changed_cb), self, G_CONNECT_SWAPPED);
 
