@@ -28,6 +28,7 @@
 #include "cm-backend.h"
 #include "cm-card-item.h"
 #include "cm-card-list-page.h"
+#include "cm-card-lock.h"
 #include "cm-card-page.h"
 #include "cm-history.h"
 #include "cm-result-page.h"
@@ -118,6 +119,12 @@ run_ended (gpointer data)
 {
   Fixture *f = data;
   return !cm_window_get_running (f->window);
+}
+
+static gboolean
+app_idle (gpointer data)
+{
+  return g_list_model_get_n_items (cm_application_get_jobs (data)) == 0;
 }
 
 static gboolean
@@ -249,7 +256,8 @@ fixture_tear_down (Fixture       *f,
   if (f->window != NULL)
     {
       cm_window_cancel_test (f->window);
-      cm_test_wait_for (run_ended, f, 5);
+      cm_application_cancel_jobs (f->app);
+      cm_test_wait_for (app_idle, f->app, 20);
       cm_test_destroy_window (GTK_WINDOW (f->window));
     }
   card_down (f);
@@ -564,7 +572,9 @@ check_capacity (Fixture *f)
   /* Nothing else may work on the card meanwhile. */
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (f->app), "start-test"));
   cm_window_start_test (f->window);
-  g_assert_false (cm_window_get_running (f->window));
+  g_assert_cmpuint (g_list_model_get_n_items (cm_application_get_jobs (f->app)), ==, 1);
+  /* Cancel, and the window's :running, are the check's. */
+  g_assert_true (cm_window_get_running (f->window));
 
   started = g_get_monotonic_time ();
   g_assert_true (cm_test_wait_for (capacity_checked, f, 120));
@@ -692,7 +702,7 @@ test_verify_fake (Fixture       *f,
       adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "verify");
       gtk_window_close (GTK_WINDOW (dialog));
       g_assert_true (cm_verify_row_get_busy (row));
-      g_assert_true (cm_card_page_get_checking_capacity (page));
+      g_assert_true (cm_card_page_get_job (page) == cm_verify_row_get_job (row));
       g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (f->app), "start-test"));
       if (round == 0)
         {
@@ -1012,6 +1022,19 @@ device_checksum (const char *device)
   return g_strndup (out, 64);
 }
 
+/* Closing while a job runs asks first; "Stop and Close" as a click. */
+static gboolean
+stop_and_close_cb (gpointer data)
+{
+  GtkWidget *dialog = visible_dialog ();
+
+  g_assert_nonnull (dialog);
+  g_assert_cmpstr (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (dialog)), ==, "Stop Testing and Close?");
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "stop");
+  gtk_window_close (GTK_WINDOW (dialog));
+  return G_SOURCE_REMOVE;
+}
+
 static gboolean
 quit_cb (gpointer data)
 {
@@ -1020,6 +1043,7 @@ quit_cb (gpointer data)
 
   g_assert_true (cm_card_page_get_checking_capacity (page));
   g_action_group_activate_action (G_ACTION_GROUP (f->app), "quit", NULL);
+  g_timeout_add (200, stop_and_close_cb, f);
   return G_SOURCE_REMOVE;
 }
 
@@ -1428,6 +1452,296 @@ test_main_loop_stall (Fixture       *f,
   g_assert_cmpfloat (stall.worst / 1000.0, <, max_ms);
 }
 
+
+/* The jobs the application holds. */
+
+static gboolean
+app_inhibit_released (gpointer data)
+{
+  return !cm_application_get_inhibiting (data) && !cm_application_get_busy (data);
+}
+
+/* "Verify Every Byte…" on the card page shown, as a click on its red
+ * confirmation. */
+static CmVerifyRow *
+start_verify (Fixture *f)
+{
+  CmCardPage *page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
+  CmVerifyRow *row = CM_VERIFY_ROW (cm_card_page_get_verify_row (page));
+  GtkWidget *dialog;
+
+  cm_verify_row_activate (row);
+  cm_test_settle (0.2);
+  dialog = visible_dialog ();
+  g_assert_nonnull (dialog);
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "verify");
+  gtk_window_close (GTK_WINDOW (dialog));
+  g_assert_true (cm_verify_row_get_busy (row));
+  return row;
+}
+
+/* Closing the window while a job runs asks; "Keep Testing" keeps it. */
+static void
+close_and_keep (Fixture *f)
+{
+  GtkWidget *dialog;
+
+  gtk_window_close (GTK_WINDOW (f->window));
+  cm_test_settle (0.2);
+  dialog = visible_dialog ();
+  g_assert_nonnull (dialog);
+  g_assert_cmpstr (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (dialog)), ==, "Stop Testing and Close?");
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "keep");
+  gtk_window_close (GTK_WINDOW (dialog));
+  cm_test_settle (0.1);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (f->window)));
+}
+
+/* A verify and a capacity check keep the computer awake as a benchmark
+ * does, until they end; closing the window during either asks first,
+ * and stopping waits for the job to end. */
+static void
+test_jobs_keep_awake (Fixture       *f,
+                      gconstpointer  data)
+{
+  /* Slow enough that each job outlasts the checks below. */
+  const char *args[] = { "good-a1", "--size", "64MiB", "--", "--set", "write.bandwidth-mb-s=6",
+                         "--set", "read.bandwidth-mb-s=12", NULL };
+  CmCardPage *page;
+  CmVerifyRow *row;
+
+  if (!card_up (f, args))
+    return;
+
+  open_window (f);
+  g_assert_true (cm_test_wait_for (card_listed, f, 20));
+  g_assert_true (cm_window_open_path (f->window, card_get (f, "SIMCARD_DEV")));
+  g_assert_false (cm_application_get_inhibiting (f->app));
+
+  row = start_verify (f);
+  g_assert_true (cm_application_get_inhibiting (f->app));
+  g_assert_true (cm_test_wait_for (verify_writing, row, 30));
+  g_assert_true (cm_application_get_inhibiting (f->app));
+  close_and_keep (f);
+  g_assert_true (cm_verify_row_get_busy (row));
+  g_assert_true (cm_application_get_inhibiting (f->app));
+  /* app.cancel-test stops the job of the page shown. */
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (f->app), "cancel-test"));
+  g_action_group_activate_action (G_ACTION_GROUP (f->app), "cancel-test", NULL);
+  g_assert_true (cm_test_wait_for (app_inhibit_released, f->app, 20));
+  g_assert_false (cm_verify_row_get_busy (row));
+
+  page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
+  cm_card_page_check_capacity (page);
+  cm_test_settle (0.2);
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (visible_dialog ()), "check");
+  gtk_window_close (GTK_WINDOW (visible_dialog ()));
+  g_assert_true (cm_card_page_get_checking_capacity (page));
+  g_assert_true (cm_application_get_inhibiting (f->app));
+  cm_test_settle (0.3);
+  g_assert_true (cm_card_page_get_checking_capacity (page));
+  g_assert_true (cm_application_get_inhibiting (f->app));
+
+  /* "Stop and Close": the window goes, the check puts the card back and
+   * ends, and only then does the application let go. */
+  g_object_add_weak_pointer (G_OBJECT (f->window), (gpointer *) &f->window);
+  gtk_window_close (GTK_WINDOW (f->window));
+  cm_test_settle (0.2);
+  stop_and_close_cb (f);
+  g_assert_true (cm_test_wait_for (app_inhibit_released, f->app, 30));
+  cm_test_settle (0.1);
+  g_assert_null (f->window);
+}
+
+static gboolean
+row_shows_job (gpointer data)
+{
+  AdwActionRow *row = data;
+  const char *subtitle = adw_action_row_get_subtitle (row);
+
+  return g_str_has_prefix (subtitle, "Full verify: ") && strstr (subtitle, "% done") != NULL;
+}
+
+typedef struct
+{
+  AdwActionRow *row;
+  char         *was;
+} RowChange;
+
+static gboolean
+row_changed (gpointer data)
+{
+  RowChange *change = data;
+
+  return g_strcmp0 (adw_action_row_get_subtitle (change->row), change->was) != 0;
+}
+
+static guint
+count_active_jobs (CmApplication *app)
+{
+  GListModel *jobs = cm_application_get_jobs (app);
+  guint n = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (jobs); i++)
+    {
+      g_autoptr(CmJob) job = g_list_model_get_item (jobs, i);
+
+      n += cm_job_is_active (job);
+    }
+  return n;
+}
+
+static gboolean
+card_b_listed (gpointer data)
+{
+  Fixture *g = data;
+  CmCardListPage *list = CM_CARD_LIST_PAGE (cm_window_get_page (g->window, "cards"));
+
+  return cm_card_list_page_get_row_for_device (list, card_get (g, "SIMCARD_DEV")) != NULL;
+}
+
+static gboolean
+job_ended (gpointer data)
+{
+  return !cm_job_is_active (data);
+}
+
+/* A verify on card A goes on while card B is benchmarked: both run,
+ * A's row in the card list shows its progress, and Cancel on A's page
+ * stops A only. */
+static void
+test_two_cards (Fixture       *f,
+                gconstpointer  data)
+{
+  const char *args_a[] = { "good-a1", "--size", "64MiB", "--", "--set", "write.bandwidth-mb-s=4",
+                           "--set", "read.bandwidth-mb-s=8", NULL };
+  const char *args_b[] = { "good-a1", "--size", "256MiB", NULL };
+  Fixture b = { 0 };
+  CmCardListPage *list;
+  CmCardPage *page;
+  AdwActionRow *row_a;
+  RowChange change = { 0 };
+  g_autoptr(CmJob) verify = NULL;
+  g_autoptr(CmJob) bench = NULL;
+
+  if (!card_up (f, args_a))
+    return;
+  b.card = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  if (!card_up (&b, args_b))
+    {
+      g_hash_table_unref (b.card);
+      return;
+    }
+
+  open_window (f);
+  b.window = f->window;
+  g_assert_true (cm_test_wait_for (card_listed, f, 20));
+  g_assert_true (cm_test_wait_for (card_b_listed, &b, 20));
+  g_assert_true (cm_window_open_path (f->window, card_get (f, "SIMCARD_DEV")));
+  start_verify (f);
+  g_assert_true (cm_test_wait_for (verify_writing, cm_card_page_get_verify_row (CM_CARD_PAGE (cm_window_get_page (f->window, "card"))), 30));
+  verify = g_object_ref (cm_card_page_get_job (CM_CARD_PAGE (cm_window_get_page (f->window, "card"))));
+
+  /* Back to the list: A's row tells its verify's progress. */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.back", NULL);
+  g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "cards");
+  g_assert_false (cm_window_get_running (f->window));
+  list = CM_CARD_LIST_PAGE (cm_window_get_page (f->window, "cards"));
+  row_a = cm_card_list_page_get_row_for_device (list, card_get (f, "SIMCARD_DEV"));
+  g_assert_nonnull (row_a);
+  g_assert_true (cm_test_wait_for (row_shows_job, row_a, 10));
+  g_test_message ("card A's row: %s", adw_action_row_get_subtitle (row_a));
+  cm_test_save_screenshots (GTK_WIDGET (f->window), "cards-job");
+
+  /* Card B: a benchmark starts while A's verify runs. */
+  g_assert_true (cm_window_open_path (f->window, card_get (&b, "SIMCARD_DEV")));
+  page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
+  g_assert_true (cm_card_page_set_method (page, CM_METHOD_RAW_READ));
+  start (f, "slow");
+  bench = g_object_ref (cm_application_lookup_job (f->app, cm_card_page_get_item (page)));
+  g_assert_cmpstr (cm_job_get_kind (bench), ==, "bench");
+  g_assert_true (cm_test_wait_for (has_samples, f, 30));
+  g_assert_cmpuint (count_active_jobs (f->app), ==, 2);
+  g_assert_true (cm_job_is_active (verify));
+  change.row = row_a;
+  change.was = g_strdup (adw_action_row_get_subtitle (row_a));
+  g_assert_true (cm_test_wait_for (row_changed, &change, 10));
+  g_assert_true (row_shows_job (row_a));
+  g_free (change.was);
+
+  /* A's page again: it shows A's verify, and Cancel stops A only. */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.back", NULL);
+  g_assert_true (cm_window_open_path (f->window, card_get (f, "SIMCARD_DEV")));
+  page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
+  g_assert_true (cm_card_page_get_job (page) == verify);
+  g_assert_true (cm_verify_row_get_busy (CM_VERIFY_ROW (cm_card_page_get_verify_row (page))));
+  g_assert_true (cm_window_get_running (f->window));
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (f->app), "start-test"));
+  g_action_group_activate_action (G_ACTION_GROUP (f->app), "cancel-test", NULL);
+  g_assert_true (cm_test_wait_for (job_ended, verify, 20));
+  g_assert_cmpint (cm_job_get_state (verify), ==, CM_JOB_STATE_CANCELLED);
+  g_assert_true (cm_job_is_active (bench));
+  g_assert_cmpuint (count_active_jobs (f->app), ==, 1);
+
+  /* B's card opens its run page; Cancel there stops B. */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.back", NULL);
+  g_assert_true (cm_window_open_path (f->window, card_get (&b, "SIMCARD_DEV")));
+  g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "run");
+  g_action_group_activate_action (G_ACTION_GROUP (f->app), "cancel-test", NULL);
+  g_assert_true (cm_test_wait_for (job_ended, bench, 20));
+  g_assert_true (cm_test_wait_for (app_idle, f->app, 20));
+
+  card_down (&b);
+  g_hash_table_unref (b.card);
+}
+
+/* One sentence for a busy card, across processes: while the app
+ * verifies a card, cardmark-cli refuses to benchmark it with the lock's
+ * sentence, the one core gives a second job in the app. */
+static void
+test_cli_refused (Fixture       *f,
+                  gconstpointer  data)
+{
+  const char *args[] = { "good-a1", "--size", "64MiB", "--", "--set", "write.bandwidth-mb-s=6",
+                         "--set", "read.bandwidth-mb-s=12", NULL };
+  const char *argv[] = { g_getenv ("CARDMARK_CLI"), "bench", NULL, "--raw", NULL };
+  g_auto(GStrv) env = g_environ_setenv (g_get_environ (), "CARDMARK_TEST_PLAN", "tiny", TRUE);
+  g_autoptr(CmJob) second = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(GError) error = NULL;
+  const GError *refusal;
+  CmVerifyRow *row;
+  int status;
+
+  if (!card_up (f, args))
+    return;
+
+  open_window (f);
+  g_assert_true (cm_test_wait_for (card_listed, f, 20));
+  g_assert_true (cm_window_open_path (f->window, card_get (f, "SIMCARD_DEV")));
+  row = start_verify (f);
+  g_assert_true (cm_test_wait_for (verify_writing, row, 30));
+
+  /* A second job on the card in this process: core's refusal. */
+  second = cm_job_new ("capacity", card_get (f, "SIMCARD_DEV"));
+  cm_application_start_job (f->app, second);
+  g_assert_true (cm_test_wait_for (job_ended, second, 10));
+  refusal = cm_job_get_error (second);
+  g_assert_error ((GError *) refusal, CM_CARD_LOCK_ERROR, CM_CARD_LOCK_ERROR_BUSY);
+  g_test_message ("refused: %s", refusal->message);
+  g_assert_true (cm_verify_row_get_busy (row));
+
+  argv[2] = card_get (f, "SIMCARD_DEV");
+  g_assert_nonnull (argv[0]);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, env, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
+                               NULL, &err, &status, &error));
+  g_assert_no_error (error);
+  g_test_message ("cardmark-cli: %s", err);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 1);
+  g_assert_nonnull (strstr (err, refusal->message));
+  g_assert_true (cm_verify_row_get_busy (row));
+}
+
 static void
 start_services (void)
 {
@@ -1487,6 +1801,12 @@ main (int   argc,
               fixture_set_up, test_unmounted_under_page, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/quit-during-check", Fixture, NULL,
               fixture_set_up, test_quit_during_check, fixture_tear_down);
+  g_test_add ("/cardmark/app-simcard/jobs-keep-awake", Fixture, NULL,
+              fixture_set_up, test_jobs_keep_awake, fixture_tear_down);
+  g_test_add ("/cardmark/app-simcard/two-cards", Fixture, NULL,
+              fixture_set_up, test_two_cards, fixture_tear_down);
+  g_test_add ("/cardmark/app-simcard/cli-refused", Fixture, NULL,
+              fixture_set_up, test_cli_refused, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/main-loop-stall", Fixture, NULL,
               fixture_set_up, test_main_loop_stall, fixture_tear_down);
 

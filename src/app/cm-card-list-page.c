@@ -3,7 +3,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The first page: every card the device monitor sees, live, followed by
- * this computer's storage and a folder of the user's choosing.
+ * this computer's storage and a folder of the user's choosing. A card a
+ * job works on says so in its row: the job's phase, progress and time
+ * left, and a small progress bar.
  */
 
 #include "config.h"
@@ -11,6 +13,7 @@
 #include <adwaita.h>
 #include <glib/gi18n-lib.h>
 
+#include "cm-application.h"
 #include "cm-card-item.h"
 
 #include "cm-card-list-page.h"
@@ -20,6 +23,7 @@ struct _CmCardListPage
   GtkBox      parent_instance;
 
   GListModel *model;
+  GListModel *jobs;      /* the application's, or NULL */
   CmCardItem *home_item;
 
   GtkStack   *devices_stack;
@@ -51,14 +55,81 @@ enum {
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
+/* The row says what the card is, or what its job does now. */
 static void
 update_row_cb (CmCardItem   *item,
                GParamSpec   *pspec,
                AdwActionRow *row)
 {
-  g_autofree char *subtitle = cm_card_item_dup_subtitle (item);
+  CmJob *job = g_object_get_data (G_OBJECT (row), "cm-job");
+  GtkWidget *bar = g_object_get_data (G_OBJECT (row), "cm-progress");
+  g_autofree char *subtitle = NULL;
 
+  if (job != NULL && cm_job_is_active (job))
+    {
+      g_autofree char *progress = cm_job_dup_progress_text (job);
+
+      /* Translators: a card's row while a job runs on it: "Full verify: Writing, 12 % done, 5 min left" */
+      subtitle = g_strdup_printf (_("%s: %s"), cm_job_get_title (job), progress);
+      gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (bar), cm_job_get_progress (job));
+      gtk_widget_set_visible (bar, TRUE);
+    }
+  else
+    {
+      subtitle = cm_card_item_dup_subtitle (item);
+      gtk_widget_set_visible (bar, FALSE);
+    }
   adw_action_row_set_subtitle (row, subtitle);
+}
+
+static void
+job_changed_cb (AdwActionRow *row)
+{
+  update_row_cb (g_object_get_data (G_OBJECT (row), "cm-item"), NULL, row);
+}
+
+/* Follows the job that runs on the row's card, if any. */
+static void
+follow_job (CmCardListPage *self,
+            AdwActionRow   *row)
+{
+  CmCardItem *item = g_object_get_data (G_OBJECT (row), "cm-item");
+  CmJob *old = g_object_get_data (G_OBJECT (row), "cm-job");
+  CmJob *job = NULL;
+  guint n = self->jobs != NULL ? g_list_model_get_n_items (self->jobs) : 0;
+
+  for (guint i = 0; i < n && job == NULL; i++)
+    {
+      g_autoptr(CmJob) other = g_list_model_get_item (self->jobs, i);
+
+      if (cm_job_is_active (other) && cm_application_job_is_for_item (other, item))
+        job = other;  /* the list keeps its reference */
+    }
+
+  if (job != old)
+    {
+      if (old != NULL)
+        g_signal_handlers_disconnect_by_func (old, job_changed_cb, row);
+      if (job != NULL)
+        {
+          g_signal_connect_object (job, "notify::progress", G_CALLBACK (job_changed_cb), row, G_CONNECT_SWAPPED);
+          g_signal_connect_object (job, "notify::phase", G_CALLBACK (job_changed_cb), row, G_CONNECT_SWAPPED);
+          g_signal_connect_object (job, "notify::seconds-left", G_CALLBACK (job_changed_cb), row, G_CONNECT_SWAPPED);
+          g_signal_connect_object (job, "notify::state", G_CALLBACK (job_changed_cb), row, G_CONNECT_SWAPPED);
+        }
+      g_object_set_data_full (G_OBJECT (row), "cm-job", job != NULL ? g_object_ref (job) : NULL, g_object_unref);
+    }
+  update_row_cb (item, NULL, row);
+}
+
+static void
+jobs_changed_cb (CmCardListPage *self)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->devices_list));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (ADW_IS_ACTION_ROW (child))
+      follow_job (self, ADW_ACTION_ROW (child));
 }
 
 /* The card's maker and model from its registers when the reader shows
@@ -85,17 +156,25 @@ create_row_cb (gpointer item,
   GtkWidget *row = adw_action_row_new ();
   GtkWidget *icon = gtk_image_new_from_icon_name ("media-flash-symbolic");
   GtkWidget *next = gtk_image_new_from_icon_name ("go-next-symbolic");
+  GtkWidget *bar = gtk_progress_bar_new ();
 
   g_autofree char *title = dup_row_title (card);
+
+  gtk_widget_set_valign (bar, GTK_ALIGN_CENTER);
+  gtk_widget_set_size_request (bar, 64, -1);
+  gtk_widget_set_visible (bar, FALSE);
+  gtk_widget_set_name (bar, "job-progress");
+  g_object_set_data (G_OBJECT (row), "cm-progress", bar);
 
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
   gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
   adw_action_row_add_prefix (ADW_ACTION_ROW (row), icon);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), bar);
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), next);
-  update_row_cb (card, NULL, ADW_ACTION_ROW (row));
-  g_signal_connect_object (card, "notify::mount-point", G_CALLBACK (update_row_cb), row, 0);
   g_object_set_data_full (G_OBJECT (row), "cm-item", g_object_ref (card), g_object_unref);
+  g_signal_connect_object (card, "notify::mount-point", G_CALLBACK (update_row_cb), row, 0);
+  follow_job (user_data, ADW_ACTION_ROW (row));
 
   return row;
 }
@@ -155,6 +234,9 @@ cm_card_list_page_dispose (GObject *object)
   if (self->model != NULL)
     g_signal_handlers_disconnect_by_func (self->model, items_changed_cb, self);
   g_clear_object (&self->model);
+  if (self->jobs != NULL)
+    g_signal_handlers_disconnect_by_func (self->jobs, jobs_changed_cb, self);
+  g_clear_object (&self->jobs);
   g_clear_object (&self->home_item);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), CM_TYPE_CARD_LIST_PAGE);
@@ -270,7 +352,7 @@ cm_card_list_page_set_model (CmCardListPage *self,
     g_signal_connect_object (model, "items-changed", G_CALLBACK (items_changed_cb), self,
                              G_CONNECT_SWAPPED);
 
-  gtk_list_box_bind_model (self->devices_list, model, create_row_cb, NULL, NULL);
+  gtk_list_box_bind_model (self->devices_list, model, create_row_cb, self, NULL);
   update_stack (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODEL]);
 }
@@ -315,4 +397,39 @@ cm_card_list_page_activate_row (CmCardListPage *self,
   row = gtk_list_box_get_row_at_index (self->devices_list, index);
   g_return_if_fail (row != NULL);
   g_signal_emit_by_name (self->devices_list, "row-activated", row);
+}
+
+/* The application's jobs: each card's row shows the one on its card. */
+void
+cm_card_list_page_set_jobs (CmCardListPage *self,
+                            GListModel     *jobs)
+{
+  g_return_if_fail (CM_IS_CARD_LIST_PAGE (self));
+  g_return_if_fail (jobs == NULL || G_IS_LIST_MODEL (jobs));
+
+  if (self->jobs != NULL)
+    g_signal_handlers_disconnect_by_func (self->jobs, jobs_changed_cb, self);
+  g_set_object (&self->jobs, jobs);
+  if (jobs != NULL)
+    g_signal_connect_object (jobs, "items-changed", G_CALLBACK (jobs_changed_cb), self, G_CONNECT_SWAPPED);
+  jobs_changed_cb (self);
+}
+
+/* The row of the card at @device, for tests, or NULL. */
+AdwActionRow *
+cm_card_list_page_get_row_for_device (CmCardListPage *self,
+                                      const char     *device)
+{
+  g_return_val_if_fail (CM_IS_CARD_LIST_PAGE (self), NULL);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->devices_list));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      CmCardItem *item = g_object_get_data (G_OBJECT (child), "cm-item");
+
+      if (item != NULL && g_strcmp0 (cm_card_item_get_device (item), device) == 0)
+        return ADW_ACTION_ROW (child);
+    }
+  return NULL;
 }

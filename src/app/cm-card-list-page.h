@@ -5,7 +5,7 @@
 
 #pragma once
 
-#include <gtk/gtk.h>
+#include <adwaita.h>
 
 G_BEGIN_DECLS
 
@@ -17,6 +17,10 @@ GListModel *cm_card_list_page_get_model   (CmCardListPage *self);
 void        cm_card_list_page_set_model   (CmCardListPage *self,
                                            GListModel     *model);
 guint       cm_card_list_page_get_n_rows  (CmCardListPage *self);
+void        cm_card_list_page_set_jobs    (CmCardListPage *self,
+                                           GListModel     *jobs);
+AdwActionRow *cm_card_list_page_get_row_for_device (CmCardListPage *self,
+                                                    const char     *device);
 
 gboolean    cm_card_list_page_row_just_moved (CmCardListPage *self,
                                               int             index);

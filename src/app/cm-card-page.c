@@ -3,7 +3,10 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * One card before a test: what it says about itself, the classes on its
- * label, and how to test it.
+ * label, and how to test it. The capacity check and the full verify
+ * started here are jobs the application holds: the page only watches
+ * them, and a page opened again for the same card shows the job that
+ * still runs on it.
  */
 
 #include "config.h"
@@ -12,8 +15,10 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
+#include "cm-application.h"
 #include "cm-capacity-probe.h"
 #include "cm-chart-view.h"
+#include "cm-history.h"
 #include "cm-summary.h"
 #include "cm-toast.h"
 #include "cm-verify-row.h"
@@ -53,9 +58,7 @@ struct _CmCardPage
   GtkProgressBar *capacity_progress;
   CmChartView    *capacity_map;
 
-  GCancellable   *probe_cancellable;
-  GApplication   *probe_hold;       /* held while the check may write */
-  CmTarget       *probe_target;     /* the card's fd, open while the check runs */
+  CmJob          *capacity_job;     /* the capacity check that runs, watched */
   guint64         probe_cache_bytes;
   char           *capacity_outcome;
   gboolean        capacity_fake;
@@ -65,7 +68,7 @@ G_DEFINE_FINAL_TYPE (CmCardPage, cm_card_page, GTK_TYPE_BOX)
 
 enum {
   PROP_0,
-  PROP_CHECKING_CAPACITY,
+  PROP_JOB,
   N_PROPS
 };
 
@@ -362,25 +365,21 @@ set_probing (CmCardPage *self,
   if (self->verify_row != NULL)
     gtk_widget_set_sensitive (self->verify_row, !probing);
   if (!probing)
-    {
-      g_clear_object (&self->probe_cancellable);
-      fill_capacity (self);
-    }
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CHECKING_CAPACITY]);
+    fill_capacity (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_JOB]);
 }
 
+/* The job's phase, progress and time left, as the card list says them. */
 static void
-probe_progress_cb (const CmCapacityProgress *progress,
-                   gpointer                  user_data)
+capacity_progress_cb (CmCardPage *self)
 {
-  CmCardPage *self = user_data;
   g_autofree char *text = NULL;
 
-  if (self->item == NULL || self->probe_cancellable == NULL)
+  if (self->item == NULL || self->capacity_job == NULL)
     return;
-  text = cm_capacity_progress_describe (progress);
+  text = cm_job_dup_progress_text (self->capacity_job);
   adw_action_row_set_subtitle (self->capacity_row, text);
-  gtk_progress_bar_set_fraction (self->capacity_progress, progress->fraction);
+  gtk_progress_bar_set_fraction (self->capacity_progress, cm_job_get_progress (self->capacity_job));
 }
 
 static void
@@ -402,56 +401,29 @@ show_outcome (CmCardPage *self)
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
-/* The check writes to the card and puts its data back at the end, also
- * when cancelled: the application is held until then, so that quitting
- * or closing the window during a check waits for the card's data. */
 static void
-hold_application (CmCardPage *self)
+capacity_state_cb (CmCardPage *self)
 {
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  GtkApplication *app = GTK_IS_WINDOW (root) ? gtk_window_get_application (GTK_WINDOW (root)) : NULL;
+  g_autoptr(CmJob) job = self->capacity_job != NULL ? g_object_ref (self->capacity_job) : NULL;
+  const CmCapacityReport *report;
+  const GError *error;
 
-  g_assert (self->probe_hold == NULL);
-  if (app != NULL)
-    {
-      self->probe_hold = G_APPLICATION (g_object_ref (app));
-      g_application_hold (self->probe_hold);
-    }
-}
+  if (job == NULL || cm_job_is_active (job))
+    return;
 
-static void
-release_application (CmCardPage *self)
-{
-  if (self->probe_hold != NULL)
-    g_application_release (self->probe_hold);
-  g_clear_object (&self->probe_hold);
-}
-
-static void
-probe_done_cb (GObject      *object,
-               GAsyncResult *result,
-               gpointer      user_data)
-{
-  g_autoptr(CmCardPage) self = user_data;
-  g_autoptr(CmCapacityReport) report = NULL;
-  g_autoptr(GError) error = NULL;
-
-  report = cm_capacity_probe_finish (result, &error);
-  g_clear_object (&self->probe_target);
-  release_application (self);
+  g_signal_handlers_disconnect_by_data (job, self);
+  g_clear_object (&self->capacity_job);
   if (self->item == NULL)
-    {
-      /* The page went away during the check; dispose cancelled it. */
-      g_clear_object (&self->probe_cancellable);
-      return;
-    }
+    return;
   set_probing (self, FALSE);
 
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  error = cm_job_get_error (job);
+  report = cm_job_get_result (job) != NULL ? cm_result_get_capacity (cm_job_get_result (job)) : NULL;
+  if (cm_job_get_state (job) == CM_JOB_STATE_CANCELLED)
     cm_toast_show (GTK_WIDGET (self), _("Capacity check cancelled. The card's data was put back."));
   else if (error != NULL)
     cm_toast_show (GTK_WIDGET (self), error->message);
-  else
+  else if (report != NULL)
     {
       g_free (self->capacity_outcome);
       self->capacity_outcome = cm_capacity_report_describe (cm_card_item_get_device (self->item), report);
@@ -459,56 +431,50 @@ probe_done_cb (GObject      *object,
       cm_chart_view_set_capacity (self->capacity_map, report, cm_card_item_get_device (self->item));
       gtk_widget_set_visible (GTK_WIDGET (self->capacity_map), TRUE);
       gtk_widget_add_tick_callback (GTK_WIDGET (self), scroll_to_capacity_cb, NULL, NULL);
+      if (cm_job_get_save_error (job) != NULL)
+        {
+          g_autofree char *message = g_strdup_printf (_("The result could not be kept in the history: %s"),
+                                                      cm_job_get_save_error (job)->message);
+
+          cm_toast_show (GTK_WIDGET (self), message);
+        }
       show_outcome (self);
     }
 }
 
 static void
-probe_target_opened_cb (GObject      *object,
-                        GAsyncResult *result,
-                        gpointer      user_data)
+follow_capacity_job (CmCardPage *self,
+                     CmJob      *job)
 {
-  g_autoptr(CmCardPage) self = user_data;
-  g_autoptr(CmTarget) target = NULL;
-  g_autoptr(GError) error = NULL;
+  g_assert (self->capacity_job == NULL);
 
-  target = cm_backend_open_target_finish (result, &error);
-  if (self->item == NULL)
-    {
-      release_application (self);
-      g_clear_object (&self->probe_cancellable);
-      return;
-    }
-  if (target == NULL)
-    {
-      release_application (self);
-      set_probing (self, FALSE);
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        cm_toast_show (GTK_WIDGET (self), _("Capacity check cancelled. Nothing was written."));
-      else
-        cm_toast_show (GTK_WIDGET (self), error->message);
-      return;
-    }
-
-  self->probe_target = g_steal_pointer (&target);
-  cm_capacity_probe_async (cm_target_get_fd (self->probe_target), cm_card_item_get_device (self->item),
-                           cm_target_get_size (self->probe_target), self->probe_cache_bytes, NULL,
-                           self->probe_cancellable, probe_progress_cb, self,
-                           probe_done_cb, g_object_ref (self));
+  self->capacity_job = g_object_ref (job);
+  g_signal_connect_object (job, "notify::progress", G_CALLBACK (capacity_progress_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (job, "notify::phase", G_CALLBACK (capacity_progress_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (job, "notify::seconds-left", G_CALLBACK (capacity_progress_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (job, "notify::state", G_CALLBACK (capacity_state_cb), self, G_CONNECT_SWAPPED);
+  set_probing (self, TRUE);
+  capacity_progress_cb (self);
 }
 
+/* The check writes to the card and puts its data back at the end, also
+ * when cancelled; the application holds the job until then, so that
+ * quitting or closing the window waits for the card's data. */
 static void
 start_probe (CmCardPage *self)
 {
-  g_assert (self->probe_cancellable == NULL);
+  g_autoptr(CmJob) job = NULL;
+  g_autoptr(CmHistory) history = cm_history_new_default ();
 
-  self->probe_cancellable = g_cancellable_new ();
+  g_assert (self->capacity_job == NULL);
+
+  job = cm_backend_new_job ("capacity", NULL, self->item, CM_METHOD_RAW_WRITE);
+  cm_job_set_name (job, cm_card_item_get_name (self->item));
+  cm_job_set_cache_bytes (job, self->probe_cache_bytes);
+  cm_job_set_history (job, history);
   g_clear_pointer (&self->capacity_outcome, g_free);
-  set_probing (self, TRUE);
-  hold_application (self);
-  adw_action_row_set_subtitle (self->capacity_row, _("Opening the card…"));
-  cm_backend_open_target_async (self->item, CM_METHOD_RAW_WRITE, self->probe_cancellable,
-                                probe_target_opened_cb, g_object_ref (self));
+  follow_capacity_job (self, job);
+  cm_application_start_job_from_widget (GTK_WIDGET (self), job);
 }
 
 static void
@@ -518,7 +484,7 @@ confirm_probe_cb (CmCardPage       *self,
 {
   GtkWidget *deeper = adw_message_dialog_get_extra_child (dialog);
 
-  if (g_strcmp0 (response, "check") != 0 || self->probe_cancellable != NULL)
+  if (g_strcmp0 (response, "check") != 0 || cm_card_page_get_job (self) != NULL)
     return;
   self->probe_cache_bytes = gtk_check_button_get_active (GTK_CHECK_BUTTON (deeper))
                             ? DEEPER_CACHE : CM_CAPACITY_DEFAULT_CACHE;
@@ -543,9 +509,9 @@ cm_card_page_check_capacity (CmCardPage *self)
 
   g_return_if_fail (CM_IS_CARD_PAGE (self));
 
-  if (self->probe_cancellable != NULL)
+  if (self->capacity_job != NULL)
     {
-      g_cancellable_cancel (self->probe_cancellable);
+      cm_job_cancel (self->capacity_job);
       return;
     }
   if (!can_check_capacity (self, &why_not))
@@ -603,14 +569,43 @@ cm_card_page_get_capacity_map (CmCardPage *self)
   return self->capacity_map;
 }
 
-/* Whether a check that writes to the card (the capacity check, or the
- * full verify) is running: nothing else may use the card meanwhile. */
+/* Whether the page's capacity check runs. */
 gboolean
 cm_card_page_get_checking_capacity (CmCardPage *self)
 {
   g_return_val_if_fail (CM_IS_CARD_PAGE (self), FALSE);
-  return self->probe_cancellable != NULL ||
-         (self->verify_row != NULL && cm_verify_row_get_busy (CM_VERIFY_ROW (self->verify_row)));
+  return self->capacity_job != NULL;
+}
+
+/* The job the page watches (its capacity check or its verify), while it
+ * runs; nothing else may start on the card meanwhile. */
+CmJob *
+cm_card_page_get_job (CmCardPage *self)
+{
+  g_return_val_if_fail (CM_IS_CARD_PAGE (self), NULL);
+
+  if (self->capacity_job != NULL)
+    return self->capacity_job;
+  if (self->verify_row != NULL)
+    return cm_verify_row_get_job (CM_VERIFY_ROW (self->verify_row));
+  return NULL;
+}
+
+/* Shows @job, one that runs on the page's card, started by an earlier
+ * page of the same card. */
+void
+cm_card_page_follow_job (CmCardPage *self,
+                         CmJob      *job)
+{
+  g_return_if_fail (CM_IS_CARD_PAGE (self));
+  g_return_if_fail (CM_IS_JOB (job));
+
+  if (!cm_job_is_active (job) || cm_card_page_get_job (self) != NULL)
+    return;
+  if (g_str_equal (cm_job_get_kind (job), "capacity"))
+    follow_capacity_job (self, job);
+  else if (g_str_equal (cm_job_get_kind (job), "verify"))
+    cm_verify_row_follow_job (CM_VERIFY_ROW (self->verify_row), job);
 }
 
 static void
@@ -624,7 +619,7 @@ verify_busy_cb (CmCardPage *self)
   gtk_widget_set_sensitive (GTK_WIDGET (self->capacity_row), !busy);
   if (!busy)
     fill_capacity (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CHECKING_CAPACITY]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_JOB]);
 }
 
 /* The full verify's row, for the tests. */
@@ -646,8 +641,10 @@ cm_card_page_dispose (GObject *object)
 {
   CmCardPage *self = CM_CARD_PAGE (object);
 
-  if (self->probe_cancellable != NULL)
-    g_cancellable_cancel (self->probe_cancellable);
+  /* The job goes on without the page; the application holds it. */
+  if (self->capacity_job != NULL)
+    g_signal_handlers_disconnect_by_data (self->capacity_job, self);
+  g_clear_object (&self->capacity_job);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), CM_TYPE_CARD_PAGE);
   g_clear_object (&self->item);
@@ -666,8 +663,8 @@ cm_card_page_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_CHECKING_CAPACITY:
-      g_value_set_boolean (value, cm_card_page_get_checking_capacity (self));
+    case PROP_JOB:
+      g_value_set_object (value, cm_card_page_get_job (self));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -683,10 +680,11 @@ cm_card_page_class_init (CmCardPageClass *klass)
   object_class->dispose = cm_card_page_dispose;
   object_class->get_property = cm_card_page_get_property;
 
-  /* While the capacity check works on the card, nothing else may. */
-  properties[PROP_CHECKING_CAPACITY] =
-    g_param_spec_boolean ("checking-capacity", NULL, NULL, FALSE,
-                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* The capacity check or verify that works on the card: nothing else
+   * may meanwhile. */
+  properties[PROP_JOB] =
+    g_param_spec_object ("job", NULL, NULL, CM_TYPE_JOB,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/cardmark/CardMark/ui/cm-card-page.ui");
@@ -761,7 +759,7 @@ cm_card_page_update_item (CmCardPage *self,
   fill_methods (self);
   cm_card_page_set_method (self, method);
   update_method_warning (self);
-  if (self->probe_cancellable == NULL)
+  if (self->capacity_job == NULL)
     fill_capacity (self);
   cm_verify_row_set_item (CM_VERIFY_ROW (self->verify_row), item);
 }

@@ -37,6 +37,9 @@ gboolean    cm_card_page_get_checking_capacity (CmCardPage *self);
 const char *cm_card_page_get_capacity_outcome  (CmCardPage *self,
                                                 gboolean   *fake);
 GtkWidget  *cm_card_page_get_verify_row        (CmCardPage *self);
+CmJob      *cm_card_page_get_job               (CmCardPage *self);
+void        cm_card_page_follow_job            (CmCardPage *self,
+                                                CmJob      *job);
 
 const char   *cm_card_page_get_method_warning (CmCardPage *self);
 gboolean      cm_card_page_accept_method_fix  (CmCardPage *self);

@@ -2,9 +2,10 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * "Verify Every Byte…" on a card's page: asks, runs core's verify
- * (cm-verify.c), shows its progress in the row's subtitle and its
- * findings in a dialog, and keeps the result in the history. A mounted
+ * "Verify Every Byte…" on a card's page: asks, starts a "verify" job
+ * (cm-job-verify.c) in the application, shows its progress in the row's
+ * subtitle and its findings in a dialog; the job keeps the result in the
+ * history, and goes on when the page is left. A mounted
  * card or a folder is verified in F3's files, leaving its own files
  * alone; an unmounted card is verified whole, after a red confirmation.
  * A verify that was stopped (cancelled, the window closed, the card
@@ -16,6 +17,7 @@
 #include <glib/gi18n-lib.h>
 #include <unistd.h>
 
+#include "cm-application.h"
 #include "cm-backend.h"
 #include "cm-chart-view.h"
 #include "cm-history.h"
@@ -29,9 +31,8 @@ struct _CmVerifyRow
   AdwActionRow   parent_instance;
 
   CmCardItem    *item;
-  CmVerify      *verify;
-  GCancellable  *cancellable;
-  GApplication  *hold;          /* held while the verify writes */
+  CmJob         *job;           /* the verify that runs, watched */
+  gboolean       told_resuming;
   CmResult      *result;        /* the last one */
 
   GtkSpinner    *spinner;
@@ -81,7 +82,7 @@ fill_subtitle (CmVerifyRow *self)
   gboolean device;
   const char *path = self->item ? choose_path (self, &device, &why_not) : NULL;
 
-  gtk_widget_set_sensitive (GTK_WIDGET (self->button), path != NULL || self->cancellable != NULL);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->button), path != NULL || self->job != NULL);
   if (path == NULL)
     adw_action_row_set_subtitle (ADW_ACTION_ROW (self), why_not ? why_not : "");
   else if (device)
@@ -100,67 +101,28 @@ set_busy (CmVerifyRow *self,
   gtk_spinner_set_spinning (self->spinner, busy);
   gtk_button_set_label (self->button, busy ? _("_Stop") : _("_Verify"));
   if (!busy)
-    {
-      g_clear_object (&self->cancellable);
-      g_clear_object (&self->verify);
-      fill_subtitle (self);
-    }
+    fill_subtitle (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
 
-static char *
-format_left (double seconds)
-{
-  guint s = (guint) seconds;
-
-  if (seconds < 0)
-    return g_strdup (_("time left unknown"));
-  if (s >= 3600)
-    return g_strdup_printf (_("%u h %02u min left"), s / 3600, s / 60 % 60);
-  if (s >= 60)
-    return g_strdup_printf (_("%u min left"), (s + 59) / 60);
-  return g_strdup_printf (_("%u s left"), s);
-}
-
+/* The job's phase, progress and time left, as the card list says them. */
 static void
-progress_cb (CmVerifyRow *self,
-             guint        phase,
-             double       fraction,
-             double       mb_per_s,
-             double       seconds_left,
-             CmVerify    *verify)
+progress_cb (CmVerifyRow *self)
 {
-  g_autofree char *left = format_left (seconds_left);
   g_autofree char *text = NULL;
+  CmVerify *verify;
 
-  /* Translators: "Writing, 12 % done, 18.2 MB/s, 5 min left" */
-  text = g_strdup_printf (phase == CM_VERIFY_PHASE_WRITE ? _("Writing, %.0f %% done, %.1f MB/s, %s")
-                                                         : _("Reading back, %.0f %% done, %.1f MB/s, %s"),
-                          fraction * 100, mb_per_s, left);
-  adw_action_row_set_subtitle (ADW_ACTION_ROW (self), text);
-}
-
-static void
-release_application (CmVerifyRow *self)
-{
-  if (self->hold != NULL)
-    g_application_release (self->hold);
-  g_clear_object (&self->hold);
-}
-
-/* Closing the window during a verify cancels it; the application waits
- * until the state is saved. */
-static void
-hold_application (CmVerifyRow *self)
-{
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  GtkApplication *app = GTK_IS_WINDOW (root) ? gtk_window_get_application (GTK_WINDOW (root)) : NULL;
-
-  if (app != NULL && self->hold == NULL)
+  if (self->job == NULL)
+    return;
+  verify = cm_job_get_verify (self->job);
+  if (!self->told_resuming && verify != NULL && cm_job_get_phase (self->job) != NULL &&
+      cm_verify_get_resuming (verify))
     {
-      self->hold = G_APPLICATION (g_object_ref (app));
-      g_application_hold (self->hold);
+      self->told_resuming = TRUE;
+      cm_toast_show (GTK_WIDGET (self), _("Carrying on with the verify that was stopped."));
     }
+  text = cm_job_dup_progress_text (self->job);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (self), text);
 }
 
 static void
@@ -193,98 +155,57 @@ show_outcome (CmVerifyRow *self)
 }
 
 static void
-keep_result (CmVerifyRow *self)
+state_cb (CmVerifyRow *self)
 {
-  g_autoptr(CmHistory) history = cm_history_new_default ();
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GFile) file = NULL;
+  g_autoptr(CmJob) job = self->job != NULL ? g_object_ref (self->job) : NULL;
+  const GError *error;
 
-  if ((file = cm_history_save (history, self->result, &error)) == NULL)
-    {
-      g_autofree char *message = g_strdup_printf (_("The result could not be kept in the history: %s"), error->message);
+  if (job == NULL || cm_job_is_active (job))
+    return;
 
-      cm_toast_show (GTK_WIDGET (self), message);
-    }
-}
-
-static void
-verify_done_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  g_autoptr(CmVerifyRow) self = user_data;
-  g_autoptr(CmResult) outcome = NULL;
-  g_autoptr(GError) error = NULL;
-
-  outcome = cm_verify_run_finish (CM_VERIFY (object), result, &error);
-  release_application (self);
+  g_signal_handlers_disconnect_by_data (job, self);
+  g_clear_object (&self->job);
   if (self->item == NULL)
-    return;  /* the page went away; what was done is saved */
+    return;  /* the row went away; the job saved what it did */
   set_busy (self, FALSE);
 
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  error = cm_job_get_error (job);
+  if (cm_job_get_state (job) == CM_JOB_STATE_CANCELLED)
     cm_toast_show (GTK_WIDGET (self), _("Verify stopped. What was done is kept: verify again to carry on."));
   else if (error != NULL)
     cm_toast_show (GTK_WIDGET (self), error->message);
-  else
+  else if (cm_job_get_result (job) != NULL)
     {
-      g_set_object (&self->result, outcome);
-      keep_result (self);
+      g_set_object (&self->result, cm_job_get_result (job));
+      if (cm_job_get_save_error (job) != NULL)
+        {
+          g_autofree char *message = g_strdup_printf (_("The result could not be kept in the history: %s"),
+                                                      cm_job_get_save_error (job)->message);
+
+          cm_toast_show (GTK_WIDGET (self), message);
+        }
       show_outcome (self);
     }
 }
 
-static void
-run (CmVerifyRow *self,
-     const char  *path,
-     int          fd,
-     gboolean     device)
+/* Shows @job, a verify of the row's card, until it ends. */
+void
+cm_verify_row_follow_job (CmVerifyRow *self,
+                          CmJob       *job)
 {
-  g_autoptr(GError) error = NULL;
-  CmVerifyFlags flags = CM_VERIFY_FLAGS_CARRY_ON | (device ? CM_VERIFY_FLAGS_DESTROY_DATA : 0);
+  g_return_if_fail (CM_IS_VERIFY_ROW (self));
+  g_return_if_fail (CM_IS_JOB (job));
+  g_return_if_fail (self->job == NULL);
 
-  self->verify = cm_verify_new (path, flags);
-  if (fd >= 0)
-    cm_verify_set_device_fd (self->verify, fd);
-  if (!cm_verify_prepare (self->verify, &error))
-    {
-      release_application (self);
-      set_busy (self, FALSE);
-      cm_toast_show (GTK_WIDGET (self), error->message);
-      return;
-    }
-  if (cm_verify_get_resuming (self->verify))
-    cm_toast_show (GTK_WIDGET (self), _("Carrying on with the verify that was stopped."));
-  g_signal_connect_object (self->verify, "progress", G_CALLBACK (progress_cb), self, G_CONNECT_SWAPPED);
-  cm_verify_run_async (self->verify, self->cancellable, verify_done_cb, g_object_ref (self));
-}
-
-static void
-target_opened_cb (GObject      *object,
-                  GAsyncResult *result,
-                  gpointer      user_data)
-{
-  g_autoptr(CmVerifyRow) self = user_data;
-  g_autoptr(CmTarget) target = NULL;
-  g_autoptr(GError) error = NULL;
-
-  target = cm_backend_open_target_finish (result, &error);
-  if (self->item == NULL)
-    {
-      release_application (self);
-      return;
-    }
-  if (target == NULL)
-    {
-      release_application (self);
-      set_busy (self, FALSE);
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        cm_toast_show (GTK_WIDGET (self), error->message);
-      return;
-    }
-  /* The verify takes its own descriptor; the target closes its own. */
-  run (self, cm_target_get_device (target) ? cm_target_get_device (target) : cm_card_item_get_device (self->item),
-       dup (cm_target_get_fd (target)), TRUE);
+  self->job = g_object_ref (job);
+  self->told_resuming = FALSE;
+  g_signal_connect_object (job, "notify::progress", G_CALLBACK (progress_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (job, "notify::phase", G_CALLBACK (progress_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (job, "notify::seconds-left", G_CALLBACK (progress_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (job, "notify::state", G_CALLBACK (state_cb), self, G_CONNECT_SWAPPED);
+  set_busy (self, TRUE);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (self), _("Starting…"));
+  progress_cb (self);
 }
 
 static void
@@ -293,18 +214,18 @@ start (CmVerifyRow *self)
   const char *why_not = NULL;
   gboolean device;
   const char *path = choose_path (self, &device, &why_not);
+  g_autoptr(CmJob) job = NULL;
+  g_autoptr(CmHistory) history = NULL;
 
   if (path == NULL)
     return;
-  self->cancellable = g_cancellable_new ();
-  set_busy (self, TRUE);
-  adw_action_row_set_subtitle (ADW_ACTION_ROW (self), _("Starting…"));
-  hold_application (self);
-  if (device)
-    cm_backend_open_target_async (self->item, CM_METHOD_RAW_WRITE, self->cancellable,
-                                  target_opened_cb, g_object_ref (self));
-  else
-    run (self, path, -1, FALSE);
+  history = cm_history_new_default ();
+  job = cm_backend_new_job ("verify", NULL, self->item, CM_METHOD_FILE);
+  cm_job_set_name (job, cm_card_item_get_name (self->item));
+  cm_job_set_verify_flags (job, CM_VERIFY_FLAGS_CARRY_ON | (device ? CM_VERIFY_FLAGS_DESTROY_DATA : 0));
+  cm_job_set_history (job, history);
+  cm_verify_row_follow_job (self, job);
+  cm_application_start_job_from_widget (GTK_WIDGET (self), job);
 }
 
 static void
@@ -312,7 +233,7 @@ confirm_cb (CmVerifyRow      *self,
             const char       *response,
             AdwMessageDialog *dialog)
 {
-  if (g_strcmp0 (response, "verify") == 0 && self->cancellable == NULL && self->item != NULL)
+  if (g_strcmp0 (response, "verify") == 0 && self->job == NULL && self->item != NULL)
     start (self);
 }
 
@@ -330,9 +251,9 @@ cm_verify_row_activate (CmVerifyRow *self)
 
   g_return_if_fail (CM_IS_VERIFY_ROW (self));
 
-  if (self->cancellable != NULL)
+  if (self->job != NULL)
     {
-      g_cancellable_cancel (self->cancellable);
+      cm_job_cancel (self->job);
       return;
     }
   if ((path = choose_path (self, &device, &why_not)) == NULL)
@@ -375,7 +296,16 @@ cm_verify_row_get_busy (CmVerifyRow *self)
 {
   g_return_val_if_fail (CM_IS_VERIFY_ROW (self), FALSE);
 
-  return self->cancellable != NULL;
+  return self->job != NULL;
+}
+
+/* The verify the row shows while it runs, or NULL. */
+CmJob *
+cm_verify_row_get_job (CmVerifyRow *self)
+{
+  g_return_val_if_fail (CM_IS_VERIFY_ROW (self), NULL);
+
+  return self->job;
 }
 
 /* The result of the last verify that finished, or NULL. */
@@ -395,7 +325,7 @@ cm_verify_row_set_item (CmVerifyRow *self,
   g_return_if_fail (CM_IS_CARD_ITEM (item));
 
   g_set_object (&self->item, item);
-  if (self->cancellable == NULL)
+  if (self->job == NULL)
     fill_subtitle (self);
 }
 
@@ -404,27 +334,15 @@ cm_verify_row_dispose (GObject *object)
 {
   CmVerifyRow *self = CM_VERIFY_ROW (object);
 
-  /* A verify still running stops and saves what it did; its callback
-   * holds the row until then. */
-  if (self->cancellable != NULL)
-    g_cancellable_cancel (self->cancellable);
+  /* A verify still running goes on; the application holds it. */
+  if (self->job != NULL)
+    g_signal_handlers_disconnect_by_data (self->job, self);
+  g_clear_object (&self->job);
   g_clear_object (&self->item);
   g_clear_object (&self->result);
   gtk_widget_dispose_template (GTK_WIDGET (self), CM_TYPE_VERIFY_ROW);
 
   G_OBJECT_CLASS (cm_verify_row_parent_class)->dispose (object);
-}
-
-static void
-cm_verify_row_finalize (GObject *object)
-{
-  CmVerifyRow *self = CM_VERIFY_ROW (object);
-
-  g_clear_object (&self->cancellable);
-  g_clear_object (&self->verify);
-  release_application (self);
-
-  G_OBJECT_CLASS (cm_verify_row_parent_class)->finalize (object);
 }
 
 static void
@@ -452,7 +370,6 @@ cm_verify_row_class_init (CmVerifyRowClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = cm_verify_row_dispose;
-  object_class->finalize = cm_verify_row_finalize;
   object_class->get_property = cm_verify_row_get_property;
 
   properties[PROP_BUSY] =

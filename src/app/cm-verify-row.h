@@ -8,6 +8,7 @@
 #include <adwaita.h>
 
 #include "cm-card-item.h"
+#include "cm-job.h"
 #include "cm-result.h"
 
 G_BEGIN_DECLS
@@ -22,5 +23,8 @@ void       cm_verify_row_set_item   (CmVerifyRow *self,
 gboolean   cm_verify_row_get_busy   (CmVerifyRow *self);
 void       cm_verify_row_activate   (CmVerifyRow *self);
 CmResult  *cm_verify_row_get_result (CmVerifyRow *self);
+CmJob     *cm_verify_row_get_job    (CmVerifyRow *self);
+void       cm_verify_row_follow_job (CmVerifyRow *self,
+                                     CmJob       *job);
 
 G_END_DECLS

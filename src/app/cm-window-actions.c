@@ -3,41 +3,83 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The window's actions, which of them apply to the page on screen, and
- * the run that Start begins: the bench (src/core) does the run; the
- * window starts it with its cancellable, keeps the computer awake
- * meanwhile, and shows the page for how it went.
+ * the run that Start begins: a "bench" job (src/core) does the run; the
+ * application holds it (and keeps the computer awake meanwhile); the
+ * window follows it on the run page and shows the page for how it went.
  */
 
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
 
+#include "cm-application.h"
 #include "cm-backend.h"
 #include "cm-summary.h"
 #include "cm-toast.h"
 
 #include "cm-window-private.h"
 
-/* Which actions apply, from the page on screen and whether a card is
- * being tested; the application's Start and Cancel follow :can-start and
- * :running. */
+/* The application's jobs, when the window has a CmApplication. */
+CmApplication *
+_cm_window_get_app (CmWindow *self)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+
+  return CM_IS_APPLICATION (app) ? CM_APPLICATION (app) : NULL;
+}
+
+/* The job of the page on screen: the benchmark its run page follows, or
+ * the one running on the card whose page, result or error shows. */
+CmJob *
+_cm_window_get_shown_job (CmWindow *self)
+{
+  CmApplication *app = _cm_window_get_app (self);
+  CmJob *job = NULL;
+
+  switch (_cm_window_get_visible_page (self))
+    {
+    case CM_WINDOW_PAGE_RUN:
+      job = self->job;
+      break;
+    case CM_WINDOW_PAGE_CARD:
+    case CM_WINDOW_PAGE_RESULT:
+    case CM_WINDOW_PAGE_ERROR:
+      if (self->card_page != NULL)
+        job = app != NULL ? cm_application_lookup_job (app, cm_card_page_get_item (self->card_page))
+                          : cm_card_page_get_job (self->card_page);
+      break;
+    case CM_WINDOW_PAGE_CARDS:
+    case CM_WINDOW_PAGE_HISTORY:
+    case CM_WINDOW_PAGE_SAVED:
+    case CM_WINDOW_N_PAGES:
+    default:
+      break;
+    }
+  return job != NULL && cm_job_is_active (job) ? job : NULL;
+}
+
+/* Which actions apply, from the page on screen and the job of its card;
+ * the application's Start and Cancel follow :can-start and :running.
+ * Every job goes on while the user looks at other cards; the window
+ * follows one benchmark at a time on its run page. */
 void
 _cm_window_actions_update (CmWindow *self)
 {
   CmWindowPage page = _cm_window_get_visible_page (self);
-  gboolean running = self->cancellable != NULL;
+  gboolean benching = self->cancellable != NULL;
+  gboolean running = _cm_window_get_shown_job (self) != NULL;
   gboolean has_result = _cm_window_get_visible_result (self) != NULL;
-  gboolean can_go_back = !running && page != CM_WINDOW_PAGE_CARDS;
-  gboolean can_start = !running && self->card_page != NULL
-                       && !cm_card_page_get_checking_capacity (self->card_page)
+  gboolean can_go_back = page != CM_WINDOW_PAGE_CARDS;
+  gboolean can_start = !benching && !running && self->card_page != NULL
+                       && cm_card_page_get_job (self->card_page) == NULL
                        && (page == CM_WINDOW_PAGE_CARD || page == CM_WINDOW_PAGE_RESULT);
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.back", can_go_back);
   gtk_widget_set_visible (GTK_WIDGET (self->back_button), can_go_back);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-json", has_result);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.copy-summary", has_result);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.choose-folder", !running);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.show-history", !running);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.choose-folder", !benching);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.show-history", !benching);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.ask-cancel", running);
 
   _cm_window_set_run_state (self, running, can_start);
@@ -48,12 +90,6 @@ _cm_window_actions_update (CmWindow *self)
 static void
 end_run (CmWindow *self)
 {
-  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
-
-  if (self->inhibit_cookie != 0 && app != NULL)
-    gtk_application_uninhibit (app, self->inhibit_cookie);
-  self->inhibit_cookie = 0;
-
   if (self->job != NULL)
     g_signal_handlers_disconnect_by_data (self->job, self);
   g_clear_object (&self->job);
@@ -66,7 +102,6 @@ bench_started_cb (CmWindow   *self,
                   GParamSpec *pspec,
                   CmJob      *job)
 {
-  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
   g_auto(GStrv) claims = self->card_page != NULL ? cm_card_page_dup_claims (self->card_page) : NULL;
   CmRunner *runner = cm_job_get_runner (job);
   CmRunPage *run_page;
@@ -76,11 +111,6 @@ bench_started_cb (CmWindow   *self,
   run_page = cm_run_page_new (cm_card_item_get_name (self->run_item), (const char * const *) claims);
   cm_run_page_follow (run_page, runner);
   _cm_window_show_run (self, run_page);
-
-  if (app != NULL)
-    self->inhibit_cookie = gtk_application_inhibit (app, GTK_WINDOW (self),
-                                                    GTK_APPLICATION_INHIBIT_SUSPEND,
-                                                    _("A card is being tested"));
 }
 
 static void
@@ -92,9 +122,9 @@ show_removed (CmWindow *self)
 }
 
 static void
-show_failure (CmWindow *self,
-              GError   *error,
-              gboolean  started)
+show_failure (CmWindow     *self,
+              const GError *error,
+              gboolean      started)
 {
   if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
@@ -134,20 +164,33 @@ tell_save_error (CmWindow *self,
   cm_toast_show (GTK_WIDGET (self->toast_overlay), message);
 }
 
+/* The benchmark ended: its result, or why there is none. */
 static void
-run_done_cb (GObject      *object,
-             GAsyncResult *res,
-             gpointer      user_data)
+bench_state_cb (CmWindow   *self,
+                GParamSpec *pspec,
+                CmJob      *job_)
 {
-  g_autoptr(CmWindow) self = user_data;
-  g_autoptr(CmJob) job = g_object_ref (CM_JOB (object));
-  g_autoptr(GError) error = NULL;
-  g_autoptr(CmResult) result = cm_job_run_finish (job, res, &error);
+  g_autoptr(CmJob) job = g_object_ref (job_);
+  const GError *error = cm_job_get_error (job);
+  CmResult *result = cm_job_get_state (job) == CM_JOB_STATE_DONE ? cm_job_get_result (job) : NULL;
   gboolean started = cm_job_get_runner (job) != NULL;
   gboolean removed = self->card_removed
                      || g_error_matches (error, CM_TARGET_ERROR, CM_TARGET_ERROR_REMOVED);
 
+  if (cm_job_is_active (job))
+    return;
+
   end_run (self);
+
+  /* The user went on to another card: the run page is not on screen, so
+   * the result waits for them on the result page and in the history. */
+  if (_cm_window_get_visible_page (self) != CM_WINDOW_PAGE_RUN && started && result != NULL)
+    {
+      g_set_object (&self->last_result, result);
+      tell_save_error (self, job);
+      _cm_window_keep_result (self, result);
+      return;
+    }
 
   if (removed && started)
     show_removed (self);
@@ -165,6 +208,7 @@ static void
 really_start (CmWindow *self)
 {
   CmCardPage *page = self->card_page;
+  CmApplication *app = _cm_window_get_app (self);
   g_auto(GStrv) claims = NULL;
 
   g_assert (page != NULL);
@@ -173,6 +217,7 @@ really_start (CmWindow *self)
   g_settings_set_enum (self->settings, "last-profile", cm_card_page_get_profile (page));
   g_settings_set_enum (self->settings, "last-method", cm_card_page_get_method (page));
 
+  /* Marks the window's benchmark until it ends; the job has its own. */
   self->cancellable = g_cancellable_new ();
   self->card_removed = FALSE;
   self->run_item = g_object_ref (cm_card_page_get_item (page));
@@ -184,9 +229,14 @@ really_start (CmWindow *self)
   cm_job_set_brand (self->job, cm_card_page_get_brand (page));
   cm_job_set_history (self->job, self->history);
   g_signal_connect_object (self->job, "notify::runner", G_CALLBACK (bench_started_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->job, "notify::state", G_CALLBACK (bench_state_cb), self, G_CONNECT_SWAPPED);
   _cm_window_actions_update (self);
 
-  cm_job_run_async (self->job, self->cancellable, run_done_cb, g_object_ref (self));
+  if (app != NULL)
+    cm_application_start_job (app, self->job);
+  else
+    cm_job_run_async (self->job, NULL, NULL, NULL);
+  _cm_window_actions_update (self);
 }
 
 static void
@@ -194,7 +244,7 @@ confirm_write_cb (AdwMessageDialog *dialog,
                   const char       *response,
                   CmWindow         *self)
 {
-  if (g_strcmp0 (response, "write") == 0 && self->cancellable == NULL && self->card_page != NULL)
+  if (g_strcmp0 (response, "write") == 0 && self->can_start)
     really_start (self);
 }
 
@@ -207,14 +257,16 @@ cm_window_start_test (CmWindow *self)
   g_return_if_fail (CM_IS_WINDOW (self));
 
   page = self->card_page;
-  /* One thing at a time on a card: the action is off meanwhile. */
-  if (self->cancellable != NULL || (page != NULL && cm_card_page_get_checking_capacity (page)))
-    return;
   if (page == NULL)
     {
       cm_toast_show (GTK_WIDGET (self->toast_overlay), _("Pick a card first."));
       return;
     }
+  /* One job at a time on a card (the action is off meanwhile), and one
+   * benchmark on screen. */
+  _cm_window_actions_update (self);
+  if (!self->can_start)
+    return;
 
   if (cm_card_page_get_method (page) != CM_METHOD_RAW_WRITE)
     {
@@ -236,17 +288,34 @@ cm_window_start_test (CmWindow *self)
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
+/* Stops the window's benchmark, wherever the window is. */
 void
-cm_window_cancel_test (CmWindow *self)
+_cm_window_cancel_bench (CmWindow *self)
 {
-  g_return_if_fail (CM_IS_WINDOW (self));
-
   if (self->cancellable == NULL || g_cancellable_is_cancelled (self->cancellable))
     return;
 
   g_cancellable_cancel (self->cancellable);
+  cm_job_cancel (self->job);
   if (self->run_page != NULL)
     cm_run_page_set_cancelling (self->run_page);
+}
+
+/* Stops the job of the page on screen, and only that one. */
+void
+cm_window_cancel_test (CmWindow *self)
+{
+  CmJob *job;
+
+  g_return_if_fail (CM_IS_WINDOW (self));
+
+  job = _cm_window_get_shown_job (self);
+  if (job == NULL)
+    return;
+  if (job == self->job)
+    _cm_window_cancel_bench (self);
+  else
+    cm_job_cancel (job);
 }
 
 /* The actions. */
@@ -280,7 +349,7 @@ ask_cancel_action (GtkWidget  *widget,
   CmWindow *self = CM_WINDOW (widget);
   GtkWidget *dialog;
 
-  if (self->cancellable == NULL || g_cancellable_is_cancelled (self->cancellable))
+  if (_cm_window_get_shown_job (self) == NULL)
     return;
 
   dialog = adw_message_dialog_new (GTK_WINDOW (self), _("Stop the Test?"),

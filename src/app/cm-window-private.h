@@ -8,6 +8,7 @@
 
 #pragma once
 
+#include "cm-application.h"
 #include "cm-card-list-page.h"
 #include "cm-card-page.h"
 #include "cm-history-page.h"
@@ -41,14 +42,16 @@ struct _CmWindow
   GListModel           *devices;
   CmResult             *last_result;
   CmHistory            *history;
-  CmJournalWatch       *journal_watch;   /* offers to undo an interrupted capacity check */
+  CmJournalWatch       *journal_watch;
+  GListModel           *jobs;            /* the application's */   /* offers to undo an interrupted capacity check */
 
-  /* The run in progress, if any (cm-window-actions.c). */
+  /* The benchmark the run page follows, if any (cm-window-actions.c);
+   * the application holds it, @cancellable marks it until it ends. */
   GCancellable         *cancellable;
   CmJob                *job;
   CmCardItem           *run_item;
-  guint                 inhibit_cookie;
   gboolean              card_removed;
+  gboolean              close_confirmed;  /* the user agreed to stop every job */
 
   /* The values of :running and :can-start last notified. */
   gboolean              running;
@@ -81,6 +84,8 @@ void          _cm_window_show_run           (CmWindow     *self,
                                              CmRunPage    *page);
 void          _cm_window_show_result        (CmWindow     *self,
                                              CmResult     *result);
+void          _cm_window_keep_result        (CmWindow     *self,
+                                             CmResult     *result);
 void          _cm_window_show_error         (CmWindow     *self,
                                              const char   *title,
                                              const char   *description);
@@ -95,5 +100,8 @@ void          _cm_window_set_run_state      (CmWindow     *self,
 void          _cm_window_class_actions_init (CmWindowClass *klass);
 void          _cm_window_actions_init       (CmWindow      *self);
 void          _cm_window_actions_update     (CmWindow      *self);
+CmApplication *_cm_window_get_app           (CmWindow      *self);
+CmJob        *_cm_window_get_shown_job      (CmWindow      *self);
+void          _cm_window_cancel_bench       (CmWindow      *self);
 
 G_END_DECLS

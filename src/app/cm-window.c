@@ -203,6 +203,16 @@ _cm_window_show_result (CmWindow *self,
   _cm_window_show_page (self, CM_WINDOW_PAGE_RESULT);
 }
 
+/* A result made while another page is on screen: ready for Back, not
+ * shown. */
+void
+_cm_window_keep_result (CmWindow *self,
+                        CmResult *result)
+{
+  replace_page (self, CM_WINDOW_PAGE_RESULT, GTK_WIDGET (cm_result_page_new (result)));
+  _cm_window_actions_update (self);
+}
+
 void
 _cm_window_show_error (CmWindow   *self,
                        const char *title,
@@ -232,10 +242,24 @@ static void
 open_item (CmWindow   *self,
            CmCardItem *item)
 {
-  CmCardPage *page = cm_card_page_new (item);
+  CmCardPage *page;
+  CmApplication *app = _cm_window_get_app (self);
+  CmJob *job = app != NULL ? cm_application_lookup_job (app, item) : NULL;
 
-  g_signal_connect_object (page, "notify::checking-capacity", G_CALLBACK (_cm_window_actions_update), self,
+  /* The card whose benchmark runs: its run page again. */
+  if (job != NULL && job == self->job && self->run_page != NULL)
+    {
+      _cm_window_show_page (self, CM_WINDOW_PAGE_RUN);
+      return;
+    }
+
+  page = cm_card_page_new (item);
+  g_signal_connect_object (page, "notify::job", G_CALLBACK (_cm_window_actions_update), self,
                            G_CONNECT_SWAPPED);
+  /* A job started from the card's page before goes on: the page shows it
+   * again. */
+  if (job != NULL)
+    cm_card_page_follow_job (page, job);
   cm_card_page_set_profile (page, g_settings_get_enum (self->settings, "last-profile"));
   cm_card_page_set_method (page, g_settings_get_enum (self->settings, "last-method"));
   replace_page (self, CM_WINDOW_PAGE_CARD, GTK_WIDGET (page));
@@ -247,8 +271,7 @@ item_activated_cb (CmWindow       *self,
                    CmCardItem     *item,
                    CmCardListPage *page)
 {
-  if (self->cancellable == NULL)
-    open_item (self, item);
+  open_item (self, item);
 }
 
 static void
@@ -320,6 +343,10 @@ visible_page_changed_cb (CmWindow   *self,
 {
   CmWindowPage page = _cm_window_get_visible_page (self);
   const char *card = self->card_page != NULL ? cm_card_item_get_name (cm_card_page_get_item (self->card_page)) : NULL;
+
+  /* The run page is the benchmark's card, whichever card page is made. */
+  if (page == CM_WINDOW_PAGE_RUN && self->run_item != NULL)
+    card = cm_card_item_get_name (self->run_item);
 
   if (page == CM_WINDOW_PAGE_SAVED || (page == CM_WINDOW_PAGE_RESULT && card == NULL))
     {
@@ -400,7 +427,7 @@ devices_changed_cb (CmWindow   *self,
       && find_item (model, self->run_item) == NULL)
     {
       self->card_removed = TRUE;
-      cm_window_cancel_test (self);
+      _cm_window_cancel_bench (self);
       return;
     }
 
@@ -440,9 +467,48 @@ _cm_window_set_run_state (CmWindow *self,
 /* GObject. */
 
 static gboolean
+close_window_cb (gpointer data)
+{
+  gtk_window_close (GTK_WINDOW (data));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+ask_close_cb (AdwMessageDialog *dialog,
+              const char       *response,
+              CmWindow         *self)
+{
+  if (g_strcmp0 (response, "stop") != 0)
+    return;
+  self->close_confirmed = TRUE;
+  /* After the dialog, which is transient for the window, has gone. */
+  g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, close_window_cb, g_object_ref (self), g_object_unref);
+}
+
+static void
+ask_close (CmWindow *self)
+{
+  GtkWidget *dialog;
+
+  dialog = adw_message_dialog_new (GTK_WINDOW (self), _("Stop Testing and Close?"),
+                                   _("A card is being tested. Closing stops every test: what a benchmark measured is thrown away, "
+                                     "a capacity check puts the card's data back first, and a verify keeps what it did so you can carry on later."));
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
+                                    "keep", _("_Keep Testing"),
+                                    "stop", _("_Stop and Close"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "stop", ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "keep");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "keep");
+  g_signal_connect_object (dialog, "response", G_CALLBACK (ask_close_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static gboolean
 cm_window_close_request (GtkWindow *window)
 {
   CmWindow *self = CM_WINDOW (window);
+  CmApplication *app = _cm_window_get_app (self);
   int width, height;
 
   gtk_window_get_default_size (window, &width, &height);
@@ -450,8 +516,18 @@ cm_window_close_request (GtkWindow *window)
   g_settings_set_int (self->settings, "window-height", height);
   g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
 
-  /* Closing mid-run cancels; the runner removes its scratch file. */
-  cm_window_cancel_test (self);
+  /* A job runs: stopping throws away what it measured, so it is asked. */
+  if (!self->close_confirmed && app != NULL && cm_application_get_busy (app))
+    {
+      ask_close (self);
+      return TRUE;
+    }
+
+  /* Stopping cancels every job; each holds the application until it
+   * has put the card's data back or saved its state. */
+  _cm_window_cancel_bench (self);
+  if (app != NULL)
+    cm_application_cancel_jobs (app);
 
   return GTK_WINDOW_CLASS (cm_window_parent_class)->close_request (window);
 }
@@ -461,8 +537,16 @@ cm_window_dispose (GObject *object)
 {
   CmWindow *self = CM_WINDOW (object);
 
-  if (self->cancellable != NULL)
-    g_cancellable_cancel (self->cancellable);
+  /* The window goes: its jobs stop (they hold the application until they
+   * have ended). */
+  _cm_window_cancel_bench (self);
+  if (_cm_window_get_app (self) != NULL)
+    cm_application_cancel_jobs (_cm_window_get_app (self));
+  if (self->job != NULL)
+    g_signal_handlers_disconnect_by_data (self->job, self);
+  g_clear_object (&self->job);
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->run_item);
   if (self->devices != NULL)
     g_signal_handlers_disconnect_by_func (self->devices, devices_changed_cb, self);
 
@@ -475,6 +559,9 @@ cm_window_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), CM_TYPE_WINDOW);
 
   g_clear_object (&self->journal_watch);
+  if (self->jobs != NULL)
+    g_signal_handlers_disconnect_by_data (self->jobs, self);
+  g_clear_object (&self->jobs);
   g_clear_object (&self->devices);
   g_clear_object (&self->last_result);
   g_clear_object (&self->history);
@@ -504,6 +591,22 @@ cm_window_get_property (GObject    *object,
     }
 }
 
+/* Start and Cancel follow the jobs of the application, whichever page
+ * started them; the card list shows them. */
+static void
+application_changed_cb (CmWindow *self)
+{
+  CmApplication *app = _cm_window_get_app (self);
+
+  if (app == NULL || self->jobs != NULL)
+    return;
+  self->jobs = g_object_ref (cm_application_get_jobs (app));
+  g_signal_connect_object (self->jobs, "items-changed",
+                           G_CALLBACK (_cm_window_actions_update), self, G_CONNECT_SWAPPED);
+  cm_card_list_page_set_jobs (self->card_list_page, self->jobs);
+  _cm_window_actions_update (self);
+}
+
 static void
 cm_window_class_init (CmWindowClass *klass)
 {
@@ -515,7 +618,7 @@ cm_window_class_init (CmWindowClass *klass)
   object_class->get_property = cm_window_get_property;
   window_class->close_request = cm_window_close_request;
 
-  /* Whether a card is being tested. */
+  /* Whether the card of the page on screen is being tested. */
   properties[PROP_RUNNING] =
     g_param_spec_boolean ("running", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
@@ -564,6 +667,7 @@ cm_window_init (CmWindow *self)
     gtk_window_maximize (GTK_WINDOW (self));
 
   _cm_window_actions_init (self);
+  g_signal_connect (self, "notify::application", G_CALLBACK (application_changed_cb), NULL);
   g_signal_connect_object (self->settings, "changed::show-loop-devices",
                            G_CALLBACK (show_loop_changed_cb), self, G_CONNECT_SWAPPED);
 
@@ -645,12 +749,6 @@ cm_window_open_path (CmWindow   *self,
   g_return_val_if_fail (CM_IS_WINDOW (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
-  if (self->cancellable != NULL)
-    {
-      cm_toast_show (GTK_WIDGET (self->toast_overlay), _("A test is running. Cancel it first to test another card."));
-      return FALSE;
-    }
-
   n = g_list_model_get_n_items (self->devices);
   for (guint i = 0; i < n && item == NULL; i++)
     {
@@ -690,7 +788,7 @@ gboolean
 cm_window_get_running (CmWindow *self)
 {
   g_return_val_if_fail (CM_IS_WINDOW (self), FALSE);
-  return self->cancellable != NULL;
+  return self->running;
 }
 
 /* For tests: the name of the page on screen, as page_name() gives it. */
