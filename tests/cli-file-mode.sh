@@ -4,6 +4,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 source "$(dirname "$0")/lib/tap.sh"
+need_test_hooks CARDMARK_NO_O_DIRECT
 
 dir=$(mktemp -d /var/tmp/cardmark-file-XXXXXX)
 out=$(mktemp -d)

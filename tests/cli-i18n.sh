@@ -152,7 +152,7 @@ for path, name in zip(sys.argv[1:], ["サンディスク エクストリーム �
 PY
 for lang in C es ja ko vi; do
   LANGUAGE=$lang "$CARDMARK_CLI" bench "$card" --only seq-read --claim U3,V30,A2 > "$work/bench-$lang" 2> /dev/null
-  status=$( [ $lang = C ] && echo "not judged" || msgstr $lang "not judged")
+  status=$( [ $lang = C ] && echo "Not judged" || msgstr $lang "Not judged")
   check "LANGUAGE=$lang: the bench table lines up" aligned bench "$work/bench-$lang" "$status"
   LANGUAGE=$lang XDG_DATA_HOME="$work/data" "$CARDMARK_CLI" history > "$work/history-$lang" 2> /dev/null
   check "LANGUAGE=$lang: the history table lines up, in whole characters" aligned history "$work/history-$lang"

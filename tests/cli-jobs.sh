@@ -12,13 +12,18 @@ need_simcard_path
 simcard=$(cd "$(dirname "$0")/simcard" && pwd)
 [ "$(id -u)" = 0 ] || skip_all "the jobs need root for loop devices"
 
+# UDisks names the card; without it every job would leave the name out
+# alike, but a name known to one job and not yet to the next would not be.
+here=$(dirname "$0")
+"$here/env/services-up" || skip_all "the system bus, udev and udisksd could not be started"
+
 work=$(mktemp -d /var/tmp/cardmark-jobs-XXXXXX)
 export XDG_DATA_HOME=$work/xdg
 history=$XDG_DATA_HOME/cardmark/history
 cleanup () {
   [ -n "${pid:-}" ] && kill -9 "$pid" 2>/dev/null
   [ -n "${SIMCARD_DIR:-}" ] && "$simcard/simcard-down" "$SIMCARD_DIR"
-  rm -rf "$work"
+  [ -n "${KEEP:-}" ] || rm -rf "$work"
 }
 trap cleanup EXIT
 
@@ -28,6 +33,13 @@ case $? in
   77) skip_all "no simulated card here (see tests/simcard)" ;;
   *) not_ok "simcard-up"; done_testing ;;
 esac
+
+# UDisks learns a loop device's backing file a moment after the device;
+# the jobs start once it has.
+for _ in $(seq 100); do
+  udisksctl info -b "$SIMCARD_DEV" 2> /dev/null | grep -q 'BackingFile:.*card.img' && break
+  sleep 0.1
+done
 
 # The document a job said it kept.
 saved () { sed -n 's/^Saved to //p' "$work/err" | tail -1; }
@@ -70,8 +82,10 @@ SIMCARD_DIR=
 . "$work/simcard.env"
 "$CARDMARK_CLI" verify "$SIMCARD_DEV" --destroy-data > /dev/null 2> "$work/verify-err" &
 pid=$!
+# This card's lock (cm-card-lock.c), not one a killed run left elsewhere.
+lock=/run/lock/cardmark-block-$((16#$(stat -c %t "$SIMCARD_DEV")))-$((16#$(stat -c %T "$SIMCARD_DEV"))).lock
 for _ in $(seq 600); do
-  grep -q "full verify" /run/lock/cardmark-*.lock 2> /dev/null && break
+  grep -q "full verify" "$lock" 2> /dev/null && break
   sleep 0.05
 done
 "$CARDMARK_CLI" bench "$SIMCARD_DEV" --only seq-read > /dev/null 2> "$work/err"
@@ -80,7 +94,8 @@ check "it says the card is busy with the verify, and which process" \
   grep -q "busy: a full verify (cardmark-cli[a-z ]*, process $pid)" "$work/err"
 "$CARDMARK_CLI" probe-capacity "$SIMCARD_DEV" > /dev/null 2> "$work/err"
 check "a capacity check of it is refused too" grep -q "busy: a full verify" "$work/err"
-kill -INT "$pid"
+check "the verify was still running" kill -0 "$pid"
+kill -INT "$pid" 2> /dev/null
 wait "$pid"
 pid=
 "$CARDMARK_CLI" bench "$SIMCARD_DEV" --only seq-read > /dev/null 2> "$work/err"

@@ -7,6 +7,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 source "$(dirname "$0")/lib/tap.sh"
+need_test_hooks CARDMARK_PROBE_STOP_AT
 source "$(dirname "$0")/lib/probe.sh"
 
 # Killed at three moments: while signing, while pushing the cache out,

@@ -4,6 +4,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 source "$(dirname "$0")/lib/tap.sh"
+need_test_hooks CARDMARK_MEMORY_BYTES
 
 [ "$(id -u)" = 0 ] || skip_all "raw mode needs root to attach loop devices"
 [ -e /dev/loop-control ] || skip_all "no loop device support in this kernel"

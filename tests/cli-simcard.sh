@@ -6,6 +6,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 source "$(dirname "$0")/lib/tap.sh"
+need_test_hooks CARDMARK_OPEN_VIA_UDISKS
 need_simcard_path
 
 here=$(cd "$(dirname "$0")" && pwd)

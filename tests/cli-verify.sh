@@ -7,6 +7,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 source "$(dirname "$0")/lib/tap.sh"
+need_test_hooks CARDMARK_TEST_VERIFY_FILE_BYTES
 
 here=$(cd "$(dirname "$0")" && pwd)
 [ "$(id -u)" = 0 ] || skip_all "simulated cards need root"

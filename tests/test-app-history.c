@@ -28,7 +28,7 @@
 #include "cm-test-app.h"
 #include "cm-window.h"
 
-static char *data_home;
+static const char *data_home;
 
 static gboolean
 on_result_page (gpointer data)
@@ -80,24 +80,6 @@ clear_history (void)
 
   for (guint i = 0; i < files->len; i++)
     g_assert_cmpint (g_unlink (g_ptr_array_index (files, i)), ==, 0);
-}
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
 }
 
 typedef struct
@@ -596,9 +578,7 @@ main (int   argc,
   int status;
 
   /* Before anything asks GLib for the user's data folder, which it keeps. */
-  data_home = g_dir_make_tmp ("cardmark-xdg-XXXXXX", NULL);
-  g_assert_nonnull (data_home);
-  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
+  data_home = cm_test_data_home_make ();
   cm_bench_set_test_plan ("tiny");
 
   gtk_test_init (&argc, &argv, NULL);
@@ -621,7 +601,6 @@ main (int   argc,
               fixture_set_up, test_compare_limit, fixture_tear_down);
 
   status = g_test_run ();
-  remove_tree (data_home);
-  g_free (data_home);
+  cm_test_data_home_remove ();
   return status;
 }

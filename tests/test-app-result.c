@@ -37,7 +37,7 @@
 #include "cm-verdict.h"
 #include "cm-window.h"
 
-static char *data_home;
+static const char *data_home;
 
 static void
 add_test (CmResult   *result,
@@ -557,24 +557,6 @@ test_live_chart_fits (void)
   cm_test_destroy_window (GTK_WINDOW (window));
 }
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
 int
 main (int   argc,
       char *argv[])
@@ -582,9 +564,7 @@ main (int   argc,
   int status;
 
   /* Before anything asks GLib for the user's data folder, which it keeps. */
-  data_home = g_dir_make_tmp ("cardmark-xdg-XXXXXX", NULL);
-  g_assert_nonnull (data_home);
-  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
+  data_home = cm_test_data_home_make ();
 
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
@@ -601,7 +581,6 @@ main (int   argc,
               fixture_set_up, test_method_warning, fixture_tear_down);
 
   status = g_test_run ();
-  remove_tree (data_home);
-  g_free (data_home);
+  cm_test_data_home_remove ();
   return status;
 }

@@ -561,34 +561,6 @@ test_swap_is_system (Fixture       *fixture,
 }
 
 static void
-test_scan_mounts (void)
-{
-  g_autoptr(GArray) devs = g_array_new (FALSE, FALSE, sizeof (dev_t));
-  g_autoptr(GPtrArray) points = g_ptr_array_new_with_free_func (g_free);
-  dev_t card = makedev (179, 2);
-  dev_t other = makedev (8, 1);
-  gboolean system = TRUE;
-  const char *mountinfo =
-    "26 1 8:1 / / rw,relatime - ext4 /dev/sda1 rw\n"
-    "27 26 179:2 / /media/pi/my\\040card rw,relatime - vfat /dev/mmcblk0p2 rw\n"
-    "28 26 179:2 / /boot/firmware rw,relatime shared:1 - vfat /dev/mmcblk0p2 rw\n";
-
-  g_array_append_val (devs, card);
-  cm_device_scan_mounts (devs, mountinfo, "Filename\tType\tSize\tUsed\tPriority\n", points, &system);
-  g_assert_cmpuint (points->len, ==, 2);
-  g_assert_cmpstr (g_ptr_array_index (points, 0), ==, "/media/pi/my card");
-  g_assert_cmpstr (g_ptr_array_index (points, 1), ==, "/boot/firmware");
-  g_assert_true (system);
-
-  g_ptr_array_set_size (points, 0);
-  g_array_set_size (devs, 0);
-  g_array_append_val (devs, other);
-  cm_device_scan_mounts (devs, "27 26 179:2 / /media/x rw - vfat /dev/nonexistent rw\n", NULL, points, &system);
-  g_assert_cmpuint (points->len, ==, 0);
-  g_assert_false (system);
-}
-
-static void
 write_file (const char *dir,
             const char *name,
             const char *contents)
@@ -793,7 +765,6 @@ main (int    argc,
 
   start_services ();
 
-  g_test_add_func ("/cardmark/device-monitor/scan-mounts", test_scan_mounts);
   g_test_add_func ("/cardmark/device-monitor/usb-speed", test_usb_speed);
   g_test_add_func ("/cardmark/device-monitor/errors", test_errors);
   g_test_add ("/cardmark/device-monitor/added-removed", Fixture, NULL, fixture_set_up, test_added_removed, fixture_tear_down);

@@ -16,6 +16,7 @@
 #include <locale.h>
 #include <string.h>
 
+#include "cm-method.h"
 #include "cm-summary.h"
 #include "cm-test-table.h"
 #include "cm-verdict.h"
@@ -190,6 +191,47 @@ test_text_has_no_internal_names (void)
   g_assert_nonnull (strstr (text, cm_summary_method_label ("raw-write")));
 }
 
+/* One word per method: the name a result records round-trips, and the
+ * summary's label is the method's own. */
+static void
+test_method_words (void)
+{
+  const CmMethod all[] = { CM_METHOD_FILE, CM_METHOD_RAW_READ, CM_METHOD_RAW_WRITE };
+  CmMethod back;
+
+  for (guint i = 0; i < G_N_ELEMENTS (all); i++)
+    {
+      const char *name = cm_method_to_string (all[i]);
+
+      g_assert_true (cm_method_from_string (name, &back));
+      g_assert_cmpint (back, ==, all[i]);
+      g_assert_cmpstr (cm_summary_method_label (name), ==, cm_method_get_label (all[i]));
+      for (guint j = 0; j < i; j++)
+        g_assert_cmpstr (cm_method_get_label (all[j]), !=, cm_method_get_label (all[i]));
+    }
+  g_assert_false (cm_method_from_string ("raw", &back));
+}
+
+/* The picker's classes are the verdict's, in the table's order. */
+static void
+test_offered_classes (void)
+{
+  const char * const *offered = cm_verdict_get_offered_classes ();
+  const char * const *all = cm_verdict_get_classes ();
+  guint k = 0;
+
+  g_assert_cmpuint (g_strv_length ((GStrv) offered), >, 0);
+  for (guint i = 0; offered[i] != NULL; i++)
+    {
+      g_assert_true (cm_verdict_is_class (offered[i]));
+      while (all[k] != NULL && !g_str_equal (all[k], offered[i]))
+        k++;
+      g_assert_nonnull (all[k]);
+    }
+  g_assert_true (g_strv_contains (offered, "A2"));
+  g_assert_false (g_strv_contains (offered, "C2"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -200,6 +242,8 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/cardmark/summary/banner", test_banner);
+  g_test_add_func ("/cardmark/summary/method-words", test_method_words);
+  g_test_add_func ("/cardmark/summary/offered-classes", test_offered_classes);
   g_test_add_func ("/cardmark/summary/banner-read-only", test_banner_read_only);
   g_test_add_func ("/cardmark/summary/method-warning", test_method_warning);
   g_test_add_func ("/cardmark/summary/precision", test_precision);

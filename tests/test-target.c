@@ -66,7 +66,7 @@ test_folder_scratch (void)
 
   target = cm_target_new_for_path (dir, FALSE, &error);
   g_assert_no_error (error);
-  g_assert_cmpint (cm_target_get_mode (target), ==, CM_TARGET_MODE_FILE);
+  g_assert_cmpint (cm_target_get_mode (target), ==, CM_METHOD_FILE);
   g_assert_true (cm_target_can_write (target));
 
   g_assert_true (cm_target_open_area (target, 1024 * 1024, &error));

@@ -174,9 +174,6 @@ cm_backend_set_show_loop (GListModel *devices,
  * by UDisks so that polkit decides; a folder as the CLI takes one. A
  * benchmark is made by @method.
  */
-G_STATIC_ASSERT ((int) CM_METHOD_FILE == (int) CM_BENCH_METHOD_FILE);
-G_STATIC_ASSERT ((int) CM_METHOD_RAW_READ == (int) CM_BENCH_METHOD_RAW_READ);
-G_STATIC_ASSERT ((int) CM_METHOD_RAW_WRITE == (int) CM_BENCH_METHOD_RAW_WRITE);
 
 CmJob *
 cm_backend_new_job (const char *kind,
@@ -194,7 +191,7 @@ cm_backend_new_job (const char *kind,
       job = cm_job_new (kind, cm_card_item_get_file_folder (item) ?: cm_card_item_get_device (item));
       cm_job_set_raw (job, method != CM_METHOD_FILE, method == CM_METHOD_RAW_WRITE);
     }
-  cm_job_set_method (job, (CmBenchMethod) method);
+  cm_job_set_method (job, method);
   if (devices != NULL)
     cm_job_set_monitor (job, g_object_get_data (G_OBJECT (devices), "cm-monitor"));
   cm_job_set_prefer_udisks (job, TRUE);
@@ -294,14 +291,4 @@ cm_backend_open_target_finish (GAsyncResult  *result,
 {
   g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
   return g_task_propagate_pointer (G_TASK (result), error);
-}
-
-const char * const *
-cm_backend_get_classes (void)
-{
-  static const char * const classes[] = {
-    "C10", "U1", "U3", "V10", "V30", "V60", "V90", "A1", "A2", NULL
-  };
-
-  return classes;
 }

@@ -16,13 +16,6 @@
 
 G_BEGIN_DECLS
 
-typedef enum
-{
-  CM_METHOD_FILE,
-  CM_METHOD_RAW_READ,
-  CM_METHOD_RAW_WRITE,
-} CmMethod;
-
 GListModel *cm_backend_dup_devices      (gboolean               show_loop,
                                          GError              **error) G_GNUC_WARN_UNUSED_RESULT;
 void        cm_backend_set_show_loop    (GListModel           *devices,
@@ -38,6 +31,5 @@ void        cm_backend_open_target_async (CmCardItem          *item,
                                           gpointer             user_data);
 CmTarget   *cm_backend_open_target_finish (GAsyncResult       *result,
                                            GError            **error) G_GNUC_WARN_UNUSED_RESULT;
-const char * const *cm_backend_get_classes (void);
 
 G_END_DECLS

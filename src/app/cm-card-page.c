@@ -21,6 +21,7 @@
 #include "cm-history.h"
 #include "cm-summary.h"
 #include "cm-toast.h"
+#include "cm-verdict.h"
 #include "cm-verify-row.h"
 
 #include "cm-card-page.h"
@@ -74,37 +75,6 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-static const char *
-method_label (CmMethod method)
-{
-  switch (method)
-    {
-    case CM_METHOD_FILE:
-      return _("Safe: test in a scratch file");
-    case CM_METHOD_RAW_READ:
-      return _("Read-only raw test");
-    case CM_METHOD_RAW_WRITE:
-      return _("Raw test with writes");
-    default:
-      g_assert_not_reached ();
-    }
-}
-
-static const char *
-method_mode (CmMethod method)
-{
-  switch (method)
-    {
-    case CM_METHOD_RAW_READ:
-      return "raw-read";
-    case CM_METHOD_RAW_WRITE:
-      return "raw-write";
-    case CM_METHOD_FILE:
-    default:
-      return "file";
-    }
-}
-
 static gboolean
 offers_method (CmCardPage *self,
                CmMethod    method)
@@ -128,7 +98,7 @@ update_method_warning (CmCardPage *self)
     return;
 
   claims = cm_card_page_dup_claims (self);
-  warning = cm_summary_dup_method_warning (method_mode (cm_card_page_get_method (self)),
+  warning = cm_summary_dup_method_warning (cm_method_to_string (cm_card_page_get_method (self)),
                                            (const char * const *) claims);
   gtk_widget_set_visible (self->method_warning, warning != NULL);
   if (warning == NULL)
@@ -145,7 +115,7 @@ update_method_warning (CmCardPage *self)
       return;
     }
   /* Translators: a button that picks another test method, "Use “Raw test with writes”" */
-  fix = g_strdup_printf (_("Use “%s”"), method_label (self->method_fix));
+  fix = g_strdup_printf (_("Use “%s”"), cm_method_get_label (self->method_fix));
   gtk_button_set_label (self->method_fix_button, fix);
   gtk_widget_set_visible (GTK_WIDGET (self->method_fix_button), TRUE);
 }
@@ -250,7 +220,7 @@ fill_identity (CmCardPage *self)
 static void
 fill_classes (CmCardPage *self)
 {
-  const char * const *classes = cm_backend_get_classes ();
+  const char * const *classes = cm_verdict_get_offered_classes ();
   CmCardInfo *info = cm_card_item_get_card_info (self->item);
   g_auto(GStrv) declared = info != NULL ? cm_card_info_dup_declared_classes (info) : NULL;
 
@@ -286,7 +256,7 @@ fill_methods (CmCardPage *self)
     self->methods[self->n_methods++] = CM_METHOD_RAW_WRITE;
 
   for (guint i = 0; i < self->n_methods; i++)
-    gtk_string_list_append (labels, method_label (self->methods[i]));
+    gtk_string_list_append (labels, cm_method_get_label (self->methods[i]));
 
   adw_combo_row_set_model (self->method_row, G_LIST_MODEL (labels));
   adw_combo_row_set_selected (self->method_row, 0);

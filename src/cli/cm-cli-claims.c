@@ -18,25 +18,8 @@
 #include "cm-cli.h"
 #include "cm-cli-claims.h"
 
-static const char *
-status_label (CmStatus status)
-{
-  switch (status)
-    {
-    case CM_STATUS_MEETS:
-      return _("meets");
-    case CM_STATUS_MARGINAL:
-      return _("marginal");
-    case CM_STATUS_BELOW:
-      return _("below");
-    case CM_STATUS_NOT_JUDGED:
-      return _("not judged");
-    default:
-      g_assert_not_reached ();
-    }
-}
-
-/* The app's words for a criterion, from core. */
+/* The app's words for a status and a criterion, from core. */
+#define status_label cm_summary_status_label
 #define criterion_label cm_summary_criterion_label
 
 /* Column widths in terminal columns, wide enough for every label of the

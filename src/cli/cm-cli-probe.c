@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "cm-capacity-probe.h"
+#include "cm-card-use.h"
 #include "cm-chart-capacity.h"
 #include "cm-history.h"
 #include "cm-job.h"
@@ -107,12 +108,8 @@ open_device (const char  *path,
                    _("%s is not a device. The capacity probe needs the card's device, such as /dev/sdb."), path);
       return -1;
     }
-  if (cm_target_device_is_mounted (path))
-    {
-      g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_MOUNTED,
-                   _("%s is mounted. Unmount it first: the probe writes to the card (and puts everything back)."), path);
-      return -1;
-    }
+  if (!cm_card_check_not_in_use (path, CM_CARD_USE_CAPACITY_CHECK, error))
+    return -1;
 
   /* The check itself is opened by its job, after it holds the card; a
    * look at the size beforehand must not stand in its way. */
@@ -140,29 +137,10 @@ print_report (const char             *device,
 
   if (json)
     {
-      g_autoptr(JsonBuilder) builder = json_builder_new ();
-      g_autoptr(JsonNode) root = NULL;
+      g_autoptr(JsonNode) root = cm_capacity_report_to_json (report);
 
-      json_builder_begin_object (builder);
-      cm_json_add_string (builder, "device", device);
-      cm_json_add_int (builder, "reported_bytes", report->reported_bytes);
-      cm_json_add_int (builder, "real_bytes", report->real_bytes);
-      cm_json_add_int (builder, "last_good_bytes", report->last_good_bytes);
-      cm_json_add_boolean (builder, "fake", report->fake);
-      cm_json_add_int (builder, "positions", report->n_positions);
-      cm_json_add_int (builder, "bad_positions", report->n_bad);
-      cm_json_add_int (builder, "error_positions", report->n_errors);
-      cm_json_add_int (builder, "cache_ruled_out_bytes", report->cache_ruled_out);
-      cm_json_add_double (builder, "seconds", report->seconds);
-      cm_json_add_int (builder, "cell_bytes", report->cell_bytes);
-      json_builder_set_member_name (builder, "cells");
-      json_builder_begin_array (builder);
-      for (guint i = 0; i < report->cells->len; i++)
-        json_builder_add_string_value (builder, cm_capacity_cell_to_string (g_array_index (report->cells, guint8, i)));
-      json_builder_end_array (builder);
-      json_builder_end_object (builder);
-
-      root = json_builder_get_root (builder);
+      /* What the document's capacity member holds, and which device. */
+      json_object_set_string_member (json_node_get_object (root), "device", device);
       cm_cli_print_json (root);
       return;
     }

@@ -18,6 +18,7 @@
 #include "cm-job-open.h"
 #include "cm-test-table.h"
 #include "cm-target.h"
+#include "cm-test-hooks.h"
 
 #include "cm-bench.h"
 
@@ -31,7 +32,7 @@ struct _CmBench
   gboolean         allow_write;
   CmDevice        *device;
   gboolean         for_device;
-  CmBenchMethod    method;
+  CmMethod         method;
   gboolean         prefer_udisks;
 
   /* How. */
@@ -134,7 +135,7 @@ cm_bench_new_for_path (const char *path,
  */
 CmBench *
 cm_bench_new_for_device (CmDevice      *device,
-                         CmBenchMethod  method)
+                         CmMethod       method)
 {
   CmBench *self;
 
@@ -144,8 +145,8 @@ cm_bench_new_for_device (CmDevice      *device,
   self->device = g_object_ref (device);
   self->for_device = TRUE;
   self->method = method;
-  self->raw = method != CM_BENCH_METHOD_FILE;
-  self->allow_write = method == CM_BENCH_METHOD_RAW_WRITE;
+  self->raw = method != CM_METHOD_FILE;
+  self->allow_write = method == CM_METHOD_RAW_WRITE;
   return self;
 }
 
@@ -277,7 +278,7 @@ CmPlan *
 cm_bench_new_plan (CmProfile profile,
                    guint64   au_size_bytes)
 {
-  const char *test_plan = test_plan_name != NULL ? test_plan_name : g_getenv ("CARDMARK_TEST_PLAN");
+  const char *test_plan = test_plan_name != NULL ? test_plan_name : cm_test_hook ("CARDMARK_TEST_PLAN");
   CmPlan *plan;
 
   if (g_strcmp0 (test_plan, "tiny") == 0 || g_strcmp0 (test_plan, "slow") == 0)
@@ -402,7 +403,7 @@ device_open_path (CmBench  *self,
 {
   const char * const *mounts = cm_device_get_mount_points (self->device);
 
-  if (self->method != CM_BENCH_METHOD_FILE)
+  if (self->method != CM_METHOD_FILE)
     return cm_device_get_device (self->device);
 
   if (mounts == NULL || mounts[0] == NULL)

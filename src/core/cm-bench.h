@@ -16,13 +16,6 @@
 G_BEGIN_DECLS
 
 /* How a card given as a device is tested. */
-typedef enum
-{
-  CM_BENCH_METHOD_FILE,       /* a scratch file in the folder it is mounted on */
-  CM_BENCH_METHOD_RAW_READ,   /* the whole device, read-only */
-  CM_BENCH_METHOD_RAW_WRITE,  /* the whole device, putting back its own bytes */
-} CmBenchMethod;
-
 #define CM_TYPE_BENCH (cm_bench_get_type ())
 
 G_DECLARE_FINAL_TYPE (CmBench, cm_bench, CM, BENCH, GObject)
@@ -31,7 +24,7 @@ CmBench     *cm_bench_new_for_path     (const char          *path,
                                         gboolean             raw,
                                         gboolean             allow_write) G_GNUC_WARN_UNUSED_RESULT;
 CmBench     *cm_bench_new_for_device   (CmDevice            *device,
-                                        CmBenchMethod        method) G_GNUC_WARN_UNUSED_RESULT;
+                                        CmMethod             method) G_GNUC_WARN_UNUSED_RESULT;
 
 void         cm_bench_set_device       (CmBench             *self,
                                         CmDevice            *device);

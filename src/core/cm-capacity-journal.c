@@ -46,6 +46,7 @@
 #include "cm-capacity-private.h"
 #include "cm-engine.h"
 #include "cm-target.h"
+#include "cm-test-hooks.h"
 
 #define MAGIC "CMJRNL02"
 #define DONE_MAGIC "CMJDONE2"
@@ -124,7 +125,7 @@ void
 cm_capacity_test_stop (const char *phase,
                        guint       count)
 {
-  const char *at = g_getenv ("CARDMARK_PROBE_STOP_AT");
+  const char *at = cm_test_hook ("CARDMARK_PROBE_STOP_AT");
   g_autofree char *want = NULL;
 
   if (at == NULL)

@@ -27,6 +27,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "cm-target.h"
+
 #include "cm-card-lock.h"
 
 G_DEFINE_QUARK (cm-card-lock-error-quark, cm_card_lock_error)
@@ -86,7 +88,12 @@ cm_card_lock_dup_key (const char *path)
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  if (*path == '\0' || stat (path, &st) != 0)
+  if (*path == '\0')
+    {
+      errno = ENOENT;
+      return NULL;
+    }
+  if (stat (path, &st) != 0)
     return NULL;
   if (S_ISBLK (st.st_mode))
     dev = whole_disk (st.st_rdev);
@@ -175,10 +182,12 @@ cm_card_lock_take (const char  *path,
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (what != NULL, NULL);
 
+  /* A path that is not there gets the sentence every other step gives. */
   if ((key = cm_card_lock_dup_key (path)) == NULL)
     {
-      g_set_error (error, CM_CARD_LOCK_ERROR, CM_CARD_LOCK_ERROR_FAILED,
-                   _("%s is not there. Check the card is in its reader and try again."), *path ? path : "“”");
+      int errsv = errno;
+
+      g_propagate_error (error, *path == '\0' ? cm_target_error_empty_path () : cm_target_error_from_errno (errsv, path));
       return NULL;
     }
   name = g_strdup_printf ("cardmark-%s.lock", key);

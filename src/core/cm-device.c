@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
+#include "cm-card-use.h"
 #include "cm-device-private.h"
 #include "cm-device.h"
 
@@ -71,11 +72,6 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-/* Mount points that make a device the one the computer runs from. */
-static const char * const system_mount_points[] = {
-  "/", "/boot", "/boot/firmware", "/home", "/usr", "/var",
-};
-
 const char *
 cm_reader_kind_to_string (CmReaderKind kind)
 {
@@ -104,191 +100,6 @@ read_sysfs_string (const char *dir,
     return NULL;
 
   return g_strdup (g_strstrip (contents));
-}
-
-static gboolean
-read_dev_file (const char *dir,
-               dev_t      *out_dev)
-{
-  g_autofree char *text = read_sysfs_string (dir, "dev");
-  guint major_nr, minor_nr;
-
-  if (text == NULL || sscanf (text, "%u:%u", &major_nr, &minor_nr) != 2)
-    return FALSE;
-
-  *out_dev = makedev (major_nr, minor_nr);
-  return TRUE;
-}
-
-static gboolean
-dev_in (GArray *devs,
-        dev_t   dev)
-{
-  for (guint i = 0; i < devs->len; i++)
-    if (g_array_index (devs, dev_t, i) == dev)
-      return TRUE;
-
-  return FALSE;
-}
-
-/* Adds the device of sysfs folder DIR and whatever is stacked on it
- * (device-mapper, LUKS, RAID: its "holders"), recursively. */
-static void
-add_with_holders (GArray     *devs,
-                  const char *dir,
-                  guint       depth)
-{
-  g_autofree char *holders = g_build_filename (dir, "holders", NULL);
-  g_autoptr(GDir) listing = NULL;
-  const char *entry;
-  dev_t dev;
-
-  if (depth > 8 || !read_dev_file (dir, &dev) || dev_in (devs, dev))
-    return;
-
-  g_array_append_val (devs, dev);
-
-  listing = g_dir_open (holders, 0, NULL);
-  while (listing != NULL && (entry = g_dir_read_name (listing)) != NULL)
-    {
-      g_autofree char *holder = g_build_filename (holders, entry, NULL);
-
-      add_with_holders (devs, holder, depth + 1);
-    }
-}
-
-GArray *
-cm_device_collect_devs (const char *block_name)
-{
-  g_autofree char *dir = g_build_filename ("/sys/class/block", block_name, NULL);
-  g_autoptr(GArray) devs = g_array_new (FALSE, FALSE, sizeof (dev_t));
-  g_autoptr(GDir) listing = NULL;
-  const char *entry;
-
-  add_with_holders (devs, dir, 0);
-
-  /* Partitions are subfolders with a "partition" file. */
-  listing = g_dir_open (dir, 0, NULL);
-  while (listing != NULL && (entry = g_dir_read_name (listing)) != NULL)
-    {
-      g_autofree char *sub = g_build_filename (dir, entry, NULL);
-      g_autofree char *marker = g_build_filename (sub, "partition", NULL);
-
-      if (g_file_test (marker, G_FILE_TEST_EXISTS))
-        add_with_holders (devs, sub, 0);
-    }
-
-  return g_steal_pointer (&devs);
-}
-
-/* The kernel writes spaces, tabs, newlines and backslashes in mount
- * points as octal escapes. */
-static char *
-unescape_mount_point (const char *text)
-{
-  GString *out = g_string_new (NULL);
-
-  for (const char *p = text; *p != '\0'; p++)
-    {
-      if (p[0] == '\\' && g_ascii_isdigit (p[1]) && g_ascii_isdigit (p[2]) && g_ascii_isdigit (p[3]))
-        {
-          g_string_append_c (out, (char) (((p[1] - '0') << 6) | ((p[2] - '0') << 3) | (p[3] - '0')));
-          p += 3;
-        }
-      else
-        g_string_append_c (out, *p);
-    }
-
-  return g_string_free (out, FALSE);
-}
-
-static gboolean
-path_is_dev (const char *path,
-             GArray     *devs,
-             gboolean    file_counts)
-{
-  struct stat st;
-
-  if (path == NULL || path[0] != '/' || stat (path, &st) != 0)
-    return FALSE;
-
-  if (S_ISBLK (st.st_mode))
-    return dev_in (devs, st.st_rdev);
-
-  /* A swap file lives on the device holding it. */
-  return file_counts && S_ISREG (st.st_mode) && dev_in (devs, st.st_dev);
-}
-
-static gboolean
-is_system_mount_point (const char *mount_point)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (system_mount_points); i++)
-    if (g_str_equal (mount_point, system_mount_points[i]))
-      return TRUE;
-
-  return FALSE;
-}
-
-void
-cm_device_scan_mounts (GArray     *devs,
-                       const char *mountinfo,
-                       const char *swaps,
-                       GPtrArray  *mount_points,
-                       gboolean   *system)
-{
-  g_auto(GStrv) lines = g_strsplit (mountinfo != NULL ? mountinfo : "", "\n", -1);
-
-  *system = FALSE;
-
-  /* mountinfo: ID PARENT MAJOR:MINOR ROOT MOUNT-POINT OPTIONS… - TYPE SOURCE … */
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      g_auto(GStrv) fields = g_strsplit (lines[i], " ", -1);
-      const char *source = NULL;
-      guint major_nr, minor_nr;
-      gboolean ours;
-
-      if (g_strv_length (fields) < 5 || sscanf (fields[2], "%u:%u", &major_nr, &minor_nr) != 2)
-        continue;
-
-      for (guint j = 5; fields[j] != NULL; j++)
-        if (g_str_equal (fields[j], "-") && fields[j + 1] != NULL)
-          {
-            source = fields[j + 2];
-            break;
-          }
-
-      /* Btrfs and friends show an anonymous MAJOR:MINOR; their source
-       * names the real device. */
-      ours = dev_in (devs, makedev (major_nr, minor_nr)) || path_is_dev (source, devs, FALSE);
-      if (ours)
-        {
-          g_autofree char *mount_point = unescape_mount_point (fields[4]);
-
-          if (is_system_mount_point (mount_point))
-            *system = TRUE;
-          if (!g_ptr_array_find_with_equal_func (mount_points, mount_point, g_str_equal, NULL))
-            g_ptr_array_add (mount_points, g_steal_pointer (&mount_point));
-        }
-    }
-
-  if (swaps != NULL)
-    {
-      g_auto(GStrv) swap_lines = g_strsplit (swaps, "\n", -1);
-
-      /* The first line is a header. */
-      for (guint i = 1; swap_lines[i] != NULL; i++)
-        {
-          g_auto(GStrv) fields = g_strsplit_set (swap_lines[i], " \t", 2);
-          g_autofree char *path = NULL;
-
-          if (fields[0] == NULL || fields[0][0] == '\0')
-            continue;
-          path = unescape_mount_point (fields[0]);
-          if (path_is_dev (path, devs, TRUE))
-            *system = TRUE;
-        }
-    }
 }
 
 /* Walks up from DIR, a block device's sysfs folder, to the USB device
@@ -506,23 +317,15 @@ update_identity (CmDevice    *self,
 static void
 update_mounts (CmDevice *self)
 {
-  g_autofree char *block_name = g_path_get_basename (self->device);
-  g_autoptr(GArray) devs = cm_device_collect_devs (block_name);
-  g_autofree char *mountinfo = NULL;
-  g_autofree char *swaps = NULL;
-  g_autoptr(GPtrArray) points = g_ptr_array_new_with_free_func (g_free);
-  gboolean system = FALSE;
+  g_autoptr(CmCardUse) use = cm_card_use_new (self->device);
+  const char * const *points = cm_card_use_get_mount_points (use);
+  gboolean system = cm_card_use_get_system (use);
   gboolean was_mounted = cm_device_get_mounted (self);
 
-  g_file_get_contents ("/proc/self/mountinfo", &mountinfo, NULL, NULL);
-  g_file_get_contents ("/proc/swaps", &swaps, NULL, NULL);
-  cm_device_scan_mounts (devs, mountinfo, swaps, points, &system);
-  g_ptr_array_add (points, NULL);
-
-  if (!g_strv_equal ((const char * const *) self->mount_points, (const char * const *) points->pdata))
+  if (!g_strv_equal ((const char * const *) self->mount_points, points))
     {
       g_strfreev (self->mount_points);
-      self->mount_points = (GStrv) g_ptr_array_free (g_steal_pointer (&points), FALSE);
+      self->mount_points = g_strdupv ((GStrv) points);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MOUNT_POINTS]);
       notify_if (self, was_mounted != cm_device_get_mounted (self), PROP_MOUNTED);
     }

@@ -20,6 +20,7 @@
 #include <math.h>
 
 #include "cm-engine-private.h"
+#include "cm-test-hooks.h"
 
 /* The sustained write stops once its rate has been steady this long
  * after the cliff: the two halves of that stretch within STEADY_SPREAD
@@ -538,7 +539,7 @@ run_random_queued (CmEngineRun *run,
     return FALSE;
 
   /* CARDMARK_NO_IO_URING lets the tests take the fallback on purpose. */
-  if (g_getenv ("CARDMARK_NO_IO_URING") != NULL)
+  if (cm_test_hook ("CARDMARK_NO_IO_URING") != NULL)
     ret = -ENOSYS;
   else
     ret = ring_init (&ring, qd);

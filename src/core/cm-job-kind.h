@@ -41,7 +41,7 @@ void             cm_job_kinds_add_for_testing (const CmJobKind *kind);
 const char      *cm_job_get_path           (CmJob      *job);
 CmCardInfo      *cm_job_get_card           (CmJob      *job);
 gboolean         cm_job_get_prefer_udisks  (CmJob      *job);
-CmBenchMethod    cm_job_get_method         (CmJob      *job);
+CmMethod         cm_job_get_method         (CmJob      *job);
 gboolean         cm_job_get_raw            (CmJob      *job);
 gboolean         cm_job_get_allow_write    (CmJob      *job);
 CmProfile        cm_job_get_profile        (CmJob      *job);

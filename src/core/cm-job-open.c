@@ -12,6 +12,9 @@
 
 #include <sys/stat.h>
 
+#include "cm-card-use.h"
+#include "cm-test-hooks.h"
+
 #include "cm-job-open.h"
 
 typedef struct
@@ -96,7 +99,7 @@ path_opened_cb (GObject      *object,
    * writes to a mounted one, which UDisks would refuse anyway. */
   if (target == NULL && data->device != NULL &&
       g_error_matches (error, CM_TARGET_ERROR, CM_TARGET_ERROR_PERMISSION) &&
-      !(data->allow_write && cm_target_device_is_mounted (data->path)))
+      !(data->allow_write && cm_card_in_use (data->path, NULL, NULL, NULL, NULL)))
     {
       open_through_udisks (g_steal_pointer (&task));
       return;
@@ -146,7 +149,7 @@ cm_job_open_target_async (CmDevice            *device,
    * path an ordinary user takes. */
   if (device != NULL && is_block_device (path) &&
       g_strcmp0 (path, cm_device_get_device (device)) == 0 &&
-      (prefer_udisks || g_getenv ("CARDMARK_OPEN_VIA_UDISKS") != NULL))
+      (prefer_udisks || cm_test_hook ("CARDMARK_OPEN_VIA_UDISKS") != NULL))
     {
       open_through_udisks (g_steal_pointer (&task));
       return;

@@ -19,6 +19,7 @@
 #include <glib/gi18n-lib.h>
 #include <unistd.h>
 
+#include "cm-capacity-probe.h"
 #include "cm-card-lock.h"
 #include "cm-host.h"
 #include "cm-target.h"
@@ -43,7 +44,7 @@ struct _CmJob
   char            *brand;
   CmHistory       *history;
   /* A benchmark. */
-  CmBenchMethod    method;
+  CmMethod         method;
   gboolean         raw;
   gboolean         allow_write;
   CmProfile        profile;
@@ -335,7 +336,7 @@ cm_job_set_prefer_udisks (CmJob    *self,
 /* How a card from the device list is benchmarked. */
 void
 cm_job_set_method (CmJob         *self,
-                   CmBenchMethod  method)
+                   CmMethod       method)
 {
   SETTER_GUARD (self);
   self->method = method;
@@ -429,7 +430,7 @@ cm_job_set_state_folder (CmJob      *self,
 const char *cm_job_get_path (CmJob *job) { return job->path; }
 CmCardInfo *cm_job_get_card (CmJob *job) { return job->card; }
 gboolean cm_job_get_prefer_udisks (CmJob *job) { return job->prefer_udisks; }
-CmBenchMethod cm_job_get_method (CmJob *job) { return job->method; }
+CmMethod      cm_job_get_method (CmJob *job) { return job->method; }
 gboolean cm_job_get_raw (CmJob *job) { return job->raw; }
 gboolean cm_job_get_allow_write (CmJob *job) { return job->allow_write; }
 CmProfile cm_job_get_profile (CmJob *job) { return job->profile; }

@@ -63,7 +63,7 @@ void          cm_job_set_prefer_udisks (CmJob               *self,
                                         gboolean             prefer_udisks);
 /* A benchmark. */
 void          cm_job_set_method        (CmJob               *self,
-                                        CmBenchMethod        method);
+                                        CmMethod             method);
 void          cm_job_set_raw           (CmJob               *self,
                                         gboolean             raw,
                                         gboolean             allow_write);

@@ -8,7 +8,7 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
-#include "cm-capacity-probe.h"
+#include "cm-capacity-report.h"
 #include "cm-card-info.h"
 #include "cm-host.h"
 #include "cm-stats.h"

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cm-engine.h"
+#include "cm-test-hooks.h"
 #include "cm-runner.h"
 
 /* Until the card has shown its speed, time left is estimated with this. */
@@ -287,7 +288,7 @@ physical_memory (void)
 {
   /* CARDMARK_MEMORY_BYTES lets the tests play a Raspberry Pi with little
    * memory. */
-  const char *test_memory = g_getenv ("CARDMARK_MEMORY_BYTES");
+  const char *test_memory = cm_test_hook ("CARDMARK_MEMORY_BYTES");
 
   if (test_memory != NULL)
     return g_ascii_strtoull (test_memory, NULL, 10);
@@ -299,12 +300,12 @@ physical_memory (void)
  * runs no writes; a scratch file has no places on the card to compare
  * (surface). */
 static gboolean
-runs_test (CmTargetMode      mode,
+runs_test (CmMethod      mode,
            const CmTestSpec *spec)
 {
-  if (mode == CM_TARGET_MODE_RAW_READ && spec->direction == CM_DIRECTION_WRITE)
+  if (mode == CM_METHOD_RAW_READ && spec->direction == CM_DIRECTION_WRITE)
     return FALSE;
-  if (mode == CM_TARGET_MODE_FILE && spec->pattern == CM_PATTERN_SURFACE)
+  if (mode == CM_METHOD_FILE && spec->pattern == CM_PATTERN_SURFACE)
     return FALSE;
   return TRUE;
 }
@@ -314,7 +315,7 @@ runs_test (CmTargetMode      mode,
 guint
 cm_runner_get_n_tests (CmRunner *self)
 {
-  CmTargetMode mode;
+  CmMethod mode;
   guint n = 0;
 
   g_return_val_if_fail (CM_IS_RUNNER (self), 0);
@@ -329,7 +330,7 @@ static void
 order_tests (CmRunner *self,
              CmResult *result)
 {
-  CmTargetMode mode = cm_target_get_mode (self->target);
+  CmMethod mode = cm_target_get_mode (self->target);
   guint n = cm_plan_get_n_tests (self->plan);
 
   self->order = g_ptr_array_new ();
@@ -341,7 +342,7 @@ order_tests (CmRunner *self,
       if (!runs_test (mode, spec))
         continue;
 
-      if (mode == CM_TARGET_MODE_RAW_WRITE &&
+      if (mode == CM_METHOD_RAW_WRITE &&
           spec->pattern == CM_PATTERN_SEQUENTIAL && spec->direction == CM_DIRECTION_READ)
         g_ptr_array_insert (self->order, 0, spec);
       else
@@ -355,7 +356,7 @@ area_for_mode (CmRunner *self)
   guint64 area = cm_plan_get_area_bytes (self->plan);
 
   /* Raw writes keep the whole area in memory to write it back. */
-  if (cm_target_get_mode (self->target) == CM_TARGET_MODE_RAW_WRITE)
+  if (cm_target_get_mode (self->target) == CM_METHOD_RAW_WRITE)
     area = MIN (area, physical_memory () / 8);
 
   return area;
@@ -481,7 +482,7 @@ run_one (CmRunner          *self,
     {
       CmEngineJob sustained = *job;
 
-      if (cm_target_get_mode (self->target) == CM_TARGET_MODE_RAW_WRITE)
+      if (cm_target_get_mode (self->target) == CM_METHOD_RAW_WRITE)
         resolve_sustained_raw (self, &resolved, &sustained);
       else
         resolve_sustained (self, &resolved, &sustained, result);
@@ -495,7 +496,7 @@ run_one (CmRunner          *self,
       test = cm_engine_run_test (&sustained, &resolved, error);
 
       /* Give the space of the sustained write back at once. */
-      if (cm_target_get_mode (self->target) == CM_TARGET_MODE_FILE)
+      if (cm_target_get_mode (self->target) == CM_METHOD_FILE)
         (void) ftruncate (job->fd, cm_target_get_area_bytes (self->target));
 
       if (test != NULL && resolved.bytes + resolved.block_size > spec->bytes)
@@ -548,8 +549,8 @@ run_tests (CmRunner      *self,
            CmEngineJob   *job,
            GError       **error)
 {
-  CmTargetMode mode = cm_target_get_mode (self->target);
-  gboolean area_written = mode != CM_TARGET_MODE_FILE;
+  CmMethod mode = cm_target_get_mode (self->target);
+  gboolean area_written = mode != CM_METHOD_FILE;
   /* Raw write mode must never write a byte it has not read first. */
   gboolean backup_filled = job->backup == NULL;
 
@@ -608,7 +609,7 @@ describe_target (CmRunner *self,
 
   cm_result_set_target (result,
                         cm_target_get_path (target),
-                        cm_target_mode_to_string (cm_target_get_mode (target)),
+                        cm_method_to_string (cm_target_get_mode (target)),
                         cm_target_get_device (target),
                         NULL);
   cm_result_set_profile (result, cm_profile_to_string (cm_plan_get_profile (self->plan)));
@@ -720,7 +721,7 @@ run_thread (GTask        *task,
   describe_target (self, result);
   order_tests (self, result);
 
-  if (cm_target_get_mode (self->target) == CM_TARGET_MODE_RAW_WRITE && cm_target_can_write (self->target))
+  if (cm_target_get_mode (self->target) == CM_METHOD_RAW_WRITE && cm_target_can_write (self->target))
     backup = cm_engine_alloc (cm_target_get_area_bytes (self->target));
 
   job.fd = cm_target_get_fd (self->target);

@@ -11,6 +11,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "cm-method.h"
 #include "cm-verdict.h"
 
 #include "cm-summary.h"
@@ -120,15 +121,15 @@ cm_summary_criterion_label (const char *criterion)
   return _("Sustained write");
 }
 
-/* The target modes a result records, as the card page offers them. */
+/* The label of the method a result records as its target mode
+ * (cm_method_get_label), a file test for a mode it does not know. */
 const char *
 cm_summary_method_label (const char *target_mode)
 {
-  if (g_strcmp0 (target_mode, "raw-read") == 0)
-    return _("Read-only raw test");
-  if (g_strcmp0 (target_mode, "raw-write") == 0)
-    return _("Raw test with writes");
-  return _("Safe test in a scratch file");
+  CmMethod method = CM_METHOD_FILE;
+
+  cm_method_from_string (target_mode, &method);
+  return cm_method_get_label (method);
 }
 
 const char *

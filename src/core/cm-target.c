@@ -24,6 +24,9 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "cm-card-use.h"
+#include "cm-test-hooks.h"
+
 #include "cm-target.h"
 
 #define SCRATCH_PREFIX ".cardmark-"
@@ -33,7 +36,7 @@ struct _CmTarget
 {
   GObject       parent_instance;
 
-  CmTargetMode  mode;
+  CmMethod      mode;
   char         *path;
   char         *device;
   int           fd;
@@ -200,89 +203,6 @@ set_errno_error (GError     **error,
   return FALSE;
 }
 
-static gboolean
-dev_is_listed (dev_t       dev,
-               GHashTable *devs)
-{
-  return g_hash_table_contains (devs, GUINT_TO_POINTER ((guint) dev));
-}
-
-/* The device and all its partitions, as device numbers. */
-static GHashTable *
-collect_device_numbers (dev_t dev)
-{
-  GHashTable *devs = g_hash_table_new (NULL, NULL);
-  g_autofree char *sysdir = g_strdup_printf ("/sys/dev/block/%u:%u", major (dev), minor (dev));
-  g_autoptr(GDir) dir = g_dir_open (sysdir, 0, NULL);
-  const char *name;
-
-  g_hash_table_add (devs, GUINT_TO_POINTER ((guint) dev));
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *dev_file = g_build_filename (sysdir, name, "dev", NULL);
-      g_autofree char *part_file = g_build_filename (sysdir, name, "partition", NULL);
-      g_autofree char *contents = NULL;
-      guint maj, min;
-
-      if (!g_file_test (part_file, G_FILE_TEST_EXISTS) ||
-          !g_file_get_contents (dev_file, &contents, NULL, NULL) ||
-          sscanf (contents, "%u:%u", &maj, &min) != 2)
-        continue;
-
-      g_hash_table_add (devs, GUINT_TO_POINTER ((guint) makedev (maj, min)));
-    }
-
-  return devs;
-}
-
-/* Whether the device, or one of its partitions, is mounted or used as
- * swap: writing to it then would corrupt a live filesystem. */
-gboolean
-cm_target_device_is_mounted (const char *device)
-{
-  g_autoptr(GHashTable) devs = NULL;
-  g_autofree char *mountinfo = NULL;
-  g_autofree char *swaps = NULL;
-  g_auto(GStrv) lines = NULL;
-  struct stat st;
-
-  if (stat (device, &st) != 0 || !S_ISBLK (st.st_mode))
-    return FALSE;
-
-  devs = collect_device_numbers (st.st_rdev);
-
-  if (g_file_get_contents ("/proc/self/mountinfo", &mountinfo, NULL, NULL))
-    {
-      lines = g_strsplit (mountinfo, "\n", -1);
-      for (guint i = 0; lines[i] != NULL; i++)
-        {
-          guint maj, min;
-
-          if (sscanf (lines[i], "%*u %*u %u:%u", &maj, &min) == 2 &&
-              dev_is_listed (makedev (maj, min), devs))
-            return TRUE;
-        }
-      g_clear_pointer (&lines, g_strfreev);
-    }
-
-  if (g_file_get_contents ("/proc/swaps", &swaps, NULL, NULL))
-    {
-      lines = g_strsplit (swaps, "\n", -1);
-      for (guint i = 1; lines[i] != NULL; i++)
-        {
-          g_autofree char *swap = g_strndup (lines[i], strcspn (lines[i], " \t"));
-          struct stat swap_st;
-
-          if (stat (swap, &swap_st) == 0 && S_ISBLK (swap_st.st_mode) &&
-              dev_is_listed (swap_st.st_rdev, devs))
-            return TRUE;
-        }
-    }
-
-  return FALSE;
-}
-
 /**
  * cm_target_get_bytes_written:
  * @self: a raw target
@@ -337,13 +257,8 @@ open_block_device (CmTarget     *self,
   int read_only = 0;
   int fd;
 
-  if (allow_write && cm_target_device_is_mounted (self->path))
-    {
-      g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_MOUNTED,
-                   _("%s is mounted or in use by the system, so CardMark will not write to it. Unmount it first, or test a folder on it instead."),
-                   self->path);
-      return FALSE;
-    }
+  if (allow_write && !cm_card_check_not_in_use (self->path, CM_CARD_USE_RAW_WRITE, error))
+    return FALSE;
 
   fd = open (self->path, O_RDONLY | O_DIRECT | O_CLOEXEC);
   if (fd < 0)
@@ -371,7 +286,7 @@ open_block_device (CmTarget     *self,
   self->fd = fd;
   self->owns_fd = TRUE;
   self->write_protected = allow_write && read_only;
-  self->mode = allow_write ? CM_TARGET_MODE_RAW_WRITE : CM_TARGET_MODE_RAW_READ;
+  self->mode = allow_write ? CM_METHOD_RAW_WRITE : CM_METHOD_RAW_READ;
   self->device = g_strdup (self->path);
 
   if (ioctl (fd, BLKGETSIZE64, &self->size) != 0)
@@ -403,7 +318,7 @@ cm_target_new_for_path (const char  *path,
 
   if (S_ISDIR (st.st_mode))
     {
-      self->mode = CM_TARGET_MODE_FILE;
+      self->mode = CM_METHOD_FILE;
       if (access (path, W_OK) != 0)
         return set_errno_error (error, errno, path), NULL;
     }
@@ -439,7 +354,7 @@ cm_target_new_for_fd (int          fd,
   self->owns_fd = TRUE;
   self->path = g_strdup (device);
   self->device = g_strdup (device);
-  self->mode = writable ? CM_TARGET_MODE_RAW_WRITE : CM_TARGET_MODE_RAW_READ;
+  self->mode = writable ? CM_METHOD_RAW_WRITE : CM_METHOD_RAW_READ;
 
   flags = fcntl (fd, F_GETFL);
   self->direct_io = flags >= 0 && (flags & O_DIRECT) != 0;
@@ -490,7 +405,7 @@ cm_target_dup_free_bytes (CmTarget *self)
 
   g_return_val_if_fail (CM_IS_TARGET (self), 0);
 
-  if (self->mode != CM_TARGET_MODE_FILE)
+  if (self->mode != CM_METHOD_FILE)
     return self->size;
 
   if (statvfs (self->path, &st) != 0)
@@ -511,7 +426,7 @@ cm_target_get_max_file_bytes (CmTarget *self)
 
   g_return_val_if_fail (CM_IS_TARGET (self), 0);
 
-  if (self->mode != CM_TARGET_MODE_FILE)
+  if (self->mode != CM_METHOD_FILE)
     return self->size;
 
   /* Not _PC_FILESIZEBITS: glibc says 32 bits for every filesystem it
@@ -533,7 +448,7 @@ create_scratch_file (CmTarget  *self,
   int fd;
 
   /* CARDMARK_NO_O_DIRECT lets the tests take the fallback on purpose. */
-  if (g_getenv ("CARDMARK_NO_O_DIRECT") != NULL)
+  if (cm_test_hook ("CARDMARK_NO_O_DIRECT") != NULL)
     {
       fd = -1;
       errno = EINVAL;
@@ -577,7 +492,7 @@ cm_target_open_area (CmTarget  *self,
 {
   g_return_val_if_fail (CM_IS_TARGET (self), FALSE);
 
-  if (self->mode == CM_TARGET_MODE_FILE)
+  if (self->mode == CM_METHOD_FILE)
     {
       guint64 free_bytes;
 
@@ -625,10 +540,10 @@ cm_target_close (CmTarget *self)
   self->fd = -1;
 }
 
-CmTargetMode
+CmMethod
 cm_target_get_mode (CmTarget *self)
 {
-  g_return_val_if_fail (CM_IS_TARGET (self), CM_TARGET_MODE_FILE);
+  g_return_val_if_fail (CM_IS_TARGET (self), CM_METHOD_FILE);
 
   return self->mode;
 }
@@ -694,21 +609,5 @@ cm_target_can_write (CmTarget *self)
 {
   g_return_val_if_fail (CM_IS_TARGET (self), FALSE);
 
-  return self->mode != CM_TARGET_MODE_RAW_READ && !self->write_protected;
-}
-
-const char *
-cm_target_mode_to_string (CmTargetMode mode)
-{
-  switch (mode)
-    {
-    case CM_TARGET_MODE_FILE:
-      return "file";
-    case CM_TARGET_MODE_RAW_READ:
-      return "raw-read";
-    case CM_TARGET_MODE_RAW_WRITE:
-      return "raw-write";
-    default:
-      g_return_val_if_reached ("file");
-    }
+  return self->mode != CM_METHOD_RAW_READ && !self->write_protected;
 }

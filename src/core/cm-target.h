@@ -7,6 +7,8 @@
 
 #include <gio/gio.h>
 
+#include "cm-method.h"
+
 G_BEGIN_DECLS
 
 #define CM_TARGET_ERROR (cm_target_error_quark ())
@@ -27,13 +29,6 @@ typedef enum
 
 GQuark cm_target_error_quark (void);
 
-typedef enum
-{
-  CM_TARGET_MODE_FILE,
-  CM_TARGET_MODE_RAW_READ,
-  CM_TARGET_MODE_RAW_WRITE,
-} CmTargetMode;
-
 #define CM_TYPE_TARGET (cm_target_get_type ())
 
 G_DECLARE_FINAL_TYPE (CmTarget, cm_target, CM, TARGET, GObject)
@@ -51,7 +46,7 @@ gboolean      cm_target_open_area           (CmTarget      *self,
                                              GError       **error);
 void          cm_target_close               (CmTarget      *self);
 
-CmTargetMode  cm_target_get_mode            (CmTarget      *self);
+CmMethod      cm_target_get_mode            (CmTarget      *self);
 const char   *cm_target_get_path            (CmTarget      *self);
 const char   *cm_target_get_device          (CmTarget      *self);
 int           cm_target_get_fd              (CmTarget      *self);
@@ -65,14 +60,11 @@ gboolean      cm_target_can_write           (CmTarget      *self);
 gboolean      cm_target_get_bytes_written   (CmTarget      *self,
                                              guint64       *bytes);
 
-const char   *cm_target_mode_to_string      (CmTargetMode   mode);
-
 guint         cm_target_remove_stale_scratch (const char   *folder);
 GError       *cm_target_error_from_errno    (int            errsv,
                                              const char    *path) G_GNUC_WARN_UNUSED_RESULT;
 GError       *cm_target_error_empty_path    (void) G_GNUC_WARN_UNUSED_RESULT;
 GError       *cm_target_error_wrong_kind    (const char    *path,
                                              gboolean       need_device) G_GNUC_WARN_UNUSED_RESULT;
-gboolean      cm_target_device_is_mounted   (const char    *device);
 
 G_END_DECLS

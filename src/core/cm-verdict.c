@@ -29,23 +29,24 @@ typedef struct
   double      read_iops;   /* 0 when the class has no random figures */
   double      write_iops;
   gboolean    queued;      /* the random figures need command queueing */
+  gboolean    offered;     /* in the app's class picker (the old C2-C6, V6 are not) */
 } ClassSpec;
 
 /* SD Association minimums, as in docs/methodology.md. */
 static const ClassSpec class_specs[] = {
-  { "C2", 2, 0, 0, FALSE },
-  { "C4", 4, 0, 0, FALSE },
-  { "C6", 6, 0, 0, FALSE },
-  { "C10", 10, 0, 0, FALSE },
-  { "U1", 10, 0, 0, FALSE },
-  { "U3", 30, 0, 0, FALSE },
-  { "V6", 6, 0, 0, FALSE },
-  { "V10", 10, 0, 0, FALSE },
-  { "V30", 30, 0, 0, FALSE },
-  { "V60", 60, 0, 0, FALSE },
-  { "V90", 90, 0, 0, FALSE },
-  { "A1", 10, 1500, 500, FALSE },
-  { "A2", 10, 4000, 2000, TRUE },
+  { "C2", 2, 0, 0, FALSE, FALSE },
+  { "C4", 4, 0, 0, FALSE, FALSE },
+  { "C6", 6, 0, 0, FALSE, FALSE },
+  { "C10", 10, 0, 0, FALSE, TRUE },
+  { "U1", 10, 0, 0, FALSE, TRUE },
+  { "U3", 30, 0, 0, FALSE, TRUE },
+  { "V6", 6, 0, 0, FALSE, FALSE },
+  { "V10", 10, 0, 0, FALSE, TRUE },
+  { "V30", 30, 0, 0, FALSE, TRUE },
+  { "V60", 60, 0, 0, FALSE, TRUE },
+  { "V90", 90, 0, 0, FALSE, TRUE },
+  { "A1", 10, 1500, 500, FALSE, TRUE },
+  { "A2", 10, 4000, 2000, TRUE, TRUE },
 };
 
 static const char * const class_names[] = {
@@ -54,6 +55,33 @@ static const char * const class_names[] = {
 };
 
 G_DEFINE_QUARK (cm-verdict-error-quark, cm_verdict_error)
+
+/**
+ * cm_verdict_get_offered_classes:
+ *
+ * The classes a class picker offers, in the order of the table: those
+ * still printed on cards people buy.
+ *
+ * Returns: (transfer none): a %NULL-terminated list
+ */
+const char * const *
+cm_verdict_get_offered_classes (void)
+{
+  static gsize offered = 0;
+
+  if (g_once_init_enter (&offered))
+    {
+      GPtrArray *list = g_ptr_array_new ();
+
+      for (guint i = 0; i < G_N_ELEMENTS (class_specs); i++)
+        if (class_specs[i].offered)
+          g_ptr_array_add (list, (gpointer) class_specs[i].name);
+      g_ptr_array_add (list, NULL);
+      g_once_init_leave (&offered, (gsize) g_ptr_array_free (list, FALSE));
+    }
+
+  return (const char * const *) offered;
+}
 
 const char * const *
 cm_verdict_get_classes (void)

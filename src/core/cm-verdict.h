@@ -25,6 +25,8 @@ GQuark      cm_verdict_error_quark    (void);
 
 /* Every class CardMark knows, slowest first: C2 … V90, A1, A2. */
 const char * const *cm_verdict_get_classes (void);
+/* The ones a class picker offers, in the same order: C10 … V90, A1, A2. */
+const char * const *cm_verdict_get_offered_classes (void);
 gboolean    cm_verdict_is_class       (const char          *klass);
 gboolean    cm_verdict_get_minimums   (const char          *klass,
                                        double              *write_mb_s,

@@ -8,7 +8,8 @@
  * place. A sector that reads back as written is ok; one with its own
  * offset and a few words off is changed; one holding another place's
  * intact sector is overwritten (a fake card's wrap-around); anything else
- * is corrupted. And the findings, in words.
+ * is corrupted. The files it is written in, F3's N.h2w. And the
+ * findings, in words.
  */
 
 #include "config.h"
@@ -19,6 +20,42 @@
 
 #define WORDS (CM_VERIFY_SECTOR / 8)
 #define TOLERANCE 2            /* words off for "changed", as f3read 8 counts */
+
+/* The files. */
+
+static int
+compare_uint (gconstpointer a,
+              gconstpointer b)
+{
+  guint x = *(const guint *) a, y = *(const guint *) b;
+
+  return (x > y) - (x < y);
+}
+
+/* The numbers of the N.h2w files in the folder, sorted. */
+GArray *
+cm_verify_list_h2w (const char *folder)
+{
+  GArray *numbers = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GDir) dir = g_dir_open (folder, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      const char *p = name;
+      guint64 n = 0;
+
+      while (g_ascii_isdigit (*p) && n < G_MAXUINT)
+        n = n * 10 + (guint64) (*p++ - '0');
+      if (p != name && g_str_equal (p, ".h2w") && n >= 1 && n < G_MAXUINT)
+        {
+          guint number = (guint) n;
+          g_array_append_val (numbers, number);
+        }
+    }
+  g_array_sort (numbers, compare_uint);
+  return numbers;
+}
 
 /* The pattern. */
 

@@ -50,11 +50,6 @@ struct _CmVerify
 };
 
 GArray   *cm_verify_list_h2w      (const char   *folder) G_GNUC_WARN_UNUSED_RESULT;
-void      cm_verify_emit_progress (CmVerify     *self,
-                                   guint         phase,
-                                   double        fraction,
-                                   double        mb_per_s,
-                                   double        seconds_left);
 gboolean  cm_verify_sector_is_ok  (const guint8 *sector,
                                    guint64       offset);
 /* Whether @sector holds an intact sector of the pattern, and where it

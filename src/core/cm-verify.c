@@ -27,9 +27,11 @@
 #include <unistd.h>
 
 #include "cm-bench.h"
+#include "cm-card-use.h"
 #include "cm-device-monitor.h"
 #include "cm-device-private.h"
 #include "cm-target.h"
+#include "cm-test-hooks.h"
 #include "cm-verify-private.h"
 
 #include "cm-verify.h"
@@ -105,7 +107,7 @@ cm_verify_class_init (CmVerifyClass *klass)
 static void
 cm_verify_init (CmVerify *self)
 {
-  const char *test_bytes = g_getenv ("CARDMARK_TEST_VERIFY_FILE_BYTES");
+  const char *test_bytes = cm_test_hook ("CARDMARK_TEST_VERIFY_FILE_BYTES");
 
   self->device_fd = -1;
   self->dir_fd = -1;
@@ -264,65 +266,23 @@ set_state_path (CmVerify  *self,
   return TRUE;
 }
 
-static int
-compare_uint (gconstpointer a,
-              gconstpointer b)
-{
-  guint x = *(const guint *) a, y = *(const guint *) b;
-
-  return (x > y) - (x < y);
-}
-
-/* The numbers of the N.h2w files in the folder, sorted. */
-GArray *
-cm_verify_list_h2w (const char *folder)
-{
-  GArray *numbers = g_array_new (FALSE, FALSE, sizeof (guint));
-  g_autoptr(GDir) dir = g_dir_open (folder, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      const char *p = name;
-      guint64 n = 0;
-
-      while (g_ascii_isdigit (*p) && n < G_MAXUINT)
-        n = n * 10 + (guint64) (*p++ - '0');
-      if (p != name && g_str_equal (p, ".h2w") && n >= 1 && n < G_MAXUINT)
-        {
-          guint number = (guint) n;
-          g_array_append_val (numbers, number);
-        }
-    }
-  g_array_sort (numbers, compare_uint);
-  return numbers;
-}
-
 /* The mount points of a device and whether the system runs from it. */
 static GPtrArray *
 device_mounts (const char *device,
                gboolean   *system)
 {
-  g_autoptr(GPtrArray) mounts = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *real = realpath (device, NULL);
-  g_autofree char *name = real != NULL ? g_path_get_basename (real) : NULL;
-  g_autofree char *mountinfo = NULL;
-  g_autofree char *swaps = NULL;
-  g_autoptr(GArray) devs = NULL;
+  g_autoptr(CmCardUse) use = cm_card_use_new (device);
+  GPtrArray *mounts = g_ptr_array_new_with_free_func (g_free);
 
-  *system = FALSE;
-  if (name == NULL || (devs = cm_device_collect_devs (name)) == NULL)
-    return g_steal_pointer (&mounts);
-  g_file_get_contents ("/proc/self/mountinfo", &mountinfo, NULL, NULL);
-  g_file_get_contents ("/proc/swaps", &swaps, NULL, NULL);
-  cm_device_scan_mounts (devs, mountinfo ? mountinfo : "", swaps ? swaps : "", mounts, system);
-  return g_steal_pointer (&mounts);
+  for (const char * const *p = cm_card_use_get_mount_points (use); *p != NULL; p++)
+    g_ptr_array_add (mounts, g_strdup (*p));
+  *system = cm_card_use_get_system (use);
+  return mounts;
 }
 
-/* One verify of a card at a time, across processes: an flock on a
- * descriptor of the folder or of the device (taken before the device is
- * opened for writing, which may be exclusive), held until the run is
- * over. Takes @fd. */
+/* One verify of a folder at a time, across processes: an flock on a
+ * descriptor of the folder, held until the run is over. (The job's card
+ * lock keeps out every other job of the card too.) Takes @fd. */
 static gboolean
 take_lock (CmVerify  *self,
            int        fd,
@@ -361,7 +321,7 @@ prepare_device (CmVerify  *self,
 
   /* A mounted card is verified through its filesystem, in files that
    * leave everything else alone, unless the whole device was asked for. */
-  if (mounts->len > 0 || (self->device_fd < 0 && cm_target_device_is_mounted (self->path)))
+  if (mounts->len > 0 || (self->device_fd < 0 && cm_card_in_use (self->path, NULL, NULL, NULL, NULL)))
     {
       if (self->flags & CM_VERIFY_FLAGS_DESTROY_DATA || mounts->len == 0)
         {
@@ -392,10 +352,9 @@ prepare_device (CmVerify  *self,
 
   self->mode = CM_VERIFY_MODE_DEVICE;
   self->device = g_strdup (self->path);
-  /* A descriptor UDisks opened is the one to lock where the device
-   * itself may not be opened here. */
-  if (!take_lock (self, self->device_fd >= 0 ? dup (self->device_fd) : open (self->path, O_RDONLY | O_CLOEXEC), error))
-    return FALSE;
+  /* A device is held by its job's card lock (cm-card-lock.c), not by an
+   * flock on the device itself: udev takes a shared one while it probes
+   * a device that was just written, which would refuse the verify. */
   if (self->device_fd >= 0)
     self->target = cm_target_new_for_fd (self->device_fd, self->path, TRUE, &local_error);
   else
@@ -539,16 +498,6 @@ cm_verify_prepare (CmVerify  *self,
     release_lock (self);
   self->prepared = ok;
   return ok;
-}
-
-void
-cm_verify_emit_progress (CmVerify *self,
-                         guint     phase,
-                         double    fraction,
-                         double    mb_per_s,
-                         double    seconds_left)
-{
-  g_signal_emit (self, signals[PROGRESS], 0, phase, fraction, mb_per_s, seconds_left);
 }
 
 /**

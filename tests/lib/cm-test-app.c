@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <adwaita.h>
+#include <glib/gstdio.h>
 
 #include "cm-test-app.h"
 
@@ -158,4 +159,62 @@ cm_test_save_screenshots (GtkWidget  *window,
   cm_test_save_screenshot (window, name, 1280, 800, FALSE);
   cm_test_save_screenshot (window, name, 1280, 800, TRUE);
   gtk_window_set_default_size (GTK_WINDOW (window), 800, 480);
+}
+
+static char *data_home;
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+const char *
+cm_test_data_home_make (void)
+{
+  g_assert_null (data_home);
+  data_home = g_dir_make_tmp ("cardmark-xdg-XXXXXX", NULL);
+  g_assert_nonnull (data_home);
+  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
+  return data_home;
+}
+
+void
+cm_test_data_home_empty (void)
+{
+  g_autoptr(GDir) dir = NULL;
+  const char *name;
+
+  g_assert_nonnull (data_home);
+  dir = g_dir_open (data_home, 0, NULL);
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (data_home, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+}
+
+void
+cm_test_data_home_remove (void)
+{
+  if (data_home == NULL)
+    return;
+  remove_tree (data_home);
+  g_clear_pointer (&data_home, g_free);
 }

@@ -22,6 +22,15 @@ void     cm_test_save_png (GtkWidget       *widget,
                            const char      *path);
 void     cm_test_destroy_window (GtkWindow *window);
 
+/* A data folder of the test program's own (XDG_DATA_HOME), made before
+ * GLib first reads it, so no history, journal or verify state of an
+ * earlier run is found; cm_test_data_home_empty() empties it between
+ * tests (a verify state of one test's 64 MiB loop0 would be another
+ * test's card's), cm_test_data_home_remove() removes it. */
+const char *cm_test_data_home_make   (void);
+void        cm_test_data_home_empty  (void);
+void        cm_test_data_home_remove (void);
+
 void     cm_test_save_screenshot  (GtkWidget  *window,
                                    const char *name,
                                    int         width,

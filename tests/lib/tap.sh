@@ -33,6 +33,13 @@ skip () {
   echo "ok $tap_n # SKIP $*"
 }
 
+# need_test_hooks HOOK: for tests that steer a run through a CARDMARK_*
+# hook, which only a build with -Dtest_hooks=true reads (meson says which
+# in CARDMARK_TEST_HOOKS; docs/architecture.md lists the hooks).
+need_test_hooks () {
+  [ "${CARDMARK_TEST_HOOKS:-1}" = 1 ] || skip_all "built without -Dtest_hooks=true, so $1 is not read"
+}
+
 done_testing () {
   echo "1..$tap_n"
   exit $tap_failed
