@@ -1574,27 +1574,37 @@ test_jobs_keep_awake (Fixture       *f,
   g_assert_null (f->window);
 }
 
+/* A card's row in the list, looked up each time: the list may make its
+ * rows anew when UDisks tells of a change. */
+typedef struct
+{
+  CmCardListPage *list;
+  const char     *device;
+  char           *was;
+} CardRow;
+
+static const char *
+card_row_subtitle (CardRow *card)
+{
+  AdwActionRow *row = cm_card_list_page_get_row_for_device (card->list, card->device);
+
+  return row != NULL ? adw_action_row_get_subtitle (row) : NULL;
+}
+
 static gboolean
 row_shows_job (gpointer data)
 {
-  AdwActionRow *row = data;
-  const char *subtitle = adw_action_row_get_subtitle (row);
+  const char *subtitle = card_row_subtitle (data);
 
-  return g_str_has_prefix (subtitle, "Full verify: ") && strstr (subtitle, "% done") != NULL;
+  return subtitle != NULL && strstr (subtitle, "\nFull verify: ") != NULL && strstr (subtitle, "% done") != NULL;
 }
-
-typedef struct
-{
-  AdwActionRow *row;
-  char         *was;
-} RowChange;
 
 static gboolean
 row_changed (gpointer data)
 {
-  RowChange *change = data;
+  CardRow *card = data;
 
-  return g_strcmp0 (adw_action_row_get_subtitle (change->row), change->was) != 0;
+  return g_strcmp0 (card_row_subtitle (card), card->was) != 0;
 }
 
 static guint
@@ -1642,8 +1652,7 @@ test_two_cards (Fixture       *f,
   Fixture b = { 0 };
   CmCardListPage *list;
   CmCardPage *page;
-  AdwActionRow *row_a;
-  RowChange change = { 0 };
+  CardRow row_a = { 0 };
   g_autoptr(CmJob) verify = NULL;
   g_autoptr(CmJob) bench = NULL;
 
@@ -1670,10 +1679,11 @@ test_two_cards (Fixture       *f,
   g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "cards");
   g_assert_false (cm_window_get_running (f->window));
   list = CM_CARD_LIST_PAGE (cm_window_get_page (f->window, "cards"));
-  row_a = cm_card_list_page_get_row_for_device (list, card_get (f, "SIMCARD_DEV"));
-  g_assert_nonnull (row_a);
-  g_assert_true (cm_test_wait_for (row_shows_job, row_a, 10));
-  g_test_message ("card A's row: %s", adw_action_row_get_subtitle (row_a));
+  row_a.list = list;
+  row_a.device = card_get (f, "SIMCARD_DEV");
+  g_assert_nonnull (card_row_subtitle (&row_a));
+  g_assert_true (cm_test_wait_for (row_shows_job, &row_a, 10));
+  g_test_message ("card A's row: %s", card_row_subtitle (&row_a));
   cm_test_save_screenshots (GTK_WIDGET (f->window), "cards-job");
 
   /* Card B: a benchmark starts while A's verify runs. */
@@ -1689,11 +1699,10 @@ test_two_cards (Fixture       *f,
                     cm_job_get_error (verify) != NULL ? cm_job_get_error (verify)->message : "no error");
   g_assert_cmpuint (count_active_jobs (f->app), ==, 2);
   g_assert_true (cm_job_is_active (verify));
-  change.row = row_a;
-  change.was = g_strdup (adw_action_row_get_subtitle (row_a));
-  g_assert_true (cm_test_wait_for (row_changed, &change, 10));
-  g_assert_true (row_shows_job (row_a));
-  g_free (change.was);
+  row_a.was = g_strdup (card_row_subtitle (&row_a));
+  g_assert_true (cm_test_wait_for (row_changed, &row_a, 10));
+  g_assert_true (row_shows_job (&row_a));
+  g_free (row_a.was);
 
   /* A's page again: it shows A's verify, and Cancel stops A only. */
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.back", NULL);
@@ -1701,11 +1710,15 @@ test_two_cards (Fixture       *f,
   page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
   g_assert_true (cm_card_page_get_job (page) == verify);
   g_assert_true (cm_verify_row_get_busy (CM_VERIFY_ROW (cm_card_page_get_verify_row (page))));
+  /* Over the page, in sight however it is scrolled: A's verify. */
+  g_assert_true (g_str_has_prefix (cm_card_page_get_job_bar_text (page), "Full verify: "));
+  cm_test_save_screenshots (GTK_WIDGET (f->window), "card-verify-running");
   g_assert_true (cm_window_get_running (f->window));
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (f->app), "start-test"));
   g_action_group_activate_action (G_ACTION_GROUP (f->app), "cancel-test", NULL);
   g_assert_true (cm_test_wait_for (job_ended, verify, 20));
   g_assert_cmpint (cm_job_get_state (verify), ==, CM_JOB_STATE_CANCELLED);
+  g_assert_null (cm_card_page_get_job_bar_text (page));
   g_assert_true (cm_job_is_active (bench));
   g_assert_cmpuint (count_active_jobs (f->app), ==, 1);
 

@@ -86,7 +86,9 @@ test_not_sizes (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
     {
-      g_test_message ("“%s”", bad[i]);
+      g_autofree char *shown = g_strescape (bad[i], NULL);
+
+      g_test_message ("“%s”", shown);
       parse_fails (bad[i], 1, CM_SIZE_ERROR_INVALID);
     }
   parse_fails (NULL, 1, CM_SIZE_ERROR_INVALID);

@@ -55,7 +55,8 @@ enum {
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
-/* The row says what the card is, or what its job does now. */
+/* The row says what the card is and, below, what its job does now:
+ * cards that look alike stay told apart by their device while they run. */
 static void
 update_row_cb (CmCardItem   *item,
                GParamSpec   *pspec,
@@ -63,22 +64,19 @@ update_row_cb (CmCardItem   *item,
 {
   CmJob *job = g_object_get_data (G_OBJECT (row), "cm-job");
   GtkWidget *bar = g_object_get_data (G_OBJECT (row), "cm-progress");
-  g_autofree char *subtitle = NULL;
+  g_autofree char *subtitle = cm_card_item_dup_subtitle (item);
 
   if (job != NULL && cm_job_is_active (job))
     {
-      g_autofree char *progress = cm_job_dup_progress_text (job);
+      g_autofree char *status = cm_job_dup_status_text (job);
+      g_autofree char *both = g_strconcat (subtitle, "\n", status, NULL);
 
-      /* Translators: a card's row while a job runs on it: "Full verify: Writing, 12 % done, 5 min left" */
-      subtitle = g_strdup_printf (_("%s: %s"), cm_job_get_title (job), progress);
+      adw_action_row_set_subtitle (row, both);
       gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (bar), cm_job_get_progress (job));
       gtk_widget_set_visible (bar, TRUE);
+      return;
     }
-  else
-    {
-      subtitle = cm_card_item_dup_subtitle (item);
-      gtk_widget_set_visible (bar, FALSE);
-    }
+  gtk_widget_set_visible (bar, FALSE);
   adw_action_row_set_subtitle (row, subtitle);
 }
 

@@ -59,6 +59,11 @@ struct _CmCardPage
   GtkProgressBar *capacity_progress;
   CmChartView    *capacity_map;
 
+  GtkRevealer    *job_bar;
+  GtkLabel       *job_label;
+  GtkProgressBar *job_progress;
+  CmJob          *shown_job;        /* the job the bar over the page shows */
+
   CmJob          *capacity_job;     /* the capacity check that runs, watched */
   guint64         probe_cache_bytes;
   char           *capacity_outcome;
@@ -592,12 +597,71 @@ verify_busy_cb (CmCardPage *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_JOB]);
 }
 
+/* What the bar over the page says, or NULL while it is hidden; for the
+ * tests. */
+const char *
+cm_card_page_get_job_bar_text (CmCardPage *self)
+{
+  g_return_val_if_fail (CM_IS_CARD_PAGE (self), NULL);
+
+  if (!gtk_revealer_get_reveal_child (self->job_bar))
+    return NULL;
+  return gtk_label_get_label (self->job_label);
+}
+
 /* The full verify's row, for the tests. */
 GtkWidget *
 cm_card_page_get_verify_row (CmCardPage *self)
 {
   g_return_val_if_fail (CM_IS_CARD_PAGE (self), NULL);
   return self->verify_row;
+}
+
+/* The bar over the page: whatever job runs on the card — its capacity
+ * check or its verify — with its progress and a Stop, never scrolled out
+ * of sight. */
+static void
+update_job_bar (CmCardPage *self)
+{
+  g_autofree char *text = NULL;
+
+  if (self->shown_job == NULL || !cm_job_is_active (self->shown_job))
+    {
+      gtk_revealer_set_reveal_child (self->job_bar, FALSE);
+      return;
+    }
+  text = cm_job_dup_status_text (self->shown_job);
+  gtk_label_set_label (self->job_label, text);
+  gtk_progress_bar_set_fraction (self->job_progress, cm_job_get_progress (self->shown_job));
+  gtk_revealer_set_reveal_child (self->job_bar, TRUE);
+}
+
+static void
+job_changed_cb (CmCardPage *self)
+{
+  CmJob *job = cm_card_page_get_job (self);
+
+  if (job != self->shown_job)
+    {
+      if (self->shown_job != NULL)
+        g_signal_handlers_disconnect_by_data (self->shown_job, self);
+      g_set_object (&self->shown_job, job);
+      if (job != NULL)
+        {
+          g_signal_connect_object (job, "notify::progress", G_CALLBACK (update_job_bar), self, G_CONNECT_SWAPPED);
+          g_signal_connect_object (job, "notify::phase", G_CALLBACK (update_job_bar), self, G_CONNECT_SWAPPED);
+          g_signal_connect_object (job, "notify::seconds-left", G_CALLBACK (update_job_bar), self, G_CONNECT_SWAPPED);
+          g_signal_connect_object (job, "notify::state", G_CALLBACK (update_job_bar), self, G_CONNECT_SWAPPED);
+        }
+    }
+  update_job_bar (self);
+}
+
+static void
+job_stop_clicked_cb (CmCardPage *self)
+{
+  if (self->shown_job != NULL)
+    cm_job_cancel (self->shown_job);
 }
 
 static void
@@ -615,6 +679,9 @@ cm_card_page_dispose (GObject *object)
   if (self->capacity_job != NULL)
     g_signal_handlers_disconnect_by_data (self->capacity_job, self);
   g_clear_object (&self->capacity_job);
+  if (self->shown_job != NULL)
+    g_signal_handlers_disconnect_by_data (self->shown_job, self);
+  g_clear_object (&self->shown_job);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), CM_TYPE_CARD_PAGE);
   g_clear_object (&self->item);
@@ -679,6 +746,10 @@ cm_card_page_class_init (CmCardPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, method_fix_button);
   gtk_widget_class_bind_template_callback (widget_class, method_fix_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, update_method_warning);
+  gtk_widget_class_bind_template_child (widget_class, CmCardPage, job_bar);
+  gtk_widget_class_bind_template_child (widget_class, CmCardPage, job_label);
+  gtk_widget_class_bind_template_child (widget_class, CmCardPage, job_progress);
+  gtk_widget_class_bind_template_callback (widget_class, job_stop_clicked_cb);
 }
 
 static void
@@ -686,6 +757,7 @@ cm_card_page_init (CmCardPage *self)
 {
   g_type_ensure (CM_TYPE_CHART_VIEW);
   gtk_widget_init_template (GTK_WIDGET (self));
+  g_signal_connect (self, "notify::job", G_CALLBACK (job_changed_cb), NULL);
 }
 
 CmCardPage *

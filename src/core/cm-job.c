@@ -677,6 +677,20 @@ cm_job_dup_progress_text (CmJob *self)
   return g_strdup_printf (_("%s, %d %% done, %s left"), phase, percent, left);
 }
 
+/* The job and its progress in one line, as a card's row and the bar
+ * over its page say it: "Full verify: Writing, 12 % done, 5 min left". */
+char *
+cm_job_dup_status_text (CmJob *self)
+{
+  g_autofree char *progress = NULL;
+
+  g_return_val_if_fail (CM_IS_JOB (self), NULL);
+
+  progress = cm_job_dup_progress_text (self);
+  /* Translators: a job and its progress: "Full verify: Writing, 12 % done, 5 min left" */
+  return g_strdup_printf (_("%s: %s"), cm_job_get_title (self), progress);
+}
+
 void
 cm_job_cancel (CmJob *self)
 {
