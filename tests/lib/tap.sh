@@ -23,6 +23,14 @@ check () {
   if "$@"; then ok "$what"; else not_ok "$what"; fi
 }
 
+# file_says PATTERN FILE: whether FILE holds PATTERN (grep); when not,
+# what it holds instead, as TAP comments.
+file_says () {
+  grep -q -- "$1" "$2" && return 0
+  sed 's/^/# /' "$2"
+  return 1
+}
+
 skip_all () {
   echo "1..0 # SKIP $*"
   exit 0
