@@ -113,7 +113,7 @@ export XDG_DATA_HOME=$work/xdg
 "$CARDMARK_CLI" bench "$dev" --allow-write --only rand-write-4k --json --save > "$work/other.json" 2> "$work/err" &
 pid=$!
 for _ in $(seq 1200); do
-  grep -q "Running rand-write-4k" "$work/err" && break
+  grep -q "Running .* (1 of 1)" "$work/err" && break
   kill -0 $pid 2>/dev/null || break
   sleep 0.05
 done
