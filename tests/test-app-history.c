@@ -824,6 +824,25 @@ test_kinds_from_history (Fixture       *f,
 
   result_page = open_and_check (f, page, 1, "verify", CM_CHART_VERIFY);
   cm_test_save_screenshots (GTK_WIDGET (f->window), "verify-from-history");
+
+  /* Its chart is offered for export, and exports with its data. */
+  {
+    g_autoptr(GMenuModel) section = find_export_charts (GTK_WIDGET (result_page));
+    g_autofree char *target = NULL;
+    g_autofree char *path = g_build_filename (f->folders[1], "verify.png", NULL);
+    g_autoptr(GFile) file = g_file_new_for_path (path);
+    int width = 0, height = 0;
+
+    g_assert_nonnull (section);
+    g_assert_cmpint (g_menu_model_get_n_items (section), ==, 1);
+    g_assert_true (g_menu_model_get_item_attribute (section, 0, G_MENU_ATTRIBUTE_TARGET, "s", &target));
+    g_assert_cmpstr (target, ==, cm_chart_kind_to_string (CM_CHART_VERIFY));
+    g_assert_true (cm_result_page_export_chart (result_page, CM_CHART_VERIFY, file, &error));
+    g_assert_no_error (error);
+    g_assert_nonnull (gdk_pixbuf_get_file_info (path, &width, &height));
+    g_assert_cmpint (height, ==, cm_chart_kind_get_export_height (CM_CHART_VERIFY));
+    g_assert_cmpint (g_unlink (path), ==, 0);
+  }
   if (g_getenv ("CARDMARK_SCREENSHOT_DIR") != NULL)
     {
       g_autoptr(GPtrArray) charts = cm_result_page_dup_charts (result_page);
