@@ -591,7 +591,8 @@ cm_summary_dup_text (CmResult *result)
 
       g_string_append_printf (text, "%s%*s  %s\n", f->label, pad, "", f->value);
     }
-  g_string_append_c (text, '\n');
+  if (bench)
+    g_string_append_c (text, '\n');
 
   for (guint i = 0; i < claims->len; i++)
     {
