@@ -765,6 +765,41 @@ open_and_check (Fixture       *f,
   return page;
 }
 
+/* The page's own chart is the one chart offered for export, and exports
+ * as a PNG of the export width. */
+static void
+check_kind_export (Fixture      *f,
+                   CmResultPage *page,
+                   CmChartKind   kind)
+{
+  g_autoptr(GMenuModel) section = find_export_charts (GTK_WIDGET (page));
+  g_autofree char *target = NULL;
+  g_autofree char *path = g_build_filename (f->folders[1], "chart.png", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  int width = 0, height = 0;
+
+  g_assert_nonnull (section);
+  g_assert_cmpint (g_menu_model_get_n_items (section), ==, 1);
+  g_assert_true (g_menu_model_get_item_attribute (section, 0, G_MENU_ATTRIBUTE_TARGET, "s", &target));
+  g_assert_cmpstr (target, ==, cm_chart_kind_to_string (kind));
+  g_assert_true (cm_result_page_export_chart (page, kind, file, &error));
+  g_assert_no_error (error);
+  g_assert_nonnull (gdk_pixbuf_get_file_info (path, &width, &height));
+  g_test_message ("%s exported at %d×%d", target, width, height);
+  g_assert_cmpint (width, ==, CM_CHART_EXPORT_WIDTH);
+  g_assert_cmpint (height, >, 100);
+  if (g_getenv ("CARDMARK_SCREENSHOT_DIR") != NULL)
+    {
+      g_autofree char *name = g_strdup_printf ("export-%s.png", target);
+      g_autofree char *keep = g_build_filename (g_getenv ("CARDMARK_SCREENSHOT_DIR"), name, NULL);
+
+      g_assert_cmpint (g_rename (path, keep), ==, 0);
+    }
+  else
+    g_assert_cmpint (g_unlink (path), ==, 0);
+}
+
 static void
 test_kinds_from_history (Fixture       *f,
                          gconstpointer  data)
@@ -824,25 +859,7 @@ test_kinds_from_history (Fixture       *f,
 
   result_page = open_and_check (f, page, 1, "verify", CM_CHART_VERIFY);
   cm_test_save_screenshots (GTK_WIDGET (f->window), "verify-from-history");
-
-  /* Its chart is offered for export, and exports with its data. */
-  {
-    g_autoptr(GMenuModel) section = find_export_charts (GTK_WIDGET (result_page));
-    g_autofree char *target = NULL;
-    g_autofree char *path = g_build_filename (f->folders[1], "verify.png", NULL);
-    g_autoptr(GFile) file = g_file_new_for_path (path);
-    int width = 0, height = 0;
-
-    g_assert_nonnull (section);
-    g_assert_cmpint (g_menu_model_get_n_items (section), ==, 1);
-    g_assert_true (g_menu_model_get_item_attribute (section, 0, G_MENU_ATTRIBUTE_TARGET, "s", &target));
-    g_assert_cmpstr (target, ==, cm_chart_kind_to_string (CM_CHART_VERIFY));
-    g_assert_true (cm_result_page_export_chart (result_page, CM_CHART_VERIFY, file, &error));
-    g_assert_no_error (error);
-    g_assert_nonnull (gdk_pixbuf_get_file_info (path, &width, &height));
-    g_assert_cmpint (height, ==, cm_chart_kind_get_export_height (CM_CHART_VERIFY));
-    g_assert_cmpint (g_unlink (path), ==, 0);
-  }
+  check_kind_export (f, result_page, CM_CHART_VERIFY);
   if (g_getenv ("CARDMARK_SCREENSHOT_DIR") != NULL)
     {
       g_autoptr(GPtrArray) charts = cm_result_page_dup_charts (result_page);
@@ -856,6 +873,7 @@ test_kinds_from_history (Fixture       *f,
   g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "history");
   result_page = open_and_check (f, page, 0, "capacity", CM_CHART_CAPACITY_MAP);
   cm_test_save_screenshots (GTK_WIDGET (f->window), "capacity-from-history");
+  check_kind_export (f, result_page, CM_CHART_CAPACITY_MAP);
   if (g_getenv ("CARDMARK_SCREENSHOT_DIR") != NULL)
     {
       g_autoptr(GPtrArray) charts = cm_result_page_dup_charts (result_page);

@@ -21,6 +21,7 @@
 #include "cm-test-table.h"
 #include "cm-backend.h"
 #include "cm-summary.h"
+#include "cm-chart-capacity.h"
 #include "cm-chart-view.h"
 #include "cm-toast.h"
 
@@ -362,11 +363,19 @@ fill_verify (CmResultPage *self)
     add_fact (self, _("Finished"), _("No: the card stopped answering"));
 }
 
+/* The card the map names. */
+static const char *
+map_device (CmResultPage *self)
+{
+  const char *device = cm_result_get_device (self->result);
+
+  return device != NULL ? device : cm_result_get_name (self->result);
+}
+
 static void
 fill_capacity (CmResultPage *self)
 {
   const CmCapacityReport *report = cm_result_get_capacity (self->result);
-  const char *device = cm_result_get_device (self->result);
   CmChartView *chart;
 
   hide_benchmark (self);
@@ -375,7 +384,7 @@ fill_capacity (CmResultPage *self)
   if (report == NULL)
     return;
 
-  cm_chart_view_set_capacity (chart, report, device != NULL ? device : cm_result_get_name (self->result));
+  cm_chart_view_set_capacity (chart, report, map_device (self));
   add_count (self, _("Places checked"), report->n_positions);
   add_count (self, _("Places that did not keep their data"), report->n_bad);
   add_count (self, _("Places with a read or write error"), report->n_errors);
@@ -402,6 +411,17 @@ lookup_chart (CmResultPage *self,
   return NULL;
 }
 
+/* A capacity check's map has no row in the table's exports (it is not
+ * drawn from results): the page offers it when it shows one. */
+#define MAP_EXPORT_HEIGHT 560
+
+static gboolean
+can_export_map (CmResultPage *self,
+                CmChartKind   kind)
+{
+  return kind == CM_CHART_CAPACITY_MAP && cm_result_get_capacity (self->result) != NULL;
+}
+
 gboolean
 cm_result_page_export_chart (CmResultPage  *self,
                              CmChartKind    kind,
@@ -412,7 +432,7 @@ cm_result_page_export_chart (CmResultPage  *self,
   g_autofree char *path = NULL;
 
   g_return_val_if_fail (CM_IS_RESULT_PAGE (self), FALSE);
-  g_return_val_if_fail (cm_chart_kind_get_export_height (kind) > 0, FALSE);
+  g_return_val_if_fail (cm_chart_kind_get_export_height (kind) > 0 || can_export_map (self, kind), FALSE);
   g_return_val_if_fail (G_IS_FILE (file), FALSE);
 
   path = g_file_get_path (file);
@@ -422,6 +442,11 @@ cm_result_page_export_chart (CmResultPage  *self,
                            _("Charts can only be saved to a local folder. Pick a folder on this computer."));
       return FALSE;
     }
+
+  /* The map is drawn from the check's report, as the CLI's --plot does. */
+  if (kind == CM_CHART_CAPACITY_MAP)
+    return cm_chart_export_capacity (path, cm_result_get_capacity (self->result), map_device (self),
+                                     CM_CHART_EXPORT_WIDTH, MAP_EXPORT_HEIGHT, NULL, error);
 
   g_ptr_array_add (results, self->result);
   return cm_chart_export (path, kind, results, CM_CHART_EXPORT_WIDTH,
@@ -463,7 +488,7 @@ export_chart_action (GtkWidget  *widget,
   CmChartKind kind;
 
   if (!cm_chart_kind_from_string (g_variant_get_string (param, NULL), &kind) ||
-      cm_chart_kind_get_export_label (kind) == NULL)
+      (cm_chart_kind_get_export_label (kind) == NULL && !can_export_map (self, kind)))
     return;
 
   name = g_strdup_printf ("cardmark-%s-%s.png", stamp, cm_chart_kind_to_string (kind));
@@ -497,6 +522,13 @@ fill_export_menu (CmResultPage *self)
         continue;
       action = g_strdup_printf ("result.export-chart::%s", cm_chart_kind_to_string (kind));
       g_menu_append (section, label, action);
+    }
+  if (can_export_map (self, CM_CHART_CAPACITY_MAP))
+    {
+      g_autofree char *action = g_strdup_printf ("result.export-chart::%s",
+                                                 cm_chart_kind_to_string (CM_CHART_CAPACITY_MAP));
+
+      g_menu_append (section, _("Capacity _Map…"), action);
     }
 
   if (G_IS_MENU (model) && g_menu_model_get_n_items (G_MENU_MODEL (section)) > 0)
