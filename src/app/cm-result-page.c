@@ -349,8 +349,8 @@ fill_verify (CmResultPage *self)
     return;
 
   if (verify->written_bytes > 0)
-    add_size (self, _("Written"), verify->written_bytes);
-  add_size (self, _("Read back"), verify->checked_bytes);
+    add_size (self, _("Written to the card"), verify->written_bytes);
+  add_size (self, _("Read back and checked"), verify->checked_bytes);
   add_count (self, _("Sectors that came back as written"), verify->sectors_ok);
   add_count (self, _("Sectors corrupted"), verify->sectors_corrupted);
   add_count (self, _("Sectors changed"), verify->sectors_changed);
