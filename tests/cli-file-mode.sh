@@ -25,6 +25,8 @@ check "bench on a folder exits 0" test $status -eq 0
 check "stdout is only the result document" json_check "$out/r.json" 'r["schema"] == 1'
 check "--output writes the same document" cmp -s "$out/r.json" <(cat "$out/saved.json"; echo)
 check "file mode is recorded" json_check "$out/r.json" 'r["target"]["mode"] == "file" and r["target"]["direct_io"] is True'
+check "progress names each test as people say it" grep -q "^Running Sequential write (1 of 6)" "$out/err"
+check "progress never names a test by its internal name" sh -c '! grep -qE "^Running [a-z0-9-]+ \(" "$0"' "$out/err"
 check "all six tests ran" json_check "$out/r.json" \
   '[t["name"] for t in r["tests"]] == ["seq-write", "seq-read", "rand-write-4k", "rand-read-4k", "rand-write-4k-qd32", "rand-read-4k-qd32"]'
 check "every test has figures" json_check "$out/r.json" \
@@ -39,7 +41,7 @@ check "random tests are time-based, first second not counted" json_check "$out/r
   'all(3.9 < t["seconds"] < 4.6 for t in r["tests"] if t["name"].startswith("rand-"))'
 check "about four samples a second" json_check "$out/r.json" \
   'all(len(t["samples"]) >= 3 * t["seconds"] for t in r["tests"] if t["seconds"] > 1)'
-check "progress went to stderr" grep -q "rand-read-4k-qd32" "$out/err"
+check "progress went to stderr" grep -q "Random 4K read, 32 at once" "$out/err"
 check "no scratch file left" test "$(ls -A "$dir")" = "photo.jpg"
 check "existing files untouched" test "$(sha256sum "$dir/photo.jpg")" = "$before"
 
@@ -85,7 +87,7 @@ check "… and draws nothing" test ! -e "$out/seven.svg"
 
 # Progress counts only the tests this target runs: a folder has no surface.
 "$CARDMARK_CLI" bench "$dir" --profile full --only seq-read,surface-read > /dev/null 2> "$out/err"
-check "progress counts the tests that run (1 of 1)" grep -qF "seq-read (1 of 1)" "$out/err"
+check "progress counts the tests that run (1 of 1)" grep -qF "Sequential read (1 of 1)" "$out/err"
 
 # A history folder or output folder that goes away during the run: the
 # result is printed all the same, and each failure says what it was.

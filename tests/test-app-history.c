@@ -25,7 +25,10 @@
 #include "cm-chart-view.h"
 #include "cm-history-page.h"
 #include "cm-result-page.h"
+#include "cm-summary.h"
 #include "cm-test-app.h"
+#include "cm-test-table.h"
+#include "cm-verify.h"
 #include "cm-window.h"
 
 static const char *data_home;
@@ -536,6 +539,351 @@ test_verify_in_history (Fixture       *f,
   g_assert_false (cm_history_page_compare (page));
 }
 
+/* The documents of a full verify and a capacity check as their jobs
+ * keep them: a verify of a whole 64 MiB device that lost its last
+ * quarter, and a capacity check of a card that says 64 GB and holds 8. */
+#define VERIFY_SIZE    (64 * 1024 * 1024)
+#define VERIFY_LOST    (16 * 1024 * 1024)
+
+static CmTestResult *
+new_verify_test (const char *name,
+                 double      mb_per_s)
+{
+  CmTestResult *test = cm_test_result_new (name);
+
+  test->bytes = VERIFY_SIZE;
+  test->mb_per_s = mb_per_s;
+  test->seconds = VERIFY_SIZE / 1e6 / mb_per_s;
+  for (guint i = 0; i < 16; i++)
+    {
+      CmPosition p = { (double) i * VERIFY_SIZE / 16, mb_per_s * (0.9 + 0.01 * (i % 5)) };
+
+      g_array_append_val (test->positions, p);
+    }
+  return test;
+}
+
+static CmResult *
+make_verify (void)
+{
+  CmResult *verify = cm_result_new ();
+  g_autoptr(CmVerifySummary) summary = cm_verify_summary_new ();
+  g_autoptr(CmCardInfo) card = cm_card_info_new ();
+  CmRegion lost = { VERIFY_SIZE - VERIFY_LOST, VERIFY_SIZE };
+
+  summary->mode = g_strdup ("device");
+  summary->n_files = 1;
+  summary->written_bytes = summary->checked_bytes = VERIFY_SIZE;
+  summary->usable_bytes = VERIFY_SIZE - VERIFY_LOST;
+  summary->lost_bytes = VERIFY_LOST;
+  summary->sectors_ok = summary->usable_bytes / 512;
+  summary->sectors_overwritten = VERIFY_LOST / 512;
+  summary->first_bad_offset = lost.start;
+  g_array_append_val (summary->bad_regions, lost);
+
+  cm_card_info_set_brand (card, "SanDisk");
+  cm_result_set_kind (verify, "verify");
+  cm_result_set_profile (verify, "verify");
+  cm_result_set_target (verify, "/dev/loop7", "raw-write", "/dev/loop7", NULL);
+  cm_result_set_name (verify, "Loop device on card.img");
+  cm_result_set_card (verify, card);
+  cm_result_set_verify (verify, summary);
+  cm_result_take_test (verify, new_verify_test (CM_TEST_VERIFY_WRITE, 21.5));
+  cm_result_take_test (verify, new_verify_test (CM_TEST_VERIFY_READ, 43.2));
+  cm_result_set_summary (verify, "16 MB of the card did not keep what was written to it.");
+  return verify;
+}
+
+static CmResult *
+make_capacity (void)
+{
+  CmResult *capacity = cm_result_new ();
+  g_autoptr(CmCapacityReport) report = cm_capacity_report_new ();
+
+  report->reported_bytes = G_GUINT64_CONSTANT (64) * 1000 * 1000 * 1000;
+  report->real_bytes = report->last_good_bytes = G_GUINT64_CONSTANT (8) * 1000 * 1000 * 1000;
+  report->cache_ruled_out = 256 * 1024 * 1024;
+  report->n_positions = 64;
+  report->cell_bytes = report->reported_bytes / report->n_positions;
+  report->fake = TRUE;
+  report->seconds = 20;
+  for (guint i = 0; i < report->n_positions; i++)
+    {
+      guint8 cell = i * report->cell_bytes < report->real_bytes ? CM_CAPACITY_CELL_VERIFIED : CM_CAPACITY_CELL_NO_STORAGE;
+
+      report->n_bad += cell != CM_CAPACITY_CELL_VERIFIED;
+      g_array_append_val (report->cells, cell);
+    }
+
+  cm_result_set_kind (capacity, "capacity");
+  cm_result_set_profile (capacity, "capacity");
+  cm_result_set_target (capacity, "/dev/loop8", "raw-write", "/dev/loop8", NULL);
+  cm_result_set_name (capacity, "Loop device on fake.img");
+  cm_result_set_capacity (capacity, report);
+  cm_result_set_summary (capacity, "Fake capacity: the card says it holds 64 GB, but data written past 8 GB does not come back.");
+  return capacity;
+}
+
+/* What a person can see: the labels and tooltips of the widgets shown. */
+static void
+collect_visible_labels (GtkWidget *widget,
+                        GString   *out)
+{
+  if (!gtk_widget_get_visible (widget))
+    return;
+  if (GTK_IS_LABEL (widget))
+    {
+      g_string_append (out, gtk_label_get_label (GTK_LABEL (widget)));
+      g_string_append_c (out, '\n');
+    }
+  if (gtk_widget_get_tooltip_text (widget) != NULL)
+    {
+      g_string_append (out, gtk_widget_get_tooltip_text (widget));
+      g_string_append_c (out, '\n');
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_visible_labels (child, out);
+}
+
+static GtkWidget *
+find_by_css_class (GtkWidget  *widget,
+                   const char *css)
+{
+  if (gtk_widget_has_css_class (widget, css))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_by_css_class (child, css);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* No test's internal name, a verify's among them, and no criterion's. */
+static void
+assert_no_internal_names (const char *text)
+{
+  const char *others[] = {
+    CM_TEST_VERIFY_WRITE, CM_TEST_VERIFY_READ, "sustained-write", "random-read", "random-write", "raw-write",
+  };
+
+  for (guint i = 0; i < cm_test_table_get_n_kinds (); i++)
+    if (strstr (text, cm_test_table_get_kind (i)->name) != NULL)
+      g_error ("“%s” shows the internal name “%s”", text, cm_test_table_get_kind (i)->name);
+  for (guint i = 0; i < G_N_ELEMENTS (others); i++)
+    if (strstr (text, others[i]) != NULL)
+      g_error ("“%s” shows the internal name “%s”", text, others[i]);
+}
+
+static gboolean
+on_saved_page (gpointer data)
+{
+  return g_strcmp0 (cm_window_get_page_name (data), "saved") == 0;
+}
+
+/* Opens the History row at @index and checks the page it shows is its
+ * kind's own: its answer in the banner, coloured by it; figures that
+ * all exist; no internal name anywhere; its chart, with data, and no
+ * benchmark chart; a summary to copy that says the same. */
+static CmResultPage *
+open_and_check (Fixture       *f,
+                CmHistoryPage *history,
+                guint          index,
+                const char    *kind,
+                CmChartKind    chart_kind)
+{
+  CmResultPage *page;
+  CmResult *result;
+  g_autoptr(GString) shown = g_string_new (NULL);
+  g_autoptr(GPtrArray) charts = NULL;
+  g_autofree char *answer = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *title = NULL;
+  GtkWidget *banner, *figures;
+  CmStatus status;
+  CmChartKind first_kind;
+  guint n_values = 0;
+
+  cm_history_page_open (history, index);
+  g_assert_true (cm_test_wait_for (on_saved_page, f->window, 10));
+  page = CM_RESULT_PAGE (cm_window_get_page (f->window, "saved"));
+  result = cm_result_page_get_result (page);
+  g_assert_cmpstr (cm_result_get_kind (result), ==, kind);
+
+  /* The banner says the kind's answer and is coloured by it. */
+  answer = cm_summary_dup_answer (result, &status);
+  g_assert_nonnull (answer);
+  g_assert_cmpint (status, ==, CM_STATUS_BELOW);
+  banner = find_by_css_class (GTK_WIDGET (page), "verdict-banner");
+  collect_visible_labels (banner, shown);
+  g_test_message ("%s banner: %s", kind, shown->str);
+  g_assert_nonnull (strstr (shown->str, answer));
+  g_assert_null (strstr (shown->str, "no class was picked"));
+  g_assert_true (gtk_widget_has_css_class (banner, "below"));
+
+  /* Every headline figure is there: none is "—". */
+  figures = find_by_css_class (GTK_WIDGET (page), "headline-strip");
+  for (GtkWidget *box = gtk_widget_get_first_child (figures); box != NULL; box = gtk_widget_get_next_sibling (box))
+    {
+      GtkWidget *value = gtk_widget_get_last_child (box);
+
+      g_test_message ("%s figure: %s", kind, gtk_label_get_label (GTK_LABEL (value)));
+      g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (value)), !=, "—");
+      n_values++;
+    }
+  g_assert_cmpuint (n_values, >=, 2);
+
+  /* Nothing on the page names a test or a criterion by its internal
+   * name, and nothing shown is a "—". */
+  g_string_truncate (shown, 0);
+  collect_visible_labels (GTK_WIDGET (page), shown);
+  assert_no_internal_names (shown->str);
+  g_assert_null (strstr (shown->str, "—\n"));
+
+  /* Its own chart, with data, shown; the benchmark's are not. */
+  charts = cm_result_page_dup_charts (page);
+  g_assert_true (cm_chart_view_get_chart_kind (g_ptr_array_index (charts, 0), &first_kind));
+  g_assert_cmpint (first_kind, ==, chart_kind);
+  g_assert_true (cm_chart_view_has_data (g_ptr_array_index (charts, 0)));
+  g_assert_true (cm_test_wait_drawn (g_ptr_array_index (charts, 0), 10));
+  for (guint i = 1; i < charts->len; i++)
+    g_assert_false (gtk_widget_is_visible (g_ptr_array_index (charts, i)));
+
+  /* Copy Summary says the same, about the same card. */
+  text = cm_result_dup_text_summary (result);
+  title = cm_summary_dup_card_title (result);
+  g_test_message ("%s summary:\n%s", kind, text);
+  assert_no_internal_names (text);
+  g_assert_nonnull (strstr (text, answer));
+  g_assert_nonnull (strstr (text, title));
+  g_assert_nonnull (strstr (text, cm_job_kind_get_title (kind)));
+  g_assert_null (strstr (text, "—\n"));
+  return page;
+}
+
+/* The page's own chart is the one chart offered for export, and exports
+ * as a PNG of the export width. */
+static void
+check_kind_export (Fixture      *f,
+                   CmResultPage *page,
+                   CmChartKind   kind)
+{
+  g_autoptr(GMenuModel) section = find_export_charts (GTK_WIDGET (page));
+  g_autofree char *target = NULL;
+  g_autofree char *path = g_build_filename (f->folders[1], "chart.png", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  int width = 0, height = 0;
+
+  g_assert_nonnull (section);
+  g_assert_cmpint (g_menu_model_get_n_items (section), ==, 1);
+  g_assert_true (g_menu_model_get_item_attribute (section, 0, G_MENU_ATTRIBUTE_TARGET, "s", &target));
+  g_assert_cmpstr (target, ==, cm_chart_kind_to_string (kind));
+  g_assert_true (cm_result_page_export_chart (page, kind, file, &error));
+  g_assert_no_error (error);
+  g_assert_nonnull (gdk_pixbuf_get_file_info (path, &width, &height));
+  g_test_message ("%s exported at %d×%d", target, width, height);
+  g_assert_cmpint (width, ==, CM_CHART_EXPORT_WIDTH);
+  g_assert_cmpint (height, >, 100);
+  if (g_getenv ("CARDMARK_SCREENSHOT_DIR") != NULL)
+    {
+      g_autofree char *name = g_strdup_printf ("export-%s.png", target);
+      g_autofree char *keep = g_build_filename (g_getenv ("CARDMARK_SCREENSHOT_DIR"), name, NULL);
+
+      g_assert_cmpint (g_rename (path, keep), ==, 0);
+    }
+  else
+    g_assert_cmpint (g_unlink (path), ==, 0);
+}
+
+static void
+test_kinds_from_history (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autoptr(CmHistory) history = cm_history_new_default ();
+  g_autoptr(CmResult) verify = make_verify ();
+  g_autoptr(CmResult) capacity = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) saved_verify = NULL;
+  g_autoptr(GFile) saved_capacity = NULL;
+  g_autofree char *verify_size = g_format_size (VERIFY_SIZE);
+  g_autofree char *capacity_size = g_format_size (G_GUINT64_CONSTANT (64) * 1000 * 1000 * 1000);
+  CmHistoryPage *page;
+  CmResultPage *result_page;
+
+  saved_verify = cm_history_save (history, verify, &error);
+  g_assert_no_error (error);
+  capacity = make_capacity ();  /* newer: on top */
+  saved_capacity = cm_history_save (history, capacity, &error);
+  g_assert_no_error (error);
+
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-history", NULL);
+  page = CM_HISTORY_PAGE (cm_window_get_page (f->window, "history"));
+  g_assert_true (cm_test_wait_for (history_loaded, page, 10));
+  g_assert_cmpuint (cm_history_page_get_n_results (page), ==, 2);
+
+  /* Each row is titled by the card: its brand, its size and its name,
+   * and says the kind and the answer in words. */
+  {
+    struct { guint index; const char *first; const char *size; const char *name; const char *kind; const char *answer; } rows[] = {
+      { 0, NULL, capacity_size, "Loop device on fake.img", "capacity", "Fake" },
+      { 1, "SanDisk", verify_size, "Loop device on card.img", "verify", "Data lost" },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+      {
+        GtkWidget *row = cm_history_page_get_row (page, rows[i].index);
+        const char *title = adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row));
+        const char *subtitle = adw_action_row_get_subtitle (ADW_ACTION_ROW (row));
+        g_autoptr(GString) shown = g_string_new (NULL);
+
+        g_test_message ("row %u: %s — %s", i, title, subtitle);
+        g_assert_nonnull (strstr (title, rows[i].size));
+        g_assert_nonnull (strstr (title, rows[i].name));
+        /* Brand first; without one, the size. */
+        g_assert_true (strstr (title, rows[i].first != NULL ? rows[i].first : rows[i].size) == title);
+        g_assert_nonnull (strstr (subtitle, cm_job_kind_get_title (rows[i].kind)));
+        g_assert_nonnull (strstr (subtitle, rows[i].answer));
+        g_assert_null (strstr (subtitle, "No class judged"));
+        collect_visible_labels (row, shown);
+        assert_no_internal_names (shown->str);
+        /* Compare is for benchmarks only. */
+        g_assert_false (cm_history_page_set_picked (page, rows[i].index, TRUE));
+      }
+  }
+  cm_test_save_screenshots (GTK_WIDGET (f->window), "history-kinds");
+
+  result_page = open_and_check (f, page, 1, "verify", CM_CHART_VERIFY);
+  cm_test_save_screenshots (GTK_WIDGET (f->window), "verify-from-history");
+  check_kind_export (f, result_page, CM_CHART_VERIFY);
+  if (g_getenv ("CARDMARK_SCREENSHOT_DIR") != NULL)
+    {
+      g_autoptr(GPtrArray) charts = cm_result_page_dup_charts (result_page);
+
+      scroll_to (gtk_widget_get_parent (gtk_widget_get_parent (gtk_widget_get_parent (
+        g_ptr_array_index (charts, 0)))));
+      cm_test_save_screenshots (GTK_WIDGET (f->window), "verify-from-history-chart");
+    }
+
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.back", NULL);
+  g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "history");
+  result_page = open_and_check (f, page, 0, "capacity", CM_CHART_CAPACITY_MAP);
+  cm_test_save_screenshots (GTK_WIDGET (f->window), "capacity-from-history");
+  check_kind_export (f, result_page, CM_CHART_CAPACITY_MAP);
+  if (g_getenv ("CARDMARK_SCREENSHOT_DIR") != NULL)
+    {
+      g_autoptr(GPtrArray) charts = cm_result_page_dup_charts (result_page);
+
+      scroll_to (gtk_widget_get_parent (gtk_widget_get_parent (gtk_widget_get_parent (
+        g_ptr_array_index (charts, 0)))));
+      cm_test_save_screenshots (GTK_WIDGET (f->window), "capacity-from-history-chart");
+    }
+}
+
 static void
 test_compare_limit (Fixture       *f,
                     gconstpointer  data)
@@ -597,6 +945,8 @@ main (int   argc,
               fixture_set_up, test_compare, fixture_tear_down);
   g_test_add ("/cardmark/app-history/verify-in-history", Fixture, NULL,
               fixture_set_up, test_verify_in_history, fixture_tear_down);
+  g_test_add ("/cardmark/app-history/kinds-from-history", Fixture, NULL,
+              fixture_set_up, test_kinds_from_history, fixture_tear_down);
   g_test_add ("/cardmark/app-history/compare-limit", Fixture, NULL,
               fixture_set_up, test_compare_limit, fixture_tear_down);
 

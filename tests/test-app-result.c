@@ -249,6 +249,51 @@ test_no_internal_names (void)
       g_assert_nonnull (strstr (summary, cm_test_table_get_label (CM_TEST_RAND_READ_4K_QD32)));
       g_assert_finalize_object (page);
     }
+
+  /* Every other kind of document too: a full verify, whose tests have
+   * internal names of their own, and a capacity check. */
+  for (guint k = 0; k < 2; k++)
+    {
+      g_autoptr(CmResult) result = cm_result_new ();
+      g_autoptr(GString) labels = g_string_new (NULL);
+      g_autofree char *summary = NULL;
+      CmResultPage *page;
+
+      if (k == 0)
+        {
+          g_autoptr(CmVerifySummary) verify = cm_verify_summary_new ();
+          CmTestResult *write = cm_test_result_new (CM_TEST_VERIFY_WRITE);
+          CmTestResult *read = cm_test_result_new (CM_TEST_VERIFY_READ);
+
+          verify->mode = g_strdup ("files");
+          verify->written_bytes = verify->checked_bytes = verify->usable_bytes = 1 << 20;
+          write->mb_per_s = 20;
+          read->mb_per_s = 40;
+          cm_result_take_test (result, write);
+          cm_result_take_test (result, read);
+          cm_result_set_verify (result, verify);
+        }
+      else
+        {
+          g_autoptr(CmCapacityReport) report = cm_capacity_report_new ();
+
+          report->reported_bytes = report->real_bytes = 1 << 30;
+          cm_result_set_capacity (result, report);
+        }
+      cm_result_set_target (result, "/dev/sdx", "raw-write", "/dev/sdx", NULL);
+      page = g_object_ref_sink (cm_result_page_new (result));
+      summary = cm_result_dup_text_summary (result);
+      collect_labels (GTK_WIDGET (page), labels);
+      g_test_message ("%s:\n%s", cm_result_get_kind (result), labels->str);
+      assert_no_internal_names (labels->str);
+      assert_no_internal_names (summary);
+      g_assert_null (strstr (labels->str, CM_TEST_VERIFY_WRITE));
+      g_assert_null (strstr (labels->str, CM_TEST_VERIFY_READ));
+      g_assert_null (strstr (summary, CM_TEST_VERIFY_WRITE));
+      g_assert_null (strstr (summary, CM_TEST_VERIFY_READ));
+      g_assert_cmpint (cm_result_page_get_status (page), ==, CM_STATUS_MEETS);
+      g_assert_finalize_object (page);
+    }
 }
 
 typedef struct

@@ -31,6 +31,7 @@
 #include "cm-card-lock.h"
 #include "cm-card-page.h"
 #include "cm-history.h"
+#include "cm-history-page.h"
 #include "cm-result-page.h"
 #include "cm-run-page.h"
 #include "cm-summary.h"
@@ -566,6 +567,8 @@ start_capacity_check (Fixture *f)
   g_assert_true (cm_test_wait_for (card_listed, f, 20));
   g_assert_true (cm_window_open_path (f->window, card_get (f, "SIMCARD_DEV")));
   page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
+  /* A brand picked first is kept with the check's document. */
+  g_assert_true (cm_card_page_set_brand (page, "Kingston"));
 
   cm_card_page_check_capacity (page);
   cm_test_settle (0.2);
@@ -616,6 +619,68 @@ close_dialog (Fixture   *f,
 
 /* Tests. */
 
+static gboolean
+history_loaded (gpointer page)
+{
+  return !cm_history_page_get_loading (page);
+}
+
+static gboolean
+on_saved_page (gpointer window)
+{
+  return g_strcmp0 (cm_window_get_page_name (window), "saved") == 0;
+}
+
+/* Opens the newest document in History, as a user would after a check:
+ * its row is titled by the card, @brand first, and says the kind; its
+ * page is the kind's own: its answer in the banner, coloured by it, and
+ * its chart, with data. Saves screenshots as @name. */
+static void
+open_newest_in_history (Fixture     *f,
+                        const char  *kind,
+                        const char  *brand,
+                        CmChartKind  chart_kind,
+                        const char  *name)
+{
+  CmHistoryPage *history;
+  CmResultPage *page;
+  CmResult *result;
+  GtkWidget *row;
+  g_autoptr(GPtrArray) charts = NULL;
+  g_autofree char *answer = NULL;
+  CmStatus status;
+  CmChartKind first;
+
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-history", NULL);
+  history = CM_HISTORY_PAGE (cm_window_get_page (f->window, "history"));
+  g_assert_true (cm_test_wait_for (history_loaded, history, 10));
+  g_assert_cmpuint (cm_history_page_get_n_results (history), >=, 1);
+  row = cm_history_page_get_row (history, 0);
+  g_test_message ("row: %s — %s", adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)),
+                  adw_action_row_get_subtitle (ADW_ACTION_ROW (row)));
+  g_assert_true (g_str_has_prefix (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), brand));
+  g_assert_nonnull (strstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), cm_job_kind_get_title (kind)));
+  cm_test_save_screenshots (GTK_WIDGET (f->window), "history-after-check");
+
+  cm_history_page_open (history, 0);
+  g_assert_true (cm_test_wait_for (on_saved_page, f->window, 10));
+  page = CM_RESULT_PAGE (cm_window_get_page (f->window, "saved"));
+  result = cm_result_page_get_result (page);
+  g_assert_cmpstr (cm_result_get_kind (result), ==, kind);
+  g_assert_nonnull (cm_result_get_card (result));
+  g_assert_cmpstr (cm_card_info_get_brand (cm_result_get_card (result)), ==, brand);
+  answer = cm_summary_dup_answer (result, &status);
+  g_test_message ("answer: %s", answer);
+  g_assert_cmpint (status, ==, cm_result_page_get_status (page));
+  g_assert_cmpint (status, !=, CM_STATUS_NOT_JUDGED);
+  charts = cm_result_page_dup_charts (page);
+  g_assert_true (cm_chart_view_get_chart_kind (g_ptr_array_index (charts, 0), &first));
+  g_assert_cmpint (first, ==, chart_kind);
+  g_assert_true (cm_chart_view_has_data (g_ptr_array_index (charts, 0)));
+  g_assert_true (cm_test_wait_drawn (g_ptr_array_index (charts, 0), 10));
+  cm_test_save_screenshots (GTK_WIDGET (f->window), name);
+}
+
 static void
 test_capacity_fake (Fixture       *f,
                     gconstpointer  data)
@@ -663,6 +728,8 @@ test_capacity_fake (Fixture       *f,
   g_assert_cmpuint (report->real_bytes, ==, g_ascii_strtoull (card_get (f, "SIMCARD_REAL_SIZE"), NULL, 10));
   description = cm_chart_view_dup_description (map);
   g_assert_nonnull (strstr (description, "no storage"));
+
+  open_newest_in_history (f, "capacity", "Kingston", CM_CHART_CAPACITY_MAP, "capacity-fake-saved");
 }
 
 static gboolean
@@ -707,6 +774,8 @@ test_verify_fake (Fixture       *f,
   g_assert_true (cm_window_open_path (f->window, card_get (f, "SIMCARD_DEV")));
   page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
   row = CM_VERIFY_ROW (cm_card_page_get_verify_row (page));
+  /* A brand picked first is kept with the verify's document. */
+  g_assert_true (cm_card_page_set_brand (page, "SanDisk"));
 
   for (guint round = 0; round < 2; round++)
     {
@@ -753,6 +822,8 @@ test_verify_fake (Fixture       *f,
   g_assert_nonnull (label);
   g_assert_true (gtk_widget_has_css_class (label, "error"));
   close_dialog (f, dialog);
+
+  open_newest_in_history (f, "verify", "SanDisk", CM_CHART_VERIFY, "verify-fake-saved");
 }
 
 static void

@@ -16,6 +16,7 @@
 #include <locale.h>
 #include <string.h>
 
+#include "cm-job.h"
 #include "cm-method.h"
 #include "cm-summary.h"
 #include "cm-test-table.h"
@@ -191,6 +192,78 @@ test_text_has_no_internal_names (void)
   g_assert_nonnull (strstr (text, cm_summary_method_label ("raw-write")));
 }
 
+/* A full verify and a capacity check in words: each its own answer,
+ * good or bad from its findings, figures that all exist, and a text
+ * that says the kind, the answer and no internal test name. */
+static void
+check_kind_words (CmResult   *result,
+                  CmStatus    expected,
+                  const char *answer_start)
+{
+  g_autoptr(GPtrArray) figures = cm_summary_dup_headline (result);
+  g_autofree char *answer = NULL;
+  g_autofree char *text = NULL;
+  CmStatus status;
+
+  answer = cm_summary_dup_answer (result, &status);
+  text = cm_summary_dup_text (result);
+  g_test_message ("%s\n%s", answer, text);
+  g_assert_cmpint (status, ==, expected);
+  g_assert_true (g_str_has_prefix (answer, answer_start));
+  g_assert_cmpuint (figures->len, >=, 2);
+  for (guint i = 0; i < figures->len; i++)
+    g_assert_true (((CmHeadlineFigure *) g_ptr_array_index (figures, i))->measured);
+  g_assert_nonnull (strstr (text, answer));
+  g_assert_nonnull (strstr (text, cm_job_kind_get_title (cm_result_get_kind (result))));
+  g_assert_null (strstr (text, "  —\n"));  /* no figure "not measured" */
+  g_assert_null (strstr (text, CM_TEST_VERIFY_WRITE));
+  g_assert_null (strstr (text, CM_TEST_VERIFY_READ));
+  /* Not a benchmark: no profile, no method. */
+  g_assert_null (strstr (text, "profile"));
+}
+
+static void
+test_kind_words (void)
+{
+  for (guint lost = 0; lost < 2; lost++)
+    {
+      g_autoptr(CmResult) result = cm_result_new ();
+      g_autoptr(CmVerifySummary) verify = cm_verify_summary_new ();
+      CmTestResult *write = cm_test_result_new (CM_TEST_VERIFY_WRITE);
+
+      verify->mode = g_strdup ("device");
+      verify->written_bytes = verify->checked_bytes = 1 << 26;
+      verify->lost_bytes = lost ? 1 << 24 : 0;
+      verify->usable_bytes = verify->checked_bytes - verify->lost_bytes;
+      write->mb_per_s = 20;
+      cm_result_take_test (result, write);
+      cm_result_set_verify (result, verify);
+      cm_result_set_target (result, "/dev/sdx", "raw-write", "/dev/sdx", NULL);
+      check_kind_words (result, lost ? CM_STATUS_BELOW : CM_STATUS_MEETS, lost ? "Data lost" : "Every byte came back");
+    }
+
+  for (guint fake = 0; fake < 2; fake++)
+    {
+      g_autoptr(CmResult) result = cm_result_new ();
+      g_autoptr(CmCapacityReport) report = cm_capacity_report_new ();
+      g_autofree char *title = NULL;
+      g_autofree char *size = NULL;
+
+      report->reported_bytes = G_GUINT64_CONSTANT (64000000000);
+      report->real_bytes = fake ? G_GUINT64_CONSTANT (8000000000) : report->reported_bytes;
+      report->fake = fake;
+      cm_result_set_capacity (result, report);
+      cm_result_set_name (result, "Card reader");
+      check_kind_words (result, fake ? CM_STATUS_BELOW : CM_STATUS_MEETS, fake ? "Fake capacity" : "Holds what it says");
+
+      /* Without registers, the card's title has the size it reports. */
+      title = cm_summary_dup_card_title (result);
+      size = g_format_size (report->reported_bytes);
+      g_assert_nonnull (strstr (title, size));
+      g_assert_nonnull (strstr (title, "Card reader"));
+    }
+}
+
 /* One word per method: the name a result records round-trips, and the
  * summary's label is the method's own. */
 static void
@@ -248,6 +321,7 @@ main (int   argc,
   g_test_add_func ("/cardmark/summary/method-warning", test_method_warning);
   g_test_add_func ("/cardmark/summary/precision", test_precision);
   g_test_add_func ("/cardmark/summary/text-has-no-internal-names", test_text_has_no_internal_names);
+  g_test_add_func ("/cardmark/summary/kind-words", test_kind_words);
 
   return g_test_run ();
 }

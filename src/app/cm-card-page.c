@@ -445,6 +445,7 @@ start_probe (CmCardPage *self)
 
   job = cm_backend_new_job ("capacity", NULL, self->item, CM_METHOD_RAW_WRITE);
   cm_job_set_name (job, cm_card_item_get_name (self->item));
+  cm_job_set_brand (job, cm_card_page_get_brand (self));
   cm_job_set_cache_bytes (job, self->probe_cache_bytes);
   cm_job_set_history (job, history);
   g_clear_pointer (&self->capacity_outcome, g_free);
@@ -892,6 +893,30 @@ cm_card_page_get_brand (CmCardPage *self)
 
   item = adw_combo_row_get_selected_item (self->brand_row);
   return item != NULL ? gtk_string_object_get_string (item) : NULL;
+}
+
+/* Picks @brand as the user would; FALSE when the list has no such brand. */
+gboolean
+cm_card_page_set_brand (CmCardPage *self,
+                        const char *brand)
+{
+  GListModel *model;
+
+  g_return_val_if_fail (CM_IS_CARD_PAGE (self), FALSE);
+  g_return_val_if_fail (brand != NULL, FALSE);
+
+  model = adw_combo_row_get_model (self->brand_row);
+  for (guint i = 1; i + 1 < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(GtkStringObject) item = g_list_model_get_item (model, i);
+
+      if (g_strcmp0 (gtk_string_object_get_string (item), brand) == 0)
+        {
+          adw_combo_row_set_selected (self->brand_row, i);
+          return TRUE;
+        }
+    }
+  return FALSE;
 }
 
 CmProfile

@@ -25,6 +25,8 @@ GStrv       cm_card_page_dup_claims  (CmCardPage  *self) G_GNUC_WARN_UNUSED_RESU
 void        cm_card_page_set_claims  (CmCardPage  *self,
                                       const char * const *claims);
 const char *cm_card_page_get_brand   (CmCardPage  *self);
+gboolean    cm_card_page_set_brand   (CmCardPage  *self,
+                                      const char  *brand);
 CmProfile   cm_card_page_get_profile (CmCardPage  *self);
 void        cm_card_page_set_profile (CmCardPage  *self,
                                       CmProfile    profile);

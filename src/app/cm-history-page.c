@@ -19,6 +19,7 @@
 #include "cm-summary.h"
 #include "cm-toast.h"
 
+#include "cm-job.h"
 #include "cm-verify.h"
 
 #include "cm-history-page.h"
@@ -55,56 +56,52 @@ static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (CmHistoryPage, cm_history_page, GTK_TYPE_BOX)
 
-/* "3 Dec 2026, 09:40 · Raw test with writes · Meets U3 and A1" */
+static gboolean
+is_bench (CmResult *result)
+{
+  return g_strcmp0 (cm_result_get_kind (result), "bench") == 0;
+}
+
+/* "3 Dec 2026, 09:40 · Benchmark · Meets U3 and A1", "… · Full verify ·
+ * Data lost · 16 MB lost, 48 MB usable": when, what was done and its
+ * answer in words. */
 static char *
 dup_facts (CmResult *result)
 {
   g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
   char *date = cm_summary_dup_date (result);
   CmStatus status;
-  char *banner = cm_summary_dup_banner (result, &status);
+  char *answer = cm_summary_dup_answer (result, &status);
 
   if (date != NULL)
     g_ptr_array_add (parts, date);
-  g_ptr_array_add (parts, g_strdup (cm_summary_method_label (cm_result_get_target_mode (result))));
-  g_ptr_array_add (parts, banner != NULL ? banner : g_strdup (_("No class judged")));
+  g_ptr_array_add (parts, g_strdup (cm_job_kind_get_title (cm_result_get_kind (result))));
+  /* A benchmark's method changes what it can judge: it is said too. */
+  if (is_bench (result))
+    g_ptr_array_add (parts, g_strdup (cm_summary_method_label (cm_result_get_target_mode (result))));
+  g_ptr_array_add (parts, answer != NULL ? answer : g_strdup (_("No class judged")));
   g_ptr_array_add (parts, NULL);
   return g_strjoinv (" · ", (char **) parts->pdata);
 }
 
 /* "Sequential read 45.1 MB/s · Sequential write 18.2 MB/s · …": the
- * speeds people compare cards by, those that were measured. */
+ * figures people compare cards by, those that were measured; a verify's
+ * sizes and speeds, a capacity check's sizes. */
 static char *
 dup_figures (CmResult *result)
 {
-  g_autoptr(GPtrArray) figures = NULL;
+  g_autoptr(GPtrArray) figures = cm_summary_dup_headline (result);
   GString *out = g_string_new (NULL);
-  const CmTestResult *verify_write = cm_result_lookup_test (result, CM_TEST_VERIFY_WRITE);
-  const CmTestResult *verify_read = cm_result_lookup_test (result, CM_TEST_VERIFY_READ);
 
-  /* A full verify has no speed tests: its write and read-back rates. */
-  if (cm_result_get_verify (result) != NULL)
-    {
-      if (verify_write != NULL)
-        /* Translators: a full verify's write speed in a history row */
-        g_string_append_printf (out, _("verify: write %.1f MB/s"), verify_write->mb_per_s);
-      if (verify_read != NULL)
-        {
-          if (out->len > 0)
-            g_string_append (out, " · ");
-          /* Translators: a full verify's read-back speed in a history row */
-          g_string_append_printf (out, _("read back %.1f MB/s"), verify_read->mb_per_s);
-        }
-      return g_string_free (out, FALSE);
-    }
-
-  figures = cm_summary_dup_headline (result);
   for (guint i = 0; i < figures->len; i++)
     {
       const CmHeadlineFigure *f = g_ptr_array_index (figures, i);
+      const CmTestKind *kind = f->test != NULL ? cm_test_table_lookup (f->test) : NULL;
 
-      /* The row has room for four; Compare shows them all. */
-      if (!f->measured || f->latency || cm_test_table_lookup (f->test)->queue_depth > 1)
+      /* The row has room for four; Compare shows them all. A verify's
+       * or a capacity check's sizes are in its answer already. */
+      if (!f->measured || f->latency || (kind != NULL && kind->queue_depth > 1) ||
+          (f->test == NULL && !is_bench (result)))
         continue;
       if (out->len > 0)
         g_string_append (out, " · ");
@@ -231,7 +228,7 @@ new_result_row (CmHistoryPage *self,
   g_autofree char *figures = dup_figures (result);
   g_autofree char *subtitle = figures[0] != '\0' ? g_strdup_printf ("%s\n%s", facts, figures) : g_strdup (facts);
   CmStatus status;
-  g_autofree char *banner = cm_summary_dup_banner (result, &status);
+  g_autofree char *banner = cm_summary_dup_answer (result, &status);
 
   /* Card names and file paths are text, not markup. */
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
@@ -247,19 +244,24 @@ new_result_row (CmHistoryPage *self,
   g_signal_connect_object (check, "toggled", G_CALLBACK (check_toggled_cb), self, G_CONNECT_SWAPPED);
   g_ptr_array_add (self->checks, check);
 
-  /* Comparisons chart speed tests, which a full verify has none of. */
-  if (cm_result_get_verify (result) != NULL)
+  /* Comparisons chart speed tests, which only a benchmark has. */
+  if (!is_bench (result))
     {
-      GtkWidget *label = gtk_label_new (cm_verify_summary_lost_data (cm_result_get_verify (result))
-                                        ? _("Data lost") : _("Intact"));
+      gboolean bad = status == CM_STATUS_BELOW;
+      gboolean verify = g_strcmp0 (cm_result_get_kind (result), "verify") == 0;
 
-      gtk_widget_add_css_class (label, cm_verify_summary_lost_data (cm_result_get_verify (result))
-                                       ? "status-below" : "status-meets");
-      gtk_widget_set_valign (label, GTK_ALIGN_CENTER);
-      adw_action_row_add_suffix (ADW_ACTION_ROW (row), label);
+      if (status != CM_STATUS_NOT_JUDGED)
+        {
+          GtkWidget *label = gtk_label_new (verify ? (bad ? _("Data lost") : _("Intact"))
+                                                   : (bad ? _("Fake") : _("Genuine")));
+
+          gtk_widget_add_css_class (label, bad ? "status-below" : "status-meets");
+          gtk_widget_set_valign (label, GTK_ALIGN_CENTER);
+          adw_action_row_add_suffix (ADW_ACTION_ROW (row), label);
+        }
       g_object_set_data (G_OBJECT (check), "cm-not-comparable", GINT_TO_POINTER (TRUE));
       gtk_widget_set_sensitive (check, FALSE);
-      gtk_widget_set_tooltip_text (check, _("A full verify has no speed tests to compare"));
+      gtk_widget_set_tooltip_text (check, _("Only benchmarks have speed tests to compare"));
     }
   else if (banner != NULL)
     {

@@ -5,6 +5,12 @@
  * The answer: a verdict banner, one row per claimed class that opens
  * into its criteria, the charts, and every measurement. The charts can
  * be saved as PNG, SVG or PDF from here.
+ *
+ * Each kind of document (cm_result_get_kind) shows its own way, the
+ * same just run or opened from History: a benchmark its classes and
+ * speed charts; a full verify whether data was lost, its sizes and
+ * speeds, and its chart across the card; a capacity check whether the
+ * card is fake, its real and reported size, and its map.
  */
 
 #include "config.h"
@@ -15,10 +21,12 @@
 #include "cm-test-table.h"
 #include "cm-backend.h"
 #include "cm-summary.h"
+#include "cm-chart-capacity.h"
 #include "cm-chart-view.h"
 #include "cm-toast.h"
 
 #include "cm-verdict.h"
+#include "cm-verify.h"
 
 #include "cm-result-page.h"
 
@@ -33,6 +41,13 @@ struct _CmResultPage
   GtkLabel            *verdict_label;
   GtkLabel            *summary_label;
   GtkGrid             *headline_grid;
+  GtkWidget           *again_button;
+  AdwPreferencesGroup *kind_group;
+  AdwPreferencesGroup *facts_group;
+  CmChartView         *kind_chart;    /* a verify's or a capacity check's, or NULL */
+  AdwPreferencesGroup *summary_group;
+  AdwPreferencesGroup *latency_group;
+  AdwPreferencesGroup *details_group;
   AdwPreferencesGroup *time_group;
   AdwPreferencesGroup *claims_group;
   GtkMenuButton       *export_button;
@@ -53,10 +68,10 @@ G_DEFINE_FINAL_TYPE (CmResultPage, cm_result_page, GTK_TYPE_BOX)
 
 /* "Meets U3, V30 and A1 · A2 can't be judged on this reader" */
 static char *
-dup_headline (CmResult *result)
+dup_headline (CmResult *result,
+              CmStatus *status)
 {
-  CmStatus status;
-  char *banner = cm_summary_dup_banner (result, &status);
+  char *banner = cm_summary_dup_answer (result, status);
 
   if (banner != NULL)
     return banner;
@@ -250,22 +265,161 @@ fill_notes (CmResultPage *self)
   gtk_widget_set_visible (GTK_WIDGET (self->notes_group), notes->len > 0);
 }
 
+/* One fact of a verify or a capacity check: "Sectors corrupted  12". */
+static void
+add_fact (CmResultPage *self,
+          const char   *title,
+          const char   *value)
+{
+  GtkWidget *row = adw_action_row_new ();
+  GtkWidget *label = gtk_label_new (value);
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_widget_set_valign (label, GTK_ALIGN_CENTER);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), label);
+  adw_preferences_group_add (self->facts_group, row);
+  gtk_widget_set_visible (GTK_WIDGET (self->facts_group), TRUE);
+}
+
+static void
+add_count (CmResultPage *self,
+           const char   *title,
+           guint64       count)
+{
+  g_autofree char *value = g_strdup_printf ("%" G_GUINT64_FORMAT, count);
+
+  add_fact (self, title, value);
+}
+
+static void
+add_size (CmResultPage *self,
+          const char   *title,
+          guint64       bytes)
+{
+  g_autofree char *value = g_format_size (bytes);
+
+  add_fact (self, title, value);
+}
+
+/* The chart of a kind that is not a benchmark, in its own group. */
+static CmChartView *
+add_kind_chart (CmResultPage *self,
+                CmChartKind   kind,
+                const char   *title,
+                const char   *description)
+{
+  GtkWidget *chart = cm_chart_view_new (kind);
+
+  adw_preferences_group_set_title (self->kind_group, title);
+  adw_preferences_group_set_description (self->kind_group, description);
+  adw_preferences_group_add (self->kind_group, chart);
+  gtk_widget_set_visible (GTK_WIDGET (self->kind_group), TRUE);
+  self->kind_chart = CM_CHART_VIEW (chart);
+  return self->kind_chart;
+}
+
+/* A verify or a capacity check: none of a benchmark's classes, speed
+ * charts or table of tests, and no "Test Again", which would start a
+ * benchmark. */
+static void
+hide_benchmark (CmResultPage *self)
+{
+  GtkWidget *groups[] = {
+    GTK_WIDGET (self->claims_group), GTK_WIDGET (self->summary_group), GTK_WIDGET (self->time_group),
+    GTK_WIDGET (self->latency_group), GTK_WIDGET (self->sweep_group), GTK_WIDGET (self->position_group),
+    GTK_WIDGET (self->details_group), self->again_button,
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (groups); i++)
+    gtk_widget_set_visible (groups[i], FALSE);
+}
+
+static void
+fill_verify (CmResultPage *self)
+{
+  const CmVerifySummary *verify = cm_result_get_verify (self->result);
+
+  hide_benchmark (self);
+  cm_chart_view_set_result (add_kind_chart (self, CM_CHART_VERIFY,
+                                            _("Write and Read Back Across the Card"),
+                                            _("Where data did not come back as written shows as red regions.")),
+                            self->result);
+  if (verify == NULL)
+    return;
+
+  if (verify->written_bytes > 0)
+    add_size (self, _("Written to the card"), verify->written_bytes);
+  add_size (self, _("Read back and checked"), verify->checked_bytes);
+  add_count (self, _("Sectors that came back as written"), verify->sectors_ok);
+  add_count (self, _("Sectors corrupted"), verify->sectors_corrupted);
+  add_count (self, _("Sectors changed"), verify->sectors_changed);
+  add_count (self, _("Sectors holding data of another place"), verify->sectors_overwritten);
+  add_count (self, _("Sectors that could not be read"), verify->sectors_unreadable);
+  add_count (self, _("Regions that lost data"), verify->bad_regions->len);
+  if (verify->first_bad_offset >= 0)
+    add_size (self, _("First lost data at"), verify->first_bad_offset);
+  if (!verify->complete)
+    add_fact (self, _("Finished"), _("No: the card stopped answering"));
+}
+
+/* The card the map names. */
+static const char *
+map_device (CmResultPage *self)
+{
+  const char *device = cm_result_get_device (self->result);
+
+  return device != NULL ? device : cm_result_get_name (self->result);
+}
+
+static void
+fill_capacity (CmResultPage *self)
+{
+  const CmCapacityReport *report = cm_result_get_capacity (self->result);
+  CmChartView *chart;
+
+  hide_benchmark (self);
+  chart = add_kind_chart (self, CM_CHART_CAPACITY_MAP, _("Capacity Map"),
+                          _("The card from start to end: each cell is a place that was written and read back."));
+  if (report == NULL)
+    return;
+
+  cm_chart_view_set_capacity (chart, report, map_device (self));
+  add_count (self, _("Places checked"), report->n_positions);
+  add_count (self, _("Places that did not keep their data"), report->n_bad);
+  add_count (self, _("Places with a read or write error"), report->n_errors);
+  add_size (self, _("Last place that kept its data"), report->last_good_bytes);
+  add_size (self, _("Controller cache ruled out"), report->cache_ruled_out);
+}
+
 static CmChartView *
 lookup_chart (CmResultPage *self,
               CmChartKind   kind)
 {
   CmChartView *charts[] = {
     self->summary_chart, self->time_chart, self->latency_chart, self->sweep_chart, self->position_chart,
+    self->kind_chart,
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (charts); i++)
     {
       CmChartKind other;
 
-      if (cm_chart_view_get_chart_kind (charts[i], &other) && other == kind)
+      if (charts[i] != NULL && cm_chart_view_get_chart_kind (charts[i], &other) && other == kind)
         return charts[i];
     }
   return NULL;
+}
+
+/* A capacity check's map has no row in the table's exports (it is not
+ * drawn from results): the page offers it when it shows one. */
+#define MAP_EXPORT_HEIGHT 560
+
+static gboolean
+can_export_map (CmResultPage *self,
+                CmChartKind   kind)
+{
+  return kind == CM_CHART_CAPACITY_MAP && cm_result_get_capacity (self->result) != NULL;
 }
 
 gboolean
@@ -278,7 +432,7 @@ cm_result_page_export_chart (CmResultPage  *self,
   g_autofree char *path = NULL;
 
   g_return_val_if_fail (CM_IS_RESULT_PAGE (self), FALSE);
-  g_return_val_if_fail (cm_chart_kind_get_export_height (kind) > 0, FALSE);
+  g_return_val_if_fail (cm_chart_kind_get_export_height (kind) > 0 || can_export_map (self, kind), FALSE);
   g_return_val_if_fail (G_IS_FILE (file), FALSE);
 
   path = g_file_get_path (file);
@@ -288,6 +442,11 @@ cm_result_page_export_chart (CmResultPage  *self,
                            _("Charts can only be saved to a local folder. Pick a folder on this computer."));
       return FALSE;
     }
+
+  /* The map is drawn from the check's report, as the CLI's --plot does. */
+  if (kind == CM_CHART_CAPACITY_MAP)
+    return cm_chart_export_capacity (path, cm_result_get_capacity (self->result), map_device (self),
+                                     CM_CHART_EXPORT_WIDTH, MAP_EXPORT_HEIGHT, NULL, error);
 
   g_ptr_array_add (results, self->result);
   return cm_chart_export (path, kind, results, CM_CHART_EXPORT_WIDTH,
@@ -329,7 +488,7 @@ export_chart_action (GtkWidget  *widget,
   CmChartKind kind;
 
   if (!cm_chart_kind_from_string (g_variant_get_string (param, NULL), &kind) ||
-      cm_chart_kind_get_export_label (kind) == NULL)
+      (cm_chart_kind_get_export_label (kind) == NULL && !can_export_map (self, kind)))
     return;
 
   name = g_strdup_printf ("cardmark-%s-%s.png", stamp, cm_chart_kind_to_string (kind));
@@ -363,6 +522,13 @@ fill_export_menu (CmResultPage *self)
         continue;
       action = g_strdup_printf ("result.export-chart::%s", cm_chart_kind_to_string (kind));
       g_menu_append (section, label, action);
+    }
+  if (can_export_map (self, CM_CHART_CAPACITY_MAP))
+    {
+      g_autofree char *action = g_strdup_printf ("result.export-chart::%s",
+                                                 cm_chart_kind_to_string (CM_CHART_CAPACITY_MAP));
+
+      g_menu_append (section, _("Capacity _Map…"), action);
     }
 
   if (G_IS_MENU (model) && g_menu_model_get_n_items (G_MENU_MODEL (section)) > 0)
@@ -413,6 +579,12 @@ cm_result_page_class_init (CmResultPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, verdict_label);
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, summary_label);
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, headline_grid);
+  gtk_widget_class_bind_template_child (widget_class, CmResultPage, again_button);
+  gtk_widget_class_bind_template_child (widget_class, CmResultPage, kind_group);
+  gtk_widget_class_bind_template_child (widget_class, CmResultPage, facts_group);
+  gtk_widget_class_bind_template_child (widget_class, CmResultPage, summary_group);
+  gtk_widget_class_bind_template_child (widget_class, CmResultPage, latency_group);
+  gtk_widget_class_bind_template_child (widget_class, CmResultPage, details_group);
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, time_group);
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, claims_group);
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, export_button);
@@ -442,14 +614,15 @@ cm_result_page_new (CmResult *result)
   g_autofree char *headline = NULL;
   g_autofree char *sentence = NULL;
   g_autofree char *css = NULL;
+  const char *kind;
 
   g_return_val_if_fail (CM_IS_RESULT (result), NULL);
 
   self = g_object_new (CM_TYPE_RESULT_PAGE, NULL);
   self->result = g_object_ref (result);
-  self->status = cm_result_get_overall_status (result);
+  kind = cm_result_get_kind (result);
 
-  headline = dup_headline (result);
+  headline = dup_headline (result, &self->status);
   sentence = dup_summary_sentence (result);
   css = g_strdup (cm_status_to_string (self->status));
   gtk_widget_add_css_class (GTK_WIDGET (self->banner), css);
@@ -457,11 +630,17 @@ cm_result_page_new (CmResult *result)
   gtk_label_set_label (self->summary_label, sentence);
 
   fill_headline (self);
-  fill_claims (self);
-  fill_details (self);
+  if (g_strcmp0 (kind, "verify") == 0)
+    fill_verify (self);
+  else if (g_strcmp0 (kind, "capacity") == 0)
+    fill_capacity (self);
+  else
+    {
+      fill_claims (self);
+      fill_details (self);
+      fill_charts (self);
+    }
   fill_notes (self);
-
-  fill_charts (self);
   fill_export_menu (self);
 
   return self;
@@ -474,7 +653,8 @@ cm_result_page_get_result (CmResultPage *self)
   return self->result;
 }
 
-/* The chart views on the page, in the order shown; hidden ones too. */
+/* The chart views on the page, in the order shown; hidden ones too. A
+ * verify's or a capacity check's own chart comes first. */
 GPtrArray *
 cm_result_page_dup_charts (CmResultPage *self)
 {
@@ -482,6 +662,8 @@ cm_result_page_dup_charts (CmResultPage *self)
 
   g_return_val_if_fail (CM_IS_RESULT_PAGE (self), NULL);
 
+  if (self->kind_chart != NULL)
+    g_ptr_array_add (charts, self->kind_chart);
   g_ptr_array_add (charts, self->summary_chart);
   g_ptr_array_add (charts, self->time_chart);
   g_ptr_array_add (charts, self->latency_chart);

@@ -19,6 +19,7 @@
 
 #include "cm-application.h"
 #include "cm-backend.h"
+#include "cm-card-page.h"
 #include "cm-chart-view.h"
 #include "cm-history.h"
 #include "cm-toast.h"
@@ -216,12 +217,17 @@ start (CmVerifyRow *self)
   const char *path = choose_path (self, &device, &why_not);
   g_autoptr(CmJob) job = NULL;
   g_autoptr(CmHistory) history = NULL;
+  GtkWidget *page;
 
   if (path == NULL)
     return;
   history = cm_history_new_default ();
   job = cm_backend_new_job ("verify", NULL, self->item, CM_METHOD_FILE);
   cm_job_set_name (job, cm_card_item_get_name (self->item));
+  /* The brand picked on the card's page titles the card in History. */
+  page = gtk_widget_get_ancestor (GTK_WIDGET (self), CM_TYPE_CARD_PAGE);
+  if (page != NULL)
+    cm_job_set_brand (job, cm_card_page_get_brand (CM_CARD_PAGE (page)));
   cm_job_set_verify_flags (job, CM_VERIFY_FLAGS_CARRY_ON | (device ? CM_VERIFY_FLAGS_DESTROY_DATA : 0));
   cm_job_set_history (job, history);
   cm_verify_row_follow_job (self, job);

@@ -150,4 +150,6 @@ const CmChartKindInfo cm_chart_kind_verify = {
   .layout = layout,
   .describe = describe,
   .widget_height = 240,
+  .export_label = N_("_Verify Chart…"),
+  .export_height = 560,
 };

@@ -60,11 +60,12 @@ test_started_cb (CmRunner   *runner,
                  const char *name,
                  Bench      *bench)
 {
+  /* The test as people say it, "Sequential write", never its name. */
   g_free (bench->test);
-  bench->test = g_strdup (name);
+  bench->test = g_strdup (cm_test_table_get_label (name));
 
   if (!bench->tty)
-    fprintf (stderr, _("Running %s (%u of %u)…\n"), name, index + 1, bench->n_tests);
+    fprintf (stderr, _("Running %s (%u of %u)…\n"), bench->test, index + 1, bench->n_tests);
 }
 
 static void

@@ -11,8 +11,10 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "cm-job-kind.h"
 #include "cm-method.h"
 #include "cm-verdict.h"
+#include "cm-verify.h"
 
 #include "cm-summary.h"
 
@@ -86,10 +88,75 @@ new_figure (CmResult         *result,
  * cm_summary_dup_headline:
  *
  * The figures people compare cards by, from the tests the table marks as
- * a summary, then the median latency of one small read and write.
+ * a summary, then the median latency of one small read and write. A
+ * full verify's are what is usable, what was lost and its speeds; a
+ * capacity check's its real and its reported size. Only a benchmark's
+ * can be "—" (not measured).
  *
  * Returns: (transfer full) (element-type CmHeadlineFigure): the figures
  */
+/* A figure that is there: a size or a speed of a verify or a capacity
+ * check, @test NULL when no test of the table measured it. */
+static void
+add_figure (GPtrArray   *figures,
+            const char  *test,
+            CmDirection  direction,
+            const char  *label,
+            char        *value)
+{
+  CmHeadlineFigure *figure = g_new0 (CmHeadlineFigure, 1);
+
+  figure->test = test;
+  figure->direction = direction;
+  figure->label = g_strdup (label);
+  figure->value = value;
+  figure->measured = TRUE;
+  g_ptr_array_add (figures, figure);
+}
+
+/* A full verify: what is usable and what was lost on the left and
+ * right, then how fast it wrote and read back, those that it did. */
+static void
+add_verify_figures (GPtrArray *figures,
+                    CmResult  *result)
+{
+  const CmVerifySummary *verify = cm_result_get_verify (result);
+  CmTestResult *write = cm_result_lookup_test (result, CM_TEST_VERIFY_WRITE);
+  CmTestResult *read = cm_result_lookup_test (result, CM_TEST_VERIFY_READ);
+
+  if (verify != NULL)
+    {
+      /* Translators: a full verify's figure: the storage that kept its data */
+      add_figure (figures, NULL, CM_DIRECTION_READ, _("Usable"), g_format_size (verify->usable_bytes));
+      /* Translators: a full verify's figure: the storage that did not */
+      add_figure (figures, NULL, CM_DIRECTION_WRITE, _("Lost"), g_format_size (verify->lost_bytes));
+    }
+  if (read != NULL && read->error == NULL && read->mb_per_s > 0)
+    /* Translators: a full verify's figure: how fast it read its data back */
+    add_figure (figures, CM_TEST_VERIFY_READ, CM_DIRECTION_READ, _("Read back"),
+                cm_summary_format_rate (read->mb_per_s, "MB/s"));
+  if (write != NULL && write->error == NULL && write->mb_per_s > 0)
+    /* Translators: a full verify's figure: how fast it wrote its data */
+    add_figure (figures, CM_TEST_VERIFY_WRITE, CM_DIRECTION_WRITE, _("Written"),
+                cm_summary_format_rate (write->mb_per_s, "MB/s"));
+}
+
+/* A capacity check: the size that keeps its data, and the size the card
+ * says it has. */
+static void
+add_capacity_figures (GPtrArray *figures,
+                      CmResult  *result)
+{
+  const CmCapacityReport *report = cm_result_get_capacity (result);
+
+  if (report == NULL)
+    return;
+  /* Translators: a capacity check's figure: the size that keeps its data */
+  add_figure (figures, NULL, CM_DIRECTION_READ, _("Real size"), g_format_size (report->real_bytes));
+  /* Translators: a capacity check's figure: the size the card says it has */
+  add_figure (figures, NULL, CM_DIRECTION_WRITE, _("Reported size"), g_format_size (report->reported_bytes));
+}
+
 GPtrArray *
 cm_summary_dup_headline (CmResult *result)
 {
@@ -97,6 +164,17 @@ cm_summary_dup_headline (CmResult *result)
   const char *latency_tests[] = { CM_TEST_RAND_READ_4K, CM_TEST_RAND_WRITE_4K };
 
   g_return_val_if_fail (CM_IS_RESULT (result), figures);
+
+  if (g_strcmp0 (cm_result_get_kind (result), "verify") == 0)
+    {
+      add_verify_figures (figures, result);
+      return figures;
+    }
+  if (g_strcmp0 (cm_result_get_kind (result), "capacity") == 0)
+    {
+      add_capacity_figures (figures, result);
+      return figures;
+    }
 
   for (guint i = 0; i < cm_test_table_get_n_kinds (); i++)
     {
@@ -336,6 +414,66 @@ cm_summary_dup_banner (CmResult *result,
   return g_strjoinv (" · ", (char **) parts->pdata);
 }
 
+/**
+ * cm_summary_dup_answer:
+ * @status: (out): meets for a good answer, below for a bad one, not
+ *   judged when there is none
+ *
+ * The document's answer in words, for its banner, its History row and
+ * its summary: a benchmark's classes (cm_summary_dup_banner), whether a
+ * full verify lost data, whether a capacity check found the card fake.
+ * %NULL for a benchmark that judged no class.
+ */
+char *
+cm_summary_dup_answer (CmResult *result,
+                       CmStatus *status)
+{
+  const char *kind;
+
+  g_return_val_if_fail (CM_IS_RESULT (result), NULL);
+
+  *status = CM_STATUS_NOT_JUDGED;
+  kind = cm_result_get_kind (result);
+  if (g_strcmp0 (kind, "verify") == 0 && cm_result_get_verify (result) != NULL)
+    {
+      const CmVerifySummary *verify = cm_result_get_verify (result);
+      g_autofree char *usable = g_format_size (verify->usable_bytes);
+      g_autofree char *lost = g_format_size (verify->lost_bytes);
+
+      if (!cm_verify_summary_lost_data (verify))
+        {
+          *status = CM_STATUS_MEETS;
+          /* Translators: a full verify's answer; %s is a size, "31.9 GB" */
+          return g_strdup_printf (_("Every byte came back · %s usable"), usable);
+        }
+      *status = CM_STATUS_BELOW;
+      if (!verify->complete)
+        /* Translators: a full verify's answer; %s is a size, "31.9 GB" */
+        return g_strdup_printf (_("Data lost · the card stopped answering after %s"), usable);
+      /* Translators: a full verify's answer; the first %s is the size that
+       * did not keep its data, the second the size that did */
+      return g_strdup_printf (_("Data lost · %s lost, %s usable"), lost, usable);
+    }
+  if (g_strcmp0 (kind, "capacity") == 0 && cm_result_get_capacity (result) != NULL)
+    {
+      const CmCapacityReport *report = cm_result_get_capacity (result);
+      g_autofree char *real = g_format_size (report->real_bytes);
+      g_autofree char *reported = g_format_size (report->reported_bytes);
+
+      if (!report->fake)
+        {
+          *status = CM_STATUS_MEETS;
+          /* Translators: a capacity check's answer; %s is a size, "32.0 GB" */
+          return g_strdup_printf (_("Holds what it says · %s"), reported);
+        }
+      *status = CM_STATUS_BELOW;
+      /* Translators: a capacity check's answer; the first %s is the size
+       * that keeps its data, the second the size the card says it has */
+      return g_strdup_printf (_("Fake capacity · holds %s, not %s"), real, reported);
+    }
+  return cm_summary_dup_banner (result, status);
+}
+
 /* "SanDisk Ultra · 32 GB · Loop device on card": the card as people tell
  * cards apart, brand first. */
 char *
@@ -361,6 +499,14 @@ cm_summary_dup_card_title (CmResult *result)
         g_ptr_array_add (parts, g_strdup (brand != NULL ? brand : product));
       size = cm_card_info_get_capacity_bytes (card);
     }
+  /* Without the registers: the size the card reports to a capacity
+   * check, or what a full verify of the whole device went through. */
+  if (size == 0 && cm_result_get_capacity (result) != NULL)
+    size = cm_result_get_capacity (result)->reported_bytes;
+  if (size == 0 && cm_result_get_verify (result) != NULL &&
+      g_strcmp0 (cm_result_get_verify (result)->mode, "device") == 0 &&
+      cm_result_get_verify (result)->complete)
+    size = cm_result_get_verify (result)->checked_bytes;
   if (size > 0)
     g_ptr_array_add (parts, g_format_size (size));
   if (name == NULL)
@@ -397,24 +543,35 @@ cm_summary_dup_text (CmResult *result)
   g_autofree char *title = NULL;
   g_autofree char *date = NULL;
   g_autofree char *banner = NULL;
+  g_autoptr(GPtrArray) no_tests = g_ptr_array_new ();
   GPtrArray *tests, *claims;
   CmStatus status;
+  gboolean bench;
   int width = 0;
 
   g_return_val_if_fail (CM_IS_RESULT (result), NULL);
 
   title = cm_summary_dup_card_title (result);
   date = cm_summary_dup_date (result);
-  banner = cm_summary_dup_banner (result, &status);
+  banner = cm_summary_dup_answer (result, &status);
   figures = cm_summary_dup_headline (result);
-  tests = cm_result_get_tests (result);
-  claims = cm_result_get_claims (result);
+  bench = g_strcmp0 (cm_result_get_kind (result), "verify") != 0 &&
+          g_strcmp0 (cm_result_get_kind (result), "capacity") != 0;
+  /* A verify's or a capacity check's figures are its headline; its
+   * tests are no benchmark's and it judges no class. */
+  tests = bench ? cm_result_get_tests (result) : no_tests;
+  claims = bench ? cm_result_get_claims (result) : no_tests;
 
   g_string_append_printf (text, "CardMark %s — %s\n", PACKAGE_VERSION, title);
-  /* Translators: "Tested 3 Dec 2026, 09:40 · Raw test with writes · quick" */
-  g_string_append_printf (text, _("Tested %s · %s · %s profile"), date != NULL ? date : "?",
-                          cm_summary_method_label (cm_result_get_target_mode (result)),
-                          g_strcmp0 (cm_result_get_profile (result), "full") == 0 ? _("full") : _("quick"));
+  if (bench)
+    /* Translators: "Tested 3 Dec 2026, 09:40 · Raw test with writes · quick" */
+    g_string_append_printf (text, _("Tested %s · %s · %s profile"), date != NULL ? date : "?",
+                            cm_summary_method_label (cm_result_get_target_mode (result)),
+                            g_strcmp0 (cm_result_get_profile (result), "full") == 0 ? _("full") : _("quick"));
+  else
+    /* Translators: "Full verify · 3 Dec 2026, 09:40" */
+    g_string_append_printf (text, _("%s · %s"), cm_job_kind_get_title (cm_result_get_kind (result)),
+                            date != NULL ? date : "?");
   g_string_append_c (text, '\n');
   if (banner != NULL)
     g_string_append_printf (text, "%s\n", banner);
@@ -434,7 +591,8 @@ cm_summary_dup_text (CmResult *result)
 
       g_string_append_printf (text, "%s%*s  %s\n", f->label, pad, "", f->value);
     }
-  g_string_append_c (text, '\n');
+  if (bench)
+    g_string_append_c (text, '\n');
 
   for (guint i = 0; i < claims->len; i++)
     {

@@ -37,6 +37,8 @@ char       *cm_summary_dup_criterion_text (const CmCriterion *criterion) G_GNUC_
 
 char       *cm_summary_dup_banner         (CmResult   *result,
                                            CmStatus   *status) G_GNUC_WARN_UNUSED_RESULT;
+char       *cm_summary_dup_answer         (CmResult   *result,
+                                           CmStatus   *status) G_GNUC_WARN_UNUSED_RESULT;
 char       *cm_summary_dup_card_title     (CmResult   *result) G_GNUC_WARN_UNUSED_RESULT;
 char       *cm_summary_dup_date           (CmResult   *result) G_GNUC_WARN_UNUSED_RESULT;
 char       *cm_summary_dup_text           (CmResult   *result) G_GNUC_WARN_UNUSED_RESULT;
