@@ -13,6 +13,7 @@
 #include "cm-test-table.h"
 #include "cm-history.h"
 #include "cm-job.h"
+#include "cm-summary.h"
 
 #include "cm-cli.h"
 
@@ -58,20 +59,21 @@ print_row (CmResult  *result,
            const int *widths)
 {
   g_autofree char *when = g_date_time_format (cm_result_get_started (result), "%Y-%m-%d %H:%M");
-  const char *name = cm_result_get_name (result);
+  /* The card as the app's History titles it: brand or maker and product,
+   * size, name. */
+  g_autofree char *card = cm_summary_dup_card_title (result);
+  gboolean bench = g_str_equal (cm_result_get_kind (result), "bench");
   g_autoptr(GString) line = g_string_new (NULL);
+  g_autofree char *verdict = NULL;
   g_autofree char *summary = NULL;
-
-  if (name == NULL)
-    name = cm_result_get_target_path (result);
+  CmStatus status;
 
   cm_cli_pad (line, when, widths[COLUMN_WHEN], FALSE);
   g_string_append_c (line, ' ');
-  cm_cli_pad (line, name ? name : "?", widths[COLUMN_CARD], FALSE);
+  cm_cli_pad (line, card != NULL && *card != '\0' ? card : "?", widths[COLUMN_CARD], FALSE);
   g_string_append_c (line, ' ');
   /* A benchmark by its profile, every other job by its kind. */
-  cm_cli_pad (line, g_str_equal (cm_result_get_kind (result), "bench")
-                    ? cm_result_get_profile (result) : cm_job_kind_get_title (cm_result_get_kind (result)),
+  cm_cli_pad (line, bench ? cm_result_get_profile (result) : cm_job_kind_get_title (cm_result_get_kind (result)),
               widths[COLUMN_RUN], FALSE);
   /* A full verify has no sequential tests: its write and read-back
    * rates stand in for them. */
@@ -81,7 +83,10 @@ print_row (CmResult  *result,
                  widths[COLUMN_READ]);
   append_figure (line, figure (result, CM_TEST_RAND_WRITE_4K, TRUE), widths[COLUMN_RAND_WRITE]);
   append_figure (line, figure (result, CM_TEST_RAND_READ_4K, TRUE), widths[COLUMN_RAND_READ]);
-  summary = cm_cli_dup_printable (cm_result_get_summary (result) ? cm_result_get_summary (result) : "", FALSE);
+  /* A benchmark's verdict is its summary; a verify's or a capacity
+   * check's is its answer in a few words, as History says it. */
+  verdict = bench ? g_strdup (cm_result_get_summary (result)) : cm_summary_dup_answer (result, &status);
+  summary = cm_cli_dup_printable (verdict != NULL ? verdict : "", FALSE);
   printf ("%s  %s\n", line->str, summary);
 }
 
