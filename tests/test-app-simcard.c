@@ -1572,6 +1572,89 @@ start_verify (Fixture *f)
   return row;
 }
 
+static GtkWidget *
+dialog_titled (const char *heading)
+{
+  GtkWidget *dialog = visible_dialog ();
+
+  if (dialog == NULL || g_strcmp0 (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (dialog)), heading) != 0)
+    return NULL;
+  return dialog;
+}
+
+/* A tenth of the card written, so that a stop keeps a place to carry on
+ * from that the card must prove. */
+static gboolean
+verify_a_tenth_done (gpointer data)
+{
+  CmJob *job = cm_verify_row_get_job (data);
+
+  return job != NULL && cm_job_get_progress (job) >= 0.1;
+}
+
+static gboolean
+start_over_offered (gpointer data)
+{
+  return dialog_titled ("Start Over on This Card?") != NULL;
+}
+
+/* A stopped verify saved for one card, then another card of the same
+ * size in the same place: the app does not carry the first one's place
+ * over (this card does not hold what it wrote), and offers to start over
+ * on this card instead of naming command-line flags and state files. */
+static void
+test_verify_other_card (Fixture       *f,
+                        gconstpointer  data)
+{
+  const char *slow[] = { "good-a1", "--size", "32MiB", "--", "--set", "write.bandwidth-mb-s=4", NULL };
+  const char *fast[] = { "good-a1", "--size", "32MiB", NULL };
+  g_autofree char *first_dev = NULL;
+  CmVerifyRow *row;
+  GtkWidget *dialog;
+  const CmVerifySummary *summary;
+
+  if (!card_up (f, slow))
+    return;
+  first_dev = g_strdup (card_get (f, "SIMCARD_DEV"));
+  open_window (f);
+  g_assert_true (cm_test_wait_for (card_listed, f, 20));
+  g_assert_true (cm_window_open_path (f->window, first_dev));
+  row = start_verify (f);
+  g_assert_true (cm_test_wait_for (verify_a_tenth_done, row, 30));
+  cm_verify_row_activate (row);
+  g_assert_true (cm_test_wait_for (verify_idle, row, 10));
+  cm_test_destroy_window (GTK_WINDOW (f->window));
+  f->window = NULL;
+  card_down (f);
+
+  /* Another card, as like the first as UDisks shows it. */
+  if (!card_up (f, fast))
+    return;
+  if (g_strcmp0 (card_get (f, "SIMCARD_DEV"), first_dev) != 0)
+    {
+      g_test_skip ("the second card came up as another loop device than the first");
+      return;
+    }
+  open_window (f);
+  g_assert_true (cm_test_wait_for (card_listed, f, 20));
+  g_assert_true (cm_window_open_path (f->window, first_dev));
+  row = start_verify (f);
+  g_assert_true (cm_test_wait_for (start_over_offered, NULL, 30));
+  g_assert_false (cm_verify_row_get_busy (row));
+  dialog = dialog_titled ("Start Over on This Card?");
+  g_assert_null (strstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog)), "--"));
+  cm_test_save_screenshots (GTK_WIDGET (f->window), "verify-start-over");
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "start-over");
+  gtk_window_close (GTK_WINDOW (dialog));
+  g_assert_true (cm_verify_row_get_busy (row));
+  g_assert_true (cm_test_wait_for (verify_idle, row, 60));
+  g_assert_nonnull (cm_verify_row_get_result (row));
+  summary = cm_result_get_verify (cm_verify_row_get_result (row));
+  /* From the beginning, the whole of this card, which lost nothing. */
+  g_assert_cmpuint (summary->written_bytes, ==, g_ascii_strtoull (card_get (f, "SIMCARD_SIZE"), NULL, 10));
+  g_assert_cmpuint (summary->lost_bytes, ==, 0);
+}
+
 /* Closing the window while a job runs asks; "Keep Testing" keeps it. */
 static void
 close_and_keep (Fixture *f)
@@ -1907,6 +1990,8 @@ main (int   argc,
               fixture_set_up, test_capacity_fake, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/verify-fake", Fixture, NULL,
               fixture_set_up, test_verify_fake, fixture_tear_down);
+  g_test_add ("/cardmark/app-simcard/verify-other-card", Fixture, NULL,
+              fixture_set_up, test_verify_other_card, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/capacity-genuine", Fixture, NULL,
               fixture_set_up, test_capacity_genuine, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/capacity-screens", Fixture, NULL,

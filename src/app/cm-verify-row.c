@@ -116,8 +116,10 @@ progress_cb (CmVerifyRow *self)
   if (self->job == NULL)
     return;
   verify = cm_job_get_verify (self->job);
+  /* Said once the run reports where it is: a saved place that this card
+   * does not prove is not carried on (offer_start_over). */
   if (!self->told_resuming && verify != NULL && cm_job_get_phase (self->job) != NULL &&
-      cm_verify_get_resuming (verify))
+      cm_job_get_progress (self->job) > 0 && cm_verify_get_resuming (verify))
     {
       self->told_resuming = TRUE;
       cm_toast_show (GTK_WIDGET (self), _("Carrying on with the verify that was stopped."));
@@ -155,6 +157,20 @@ show_outcome (CmVerifyRow *self)
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
+static void start (CmVerifyRow *self,
+                   gboolean     carry_on);
+
+/* Whether the row's card is verified whole (it is not mounted). */
+static gboolean
+verifies_device (CmVerifyRow *self)
+{
+  const char *why_not = NULL;
+  gboolean device = FALSE;
+
+  return choose_path (self, &device, &why_not) != NULL && device;
+}
+static void offer_start_over (CmVerifyRow *self);
+
 static void
 state_cb (CmVerifyRow *self)
 {
@@ -173,6 +189,8 @@ state_cb (CmVerifyRow *self)
   error = cm_job_get_error (job);
   if (cm_job_get_state (job) == CM_JOB_STATE_CANCELLED)
     cm_toast_show (GTK_WIDGET (self), _("Verify stopped. What was done is kept: verify again to carry on."));
+  else if (g_error_matches (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NOT_THIS_CARD) && verifies_device (self))
+    offer_start_over (self);
   else if (error != NULL)
     cm_toast_show (GTK_WIDGET (self), error->message);
   else if (cm_job_get_result (job) != NULL)
@@ -209,8 +227,11 @@ cm_verify_row_follow_job (CmVerifyRow *self,
   progress_cb (self);
 }
 
+/* Starts a verify of the row's card: carrying on a stopped one of it
+ * when @carry_on and one is saved, else from the start. */
 static void
-start (CmVerifyRow *self)
+start (CmVerifyRow *self,
+       gboolean     carry_on)
 {
   const char *why_not = NULL;
   gboolean device;
@@ -228,7 +249,7 @@ start (CmVerifyRow *self)
   page = gtk_widget_get_ancestor (GTK_WIDGET (self), CM_TYPE_CARD_PAGE);
   if (page != NULL)
     cm_job_set_brand (job, cm_card_page_get_brand (CM_CARD_PAGE (page)));
-  cm_job_set_verify_flags (job, CM_VERIFY_FLAGS_CARRY_ON | (device ? CM_VERIFY_FLAGS_DESTROY_DATA : 0));
+  cm_job_set_verify_flags (job, (carry_on ? CM_VERIFY_FLAGS_CARRY_ON : 0) | (device ? CM_VERIFY_FLAGS_DESTROY_DATA : 0));
   cm_job_set_history (job, history);
   cm_verify_row_follow_job (self, job);
   cm_application_start_job_from_widget (GTK_WIDGET (self), job);
@@ -240,7 +261,43 @@ confirm_cb (CmVerifyRow      *self,
             AdwMessageDialog *dialog)
 {
   if (g_strcmp0 (response, "verify") == 0 && self->job == NULL && self->item != NULL)
-    start (self);
+    start (self, TRUE);
+}
+
+static void
+start_over_cb (CmVerifyRow      *self,
+               const char       *response,
+               AdwMessageDialog *dialog)
+{
+  if (g_strcmp0 (response, "start-over") == 0 && self->job == NULL && self->item != NULL)
+    start (self, FALSE);
+}
+
+/* The stopped verify saved for a card like this one (same size, same
+ * device name) is another card's: this card does not hold what it wrote.
+ * The user already agreed to erase this card; starting over forgets the
+ * other card's place, which is theirs to decide. */
+static void
+offer_start_over (CmVerifyRow *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *dialog;
+
+  dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                   _("Start Over on This Card?"),
+                                   _("A stopped verify was saved for a card of the same size in the same reader, "
+                                     "but this card does not hold what it wrote, so it cannot carry on here. "
+                                     "Start over to verify this card from the beginning; the other card's "
+                                     "verify will then start from the beginning too."));
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
+                                    "cancel", _("_Cancel"),
+                                    "start-over", _("_Start Over"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "start-over", ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  g_signal_connect_object (dialog, "response", G_CALLBACK (start_over_cb), self, G_CONNECT_SWAPPED);
+  gtk_window_present (GTK_WINDOW (dialog));
 }
 
 /* Starts after asking, or stops the verify that is running. */
