@@ -365,6 +365,19 @@ ask_cancel_action (GtkWidget  *widget,
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
+/* Escape: during a run, asks whether to stop it; else goes back, as the
+ * back button would (from History, a result, Compare). */
+static void
+escape_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *param)
+{
+  if (_cm_window_get_shown_job (CM_WINDOW (widget)) != NULL)
+    ask_cancel_action (widget, "win.ask-cancel", NULL);
+  else
+    gtk_widget_activate_action (widget, "win.back", NULL);
+}
+
 static void
 show_history_action (GtkWidget  *widget,
                      const char *action_name,
@@ -490,7 +503,8 @@ _cm_window_class_actions_init (CmWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.export-json", NULL, export_json_action);
   gtk_widget_class_install_action (widget_class, "win.copy-summary", NULL, copy_summary_action);
   gtk_widget_class_install_action (widget_class, "win.ask-cancel", NULL, ask_cancel_action);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.ask-cancel", NULL);
+  gtk_widget_class_install_action (widget_class, "win.escape", NULL, escape_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.escape", NULL);
   gtk_widget_class_install_action (widget_class, "win.show-history", NULL, show_history_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "win.back", NULL);
