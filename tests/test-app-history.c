@@ -709,7 +709,8 @@ open_and_check (Fixture       *f,
   CmChartKind first_kind;
   guint n_values = 0;
 
-  cm_history_page_open (history, index);
+  /* As Enter on the row, or a click on it, opens it. */
+  adw_action_row_activate (ADW_ACTION_ROW (cm_history_page_get_row (history, index)));
   g_assert_true (cm_test_wait_for (on_saved_page, f->window, 10));
   page = CM_RESULT_PAGE (cm_window_get_page (f->window, "saved"));
   result = cm_result_page_get_result (page);

@@ -223,6 +223,7 @@ new_result_row (CmHistoryPage *self,
 {
   GtkWidget *row = adw_action_row_new ();
   GtkWidget *check = gtk_check_button_new ();
+  GtkWidget *open;
   g_autofree char *title = cm_summary_dup_card_title (result);
   g_autofree char *facts = dup_facts (result);
   g_autofree char *figures = dup_figures (result);
@@ -240,7 +241,6 @@ new_result_row (CmHistoryPage *self,
                                   GTK_ACCESSIBLE_RELATION_LABELLED_BY, row, NULL,
                                   -1);
   adw_action_row_add_prefix (ADW_ACTION_ROW (row), check);
-  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), check);
   g_signal_connect_object (check, "toggled", G_CALLBACK (check_toggled_cb), self, G_CONNECT_SWAPPED);
   g_ptr_array_add (self->checks, check);
 
@@ -275,9 +275,10 @@ new_result_row (CmHistoryPage *self,
   adw_action_row_add_suffix (ADW_ACTION_ROW (row),
                              new_row_button (self, result, "user-trash-symbolic", _("Delete This Result"),
                                              G_CALLBACK (delete_clicked_cb)));
-  adw_action_row_add_suffix (ADW_ACTION_ROW (row),
-                             new_row_button (self, result, "go-next-symbolic", _("Open This Result"),
-                                             G_CALLBACK (open_clicked_cb)));
+  /* A click on the row, or Enter, opens it; the box ticks on its own. */
+  open = new_row_button (self, result, "go-next-symbolic", _("Open This Result"), G_CALLBACK (open_clicked_cb));
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), open);
+  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), open);
 
   return row;
 }
