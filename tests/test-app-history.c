@@ -625,45 +625,6 @@ make_capacity (void)
   return capacity;
 }
 
-/* What a person can see: the labels and tooltips of the widgets shown. */
-static void
-collect_visible_labels (GtkWidget *widget,
-                        GString   *out)
-{
-  if (!gtk_widget_get_visible (widget))
-    return;
-  if (GTK_IS_LABEL (widget))
-    {
-      g_string_append (out, gtk_label_get_label (GTK_LABEL (widget)));
-      g_string_append_c (out, '\n');
-    }
-  if (gtk_widget_get_tooltip_text (widget) != NULL)
-    {
-      g_string_append (out, gtk_widget_get_tooltip_text (widget));
-      g_string_append_c (out, '\n');
-    }
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    collect_visible_labels (child, out);
-}
-
-static GtkWidget *
-find_by_css_class (GtkWidget  *widget,
-                   const char *css)
-{
-  if (gtk_widget_has_css_class (widget, css))
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_by_css_class (child, css);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 /* No test's internal name, a verify's among them, and no criterion's. */
 static void
 assert_no_internal_names (const char *text)
@@ -720,15 +681,15 @@ open_and_check (Fixture       *f,
   answer = cm_summary_dup_answer (result, &status);
   g_assert_nonnull (answer);
   g_assert_cmpint (status, ==, CM_STATUS_BELOW);
-  banner = find_by_css_class (GTK_WIDGET (page), "verdict-banner");
-  collect_visible_labels (banner, shown);
+  banner = cm_test_find_by_css_class (GTK_WIDGET (page), "verdict-banner");
+  cm_test_collect_labels (banner, shown, TRUE);
   g_test_message ("%s banner: %s", kind, shown->str);
   g_assert_nonnull (strstr (shown->str, answer));
   g_assert_null (strstr (shown->str, "no class was picked"));
   g_assert_true (gtk_widget_has_css_class (banner, "below"));
 
   /* Every headline figure is there: none is "—". */
-  figures = find_by_css_class (GTK_WIDGET (page), "headline-strip");
+  figures = cm_test_find_by_css_class (GTK_WIDGET (page), "headline-strip");
   for (GtkWidget *box = gtk_widget_get_first_child (figures); box != NULL; box = gtk_widget_get_next_sibling (box))
     {
       GtkWidget *value = gtk_widget_get_last_child (box);
@@ -742,7 +703,7 @@ open_and_check (Fixture       *f,
   /* Nothing on the page names a test or a criterion by its internal
    * name, and nothing shown is a "—". */
   g_string_truncate (shown, 0);
-  collect_visible_labels (GTK_WIDGET (page), shown);
+  cm_test_collect_labels (GTK_WIDGET (page), shown, TRUE);
   assert_no_internal_names (shown->str);
   g_assert_null (strstr (shown->str, "—\n"));
 
@@ -851,7 +812,7 @@ test_kinds_from_history (Fixture       *f,
         g_assert_nonnull (strstr (subtitle, cm_job_kind_get_title (rows[i].kind)));
         g_assert_nonnull (strstr (subtitle, rows[i].answer));
         g_assert_null (strstr (subtitle, "No class judged"));
-        collect_visible_labels (row, shown);
+        cm_test_collect_labels (row, shown, TRUE);
         assert_no_internal_names (shown->str);
         /* Compare is for benchmarks only. */
         g_assert_false (cm_history_page_set_picked (page, rows[i].index, TRUE));

@@ -111,51 +111,14 @@ make_result (Outcome     outcome,
   return result;
 }
 
-/* Every GtkLabel's text under @widget, one a line. */
-static void
-collect_labels (GtkWidget *widget,
-                GString   *out)
-{
-  if (GTK_IS_LABEL (widget))
-    {
-      g_string_append (out, gtk_label_get_label (GTK_LABEL (widget)));
-      g_string_append_c (out, '\n');
-    }
-  if (GTK_IS_WIDGET (widget) && gtk_widget_get_tooltip_text (widget) != NULL)
-    {
-      g_string_append (out, gtk_widget_get_tooltip_text (widget));
-      g_string_append_c (out, '\n');
-    }
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    collect_labels (child, out);
-}
-
-static GtkWidget *
-find_by_css_class (GtkWidget  *widget,
-                   const char *css)
-{
-  if (gtk_widget_has_css_class (widget, css))
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_by_css_class (child, css);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 static char *
 banner_text (CmResultPage *page)
 {
-  GtkWidget *banner = find_by_css_class (GTK_WIDGET (page), "verdict-banner");
+  GtkWidget *banner = cm_test_find_by_css_class (GTK_WIDGET (page), "verdict-banner");
   GString *out = g_string_new (NULL);
 
   g_assert_nonnull (banner);
-  collect_labels (banner, out);
+  cm_test_collect_labels (banner, out, FALSE);
   return g_string_free (out, FALSE);
 }
 
@@ -179,7 +142,7 @@ test_banner_mixed (void)
   g_test_message ("banner: %s", text);
   g_assert_nonnull (strstr (text, "Meets U3, V30 and A1"));
   g_assert_nonnull (strstr (text, "A2 can't be judged on this reader"));
-  banner = find_by_css_class (GTK_WIDGET (page), "verdict-banner");
+  banner = cm_test_find_by_css_class (GTK_WIDGET (page), "verdict-banner");
   g_assert_true (gtk_widget_has_css_class (banner, "meets"));
   g_assert_false (gtk_widget_has_css_class (banner, "not-judged"));
   g_assert_cmpint (cm_result_page_get_status (page), ==, CM_STATUS_MEETS);
@@ -192,7 +155,7 @@ test_banner_mixed (void)
   g_assert_nonnull (strstr (text, "Below A1"));
   g_assert_nonnull (strstr (text, "Meets U3"));
   g_assert_true (strstr (text, "Below A1") < strstr (text, "Meets U3"));
-  g_assert_true (gtk_widget_has_css_class (find_by_css_class (GTK_WIDGET (page), "verdict-banner"), "below"));
+  g_assert_true (gtk_widget_has_css_class (cm_test_find_by_css_class (GTK_WIDGET (page), "verdict-banner"), "below"));
   g_assert_finalize_object (page);
 
   /* A read-only run blames the method, not the reader. */
@@ -202,7 +165,7 @@ test_banner_mixed (void)
   g_test_message ("banner: %s", text);
   g_assert_nonnull (strstr (text, "U3, V30, A1 and A2 can't be judged by a read-only test"));
   g_assert_null (strstr (text, "reader"));
-  g_assert_true (gtk_widget_has_css_class (find_by_css_class (GTK_WIDGET (page), "verdict-banner"), "not-judged"));
+  g_assert_true (gtk_widget_has_css_class (cm_test_find_by_css_class (GTK_WIDGET (page), "verdict-banner"), "not-judged"));
   g_assert_finalize_object (page);
 }
 
@@ -237,7 +200,7 @@ test_no_internal_names (void)
       g_autofree char *summary = cm_result_dup_text_summary (result);
       g_autofree char *date = cm_summary_dup_date (result);
 
-      collect_labels (GTK_WIDGET (page), labels);
+      cm_test_collect_labels (GTK_WIDGET (page), labels, FALSE);
       g_assert_cmpuint (labels->len, >, 0);
       assert_no_internal_names (labels->str);
       assert_no_internal_names (summary);
@@ -283,7 +246,7 @@ test_no_internal_names (void)
       cm_result_set_target (result, "/dev/sdx", "raw-write", "/dev/sdx", NULL);
       page = g_object_ref_sink (cm_result_page_new (result));
       summary = cm_result_dup_text_summary (result);
-      collect_labels (GTK_WIDGET (page), labels);
+      cm_test_collect_labels (GTK_WIDGET (page), labels, FALSE);
       g_test_message ("%s:\n%s", cm_result_get_kind (result), labels->str);
       assert_no_internal_names (labels->str);
       assert_no_internal_names (summary);
@@ -424,13 +387,13 @@ test_headline_visible (Fixture       *f,
   g_assert_cmpint (width, ==, 800);
   g_assert_cmpint (height, ==, 480);
   page = cm_window_get_page (f->window, "saved");
-  strip = find_by_css_class (page, "headline-strip");
+  strip = cm_test_find_by_css_class (page, "headline-strip");
   g_assert_nonnull (strip);
   g_assert_true (gtk_widget_get_mapped (strip));
   g_assert_true (visible_without_scrolling (strip));
 
   /* Each of the table's summary tests, by its label. */
-  collect_labels (strip, labels);
+  cm_test_collect_labels (strip, labels, FALSE);
   for (guint i = 0; i < cm_test_table_get_n_kinds (); i++)
     if (cm_test_table_get_kind (i)->summary)
       g_assert_nonnull (strstr (labels->str, cm_test_table_get_label (cm_test_table_get_kind (i)->name)));
@@ -441,7 +404,7 @@ test_headline_visible (Fixture       *f,
   cm_test_save_screenshots (GTK_WIDGET (f->window), "result-mixed");
   if (g_getenv ("CARDMARK_SCREENSHOT_DIR") != NULL)
     {
-      GtkWidget *details = find_by_css_class (page, "details-table");
+      GtkWidget *details = cm_test_find_by_css_class (page, "details-table");
       GtkWidget *scrolled = gtk_widget_get_ancestor (details, GTK_TYPE_SCROLLED_WINDOW);
       graphene_rect_t bounds;
 
@@ -472,8 +435,8 @@ test_history_rows (Fixture       *f,
   g_assert_cmpuint (cm_history_page_get_n_results (history), ==, 2);
 
   /* Newest first, each naming its brand, method and verdict. */
-  collect_labels (cm_history_page_get_row (history, 0), first);
-  collect_labels (cm_history_page_get_row (history, 1), second);
+  cm_test_collect_labels (cm_history_page_get_row (history, 0), first, FALSE);
+  cm_test_collect_labels (cm_history_page_get_row (history, 1), second, FALSE);
   g_test_message ("rows:\n%s%s", first->str, second->str);
   g_assert_nonnull (strstr (first->str, "Samsung"));
   g_assert_nonnull (strstr (first->str, cm_summary_method_label ("raw-write")));
@@ -491,7 +454,7 @@ test_history_rows (Fixture       *f,
   {
     g_autoptr(GString) labels = g_string_new (NULL);
 
-    collect_labels (GTK_WIDGET (history), labels);
+    cm_test_collect_labels (GTK_WIDGET (history), labels, FALSE);
     g_assert_nonnull (strstr (labels->str, "Kingston"));
     g_assert_nonnull (strstr (labels->str, "Samsung"));
     g_assert_nonnull (strstr (labels->str, cm_test_table_get_label (CM_TEST_SEQ_READ)));

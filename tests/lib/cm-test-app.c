@@ -218,3 +218,42 @@ cm_test_data_home_remove (void)
   remove_tree (data_home);
   g_clear_pointer (&data_home, g_free);
 }
+
+GtkWidget *
+cm_test_find_by_css_class (GtkWidget  *widget,
+                           const char *css)
+{
+  if (gtk_widget_has_css_class (widget, css))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = cm_test_find_by_css_class (child, css);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+void
+cm_test_collect_labels (GtkWidget *widget,
+                        GString   *out,
+                        gboolean   visible_only)
+{
+  if (visible_only && !gtk_widget_get_visible (widget))
+    return;
+  if (GTK_IS_LABEL (widget))
+    {
+      g_string_append (out, gtk_label_get_label (GTK_LABEL (widget)));
+      g_string_append_c (out, '\n');
+    }
+  if (gtk_widget_get_tooltip_text (widget) != NULL)
+    {
+      g_string_append (out, gtk_widget_get_tooltip_text (widget));
+      g_string_append_c (out, '\n');
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    cm_test_collect_labels (child, out, visible_only);
+}

@@ -22,6 +22,15 @@ void     cm_test_save_png (GtkWidget       *widget,
                            const char      *path);
 void     cm_test_destroy_window (GtkWindow *window);
 
+/* The first widget under @widget (itself included) with the CSS class. */
+GtkWidget *cm_test_find_by_css_class (GtkWidget  *widget,
+                                      const char *css);
+/* Every label's text and tooltip under @widget, one a line; with
+ * @visible_only, only what a person can see. */
+void       cm_test_collect_labels    (GtkWidget  *widget,
+                                      GString    *out,
+                                      gboolean    visible_only);
+
 /* A data folder of the test program's own (XDG_DATA_HOME), made before
  * GLib first reads it, so no history, journal or verify state of an
  * earlier run is found; cm_test_data_home_empty() empties it between
