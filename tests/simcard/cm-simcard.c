@@ -111,8 +111,8 @@ typedef struct
   guint64  cached_bytes;       /* counters for stats */
   guint64  slow_bytes;
   guint64  stalls;
-  /* Wear: how many write commands touched each block (lock held). */
-  guint32 *wear_counts;
+  /* Wear: bytes written to each block (lock held). */
+  guint64 *wear_counts;
   guint64  wear_blocks;
   guint64  worn_reads;         /* read commands that returned a worn block */
 } SimCard;
@@ -262,8 +262,9 @@ model_cache_from_keyfile (GKeyFile  *kf,
 /* [wear]: a block (`block` bytes, by host address) survives a number of
  * write commands that varies from block to block: `writes` on average,
  * spread uniformly over ±`spread` of it, drawn from `seed` so the same
- * profile wears the same way every time. Every write command that touches
- * a block counts one write of it; once a block has had more writes than its
+ * profile wears the same way every time. Writes are counted in bytes: a
+ * block has had one write for every `block` bytes written to it, however
+ * the host's commands were cut; once a block has had more writes than its
  * limit it is worn, and every read of it returns its bytes inverted — wrong
  * data, not an I/O error, the way cheap cards die. */
 static gboolean
@@ -359,7 +360,7 @@ wear_enabled (void)
   return card.model.wear_writes > 0;
 }
 
-/* A write command: one more write of every block it touches. */
+/* A write command: its bytes count against every block it touches. */
 static void
 wear_write (off_t  offset,
             size_t len)
@@ -371,8 +372,12 @@ wear_write (off_t  offset,
   g_mutex_lock (&card.lock);
   for (b = offset / card.model.wear_block;
        b * card.model.wear_block < (guint64) offset + len && b < card.wear_blocks; b++)
-    if (card.wear_counts[b] < G_MAXUINT32)
-      card.wear_counts[b]++;
+    {
+      guint64 start = MAX (b * card.model.wear_block, (guint64) offset);
+      guint64 end = MIN ((b + 1) * card.model.wear_block, (guint64) offset + len);
+
+      card.wear_counts[b] += end - start;
+    }
   g_mutex_unlock (&card.lock);
 }
 
@@ -394,7 +399,7 @@ wear_read (char   *buf,
       guint64 start = MAX (b * card.model.wear_block, (guint64) offset);
       guint64 end = MIN ((b + 1) * card.model.wear_block, (guint64) offset + len);
 
-      if (card.wear_counts[b] <= wear_limit (&card.model, b))
+      if (card.wear_counts[b] <= wear_limit (&card.model, b) * card.model.wear_block)
         continue;
       for (guint64 i = start; i < end; i++)
         buf[i - offset] = ~buf[i - offset];
@@ -1221,7 +1226,7 @@ main (int   argc,
   if (wear_enabled ())
     {
       card.wear_blocks = wear_n_blocks (&card.model);
-      card.wear_counts = g_new0 (guint32, card.wear_blocks);
+      card.wear_counts = g_new0 (guint64, card.wear_blocks);
     }
 
   /* Deadlines are tens of µs apart; the default 50 µs timer slack would
