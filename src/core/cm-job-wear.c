@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cm-card-use.h"
+#include "cm-job-open.h"
 #include "cm-job-kind.h"
 #include "cm-target.h"
 #include "cm-wear.h"
@@ -177,16 +178,58 @@ done_cb (GObject      *object,
 }
 
 static void
+opened_cb (GObject      *object,
+           GAsyncResult *res,
+           gpointer      user_data)
+{
+  GTask *task = user_data;
+  CmJob *job = g_task_get_source_object (task);
+  g_autoptr(GTask) worker = NULL;
+  GError *error = NULL;
+  CmTarget *target = cm_job_open_target_finish (res, &error);
+  WearJob *w;
+
+  if (target == NULL)
+    {
+      g_task_return_error (task, error);
+      g_object_unref (task);
+      return;
+    }
+  if (cm_target_get_write_protected (target))
+    {
+      g_task_return_new_error (task, CM_TARGET_ERROR, CM_TARGET_ERROR_READ_ONLY,
+                               _("%s is write-protected, so the wear test cannot write to it. Slide the card's lock switch up, or use another card."),
+                               cm_target_get_path (target));
+      g_object_unref (target);
+      g_object_unref (task);
+      return;
+    }
+
+  w = g_new0 (WearJob, 1);
+  w->job = g_object_ref (job);
+  w->context = g_main_context_ref_thread_default ();
+  w->target = target;
+  w->device = g_strdup (cm_target_get_path (target));
+  w->started = g_date_time_new_now_utc ();
+  w->limits.rounds = cm_job_get_wear_rounds (job);
+  w->limits.seconds = cm_job_get_wear_seconds (job);
+  w->outer = task;
+
+  cm_job_report (job, 0, -1, _("Round 1: writing"));
+  worker = g_task_new (job, g_task_get_cancellable (task), done_cb, w);
+  g_task_set_check_cancellable (worker, FALSE);
+  g_task_set_task_data (worker, w, (GDestroyNotify) wear_job_free);
+  g_task_run_in_thread (worker, thread_func);
+}
+
+static void
 run (CmJob *job,
      GTask *task)
 {
   CmDevice *device = cm_job_get_device (job);
   const char *path = cm_job_get_path (job) != NULL ? cm_job_get_path (job)
                      : device != NULL ? cm_device_get_device (device) : NULL;
-  g_autoptr(GTask) worker = NULL;
-  WearJob *w;
   GError *error = NULL;
-  CmTarget *target;
   struct stat st;
 
   /* A stopped test still has a document to give: the job's cancellable
@@ -209,38 +252,17 @@ run (CmJob *job,
       g_object_unref (task);
       return;
     }
-  if (!cm_card_check_not_in_use (path, CM_CARD_USE_WEAR_TEST, &error) ||
-      (target = cm_target_new_for_path (path, TRUE, &error)) == NULL)
+  if (!cm_card_check_not_in_use (path, CM_CARD_USE_WEAR_TEST, &error))
     {
       g_task_return_error (task, error);
       g_object_unref (task);
       return;
     }
-  if (cm_target_get_write_protected (target))
-    {
-      g_object_unref (target);
-      g_task_return_new_error (task, CM_TARGET_ERROR, CM_TARGET_ERROR_READ_ONLY,
-                               _("%s is write-protected, so the wear test cannot write to it. Slide the card's lock switch up, or use another card."),
-                               path);
-      g_object_unref (task);
-      return;
-    }
 
-  w = g_new0 (WearJob, 1);
-  w->job = g_object_ref (job);
-  w->context = g_main_context_ref_thread_default ();
-  w->target = target;
-  w->device = g_strdup (path);
-  w->started = g_date_time_new_now_utc ();
-  w->limits.rounds = cm_job_get_wear_rounds (job);
-  w->limits.seconds = cm_job_get_wear_seconds (job);
-  w->outer = task;
-
-  cm_job_report (job, 0, -1, _("Round 1: writing"));
-  worker = g_task_new (job, g_task_get_cancellable (task), done_cb, w);
-  g_task_set_check_cancellable (worker, FALSE);
-  g_task_set_task_data (worker, w, (GDestroyNotify) wear_job_free);
-  g_task_run_in_thread (worker, thread_func);
+  /* The app opens the device through UDisks, so that polkit can ask. */
+  cm_job_report (job, 0, -1, _("Opening the card"));
+  cm_job_open_target_async (device, path, TRUE, cm_job_get_prefer_udisks (job),
+                            g_task_get_cancellable (task), opened_cb, task);
 }
 
 const CmJobKind cm_job_kind_wear = {
