@@ -105,6 +105,28 @@ card good-a1 --size 16MiB -- "${fast[@]}" || not_ok "a second card"
 check "a card whose every round came back whole is status 0" test $? -eq 0
 check "the summary says so" grep -q "Every round came back whole: 2 rounds" "$work/whole.out"
 
+# Ctrl-C after a round: the test stops within a moment and keeps the
+# rounds it finished, in a document that says it was stopped.
+rm -f "$work/stop.csv"
+"$CARDMARK_CLI" endure "$SIMCARD_DEV" --destroy-data --json --csv "$work/stop.csv" \
+  > "$work/stop.json" 2> "$work/err" &
+pid=$!
+for _ in $(seq 300); do
+  [ -f "$work/stop.csv" ] && [ "$(wc -l < "$work/stop.csv")" -ge 2 ] && break
+  kill -0 $pid 2> /dev/null || break
+  sleep 0.05
+done
+kill -INT $pid
+stopped_at=$(date +%s.%N)
+wait $pid
+rc=$?
+took=$(echo "$(date +%s.%N) - $stopped_at" | bc)
+echo "# stopped $took s after SIGINT"
+check "Ctrl-C ends a whole card's test with status 0" test $rc -eq 0
+check "within a second" awk -v t="$took" 'BEGIN { exit !(t < 1) }'
+check "keeping the rounds it finished, and saying it was stopped" json_check "$work/stop.json" \
+  "len(r['endurance']['rounds']) >= 1 and r['endurance']['stopped'] == 'cancelled' and len(r['notes']) >= 1"
+
 # A mounted card is refused, untouched (mounted read-only, so that the
 # filesystem itself writes nothing either).
 if command -v mkfs.ext4 > /dev/null && mkfs.ext4 -q -O ^has_journal "$SIMCARD_DEV" &&

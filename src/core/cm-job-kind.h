@@ -23,6 +23,9 @@ typedef struct
   const char *title;   /* as people say it, N_(): "Benchmark" */
   const char *doing;   /* in a sentence, N_(): "a benchmark" */
   gboolean    writes;  /* it writes to the card */
+  /* A run that is stopped still ends with its document (what it finished)
+   * rather than G_IO_ERROR_CANCELLED: the wear test's rounds. */
+  gboolean    keeps_stopped;
   /* Starts the work; ends by returning a CmResult or an error on @task,
    * whose source object is the job. */
   void      (*run)    (CmJob *job,

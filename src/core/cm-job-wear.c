@@ -232,10 +232,6 @@ run (CmJob *job,
   GError *error = NULL;
   struct stat st;
 
-  /* A stopped test still has a document to give: the job's cancellable
-   * must not turn it into a bare "cancelled". */
-  g_task_set_check_cancellable (task, FALSE);
-
   if (path == NULL || stat (path, &st) != 0 || !S_ISBLK (st.st_mode))
     {
       g_task_return_new_error (task, CM_TARGET_ERROR, CM_TARGET_ERROR_NOT_SUPPORTED,
@@ -270,5 +266,6 @@ const CmJobKind cm_job_kind_wear = {
   .title = N_("Wear test"),
   .doing = N_("a wear test"),
   .writes = TRUE,
+  .keeps_stopped = TRUE,
   .run = run,
 };
