@@ -105,6 +105,13 @@ card good-a1 --size 16MiB -- "${fast[@]}" || not_ok "a second card"
 check "a card whose every round came back whole is status 0" test $? -eq 0
 check "the summary says so" grep -q "Every round came back whole: 2 rounds" "$work/whole.out"
 
+# --hours: no round starts once the time is up (here 0.36 s, so the
+# first round runs and a later one is not started).
+"$CARDMARK_CLI" endure "$SIMCARD_DEV" --destroy-data --hours 0.0001 --json > "$work/hours.json" 2> "$work/err"
+check "--hours ends a whole card's test with status 0" test $? -eq 0
+check "after at least one round, saying the time was up" json_check "$work/hours.json" \
+  "len(r['endurance']['rounds']) >= 1 and r['endurance']['stopped'] == 'hours'"
+
 # Ctrl-C after a round: the test stops within a moment and keeps the
 # rounds it finished, in a document that says it was stopped.
 rm -f "$work/stop.csv"
