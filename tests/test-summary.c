@@ -18,6 +18,7 @@
 
 #include "cm-job.h"
 #include "cm-method.h"
+#include "cm-endurance.h"
 #include "cm-summary.h"
 #include "cm-test-table.h"
 #include "cm-verdict.h"
@@ -305,6 +306,40 @@ test_offered_classes (void)
   g_assert_false (g_strv_contains (offered, "C2"));
 }
 
+/* A wear test's answer: whole while no round lost data, else the round
+ * it was first lost in; and the kind's title in History and the CLI. */
+static void
+test_wear_answer (void)
+{
+  for (guint lost = 0; lost < 2; lost++)
+    {
+      g_autoptr(CmResult) result = cm_result_new ();
+      CmEndurance *endurance = cm_endurance_new ();
+      g_autofree char *answer = NULL;
+      g_autofree char *first = NULL;
+      CmStatus status;
+
+      for (guint r = 1; r <= 3; r++)
+        {
+          CmWearRound round = { .round = r, .write_mb_per_s = 20, .read_mb_per_s = 40,
+                                .sectors = 1 << 16, .bytes_written = (guint64) r << 25, .seconds = 5 };
+
+          round.bad_sectors = lost && r >= 2 ? 10 * (r - 1) : 0;
+          round.new_bad_sectors = lost && r >= 2 ? 10 : 0;
+          g_array_append_val (endurance->rounds, round);
+        }
+      cm_result_set_kind (result, "wear");
+      cm_result_set_endurance (result, endurance);
+      cm_endurance_free (endurance);
+      answer = cm_summary_dup_answer (result, &status);
+      g_test_message ("%s", answer);
+      g_assert_cmpint (status, ==, lost ? CM_STATUS_BELOW : CM_STATUS_MEETS);
+      g_assert_true (g_str_has_prefix (answer, lost ? "Data lost from round 2" : "Every round came back whole"));
+      first = g_strdup_printf ("%u rounds", 3);
+      g_assert_nonnull (strstr (answer, first));
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -322,6 +357,7 @@ main (int   argc,
   g_test_add_func ("/cardmark/summary/precision", test_precision);
   g_test_add_func ("/cardmark/summary/text-has-no-internal-names", test_text_has_no_internal_names);
   g_test_add_func ("/cardmark/summary/kind-words", test_kind_words);
+  g_test_add_func ("/cardmark/summary/wear-answer", test_wear_answer);
 
   return g_test_run ();
 }

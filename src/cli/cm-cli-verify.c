@@ -9,11 +9,8 @@
 
 #include "config.h"
 
-#include <glib-unix.h>
 #include <glib/gi18n.h>
-#include <signal.h>
 #include <stdio.h>
-#include <sys/signalfd.h>
 #include <unistd.h>
 
 #include "cm-card-lock.h"
@@ -37,18 +34,6 @@ typedef struct
   const char   *target;
 } Verify;
 
-static char *
-format_duration (double seconds)
-{
-  guint s = (guint) seconds;
-
-  if (seconds < 0)
-    return g_strdup ("…");
-  if (s >= 3600)
-    return g_strdup_printf ("%u:%02u:%02u", s / 3600, s / 60 % 60, s % 60);
-  return g_strdup_printf ("%u:%02u", s / 60, s % 60);
-}
-
 static void
 progress_cb (CmVerify *verify,
              guint     phase,
@@ -57,7 +42,7 @@ progress_cb (CmVerify *verify,
              double    seconds_left,
              Verify   *v)
 {
-  g_autofree char *left = format_duration (seconds_left);
+  g_autofree char *left = cm_cli_format_duration (seconds_left);
 
   if (!v->tty)
     return;
@@ -98,45 +83,6 @@ done_cb (GObject      *object,
 
   v->result = cm_job_run_finish (CM_JOB (object), result, &v->error);
   g_main_loop_quit (v->loop);
-}
-
-/* INT, TERM, HUP (an SSH session that drops) and QUIT all mean: stop,
- * keep what was done for --resume, then end. They arrive through a
- * signalfd, so each is handled on the main loop whichever thread the
- * kernel would have picked, as the capacity probe does. */
-static gboolean
-interrupted_cb (int          fd,
-                GIOCondition condition,
-                gpointer     user_data)
-{
-  Verify *v = user_data;
-  struct signalfd_siginfo info;
-
-  if (read (fd, &info, sizeof info) != sizeof info)
-    return G_SOURCE_CONTINUE;
-  if (!g_cancellable_is_cancelled (v->cancellable))
-    {
-      fprintf (stderr, "\n%s\n", _("Stopping: keeping what was done…"));
-      g_cancellable_cancel (v->cancellable);
-    }
-  return G_SOURCE_CONTINUE;
-}
-
-static int
-block_end_signals (void)
-{
-  sigset_t set;
-
-  /* A closed terminal or pipe must not end the run before its state is
-   * saved: a write to stderr then fails instead. */
-  signal (SIGPIPE, SIG_IGN);
-  sigemptyset (&set);
-  sigaddset (&set, SIGINT);
-  sigaddset (&set, SIGTERM);
-  sigaddset (&set, SIGHUP);
-  sigaddset (&set, SIGQUIT);
-  pthread_sigmask (SIG_BLOCK, &set, NULL);
-  return signalfd (-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 }
 
 static void
@@ -288,7 +234,7 @@ cm_cli_verify (int    argc,
   flags |= read_only ? CM_VERIFY_FLAGS_READ_ONLY : 0;
   flags |= destroy ? CM_VERIFY_FLAGS_DESTROY_DATA : 0;
   /* Blocked before any thread starts, so none of them takes one. */
-  signal_fd = block_end_signals ();
+  signal_fd = cm_cli_block_end_signals ();
   history = cm_history_new_default ();
   job = cm_job_new ("verify", argv[1]);
   cm_job_set_verify_flags (job, flags);
@@ -300,7 +246,7 @@ cm_cli_verify (int    argc,
   v.cancellable = cancellable;
   v.tty = isatty (STDERR_FILENO);
   g_signal_connect (job, "notify::phase", G_CALLBACK (verify_started_cb), &v);
-  signal_source = g_unix_fd_add (signal_fd, G_IO_IN, interrupted_cb, &v);
+  signal_source = cm_cli_watch_end_signals (signal_fd, cancellable);
 
   v.target = argv[1];
   v.read_only = read_only;

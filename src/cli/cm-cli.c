@@ -9,10 +9,13 @@
 #include "config.h"
 
 #include <gio/gio.h>
+#include <glib-unix.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/signalfd.h>
 #include <unistd.h>
 
 #include "cm-cli.h"
@@ -289,4 +292,67 @@ cm_cli_pad (GString    *line,
     }
   g_string_append (cut, "…");
   cm_cli_pad (line, cut->str, width, right);
+}
+
+/* Seconds as "1:05" or "2:03:04"; "…" while unknown (< 0). */
+char *
+cm_cli_format_duration (double seconds)
+{
+  guint s = (guint) seconds;
+
+  if (seconds < 0)
+    return g_strdup ("…");
+  if (s >= 3600)
+    return g_strdup_printf ("%u:%02u:%02u", s / 3600, s / 60 % 60, s % 60);
+  return g_strdup_printf ("%u:%02u", s / 60, s % 60);
+}
+
+/* INT, TERM, HUP (an SSH session that drops) and QUIT all mean: stop,
+ * keep what was done, then end. They arrive through a signalfd, so each
+ * is handled on the main loop whichever thread the kernel would have
+ * picked, as the capacity probe does. */
+static gboolean
+interrupted_cb (int          fd,
+                GIOCondition condition,
+                gpointer     user_data)
+{
+  GCancellable *cancellable = user_data;
+  struct signalfd_siginfo info;
+
+  if (read (fd, &info, sizeof info) != sizeof info)
+    return G_SOURCE_CONTINUE;
+  if (!g_cancellable_is_cancelled (cancellable))
+    {
+      fprintf (stderr, "\n%s\n", _("Stopping: keeping what was done…"));
+      g_cancellable_cancel (cancellable);
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+/* Blocks the signals that end a run (call it before any thread starts,
+ * so none of them takes one) and returns a signalfd for them. */
+int
+cm_cli_block_end_signals (void)
+{
+  sigset_t set;
+
+  /* A closed terminal or pipe must not end the run before its state is
+   * saved: a write to stderr then fails instead. */
+  signal (SIGPIPE, SIG_IGN);
+  sigemptyset (&set);
+  sigaddset (&set, SIGINT);
+  sigaddset (&set, SIGTERM);
+  sigaddset (&set, SIGHUP);
+  sigaddset (&set, SIGQUIT);
+  pthread_sigmask (SIG_BLOCK, &set, NULL);
+  return signalfd (-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+}
+
+/* Cancels @cancellable when a signal arrives on @signal_fd; returns the
+ * source's id, for g_source_remove(). */
+guint
+cm_cli_watch_end_signals (int           signal_fd,
+                          GCancellable *cancellable)
+{
+  return g_unix_fd_add (signal_fd, G_IO_IN, interrupted_cb, cancellable);
 }

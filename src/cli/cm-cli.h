@@ -7,7 +7,7 @@
 
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
 G_BEGIN_DECLS
@@ -29,6 +29,12 @@ int  cm_cli_probe_capacity (int       argc,
                             char    **argv);
 int  cm_cli_verify      (int          argc,
                          char       **argv);
+int  cm_cli_endure      (int          argc,
+                         char       **argv);
+char *cm_cli_format_duration (double seconds) G_GNUC_WARN_UNUSED_RESULT;
+int  cm_cli_block_end_signals (void);
+guint cm_cli_watch_end_signals (int           signal_fd,
+                                GCancellable *cancellable);
 int  cm_cli_usage_error (GOptionContext *context,
                          const char  *message);
 int  cm_cli_check_operands (GOptionContext *context,

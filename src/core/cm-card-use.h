@@ -15,6 +15,7 @@ typedef enum
   CM_CARD_USE_RAW_WRITE,
   CM_CARD_USE_CAPACITY_CHECK,
   CM_CARD_USE_DESTRUCTIVE_VERIFY,
+  CM_CARD_USE_WEAR_TEST,
 } CmCardUsePurpose;
 
 /* Who uses a card: the mount points of the card, its partitions and

@@ -23,6 +23,9 @@ typedef struct
   const char *title;   /* as people say it, N_(): "Benchmark" */
   const char *doing;   /* in a sentence, N_(): "a benchmark" */
   gboolean    writes;  /* it writes to the card */
+  /* A run that is stopped still ends with its document (what it finished)
+   * rather than G_IO_ERROR_CANCELLED: the wear test's rounds. */
+  gboolean    keeps_stopped;
   /* Starts the work; ends by returning a CmResult or an error on @task,
    * whose source object is the job. */
   void      (*run)    (CmJob *job,
@@ -51,6 +54,10 @@ guint64          cm_job_get_cache_bytes    (CmJob      *job);
 GFile           *cm_job_get_journal_folder (CmJob      *job);
 CmVerifyFlags    cm_job_get_verify_flags   (CmJob      *job);
 const char      *cm_job_get_state_folder   (CmJob      *job);
+guint            cm_job_get_wear_rounds    (CmJob      *job);
+double           cm_job_get_wear_seconds   (CmJob      *job);
+void             cm_job_wear_round_done    (CmJob      *job,
+                                            const CmWearRound *round);
 CmDeviceMonitor *cm_job_get_monitor        (CmJob      *job);
 const char * const *cm_job_get_claims      (CmJob      *job);
 
@@ -69,5 +76,6 @@ void             cm_job_report             (CmJob      *job,
 extern const CmJobKind cm_job_kind_bench;
 extern const CmJobKind cm_job_kind_capacity;
 extern const CmJobKind cm_job_kind_verify;
+extern const CmJobKind cm_job_kind_wear;
 
 G_END_DECLS

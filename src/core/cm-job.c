@@ -57,6 +57,11 @@ struct _CmJob
   /* A verify. */
   CmVerifyFlags    verify_flags;
   char            *state_folder;
+  /* A wear test. */
+  guint            wear_rounds;
+  double           wear_seconds;
+  CmJobWearRoundFunc wear_round_func;
+  gpointer         wear_round_data;
 
   /* The run. */
   CmJobState       state;
@@ -425,6 +430,30 @@ cm_job_set_state_folder (CmJob      *self,
   self->state_folder = g_strdup (folder);
 }
 
+/* A wear test's limits: @rounds (0: none) and @seconds (0: none). It
+ * also ends when half the card is bad, or when it is cancelled. */
+void
+cm_job_set_wear_limits (CmJob  *self,
+                        guint   rounds,
+                        double  seconds)
+{
+  SETTER_GUARD (self);
+  self->wear_rounds = rounds;
+  self->wear_seconds = MAX (seconds, 0);
+}
+
+/* Called on the job's thread as each round of a wear test ends, with the
+ * round's figures (the CLI's --csv). */
+void
+cm_job_set_wear_round_func (CmJob              *self,
+                            CmJobWearRoundFunc  func,
+                            gpointer            user_data)
+{
+  SETTER_GUARD (self);
+  self->wear_round_func = func;
+  self->wear_round_data = user_data;
+}
+
 /* What a kind reads. */
 
 const char *cm_job_get_path (CmJob *job) { return job->path; }
@@ -440,6 +469,16 @@ guint64 cm_job_get_cache_bytes (CmJob *job) { return job->cache_bytes; }
 GFile *cm_job_get_journal_folder (CmJob *job) { return job->journal_folder; }
 CmVerifyFlags cm_job_get_verify_flags (CmJob *job) { return job->verify_flags; }
 const char *cm_job_get_state_folder (CmJob *job) { return job->state_folder; }
+guint cm_job_get_wear_rounds (CmJob *job) { return job->wear_rounds; }
+double cm_job_get_wear_seconds (CmJob *job) { return job->wear_seconds; }
+
+void
+cm_job_wear_round_done (CmJob             *job,
+                        const CmWearRound *round)
+{
+  if (job->wear_round_func != NULL)
+    job->wear_round_func (job, round, job->wear_round_data);
+}
 CmDeviceMonitor *cm_job_get_monitor (CmJob *job) { return job->monitor; }
 const char * const *cm_job_get_claims (CmJob *job) { return (const char * const *) job->claims; }
 
@@ -897,6 +936,8 @@ cm_job_run_async (CmJob               *self,
   self->cancellable = cancellable != NULL ? g_object_ref (cancellable) : g_cancellable_new ();
   task = g_task_new (self, self->cancellable, callback, user_data);
   g_task_set_source_tag (task, cm_job_run_async);
+  if (self->kind->keeps_stopped)
+    g_task_set_check_cancellable (task, FALSE);
 
   if (self->path != NULL && *self->path == '\0')
     {
@@ -914,6 +955,8 @@ cm_job_run_async (CmJob               *self,
 
   set_state (self, CM_JOB_STATE_RUNNING);
   inner = g_task_new (self, self->cancellable, kind_done_cb, g_steal_pointer (&task));
+  if (self->kind->keeps_stopped)
+    g_task_set_check_cancellable (inner, FALSE);
   self->kind->run (self, g_steal_pointer (&inner));
 }
 

@@ -85,6 +85,16 @@ void          cm_job_set_verify_flags  (CmJob               *self,
                                         CmVerifyFlags        flags);
 void          cm_job_set_state_folder  (CmJob               *self,
                                         const char          *folder);
+/* A wear test. */
+typedef void (*CmJobWearRoundFunc) (CmJob             *job,
+                                    const CmWearRound *round,
+                                    gpointer           user_data);
+void          cm_job_set_wear_limits   (CmJob               *self,
+                                        guint                rounds,
+                                        double               seconds);
+void          cm_job_set_wear_round_func (CmJob             *self,
+                                        CmJobWearRoundFunc   func,
+                                        gpointer             user_data);
 
 const char   *cm_job_get_kind          (CmJob               *self);
 const char   *cm_job_get_title         (CmJob               *self);

@@ -528,6 +528,76 @@ read_verify (CmResult    *self,
   return TRUE;
 }
 
+/* A positive number that is not beyond what a double holds exactly. */
+static gboolean
+read_finite (JsonObject  *object,
+             const char  *member,
+             double      *out,
+             GError     **error)
+{
+  if (!read_number (object, member, FALSE, out, error))
+    return FALSE;
+  if (!(*out >= 0 && *out < 1e15))
+    return invalid (error, member);
+  return TRUE;
+}
+
+/* "endurance" is optional: only a wear test writes it. Its thresholds
+ * and first_error_round follow from its rounds and are worked out again
+ * from them; the rounds must count up from 1 and add up. */
+static gboolean
+read_endurance (CmResult    *self,
+                JsonObject  *root,
+                GError     **error)
+{
+  g_autoptr(CmEndurance) e = NULL;
+  JsonObject *object;
+  JsonArray *rounds;
+
+  if (!json_object_has_member (root, "endurance"))
+    return TRUE;
+  if ((object = get_object (root, "endurance")) == NULL)
+    return invalid (error, "endurance");
+  if ((rounds = get_array (object, "rounds")) == NULL)
+    return invalid (error, "rounds");
+
+  e = cm_endurance_new ();
+  if (!read_string (object, "stopped", TRUE, &e->stopped, error))
+    return FALSE;
+  for (guint i = 0; i < json_array_get_length (rounds); i++)
+    {
+      JsonNode *node = json_array_get_element (rounds, i);
+      JsonObject *o;
+      CmWearRound r = { 0 };
+      guint64 number;
+      const CmWearRound *previous = i > 0 ? &g_array_index (e->rounds, CmWearRound, i - 1) : NULL;
+
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        return invalid (error, "rounds");
+      o = json_node_get_object (node);
+      if (!read_verify_count (o, "round", &number, error) ||
+          !read_finite (o, "write_mb_per_s", &r.write_mb_per_s, error) ||
+          !read_finite (o, "read_mb_per_s", &r.read_mb_per_s, error) ||
+          !read_verify_count (o, "sectors", &r.sectors, error) ||
+          !read_verify_count (o, "bad_sectors", &r.bad_sectors, error) ||
+          !read_verify_count (o, "new_bad_sectors", &r.new_bad_sectors, error) ||
+          !read_verify_count (o, "bytes_written", &r.bytes_written, error) ||
+          !read_finite (o, "seconds", &r.seconds, error))
+        return FALSE;
+      if (number != i + 1)
+        return invalid (error, "round");
+      if (r.bad_sectors > r.sectors || r.new_bad_sectors > r.bad_sectors)
+        return invalid (error, "bad_sectors");
+      if (previous != NULL && r.bytes_written < previous->bytes_written)
+        return invalid (error, "bytes_written");
+      r.round = (guint) number;
+      g_array_append_val (e->rounds, r);
+    }
+
+  self->endurance = g_steal_pointer (&e);
+  return TRUE;
+}
+
 static gboolean
 read_cell (JsonNode  *node,
            guint8    *out)
@@ -647,6 +717,7 @@ read_root (CmResult    *self,
       !read_card (self, root, error) ||
       !read_verify (self, root, error) ||
       !read_capacity (self, root, error) ||
+      !read_endurance (self, root, error) ||
       !read_kind (self, root, error))
     return FALSE;
 

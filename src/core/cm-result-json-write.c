@@ -138,6 +138,67 @@ build_claim (JsonBuilder   *builder,
   json_builder_end_object (builder);
 }
 
+/* A count, or null while the threshold was not reached. */
+static void
+add_count_or_null (JsonBuilder *builder,
+                   const char  *member,
+                   gboolean     known,
+                   guint64      value)
+{
+  json_builder_set_member_name (builder, member);
+  if (known)
+    json_builder_add_int_value (builder, value);
+  else
+    json_builder_add_null_value (builder);
+}
+
+static void
+build_endurance (JsonBuilder       *builder,
+                 const CmEndurance *e)
+{
+  guint first = 0;
+  gboolean lost = cm_endurance_get_threshold (e, 0, &first, NULL);
+
+  json_builder_set_member_name (builder, "endurance");
+  json_builder_begin_object (builder);
+  add_count_or_null (builder, "first_error_round", lost, first);
+  cm_json_add_string (builder, "stopped", e->stopped);
+  json_builder_set_member_name (builder, "thresholds");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < CM_ENDURANCE_N_THRESHOLDS; i++)
+    {
+      guint round = 0;
+      guint64 bytes = 0;
+      gboolean reached = cm_endurance_get_threshold (e, i, &round, &bytes);
+
+      json_builder_begin_object (builder);
+      cm_json_add_double (builder, "bad_share", cm_endurance_threshold_share (i));
+      add_count_or_null (builder, "round", reached, round);
+      add_count_or_null (builder, "bytes_written", reached, bytes);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+  json_builder_set_member_name (builder, "rounds");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < e->rounds->len; i++)
+    {
+      const CmWearRound *r = &g_array_index (e->rounds, CmWearRound, i);
+
+      json_builder_begin_object (builder);
+      cm_json_add_int (builder, "round", r->round);
+      cm_json_add_double (builder, "write_mb_per_s", r->write_mb_per_s);
+      cm_json_add_double (builder, "read_mb_per_s", r->read_mb_per_s);
+      cm_json_add_int (builder, "sectors", r->sectors);
+      cm_json_add_int (builder, "bad_sectors", r->bad_sectors);
+      cm_json_add_int (builder, "new_bad_sectors", r->new_bad_sectors);
+      cm_json_add_int (builder, "bytes_written", r->bytes_written);
+      cm_json_add_double (builder, "seconds", r->seconds);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+}
+
 static void
 build_verify (JsonBuilder           *builder,
               const CmVerifySummary *v)
@@ -283,6 +344,8 @@ cm_result_to_json (CmResult *self)
     build_verify (builder, self->verify);
   if (self->capacity != NULL)
     build_capacity (builder, self->capacity);
+  if (self->endurance != NULL)
+    build_endurance (builder, self->endurance);
 
   json_builder_set_member_name (builder, "notes");
   json_builder_begin_array (builder);

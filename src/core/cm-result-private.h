@@ -39,6 +39,7 @@ struct _CmResult
   GPtrArray  *notes;
   CmVerifySummary *verify;
   CmCapacityReport *capacity;
+  CmEndurance *endurance;
 };
 
 G_END_DECLS

@@ -202,6 +202,7 @@ cm_result_finalize (GObject *object)
   g_clear_pointer (&self->notes, g_ptr_array_unref);
   g_clear_pointer (&self->verify, cm_verify_summary_free);
   g_clear_pointer (&self->capacity, cm_capacity_report_free);
+  g_clear_pointer (&self->endurance, cm_endurance_free);
 
   G_OBJECT_CLASS (cm_result_parent_class)->finalize (object);
 }
@@ -646,6 +647,8 @@ cm_result_get_kind (CmResult *self)
     return self->kind;
   if (self->capacity != NULL)
     return "capacity";
+  if (self->endurance != NULL)
+    return "wear";
   return self->verify != NULL ? "verify" : "bench";
 }
 
@@ -677,4 +680,24 @@ cm_result_set_capacity (CmResult               *self,
   g_clear_pointer (&self->capacity, cm_capacity_report_free);
   if (report != NULL)
     self->capacity = cm_capacity_report_copy (report);
+}
+
+/* What a wear test found, or NULL for any other job. */
+const CmEndurance *
+cm_result_get_endurance (CmResult *self)
+{
+  g_return_val_if_fail (CM_IS_RESULT (self), NULL);
+
+  return self->endurance;
+}
+
+void
+cm_result_set_endurance (CmResult          *self,
+                         const CmEndurance *endurance)
+{
+  g_return_if_fail (CM_IS_RESULT (self));
+
+  g_clear_pointer (&self->endurance, cm_endurance_free);
+  if (endurance != NULL)
+    self->endurance = cm_endurance_copy (endurance);
 }

@@ -9,6 +9,7 @@
 #include <json-glib/json-glib.h>
 
 #include "cm-capacity-report.h"
+#include "cm-endurance.h"
 #include "cm-card-info.h"
 #include "cm-host.h"
 #include "cm-stats.h"
@@ -230,6 +231,9 @@ void          cm_result_set_verify      (CmResult     *self,
 const char   *cm_result_get_kind        (CmResult     *self);
 void          cm_result_set_kind        (CmResult     *self,
                                          const char   *kind);
+const CmEndurance *cm_result_get_endurance (CmResult *self);
+void          cm_result_set_endurance   (CmResult     *self,
+                                         const CmEndurance *endurance);
 const CmCapacityReport *cm_result_get_capacity (CmResult *self);
 void          cm_result_set_capacity    (CmResult     *self,
                                          const CmCapacityReport *report);

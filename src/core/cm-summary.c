@@ -16,6 +16,7 @@
 #include "cm-verdict.h"
 #include "cm-verify.h"
 
+#include "cm-endurance.h"
 #include "cm-summary.h"
 
 void
@@ -470,6 +471,24 @@ cm_summary_dup_answer (CmResult *result,
       /* Translators: a capacity check's answer; the first %s is the size
        * that keeps its data, the second the size the card says it has */
       return g_strdup_printf (_("Fake capacity · holds %s, not %s"), real, reported);
+    }
+  if (g_strcmp0 (kind, "wear") == 0 && cm_result_get_endurance (result) != NULL)
+    {
+      const CmEndurance *endurance = cm_result_get_endurance (result);
+      guint rounds = endurance->rounds->len;
+      guint first = cm_endurance_get_first_error_round (endurance);
+
+      if (!cm_endurance_lost_data (endurance))
+        {
+          *status = CM_STATUS_MEETS;
+          /* Translators: a wear test's answer */
+          return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Every round came back whole · %u round",
+                                               "Every round came back whole · %u rounds", rounds), rounds);
+        }
+      *status = CM_STATUS_BELOW;
+      /* Translators: a wear test's answer: the round data was first lost in, and how many ran */
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Data lost from round %u · %u round run",
+                                           "Data lost from round %u · %u rounds run", rounds), first, rounds);
     }
   return cm_summary_dup_banner (result, status);
 }

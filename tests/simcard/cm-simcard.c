@@ -62,6 +62,11 @@ typedef struct
   double   cache_idle_ms;      /* a pause in writes longer than this drains it */
   guint64  gc_every;           /* 0: no stalls; else one stall per this many bytes written */
   double   gc_stall_ms;
+  /* [wear]: see wear_limit (). */
+  guint64  wear_writes;        /* 0: blocks never wear out */
+  double   wear_spread;        /* relative spread of the limit around wear_writes */
+  guint64  wear_seed;
+  guint64  wear_block;         /* bytes per wear block */
 } SimModel;
 
 typedef struct
@@ -106,6 +111,10 @@ typedef struct
   guint64  cached_bytes;       /* counters for stats */
   guint64  slow_bytes;
   guint64  stalls;
+  /* Wear: bytes written to each block (lock held). */
+  guint64 *wear_counts;
+  guint64  wear_blocks;
+  guint64  worn_reads;         /* read commands that returned a worn block */
 } SimCard;
 
 static SimCard card;
@@ -250,6 +259,157 @@ model_cache_from_keyfile (GKeyFile  *kf,
   return TRUE;
 }
 
+/* [wear]: a block (`block` bytes, by host address) survives a number of
+ * write commands that varies from block to block: `writes` on average,
+ * spread uniformly over ±`spread` of it, drawn from `seed` so the same
+ * profile wears the same way every time. Writes are counted in bytes: a
+ * block has had one write for every `block` bytes written to it, however
+ * the host's commands were cut; once a block has had more writes than its
+ * limit it is worn, and every read of it returns its bytes inverted — wrong
+ * data, not an I/O error, the way cheap cards die. */
+static gboolean
+model_wear_from_keyfile (GKeyFile  *kf,
+                         SimModel  *m,
+                         GError   **error)
+{
+  if (!key_size (kf, "wear", "writes", 0, &m->wear_writes, error) ||
+      !key_size (kf, "wear", "seed", 1, &m->wear_seed, error) ||
+      !key_size (kf, "wear", "block", 64 * 1024, &m->wear_block, error))
+    return FALSE;
+  m->wear_spread = CLAMP (key_double (kf, "wear", "spread", 0.2), 0.0, 1.0);
+  if (m->wear_block < 512 || m->wear_block % 512 != 0)
+    {
+      g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_INVALID_VALUE,
+                   "[wear] block must be a multiple of 512 bytes, e.g. 64KiB");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static guint64
+splitmix64 (guint64 x)
+{
+  x += G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
+  x = (x ^ (x >> 30)) * G_GUINT64_CONSTANT (0xBF58476D1CE4E5B9);
+  x = (x ^ (x >> 27)) * G_GUINT64_CONSTANT (0x94D049BB133111EB);
+  return x ^ (x >> 31);
+}
+
+/* How many writes block @b survives. */
+static guint64
+wear_limit (const SimModel *m,
+            guint64         b)
+{
+  double u = (splitmix64 (m->wear_seed * G_GUINT64_CONSTANT (0x100000001B3) ^ b) >> 11) * 0x1.0p-53;
+  double l = m->wear_writes * (1.0 + m->wear_spread * (2.0 * u - 1.0));
+
+  return l <= 0 ? 0 : (guint64) (l + 0.5);
+}
+
+static guint64
+wear_n_blocks (const SimModel *m)
+{
+  return (m->size + m->wear_block - 1) / m->wear_block;
+}
+
+/* The wear model's predictions for a host that writes every block once per
+ * round: the first round in which a block reads back wrong, and the share
+ * of 512-byte sectors that read back wrong in rounds 1, 2, … up to the
+ * round after which every block is worn (at most 200 rounds). */
+static void
+print_wear_model (const SimModel *m)
+{
+  guint64 n = wear_n_blocks (m), first = 0, last = 0, b, r;
+  g_autofree guint64 *worn_sectors = NULL;
+  guint64 total = m->size / 512, acc = 0;
+
+  printf ("SIMCARD_WEAR_WRITES=%" G_GUINT64_FORMAT "\n", m->wear_writes);
+  printf ("SIMCARD_WEAR_SPREAD=%g\n", m->wear_spread);
+  printf ("SIMCARD_WEAR_SEED=%" G_GUINT64_FORMAT "\n", m->wear_seed);
+  printf ("SIMCARD_WEAR_BLOCK=%" G_GUINT64_FORMAT "\n", m->wear_block);
+  if (m->wear_writes == 0)
+    {
+      printf ("SIMCARD_WEAR_FIRST_ROUND=0\n");
+      printf ("SIMCARD_WEAR_BAD_SHARE=\n");
+      return;
+    }
+  worn_sectors = g_new0 (guint64, 202);
+  for (b = 0; b < n; b++)
+    {
+      guint64 round = wear_limit (m, b) + 1;     /* the first bad round */
+      guint64 bytes = MIN (m->wear_block, m->size - b * m->wear_block);
+
+      if (first == 0 || round < first)
+        first = round;
+      last = MAX (last, round);
+      worn_sectors[MIN (round, 201)] += bytes / 512;
+    }
+  printf ("SIMCARD_WEAR_FIRST_ROUND=%" G_GUINT64_FORMAT "\n", first);
+  printf ("SIMCARD_WEAR_BAD_SHARE=\"");
+  for (r = 1; r <= MIN (last, 200); r++)
+    {
+      acc += worn_sectors[r];
+      printf ("%s%.6f", r > 1 ? " " : "", (double) acc / total);
+    }
+  printf ("\"\n");
+}
+
+static gboolean
+wear_enabled (void)
+{
+  return card.model.wear_writes > 0;
+}
+
+/* A write command: its bytes count against every block it touches. */
+static void
+wear_write (off_t  offset,
+            size_t len)
+{
+  guint64 b;
+
+  if (!wear_enabled () || len == 0)
+    return;
+  g_mutex_lock (&card.lock);
+  for (b = offset / card.model.wear_block;
+       b * card.model.wear_block < (guint64) offset + len && b < card.wear_blocks; b++)
+    {
+      guint64 start = MAX (b * card.model.wear_block, (guint64) offset);
+      guint64 end = MIN ((b + 1) * card.model.wear_block, (guint64) offset + len);
+
+      card.wear_counts[b] += end - start;
+    }
+  g_mutex_unlock (&card.lock);
+}
+
+/* A read command: worn blocks come back inverted. */
+static void
+wear_read (char   *buf,
+           size_t  len,
+           off_t   offset)
+{
+  guint64 b;
+  gboolean any = FALSE;
+
+  if (!wear_enabled () || len == 0)
+    return;
+  g_mutex_lock (&card.lock);
+  for (b = offset / card.model.wear_block;
+       b * card.model.wear_block < (guint64) offset + len && b < card.wear_blocks; b++)
+    {
+      guint64 start = MAX (b * card.model.wear_block, (guint64) offset);
+      guint64 end = MIN ((b + 1) * card.model.wear_block, (guint64) offset + len);
+
+      if (card.wear_counts[b] <= wear_limit (&card.model, b) * card.model.wear_block)
+        continue;
+      for (guint64 i = start; i < end; i++)
+        buf[i - offset] = ~buf[i - offset];
+      any = TRUE;
+    }
+  if (any)
+    card.worn_reads++;
+  g_mutex_unlock (&card.lock);
+}
+
 static gboolean
 model_from_keyfile (GKeyFile  *kf,
                     SimModel  *m,
@@ -279,7 +439,8 @@ model_from_keyfile (GKeyFile  *kf,
   m->write_mb_s = key_double (kf, "write", "bandwidth-mb-s", 20);
   m->write_penalty_us = key_double (kf, "write", "random-penalty-us", 1000);
   if (!key_size (kf, "controller-cache", "size", 0, &m->controller_cache, error) ||
-      !model_cache_from_keyfile (kf, m, error))
+      !model_cache_from_keyfile (kf, m, error) ||
+      !model_wear_from_keyfile (kf, m, error))
     return FALSE;
 
   if (factor < 1.0)
@@ -382,6 +543,7 @@ print_model (const SimModel *m)
   printf ("SIMCARD_RAND_READ_IOPS_QD32=%.0f\n", predict_iops (m, FALSE, 32));
   printf ("SIMCARD_RAND_WRITE_IOPS_QD32=%.0f\n", predict_iops (m, TRUE, 32));
   print_cache_model (m);
+  print_wear_model (m);
 }
 
 /* A write into an allocation unit the card does not have open costs the
@@ -730,12 +892,14 @@ stats_text (void)
                           "cached_bytes=%" G_GUINT64_FORMAT "\n"
                           "slow_bytes=%" G_GUINT64_FORMAT "\n"
                           "cache_fill=%" G_GUINT64_FORMAT "\n"
-                          "stalls=%" G_GUINT64_FORMAT "\n",
+                          "stalls=%" G_GUINT64_FORMAT "\n"
+                          "worn_reads=%" G_GUINT64_FORMAT "\n",
                           card.commands, card.reads, card.writes,
                           card.read_bytes, card.write_bytes,
                           card.penalties, card.failed, card.late,
                           card.cache_hits, card.cached_bytes, card.slow_bytes,
-                          cache_fill_at (now_ns ()), card.stalls);
+                          cache_fill_at (now_ns ()), card.stalls,
+                          card.worn_reads);
   for (i = 0; i < N_SIZE_BUCKETS; i++)
     if (card.size_buckets[i] > 0)
       g_string_append_printf (s, "size_%" G_GUINT64_FORMAT "=%" G_GUINT64_FORMAT "\n",
@@ -870,6 +1034,8 @@ sim_read (const char            *path,
   r = backing_io (FALSE, buf, len, offset);
   if (r > 0)
     controller_cache_read (buf, len, offset);
+  if (r > 0)
+    wear_read (buf, r, offset);
   command_end (slot, deadline);
   return r;
 }
@@ -897,6 +1063,8 @@ sim_write (const char            *path,
   r = backing_io (TRUE, (char *) buf, len, offset);
   if (r > 0)
     controller_cache_write (buf, len, offset);
+  if (r > 0)
+    wear_write (offset, r);
   command_end (slot, deadline);
   return r;
 }
@@ -1055,6 +1223,11 @@ main (int   argc,
   g_mutex_init (&card.lock);
   g_cond_init (&card.slot_free);
   card.slots = g_new0 (SimSlot, card.model.queue);
+  if (wear_enabled ())
+    {
+      card.wear_blocks = wear_n_blocks (&card.model);
+      card.wear_counts = g_new0 (guint64, card.wear_blocks);
+    }
 
   /* Deadlines are tens of µs apart; the default 50 µs timer slack would
    * blur them. Threads FUSE starts inherit this. */

@@ -26,11 +26,12 @@ cleanup () {
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/test-simcard.XXXXXX")
 trap cleanup EXIT
 
-# card_up PROFILE: sets SIMCARD_* in this shell, or skips everything.
+# card_up PROFILE [SIMCARD-UP OPTIONS…]: sets SIMCARD_* in this shell, or
+# skips everything.
 card_up () {
   local out rc
   unset SIMCARD_DEV SIMCARD_DIR SIMCARD_PID
-  out=$("$up" "$1" 2> "$scratch/up.err")
+  out=$("$up" "$@" 2> "$scratch/up.err")
   rc=$?
   [ $rc = 77 ] && skip_all "$(cat "$scratch/up.err")"
   if [ $rc != 0 ]; then
@@ -103,6 +104,8 @@ for profile in good-a1 seq-fast-rand-slow slow-c4 a2-queued; do
   card_up "$profile" || continue
   check "$profile: the device reports the profile's size" \
     test "$(blockdev --getsize64 "$SIMCARD_DEV")" = "$SIMCARD_SIZE"
+  check "$profile: does not wear out (wear is off by default)" \
+    test "$SIMCARD_WEAR_FIRST_ROUND" = 0
 
   measure seq-write "$SIMCARD_SEQ_WRITE_MB_S" mbw --rw=write --bs=4M --size=$seq_area
   measure seq-read "$SIMCARD_SEQ_READ_MB_S" mbr --rw=read --bs=4M --size=$seq_area
@@ -157,6 +160,45 @@ if card_up read-only; then
   check "read-only: writing to the card file fails with EROFS" \
     bash -c "dd if=/dev/zero of='$SIMCARD_DIR/mnt/card.img' bs=4k count=1 conv=notrunc oflag=direct 2>&1 | grep -q 'Read-only file system'"
   card_down read-only
+fi
+
+# A card that wears out: every round writes the whole card and reads it
+# back; the share of sectors that come back wrong is the model's, round by
+# round, starting in the modelled first round, and never an I/O error.
+if card_up good-a1 --size 8MiB -- --set wear.writes=3 --set wear.spread=0.5 \
+     --set write.bandwidth-mb-s=200 --set read.bandwidth-mb-s=400; then
+  read -r -a shares <<< "$SIMCARD_WEAR_BAD_SHARE"
+  check "wear: the model names a first bad round ($SIMCARD_WEAR_FIRST_ROUND)" \
+    test "$SIMCARD_WEAR_FIRST_ROUND" -ge 1
+  check "wear: the model reaches a fully worn card (${#shares[@]} rounds)" \
+    test "${#shares[@]}" -ge "$SIMCARD_WEAR_FIRST_ROUND"
+  for ((round = 1; round <= ${#shares[@]}; round++)); do
+    head -c "$SIMCARD_SIZE" /dev/urandom > "$scratch/round"
+    dd if="$scratch/round" of="$SIMCARD_DEV" bs=512K oflag=direct status=none
+    check "wear: round $round writes without an I/O error" test $? -eq 0
+    dd if="$SIMCARD_DEV" of="$scratch/back" bs=512K iflag=direct status=none
+    check "wear: round $round reads back without an I/O error" test $? -eq 0
+    share=$(python3 - "$scratch/round" "$scratch/back" <<'PY'
+import sys
+a = open(sys.argv[1], 'rb').read()
+b = open(sys.argv[2], 'rb').read()
+n = len(a) // 512
+bad = sum(1 for i in range(n) if a[i*512:(i+1)*512] != b[i*512:(i+1)*512])
+print("%.6f" % (bad / n))
+PY
+)
+    expected=${shares[$((round - 1))]}
+    echo "# wear: round $round: $share of sectors bad, model $expected"
+    check "wear: round $round has the modelled share of bad sectors ($share vs $expected)" \
+      awk -v m="$share" -v e="$expected" 'BEGIN { exit !(m - e < 1e-5 && e - m < 1e-5) }'
+    if [ "$round" -lt "$SIMCARD_WEAR_FIRST_ROUND" ]; then
+      check "wear: round $round, before the first bad round, is whole" test "$share" = 0.000000
+    elif [ "$round" = "$SIMCARD_WEAR_FIRST_ROUND" ]; then
+      check "wear: the first bad round has bad sectors" test "$share" != 0.000000
+    fi
+  done
+  check "wear: the daemon counted worn reads" grep -q '^worn_reads=[1-9]' "$SIMCARD_DIR/mnt/stats"
+  card_down wear
 fi
 
 # A card that dies: EIO once its commands run out.

@@ -1,0 +1,175 @@
+/* cm-endurance.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A wear test's findings: its rounds, the thresholds read from them (the
+ * round in which data was first lost, and in which 0.1 %, 1 %, 10 %,
+ * 25 % and 50 % of the card came back wrong, as Mikaey's Flash Stress
+ * Test counts them) and the sentence that says it.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "cm-endurance.h"
+
+static const double shares[CM_ENDURANCE_N_THRESHOLDS] = { 0, 0.001, 0.01, 0.10, 0.25, 0.50 };
+
+CmEndurance *
+cm_endurance_new (void)
+{
+  CmEndurance *e = g_new0 (CmEndurance, 1);
+
+  e->rounds = g_array_new (FALSE, FALSE, sizeof (CmWearRound));
+  return e;
+}
+
+CmEndurance *
+cm_endurance_copy (const CmEndurance *endurance)
+{
+  CmEndurance *copy;
+
+  g_return_val_if_fail (endurance != NULL, NULL);
+
+  copy = g_new0 (CmEndurance, 1);
+  copy->rounds = g_array_copy (endurance->rounds);
+  copy->stopped = g_strdup (endurance->stopped);
+  return copy;
+}
+
+void
+cm_endurance_free (CmEndurance *endurance)
+{
+  if (endurance == NULL)
+    return;
+  g_clear_pointer (&endurance->rounds, g_array_unref);
+  g_free (endurance->stopped);
+  g_free (endurance);
+}
+
+/* The share of bad sectors threshold @index stands for; 0 is the first
+ * error (any bad sector). */
+double
+cm_endurance_threshold_share (guint index)
+{
+  g_return_val_if_fail (index < CM_ENDURANCE_N_THRESHOLDS, 0);
+
+  return shares[index];
+}
+
+/**
+ * cm_endurance_get_threshold:
+ * @index: 0 for the first error, then 0.1 %, 1 %, 10 %, 25 %, 50 %
+ * @round: (out) (optional): the first round that reached it
+ * @bytes_written: (out) (optional): bytes written by the end of that round
+ *
+ * Returns: %TRUE when a round reached the threshold
+ */
+gboolean
+cm_endurance_get_threshold (const CmEndurance *endurance,
+                            guint              index,
+                            guint             *round,
+                            guint64           *bytes_written)
+{
+  g_return_val_if_fail (endurance != NULL, FALSE);
+  g_return_val_if_fail (index < CM_ENDURANCE_N_THRESHOLDS, FALSE);
+
+  for (guint i = 0; i < endurance->rounds->len; i++)
+    {
+      const CmWearRound *r = &g_array_index (endurance->rounds, CmWearRound, i);
+      gboolean reached = index == 0 ? r->bad_sectors > 0
+                                    : r->sectors > 0 && r->bad_sectors >= shares[index] * r->sectors;
+
+      if (reached)
+        {
+          if (round != NULL)
+            *round = r->round;
+          if (bytes_written != NULL)
+            *bytes_written = r->bytes_written;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* The round in which data was first lost, 0 while none was. */
+guint
+cm_endurance_get_first_error_round (const CmEndurance *endurance)
+{
+  guint round = 0;
+
+  g_return_val_if_fail (endurance != NULL, 0);
+
+  cm_endurance_get_threshold (endurance, 0, &round, NULL);
+  return round;
+}
+
+gboolean
+cm_endurance_lost_data (const CmEndurance *endurance)
+{
+  g_return_val_if_fail (endurance != NULL, FALSE);
+
+  return cm_endurance_get_first_error_round (endurance) > 0;
+}
+
+char *
+cm_endurance_describe (const CmEndurance *endurance)
+{
+  const CmWearRound *last;
+  g_autofree char *total = NULL;
+  g_autofree char *by_then = NULL;
+  guint first = 0, worst;
+  guint64 first_bytes = 0;
+  double share;
+
+  g_return_val_if_fail (endurance != NULL, NULL);
+
+  if (endurance->rounds->len == 0)
+    return g_strdup (_("No round of the wear test was finished, so there is nothing to judge yet."));
+
+  last = &g_array_index (endurance->rounds, CmWearRound, endurance->rounds->len - 1);
+  total = g_format_size (last->bytes_written);
+  if (!cm_endurance_get_threshold (endurance, 0, &first, &first_bytes))
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                         "Every round came back whole: %u round, %s written.",
+                                         "Every round came back whole: %u rounds, %s written.",
+                                         last->round),
+                            last->round, total);
+
+  by_then = g_format_size (first_bytes);
+  share = last->sectors > 0 ? 100.0 * last->bad_sectors / last->sectors : 0;
+  worst = 0;
+  for (guint i = 1; i < CM_ENDURANCE_N_THRESHOLDS; i++)
+    if (cm_endurance_get_threshold (endurance, i, NULL, NULL))
+      worst = i;
+  if (worst == CM_ENDURANCE_N_THRESHOLDS - 1)
+    return g_strdup_printf (_("First data lost in round %u, after %s written; by round %u half the card came back wrong (%.1f %% in the last round, %s written in all). "
+                              "This card is worn out: don't keep anything on it."),
+                            first, by_then, last->round, share, total);
+  return g_strdup_printf (_("First data lost in round %u, after %s written; in round %u, the last, %.2f %% of the card came back wrong (%s written in all). "
+                            "Don't trust this card with anything you can't lose."),
+                          first, by_then, last->round, share, total);
+}
+
+guint64
+cm_endurance_mark_bad (guint8  *ever_bad,
+                       guint64  first,
+                       guint64  n)
+{
+  guint64 fresh = 0;
+
+  g_return_val_if_fail (ever_bad != NULL || n == 0, 0);
+
+  for (guint64 s = first; s < first + n; s++)
+    {
+      guint8 bit = 1u << (s % 8);
+
+      if (!(ever_bad[s / 8] & bit))
+        {
+          ever_bad[s / 8] |= bit;
+          fresh++;
+        }
+    }
+  return fresh;
+}

@@ -1,0 +1,62 @@
+/* cm-endurance.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * What a wear test (cm-wear.c) found, round by round: the document's
+ * "endurance" member, and its thresholds and sentence.
+ */
+
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* One round: the whole card written, then read back. Sectors are 512
+ * bytes; new_bad_sectors are those that were right in every earlier
+ * round; bytes_written counts every round up to and including this one. */
+typedef struct
+{
+  guint    round;              /* from 1 */
+  double   write_mb_per_s;     /* MB = 10^6 bytes */
+  double   read_mb_per_s;
+  guint64  sectors;
+  guint64  bad_sectors;
+  guint64  new_bad_sectors;
+  guint64  bytes_written;
+  double   seconds;            /* this round's */
+} CmWearRound;
+
+/* The thresholds, in this order: the first error, then 0.1 %, 1 %, 10 %,
+ * 25 % and 50 % of the sectors bad in one round. */
+#define CM_ENDURANCE_N_THRESHOLDS 6
+
+typedef struct
+{
+  GArray *rounds;              /* CmWearRound, round 1 first */
+  char   *stopped;             /* why it ended: "rounds", "hours", "half-bad", "cancelled", "card-gone" */
+} CmEndurance;
+
+CmEndurance *cm_endurance_new    (void);
+CmEndurance *cm_endurance_copy   (const CmEndurance *endurance);
+void         cm_endurance_free   (CmEndurance       *endurance);
+
+double       cm_endurance_threshold_share (guint index);
+gboolean     cm_endurance_get_threshold (const CmEndurance *endurance,
+                                         guint              index,
+                                         guint             *round,
+                                         guint64           *bytes_written);
+guint        cm_endurance_get_first_error_round (const CmEndurance *endurance);
+gboolean     cm_endurance_lost_data (const CmEndurance *endurance);
+char        *cm_endurance_describe  (const CmEndurance *endurance) G_GNUC_WARN_UNUSED_RESULT;
+
+/* The round bookkeeping: @ever_bad has one bit per sector of the card.
+ * Marks @n sectors from @first bad and returns how many of them had not
+ * been bad before. */
+guint64      cm_endurance_mark_bad  (guint8            *ever_bad,
+                                     guint64            first,
+                                     guint64            n);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CmEndurance, cm_endurance_free)
+
+G_END_DECLS

@@ -1,0 +1,271 @@
+/* cm-job-wear.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The wear test as a kind of card job: the rounds of cm-wear.c on the
+ * whole unmounted card, in a worker thread, with their progress and each
+ * finished round handed to the job's thread. Only with leave to destroy
+ * the card's data (CM_VERIFY_FLAGS_DESTROY_DATA), never on a card in use.
+ * A test that is stopped after a round or more keeps the rounds it
+ * finished, in its document; one stopped before ends cancelled.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cm-card-use.h"
+#include "cm-job-open.h"
+#include "cm-job-kind.h"
+#include "cm-target.h"
+#include "cm-wear.h"
+
+typedef struct
+{
+  CmJob        *job;
+  GMainContext *context;
+  CmTarget     *target;
+  char         *device;
+  GDateTime    *started;
+  CmWearLimits  limits;
+  GTask        *outer;       /* the job's, for the CmResult */
+  CmEndurance  *endurance;
+  GError       *error;
+} WearJob;
+
+static void
+wear_job_free (WearJob *w)
+{
+  g_clear_object (&w->job);
+  g_clear_pointer (&w->context, g_main_context_unref);
+  g_clear_object (&w->target);
+  g_free (w->device);
+  g_clear_pointer (&w->started, g_date_time_unref);
+  g_clear_pointer (&w->endurance, cm_endurance_free);
+  g_clear_error (&w->error);
+  g_free (w);
+}
+
+typedef struct
+{
+  CmJob       *job;
+  guint        round;
+  gboolean     reading;
+  double       fraction;
+  double       seconds_left;
+  gboolean     is_round;
+  CmWearRound  done;
+} Report;
+
+static gboolean
+report_in_job (gpointer data)
+{
+  Report *r = data;
+
+  if (r->is_round)
+    cm_job_wear_round_done (r->job, &r->done);
+  else
+    {
+      g_autofree char *phase = g_strdup_printf (r->reading ? _("Round %u: reading back") : _("Round %u: writing"),
+                                                r->round);
+
+      cm_job_report (r->job, r->fraction, r->seconds_left, phase);
+    }
+  return G_SOURCE_REMOVE;
+}
+
+static void
+report_free (gpointer data)
+{
+  Report *r = data;
+
+  g_object_unref (r->job);
+  g_free (r);
+}
+
+static void
+progress_cb (guint    round,
+             gboolean reading,
+             double   fraction,
+             double   seconds_left,
+             gpointer user_data)
+{
+  WearJob *w = user_data;
+  Report *r = g_new0 (Report, 1);
+
+  r->job = g_object_ref (w->job);
+  r->round = round;
+  r->reading = reading;
+  r->fraction = fraction;
+  r->seconds_left = seconds_left;
+  g_main_context_invoke_full (w->context, G_PRIORITY_DEFAULT, report_in_job, r, report_free);
+}
+
+static void
+round_done_cb (const CmWearRound *round,
+               gpointer           user_data)
+{
+  WearJob *w = user_data;
+  Report *r = g_new0 (Report, 1);
+
+  r->job = g_object_ref (w->job);
+  r->is_round = TRUE;
+  r->done = *round;
+  g_main_context_invoke_full (w->context, G_PRIORITY_DEFAULT, report_in_job, r, report_free);
+}
+
+static const CmWearCallbacks callbacks = { progress_cb, round_done_cb };
+
+static void
+thread_func (GTask        *task,
+             gpointer      source,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  WearJob *w = task_data;
+
+  w->endurance = cm_wear_run (cm_target_get_fd (w->target), cm_target_get_size (w->target),
+                              &w->limits, &callbacks, w, cancellable, &w->error);
+  g_task_return_boolean (task, TRUE);
+}
+
+static CmResult *
+make_result (WearJob *w)
+{
+  CmResult *result = cm_result_new ();
+  g_autofree char *summary = cm_endurance_describe (w->endurance);
+
+  cm_result_set_started (result, w->started);
+  cm_result_set_profile (result, "wear");
+  cm_result_set_target (result, w->device, "raw-write", w->device, NULL);
+  cm_result_set_direct_io (result, TRUE);
+  cm_result_set_area_bytes (result, cm_target_get_size (w->target));
+  cm_result_set_endurance (result, w->endurance);
+  cm_result_set_summary (result, summary);
+  if (g_strcmp0 (w->endurance->stopped, "cancelled") == 0)
+    cm_result_add_note (result, _("The wear test was stopped before its end; the rounds it finished are kept here."));
+  else if (g_strcmp0 (w->endurance->stopped, "half-bad") == 0)
+    cm_result_add_note (result, _("The wear test ended because half of the card came back wrong in one round."));
+  if (w->error != NULL && !g_error_matches (w->error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    cm_result_add_note (result, w->error->message);
+  return result;
+}
+
+/* Rounds finished make a document however the run ended; none, the
+ * error (or the stop) is the job's end. */
+static void
+done_cb (GObject      *object,
+         GAsyncResult *res,
+         gpointer      user_data)
+{
+  WearJob *w = user_data;
+  GTask *outer = w->outer;
+
+  cm_target_close (w->target);
+  if (w->endurance == NULL || w->endurance->rounds->len == 0)
+    {
+      GError *error = w->error != NULL ? g_steal_pointer (&w->error)
+                                       : g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                                              _("The wear test was stopped before its first round ended."));
+
+      g_task_return_error (outer, error);
+    }
+  else
+    g_task_return_pointer (outer, make_result (w), g_object_unref);
+  g_object_unref (outer);
+}
+
+static void
+opened_cb (GObject      *object,
+           GAsyncResult *res,
+           gpointer      user_data)
+{
+  GTask *task = user_data;
+  CmJob *job = g_task_get_source_object (task);
+  g_autoptr(GTask) worker = NULL;
+  GError *error = NULL;
+  CmTarget *target = cm_job_open_target_finish (res, &error);
+  WearJob *w;
+
+  if (target == NULL)
+    {
+      g_task_return_error (task, error);
+      g_object_unref (task);
+      return;
+    }
+  if (cm_target_get_write_protected (target))
+    {
+      g_task_return_new_error (task, CM_TARGET_ERROR, CM_TARGET_ERROR_READ_ONLY,
+                               _("%s is write-protected, so the wear test cannot write to it. Slide the card's lock switch up, or use another card."),
+                               cm_target_get_path (target));
+      g_object_unref (target);
+      g_object_unref (task);
+      return;
+    }
+
+  w = g_new0 (WearJob, 1);
+  w->job = g_object_ref (job);
+  w->context = g_main_context_ref_thread_default ();
+  w->target = target;
+  w->device = g_strdup (cm_target_get_path (target));
+  w->started = g_date_time_new_now_utc ();
+  w->limits.rounds = cm_job_get_wear_rounds (job);
+  w->limits.seconds = cm_job_get_wear_seconds (job);
+  w->outer = task;
+
+  cm_job_report (job, 0, -1, _("Round 1: writing"));
+  worker = g_task_new (job, g_task_get_cancellable (task), done_cb, w);
+  g_task_set_check_cancellable (worker, FALSE);
+  g_task_set_task_data (worker, w, (GDestroyNotify) wear_job_free);
+  g_task_run_in_thread (worker, thread_func);
+}
+
+static void
+run (CmJob *job,
+     GTask *task)
+{
+  CmDevice *device = cm_job_get_device (job);
+  const char *path = cm_job_get_path (job) != NULL ? cm_job_get_path (job)
+                     : device != NULL ? cm_device_get_device (device) : NULL;
+  GError *error = NULL;
+  struct stat st;
+
+  if (path == NULL || stat (path, &st) != 0 || !S_ISBLK (st.st_mode))
+    {
+      g_task_return_new_error (task, CM_TARGET_ERROR, CM_TARGET_ERROR_NOT_SUPPORTED,
+                               _("%s is not a card's device. The wear test runs on a whole unmounted card, such as /dev/mmcblk0."),
+                               path != NULL ? path : "");
+      g_object_unref (task);
+      return;
+    }
+  if (!(cm_job_get_verify_flags (job) & CM_VERIFY_FLAGS_DESTROY_DATA))
+    {
+      g_task_return_new_error (task, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NEEDS_CONSENT,
+                               _("The wear test overwrites all of %s, round after round, destroying everything on it and wearing the card out."),
+                               path);
+      g_object_unref (task);
+      return;
+    }
+  if (!cm_card_check_not_in_use (path, CM_CARD_USE_WEAR_TEST, &error))
+    {
+      g_task_return_error (task, error);
+      g_object_unref (task);
+      return;
+    }
+
+  /* The app opens the device through UDisks, so that polkit can ask. */
+  cm_job_report (job, 0, -1, _("Opening the card"));
+  cm_job_open_target_async (device, path, TRUE, cm_job_get_prefer_udisks (job),
+                            g_task_get_cancellable (task), opened_cb, task);
+}
+
+const CmJobKind cm_job_kind_wear = {
+  .name = "wear",
+  .title = N_("Wear test"),
+  .doing = N_("a wear test"),
+  .writes = TRUE,
+  .keeps_stopped = TRUE,
+  .run = run,
+};
