@@ -30,6 +30,7 @@
 #include "cm-card-page.h"
 #include "cm-history-page.h"
 #include "cm-run-page.h"
+#include "cm-endurance.h"
 #include "cm-result-page.h"
 #include "cm-summary.h"
 #include "cm-test-app.h"
@@ -214,8 +215,8 @@ test_no_internal_names (void)
     }
 
   /* Every other kind of document too: a full verify, whose tests have
-   * internal names of their own, and a capacity check. */
-  for (guint k = 0; k < 2; k++)
+   * internal names of their own, a capacity check and a wear test. */
+  for (guint k = 0; k < 3; k++)
     {
       g_autoptr(CmResult) result = cm_result_new ();
       g_autoptr(GString) labels = g_string_new (NULL);
@@ -236,12 +237,27 @@ test_no_internal_names (void)
           cm_result_take_test (result, read);
           cm_result_set_verify (result, verify);
         }
-      else
+      else if (k == 1)
         {
           g_autoptr(CmCapacityReport) report = cm_capacity_report_new ();
 
           report->reported_bytes = report->real_bytes = 1 << 30;
           cm_result_set_capacity (result, report);
+        }
+      else
+        {
+          CmEndurance *endurance = cm_endurance_new ();
+
+          for (guint r = 1; r <= 2; r++)
+            {
+              CmWearRound round = { .round = r, .write_mb_per_s = 20, .read_mb_per_s = 40,
+                                    .sectors = 1 << 11, .bytes_written = (guint64) r << 20, .seconds = 1 };
+
+              g_array_append_val (endurance->rounds, round);
+            }
+          cm_result_set_kind (result, "wear");
+          cm_result_set_endurance (result, endurance);
+          cm_endurance_free (endurance);
         }
       cm_result_set_target (result, "/dev/sdx", "raw-write", "/dev/sdx", NULL);
       page = g_object_ref_sink (cm_result_page_new (result));

@@ -28,6 +28,8 @@
 #include "cm-verdict.h"
 #include "cm-verify.h"
 
+#include "cm-endurance.h"
+
 #include "cm-result-page.h"
 
 struct _CmResultPage
@@ -87,6 +89,9 @@ dup_summary_sentence (CmResult *result)
 
   if (cm_result_get_summary (result) != NULL)
     return g_strdup (cm_result_get_summary (result));
+  /* A wear test that kept no sentence says it from its rounds. */
+  if (cm_result_get_endurance (result) != NULL)
+    return cm_endurance_describe (cm_result_get_endurance (result));
 
   return g_strdup_printf (_("Writes at %.1f MB/s and reads at %.1f MB/s in long runs; reads %.0f small 4K blocks per second."),
                           write != NULL ? write->mb_per_s : 0,
@@ -392,6 +397,40 @@ fill_capacity (CmResultPage *self)
   add_size (self, _("Controller cache ruled out"), report->cache_ruled_out);
 }
 
+/* A wear test: its rounds, the thresholds it reached and why it ended. */
+static void
+fill_wear (CmResultPage *self)
+{
+  const CmEndurance *endurance = cm_result_get_endurance (self->result);
+  const CmWearRound *last;
+
+  hide_benchmark (self);
+  if (endurance == NULL || endurance->rounds->len == 0)
+    return;
+  last = &g_array_index (endurance->rounds, CmWearRound, endurance->rounds->len - 1);
+  add_count (self, _("Rounds"), endurance->rounds->len);
+  add_size (self, _("Written in all"), last->bytes_written);
+  for (guint i = 0; i < CM_ENDURANCE_N_THRESHOLDS; i++)
+    {
+      guint round;
+      guint64 written;
+      g_autofree char *title = NULL;
+      g_autofree char *value = NULL;
+      g_autofree char *size = NULL;
+
+      if (!cm_endurance_get_threshold (endurance, i, &round, &written))
+        continue;
+      size = g_format_size (written);
+      title = i == 0 ? g_strdup (_("First data lost"))
+                     /* Translators: a wear test's threshold: "1 % of the card bad" */
+                     : g_strdup_printf (_("%g %% of the card bad"), cm_endurance_threshold_share (i) * 100);
+      /* Translators: "round 12, after 3.2 GB written" */
+      value = g_strdup_printf (_("Round %u, after %s written"), round, size);
+      add_fact (self, title, value);
+    }
+  add_count (self, _("Sectors bad in the last round"), last->bad_sectors);
+}
+
 static CmChartView *
 lookup_chart (CmResultPage *self,
               CmChartKind   kind)
@@ -634,6 +673,8 @@ cm_result_page_new (CmResult *result)
     fill_verify (self);
   else if (g_strcmp0 (kind, "capacity") == 0)
     fill_capacity (self);
+  else if (g_strcmp0 (kind, "wear") == 0)
+    fill_wear (self);
   else
     {
       fill_claims (self);

@@ -158,6 +158,32 @@ add_capacity_figures (GPtrArray *figures,
   add_figure (figures, NULL, CM_DIRECTION_WRITE, _("Reported size"), g_format_size (report->reported_bytes));
 }
 
+/* A wear test: how many rounds, the round data was first lost in, what
+ * was written in all, and the last round's speeds. */
+static void
+add_wear_figures (GPtrArray *figures,
+                  CmResult  *result)
+{
+  const CmEndurance *endurance = cm_result_get_endurance (result);
+  const CmWearRound *last;
+  guint first;
+
+  if (endurance == NULL || endurance->rounds->len == 0)
+    return;
+  last = &g_array_index (endurance->rounds, CmWearRound, endurance->rounds->len - 1);
+  first = cm_endurance_get_first_error_round (endurance);
+  /* Translators: a wear test's figure: how many rounds of writing the whole card ran */
+  add_figure (figures, NULL, CM_DIRECTION_WRITE, _("Rounds"), g_strdup_printf ("%u", endurance->rounds->len));
+  /* Translators: a wear test's figure: the round data was first lost in, or "None" */
+  add_figure (figures, NULL, CM_DIRECTION_READ, _("First data lost"),
+              first > 0 ? g_strdup_printf (_("Round %u"), first) : g_strdup (_("None")));
+  /* Translators: a wear test's figure: everything written to the card */
+  add_figure (figures, NULL, CM_DIRECTION_WRITE, _("Written in all"), g_format_size (last->bytes_written));
+  if (last->read_mb_per_s > 0)
+    /* Translators: a wear test's figure: the last round's read-back speed */
+    add_figure (figures, NULL, CM_DIRECTION_READ, _("Last read back"), cm_summary_format_rate (last->read_mb_per_s, "MB/s"));
+}
+
 GPtrArray *
 cm_summary_dup_headline (CmResult *result)
 {
@@ -174,6 +200,11 @@ cm_summary_dup_headline (CmResult *result)
   if (g_strcmp0 (cm_result_get_kind (result), "capacity") == 0)
     {
       add_capacity_figures (figures, result);
+      return figures;
+    }
+  if (g_strcmp0 (cm_result_get_kind (result), "wear") == 0)
+    {
+      add_wear_figures (figures, result);
       return figures;
     }
 
