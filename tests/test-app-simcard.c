@@ -37,7 +37,9 @@
 #include "cm-summary.h"
 #include "cm-test-app.h"
 #include "cm-verdict.h"
+#include "cm-endurance.h"
 #include "cm-verify-row.h"
+#include "cm-wear-row.h"
 #include "cm-window.h"
 
 static char *services_skip_reason;
@@ -1655,6 +1657,73 @@ test_verify_other_card (Fixture       *f,
   g_assert_cmpuint (summary->lost_bytes, ==, 0);
 }
 
+static gboolean
+wear_row_idle (gpointer data)
+{
+  return !cm_wear_row_get_busy (data);
+}
+
+/* "Wear Test…" as a user would: the red confirmation, rounds until half
+ * the card is bad (a simulated card that wears out), the job's bar over
+ * the page, and at the end the wear test's own page, whose first data
+ * lost is the round the card's model says. */
+static void
+test_wear (Fixture       *f,
+           gconstpointer  data)
+{
+  const char *args[] = { "good-a1", "--size", "16MiB", "--", "--set", "write.bandwidth-mb-s=200",
+                         "--set", "read.bandwidth-mb-s=400", "--set", "wear.writes=3", "--set", "wear.spread=0.5",
+                         "--set", "wear.seed=7", NULL };
+  CmCardPage *page;
+  CmWearRow *row;
+  GtkWidget *dialog;
+  CmResult *result;
+  const CmEndurance *endurance;
+  guint first;
+
+  if (!card_up (f, args))
+    return;
+  first = (guint) g_ascii_strtoull (card_get (f, "SIMCARD_WEAR_FIRST_ROUND"), NULL, 10);
+  g_assert_cmpuint (first, >, 0);
+  open_window (f);
+  g_assert_true (cm_test_wait_for (card_listed, f, 20));
+  g_assert_true (cm_window_open_path (f->window, card_get (f, "SIMCARD_DEV")));
+  page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
+  row = CM_WEAR_ROW (cm_card_page_get_wear_row (page));
+
+  cm_wear_row_activate (row);
+  cm_test_settle (0.2);
+  dialog = visible_dialog ();
+  g_assert_nonnull (dialog);
+  g_assert_cmpint (adw_message_dialog_get_response_appearance (ADW_MESSAGE_DIALOG (dialog), "wear"), ==,
+                   ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "wear");
+  gtk_window_close (GTK_WINDOW (dialog));
+  g_assert_true (cm_wear_row_get_busy (row));
+  g_assert_true (cm_card_page_get_job (page) == cm_wear_row_get_job (row));
+  g_assert_true (g_str_has_prefix (cm_card_page_get_job_bar_text (page), "Wear test: "));
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (f->app), "start-test"));
+
+  g_assert_true (cm_test_wait_for (wear_row_idle, row, 120));
+  g_assert_true (cm_test_wait_for (on_result_page, f, 10));
+  result = cm_result_page_get_result (CM_RESULT_PAGE (cm_window_get_page (f->window, "result")));
+  g_assert_true (result == cm_wear_row_get_result (row));
+  g_assert_cmpstr (cm_result_get_kind (result), ==, "wear");
+  endurance = cm_result_get_endurance (result);
+  g_assert_nonnull (endurance);
+  g_test_message ("%u rounds, first data lost in round %u (modelled %u): %s", endurance->rounds->len,
+                  cm_endurance_get_first_error_round (endurance), first, cm_result_get_summary (result));
+  g_assert_cmpuint (cm_endurance_get_first_error_round (endurance), ==, first);
+  g_assert_cmpint (cm_result_page_get_status (CM_RESULT_PAGE (cm_window_get_page (f->window, "result"))), ==,
+                   CM_STATUS_BELOW);
+  cm_test_save_screenshots (GTK_WIDGET (f->window), "wear-result");
+
+  /* Back on the card's page, the row keeps the answer. */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.back", NULL);
+  g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "card");
+  g_assert_true (g_str_has_prefix (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), "Data lost from round"));
+}
+
 /* Closing the window while a job runs asks; "Keep Testing" keeps it. */
 static void
 close_and_keep (Fixture *f)
@@ -1992,6 +2061,8 @@ main (int   argc,
               fixture_set_up, test_verify_fake, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/verify-other-card", Fixture, NULL,
               fixture_set_up, test_verify_other_card, fixture_tear_down);
+  g_test_add ("/cardmark/app-simcard/wear", Fixture, NULL,
+              fixture_set_up, test_wear, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/capacity-genuine", Fixture, NULL,
               fixture_set_up, test_capacity_genuine, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/capacity-screens", Fixture, NULL,

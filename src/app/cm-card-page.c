@@ -23,6 +23,7 @@
 #include "cm-toast.h"
 #include "cm-verdict.h"
 #include "cm-verify-row.h"
+#include "cm-wear-row.h"
 
 #include "cm-card-page.h"
 
@@ -54,6 +55,7 @@ struct _CmCardPage
   AdwPreferencesGroup *capacity_group;
   AdwActionRow   *capacity_row;
   GtkWidget      *verify_row;
+  GtkWidget      *wear_row;
   GtkSpinner     *capacity_spinner;
   GtkButton      *capacity_button;
   GtkProgressBar *capacity_progress;
@@ -79,6 +81,13 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
+
+enum {
+  SIGNAL_SHOW_RESULT,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 static gboolean
 offers_method (CmCardPage *self,
@@ -339,6 +348,8 @@ set_probing (CmCardPage *self,
   gtk_widget_set_sensitive (GTK_WIDGET (self->class_box), !probing);
   if (self->verify_row != NULL)
     gtk_widget_set_sensitive (self->verify_row, !probing);
+  if (self->wear_row != NULL)
+    gtk_widget_set_sensitive (self->wear_row, !probing);
   if (!probing)
     fill_capacity (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_JOB]);
@@ -562,8 +573,10 @@ cm_card_page_get_job (CmCardPage *self)
 
   if (self->capacity_job != NULL)
     return self->capacity_job;
-  if (self->verify_row != NULL)
+  if (self->verify_row != NULL && cm_verify_row_get_job (CM_VERIFY_ROW (self->verify_row)) != NULL)
     return cm_verify_row_get_job (CM_VERIFY_ROW (self->verify_row));
+  if (self->wear_row != NULL)
+    return cm_wear_row_get_job (CM_WEAR_ROW (self->wear_row));
   return NULL;
 }
 
@@ -582,20 +595,43 @@ cm_card_page_follow_job (CmCardPage *self,
     follow_capacity_job (self, job);
   else if (g_str_equal (cm_job_get_kind (job), "verify"))
     cm_verify_row_follow_job (CM_VERIFY_ROW (self->verify_row), job);
+  else if (g_str_equal (cm_job_get_kind (job), "wear"))
+    cm_wear_row_follow_job (CM_WEAR_ROW (self->wear_row), job);
 }
 
+/* A verify or a wear test started or ended: one job on a card at a time. */
 static void
-verify_busy_cb (CmCardPage *self)
+row_busy_cb (CmCardPage *self)
 {
-  gboolean busy = cm_verify_row_get_busy (CM_VERIFY_ROW (self->verify_row));
+  gboolean verifying = cm_verify_row_get_busy (CM_VERIFY_ROW (self->verify_row));
+  gboolean wearing = self->wear_row != NULL && cm_wear_row_get_busy (CM_WEAR_ROW (self->wear_row));
+  gboolean busy = verifying || wearing;
 
   gtk_widget_set_sensitive (GTK_WIDGET (self->test_group), !busy);
   gtk_widget_set_sensitive (self->start_button, !busy);
   gtk_widget_set_sensitive (GTK_WIDGET (self->class_box), !busy);
   gtk_widget_set_sensitive (GTK_WIDGET (self->capacity_row), !busy);
+  gtk_widget_set_sensitive (self->verify_row, !wearing);
+  if (self->wear_row != NULL)
+    gtk_widget_set_sensitive (self->wear_row, !verifying);
   if (!busy)
     fill_capacity (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_JOB]);
+}
+
+static void
+wear_show_result_cb (CmCardPage *self,
+                     CmResult   *result)
+{
+  g_signal_emit (self, signals[SIGNAL_SHOW_RESULT], 0, result);
+}
+
+/* The wear test's row, for the tests. */
+GtkWidget *
+cm_card_page_get_wear_row (CmCardPage *self)
+{
+  g_return_val_if_fail (CM_IS_CARD_PAGE (self), NULL);
+  return self->wear_row;
 }
 
 /* What the bar over the page says, or NULL while it is hidden; for the
@@ -725,6 +761,16 @@ cm_card_page_class_init (CmCardPageClass *klass)
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
+  /**
+   * CmCardPage::show-result:
+   * @result: a document of the page's card to show: a wear test's
+   *
+   * The window shows its page.
+   */
+  signals[SIGNAL_SHOW_RESULT] =
+    g_signal_new ("show-result", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, CM_TYPE_RESULT);
+
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/cardmark/CardMark/ui/cm-card-page.ui");
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, identity_group);
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, identity_row);
@@ -776,7 +822,11 @@ cm_card_page_new (CmCardItem *item)
   fill_capacity (self);
   self->verify_row = cm_verify_row_new (item);
   adw_preferences_group_add (self->capacity_group, self->verify_row);
-  g_signal_connect_object (self->verify_row, "notify::busy", G_CALLBACK (verify_busy_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->verify_row, "notify::busy", G_CALLBACK (row_busy_cb), self, G_CONNECT_SWAPPED);
+  self->wear_row = cm_wear_row_new (item);
+  adw_preferences_group_add (self->capacity_group, self->wear_row);
+  g_signal_connect_object (self->wear_row, "notify::busy", G_CALLBACK (row_busy_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->wear_row, "show-result", G_CALLBACK (wear_show_result_cb), self, G_CONNECT_SWAPPED);
   update_method_warning (self);
 
   return self;
@@ -805,6 +855,7 @@ cm_card_page_update_item (CmCardPage *self,
   if (self->capacity_job == NULL)
     fill_capacity (self);
   cm_verify_row_set_item (CM_VERIFY_ROW (self->verify_row), item);
+  cm_wear_row_set_item (CM_WEAR_ROW (self->wear_row), item);
 }
 
 CmCardItem *

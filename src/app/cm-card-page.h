@@ -41,6 +41,7 @@ const char *cm_card_page_get_capacity_outcome  (CmCardPage *self,
 GtkWidget  *cm_card_page_get_verify_row        (CmCardPage *self);
 CmJob      *cm_card_page_get_job               (CmCardPage *self);
 const char *cm_card_page_get_job_bar_text     (CmCardPage *self);
+GtkWidget  *cm_card_page_get_wear_row         (CmCardPage *self);
 void        cm_card_page_follow_job            (CmCardPage *self,
                                                 CmJob      *job);
 

@@ -238,6 +238,15 @@ _cm_window_drop_card_page (CmWindow *self)
   _cm_window_actions_update (self);
 }
 
+/* A document a card's page made (a wear test's): its page, from which
+ * Back returns to the card. */
+static void
+show_saved_result_cb (CmWindow *self,
+                      CmResult *result)
+{
+  _cm_window_show_result (self, result);
+}
+
 static void
 open_item (CmWindow   *self,
            CmCardItem *item)
@@ -256,6 +265,7 @@ open_item (CmWindow   *self,
   page = cm_card_page_new (item);
   g_signal_connect_object (page, "notify::job", G_CALLBACK (_cm_window_actions_update), self,
                            G_CONNECT_SWAPPED);
+  g_signal_connect_object (page, "show-result", G_CALLBACK (show_saved_result_cb), self, G_CONNECT_SWAPPED);
   /* A job started from the card's page before goes on: the page shows it
    * again. */
   if (job != NULL)

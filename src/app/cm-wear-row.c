@@ -1,0 +1,390 @@
+/* cm-wear-row.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * "Wear Test…" on a card's page: after a red confirmation, the wear test
+ * (the card job "wear") writes and reads back the whole unmounted card
+ * round after round until the user stops it, the card loses half its
+ * sectors, or it goes away. The row watches the job the application
+ * holds; it says the job's progress, and once the job ended with rounds,
+ * its answer, and Show opens the document's page (the "show-result"
+ * signal). A stopped wear test keeps the rounds it finished.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "cm-application.h"
+#include "cm-backend.h"
+#include "cm-history.h"
+#include "cm-summary.h"
+#include "cm-toast.h"
+#include "cm-verify.h"
+
+#include "cm-wear-row.h"
+
+struct _CmWearRow
+{
+  AdwActionRow   parent_instance;
+
+  CmCardItem    *item;
+  CmJob         *job;           /* the wear test that runs, watched */
+  CmResult      *result;        /* the last one, with its rounds */
+
+  GtkSpinner    *spinner;
+  GtkButton     *button;
+  GtkButton     *show_button;
+};
+
+G_DEFINE_FINAL_TYPE (CmWearRow, cm_wear_row, ADW_TYPE_ACTION_ROW)
+
+enum {
+  PROP_0,
+  PROP_BUSY,
+  N_PROPS
+};
+
+enum {
+  SIGNAL_SHOW_RESULT,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+/* Only a whole card that nothing uses can be worn: NULL with @why_not
+ * when this one may not. */
+static const char *
+choose_device (CmWearRow   *self,
+               const char **why_not)
+{
+  CmCardItem *item = self->item;
+
+  if (item == NULL)
+    {
+      *why_not = "";
+      return NULL;
+    }
+  if (cm_card_item_get_is_system (item) || cm_card_item_get_kind (item) == CM_CARD_KIND_HOME)
+    {
+      *why_not = _("This disk holds the running system: a wear test would destroy it.");
+      return NULL;
+    }
+  if (cm_card_item_get_kind (item) != CM_CARD_KIND_DEVICE || cm_card_item_get_device (item) == NULL)
+    {
+      *why_not = _("A wear test needs a whole card.");
+      return NULL;
+    }
+  if (cm_card_item_get_file_folder (item) != NULL)
+    {
+      *why_not = _("The card is mounted. Unmount it in Files to wear-test it; the test erases it.");
+      return NULL;
+    }
+  return cm_card_item_get_device (item);
+}
+
+static void
+fill_subtitle (CmWearRow *self)
+{
+  const char *why_not = NULL;
+  const char *device = choose_device (self, &why_not);
+  g_autofree char *answer = NULL;
+
+  gtk_widget_set_sensitive (GTK_WIDGET (self->button), device != NULL || self->job != NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->show_button), self->result != NULL && self->job == NULL);
+  if (self->result != NULL)
+    {
+      CmStatus status;
+
+      answer = cm_summary_dup_answer (self->result, &status);
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (self), answer);
+    }
+  else if (device == NULL)
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (self), why_not);
+  else
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (self),
+                                 _("Writes and reads back the whole card, round after round, until you stop it, "
+                                   "to find how long it lasts. Erases the card."));
+}
+
+static void
+set_busy (CmWearRow *self,
+          gboolean   busy)
+{
+  gtk_widget_set_visible (GTK_WIDGET (self->spinner), busy);
+  gtk_spinner_set_spinning (self->spinner, busy);
+  gtk_button_set_label (self->button, busy ? _("_Stop") : _("_Start"));
+  if (!busy)
+    fill_subtitle (self);
+  else
+    gtk_widget_set_visible (GTK_WIDGET (self->show_button), FALSE);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+}
+
+static void
+progress_cb (CmWearRow *self)
+{
+  g_autofree char *text = NULL;
+
+  if (self->job == NULL)
+    return;
+  text = cm_job_dup_progress_text (self->job);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (self), text);
+}
+
+static void
+state_cb (CmWearRow *self)
+{
+  g_autoptr(CmJob) job = self->job != NULL ? g_object_ref (self->job) : NULL;
+  const GError *error;
+
+  if (job == NULL || cm_job_is_active (job))
+    return;
+
+  g_signal_handlers_disconnect_by_data (job, self);
+  g_clear_object (&self->job);
+  if (self->item == NULL)
+    return;  /* the row went away; the job saved what it did */
+
+  error = cm_job_get_error (job);
+  if (cm_job_get_result (job) != NULL)
+    g_set_object (&self->result, cm_job_get_result (job));
+  set_busy (self, FALSE);
+  if (cm_job_get_result (job) != NULL)
+    {
+      if (cm_job_get_save_error (job) != NULL)
+        {
+          g_autofree char *message = g_strdup_printf (_("The result could not be kept in the history: %s"),
+                                                      cm_job_get_save_error (job)->message);
+
+          cm_toast_show (GTK_WIDGET (self), message);
+        }
+      g_signal_emit (self, signals[SIGNAL_SHOW_RESULT], 0, self->result);
+    }
+  else if (cm_job_get_state (job) == CM_JOB_STATE_CANCELLED)
+    cm_toast_show (GTK_WIDGET (self), _("Wear test stopped before its first round ended; nothing was kept."));
+  else if (error != NULL)
+    cm_toast_show (GTK_WIDGET (self), error->message);
+}
+
+/* Shows @job, a wear test of the row's card, until it ends. */
+void
+cm_wear_row_follow_job (CmWearRow *self,
+                        CmJob     *job)
+{
+  g_return_if_fail (CM_IS_WEAR_ROW (self));
+  g_return_if_fail (CM_IS_JOB (job));
+  g_return_if_fail (self->job == NULL);
+
+  self->job = g_object_ref (job);
+  g_signal_connect_object (job, "notify::progress", G_CALLBACK (progress_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (job, "notify::phase", G_CALLBACK (progress_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (job, "notify::seconds-left", G_CALLBACK (progress_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (job, "notify::state", G_CALLBACK (state_cb), self, G_CONNECT_SWAPPED);
+  set_busy (self, TRUE);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (self), _("Starting…"));
+  progress_cb (self);
+}
+
+static void
+start (CmWearRow *self)
+{
+  const char *why_not = NULL;
+  g_autoptr(CmJob) job = NULL;
+  g_autoptr(CmHistory) history = NULL;
+
+  if (choose_device (self, &why_not) == NULL)
+    return;
+  history = cm_history_new_default ();
+  job = cm_backend_new_job ("wear", NULL, self->item, CM_METHOD_RAW_WRITE);
+  cm_job_set_name (job, cm_card_item_get_name (self->item));
+  /* The user's consent, given in the dialog; rounds until Stop. */
+  cm_job_set_verify_flags (job, CM_VERIFY_FLAGS_DESTROY_DATA);
+  cm_job_set_history (job, history);
+  cm_wear_row_follow_job (self, job);
+  cm_application_start_job_from_widget (GTK_WIDGET (self), job);
+}
+
+static void
+confirm_cb (CmWearRow        *self,
+            const char       *response,
+            AdwMessageDialog *dialog)
+{
+  if (g_strcmp0 (response, "wear") == 0 && self->job == NULL && self->item != NULL)
+    start (self);
+}
+
+/* Starts after asking, or stops the wear test that runs. */
+void
+cm_wear_row_activate (CmWearRow *self)
+{
+  const char *why_not = NULL;
+  GtkRoot *root;
+  GtkWidget *dialog;
+  g_autofree char *size = NULL;
+  g_autofree char *body = NULL;
+
+  g_return_if_fail (CM_IS_WEAR_ROW (self));
+
+  if (self->job != NULL)
+    {
+      cm_job_cancel (self->job);
+      return;
+    }
+  if (choose_device (self, &why_not) == NULL)
+    {
+      cm_toast_show (GTK_WIDGET (self), why_not);
+      return;
+    }
+
+  size = g_format_size (cm_card_item_get_size (self->item));
+  root = gtk_widget_get_root (GTK_WIDGET (self));
+  body = g_strdup_printf (_("Everything on this %s card will be destroyed, and the test wears it out: CardMark writes all "
+                            "of it and reads it back, round after round, until you stop it or half of it stops keeping "
+                            "data. A round of a large card takes hours. The rounds finished are kept when you stop."), size);
+  dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                   _("Erase the Card and Wear It Out?"), body);
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
+                                    "cancel", _("_Cancel"),
+                                    "wear", _("_Erase and Start"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "wear", ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  g_signal_connect_object (dialog, "response", G_CALLBACK (confirm_cb), self, G_CONNECT_SWAPPED);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+button_clicked_cb (CmWearRow *self)
+{
+  cm_wear_row_activate (self);
+}
+
+static void
+show_clicked_cb (CmWearRow *self)
+{
+  if (self->result != NULL)
+    g_signal_emit (self, signals[SIGNAL_SHOW_RESULT], 0, self->result);
+}
+
+gboolean
+cm_wear_row_get_busy (CmWearRow *self)
+{
+  g_return_val_if_fail (CM_IS_WEAR_ROW (self), FALSE);
+
+  return self->job != NULL;
+}
+
+CmJob *
+cm_wear_row_get_job (CmWearRow *self)
+{
+  g_return_val_if_fail (CM_IS_WEAR_ROW (self), NULL);
+
+  return self->job;
+}
+
+/* The last wear test of the card that ended with rounds, or NULL. */
+CmResult *
+cm_wear_row_get_result (CmWearRow *self)
+{
+  g_return_val_if_fail (CM_IS_WEAR_ROW (self), NULL);
+
+  return self->result;
+}
+
+/* The same card, as UDisks sees it now (mounted or not). */
+void
+cm_wear_row_set_item (CmWearRow  *self,
+                      CmCardItem *item)
+{
+  g_return_if_fail (CM_IS_WEAR_ROW (self));
+
+  g_set_object (&self->item, item);
+  if (self->job == NULL)
+    fill_subtitle (self);
+}
+
+static void
+cm_wear_row_dispose (GObject *object)
+{
+  CmWearRow *self = CM_WEAR_ROW (object);
+
+  /* The job goes on without the row; the application holds it. */
+  if (self->job != NULL)
+    g_signal_handlers_disconnect_by_data (self->job, self);
+  g_clear_object (&self->job);
+  g_clear_object (&self->item);
+  g_clear_object (&self->result);
+
+  G_OBJECT_CLASS (cm_wear_row_parent_class)->dispose (object);
+}
+
+static void
+cm_wear_row_get_property (GObject    *object,
+                          guint       prop_id,
+                          GValue     *value,
+                          GParamSpec *pspec)
+{
+  CmWearRow *self = CM_WEAR_ROW (object);
+
+  switch (prop_id)
+    {
+    case PROP_BUSY:
+      g_value_set_boolean (value, cm_wear_row_get_busy (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cm_wear_row_class_init (CmWearRowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = cm_wear_row_dispose;
+  object_class->get_property = cm_wear_row_get_property;
+
+  properties[PROP_BUSY] =
+    g_param_spec_boolean ("busy", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * CmWearRow::show-result:
+   * @result: the wear test's document
+   *
+   * A wear test ended with rounds, or Show was clicked: its page.
+   */
+  signals[SIGNAL_SHOW_RESULT] =
+    g_signal_new ("show-result", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, CM_TYPE_RESULT);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/cardmark/CardMark/ui/cm-wear-row.ui");
+  gtk_widget_class_bind_template_child (widget_class, CmWearRow, spinner);
+  gtk_widget_class_bind_template_child (widget_class, CmWearRow, button);
+  gtk_widget_class_bind_template_child (widget_class, CmWearRow, show_button);
+  gtk_widget_class_bind_template_callback (widget_class, button_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, show_clicked_cb);
+}
+
+static void
+cm_wear_row_init (CmWearRow *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+}
+
+GtkWidget *
+cm_wear_row_new (CmCardItem *item)
+{
+  CmWearRow *self;
+
+  g_return_val_if_fail (CM_IS_CARD_ITEM (item), NULL);
+
+  self = g_object_new (CM_TYPE_WEAR_ROW, NULL);
+  cm_wear_row_set_item (self, item);
+  return GTK_WIDGET (self);
+}
