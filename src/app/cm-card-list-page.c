@@ -110,10 +110,7 @@ follow_job (CmCardListPage *self,
         g_signal_handlers_disconnect_by_func (old, job_changed_cb, row);
       if (job != NULL)
         {
-          g_signal_connect_object (job, "notify::progress", G_CALLBACK (job_changed_cb), row, G_CONNECT_SWAPPED);
-          g_signal_connect_object (job, "notify::phase", G_CALLBACK (job_changed_cb), row, G_CONNECT_SWAPPED);
-          g_signal_connect_object (job, "notify::seconds-left", G_CALLBACK (job_changed_cb), row, G_CONNECT_SWAPPED);
-          g_signal_connect_object (job, "notify::state", G_CALLBACK (job_changed_cb), row, G_CONNECT_SWAPPED);
+          cm_job_watch (job, G_CALLBACK (job_changed_cb), G_CALLBACK (job_changed_cb), row);
         }
       g_object_set_data_full (G_OBJECT (row), "cm-job", job != NULL ? g_object_ref (job) : NULL, g_object_unref);
     }

@@ -435,10 +435,7 @@ follow_capacity_job (CmCardPage *self,
   g_assert (self->capacity_job == NULL);
 
   self->capacity_job = g_object_ref (job);
-  g_signal_connect_object (job, "notify::progress", G_CALLBACK (capacity_progress_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (job, "notify::phase", G_CALLBACK (capacity_progress_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (job, "notify::seconds-left", G_CALLBACK (capacity_progress_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (job, "notify::state", G_CALLBACK (capacity_state_cb), self, G_CONNECT_SWAPPED);
+  cm_job_watch (job, G_CALLBACK (capacity_progress_cb), G_CALLBACK (capacity_state_cb), self);
   set_probing (self, TRUE);
   capacity_progress_cb (self);
 }
@@ -685,10 +682,7 @@ job_changed_cb (CmCardPage *self)
       g_set_object (&self->shown_job, job);
       if (job != NULL)
         {
-          g_signal_connect_object (job, "notify::progress", G_CALLBACK (update_job_bar), self, G_CONNECT_SWAPPED);
-          g_signal_connect_object (job, "notify::phase", G_CALLBACK (update_job_bar), self, G_CONNECT_SWAPPED);
-          g_signal_connect_object (job, "notify::seconds-left", G_CALLBACK (update_job_bar), self, G_CONNECT_SWAPPED);
-          g_signal_connect_object (job, "notify::state", G_CALLBACK (update_job_bar), self, G_CONNECT_SWAPPED);
+          cm_job_watch (job, G_CALLBACK (update_job_bar), G_CALLBACK (update_job_bar), self);
         }
     }
   update_job_bar (self);

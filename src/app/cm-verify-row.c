@@ -218,10 +218,7 @@ cm_verify_row_follow_job (CmVerifyRow *self,
 
   self->job = g_object_ref (job);
   self->told_resuming = FALSE;
-  g_signal_connect_object (job, "notify::progress", G_CALLBACK (progress_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (job, "notify::phase", G_CALLBACK (progress_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (job, "notify::seconds-left", G_CALLBACK (progress_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (job, "notify::state", G_CALLBACK (state_cb), self, G_CONNECT_SWAPPED);
+  cm_job_watch (job, G_CALLBACK (progress_cb), G_CALLBACK (state_cb), self);
   set_busy (self, TRUE);
   adw_action_row_set_subtitle (ADW_ACTION_ROW (self), _("Starting…"));
   progress_cb (self);

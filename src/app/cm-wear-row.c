@@ -178,10 +178,7 @@ cm_wear_row_follow_job (CmWearRow *self,
   g_return_if_fail (self->job == NULL);
 
   self->job = g_object_ref (job);
-  g_signal_connect_object (job, "notify::progress", G_CALLBACK (progress_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (job, "notify::phase", G_CALLBACK (progress_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (job, "notify::seconds-left", G_CALLBACK (progress_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (job, "notify::state", G_CALLBACK (state_cb), self, G_CONNECT_SWAPPED);
+  cm_job_watch (job, G_CALLBACK (progress_cb), G_CALLBACK (state_cb), self);
   set_busy (self, TRUE);
   adw_action_row_set_subtitle (ADW_ACTION_ROW (self), _("Starting…"));
   progress_cb (self);

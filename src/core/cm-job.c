@@ -716,6 +716,31 @@ cm_job_dup_progress_text (CmJob *self)
   return g_strdup_printf (_("%s, %d %% done, %s left"), phase, percent, left);
 }
 
+/**
+ * cm_job_watch:
+ * @progress: called as @instance's method when the progress, the phase
+ *   or the time left changes
+ * @ended: called as @instance's method when the state changes
+ * @instance: a GObject; the handlers go with it
+ *
+ * What every widget that shows a job connects to, in one call.
+ */
+void
+cm_job_watch (CmJob     *self,
+              GCallback  progress,
+              GCallback  ended,
+              gpointer   instance)
+{
+  const char *changes[] = { "notify::progress", "notify::phase", "notify::seconds-left" };
+
+  g_return_if_fail (CM_IS_JOB (self));
+  g_return_if_fail (G_IS_OBJECT (instance));
+
+  for (guint i = 0; i < G_N_ELEMENTS (changes); i++)
+    g_signal_connect_object (self, changes[i], progress, instance, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self, "notify::state", ended, instance, G_CONNECT_SWAPPED);
+}
+
 /* The job and its progress in one line, as a card's row and the bar
  * over its page say it: "Full verify: Writing, 12 % done, 5 min left". */
 char *
