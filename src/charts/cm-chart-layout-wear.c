@@ -70,8 +70,9 @@ round_ticks (guint   last,
         break;
       step = 5 * magnitude;
     }
+  /* The axis ends at the last round, not at the next round tick. */
   *x_min = step == 1 ? 1 : 0;
-  *x_max = ceil (last / step) * step;
+  *x_max = last;
   for (double v = *x_min; v <= *x_max + 1e-9; v += step)
     g_array_append_val (ticks, v);
   return ticks;
