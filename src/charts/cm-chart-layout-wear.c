@@ -268,10 +268,15 @@ layout (CmChartBuilder    *b,
           double x = cm_chart_axis_to_pixel (&panel->x, first);
           double y = cm_chart_axis_to_pixel (&panel->y, bad_percent (round));
 
-          /* Beside the ring, on whichever side keeps inside the plot. */
-          if (!cm_chart_place_text (b, CM_CHART_TEXT_VALUE, label, x + 8, y - 4, 0, 1,
+          double w, h;
+
+          /* Below and right of the ring, where a curve that climbs does
+           * not run, unless that leaves the plot; else above it. */
+          cm_chart_measure (b, CM_CHART_TEXT_VALUE, TRUE, label, &w, &h);
+          if (y + 7 + h > panel->plot.y + panel->plot.height ||
+              !cm_chart_place_text (b, CM_CHART_TEXT_VALUE, label, x + 9, y + 7, 0, 0,
                                     CM_CHART_INK_BELOW, TRUE, TRUE, NULL))
-            cm_chart_place_text (b, CM_CHART_TEXT_VALUE, label, x + 8, y + 4, 0, 0,
+            cm_chart_place_text (b, CM_CHART_TEXT_VALUE, label, x + 9, y - 7, 0, 1,
                                  CM_CHART_INK_BELOW, TRUE, TRUE, NULL);
         }
     }
