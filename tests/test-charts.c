@@ -288,6 +288,54 @@ verify_cards (guint n)
   return results;
 }
 
+/* Wear tests of @n cards: rounds that lose nothing at first, then more of
+ * the card round by round, each card a little later than the one before. */
+static GPtrArray *
+wear_cards (guint n)
+{
+  GPtrArray *results = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint r = 0; r < n; r++)
+    {
+      g_autoptr(CmEndurance) e = cm_endurance_new ();
+      g_autofree char *name = g_strdup_printf ("Card %u", r + 1);
+      CmResult *result = cm_result_new ();
+      guint64 sectors = 65536, before = 0;
+
+      for (guint i = 1; i <= 12; i++)
+        {
+          guint64 bad = i < 4 + r ? 0 : MIN (sectors, (guint64) (3 * pow (4, i - 4 - r)));
+          CmWearRound round = { i, 180 - i * 2.0 - r * 10, 300 - (i > 6 ? i * 8.0 : 0) - r * 10,
+                                sectors, bad, bad > before ? bad - before : 0,
+                                i * sectors * 512, 0.2 };
+
+          g_array_append_val (e->rounds, round);
+          before = MAX (before, bad);
+        }
+      e->stopped = g_strdup ("half-bad");
+      cm_result_set_kind (result, "wear");
+      cm_result_set_endurance (result, e);
+      cm_result_set_name (result, name);
+      g_ptr_array_add (results, result);
+    }
+  return results;
+}
+
+/* The results a kind's tests draw: a verify's or a wear test's own
+ * documents, else benchmarks. */
+static GPtrArray *
+input_for (CmChartKind  k,
+           GPtrArray   *bench,
+           GPtrArray   *verify,
+           GPtrArray   *wear)
+{
+  if (k == CM_CHART_VERIFY)
+    return verify;
+  if (k == CM_CHART_WEAR)
+    return wear;
+  return bench;
+}
+
 static void
 test_kind_names (void)
 {
@@ -578,14 +626,17 @@ test_no_overlap (void)
   g_autoptr(GPtrArray) bench_three = three_cards ();
   g_autoptr(GPtrArray) verify_one = verify_cards (1);
   g_autoptr(GPtrArray) verify_three = verify_cards (3);
+  g_autoptr(GPtrArray) wear_one = wear_cards (1);
+  g_autoptr(GPtrArray) wear_three = wear_cards (3);
   static const double sizes[][2] = { { 800, 480 }, { 1200, 700 }, { 400, 600 } };
 
   for (guint k = 0; k < CM_CHART_N_KINDS; k++)
     for (guint s = 0; s < G_N_ELEMENTS (sizes) && k != CM_CHART_CAPACITY_MAP; s++)
       {
-        /* A full verify is a run of its own, with its own document. */
-        GPtrArray *one = k == CM_CHART_VERIFY ? verify_one : bench_one;
-        GPtrArray *three = k == CM_CHART_VERIFY ? verify_three : bench_three;
+        /* A full verify and a wear test are runs of their own, with their
+         * own documents. */
+        GPtrArray *one = input_for (k, bench_one, verify_one, wear_one);
+        GPtrArray *three = input_for (k, bench_three, verify_three, wear_three);
         g_autoptr(CmChartLayout) a = cm_chart_layout_new (k, one, sizes[s][0], sizes[s][1], NULL, TRUE);
         g_autoptr(CmChartLayout) b = cm_chart_layout_new (k, three, sizes[s][0], sizes[s][1], NULL, TRUE);
 
@@ -1299,6 +1350,7 @@ test_export (void)
 {
   g_autoptr(GPtrArray) one = one_card (TRUE);
   g_autoptr(GPtrArray) verify_one = verify_cards (1);
+  g_autoptr(GPtrArray) wear_one = wear_cards (1);
   g_autoptr(GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("cardmark-charts-XXXXXX", &error);
 
@@ -1310,7 +1362,7 @@ test_export (void)
       g_autofree char *svg = g_strconcat (base, ".svg", NULL);
       g_autofree char *pdf = g_strconcat (base, ".PDF", NULL);
       g_autofree char *contents = NULL;
-      GPtrArray *input = k == CM_CHART_VERIFY ? verify_one : one;
+      GPtrArray *input = input_for (k, one, verify_one, wear_one);
       gsize length;
 
       /* Drawn from a capacity report: test_capacity_map_export (). */
@@ -1329,7 +1381,7 @@ test_export (void)
       g_assert_true (g_file_get_contents (svg, &contents, &length, NULL));
       g_assert_nonnull (strstr (contents, "<svg"));
       g_assert_nonnull (strstr (contents, "<desc>"));
-      g_assert_nonnull (strstr (contents, k == CM_CHART_VERIFY ? "Card 1" : "SanDisk Extreme 64GB"));
+      g_assert_nonnull (strstr (contents, input != one ? "Card 1" : "SanDisk Extreme 64GB"));
       g_assert_nonnull (strstr (contents, k == CM_CHART_LATENCY ? " ms" : "MB/s"));
       if (k == CM_CHART_SUMMARY)
         {
@@ -1413,6 +1465,86 @@ test_verify (void)
   text = cm_chart_describe (CM_CHART_VERIFY, results);
   g_test_message ("%s", text);
   g_assert_nonnull (strstr (text, "2 regions lost data, the first at 0.40 GB"));
+}
+
+/* The wear chart: speed per round beside the share of the card lost per
+ * round, a line for each threshold a round reached and a ring at the
+ * round that reached it, and the first error named in the chart and in
+ * its words. */
+static void
+test_wear (void)
+{
+  g_autoptr(GPtrArray) results = wear_cards (1);
+  g_autoptr(GPtrArray) bench = one_card (TRUE);
+  g_autoptr(GPtrArray) verify = verify_cards (1);
+  g_autoptr(GPtrArray) no_rounds = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(CmEndurance) empty = cm_endurance_new ();
+  CmResult *none = cm_result_new ();
+  const CmEndurance *e = cm_result_get_endurance (g_ptr_array_index (results, 0));
+  guint first = cm_endurance_get_first_error_round (e), n_reached = 0;
+  const int heights[] = { 480, cm_chart_kind_get_widget_height (CM_CHART_WEAR) };
+  g_autofree char *first_label = g_strdup_printf ("first error, round %u", first);
+  g_autofree char *first_words = g_strdup_printf ("First error in round %u,", first);
+  g_autofree char *text = NULL;
+
+  /* Data only in a wear test's document with rounds. */
+  cm_result_set_kind (none, "wear");
+  cm_result_set_endurance (none, empty);
+  g_ptr_array_add (no_rounds, none);
+  g_assert_true (cm_chart_has_data (CM_CHART_WEAR, results));
+  g_assert_false (cm_chart_has_data (CM_CHART_WEAR, bench));
+  g_assert_false (cm_chart_has_data (CM_CHART_WEAR, verify));
+  g_assert_false (cm_chart_has_data (CM_CHART_WEAR, no_rounds));
+  g_assert_cmpuint (first, >, 1);
+
+  for (guint t = 1; t < CM_ENDURANCE_N_THRESHOLDS; t++)
+    n_reached += cm_endurance_get_threshold (e, t, NULL, NULL);
+  g_assert_cmpuint (n_reached, >, 0);
+
+  for (guint h = 0; h < G_N_ELEMENTS (heights); h++)
+    {
+      g_autoptr(CmChartLayout) layout = cm_chart_layout_new (CM_CHART_WEAR, results, 800, heights[h], NULL, TRUE);
+      cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 800, heights[h]);
+      cairo_t *cr = cairo_create (surface);
+      CmChartPanel *speed, *bad;
+      CmChartStyle style;
+      guint claimed = 0;
+      gboolean named = FALSE;
+
+      g_assert_false (layout->empty);
+      g_assert_cmpuint (layout->panels->len, ==, 2);
+      check_no_overlap (layout);
+      speed = g_ptr_array_index (layout->panels, 0);
+      bad = g_ptr_array_index (layout->panels, 1);
+      g_assert_cmpuint (speed->series->len, ==, 2);
+      g_assert_true (bad->y.log);
+      g_assert_cmpuint (bad->series->len, >=, 1);
+      /* A round that lost nothing has no place on the log scale. */
+      g_assert_cmpuint (((CmChartSeries *) g_ptr_array_index (bad->series, 0))->points->len, ==,
+                        e->rounds->len - (first - 1));
+
+      for (guint i = 0; i < bad->thresholds->len; i++)
+        claimed += g_array_index (bad->thresholds, CmChartThreshold, i).claimed;
+      g_assert_cmpuint (claimed, ==, n_reached);
+      /* One ring per threshold reached, the first error's at its round. */
+      g_assert_cmpuint (bad->markers->len, ==, n_reached + 1);
+      g_assert_cmpfloat_with_epsilon (g_array_index (bad->markers, CmChartMarker, 0).point.x,
+                                      cm_chart_axis_to_pixel (&bad->x, first), 0.01);
+      for (guint i = 0; i < layout->texts->len; i++)
+        named |= g_strcmp0 (g_array_index (layout->texts, CmChartText, i).text, first_label) == 0;
+      g_assert_true (named);
+
+      cm_chart_style_init (&style);
+      style.dark = h == 1;
+      cm_chart_paint (cr, layout, &style);
+      g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+      cairo_destroy (cr);
+      cairo_surface_destroy (surface);
+    }
+
+  text = cm_chart_describe (CM_CHART_WEAR, results);
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, first_words));
 }
 
 static void
@@ -1618,6 +1750,8 @@ test_screenshots (void)
   g_autoptr(GPtrArray) three = three_cards ();
   g_autoptr(GPtrArray) verify_one = verify_cards (1);
   g_autoptr(GPtrArray) verify_three = verify_cards (3);
+  g_autoptr(GPtrArray) wear_one = wear_cards (1);
+  g_autoptr(GPtrArray) wear_three = wear_cards (3);
 
   if (dir == NULL)
     {
@@ -1645,10 +1779,10 @@ test_screenshots (void)
           g_assert_no_error (error);
           continue;
         }
-      g_assert_true (cm_chart_export (path, k, k == CM_CHART_VERIFY ? verify_one : one, 800, 480, &error));
-      g_assert_true (cm_chart_export (multi_path, k, k == CM_CHART_VERIFY ? verify_three : three, 800, 480, &error));
+      g_assert_true (cm_chart_export (path, k, input_for (k, one, verify_one, wear_one), 800, 480, &error));
+      g_assert_true (cm_chart_export (multi_path, k, input_for (k, three, verify_three, wear_three), 800, 480, &error));
       style.dark = TRUE;
-      g_assert_true (cm_chart_export_with_style (dark_path, k, k == CM_CHART_VERIFY ? verify_one : one,
+      g_assert_true (cm_chart_export_with_style (dark_path, k, input_for (k, one, verify_one, wear_one),
                                                  800, 480, &style, &error));
       g_assert_no_error (error);
     }
@@ -1690,6 +1824,7 @@ main (int   argc,
   g_test_add_func ("/cardmark/charts/export", test_export);
   g_test_add_func ("/cardmark/charts/export-fails-cleanly", test_export_fails_cleanly);
   g_test_add_func ("/cardmark/charts/verify", test_verify);
+  g_test_add_func ("/cardmark/charts/wear", test_wear);
   g_test_add_func ("/cardmark/charts/empty", test_empty);
   g_test_add_func ("/cardmark/charts/describe", test_describe);
   g_test_add_func ("/cardmark/charts/capacity-map", test_capacity_map);

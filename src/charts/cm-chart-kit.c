@@ -140,6 +140,9 @@ format_value (const CmChartAxis *axis,
       if (v >= 1024)
         return g_strdup_printf (_("%gK"), v / 1024);
       return g_strdup_printf (_("%g B"), v);
+    case CM_CHART_FORMAT_PERCENT:
+      /* Translators: a share of the card on a chart's axis, "0.1 %". */
+      return g_strdup_printf (_("%g %%"), v);
     case CM_CHART_FORMAT_NUMBER:
     default:
       return g_strdup_printf ("%.*f", decimals_for (axis), v);

@@ -68,6 +68,7 @@ typedef enum
   CM_CHART_FORMAT_LATENCY,    /* µs values shown as µs, ms or s */
   CM_CHART_FORMAT_NINES,      /* percentile on a -log10 (1 - p) axis */
   CM_CHART_FORMAT_BLOCK_SIZE, /* bytes shown as 4K, 64K, 4M */
+  CM_CHART_FORMAT_PERCENT,    /* a share in per cent, shown as 0.1 % */
 } CmChartFormat;
 
 typedef struct
