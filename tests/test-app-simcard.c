@@ -30,6 +30,7 @@
 #include "cm-card-list-page.h"
 #include "cm-card-lock.h"
 #include "cm-card-page.h"
+#include "cm-chart-view.h"
 #include "cm-history.h"
 #include "cm-history-page.h"
 #include "cm-result-page.h"
@@ -1716,6 +1717,16 @@ test_wear (Fixture       *f,
   g_assert_cmpuint (cm_endurance_get_first_error_round (endurance), ==, first);
   g_assert_cmpint (cm_result_page_get_status (CM_RESULT_PAGE (cm_window_get_page (f->window, "result"))), ==,
                    CM_STATUS_BELOW);
+  /* Its chart, the decay curve, has the rounds. */
+  {
+    g_autoptr(GPtrArray) charts = cm_result_page_dup_charts (CM_RESULT_PAGE (cm_window_get_page (f->window, "result")));
+    CmChartKind kind;
+
+    g_assert_cmpuint (charts->len, >, 0);
+    g_assert_true (cm_chart_view_get_chart_kind (g_ptr_array_index (charts, 0), &kind));
+    g_assert_cmpint (kind, ==, CM_CHART_WEAR);
+    g_assert_true (cm_chart_view_has_data (g_ptr_array_index (charts, 0)));
+  }
   cm_test_save_screenshots (GTK_WIDGET (f->window), "wear-result");
 
   /* Back on the card's page, the row keeps the answer. */

@@ -405,6 +405,10 @@ fill_wear (CmResultPage *self)
   const CmWearRound *last;
 
   hide_benchmark (self);
+  cm_chart_view_set_result (add_kind_chart (self, CM_CHART_WEAR, _("Round by Round"),
+                                            _("How fast each round wrote and read back the card, and how much of it "
+                                              "came back wrong.")),
+                            self->result);
   if (endurance == NULL || endurance->rounds->len == 0)
     return;
   last = &g_array_index (endurance->rounds, CmWearRound, endurance->rounds->len - 1);
