@@ -721,6 +721,9 @@ test_capacity_fake (Fixture       *f,
   g_assert_true (gtk_widget_has_css_class (label, "error"));
   close_dialog (f, dialog);
 
+  /* With the dialog closed, the page still says so: the check's row. */
+  g_assert_true (g_str_has_prefix (cm_card_page_get_capacity_subtitle (page), "Fake capacity · holds "));
+
   /* The map stays on the page, its verified cells ending at the real size. */
   map = cm_card_page_get_capacity_map (page);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (map)));

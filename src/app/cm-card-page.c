@@ -70,6 +70,7 @@ struct _CmCardPage
   guint64         probe_cache_bytes;
   char           *capacity_outcome;
   gboolean        capacity_fake;
+  CmResult       *capacity_result;  /* the last capacity check's document */
 };
 
 G_DEFINE_FINAL_TYPE (CmCardPage, cm_card_page, GTK_TYPE_BOX)
@@ -303,6 +304,15 @@ fill_capacity (CmCardPage *self)
   gboolean can = can_check_capacity (self, &why_not);
 
   gtk_widget_set_sensitive (GTK_WIDGET (self->capacity_row), can);
+  /* The last check's answer stays in sight once its dialog is closed. */
+  if (self->capacity_result != NULL)
+    {
+      CmStatus status;
+      g_autofree char *answer = cm_summary_dup_answer (self->capacity_result, &status);
+
+      adw_action_row_set_subtitle (self->capacity_row, answer);
+      return;
+    }
   adw_action_row_set_subtitle (self->capacity_row,
                                can ? _("Finds out whether the card really holds what it says")
                                    : why_not);
@@ -401,10 +411,12 @@ capacity_state_cb (CmCardPage *self)
   g_clear_object (&self->capacity_job);
   if (self->item == NULL)
     return;
-  set_probing (self, FALSE);
-
   error = cm_job_get_error (job);
   report = cm_job_get_result (job) != NULL ? cm_result_get_capacity (cm_job_get_result (job)) : NULL;
+  if (report != NULL)
+    g_set_object (&self->capacity_result, cm_job_get_result (job));
+  set_probing (self, FALSE);
+
   if (cm_job_get_state (job) == CM_JOB_STATE_CANCELLED)
     cm_toast_show (GTK_WIDGET (self), _("Capacity check cancelled. The card's data was put back."));
   else if (error != NULL)
@@ -623,6 +635,14 @@ wear_show_result_cb (CmCardPage *self,
   g_signal_emit (self, signals[SIGNAL_SHOW_RESULT], 0, result);
 }
 
+/* What the capacity check's row says, for the tests. */
+const char *
+cm_card_page_get_capacity_subtitle (CmCardPage *self)
+{
+  g_return_val_if_fail (CM_IS_CARD_PAGE (self), NULL);
+  return adw_action_row_get_subtitle (self->capacity_row);
+}
+
 /* The wear test's row, for the tests. */
 GtkWidget *
 cm_card_page_get_wear_row (CmCardPage *self)
@@ -717,6 +737,7 @@ cm_card_page_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), CM_TYPE_CARD_PAGE);
   g_clear_object (&self->item);
   g_clear_pointer (&self->capacity_outcome, g_free);
+  g_clear_object (&self->capacity_result);
 
   G_OBJECT_CLASS (cm_card_page_parent_class)->dispose (object);
 }

@@ -42,6 +42,7 @@ GtkWidget  *cm_card_page_get_verify_row        (CmCardPage *self);
 CmJob      *cm_card_page_get_job               (CmCardPage *self);
 const char *cm_card_page_get_job_bar_text     (CmCardPage *self);
 GtkWidget  *cm_card_page_get_wear_row         (CmCardPage *self);
+const char *cm_card_page_get_capacity_subtitle (CmCardPage *self);
 void        cm_card_page_follow_job            (CmCardPage *self,
                                                 CmJob      *job);
 
