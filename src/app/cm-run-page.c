@@ -113,7 +113,8 @@ cm_run_page_set_progress (CmRunPage *self,
                           double     seconds_left)
 {
   g_autofree char *text = NULL;
-  int left = (int) (seconds_left + 0.5);
+  /* Clamped before the conversion, which is undefined past an int. */
+  int left = (int) (CLAMP (seconds_left, -1, 1e8) + 0.5);
 
   g_return_if_fail (CM_IS_RUN_PAGE (self));
 

@@ -298,10 +298,13 @@ cm_cli_pad (GString    *line,
 char *
 cm_cli_format_duration (double seconds)
 {
-  guint s = (guint) seconds;
+  guint s;
 
-  if (seconds < 0)
+  /* Unknown (-1), not a number, or past any run: no figure. Checked
+   * before the conversion, which is undefined for them. */
+  if (!(seconds >= 0 && seconds < 100 * 3600 * 24 * 365.0))
     return g_strdup ("…");
+  s = (guint) seconds;
   if (s >= 3600)
     return g_strdup_printf ("%u:%02u:%02u", s / 3600, s / 60 % 60, s % 60);
   return g_strdup_printf ("%u:%02u", s / 60, s % 60);

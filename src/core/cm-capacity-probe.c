@@ -39,6 +39,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cm-duration.h"
 #include "cm-capacity-private.h"
 #include "cm-engine.h"
 #include "cm-target.h"
@@ -95,18 +96,6 @@ cm_capacity_estimate_seconds (guint64 size,
          2.0 * n_cells * OP_COST / (read_mb_s * 1e6) + 2.0 * n_cells * OP_COST / (write_mb_s * 1e6);
 }
 
-static char *
-format_duration (double seconds)
-{
-  int s = (int) (seconds + 0.5);
-
-  if (s < 60)
-    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%d second", "%d seconds", s), s);
-  if (s < 3600)
-    return g_strdup_printf (_("%d min %02d s"), s / 60, s % 60);
-  return g_strdup_printf (_("%d h %02d min"), s / 3600, s / 60 % 60);
-}
-
 /* What the check will do and how long it takes, said before it starts. */
 char *
 cm_capacity_describe_plan (guint64 size,
@@ -117,7 +106,7 @@ cm_capacity_describe_plan (guint64 size,
   /* A card smaller than the cache asked for: its whole size is what is ruled out. */
   g_autofree char *cache = g_format_size (MIN (cache_bytes, end));
   g_autofree char *filler = g_format_size (end);
-  g_autofree char *duration = format_duration (cm_capacity_estimate_seconds (size, cache_bytes, 20, 20));
+  g_autofree char *duration = cm_duration_format (cm_capacity_estimate_seconds (size, cache_bytes, 20, 20));
 
   return g_strdup_printf (_("Rules out controller caches up to %s by reading and rewriting the first %s of the card: "
                             "about %s on a card that reads and writes 20 MB/s."),
@@ -153,7 +142,7 @@ cm_capacity_progress_describe (const CmCapacityProgress *progress)
 
   if (progress->seconds_left < 0)
     return g_strdup_printf (_("%s, %d %% done…"), phase, (int) (progress->fraction * 100));
-  left = format_duration (progress->seconds_left);
+  left = cm_duration_format (progress->seconds_left);
   /* Translators: "Writing signatures, 40 % done, 25 seconds left" */
   return g_strdup_printf (_("%s, %d %% done, %s left"), phase, (int) (progress->fraction * 100), left);
 }

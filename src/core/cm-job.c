@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cm-capacity-probe.h"
+#include "cm-duration.h"
 #include "cm-card-lock.h"
 #include "cm-host.h"
 #include "cm-target.h"
@@ -677,18 +678,6 @@ cm_job_get_verify (CmJob *self)
   return self->verify;
 }
 
-static char *
-format_duration (double seconds)
-{
-  int s = (int) (seconds + 0.5);
-
-  if (s < 60)
-    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%d second", "%d seconds", s), s);
-  if (s < 3600)
-    return g_strdup_printf (_("%d min %02d s"), s / 60, s % 60);
-  return g_strdup_printf (_("%d h %02d min"), s / 3600, s / 60 % 60);
-}
-
 /**
  * cm_job_dup_progress_text:
  *
@@ -711,7 +700,7 @@ cm_job_dup_progress_text (CmJob *self)
   if (self->seconds_left < 0)
     /* Translators: "Writing signatures, 40 % done…" */
     return g_strdup_printf (_("%s, %d %% done…"), phase, percent);
-  left = format_duration (self->seconds_left);
+  left = cm_duration_format (self->seconds_left);
   /* Translators: "Writing signatures, 40 % done, 25 seconds left" */
   return g_strdup_printf (_("%s, %d %% done, %s left"), phase, percent, left);
 }
