@@ -448,9 +448,9 @@ cm_cli_bench (int    argc,
   CmProfile profile = CM_PROFILE_QUICK;
   Bench bench = { 0 };
   int status;
-  g_autofree char *description = g_strdup_printf ("%s\n\n%s",
+  g_autofree char *description = g_strdup_printf ("%s\n\n%s\n\n%s",
     _("TARGET is a folder on the card (a safe test in a scratch file) or the card's device (a raw test, read-only unless --allow-write)."),
-    cm_size_describe_syntax ());
+    cm_size_describe_syntax (), cm_cli_jobs_describe ());
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_description (context, description);

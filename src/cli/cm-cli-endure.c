@@ -211,17 +211,20 @@ cm_cli_endure (int    argc,
   g_autoptr(GOptionContext) context = g_option_context_new (_("DEVICE… — write and check whole cards round after round, until they wear out"));
   g_autoptr(GError) error = NULL;
   g_autoptr(CmHistory) history = NULL;
+  g_autofree char *description = NULL;
   const CmCliJobsFuncs funcs = { prepare, finish, watch, NULL };
   Endure e = { 0 };
   int status;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  g_option_context_set_description (context,
+  description = g_strdup_printf ("%s\n\n%s",
     _("A round writes the whole unmounted card with data that differs each round, then reads it all back in a shuffled order "
       "and counts the 512-byte sectors that came back wrong. The test stops after --rounds or --hours, when half the card "
       "comes back wrong, or on Ctrl-C, and keeps the rounds it finished. It destroys the card's data and wears the card: "
       "that needs --destroy-data. The result is kept in the history. "
-      "Exit status: 0 every round came back whole, 4 data was lost, 1 the run failed, 2 usage."));
+      "Exit status: 0 every round came back whole, 4 data was lost, 1 the run failed, 2 usage."),
+    cm_cli_jobs_describe ());
+  g_option_context_set_description (context, description);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return cm_cli_usage_error (context, error->message);
   if (argc < 2)

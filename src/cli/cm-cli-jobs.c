@@ -131,6 +131,15 @@ cm_cli_jobs_say (CmCliTarget *t,
   va_end (args);
 }
 
+/* The paragraph every --help of a command that takes several ends with. */
+const char *
+cm_cli_jobs_describe (void)
+{
+  return _("Several targets are tested at once, one line of progress each. With --json the output is one JSON array "
+           "of their documents, in the order given. A target that cannot be opened is named and the others go on; "
+           "the exit status is the worst of them (4 over 3 over 1 over 0).");
+}
+
 static void
 done_cb (GObject      *object,
          GAsyncResult *result,

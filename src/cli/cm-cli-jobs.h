@@ -55,6 +55,7 @@ void cm_cli_jobs_say      (CmCliTarget          *t,
                            const char           *format,
                            ...) G_GNUC_PRINTF (2, 3);
 void cm_cli_jobs_clear    (CmCliTarget          *t);
+const char *cm_cli_jobs_describe (void);
 int  cm_cli_worst_status  (int                   a,
                            int                   b);
 

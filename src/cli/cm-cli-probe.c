@@ -323,10 +323,10 @@ cm_cli_probe_capacity (int    argc,
   g_autoptr(GError) error = NULL;
   guint64 cache_bytes = CM_CAPACITY_DEFAULT_CACHE;
   int status;
-  g_autofree char *description = g_strdup_printf ("%s\n\n%s", _("The probe writes a signature to a few hundred places across the card, rewrites the start of the card with its own "
+  g_autofree char *description = g_strdup_printf ("%s\n\n%s\n\n%s", _("The probe writes a signature to a few hundred places across the card, rewrites the start of the card with its own "
       "bytes so that no controller cache can answer for the card, reads the signatures back, and then writes the card's "
       "own data back. What it overwrites is kept in a journal first, so an interrupted check can be undone with --restore. "
-      "The card must not be mounted."), cm_size_describe_syntax ());
+      "The card must not be mounted."), cm_size_describe_syntax (), cm_cli_jobs_describe ());
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_description (context, description);

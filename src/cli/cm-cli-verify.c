@@ -230,17 +230,20 @@ cm_cli_verify (int    argc,
   g_autoptr(GOptionContext) context = g_option_context_new (_("TARGET… — write every free byte of cards and read it back"));
   g_autoptr(GError) error = NULL;
   g_autoptr(CmHistory) history = NULL;
+  g_autofree char *description = NULL;
   const CmCliJobsFuncs funcs = { prepare, finish, watch, NULL };
   CmVerifyFlags flags = CM_VERIFY_FLAGS_NONE;
   Verify v = { 0 };
   int status;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  g_option_context_set_description (context,
+  description = g_strdup_printf ("%s\n\n%s",
     _("In a folder (or a mounted card), verify fills the free space with F3's 1 GB files (1.h2w, 2.h2w, …), reads them back "
       "and removes them. An unmounted card is verified whole, which destroys its data: that needs --destroy-data. "
       "Ctrl-C keeps what was done for --resume. The result is kept in the history. "
-      "Exit status: 0 every byte came back, 4 data was lost, 1 the run failed, 2 usage."));
+      "Exit status: 0 every byte came back, 4 data was lost, 1 the run failed, 2 usage."),
+    cm_cli_jobs_describe ());
+  g_option_context_set_description (context, description);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return cm_cli_usage_error (context, error->message);
   if (argc < 2)
