@@ -57,6 +57,20 @@ check "each ran the two tests asked for" \
 check "each card's progress lines say whose they are" grep -q "^$A_DEV: " "$work/err"
 check "…for the second card too" grep -q "^$B_DEV: " "$work/err"
 check "no line is redrawn with a carriage return" test "$(tr -cd '\r' < "$work/err" | wc -c)" -eq 0
+check "each loop device is a bus of its own: neither card waited" test "$(grep -c "Waiting for the card" "$work/err")" -eq 0
+
+# Fair measurement: the test hook puts both loop devices on one bus, so
+# one card's speed tests all end before the other's first one starts.
+# Whose turn it is: the card of each "Running" line, in the order printed.
+turns () { sed -n 's/^\(\/dev\/loop[0-9]*\): Running .*/\1/p' "$1" | uniq | wc -l; }
+check "side by side, the two cards' tests took turns" test "$(turns "$work/err")" -gt 2
+CARDMARK_TEST_BUS_GROUP=hub "$CARDMARK_CLI" bench --only seq-read,rand-read-4k --json "$A_DEV" "$B_DEV" > "$work/bus.json" 2> "$work/err"
+check "two cards on one bus exit 0" test $? -eq 0
+check "both documents are there, in order" \
+  json_check "$work/bus.json" "[d['target']['device'] for d in r] == ['$A_DEV', '$B_DEV']"
+check "one card waited for the other, naming it" \
+  grep -Eq "^($A_DEV: .*card in $B_DEV|$B_DEV: .*card in $A_DEV) to finish its speed test" "$work/err"
+check "one card ran all its tests, then the other all of its" test "$(turns "$work/err")" -eq 2
 
 # One of three targets is missing: it is named, the other two still run.
 missing=$work/no-such-card

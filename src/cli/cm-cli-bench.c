@@ -104,6 +104,14 @@ progress_cb (CmRunner    *runner,
 }
 
 static void
+waiting_cb (CmRunner    *runner,
+            const char  *holder,
+            CmCliTarget *t)
+{
+  cm_cli_jobs_say (t, "%s\n", cm_job_get_phase (t->job));
+}
+
+static void
 started_cb (CmJob       *job,
             GParamSpec  *pspec,
             CmCliTarget *t)
@@ -116,6 +124,8 @@ started_cb (CmJob       *job,
   card->n_tests = cm_runner_get_n_tests (runner);
   g_signal_connect (runner, "test-started", G_CALLBACK (test_started_cb), t);
   g_signal_connect (runner, "progress", G_CALLBACK (progress_cb), t);
+  /* After the job's own handler, which made the phase the sentence. */
+  g_signal_connect_after (runner, "waiting", G_CALLBACK (waiting_cb), t);
 }
 
 static const char *
