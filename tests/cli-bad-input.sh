@@ -37,8 +37,8 @@ expect 2 "usage"
 expect 2 "unknown command" frobnicate
 expect 2 "unknown option" bench --frobnicate /tmp
 expect 2 "quick or full" bench --profile turbo /tmp
-expect 2 "exactly one TARGET" bench
-expect 2 "exactly one TARGET" bench /tmp /var/tmp
+expect 2 "bench needs a TARGET" bench
+expect 2 "output and --plot are for one card" bench --plot "$work/p.svg" /tmp /var/tmp
 expect 1 "nothing at /nonexistent/card" bench /nonexistent/card
 touch "$work/file.txt"
 expect 1 "is an ordinary file\. Give a folder" bench "$work/file.txt"

@@ -24,6 +24,7 @@
 #include "cm-verdict.h"
 
 #include "cm-cli.h"
+#include "cm-cli-jobs.h"
 #include "cm-cli-plot.h"
 #include "cm-cli-claims.h"
 
@@ -33,80 +34,98 @@
  * free space"). */
 #define MIN_SUSTAINED_LIMIT (G_GUINT64_CONSTANT (64) * 1024 * 1024)
 
+/* What the command was asked, the same for every card. */
 typedef struct
 {
-  GMainLoop    *loop;
-  GCancellable *cancellable;
-  CmResult     *result;
-  GError       *error;
-  gboolean      tty;
+  gboolean      raw;
+  gboolean      allow_write;
+  CmProfile     profile;
+  GStrv         only;
+  guint64       sustained_bytes;
+  GStrv         claims;
+  const char   *brand;
+  CmHistory    *history;
+  gboolean      json;
+  const char   *output;
+  const char   *plot;
+  guint         sigterm;
+} Bench;
+
+/* One card's run. */
+typedef struct
+{
   guint         n_tests;
   char         *test;
-} Bench;
+} BenchCard;
+
+static void
+bench_card_free (gpointer data)
+{
+  BenchCard *card = data;
+
+  g_free (card->test);
+  g_free (card);
+}
 
 static gboolean
 interrupted_cb (gpointer user_data)
 {
-  Bench *bench = user_data;
-
   fprintf (stderr, "\n%s\n", _("Cancelling…"));
-  g_cancellable_cancel (bench->cancellable);
+  g_cancellable_cancel (user_data);
   return G_SOURCE_CONTINUE;
 }
 
 static void
-test_started_cb (CmRunner   *runner,
-                 guint       index,
-                 const char *name,
-                 Bench      *bench)
+test_started_cb (CmRunner    *runner,
+                 guint        index,
+                 const char  *name,
+                 CmCliTarget *t)
 {
+  BenchCard *card = t->data;
+
   /* The test as people say it, "Sequential write", never its name. */
-  g_free (bench->test);
-  bench->test = g_strdup (cm_test_table_get_label (name));
+  g_free (card->test);
+  card->test = g_strdup (cm_test_table_get_label (name));
 
-  if (!bench->tty)
-    fprintf (stderr, _("Running %s (%u of %u)…\n"), bench->test, index + 1, bench->n_tests);
+  if (!t->tty || t->several)
+    cm_cli_jobs_say (t, _("Running %s (%u of %u)…\n"), card->test, index + 1, card->n_tests);
 }
 
 static void
-progress_cb (CmRunner *runner,
-             double    fraction,
-             double    seconds_left,
-             Bench    *bench)
+progress_cb (CmRunner    *runner,
+             double       fraction,
+             double       seconds_left,
+             CmCliTarget *t)
 {
-  if (!bench->tty)
-    return;
+  BenchCard *card = t->data;
+  g_autofree char *left = g_strdup_printf (_("about %.0f s left"), seconds_left);
 
-  fprintf (stderr, "\r\033[K%-20s %3.0f %%  ", bench->test, fraction * 100);
-  fprintf (stderr, _("about %.0f s left"), seconds_left);
-  fflush (stderr);
+  cm_cli_jobs_progress (t, "%-20s %3.0f %%  %s", card->test, fraction * 100, left);
 }
 
 static void
-started_cb (CmJob      *job,
-            GParamSpec *pspec,
-            Bench      *bench)
+waiting_cb (CmRunner    *runner,
+            const char  *holder,
+            CmCliTarget *t)
+{
+  cm_cli_jobs_say (t, "%s\n", cm_job_get_phase (t->job));
+}
+
+static void
+started_cb (CmJob       *job,
+            GParamSpec  *pspec,
+            CmCliTarget *t)
 {
   CmRunner *runner = cm_job_get_runner (job);
+  BenchCard *card = t->data;
 
   if (runner == NULL)
     return;
-  bench->n_tests = cm_runner_get_n_tests (runner);
-  g_signal_connect (runner, "test-started", G_CALLBACK (test_started_cb), bench);
-  g_signal_connect (runner, "progress", G_CALLBACK (progress_cb), bench);
-}
-
-static void
-run_done_cb (GObject      *object,
-             GAsyncResult *result,
-             gpointer      user_data)
-{
-  Bench *bench = user_data;
-
-  bench->result = cm_job_run_finish (CM_JOB (object), result, &bench->error);
-  if (bench->tty)
-    fprintf (stderr, "\r\033[K");
-  g_main_loop_quit (bench->loop);
+  card->n_tests = cm_runner_get_n_tests (runner);
+  g_signal_connect (runner, "test-started", G_CALLBACK (test_started_cb), t);
+  g_signal_connect (runner, "progress", G_CALLBACK (progress_cb), t);
+  /* After the job's own handler, which made the phase the sentence. */
+  g_signal_connect_after (runner, "waiting", G_CALLBACK (waiting_cb), t);
 }
 
 static const char *
@@ -243,6 +262,7 @@ check_outputs (const char  *output,
 static int
 write_outputs (CmResult   *result,
                gboolean    json,
+               JsonNode  **several,
                CmJob      *job,
                CmHistory  *history,
                const char *output,
@@ -251,7 +271,9 @@ write_outputs (CmResult   *result,
   g_autoptr(GError) error = NULL;
   int status = CM_EXIT_OK;
 
-  if (json)
+  if (several != NULL)
+    *several = cm_result_to_json (result);
+  else if (json)
     {
       g_autofree char *data = cm_result_to_data (result, NULL);
 
@@ -348,6 +370,55 @@ parse_only (CmPlan      *plan,
   return g_steal_pointer (&names);
 }
 
+static void
+prepare (CmCliTarget *t,
+         gpointer     user_data)
+{
+  Bench *b = user_data;
+
+  t->data = g_new0 (BenchCard, 1);
+  t->job = cm_job_new ("bench", t->target);
+  cm_job_set_raw (t->job, b->raw, b->allow_write);
+  cm_job_set_profile (t->job, b->profile);
+  cm_job_set_only (t->job, (const char * const *) b->only);
+  cm_job_set_sustained_limit (t->job, b->sustained_bytes);
+  cm_job_set_claims (t->job, (const char * const *) b->claims);
+  cm_job_set_brand (t->job, b->brand);
+  cm_job_set_history (t->job, b->history);
+  g_signal_connect (t->job, "notify::runner", G_CALLBACK (started_cb), t);
+}
+
+static guint
+watch (GCancellable *cancellable,
+       gpointer      user_data)
+{
+  Bench *b = user_data;
+
+  /* The runner removes SIGINT's source, cm_cli_bench() SIGTERM's. */
+  b->sigterm = g_unix_signal_add (SIGTERM, interrupted_cb, cancellable);
+  return g_unix_signal_add (SIGINT, interrupted_cb, cancellable);
+}
+
+static int
+finish (CmCliTarget  *t,
+        JsonNode    **json,
+        gpointer      user_data)
+{
+  Bench *b = user_data;
+  int status;
+
+  if (t->error != NULL)
+    {
+      cm_cli_print_error (t->error);
+      return CM_EXIT_FAILED;
+    }
+
+  status = write_outputs (t->result, b->json, json, t->job, b->history, b->output, b->plot);
+  if (status == CM_EXIT_OK && cm_verdict_any_below (t->result))
+    status = CM_EXIT_BELOW;
+  return status;
+}
+
 int
 cm_cli_bench (int    argc,
               char **argv)
@@ -379,27 +450,24 @@ cm_cli_bench (int    argc,
     { "sustained-limit", 0, 0, G_OPTION_ARG_STRING, &sustained_limit, N_("How far the full profile’s sustained write may go at most, such as 16GiB (default 8GiB, at least 64MiB)"), "SIZE" },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new (_("TARGET — measure a card"));
+  g_autoptr(GOptionContext) context = g_option_context_new (_("TARGET… — measure cards, several at once"));
   g_autoptr(GError) error = NULL;
-  g_autoptr(CmJob) job = NULL;
   g_autoptr(CmPlan) plan = NULL;
   g_autoptr(CmHistory) history = NULL;
-  g_autoptr(GMainLoop) loop = NULL;
-  g_autoptr(GCancellable) cancellable = NULL;
+  const CmCliJobsFuncs funcs = { prepare, finish, watch, bench_card_free };
   CmProfile profile = CM_PROFILE_QUICK;
   Bench bench = { 0 };
-  guint sigint, sigterm;
   int status;
-  g_autofree char *description = g_strdup_printf ("%s\n\n%s",
+  g_autofree char *description = g_strdup_printf ("%s\n\n%s\n\n%s",
     _("TARGET is a folder on the card (a safe test in a scratch file) or the card's device (a raw test, read-only unless --allow-write)."),
-    cm_size_describe_syntax ());
+    cm_size_describe_syntax (), cm_cli_jobs_describe ());
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_description (context, description);
 
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return cm_cli_usage_error (context, error->message);
-  if ((status = cm_cli_check_operands (context, argc, argv, 1, 1, _("bench needs exactly one TARGET."))) != CM_EXIT_OK)
+  if ((status = cm_cli_check_operands (context, argc, argv, 1, G_MAXINT, _("bench needs a TARGET (or several)."))) != CM_EXIT_OK)
     return status;
   if (profile_name != NULL && !cm_profile_from_string (profile_name, &profile))
     return cm_cli_usage_error (context, _("--profile must be quick or full."));
@@ -415,6 +483,8 @@ cm_cli_bench (int    argc,
   if (error != NULL)
     return cm_cli_usage_error (context, error->message);
 
+  if ((plot != NULL || output != NULL) && argc > 2)
+    return cm_cli_usage_error (context, _("--output and --plot are for one card: give them one TARGET."));
   if (plot != NULL && !cm_cli_is_chart_name (plot))
     {
       g_autofree char *message = g_strdup_printf (_("Cannot tell the chart format from “%s”. Name the file .png, .svg or .pdf."), plot);
@@ -438,44 +508,19 @@ cm_cli_bench (int    argc,
       return CM_EXIT_FAILED;
     }
 
-  job = cm_job_new ("bench", argv[1]);
-  cm_job_set_raw (job, raw, allow_write);
-  cm_job_set_profile (job, profile);
-  cm_job_set_only (job, (const char * const *) only_names);
-  cm_job_set_sustained_limit (job, sustained_bytes);
-  cm_job_set_claims (job, (const char * const *) claim_classes);
-  cm_job_set_brand (job, brand);
-  cm_job_set_history (job, history);
-
-  loop = g_main_loop_new (NULL, FALSE);
-  cancellable = g_cancellable_new ();
-
-  bench.loop = loop;
-  bench.cancellable = cancellable;
-  bench.tty = isatty (STDERR_FILENO);
-
-  g_signal_connect (job, "notify::runner", G_CALLBACK (started_cb), &bench);
-  sigint = g_unix_signal_add (SIGINT, interrupted_cb, &bench);
-  sigterm = g_unix_signal_add (SIGTERM, interrupted_cb, &bench);
-
-  cm_job_run_async (job, cancellable, run_done_cb, &bench);
-  g_main_loop_run (loop);
-
-  g_source_remove (sigint);
-  g_source_remove (sigterm);
-  g_free (bench.test);
-
-  if (bench.error != NULL)
-    {
-      cm_cli_print_error (bench.error);
-      g_clear_error (&bench.error);
-      return CM_EXIT_FAILED;
-    }
-
-  status = write_outputs (bench.result, json, job, history, output, plot);
-  if (status == CM_EXIT_OK && cm_verdict_any_below (bench.result))
-    status = CM_EXIT_BELOW;
-  g_clear_object (&bench.result);
+  bench.raw = raw;
+  bench.allow_write = allow_write;
+  bench.profile = profile;
+  bench.only = only_names;
+  bench.sustained_bytes = sustained_bytes;
+  bench.claims = claim_classes;
+  bench.brand = brand;
+  bench.history = history;
+  bench.json = json;
+  bench.output = output;
+  bench.plot = plot;
+  status = cm_cli_jobs_run (&funcs, argv + 1, argc - 1, json, &bench);
+  g_source_remove (bench.sigterm);
 
   return status;
 }

@@ -21,32 +21,35 @@
 #include "cm-verify.h"
 
 #include "cm-cli.h"
+#include "cm-cli-jobs.h"
 
+/* What the command was asked, the same for every card. */
 typedef struct
 {
-  GMainLoop  *loop;
-  CmResult   *result;
-  GError     *error;
-  gboolean    tty;
+  gboolean    destroy;
+  guint       rounds;
+  double      seconds;
+  gboolean    json;
   const char *csv;
   GError     *csv_error;
+  CmHistory  *history;
+  int         signal_fd;
 } Endure;
 
 #define CSV_HEADER "round,write_mb_per_s,read_mb_per_s,sectors,bad_sectors,new_bad_sectors,bytes_written,seconds\n"
 
 static void
-progress_cb (CmJob      *job,
-             GParamSpec *pspec,
-             Endure     *e)
+progress_cb (CmJob       *job,
+             GParamSpec  *pspec,
+             CmCliTarget *t)
 {
   g_autofree char *left = NULL;
 
-  if (!e->tty || cm_job_get_phase (job) == NULL)
+  if (cm_job_get_phase (job) == NULL)
     return;
   left = cm_cli_format_duration (cm_job_get_seconds_left (job));
-  fprintf (stderr, "\r\033[K%s  %3.0f %%  %s %s", cm_job_get_phase (job),
-           cm_job_get_progress (job) * 100, left, _("left"));
-  fflush (stderr);
+  cm_cli_jobs_progress (t, "%s  %3.0f %%  %s %s", cm_job_get_phase (job),
+                        cm_job_get_progress (job) * 100, left, _("left"));
 }
 
 /* --csv: one line per round as it ends, after a header when the file is
@@ -90,27 +93,15 @@ round_cb (CmJob             *job,
           const CmWearRound *r,
           gpointer           user_data)
 {
-  Endure *e = user_data;
+  CmCliTarget *t = user_data;
+  Endure *e = t->data;
   g_autofree char *written = g_format_size (r->bytes_written);
 
-  if (e->tty)
-    fprintf (stderr, "\r\033[K");
-  fprintf (stderr, _("Round %u: %llu of %llu sectors bad (%llu new), write %.1f MB/s, read %.1f MB/s, %s written so far\n"),
-           r->round, (unsigned long long) r->bad_sectors, (unsigned long long) r->sectors,
-           (unsigned long long) r->new_bad_sectors, r->write_mb_per_s, r->read_mb_per_s, written);
+  cm_cli_jobs_say (t, _("Round %u: %llu of %llu sectors bad (%llu new), write %.1f MB/s, read %.1f MB/s, %s written so far\n"),
+                   r->round, (unsigned long long) r->bad_sectors, (unsigned long long) r->sectors,
+                   (unsigned long long) r->new_bad_sectors, r->write_mb_per_s, r->read_mb_per_s, written);
   if (e->csv != NULL && e->csv_error == NULL && !append_csv (e->csv, r, &e->csv_error))
     cm_cli_print_error (e->csv_error);
-}
-
-static void
-done_cb (GObject      *object,
-         GAsyncResult *result,
-         gpointer      user_data)
-{
-  Endure *e = user_data;
-
-  e->result = cm_job_run_finish (CM_JOB (object), result, &e->error);
-  g_main_loop_quit (e->loop);
 }
 
 static void
@@ -141,6 +132,66 @@ print_report (CmResult *result)
   printf ("\n%s\n", cm_result_get_summary (result));
 }
 
+static void
+prepare (CmCliTarget *t,
+         gpointer     user_data)
+{
+  Endure *e = user_data;
+
+  t->data = e;
+  t->job = cm_job_new ("wear", t->target);
+  cm_job_set_verify_flags (t->job, e->destroy ? CM_VERIFY_FLAGS_DESTROY_DATA : CM_VERIFY_FLAGS_NONE);
+  cm_job_set_wear_limits (t->job, e->rounds, e->seconds);
+  cm_job_set_wear_round_func (t->job, round_cb, t);
+  cm_job_set_history (t->job, e->history);
+  g_signal_connect (t->job, "notify::progress", G_CALLBACK (progress_cb), t);
+  g_signal_connect (t->job, "notify::phase", G_CALLBACK (progress_cb), t);
+  cm_cli_jobs_say (t, _("Wear test of %s: every round writes all of it and reads it back…\n"), t->target);
+}
+
+static guint
+watch (GCancellable *cancellable,
+       gpointer      user_data)
+{
+  return cm_cli_watch_end_signals (((Endure *) user_data)->signal_fd, cancellable);
+}
+
+static int
+finish (CmCliTarget  *t,
+        JsonNode    **json,
+        gpointer      user_data)
+{
+  Endure *e = user_data;
+  const CmEndurance *endurance;
+
+  if (t->error != NULL)
+    {
+      if (g_error_matches (t->error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NEEDS_CONSENT))
+        fprintf (stderr, "cardmark-cli: %s\n%s\n", t->error->message, _("Add --destroy-data to go ahead."));
+      else
+        cm_cli_print_error (t->error);
+      return CM_EXIT_FAILED;
+    }
+
+  if (json != NULL)
+    *json = cm_result_to_json (t->result);
+  else if (e->json)
+    {
+      g_autoptr(JsonNode) node = cm_result_to_json (t->result);
+
+      cm_cli_print_json (node);
+    }
+  else
+    print_report (t->result);
+  if (cm_job_get_saved_file (t->job) != NULL)
+    fprintf (stderr, _("Saved to %s\n"), g_file_peek_path (cm_job_get_saved_file (t->job)));
+  else if (cm_job_get_save_error (t->job) != NULL)
+    cm_cli_print_error (cm_job_get_save_error (t->job));
+
+  endurance = cm_result_get_endurance (t->result);
+  return endurance != NULL && cm_endurance_lost_data (endurance) ? CM_EXIT_FAKE : CM_EXIT_OK;
+}
+
 int
 cm_cli_endure (int    argc,
                char **argv)
@@ -157,87 +208,49 @@ cm_cli_endure (int    argc,
     { "csv", 0, 0, G_OPTION_ARG_FILENAME, &csv, N_("Append one line per round to FILE as it ends"), "FILE" },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new (_("DEVICE — write and check a whole card round after round, until it wears out"));
+  g_autoptr(GOptionContext) context = g_option_context_new (_("DEVICE… — write and check whole cards round after round, until they wear out"));
   g_autoptr(GError) error = NULL;
-  g_autoptr(GMainLoop) loop = NULL;
-  g_autoptr(GCancellable) cancellable = NULL;
-  g_autoptr(CmJob) job = NULL;
   g_autoptr(CmHistory) history = NULL;
+  g_autofree char *description = NULL;
+  const CmCliJobsFuncs funcs = { prepare, finish, watch, NULL };
   Endure e = { 0 };
-  guint signal_source;
-  int signal_fd;
-  gboolean lost;
+  int status;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  g_option_context_set_description (context,
+  description = g_strdup_printf ("%s\n\n%s",
     _("A round writes the whole unmounted card with data that differs each round, then reads it all back in a shuffled order "
       "and counts the 512-byte sectors that came back wrong. The test stops after --rounds or --hours, when half the card "
       "comes back wrong, or on Ctrl-C, and keeps the rounds it finished. It destroys the card's data and wears the card: "
       "that needs --destroy-data. The result is kept in the history. "
-      "Exit status: 0 every round came back whole, 4 data was lost, 1 the run failed, 2 usage."));
+      "Exit status: 0 every round came back whole, 4 data was lost, 1 the run failed, 2 usage."),
+    cm_cli_jobs_describe ());
+  g_option_context_set_description (context, description);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return cm_cli_usage_error (context, error->message);
-  if (argc != 2)
-    return cm_cli_usage_error (context, _("endure needs exactly one DEVICE, a whole card such as /dev/mmcblk0."));
-  if (argv[1][0] == '\0')
-    return cm_cli_usage_error (context, _("The DEVICE is empty. Give the card's device, such as /dev/mmcblk0."));
+  if (argc < 2)
+    return cm_cli_usage_error (context, _("endure needs a DEVICE, a whole card such as /dev/mmcblk0 (or several)."));
+  for (int i = 1; i < argc; i++)
+    if (argv[i][0] == '\0')
+      return cm_cli_usage_error (context, _("The DEVICE is empty. Give the card's device, such as /dev/mmcblk0."));
   if (rounds < 0)
     return cm_cli_usage_error (context, _("--rounds must be 1 or more."));
   if (hours < 0 || !(hours < 24 * 365 * 100))
     return cm_cli_usage_error (context, _("--hours must be a number of hours above 0."));
+  if (csv != NULL && argc > 2)
+    return cm_cli_usage_error (context, _("--csv follows one card: give it one DEVICE."));
   if (csv != NULL && !cm_cli_check_writable (csv, &error))
     return cm_cli_usage_error (context, error->message);
 
-  signal_fd = cm_cli_block_end_signals ();
+  e.signal_fd = cm_cli_block_end_signals ();
   history = cm_history_new_default ();
-  job = cm_job_new ("wear", argv[1]);
-  cm_job_set_verify_flags (job, destroy ? CM_VERIFY_FLAGS_DESTROY_DATA : CM_VERIFY_FLAGS_NONE);
-  cm_job_set_wear_limits (job, (guint) rounds, hours * 3600);
-  cm_job_set_wear_round_func (job, round_cb, &e);
-  cm_job_set_history (job, history);
-
-  loop = g_main_loop_new (NULL, FALSE);
-  cancellable = g_cancellable_new ();
-  e.loop = loop;
-  e.tty = isatty (STDERR_FILENO);
+  e.destroy = destroy;
+  e.rounds = (guint) rounds;
+  e.seconds = hours * 3600;
+  e.json = json;
   e.csv = csv;
-  g_signal_connect (job, "notify::progress", G_CALLBACK (progress_cb), &e);
-  g_signal_connect (job, "notify::phase", G_CALLBACK (progress_cb), &e);
-  signal_source = cm_cli_watch_end_signals (signal_fd, cancellable);
-
-  fprintf (stderr, _("Wear test of %s: every round writes all of it and reads it back…\n"), argv[1]);
-  cm_job_run_async (job, cancellable, done_cb, &e);
-  g_main_loop_run (loop);
-  g_source_remove (signal_source);
-  close (signal_fd);
-  if (e.tty)
-    fprintf (stderr, "\r\033[K");
+  e.history = history;
+  status = cm_cli_jobs_run (&funcs, argv + 1, argc - 1, json, &e);
+  close (e.signal_fd);
   g_clear_error (&e.csv_error);
-
-  if (e.error != NULL)
-    {
-      if (g_error_matches (e.error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NEEDS_CONSENT))
-        fprintf (stderr, "cardmark-cli: %s\n%s\n", e.error->message, _("Add --destroy-data to go ahead."));
-      else
-        cm_cli_print_error (e.error);
-      g_clear_error (&e.error);
-      return CM_EXIT_FAILED;
-    }
-
-  if (json)
-    {
-      g_autoptr(JsonNode) node = cm_result_to_json (e.result);
-
-      cm_cli_print_json (node);
-    }
-  else
-    print_report (e.result);
-  if (cm_job_get_saved_file (job) != NULL)
-    fprintf (stderr, _("Saved to %s\n"), g_file_peek_path (cm_job_get_saved_file (job)));
-  else if (cm_job_get_save_error (job) != NULL)
-    cm_cli_print_error (cm_job_get_save_error (job));
-
-  lost = cm_result_get_endurance (e.result) != NULL && cm_endurance_lost_data (cm_result_get_endurance (e.result));
-  g_object_unref (e.result);
-  return lost ? CM_EXIT_FAKE : CM_EXIT_OK;
+  return status;
 }

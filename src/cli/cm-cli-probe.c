@@ -33,20 +33,21 @@
 #include "cm-target.h"
 
 #include "cm-cli.h"
+#include "cm-cli-jobs.h"
 
 /* The check reads and writes the card in whole 4 KiB blocks (O_DIRECT):
  * --cache-up-to is rounded up to one before anything is written, as a
  * size such as 1GB is not one. */
 #define CACHE_GRAIN 4096
 
+/* What the command was asked, the same for every card. */
 typedef struct
 {
-  GMainLoop        *loop;
-  GCancellable     *cancellable;
-  CmCapacityReport *report;
-  GError           *error;
-  gboolean          tty;
-  int               signal_fd;
+  guint64     cache_bytes;
+  gboolean    json;
+  const char *plot;
+  CmHistory  *history;
+  int         signal_fd;
 } Probe;
 
 /* INT, TERM, HUP (an SSH session that drops) and QUIT all mean: stop,
@@ -58,15 +59,15 @@ signal_cb (int          fd,
            GIOCondition condition,
            gpointer     user_data)
 {
-  Probe *probe = user_data;
+  GCancellable *cancellable = user_data;
   struct signalfd_siginfo info;
 
   if (read (fd, &info, sizeof info) != sizeof info)
     return G_SOURCE_CONTINUE;
-  if (!g_cancellable_is_cancelled (probe->cancellable))
+  if (!g_cancellable_is_cancelled (cancellable))
     {
       fprintf (stderr, "\n%s\n", _("Cancelling: putting the card's data back…"));
-      g_cancellable_cancel (probe->cancellable);
+      g_cancellable_cancel (cancellable);
     }
   return G_SOURCE_CONTINUE;
 }
@@ -131,17 +132,21 @@ open_device (const char  *path,
 static void
 print_report (const char             *device,
               const CmCapacityReport *report,
-              gboolean                json)
+              gboolean                json,
+              JsonNode              **several)
 {
   g_autofree char *sentence = NULL;
 
-  if (json)
+  if (json || several != NULL)
     {
       g_autoptr(JsonNode) root = cm_capacity_report_to_json (report);
 
       /* What the document's capacity member holds, and which device. */
       json_object_set_string_member (json_node_get_object (root), "device", device);
-      cm_cli_print_json (root);
+      if (several != NULL)
+        *several = g_steal_pointer (&root);
+      else
+        cm_cli_print_json (root);
       return;
     }
 
@@ -196,30 +201,16 @@ restore (const char *device)
 }
 
 static void
-job_progress_cb (CmJob      *job,
-                 GParamSpec *pspec,
-                 Probe      *probe)
+job_progress_cb (CmJob       *job,
+                 GParamSpec  *pspec,
+                 CmCliTarget *t)
 {
   g_autofree char *text = NULL;
 
-  if (!probe->tty || cm_job_get_phase (job) == NULL)
+  if (cm_job_get_phase (job) == NULL)
     return;
   text = cm_job_dup_progress_text (job);
-  fprintf (stderr, "\r\033[K%s", text);
-  fflush (stderr);
-}
-
-static void
-job_done_cb (GObject      *object,
-             GAsyncResult *result,
-             gpointer      user_data)
-{
-  Probe *probe = user_data;
-  g_autoptr(CmResult) document = cm_job_run_finish (CM_JOB (object), result, &probe->error);
-
-  if (document != NULL)
-    probe->report = cm_capacity_report_copy (cm_result_get_capacity (document));
-  g_main_loop_quit (probe->loop);
+  cm_cli_jobs_progress (t, "%s", text);
 }
 
 static void
@@ -233,77 +224,82 @@ say_saved (CmJob *job)
     cm_cli_print_error (cm_job_get_save_error (job));
 }
 
-static int
-run_probe (const char *device,
-           guint64     cache_bytes,
-           gboolean    json,
-           const char *plot)
+static void
+prepare (CmCliTarget *t,
+         gpointer     user_data)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GMainLoop) loop = NULL;
-  g_autoptr(GCancellable) cancellable = NULL;
-  g_autoptr(CmHistory) history = cm_history_new_default ();
-  g_autoptr(CmJob) job = NULL;
+  Probe *probe = user_data;
   g_autofree char *plan = NULL;
-  Probe probe = { 0 };
   guint64 size = 0;
-  guint signal_source;
   int fd;
 
-  probe.signal_fd = block_end_signals ();
   /* What the job will open, checked first for the plan's sentence. */
-  if ((fd = open_device (device, FALSE, &size, &error)) < 0)
-    {
-      cm_cli_print_error (error);
-      return CM_EXIT_FAILED;
-    }
+  if ((fd = open_device (t->target, FALSE, &size, &t->error)) < 0)
+    return;
   close (fd);
 
-  loop = g_main_loop_new (NULL, FALSE);
-  cancellable = g_cancellable_new ();
-  probe.loop = loop;
-  probe.cancellable = cancellable;
-  probe.tty = isatty (STDERR_FILENO);
-  signal_source = g_unix_fd_add (probe.signal_fd, G_IO_IN, signal_cb, &probe);
+  plan = cm_capacity_describe_plan (size, probe->cache_bytes);
+  cm_cli_jobs_say (t, "%s\n", plan);
+  t->job = cm_job_new ("capacity", t->target);
+  cm_job_set_cache_bytes (t->job, probe->cache_bytes);
+  cm_job_set_history (t->job, probe->history);
+  g_signal_connect (t->job, "notify::progress", G_CALLBACK (job_progress_cb), t);
+  g_signal_connect (t->job, "notify::phase", G_CALLBACK (job_progress_cb), t);
+}
 
-  plan = cm_capacity_describe_plan (size, cache_bytes);
-  fprintf (stderr, "%s\n", plan);
-  job = cm_job_new ("capacity", device);
-  cm_job_set_cache_bytes (job, cache_bytes);
-  cm_job_set_history (job, history);
-  g_signal_connect (job, "notify::progress", G_CALLBACK (job_progress_cb), &probe);
-  g_signal_connect (job, "notify::phase", G_CALLBACK (job_progress_cb), &probe);
-  cm_job_run_async (job, cancellable, job_done_cb, &probe);
-  g_main_loop_run (loop);
-  g_source_remove (signal_source);
-  close (probe.signal_fd);
-  if (probe.tty)
-    fprintf (stderr, "\r\033[K");
+static guint
+watch (GCancellable *cancellable,
+       gpointer      user_data)
+{
+  return g_unix_fd_add (((Probe *) user_data)->signal_fd, G_IO_IN, signal_cb, cancellable);
+}
 
-  if (probe.error != NULL)
+static int
+finish (CmCliTarget  *t,
+        JsonNode    **json,
+        gpointer      user_data)
+{
+  Probe *probe = user_data;
+  const CmCapacityReport *report;
+  g_autoptr(GError) error = NULL;
+
+  if (t->error != NULL)
     {
-      if (g_error_matches (probe.error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        fprintf (stderr, "cardmark-cli: %s\n", _("Capacity check cancelled. The card's data was put back."));
+      if (g_error_matches (t->error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        fprintf (stderr, "cardmark-cli: %s%s%s\n", t->several ? t->target : "", t->several ? ": " : "",
+                 _("Capacity check cancelled. The card's data was put back."));
       else
-        cm_cli_print_error (probe.error);
-      g_clear_error (&probe.error);
+        cm_cli_print_error (t->error);
       return CM_EXIT_FAILED;
     }
 
-  print_report (device, probe.report, json);
-  say_saved (job);
-  if (plot != NULL && !cm_chart_export_capacity (plot, probe.report, device, 800, 480, NULL, &error))
+  report = cm_result_get_capacity (t->result);
+  print_report (t->target, report, probe->json, json);
+  say_saved (t->job);
+  if (probe->plot != NULL && !cm_chart_export_capacity (probe->plot, report, t->target, 800, 480, NULL, &error))
     {
       cm_cli_print_error (error);
-      cm_capacity_report_free (probe.report);
       return CM_EXIT_FAILED;
     }
-  {
-    int status = probe.report->fake ? CM_EXIT_FAKE : CM_EXIT_OK;
+  return report->fake ? CM_EXIT_FAKE : CM_EXIT_OK;
+}
 
-    cm_capacity_report_free (probe.report);
-    return status;
-  }
+static int
+run_probe (char       **devices,
+           int          n_devices,
+           guint64      cache_bytes,
+           gboolean     json,
+           const char  *plot)
+{
+  g_autoptr(CmHistory) history = cm_history_new_default ();
+  const CmCliJobsFuncs funcs = { prepare, finish, watch, NULL };
+  Probe probe = { cache_bytes, json, plot, history, -1 };
+  int status;
+
+  probe.signal_fd = block_end_signals ();
+  status = cm_cli_jobs_run (&funcs, devices, n_devices, json, &probe);
+  close (probe.signal_fd);
+  return status;
 }
 
 int
@@ -323,20 +319,20 @@ cm_cli_probe_capacity (int    argc,
       N_("Put back what an interrupted check left on the card, from its journal"), NULL },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new (_("DEVICE — check that the card really holds its capacity"));
+  g_autoptr(GOptionContext) context = g_option_context_new (_("DEVICE… — check that cards really hold their capacity"));
   g_autoptr(GError) error = NULL;
   guint64 cache_bytes = CM_CAPACITY_DEFAULT_CACHE;
   int status;
-  g_autofree char *description = g_strdup_printf ("%s\n\n%s", _("The probe writes a signature to a few hundred places across the card, rewrites the start of the card with its own "
+  g_autofree char *description = g_strdup_printf ("%s\n\n%s\n\n%s", _("The probe writes a signature to a few hundred places across the card, rewrites the start of the card with its own "
       "bytes so that no controller cache can answer for the card, reads the signatures back, and then writes the card's "
       "own data back. What it overwrites is kept in a journal first, so an interrupted check can be undone with --restore. "
-      "The card must not be mounted."), cm_size_describe_syntax ());
+      "The card must not be mounted."), cm_size_describe_syntax (), cm_cli_jobs_describe ());
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_description (context, description);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return cm_cli_usage_error (context, error->message);
-  if ((status = cm_cli_check_operands (context, argc, argv, 1, 1, _("probe-capacity needs exactly one DEVICE."))) != CM_EXIT_OK)
+  if ((status = cm_cli_check_operands (context, argc, argv, 1, G_MAXINT, _("probe-capacity needs a DEVICE (or several)."))) != CM_EXIT_OK)
     return status;
   if (cache != NULL && !cm_size_parse (cache, "--cache-up-to", 1, &cache_bytes, &error))
     return cm_cli_usage_error (context, error->message);
@@ -350,6 +346,10 @@ cm_cli_probe_capacity (int    argc,
     }
   if (do_restore && (json || plot != NULL || cache != NULL))
     return cm_cli_usage_error (context, _("--restore takes no other option."));
+  if (do_restore && argc > 2)
+    return cm_cli_usage_error (context, _("--restore puts back one card: give it one DEVICE."));
+  if (plot != NULL && argc > 2)
+    return cm_cli_usage_error (context, _("--plot draws one card: give it one DEVICE."));
   if (plot != NULL && !cm_cli_check_writable (plot, &error))
     {
       cm_cli_print_error (error);
@@ -358,5 +358,5 @@ cm_cli_probe_capacity (int    argc,
 
   if (do_restore)
     return restore (argv[1]);
-  return run_probe (argv[1], cache_bytes, json, plot);
+  return run_probe (argv + 1, argc - 1, cache_bytes, json, plot);
 }

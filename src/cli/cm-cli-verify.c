@@ -21,68 +21,54 @@
 #include "cm-verify.h"
 
 #include "cm-cli.h"
+#include "cm-cli-jobs.h"
 
+/* What the command was asked, the same for every card. */
 typedef struct
 {
-  GMainLoop    *loop;
-  GCancellable *cancellable;
-  CmResult     *result;
-  GError       *error;
-  gboolean      tty;
-  gboolean      connected;
+  CmVerifyFlags flags;
+  CmHistory    *history;
   gboolean      read_only;
-  const char   *target;
+  gboolean      json;
+  const char   *plot;
+  int           signal_fd;
 } Verify;
 
 static void
-progress_cb (CmVerify *verify,
-             guint     phase,
-             double    fraction,
-             double    mb_per_s,
-             double    seconds_left,
-             Verify   *v)
+progress_cb (CmVerify    *verify,
+             guint        phase,
+             double       fraction,
+             double       mb_per_s,
+             double       seconds_left,
+             CmCliTarget *t)
 {
   g_autofree char *left = cm_cli_format_duration (seconds_left);
 
-  if (!v->tty)
-    return;
-  fprintf (stderr, "\r\033[K%s %3.0f %%  %.1f MB/s  %s",
-           phase == CM_VERIFY_PHASE_WRITE ? _("Writing…") : _("Reading back…"),
-           fraction * 100, mb_per_s, left);
-  fprintf (stderr, " %s", _("left"));
-  fflush (stderr);
+  cm_cli_jobs_progress (t, "%s %3.0f %%  %.1f MB/s  %s %s",
+                        phase == CM_VERIFY_PHASE_WRITE ? _("Writing…") : _("Reading back…"),
+                        fraction * 100, mb_per_s, left, _("left"));
 }
 
 /* The verify's own progress carries its speed, which the line shows. */
 static void
-verify_started_cb (CmJob      *job,
-                   GParamSpec *pspec,
-                   Verify     *v)
+verify_started_cb (CmJob       *job,
+                   GParamSpec  *pspec,
+                   CmCliTarget *t)
 {
   CmVerify *verify = cm_job_get_verify (job);
+  Verify *v = t->data;
 
   /* The phase is first told once the verify is prepared. */
-  if (verify == NULL || v->connected)
+  if (verify == NULL)
     return;
-  v->connected = TRUE;
-  g_signal_connect (verify, "progress", G_CALLBACK (progress_cb), v);
+  g_signal_handlers_disconnect_by_func (job, verify_started_cb, t);
+  g_signal_connect (verify, "progress", G_CALLBACK (progress_cb), t);
   if (v->read_only)
-    fprintf (stderr, _("Checking the .h2w files in %s…\n"), cm_verify_get_folder (verify));
+    cm_cli_jobs_say (t, _("Checking the .h2w files in %s…\n"), cm_verify_get_folder (verify));
   else if (cm_verify_get_mode (verify) == CM_VERIFY_MODE_FILES)
-    fprintf (stderr, _("Verifying the free space of %s…\n"), cm_verify_get_folder (verify));
+    cm_cli_jobs_say (t, _("Verifying the free space of %s…\n"), cm_verify_get_folder (verify));
   else
-    fprintf (stderr, _("Verifying all of %s…\n"), v->target);
-}
-
-static void
-done_cb (GObject      *object,
-         GAsyncResult *result,
-         gpointer      user_data)
-{
-  Verify *v = user_data;
-
-  v->result = cm_job_run_finish (CM_JOB (object), result, &v->error);
-  g_main_loop_quit (v->loop);
+    cm_cli_jobs_say (t, _("Verifying all of %s…\n"), t->target);
 }
 
 static void
@@ -126,12 +112,15 @@ static void
 save_outputs (CmJob      *job,
               CmResult   *result,
               gboolean    json,
+              JsonNode  **several,
               const char *plot)
 {
   GFile *saved = cm_job_get_saved_file (job);
   g_autoptr(GError) error = NULL;
 
-  if (json)
+  if (several != NULL)
+    *several = cm_result_to_json (result);
+  else if (json)
     {
       g_autoptr(JsonNode) node = cm_result_to_json (result);
 
@@ -180,6 +169,49 @@ explain_stop (CmVerify     *verify,
     fprintf (stderr, "%s\n", _("What was done is kept. Carry on with “cardmark-cli verify --resume --destroy-data”."));
 }
 
+static void
+prepare (CmCliTarget *t,
+         gpointer     user_data)
+{
+  Verify *v = user_data;
+
+  t->data = v;
+  t->job = cm_job_new ("verify", t->target);
+  cm_job_set_verify_flags (t->job, v->flags);
+  cm_job_set_history (t->job, v->history);
+  g_signal_connect (t->job, "notify::phase", G_CALLBACK (verify_started_cb), t);
+}
+
+static guint
+watch (GCancellable *cancellable,
+       gpointer      user_data)
+{
+  return cm_cli_watch_end_signals (((Verify *) user_data)->signal_fd, cancellable);
+}
+
+static int
+finish (CmCliTarget  *t,
+        JsonNode    **json,
+        gpointer      user_data)
+{
+  Verify *v = user_data;
+  const CmVerifySummary *summary;
+
+  if (t->error != NULL)
+    {
+      if (g_error_matches (t->error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NEEDS_CONSENT))
+        fprintf (stderr, "cardmark-cli: %s\n%s\n", t->error->message, _("Add --destroy-data to go ahead."));
+      else
+        cm_cli_print_error (t->error);
+      explain_stop (t->job != NULL ? cm_job_get_verify (t->job) : NULL, t->error);
+      return CM_EXIT_FAILED;
+    }
+
+  save_outputs (t->job, t->result, v->json, json, v->plot);
+  summary = cm_result_get_verify (t->result);
+  return summary != NULL && cm_verify_summary_lost_data (summary) ? CM_EXIT_FAKE : CM_EXIT_OK;
+}
+
 int
 cm_cli_verify (int    argc,
                char **argv)
@@ -195,32 +227,32 @@ cm_cli_verify (int    argc,
     { "plot", 0, 0, G_OPTION_ARG_FILENAME, &plot, N_("Draw speed against position to FILE.png, .svg or .pdf"), "FILE" },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new (_("TARGET — write every free byte of a card and read it back"));
+  g_autoptr(GOptionContext) context = g_option_context_new (_("TARGET… — write every free byte of cards and read it back"));
   g_autoptr(GError) error = NULL;
-  g_autoptr(GMainLoop) loop = NULL;
-  g_autoptr(GCancellable) cancellable = NULL;
-  g_autoptr(CmJob) job = NULL;
   g_autoptr(CmHistory) history = NULL;
-  CmVerify *verify;
+  g_autofree char *description = NULL;
+  const CmCliJobsFuncs funcs = { prepare, finish, watch, NULL };
   CmVerifyFlags flags = CM_VERIFY_FLAGS_NONE;
   Verify v = { 0 };
-  guint signal_source;
-  int signal_fd;
-  const CmVerifySummary *summary;
-  gboolean lost;
+  int status;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  g_option_context_set_description (context,
+  description = g_strdup_printf ("%s\n\n%s",
     _("In a folder (or a mounted card), verify fills the free space with F3's 1 GB files (1.h2w, 2.h2w, …), reads them back "
       "and removes them. An unmounted card is verified whole, which destroys its data: that needs --destroy-data. "
       "Ctrl-C keeps what was done for --resume. The result is kept in the history. "
-      "Exit status: 0 every byte came back, 4 data was lost, 1 the run failed, 2 usage."));
+      "Exit status: 0 every byte came back, 4 data was lost, 1 the run failed, 2 usage."),
+    cm_cli_jobs_describe ());
+  g_option_context_set_description (context, description);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return cm_cli_usage_error (context, error->message);
-  if (argc != 2)
-    return cm_cli_usage_error (context, _("verify needs exactly one TARGET, a folder or a device."));
-  if (argv[1][0] == '\0')
-    return cm_cli_usage_error (context, _("The TARGET is empty. Give a folder on the card, or the card's device, such as /dev/mmcblk0."));
+  if (argc < 2)
+    return cm_cli_usage_error (context, _("verify needs a TARGET, a folder or a device (or several)."));
+  for (int i = 1; i < argc; i++)
+    if (argv[i][0] == '\0')
+      return cm_cli_usage_error (context, _("The TARGET is empty. Give a folder on the card, or the card's device, such as /dev/mmcblk0."));
+  if (plot != NULL && argc > 2)
+    return cm_cli_usage_error (context, _("--plot draws one card: give it one TARGET."));
   if (read_only && (destroy || resume))
     return cm_cli_usage_error (context, _("--read-only only reads: it cannot be combined with --destroy-data or --resume."));
   if (plot != NULL && !is_chart_name (plot))
@@ -234,44 +266,14 @@ cm_cli_verify (int    argc,
   flags |= read_only ? CM_VERIFY_FLAGS_READ_ONLY : 0;
   flags |= destroy ? CM_VERIFY_FLAGS_DESTROY_DATA : 0;
   /* Blocked before any thread starts, so none of them takes one. */
-  signal_fd = cm_cli_block_end_signals ();
+  v.signal_fd = cm_cli_block_end_signals ();
   history = cm_history_new_default ();
-  job = cm_job_new ("verify", argv[1]);
-  cm_job_set_verify_flags (job, flags);
-  cm_job_set_history (job, history);
-
-  loop = g_main_loop_new (NULL, FALSE);
-  cancellable = g_cancellable_new ();
-  v.loop = loop;
-  v.cancellable = cancellable;
-  v.tty = isatty (STDERR_FILENO);
-  g_signal_connect (job, "notify::phase", G_CALLBACK (verify_started_cb), &v);
-  signal_source = cm_cli_watch_end_signals (signal_fd, cancellable);
-
-  v.target = argv[1];
+  v.flags = flags;
+  v.history = history;
   v.read_only = read_only;
-  cm_job_run_async (job, cancellable, done_cb, &v);
-  g_main_loop_run (loop);
-  verify = cm_job_get_verify (job);
-  g_source_remove (signal_source);
-  close (signal_fd);
-  if (v.tty)
-    fprintf (stderr, "\r\033[K");
-
-  if (v.error != NULL)
-    {
-      if (g_error_matches (v.error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NEEDS_CONSENT))
-        fprintf (stderr, "cardmark-cli: %s\n%s\n", v.error->message, _("Add --destroy-data to go ahead."));
-      else
-        cm_cli_print_error (v.error);
-      explain_stop (verify, v.error);
-      g_clear_error (&v.error);
-      return CM_EXIT_FAILED;
-    }
-
-  save_outputs (job, v.result, json, plot);
-  summary = cm_result_get_verify (v.result);
-  lost = summary != NULL && cm_verify_summary_lost_data (summary);
-  g_object_unref (v.result);
-  return lost ? CM_EXIT_FAKE : CM_EXIT_OK;
+  v.json = json;
+  v.plot = plot;
+  status = cm_cli_jobs_run (&funcs, argv + 1, argc - 1, json, &v);
+  close (v.signal_fd);
+  return status;
 }

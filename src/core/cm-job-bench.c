@@ -38,6 +38,16 @@ test_started_cb (CmRunner   *runner,
 }
 
 static void
+waiting_cb (CmRunner   *runner,
+            const char *holder,
+            CmJob      *job)
+{
+  g_autofree char *phase = g_strdup_printf (_("Waiting for the card in %s to finish its speed test"), holder);
+
+  cm_job_report (job, cm_job_get_progress (job), -1, phase);
+}
+
+static void
 started_cb (CmBench  *bench,
             CmRunner *runner,
             CmJob    *job)
@@ -45,6 +55,7 @@ started_cb (CmBench  *bench,
   cm_job_set_runner (job, runner);
   g_signal_connect_object (runner, "progress", G_CALLBACK (progress_cb), job, 0);
   g_signal_connect_object (runner, "test-started", G_CALLBACK (test_started_cb), job, 0);
+  g_signal_connect_object (runner, "waiting", G_CALLBACK (waiting_cb), job, 0);
 }
 
 static void

@@ -12,6 +12,7 @@
 #include <glib/gi18n-lib.h>
 #include <unistd.h>
 
+#include "cm-bus.h"
 #include "cm-engine.h"
 #include "cm-test-hooks.h"
 #include "cm-runner.h"
@@ -40,6 +41,7 @@ enum {
   TEST_STARTED,
   PROGRESS,
   SAMPLE,
+  WAITING,
   N_SIGNALS
 };
 
@@ -87,6 +89,9 @@ dispatch_event_cb (gpointer data)
       break;
     case SAMPLE:
       g_signal_emit (self, signals[SAMPLE], 0, event->test, event->t, event->mb_per_s, event->iops);
+      break;
+    case WAITING:
+      g_signal_emit (self, signals[WAITING], 0, event->test);
       break;
     default:
       g_assert_not_reached ();
@@ -241,6 +246,20 @@ cm_runner_class_init (CmRunnerClass *klass)
                   G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 4, G_TYPE_STRING, G_TYPE_DOUBLE, G_TYPE_DOUBLE, G_TYPE_DOUBLE);
+
+  /**
+   * CmRunner::waiting:
+   * @holder: the device of the card measuring on the same bus
+   *
+   * The run waits for that card's speed test to end before it measures
+   * (cm-bus.c); its first test starts when it has.
+   */
+  signals[WAITING] =
+    g_signal_new ("waiting",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_STRING);
 }
 
 static void
@@ -697,6 +716,19 @@ report_card_state (CmResult  *result,
   return FALSE;
 }
 
+/* In the worker: the bus is busy with @holder's speed test. */
+static void
+bus_waiting_cb (const char *holder,
+                gpointer    user_data)
+{
+  CmRunner *self = user_data;
+  Event *event = event_new (self, WAITING);
+
+  g_free (event->test);
+  event->test = g_strdup (holder);
+  post_event (self, event);
+}
+
 static void
 run_thread (GTask        *task,
             gpointer      source_object,
@@ -708,6 +740,7 @@ run_thread (GTask        *task,
   g_autofree guint8 *backup = NULL;
   GError *error = NULL;
   CmEngineJob job = { 0 };
+  g_autofree char *bus = NULL;
   guint64 written = 0, written_before = 0;
   gboolean counted = FALSE;
   gboolean ok;
@@ -737,7 +770,16 @@ run_thread (GTask        *task,
   job.progress = engine_progress_cb;
   job.user_data = self;
 
+  /* No other card on this bus measures while this one does. */
+  bus = self->order->len > 0 ? cm_bus_key_for_device (cm_target_get_device (self->target)) : NULL;
+  if (!cm_bus_measure_begin (bus, cm_target_get_device (self->target), cancellable, bus_waiting_cb, self))
+    {
+      cm_target_close (self->target);
+      g_task_return_error_if_cancelled (task);
+      return;
+    }
   ok = self->order->len > 0 && run_tests (self, result, &job, &error);
+  cm_bus_measure_end (bus);
 
   if (backup != NULL)
     {

@@ -1,0 +1,106 @@
+#!/bin/bash
+# cli-several.sh — several TARGETs at once (issue 25): two simulated
+# cards benchmarked together give their two documents in one JSON array
+# in the order given, a missing third target is named while the others
+# run (exit 1), two capacity checks at once both pass, and two cards on
+# one bus (CARDMARK_TEST_BUS_GROUP) take turns to measure.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+source "$(dirname "$0")/lib/tap.sh"
+need_simcard_path
+
+simcard=$(cd "$(dirname "$0")/simcard" && pwd)
+[ "$(id -u)" = 0 ] || skip_all "the cards need root for loop devices"
+
+here=$(dirname "$0")
+"$here/env/services-up" || skip_all "the system bus, udev and udisksd could not be started"
+
+work=$(mktemp -d /var/tmp/cardmark-several-XXXXXX)
+export XDG_DATA_HOME=$work/xdg
+dir_a= dir_b=
+cleanup () {
+  [ -n "$dir_a" ] && "$simcard/simcard-down" "$dir_a"
+  [ -n "$dir_b" ] && "$simcard/simcard-down" "$dir_b"
+  [ -n "${KEEP:-}" ] || rm -rf "$work"
+}
+trap cleanup EXIT
+
+# Two cards, each its own simulated reader.
+for card in a b; do
+  "$simcard/simcard-up" good-a1 --size 64MiB > "$work/$card.env"
+  case $? in
+    0) ;;
+    77) skip_all "no simulated card here (see tests/simcard)" ;;
+    *) not_ok "simcard-up $card"; done_testing ;;
+  esac
+  eval "$(sed "s/^SIMCARD_/${card^^}_/" "$work/$card.env")"
+done
+dir_a=$A_DIR dir_b=$B_DIR
+
+# UDisks learns a loop device's backing file a moment after the device;
+# the jobs start once it knows both.
+for dev in "$A_DEV" "$B_DEV"; do
+  for _ in $(seq 100); do
+    udisksctl info -b "$dev" 2> /dev/null | grep -q 'BackingFile:.*card.img' && break
+    sleep 0.1
+  done
+done
+
+"$CARDMARK_CLI" bench --only seq-read,rand-read-4k --json "$A_DEV" "$B_DEV" > "$work/bench.json" 2> "$work/err"
+check "two cards benchmarked at once exit 0" test $? -eq 0
+check "stdout is one JSON array of two documents" json_check "$work/bench.json" "isinstance(r, list) and len(r) == 2"
+check "both are benchmarks" json_check "$work/bench.json" "all(d['kind'] == 'bench' for d in r)"
+check "they come in the order given, each naming its own device" \
+  json_check "$work/bench.json" "[d['target']['device'] for d in r] == ['$A_DEV', '$B_DEV']"
+check "each ran the two tests asked for" \
+  json_check "$work/bench.json" "all(sorted(t['name'] for t in d['tests']) == ['rand-read-4k', 'seq-read'] for d in r)"
+check "each card's progress lines say whose they are" grep -q "^$A_DEV: " "$work/err"
+check "…for the second card too" grep -q "^$B_DEV: " "$work/err"
+check "no line is redrawn with a carriage return" test "$(tr -cd '\r' < "$work/err" | wc -c)" -eq 0
+check "each loop device is a bus of its own: neither card waited" test "$(grep -c "Waiting for the card" "$work/err")" -eq 0
+
+# Fair measurement: the test hook puts both loop devices on one bus, so
+# one card's speed tests all end before the other's first one starts.
+# Whose turn it is: the card of each "Running" line, in the order printed.
+turns () { sed -n 's/^\(\/dev\/loop[0-9]*\): Running .*/\1/p' "$1" | uniq | wc -l; }
+check "side by side, the two cards' tests took turns" test "$(turns "$work/err")" -gt 2
+if [ "${CARDMARK_TEST_HOOKS:-1}" = 1 ]; then
+  CARDMARK_TEST_BUS_GROUP=hub "$CARDMARK_CLI" bench --only seq-read,rand-read-4k --json "$A_DEV" "$B_DEV" > "$work/bus.json" 2> "$work/err"
+  check "two cards on one bus exit 0" test $? -eq 0
+  check "both documents are there, in order" \
+    json_check "$work/bus.json" "[d['target']['device'] for d in r] == ['$A_DEV', '$B_DEV']"
+  check "one card waited for the other, naming it" \
+    grep -Eq "^($A_DEV: .*card in $B_DEV|$B_DEV: .*card in $A_DEV) to finish its speed test" "$work/err"
+  check "one card ran all its tests, then the other all of its" test "$(turns "$work/err")" -eq 2
+else
+  skip "built without -Dtest_hooks=true, so CARDMARK_TEST_BUS_GROUP is not read"
+fi
+
+# One of three targets is missing: it is named, the other two still run.
+missing=$work/no-such-card
+"$CARDMARK_CLI" bench --only seq-read --json "$A_DEV" "$missing" "$B_DEV" > "$work/three.json" 2> "$work/err"
+check "one target of three missing exits 1" test $? -eq 1
+check "the missing one is named on stderr" grep -q "$missing" "$work/err"
+check "the other two documents are there, in order" \
+  json_check "$work/three.json" "[d['target']['device'] for d in r] == ['$A_DEV', '$B_DEV']"
+
+# Without --json, a report per card, each under its target.
+"$CARDMARK_CLI" bench --only seq-read "$A_DEV" "$B_DEV" > "$work/bench.txt" 2> "$work/err"
+check "two text reports exit 0" test $? -eq 0
+check "each report is headed by its target" \
+  test "$(grep -cx -e "$A_DEV" -e "$B_DEV" "$work/bench.txt")" -eq 2
+
+"$CARDMARK_CLI" probe-capacity --json "$A_DEV" "$B_DEV" > "$work/capacity.json" 2> "$work/err"
+check "two capacity checks at once exit 0" test $? -eq 0
+check "both find the card as large as it says" \
+  json_check "$work/capacity.json" "[(d['device'], d['fake']) for d in r] == [('$A_DEV', False), ('$B_DEV', False)]"
+
+# The same card twice: the card lock refuses the second job, the first runs.
+"$CARDMARK_CLI" bench --only seq-read --json "$A_DEV" "$A_DEV" > "$work/twice.json" 2> "$work/err"
+check "one card given twice exits 1" test $? -eq 1
+check "one of the two runs, the other is refused as busy" \
+  json_check "$work/twice.json" "len(r) == 1 and r[0]['target']['device'] == '$A_DEV'"
+check "the refusal says the card is busy" grep -q "busy" "$work/err"
+
+done_testing
