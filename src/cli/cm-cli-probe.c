@@ -50,45 +50,6 @@ typedef struct
   int         signal_fd;
 } Probe;
 
-/* INT, TERM, HUP (an SSH session that drops) and QUIT all mean: stop,
- * put the card's data back, then end. They arrive through a signalfd, so
- * every one of them is handled on the main loop, whichever thread the
- * kernel would have picked. */
-static gboolean
-signal_cb (int          fd,
-           GIOCondition condition,
-           gpointer     user_data)
-{
-  GCancellable *cancellable = user_data;
-  struct signalfd_siginfo info;
-
-  if (read (fd, &info, sizeof info) != sizeof info)
-    return G_SOURCE_CONTINUE;
-  if (!g_cancellable_is_cancelled (cancellable))
-    {
-      fprintf (stderr, "\n%s\n", _("Cancelling: putting the card's data back…"));
-      g_cancellable_cancel (cancellable);
-    }
-  return G_SOURCE_CONTINUE;
-}
-
-static int
-block_end_signals (void)
-{
-  sigset_t set;
-
-  /* A closed terminal or pipe must not end the probe before it is done:
-   * a write to stderr then fails instead. */
-  signal (SIGPIPE, SIG_IGN);
-  sigemptyset (&set);
-  sigaddset (&set, SIGINT);
-  sigaddset (&set, SIGTERM);
-  sigaddset (&set, SIGHUP);
-  sigaddset (&set, SIGQUIT);
-  pthread_sigmask (SIG_BLOCK, &set, NULL);
-  return signalfd (-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
-}
-
 static int
 open_device (const char  *path,
              gboolean     exclusive,
@@ -251,7 +212,9 @@ static guint
 watch (GCancellable *cancellable,
        gpointer      user_data)
 {
-  return g_unix_fd_add (((Probe *) user_data)->signal_fd, G_IO_IN, signal_cb, cancellable);
+  /* INT, TERM, HUP and QUIT stop the check, which puts the card's data back. */
+  return cm_cli_watch_end_signals_saying (((Probe *) user_data)->signal_fd, cancellable,
+                                          _("Cancelling: putting the card's data back…"));
 }
 
 static int
@@ -296,7 +259,7 @@ run_probe (char       **devices,
   Probe probe = { cache_bytes, json, plot, history, -1 };
   int status;
 
-  probe.signal_fd = block_end_signals ();
+  probe.signal_fd = cm_cli_block_end_signals ();
   status = cm_cli_jobs_run (&funcs, devices, n_devices, json, &probe);
   close (probe.signal_fd);
   return status;

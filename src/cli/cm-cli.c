@@ -320,13 +320,14 @@ interrupted_cb (int          fd,
                 gpointer     user_data)
 {
   GCancellable *cancellable = user_data;
+  const char *saying = g_object_get_data (G_OBJECT (cancellable), "cm-cli-stopping");
   struct signalfd_siginfo info;
 
   if (read (fd, &info, sizeof info) != sizeof info)
     return G_SOURCE_CONTINUE;
   if (!g_cancellable_is_cancelled (cancellable))
     {
-      fprintf (stderr, "\n%s\n", _("Stopping: keeping what was done…"));
+      fprintf (stderr, "\n%s\n", saying != NULL ? saying : _("Stopping: keeping what was done…"));
       g_cancellable_cancel (cancellable);
     }
   return G_SOURCE_CONTINUE;
@@ -358,4 +359,15 @@ cm_cli_watch_end_signals (int           signal_fd,
                           GCancellable *cancellable)
 {
   return g_unix_fd_add (signal_fd, G_IO_IN, interrupted_cb, cancellable);
+}
+
+/* The same, saying @stopping (what stopping does) instead of "keeping
+ * what was done". */
+guint
+cm_cli_watch_end_signals_saying (int           signal_fd,
+                                 GCancellable *cancellable,
+                                 const char   *stopping)
+{
+  g_object_set_data_full (G_OBJECT (cancellable), "cm-cli-stopping", g_strdup (stopping), g_free);
+  return cm_cli_watch_end_signals (signal_fd, cancellable);
 }

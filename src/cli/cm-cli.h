@@ -35,6 +35,9 @@ char *cm_cli_format_duration (double seconds) G_GNUC_WARN_UNUSED_RESULT;
 int  cm_cli_block_end_signals (void);
 guint cm_cli_watch_end_signals (int           signal_fd,
                                 GCancellable *cancellable);
+guint cm_cli_watch_end_signals_saying (int           signal_fd,
+                                       GCancellable *cancellable,
+                                       const char   *stopping);
 int  cm_cli_usage_error (GOptionContext *context,
                          const char  *message);
 int  cm_cli_check_operands (GOptionContext *context,
