@@ -8,6 +8,7 @@
 #include <cairo.h>
 #include <glib/gstdio.h>
 #include <math.h>
+#include <pango/pangocairo.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/resource.h>
@@ -15,6 +16,7 @@
 
 #include "cm-chart-capacity.h"
 #include "cm-chart-layout.h"
+#include "cm-chart-live.h"
 #include "cm-chart-private.h"
 #include "cm-stats.h"
 #include "cm-verdict.h"
@@ -1798,6 +1800,190 @@ test_screenshots (void)
   }
 }
 
+/* A live chart of @tests in that order, each a few samples at @mb_per_s. */
+static CmChartLive *
+live_of (const char * const *tests,
+         const char * const *claims,
+         double              mb_per_s)
+{
+  CmChartLive *live = cm_chart_live_new ();
+
+  cm_chart_live_set_claims (live, claims);
+  for (guint i = 0; tests[i] != NULL; i++)
+    for (double t = 0.25; t <= 3; t += 0.25)
+      cm_chart_live_add_sample (live, tests[i], t, mb_per_s * (1 + 0.05 * sin (t)));
+  return live;
+}
+
+/* U3's 30 MB/s line shows during a 20 MB/s write, and A1's 10 MB/s too:
+ * the axis reaches the ticked classes, not only the samples. */
+static void
+test_live_class_lines (void)
+{
+  static const char * const tests[] = { "seq-write", NULL };
+  static const char * const claims[] = { "U3", "A1", NULL };
+  g_autoptr(CmChartLive) live = live_of (tests, claims, 20);
+  g_autoptr(CmChartLayout) layout = cm_chart_live_layout_new (live, 640, 300, NULL);
+  CmChartPanel *panel;
+  guint found = 0;
+
+  g_assert_false (layout->empty);
+  panel = g_ptr_array_index (layout->panels, 0);
+  g_assert_cmpfloat (panel->y.max, >=, 30);
+  for (guint i = 0; i < panel->thresholds->len; i++)
+    {
+      CmChartThreshold *line = &g_array_index (panel->thresholds, CmChartThreshold, i);
+
+      g_assert_cmpfloat (line->y, >=, panel->plot.y);
+      g_assert_cmpfloat (line->y, <=, panel->plot.y + panel->plot.height);
+      if (line->value == 30 && strstr (line->label, "U3") != NULL)
+        found |= 1;
+      if (line->value == 10 && strstr (line->label, "A1") != NULL)
+        found |= 2;
+    }
+  g_assert_cmpuint (found, ==, 3);
+}
+
+/* The ink of @test's line in a live chart of @tests. */
+static int
+live_ink (const char * const *tests,
+          const char         *test)
+{
+  g_autoptr(CmChartLive) live = live_of (tests, NULL, 20);
+  g_autoptr(CmChartLayout) layout = cm_chart_live_layout_new (live, 640, 300, NULL);
+  CmChartPanel *panel = g_ptr_array_index (layout->panels, 0);
+
+  g_assert_cmpuint (panel->series->len, ==, live->series->len);
+  for (guint i = 0; i < live->series->len; i++)
+    if (g_str_equal (((CmChartLiveSeries *) g_ptr_array_index (live->series, i))->test, test))
+      return ((CmChartSeries *) g_ptr_array_index (panel->series, i))->ink;
+  g_assert_not_reached ();
+}
+
+/* The ink of the first line of @kind's chart of one card. */
+static int
+first_series_ink (CmChartKind kind)
+{
+  g_autoptr(GPtrArray) one = one_card (TRUE);
+  g_autoptr(CmChartLayout) layout = cm_chart_layout_new (kind, one, 800, 480, NULL, TRUE);
+  CmChartPanel *panel = g_ptr_array_index (layout->panels, 0);
+
+  g_assert_cmpuint (panel->series->len, >, 0);
+  return ((CmChartSeries *) g_ptr_array_index (panel->series, 0))->ink;
+}
+
+/* A test's colour is its own, whatever tests a run has and in whatever
+ * order they start, and the same in the result charts: sequential read
+ * is not blue in one run and orange in the next. */
+static void
+test_live_colours (void)
+{
+  static const char * const bench[] = { "seq-write", "seq-read", "rand-write-4k", "rand-read-4k", NULL };
+  static const char * const read_only[] = { "seq-read", "rand-read-4k", NULL };
+  static const char * const reversed[] = { "rand-read-4k", "rand-write-4k", "seq-read", "seq-write", NULL };
+  static const char * const names[] = { "seq-write", "seq-read", "rand-write-4k", "rand-read-4k", NULL };
+  static const char * const all[] = { "seq-write", "seq-read", "rand-write-4k", "rand-read-4k",
+                                      "rand-write-4k-qd32", "rand-read-4k-qd32", NULL };
+
+  g_assert_cmpint (live_ink (bench, "seq-read"), ==, live_ink (read_only, "seq-read"));
+  g_assert_cmpint (live_ink (bench, "rand-read-4k"), ==, live_ink (read_only, "rand-read-4k"));
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      g_assert_cmpint (live_ink (bench, names[i]), ==, live_ink (reversed, names[i]));
+      g_assert_cmpint (live_ink (bench, names[i]), ==, cm_chart_test_ink (names[i]));
+    }
+  /* The six figures people compare cards by: six colours. */
+  for (guint i = 0; all[i] != NULL; i++)
+    for (guint j = i + 1; all[j] != NULL; j++)
+      g_assert_cmpint (live_ink (all, all[i]), !=, live_ink (all, all[j]));
+
+  /* The same colours in the result charts of one card. */
+  g_assert_cmpint (first_series_ink (CM_CHART_WRITE_OVER_TIME), ==, live_ink (bench, "seq-write"));
+  g_assert_cmpint (first_series_ink (CM_CHART_LATENCY), ==, live_ink (bench, "rand-read-4k"));
+}
+
+/* How light a chart's painted pixel is, 0 to 1. */
+static double
+pixel_luminance (cairo_surface_t *surface,
+                 double           x,
+                 double           y)
+{
+  const guint8 *data = cairo_image_surface_get_data (surface);
+  guint32 px = *(const guint32 *) (data + (int) y * cairo_image_surface_get_stride (surface) + (int) x * 4);
+
+  return (0.2126 * (px >> 16 & 0xff) + 0.7152 * (px >> 8 & 0xff) + 0.0722 * (px & 0xff)) / 255;
+}
+
+static int
+compare_doubles (gconstpointer a,
+                 gconstpointer b)
+{
+  double da = *(const double *) a, db = *(const double *) b;
+
+  return (da > db) - (da < db);
+}
+
+/* The median luminance down the middle of @bar: a class line crossing it
+ * does not count. */
+static double
+bar_luminance (cairo_surface_t  *surface,
+               const CmChartBar *bar)
+{
+  g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (double));
+
+  for (double y = bar->rect.y + 1; y < bar->rect.y + bar->rect.height - 1; y++)
+    {
+      double v = pixel_luminance (surface, bar->rect.x + bar->rect.width / 2, y);
+
+      g_array_append_val (values, v);
+    }
+  g_assert_cmpuint (values->len, >, 0);
+  g_array_sort (values, compare_doubles);
+  return g_array_index (values, double, values->len / 2);
+}
+
+/* The legend says "Lighter: queue depth 32": in the dark style as in the
+ * light one, each card's queue depth 32 bars are painted lighter than its
+ * queue depth 1 bars. */
+static void
+test_queue_depth_32_lighter (void)
+{
+  g_autoptr(GPtrArray) three = three_cards ();
+
+  for (guint dark = 0; dark < 2; dark++)
+    {
+      cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 800, 480);
+      cairo_t *cr = cairo_create (surface);
+      PangoContext *context = pango_cairo_create_context (cr);
+      g_autoptr(CmChartLayout) layout = cm_chart_layout_new (CM_CHART_SUMMARY, three, 800, 480, context, TRUE);
+      CmChartPanel *panel = g_ptr_array_index (layout->panels, 1);
+      CmChartStyle style;
+      guint pairs = 0;
+
+      cm_chart_style_init (&style);
+      style.dark = dark;
+      cm_chart_paint (cr, layout, &style);
+      cairo_surface_flush (surface);
+
+      g_assert_cmpuint (count_legend (layout, "Lighter"), ==, 1);
+      for (guint i = 0; i + 1 < panel->bars->len; i++)
+        {
+          CmChartBar *qd1 = &g_array_index (panel->bars, CmChartBar, i);
+          CmChartBar *qd32 = &g_array_index (panel->bars, CmChartBar, i + 1);
+
+          if (qd1->light || !qd32->light || qd1->ink != qd32->ink || qd32->rect.height < 4 || qd1->rect.height < 4)
+            continue;
+          g_assert_cmpfloat (bar_luminance (surface, qd32), >, bar_luminance (surface, qd1) + 0.05);
+          pairs++;
+        }
+      g_assert_cmpuint (pairs, >=, 3);
+
+      g_object_unref (context);
+      cairo_destroy (cr);
+      cairo_surface_destroy (surface);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1830,6 +2016,9 @@ main (int   argc,
   g_test_add_func ("/cardmark/charts/capacity-map", test_capacity_map);
   g_test_add_func ("/cardmark/charts/capacity-map-export", test_capacity_map_export);
   g_test_add_func ("/cardmark/charts/screenshots", test_screenshots);
+  g_test_add_func ("/cardmark/charts/live-class-lines", test_live_class_lines);
+  g_test_add_func ("/cardmark/charts/live-colours", test_live_colours);
+  g_test_add_func ("/cardmark/charts/queue-depth-32-lighter", test_queue_depth_32_lighter);
 
   return g_test_run ();
 }

@@ -136,8 +136,7 @@ cm_run_page_add_sample (CmRunPage  *self,
                         double      mb_per_s)
 {
   g_return_if_fail (CM_IS_RUN_PAGE (self));
-  cm_chart_view_add_sample (self->chart, cm_test_table_get_label (test), t, mb_per_s);
-
+  cm_chart_view_add_sample (self->chart, test, t, mb_per_s);
 }
 
 void

@@ -61,12 +61,15 @@ cm_chart_legend_add (CmChartBuilder *b,
 
 /* A legend entry for each direction that has a series: "Read" and "Write"
  * for one card, "<card> read" and "<card> write" for several. @present
- * holds a CmChartDirection bit set per result. Writes are told apart from
- * reads by a dashed line, or a lighter mark, when the colour is the card's. */
+ * holds a CmChartDirection bit set per result, @tests the read's test and
+ * the write's, whose colours they take for one card. Writes are told apart
+ * from reads by a dashed line, or a lighter mark, when the colour is the
+ * card's. */
 void
-cm_chart_legend_directions (CmChartBuilder *b,
-                            const guint    *present,
-                            gboolean        line)
+cm_chart_legend_directions (CmChartBuilder     *b,
+                            const guint        *present,
+                            const char * const *tests,
+                            gboolean            line)
 {
   for (guint r = 0; r < b->results->len; r++)
     {
@@ -76,13 +79,14 @@ cm_chart_legend_directions (CmChartBuilder *b,
         {
           g_autofree char *read = b->multi ? g_strdup_printf (_("%s read"), name) : g_strdup (_("Read"));
 
-          cm_chart_legend_add (b, read, cm_chart_series_ink (b, r, 0), FALSE, line, FALSE);
+          cm_chart_legend_add (b, read, cm_chart_test_series_ink (b, r, tests[0]), FALSE, line, FALSE);
         }
       if (present[r] & CM_CHART_WRITE)
         {
           g_autofree char *write = b->multi ? g_strdup_printf (_("%s write"), name) : g_strdup (_("Write"));
 
-          cm_chart_legend_add (b, write, cm_chart_series_ink (b, r, 1), b->multi && !line, line, b->multi && line);
+          cm_chart_legend_add (b, write, cm_chart_test_series_ink (b, r, tests[1]), b->multi && !line, line,
+                               b->multi && line);
         }
     }
 }

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <pango/pangocairo.h>
 
+#include "cm-test-table.h"
 #include "cm-chart-kit-private.h"
 
 typedef struct
@@ -82,8 +83,10 @@ ink_rgb (const Palette *palette,
     }
 }
 
-/* Lighter marks are blended with the background, so they stay opaque and
- * bars behind lines do not show through. */
+/* Lighter marks (queue depth 32, a card's writes) are mixed halfway to
+ * white in both styles, so that the legend's "Lighter" is true on a dark
+ * background too (mixed with that background, they would be darker);
+ * they stay opaque, so bars behind lines do not show through. */
 static void
 set_ink (cairo_t       *cr,
          const Palette *palette,
@@ -94,9 +97,9 @@ set_ink (cairo_t       *cr,
 
   if (light)
     {
-      c.r = (c.r + palette->background.r) / 2;
-      c.g = (c.g + palette->background.g) / 2;
-      c.b = (c.b + palette->background.b) / 2;
+      c.r = (c.r + 1) / 2;
+      c.g = (c.g + 1) / 2;
+      c.b = (c.b + 1) / 2;
     }
   cairo_set_source_rgb (cr, c.r, c.g, c.b);
 }
@@ -394,4 +397,59 @@ cm_chart_capacity_cell_ink (CmCapacityCell cell)
     default:
       return CM_CHART_INK_SERIES + 2;
     }
+}
+
+/* Each test's colour, by its name: the same in every run whatever tests it
+ * has and in whatever order they start, and the same in the live chart
+ * as in the result charts. A test that repeats another's pattern at other
+ * sizes or places takes that test's colour, dashed. */
+static const struct
+{
+  const char *test;     /* a name, or a prefix ending in '-' */
+  int         ink;
+  gboolean    dashed;
+} test_looks[] = {
+  { CM_TEST_SEQ_WRITE, CM_CHART_INK_SERIES + 0, FALSE },
+  { CM_TEST_SEQ_READ, CM_CHART_INK_SERIES + 1, FALSE },
+  { CM_TEST_RAND_WRITE_4K, CM_CHART_INK_SERIES + 2, FALSE },
+  { CM_TEST_RAND_READ_4K, CM_CHART_INK_SERIES + 3, FALSE },
+  { CM_TEST_RAND_WRITE_4K_QD32, CM_CHART_INK_SERIES + 4, FALSE },
+  { CM_TEST_RAND_READ_4K_QD32, CM_CHART_INK_SERIES + 5, FALSE },
+  { CM_TEST_SEQ_WRITE_SUSTAINED, CM_CHART_INK_SERIES + 0, TRUE },
+  { CM_TEST_SURFACE_READ, CM_CHART_INK_SERIES + 1, TRUE },
+  { CM_TEST_SWEEP_WRITE_PREFIX, CM_CHART_INK_SERIES + 2, TRUE },
+  { CM_TEST_SWEEP_READ_PREFIX, CM_CHART_INK_SERIES + 3, TRUE },
+};
+
+/* @test's ink and whether its line is dashed. A test the table does not
+ * list (one added at run time) gets a colour from its name, so that it
+ * too keeps it from run to run. */
+void
+cm_chart_test_look (const char *test,
+                    int        *ink,
+                    gboolean   *dashed)
+{
+  g_return_if_fail (test != NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (test_looks); i++)
+    if (g_str_has_suffix (test_looks[i].test, "-") ? g_str_has_prefix (test, test_looks[i].test)
+                                                  : g_str_equal (test, test_looks[i].test))
+      {
+        *ink = test_looks[i].ink;
+        if (dashed != NULL)
+          *dashed = test_looks[i].dashed;
+        return;
+      }
+  *ink = CM_CHART_INK_SERIES + (int) (g_str_hash (test) % CM_CHART_MAX_RESULTS);
+  if (dashed != NULL)
+    *dashed = FALSE;
+}
+
+int
+cm_chart_test_ink (const char *test)
+{
+  int ink = CM_CHART_INK_SERIES;
+
+  cm_chart_test_look (test, &ink, NULL);
+  return ink;
 }

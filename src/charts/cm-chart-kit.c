@@ -443,6 +443,16 @@ cm_chart_series_ink (CmChartBuilder *b,
   return CM_CHART_INK_SERIES + (b->multi ? result : series);
 }
 
+/* A line of @test: the card's colour when the chart tells cards apart,
+ * else the test's own (cm_chart_test_ink ()). */
+int
+cm_chart_test_series_ink (CmChartBuilder *b,
+                          guint           result,
+                          const char     *test)
+{
+  return b->multi ? CM_CHART_INK_SERIES + (int) result : cm_chart_test_ink (test);
+}
+
 /* An empty layout of @width × @height, for cm_chart_build (). */
 CmChartLayout *
 cm_chart_layout_alloc (CmChartKind kind,

@@ -313,6 +313,7 @@ void                  cm_chart_legend_add             (CmChartBuilder     *b,
                                                        gboolean            dashed);
 void                  cm_chart_legend_directions      (CmChartBuilder     *b,
                                                        const guint        *present,
+                                                       const char * const *tests,
                                                        gboolean            line);
 
 /* Class lines (cm-chart-kit-thresholds.c). */
@@ -362,12 +363,21 @@ void                  cm_chart_layout_series          (CmChartPanel       *panel
 int                   cm_chart_series_ink             (CmChartBuilder     *b,
                                                        guint               result,
                                                        guint               series);
+int                   cm_chart_test_series_ink        (CmChartBuilder     *b,
+                                                       guint               result,
+                                                       const char         *test);
 
 CmChartPanel         *cm_chart_panel_new_plain        (CmChartBuilder     *b,
                                                        const CmChartRect  *plot);
 
 /* The capacity map's cells (cm-chart-kit-paint.c): the ink of each state. */
 int                   cm_chart_capacity_cell_ink      (CmCapacityCell      cell);
+
+/* Each test's colour, from one table keyed by its name (cm-chart-kit-paint.c). */
+void                  cm_chart_test_look              (const char         *test,
+                                                       int                *ink,
+                                                       gboolean           *dashed);
+int                   cm_chart_test_ink               (const char         *test);
 
 /* Lays out a whole chart: the title, then @layout_func in the room left
  * by the legend. When @has_data is FALSE or @layout_func returns FALSE,

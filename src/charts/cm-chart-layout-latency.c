@@ -75,7 +75,7 @@ layout (CmChartBuilder    *b,
     for (guint d = 0; d < G_N_ELEMENTS (latency_tests); d++)
       {
         CmTestResult *test = cm_chart_lookup_test (g_ptr_array_index (b->results, r), latency_tests[d]);
-        int ink = cm_chart_series_ink (b, r, d);
+        int ink = cm_chart_test_series_ink (b, r, latency_tests[d]);
         CmChartSeriesSpec *points, *curve;
         g_autofree float *sorted = NULL;
         guint n, step;
@@ -116,7 +116,7 @@ layout (CmChartBuilder    *b,
   if (scatter->len == 0)
     return FALSE;
 
-  cm_chart_legend_directions (b, present, FALSE);
+  cm_chart_legend_directions (b, present, latency_tests, FALSE);
 
   cm_chart_series_extent (scatter, &x_min, &left.x_max, &y_min, &y_max);
   cm_chart_series_extent (curves, &c_min, &c_max, &cy_min, &cy_max);

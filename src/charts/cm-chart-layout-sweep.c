@@ -43,7 +43,7 @@ layout (CmChartBuilder    *b,
           continue;
         /* prefixes lists read, then write, as CmChartDirection does. */
         present[r] |= 1 << d;
-        series = cm_chart_series_add (specs, cm_chart_series_ink (b, r, d), b->multi && d == 1, FALSE);
+        series = cm_chart_series_add (specs, cm_chart_test_series_ink (b, r, prefixes[d]), b->multi && d == 1, FALSE);
         for (guint i = 0; i < tests->len; i++)
           {
             CmTestResult *test = g_ptr_array_index (tests, i);
@@ -60,7 +60,7 @@ layout (CmChartBuilder    *b,
   if (specs->len == 0)
     return FALSE;
 
-  cm_chart_legend_directions (b, present, TRUE);
+  cm_chart_legend_directions (b, present, prefixes, TRUE);
 
   g_array_sort (ticks, compare_double);
   cm_chart_series_extent (specs, &x_min, &x_max, &y_min, &spec.y_max);

@@ -27,6 +27,14 @@ add_samples (CmChartSeriesSpec *spec,
     }
 }
 
+/* The long sustained write: dashed, in the card's colour or its own. */
+static int
+sustained_ink (CmChartBuilder *b,
+               guint           result)
+{
+  return cm_chart_test_series_ink (b, result, CM_TEST_SEQ_WRITE_SUSTAINED);
+}
+
 /* A ring where @test's rate fell at its cliff (the card's write cache
  * ran out), labelled with how much it took at full speed. */
 static void
@@ -76,10 +84,10 @@ layout (CmChartBuilder    *b,
       GPtrArray *claims = cm_result_get_claims (result);
 
       if (seq != NULL && seq->samples->len > 0)
-        add_samples (cm_chart_series_add (specs, cm_chart_series_ink (b, r, 0), FALSE, FALSE), seq);
+        add_samples (cm_chart_series_add (specs, cm_chart_test_series_ink (b, r, CM_TEST_SEQ_WRITE), FALSE, FALSE), seq);
       if (sustained != NULL && sustained->samples->len > 0)
         {
-          add_samples (cm_chart_series_add (specs, cm_chart_series_ink (b, r, 1), b->multi, FALSE), sustained);
+          add_samples (cm_chart_series_add (specs, sustained_ink (b, r), TRUE, FALSE), sustained);
           any_sustained = TRUE;
         }
       for (guint i = 0; i < claims->len; i++)
@@ -97,10 +105,10 @@ layout (CmChartBuilder    *b,
       cm_chart_legend_add (b, cm_chart_result_name (g_ptr_array_index (b->results, r)),
                            CM_CHART_INK_SERIES + r, FALSE, TRUE, FALSE);
   else
-    cm_chart_legend_add (b, _("Sequential write"), CM_CHART_INK_SERIES, FALSE, TRUE, FALSE);
+    cm_chart_legend_add (b, _("Sequential write"), cm_chart_test_ink (CM_TEST_SEQ_WRITE), FALSE, TRUE, FALSE);
   if (any_sustained)
-    cm_chart_legend_add (b, _("Long sustained write"), b->multi ? CM_CHART_INK_MUTED : CM_CHART_INK_SERIES + 1,
-                         FALSE, TRUE, b->multi);
+    cm_chart_legend_add (b, _("Long sustained write"), b->multi ? CM_CHART_INK_MUTED : sustained_ink (b, 0),
+                         FALSE, TRUE, TRUE);
 
   if (any_claim)
     {
@@ -142,9 +150,9 @@ layout (CmChartBuilder    *b,
 
       /* The long write's cliff when it has one, else the short one's. */
       if (sustained != NULL && sustained->has_cliff && sustained->cliff.found)
-        mark_cliff (b, panel, sustained, cm_chart_series_ink (b, r, 1));
+        mark_cliff (b, panel, sustained, sustained_ink (b, r));
       else
-        mark_cliff (b, panel, cm_chart_lookup_test (result, CM_TEST_SEQ_WRITE), cm_chart_series_ink (b, r, 0));
+        mark_cliff (b, panel, cm_chart_lookup_test (result, CM_TEST_SEQ_WRITE), cm_chart_test_series_ink (b, r, CM_TEST_SEQ_WRITE));
     }
   return TRUE;
 }

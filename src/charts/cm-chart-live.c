@@ -3,7 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The live chart's samples and its layout: one line per test, in the
- * order the tests started, each keeping its colour for the whole run.
+ * order the tests started, each in its test's colour (the same in every
+ * run and in the result charts), named as people say it.
  * Not a kind of the table (cm-chart-kinds.c): it is drawn from samples
  * as they arrive, never from results, so it cannot be exported.
  */
@@ -13,6 +14,7 @@
 #include <glib/gi18n-lib.h>
 #include <pango/pangocairo.h>
 
+#include "cm-test-table.h"
 #include "cm-verdict.h"
 
 #include "cm-chart-live.h"
@@ -66,7 +68,8 @@ lookup_series (CmChartLive *live,
   return series;
 }
 
-/* One more throughput sample of @test, @t seconds into it. */
+/* One more throughput sample of the test named @test ("seq-write"),
+ * @t seconds into it. */
 void
 cm_chart_live_add_sample (CmChartLive *live,
                           const char  *test,
@@ -113,12 +116,11 @@ cm_chart_live_get_n_points (const CmChartLive *live)
 
 /* The claimed classes' write minimums as lines (A1's and A2's 10 MB/s
  * too: a run writes sequentially before it measures IOPS), the classes
- * that share a figure on one line ("U3/V30"), below @y_max only: the
- * axis follows the samples, not the classes. */
+ * that share a figure on one line ("U3/V30"). Every one is drawn, however
+ * slow the samples: a write at 20 MB/s shows under U3's 30 MB/s line. */
 static void
 claim_thresholds (const CmChartLive *live,
-                  GArray            *thresholds,
-                  double             y_max)
+                  GArray            *thresholds)
 {
   g_autoptr(GHashTable) lines = g_hash_table_new_full (g_double_hash, g_double_equal, g_free, g_free);
   GHashTableIter iter;
@@ -129,8 +131,7 @@ claim_thresholds (const CmChartLive *live,
       double write_mb_s = 0;
       char *names;
 
-      if (!cm_verdict_get_minimums (live->claims[i], &write_mb_s, NULL, NULL) || write_mb_s <= 0 ||
-          write_mb_s > y_max)
+      if (!cm_verdict_get_minimums (live->claims[i], &write_mb_s, NULL, NULL) || write_mb_s <= 0)
         continue;
       names = g_hash_table_lookup (lines, &write_mb_s);
       names = names != NULL ? g_strdup_printf ("%s/%s", names, live->claims[i]) : g_strdup (live->claims[i]);
@@ -159,7 +160,12 @@ layout_live (CmChartBuilder    *b,
   for (guint i = 0; i < live->series->len; i++)
     {
       CmChartLiveSeries *series = g_ptr_array_index (live->series, i);
-      CmChartSeriesSpec *line = cm_chart_series_add (specs, CM_CHART_INK_SERIES + i, FALSE, FALSE);
+      CmChartSeriesSpec *line;
+      gboolean dashed;
+      int ink;
+
+      cm_chart_test_look (series->test, &ink, &dashed);
+      line = cm_chart_series_add (specs, ink, dashed, FALSE);
 
       for (guint j = 0; j < series->points->len; j++)
         {
@@ -167,15 +173,15 @@ layout_live (CmChartBuilder    *b,
 
           cm_chart_series_point (line, p->x, p->y);
         }
-      cm_chart_legend_add (b, series->test, CM_CHART_INK_SERIES + i, FALSE, TRUE, FALSE);
+      cm_chart_legend_add (b, cm_test_table_get_label (series->test), ink, FALSE, TRUE, dashed);
     }
 
   cm_chart_series_extent (specs, &x_min, &spec.x_max, &y_min, &spec.y_max);
   spec.title = _("Throughput, MB/s");
   spec.x_title = _("time, s");
-  spec.y_max = MAX (spec.y_max * 1.05, 1);
+  claim_thresholds (live, thresholds);
+  spec.y_max = MAX (MAX (spec.y_max, cm_chart_thresholds_max (thresholds)) * 1.05, 1);
   spec.x_max = MAX (spec.x_max, 1);
-  claim_thresholds (live, thresholds, spec.y_max);
   spec.thresholds = thresholds;
   panel = cm_chart_panel_frame (b, area, &spec);
   cm_chart_layout_series (panel, specs);
