@@ -16,6 +16,7 @@
 #include <locale.h>
 #include <string.h>
 
+#include "cm-capacity-probe.h"
 #include "cm-job.h"
 #include "cm-method.h"
 #include "cm-endurance.h"
@@ -340,6 +341,27 @@ test_wear_answer (void)
     }
 }
 
+/* Each step of a capacity check says what it works on, alone on its
+ * line: "Pushing the signatures out of the card's cache", not "them". */
+static void
+test_capacity_phase_words (void)
+{
+  for (CmCapacityPhase phase = CM_CAPACITY_PHASE_SAVING; phase <= CM_CAPACITY_PHASE_RESTORING; phase++)
+    {
+      CmCapacityProgress progress = { phase, 0.4, 25 };
+      g_autofree char *text = cm_capacity_progress_describe (&progress);
+      g_autofree char *lower = g_utf8_strdown (text, -1);
+      g_auto(GStrv) words = g_regex_split_simple ("[^a-z']+", lower, 0, 0);
+
+      g_test_message ("%s", text);
+      for (guint i = 0; words[i] != NULL; i++)
+        g_assert_false (g_str_equal (words[i], "them") || g_str_equal (words[i], "it") ||
+                        g_str_equal (words[i], "they"));
+      if (phase == CM_CAPACITY_PHASE_FLUSHING || phase == CM_CAPACITY_PHASE_READING)
+        g_assert_nonnull (strstr (lower, "signatures"));
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -358,6 +380,7 @@ main (int   argc,
   g_test_add_func ("/cardmark/summary/text-has-no-internal-names", test_text_has_no_internal_names);
   g_test_add_func ("/cardmark/summary/kind-words", test_kind_words);
   g_test_add_func ("/cardmark/summary/wear-answer", test_wear_answer);
+  g_test_add_func ("/cardmark/summary/capacity-phase-words", test_capacity_phase_words);
 
   return g_test_run ();
 }

@@ -128,10 +128,10 @@ cm_capacity_progress_describe (const CmCapacityProgress *progress)
       phase = _("Writing signatures");
       break;
     case CM_CAPACITY_PHASE_FLUSHING:
-      phase = _("Pushing them out of the card's cache");
+      phase = _("Pushing the signatures out of the card's cache");
       break;
     case CM_CAPACITY_PHASE_READING:
-      phase = _("Reading them back");
+      phase = _("Reading the signatures back");
       break;
     case CM_CAPACITY_PHASE_RESTORING:
       phase = _("Putting the card's data back");
