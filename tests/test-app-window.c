@@ -16,6 +16,7 @@
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <locale.h>
+#include <string.h>
 
 #include "cm-application.h"
 #include "cm-backend.h"
@@ -335,6 +336,36 @@ test_card_pulled (Fixture       *f,
   save_screenshot (f->window, "card-pulled");
 }
 
+/* A card pulled once its result shows: Test Again goes grey and says why,
+ * in words under it, not only by its colour. */
+static void
+test_card_gone_after_result (Fixture       *f,
+                             gconstpointer  data)
+{
+  g_autoptr(GListStore) store = g_list_store_new (CM_TYPE_CARD_ITEM);
+  g_autoptr(CmCardItem) card = cm_card_item_new_device ("/dev/cardmark-test", "Test card", 0, "USB 3 reader", f->folder);
+  CmResultPage *page;
+  const char *reason;
+
+  g_list_store_append (store, card);
+  cm_window_set_devices (f->window, G_LIST_MODEL (store));
+  cm_bench_set_test_plan ("tiny");
+  g_assert_true (cm_window_open_path (f->window, "/dev/cardmark-test"));
+  g_action_group_activate_action (G_ACTION_GROUP (f->app), "start-test", NULL);
+  g_assert_true (cm_test_wait_for (on_result_page, f->window, 60));
+  page = CM_RESULT_PAGE (cm_window_get_page (f->window, "result"));
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (f->app), "start-test"));
+  g_assert_null (cm_result_page_get_again_reason (page));
+
+  g_list_store_remove (store, 0);
+  g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "result");
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (f->app), "start-test"));
+  reason = cm_result_page_get_again_reason (page);
+  g_assert_nonnull (reason);
+  g_assert_nonnull (strstr (reason, "no longer connected"));
+  save_screenshot (f->window, "card-gone-after-result");
+}
+
 /* The run page keeps one chart for the whole run: the same widget from
  * the sequential write to the last test, a line and a legend entry per
  * test, and a legend that wraps rather than runs off a narrow window. */
@@ -397,6 +428,8 @@ main (int   argc,
               fixture_set_up, test_run_to_result, fixture_tear_down);
   g_test_add ("/cardmark/app-window/cancel", Fixture, NULL,
               fixture_set_up, test_cancel, fixture_tear_down);
+  g_test_add ("/cardmark/app-window/card-gone-after-result", Fixture, NULL,
+              fixture_set_up, test_card_gone_after_result, fixture_tear_down);
   g_test_add ("/cardmark/app-window/card-pulled", Fixture, NULL,
               fixture_set_up, test_card_pulled, fixture_tear_down);
 

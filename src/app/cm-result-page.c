@@ -44,6 +44,7 @@ struct _CmResultPage
   GtkLabel            *summary_label;
   GtkGrid             *headline_grid;
   GtkWidget           *again_button;
+  GtkLabel            *again_reason;
   AdwPreferencesGroup *kind_group;
   AdwPreferencesGroup *facts_group;
   CmChartView         *kind_chart;    /* a verify's or a capacity check's, or NULL */
@@ -623,6 +624,7 @@ cm_result_page_class_init (CmResultPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, summary_label);
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, headline_grid);
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, again_button);
+  gtk_widget_class_bind_template_child (widget_class, CmResultPage, again_reason);
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, kind_group);
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, facts_group);
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, summary_group);
@@ -722,4 +724,30 @@ cm_result_page_get_status (CmResultPage *self)
 {
   g_return_val_if_fail (CM_IS_RESULT_PAGE (self), CM_STATUS_NOT_JUDGED);
   return self->status;
+}
+
+/* Says under Test Again, and on it, why it cannot start (@why_not), or
+ * nothing when it can (NULL): a greyed-out button alone does not say
+ * that the card went away. */
+void
+cm_result_page_set_again_reason (CmResultPage *self,
+                                 const char   *why_not)
+{
+  g_return_if_fail (CM_IS_RESULT_PAGE (self));
+
+  gtk_label_set_label (self->again_reason, why_not != NULL ? why_not : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->again_reason),
+                          why_not != NULL && gtk_widget_get_visible (self->again_button));
+  gtk_widget_set_tooltip_text (self->again_button, why_not);
+}
+
+/* What the page says about Test Again being greyed out, or NULL. */
+const char *
+cm_result_page_get_again_reason (CmResultPage *self)
+{
+  g_return_val_if_fail (CM_IS_RESULT_PAGE (self), NULL);
+
+  if (!gtk_widget_get_visible (GTK_WIDGET (self->again_reason)))
+    return NULL;
+  return gtk_label_get_label (self->again_reason);
 }

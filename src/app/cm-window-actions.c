@@ -81,6 +81,10 @@ _cm_window_actions_update (CmWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.choose-folder", !benching);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.show-history", !benching);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.ask-cancel", running);
+  /* The card's page goes when its card does: Test Again says so. */
+  if (self->result_page != NULL)
+    cm_result_page_set_again_reason (self->result_page,
+                                     self->card_page == NULL ? _("The card is no longer connected.") : NULL);
 
   _cm_window_set_run_state (self, running, can_start);
 }
