@@ -27,6 +27,7 @@
 #include "cm-run-page.h"
 #include "cm-test-app.h"
 #include "cm-test-table.h"
+#include "cm-toast.h"
 #include "cm-window.h"
 
 static gboolean
@@ -336,6 +337,112 @@ test_card_pulled (Fixture       *f,
   save_screenshot (f->window, "card-pulled");
 }
 
+/* The first mapped widget under @root that @match accepts. */
+static GtkWidget *
+find_mapped (GtkWidget *root,
+             gboolean (*match) (GtkWidget *widget))
+{
+  if (!gtk_widget_get_mapped (root))
+    return NULL;
+  if (match (root))
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_mapped (child, match);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+is_toast (GtkWidget *widget)
+{
+  return g_str_equal (gtk_widget_get_css_name (widget), "toast");
+}
+
+static gboolean
+is_start_button (GtkWidget *widget)
+{
+  return GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), "app.start-test") == 0;
+}
+
+static gboolean
+is_method_warning (GtkWidget *widget)
+{
+  return gtk_widget_has_css_class (widget, "method-warning");
+}
+
+static gboolean
+toast_shows (gpointer data)
+{
+  return find_mapped (data, is_toast) != NULL;
+}
+
+static gboolean
+has_toast_room (GtkWidget *widget)
+{
+  return gtk_widget_has_css_class (widget, "toast-room");
+}
+
+static gboolean
+room_given_back (gpointer data)
+{
+  return find_mapped (data, has_toast_room) == NULL;
+}
+
+static void
+assert_apart (GtkWidget *window,
+              GtkWidget *a,
+              GtkWidget *b)
+{
+  graphene_rect_t ra, rb;
+
+  g_assert_true (gtk_widget_compute_bounds (a, window, &ra));
+  g_assert_true (gtk_widget_compute_bounds (b, window, &rb));
+  g_test_message ("%.0f,%.0f %.0fx%.0f and %.0f,%.0f %.0fx%.0f", ra.origin.x, ra.origin.y, ra.size.width,
+                  ra.size.height, rb.origin.x, rb.origin.y, rb.size.width, rb.size.height);
+  g_assert_false (graphene_rect_intersection (&ra, &rb, NULL));
+}
+
+/* A toast (here "The card was removed.", "Result saved.") shows at the
+ * bottom of the window, where Start Test and the method warning are: it
+ * covers neither, at 800×480, and the page gets its room back after. */
+static void
+test_toast_covers_nothing (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autoptr(GListStore) store = g_list_store_new (CM_TYPE_CARD_ITEM);
+  g_autoptr(CmCardItem) card = cm_card_item_new_device ("/dev/cardmark-test", "Test card", 32000000000, "USB 3 reader", NULL);
+  const char *claims[] = { "U3", NULL };
+  GtkWidget *window = GTK_WIDGET (f->window);
+  CmCardPage *page;
+  GtkWidget *toast, *start, *warning;
+
+  g_list_store_append (store, card);
+  cm_window_set_devices (f->window, G_LIST_MODEL (store));
+  g_assert_true (cm_window_open_path (f->window, "/dev/cardmark-test"));
+  page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
+  g_assert_true (cm_card_page_set_method (page, CM_METHOD_RAW_READ));
+  cm_card_page_set_claims (page, claims);
+
+  cm_toast_show (GTK_WIDGET (page), "A toast as long as a real one, the card was removed.");
+  g_assert_true (cm_test_wait_for (toast_shows, window, 5));
+  cm_test_settle (0.5);
+  toast = find_mapped (window, is_toast);
+  start = find_mapped (window, is_start_button);
+  warning = find_mapped (window, is_method_warning);
+  g_assert_nonnull (start);
+  g_assert_nonnull (warning);
+  assert_apart (window, toast, start);
+  assert_apart (window, toast, warning);
+  save_screenshot (f->window, "toast");
+
+  /* Once the toast times out, the page has the whole window again. */
+  g_assert_true (cm_test_wait_for (room_given_back, window, 15));
+}
+
 /* A card pulled once its result shows: Test Again goes grey and says why,
  * in words under it, not only by its colour. */
 static void
@@ -428,6 +535,8 @@ main (int   argc,
               fixture_set_up, test_run_to_result, fixture_tear_down);
   g_test_add ("/cardmark/app-window/cancel", Fixture, NULL,
               fixture_set_up, test_cancel, fixture_tear_down);
+  g_test_add ("/cardmark/app-window/toast-covers-nothing", Fixture, NULL,
+              fixture_set_up, test_toast_covers_nothing, fixture_tear_down);
   g_test_add ("/cardmark/app-window/card-gone-after-result", Fixture, NULL,
               fixture_set_up, test_card_gone_after_result, fixture_tear_down);
   g_test_add ("/cardmark/app-window/card-pulled", Fixture, NULL,
