@@ -1744,6 +1744,21 @@ test_capacity_map_export (void)
 }
 
 /* With CARDMARK_CHART_SCREENSHOTS=DIR, draw the charts for the docs. */
+/* A live chart of @tests in that order, each a few samples at @mb_per_s. */
+static CmChartLive *
+live_of (const char * const *tests,
+         const char * const *claims,
+         double              mb_per_s)
+{
+  CmChartLive *live = cm_chart_live_new ();
+
+  cm_chart_live_set_claims (live, claims);
+  for (guint i = 0; tests[i] != NULL; i++)
+    for (double t = 0.25; t <= 3; t += 0.25)
+      cm_chart_live_add_sample (live, tests[i], t, mb_per_s * (1 + 0.05 * sin (t)));
+  return live;
+}
+
 static void
 test_screenshots (void)
 {
@@ -1788,6 +1803,24 @@ test_screenshots (void)
                                                  800, 480, &style, &error));
       g_assert_no_error (error);
     }
+  /* The live chart mid-run: a 20 MB/s write under U3's line. */
+  for (guint dark = 0; dark < 2; dark++)
+    {
+      static const char * const tests[] = { "seq-write", "seq-read", "rand-write-4k", NULL };
+      static const char * const claims[] = { "U3", "A1", NULL };
+      g_autoptr(CmChartLive) live = live_of (tests, claims, 20);
+      g_autofree char *path = g_build_filename (dir, dark ? "chart-live-dark.png" : "chart-live.png", NULL);
+      cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 640, 240);
+      cairo_t *cr = cairo_create (surface);
+      CmChartStyle style;
+
+      cm_chart_style_init (&style);
+      style.dark = dark;
+      cm_chart_draw_live (cr, live, 640, 240, &style);
+      g_assert_cmpint (cairo_surface_write_to_png (surface, path), ==, CAIRO_STATUS_SUCCESS);
+      cairo_destroy (cr);
+      cairo_surface_destroy (surface);
+    }
   {
     g_autoptr(GPtrArray) fast = fast_card ("C10,U1,U3,V30");
     g_autofree char *path = g_build_filename (dir, "chart-summary-fast.png", NULL);
@@ -1798,21 +1831,6 @@ test_screenshots (void)
     g_assert_true (cm_chart_export (time_path, CM_CHART_WRITE_OVER_TIME, fast, 800, 480, &error));
     g_assert_no_error (error);
   }
-}
-
-/* A live chart of @tests in that order, each a few samples at @mb_per_s. */
-static CmChartLive *
-live_of (const char * const *tests,
-         const char * const *claims,
-         double              mb_per_s)
-{
-  CmChartLive *live = cm_chart_live_new ();
-
-  cm_chart_live_set_claims (live, claims);
-  for (guint i = 0; tests[i] != NULL; i++)
-    for (double t = 0.25; t <= 3; t += 0.25)
-      cm_chart_live_add_sample (live, tests[i], t, mb_per_s * (1 + 0.05 * sin (t)));
-  return live;
 }
 
 /* U3's 30 MB/s line shows during a 20 MB/s write, and A1's 10 MB/s too:
