@@ -53,7 +53,7 @@ cm_chart_view_set_claims (CmChartView        *self,
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
-/* The tests the live view has a line for, in order of their colours. */
+/* How many tests the live view has a line for. */
 guint
 cm_chart_view_get_n_series (CmChartView *self)
 {
@@ -319,7 +319,8 @@ cm_chart_view_dup_description (CmChartView *self)
   return cm_chart_describe (kind, self->results);
 }
 
-/* Live view: one more throughput sample of @test, @t seconds into it. */
+/* Live view: one more throughput sample of the test named @test
+ * ("seq-write"), @t seconds into it. */
 void
 cm_chart_view_add_sample (CmChartView *self,
                           const char  *test,
