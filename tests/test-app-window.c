@@ -441,7 +441,7 @@ test_toast_covers_nothing (Fixture       *f,
   g_assert_true (cm_card_page_set_method (page, CM_METHOD_RAW_READ));
   cm_card_page_set_claims (page, claims);
 
-  cm_toast_show (GTK_WIDGET (page), "A toast as long as a real one, the card was removed.");
+  cm_toast_show (GTK_WIDGET (page), "The card went away during the test, so there is no result. Put it back, wait until it appears in the list, and start the test again.");
   g_assert_true (cm_test_wait_for (toast_shows, window, 5));
   cm_test_settle (0.5);
   toast = find_mapped (window, is_toast);
