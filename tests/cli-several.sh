@@ -2,8 +2,9 @@
 # cli-several.sh — several TARGETs at once (issue 25): two simulated
 # cards benchmarked together give their two documents in one JSON array
 # in the order given, a missing third target is named while the others
-# run (exit 1), two capacity checks at once both pass, and two cards on
-# one bus (CARDMARK_TEST_BUS_GROUP) take turns to measure.
+# run (exit 1), two capacity checks at once both pass, two cards on one
+# bus (CARDMARK_TEST_BUS_GROUP) take turns to measure, and two verifies at
+# once take about as long as one, on one bus too, each saying it shared.
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 
@@ -95,6 +96,39 @@ check "each report is headed by its target" \
 check "two capacity checks at once exit 0" test $? -eq 0
 check "both find the card as large as it says" \
   json_check "$work/capacity.json" "[(d['device'], d['fake']) for d in r] == [('$A_DEV', False), ('$B_DEV', False)]"
+
+# Two verifies at once take about as long as one: the cards' own speed is
+# the limit, not CardMark. Both timed here, in this run, on these cards.
+elapsed () { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
+t0=$EPOCHREALTIME
+"$CARDMARK_CLI" verify --destroy-data --json "$A_DEV" > "$work/verify-one.json" 2> "$work/err"
+check "one verify alone exits 0" test $? -eq 0
+t1=$EPOCHREALTIME
+"$CARDMARK_CLI" verify --destroy-data --json "$A_DEV" "$B_DEV" > "$work/verify-two.json" 2> "$work/err"
+check "two verifies at once exit 0" test $? -eq 0
+t2=$EPOCHREALTIME
+alone=$(elapsed "$t0" "$t1") together=$(elapsed "$t1" "$t2")
+echo "# one verify: $alone s; two at once: $together s"
+check "two verifies at once take at most 1.5 times as long as one" \
+  awk -v a="$alone" -v b="$together" 'BEGIN { exit !(b <= 1.5 * a) }'
+check "on buses of their own, neither verify says it shared its bus" \
+  json_check "$work/verify-two.json" "not any('shared_bus_with' in t for d in r for t in d['tests'])"
+if [ "${CARDMARK_TEST_HOOKS:-1}" = 1 ]; then
+  # On one bus, bulk work runs side by side, and each document says whose
+  # traffic its rates shared.
+  t0=$EPOCHREALTIME
+  CARDMARK_TEST_BUS_GROUP=hub "$CARDMARK_CLI" verify --destroy-data --json "$A_DEV" "$B_DEV" > "$work/verify-bus.json" 2> "$work/err"
+  check "two verifies on one bus exit 0" test $? -eq 0
+  t1=$EPOCHREALTIME
+  check "on one bus they still run side by side (at most 1.5 times one alone)" \
+    awk -v a="$alone" -v b="$(elapsed "$t0" "$t1")" 'BEGIN { exit !(b <= 1.5 * a) }'
+  check "each verify's rates name the other card as sharing the bus" \
+    json_check "$work/verify-bus.json" "[t.get('shared_bus_with') for t in r[0]['tests']] == [['$B_DEV']] * len(r[0]['tests']) and [t.get('shared_bus_with') for t in r[1]['tests']] == [['$A_DEV']] * len(r[1]['tests'])"
+  check "…and a note says so in words" \
+    json_check "$work/verify-bus.json" "all(any('$o' in n for n in d['notes']) for d, o in zip(r, ['$B_DEV', '$A_DEV']))"
+else
+  skip "built without -Dtest_hooks=true, so CARDMARK_TEST_BUS_GROUP is not read"
+fi
 
 # The same card twice: the card lock refuses the second job, the first runs.
 "$CARDMARK_CLI" bench --only seq-read --json "$A_DEV" "$A_DEV" > "$work/twice.json" 2> "$work/err"

@@ -223,6 +223,8 @@ test_out_of_range (void)
     { "mb_per_s", "1e999", "mb_per_s" },
     { "seconds", "1e20", "seconds" },
     { "samples", "[{\"t\": 1, \"seconds\": 1, \"bytes\": 1e999}]", "bytes" },
+    { "shared_bus_with", "\"/dev/sdc\"", "shared_bus_with" },
+    { "shared_bus_with", "[\"/dev/sdc\", 3]", "shared_bus_with" },
   };
   g_autoptr(GError) error = NULL;
   g_autoptr(CmResult) plain = load_with_test_member (NULL, NULL, &error);
@@ -242,6 +244,32 @@ test_out_of_range (void)
       g_assert_nonnull (strstr (error->message, cases[i].named));
       g_clear_error (&error);
     }
+}
+
+/* A bulk test's neighbours on the bus come back as they were written. */
+static void
+test_shared_bus_with (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CmResult) result = load_with_test_member ("shared_bus_with", "[\"/dev/sdc\", \"/dev/sdd\"]", &error);
+  g_autoptr(CmResult) back = NULL;
+  g_autofree char *data = NULL;
+  CmTestResult *test;
+
+  g_assert_no_error (error);
+  data = cm_result_to_data (result, NULL);
+  back = cm_result_new_from_data (data, -1, &error);
+  g_assert_no_error (error);
+  test = g_ptr_array_index (cm_result_get_tests (back), 0);
+  g_assert_nonnull (test->shared_bus_with);
+  g_assert_cmpuint (g_strv_length (test->shared_bus_with), ==, 2);
+  g_assert_cmpstr (test->shared_bus_with[1], ==, "/dev/sdd");
+
+  /* None is not written at all. */
+  g_clear_pointer (&test->shared_bus_with, g_strfreev);
+  g_free (data);
+  data = cm_result_to_data (back, NULL);
+  g_assert_null (strstr (data, "shared_bus_with"));
 }
 
 static void
@@ -379,6 +407,7 @@ main (int    argc,
   g_test_add_func ("/cardmark/result/save-fails-cleanly", test_save_fails_cleanly);
   g_test_add_func ("/cardmark/result/malformed", test_malformed);
   g_test_add_func ("/cardmark/result/minimal-valid", test_minimal_valid);
+  g_test_add_func ("/cardmark/result/shared-bus-with", test_shared_bus_with);
   g_test_add_func ("/cardmark/result/out-of-range", test_out_of_range);
   g_test_add_func ("/cardmark/result/newer-schema", test_newer_schema);
   g_test_add_func ("/cardmark/result/status-strings", test_status_strings);

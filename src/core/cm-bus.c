@@ -5,8 +5,11 @@
  * Cards that share a bus share its bandwidth: a speed measured while a
  * neighbour moves data is the neighbour's too. A benchmark takes its
  * card's bus for its measuring phase (cm-runner.c), and one on the same
- * bus waits until it is free; bulk jobs (verify, wear, capacity) never
- * take it and are never held back.
+ * bus waits until it is free. Bulk jobs (verify, wear) run side by side
+ * and never hold a measurement back for long: they pause between two
+ * chunks while a card on their bus measures, and note which cards moved
+ * data beside them, as their speed is shared. The scheduler is one per
+ * process: the app's jobs and one CLI's targets, not two processes.
  *
  * The bus is the USB host controller above the device in sysfs
  * (/sys/class/block/X/device, up to usbN); anything else (an SD slot, a
@@ -21,12 +24,66 @@
 #include "cm-bus.h"
 #include "cm-test-hooks.h"
 
-/* How often a waiting benchmark looks whether it was cancelled. */
+/* How often a waiting benchmark or a paused bulk job looks whether it
+ * was cancelled. */
 #define WAIT_STEP_US (G_USEC_PER_SEC / 5)
 
+/* One bus: the card measuring on it, and the bulk jobs moving data. */
+typedef struct
+{
+  char      *measurer;
+  GPtrArray *shares;   /* CmBusShare*, not owned */
+  guint      parked;   /* of them, those paused for the measurer */
+} Bus;
+
+struct _CmBusShare
+{
+  char       *key;
+  char       *device;
+  GHashTable *neighbours;  /* devices that moved data beside this one */
+};
+
 static GMutex lock;
-static GCond freed;
-static GHashTable *holders;  /* key → the device measuring on it */
+static GCond changed;
+static GHashTable *buses;  /* key → Bus */
+
+static void
+bus_free (gpointer data)
+{
+  Bus *bus = data;
+
+  g_free (bus->measurer);
+  g_ptr_array_unref (bus->shares);
+  g_free (bus);
+}
+
+/* Called with the lock held. */
+static Bus *
+bus_get (const char *key)
+{
+  Bus *bus;
+
+  if (buses == NULL)
+    buses = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, bus_free);
+  bus = g_hash_table_lookup (buses, key);
+  if (bus == NULL)
+    {
+      bus = g_new0 (Bus, 1);
+      bus->shares = g_ptr_array_new ();
+      g_hash_table_insert (buses, g_strdup (key), bus);
+    }
+  return bus;
+}
+
+/* Waits a step on the lock (held); FALSE once @cancellable is cancelled. */
+static gboolean
+wait_step (GCancellable *cancellable)
+{
+  if (g_cancellable_is_cancelled (cancellable))
+    return FALSE;
+  g_cond_wait_until (&changed, &lock, g_get_monotonic_time () + WAIT_STEP_US);
+  return TRUE;
+}
 
 static gboolean
 is_usb_root (const char *name)
@@ -98,11 +155,14 @@ cm_bus_key_for_device (const char *device)
  * @key: (nullable): the bus, from cm_bus_key_for_device()
  * @device: the card that will measure, named to those that wait
  * @cancellable: (nullable): stops the wait
- * @waiting: (nullable): called once, in this thread, if the bus is busy
+ * @waiting: (nullable): called once, in this thread, if another card
+ *   measures on the bus
  * @user_data: for @waiting
  *
  * Blocks (call it in a worker thread) until no other card measures on
- * @key, then takes it. Returns %FALSE, holding nothing, when cancelled.
+ * @key, then takes it, and waits until every bulk job on the bus has
+ * paused (cm_bus_share_yield(), between two of its chunks). Returns
+ * %FALSE, holding nothing, when cancelled.
  */
 gboolean
 cm_bus_measure_begin (const char       *key,
@@ -112,23 +172,18 @@ cm_bus_measure_begin (const char       *key,
                       gpointer          user_data)
 {
   gboolean told = FALSE;
+  Bus *bus;
 
   if (key == NULL)
     return TRUE;
 
   g_mutex_lock (&lock);
-  if (holders == NULL)
-    holders = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  while (g_hash_table_contains (holders, key))
+  bus = bus_get (key);
+  while (bus->measurer != NULL)
     {
-      if (g_cancellable_is_cancelled (cancellable))
-        {
-          g_mutex_unlock (&lock);
-          return FALSE;
-        }
       if (!told && waiting != NULL)
         {
-          g_autofree char *holder = g_strdup (g_hash_table_lookup (holders, key));
+          g_autofree char *holder = g_strdup (bus->measurer);
 
           told = TRUE;
           g_mutex_unlock (&lock);
@@ -136,9 +191,22 @@ cm_bus_measure_begin (const char       *key,
           g_mutex_lock (&lock);
           continue;
         }
-      g_cond_wait_until (&freed, &lock, g_get_monotonic_time () + WAIT_STEP_US);
+      if (!wait_step (cancellable))
+        {
+          g_mutex_unlock (&lock);
+          return FALSE;
+        }
     }
-  g_hash_table_insert (holders, g_strdup (key), g_strdup (device));
+  bus->measurer = g_strdup (device);
+  g_cond_broadcast (&changed);
+  while (bus->parked < bus->shares->len)
+    if (!wait_step (cancellable))
+      {
+        g_clear_pointer (&bus->measurer, g_free);
+        g_cond_broadcast (&changed);
+        g_mutex_unlock (&lock);
+        return FALSE;
+      }
   g_mutex_unlock (&lock);
   return TRUE;
 }
@@ -147,12 +215,162 @@ cm_bus_measure_begin (const char       *key,
 void
 cm_bus_measure_end (const char *key)
 {
+  Bus *bus;
+
   if (key == NULL)
     return;
 
   g_mutex_lock (&lock);
-  if (holders != NULL)
-    g_hash_table_remove (holders, key);
-  g_cond_broadcast (&freed);
+  bus = bus_get (key);
+  g_clear_pointer (&bus->measurer, g_free);
+  g_cond_broadcast (&changed);
   g_mutex_unlock (&lock);
+}
+
+/**
+ * cm_bus_share_begin:
+ * @key: (nullable): the bus, from cm_bus_key_for_device()
+ * @device: the card that moves data
+ *
+ * A bulk job (verify, wear test) says it moves data on @key: it will
+ * pause while another card measures there (cm_bus_share_yield()), and
+ * learns which cards moved data beside it.
+ *
+ * Returns: (transfer full) (nullable): the share, %NULL when @key is;
+ *   every cm_bus_share_*() function takes %NULL
+ */
+CmBusShare *
+cm_bus_share_begin (const char *key,
+                    const char *device)
+{
+  CmBusShare *share;
+  Bus *bus;
+
+  if (key == NULL)
+    return NULL;
+
+  share = g_new0 (CmBusShare, 1);
+  share->key = g_strdup (key);
+  share->device = g_strdup (device);
+  share->neighbours = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  g_mutex_lock (&lock);
+  bus = bus_get (key);
+  for (guint i = 0; i < bus->shares->len; i++)
+    {
+      CmBusShare *other = g_ptr_array_index (bus->shares, i);
+
+      g_hash_table_add (other->neighbours, g_strdup (device));
+      g_hash_table_add (share->neighbours, g_strdup (other->device));
+    }
+  g_ptr_array_add (bus->shares, share);
+  g_mutex_unlock (&lock);
+  return share;
+}
+
+/**
+ * cm_bus_share_yield:
+ * @share: (nullable): from cm_bus_share_begin()
+ * @cancellable: (nullable): ends the pause
+ *
+ * Call it between two chunks: while another card measures its speed on
+ * the bus, blocks until it is done (or @cancellable is cancelled).
+ *
+ * Returns: the microseconds it paused, to leave out of a rate
+ */
+gint64
+cm_bus_share_yield (CmBusShare   *share,
+                    GCancellable *cancellable)
+{
+  gint64 start;
+  Bus *bus;
+
+  if (share == NULL)
+    return 0;
+
+  g_mutex_lock (&lock);
+  bus = bus_get (share->key);
+  if (bus->measurer == NULL)
+    {
+      g_mutex_unlock (&lock);
+      return 0;
+    }
+  start = g_get_monotonic_time ();
+  bus->parked++;
+  g_cond_broadcast (&changed);
+  while (bus->measurer != NULL && wait_step (cancellable))
+    ;
+  bus->parked--;
+  g_mutex_unlock (&lock);
+  return g_get_monotonic_time () - start;
+}
+
+static int
+compare_names (gconstpointer a,
+               gconstpointer b,
+               gpointer      user_data)
+{
+  return g_strcmp0 (*(char * const *) a, *(char * const *) b);
+}
+
+/**
+ * cm_bus_share_take_neighbours:
+ * @share: (nullable): from cm_bus_share_begin()
+ *
+ * The cards that moved data on the bus beside @share since it began or
+ * since the last call, sorted; from then on, those still moving data.
+ *
+ * Returns: (transfer full): their devices, empty when none
+ */
+GStrv
+cm_bus_share_take_neighbours (CmBusShare *share)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  GStrv devices;
+  GHashTableIter iter;
+  gpointer device;
+  Bus *bus;
+
+  if (share == NULL)
+    return g_strv_builder_end (builder);
+
+  g_mutex_lock (&lock);
+  g_hash_table_iter_init (&iter, share->neighbours);
+  while (g_hash_table_iter_next (&iter, &device, NULL))
+    g_strv_builder_add (builder, device);
+  g_hash_table_remove_all (share->neighbours);
+  bus = bus_get (share->key);
+  for (guint i = 0; i < bus->shares->len; i++)
+    {
+      CmBusShare *other = g_ptr_array_index (bus->shares, i);
+
+      if (other != share)
+        g_hash_table_add (share->neighbours, g_strdup (other->device));
+    }
+  g_mutex_unlock (&lock);
+
+  devices = g_strv_builder_end (builder);
+  g_qsort_with_data (devices, g_strv_length (devices), sizeof (char *), compare_names, NULL);
+  return devices;
+}
+
+/* The bulk job is done: measurements no longer wait for it. */
+void
+cm_bus_share_end (CmBusShare *share)
+{
+  Bus *bus;
+
+  if (share == NULL)
+    return;
+
+  g_mutex_lock (&lock);
+  bus = bus_get (share->key);
+  g_ptr_array_remove (bus->shares, share);
+  g_cond_broadcast (&changed);
+  g_mutex_unlock (&lock);
+
+  g_free (share->key);
+  g_free (share->device);
+  g_hash_table_unref (share->neighbours);
+  g_free (share);
 }

@@ -274,6 +274,37 @@ read_cliff (CmTestResult  *test,
   return TRUE;
 }
 
+/* An optional list of strings: absent or null is none. */
+static gboolean
+read_strings (JsonObject  *object,
+              const char  *member,
+              GStrv       *out,
+              GError     **error)
+{
+  g_autoptr(GStrvBuilder) builder = NULL;
+  JsonNode *node = json_object_get_member (object, member);
+  JsonArray *array;
+
+  *out = NULL;
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return TRUE;
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    return invalid (error, member);
+
+  array = json_node_get_array (node);
+  builder = g_strv_builder_new ();
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *element = json_array_get_element (array, i);
+
+      if (!JSON_NODE_HOLDS_VALUE (element) || json_node_get_value_type (element) != G_TYPE_STRING)
+        return invalid (error, member);
+      g_strv_builder_add (builder, json_node_get_string (element));
+    }
+  *out = g_strv_builder_end (builder);
+  return TRUE;
+}
+
 static CmTestResult *
 read_test (JsonNode  *node,
            GError   **error)
@@ -302,6 +333,7 @@ read_test (JsonNode  *node,
       !read_number (object, "sustained_mb_per_s", TRUE, &test->sustained_mb_per_s, error) ||
       !read_string (object, "error", TRUE, &test->error, error) ||
       !read_string (object, "engine", TRUE, &test->engine, error) ||
+      !read_strings (object, "shared_bus_with", &test->shared_bus_with, error) ||
       !read_cliff (test, object, error))
     return NULL;
 

@@ -100,6 +100,14 @@ build_test (JsonBuilder        *builder,
       json_builder_end_array (builder);
     }
 
+  if (test->shared_bus_with != NULL && test->shared_bus_with[0] != NULL)
+    {
+      json_builder_set_member_name (builder, "shared_bus_with");
+      json_builder_begin_array (builder);
+      for (guint i = 0; test->shared_bus_with[i] != NULL; i++)
+        json_builder_add_string_value (builder, test->shared_bus_with[i]);
+      json_builder_end_array (builder);
+    }
   if (test->engine != NULL)
     cm_json_add_string (builder, "engine", test->engine);
   if (test->error != NULL)

@@ -85,6 +85,7 @@ cm_test_result_free (CmTestResult *test)
   g_clear_pointer (&test->samples, g_array_unref);
   g_clear_pointer (&test->scatter, g_array_unref);
   g_clear_pointer (&test->positions, g_array_unref);
+  g_strfreev (test->shared_bus_with);
   g_free (test);
 }
 

@@ -72,6 +72,7 @@ typedef struct
   CmCliff  cliff;               /* where the write rate fell, if it did */
   char    *engine;              /* "psync", "io_uring" or "threads" */
   char    *error;               /* why the test could not run, or NULL */
+  GStrv    shared_bus_with;     /* bulk tests: cards that moved data on the same bus meanwhile, or NULL */
 } CmTestResult;
 
 CmTestResult *cm_test_result_new  (const char   *name);

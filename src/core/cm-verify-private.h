@@ -13,6 +13,7 @@
 
 #include <sys/types.h>
 
+#include "cm-bus.h"
 #include "cm-card-info.h"
 #include "cm-device.h"
 #include "cm-host.h"
@@ -105,6 +106,9 @@ typedef struct
   gint64           last_progress;
   gint             resumed_file;  /* the file a resumed run carries on in, or -1 */
   GPtrArray       *skipped;       /* --read-only: names not read (links, not files) */
+  CmBusShare      *bus;           /* pauses while a card on the same bus measures */
+  GStrv            write_shared;  /* cards that moved data on the bus while this one wrote */
+  GStrv            read_shared;   /* …and while it read back */
 } CmVerifyRun;
 
 /* cm-verify-state.c: the run's shared state and its state file. */

@@ -82,6 +82,8 @@ typedef struct
   guint64      length;
   GAsyncQueue *free_chunks;
   GAsyncQueue *read_chunks;
+  CmBusShare  *bus;
+  GCancellable *cancellable;
   int          stop;
 } Reader;
 
@@ -101,6 +103,7 @@ reader_thread (gpointer data)
         }
       c->pos = pos;
       c->n = MIN (CHUNK, r->length - pos);
+      cm_bus_share_yield (r->bus, r->cancellable);
       c->start = g_get_monotonic_time ();
       do
         c->done = pread (r->fd, c->buffer, c->n, r->base + pos);
@@ -215,6 +218,8 @@ read_one (CmVerifyRun *run,
   reader.base = device ? cm_verify_run_file_base (run, index) : 0;
   reader.from = run->cur_offset;
   reader.length = g_array_index (run->lengths, guint64, index);
+  reader.bus = run->bus;
+  reader.cancellable = run->cancellable;
   reader.free_chunks = g_async_queue_new ();
   reader.read_chunks = g_async_queue_new ();
   for (guint i = 0; i < G_N_ELEMENTS (chunks); i++)

@@ -86,6 +86,7 @@ write_one (CmVerifyRun *run,
 
       if (cm_verify_run_cancelled (run, error))
         goto fail;
+      cm_bus_share_yield (run->bus, run->cancellable);
 
       /* The time counted includes making the pattern: the rate is the
        * one the run goes at, which the time left is worked out from. */
@@ -272,7 +273,8 @@ static CmTestResult *
 make_test (const char *name,
            guint64     bytes,
            double      seconds,
-           GArray     *points)
+           GArray     *points,
+           GStrv       shared)
 {
   CmTestResult *test = cm_test_result_new (name);
 
@@ -284,7 +286,36 @@ make_test (const char *name,
   test->iops = seconds > 0 ? bytes / (double) CHUNK / seconds : 0;
   test->engine = g_strdup ("psync");
   g_array_append_vals (test->positions, points->data, points->len);
+  if (shared != NULL && shared[0] != NULL)
+    test->shared_bus_with = g_strdupv (shared);
   return test;
+}
+
+/* Says in words which cards shared the bus's bandwidth with the run. */
+static void
+add_shared_bus_note (CmResult *result,
+                     GStrv     write_shared,
+                     GStrv     read_shared)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) devices = NULL;
+  g_autofree char *names = NULL;
+  g_autofree char *note = NULL;
+
+  for (guint i = 0; write_shared != NULL && write_shared[i] != NULL; i++)
+    g_strv_builder_add (builder, write_shared[i]);
+  for (guint i = 0; read_shared != NULL && read_shared[i] != NULL; i++)
+    if (write_shared == NULL || !g_strv_contains ((const char * const *) write_shared, read_shared[i]))
+      g_strv_builder_add (builder, read_shared[i]);
+  devices = g_strv_builder_end (builder);
+  if (devices[0] == NULL)
+    return;
+
+  names = g_strjoinv (", ", devices);
+  /* Translators: %s names devices, such as "/dev/sdc, /dev/sdd" */
+  note = g_strdup_printf (_("The rates were measured while the cards in %s moved data on the same bus, "
+                            "so they shared its bandwidth: alone, this card may be faster."), names);
+  cm_result_add_note (result, note);
 }
 
 static CmResult *
@@ -306,8 +337,10 @@ make_result (CmVerifyRun *run)
   cm_result_set_direct_io (result, run->direct);
 
   if (run->written_bytes > 0)
-    cm_result_take_test (result, make_test (CM_TEST_VERIFY_WRITE, run->written_bytes, run->write_seconds, run->write_points));
-  cm_result_take_test (result, make_test (CM_TEST_VERIFY_READ, run->read_bytes, run->read_seconds, run->read_points));
+    cm_result_take_test (result, make_test (CM_TEST_VERIFY_WRITE, run->written_bytes, run->write_seconds,
+                                            run->write_points, run->write_shared));
+  cm_result_take_test (result, make_test (CM_TEST_VERIFY_READ, run->read_bytes, run->read_seconds,
+                                          run->read_points, run->read_shared));
 
   v->mode = g_strdup (device ? "device" : "files");
   v->n_files = run->n_files;
@@ -348,17 +381,15 @@ make_result (CmVerifyRun *run)
     cm_result_add_note (result, _("The .h2w files were kept, so f3read can check them too."));
   if (run->write_failed)
     cm_result_add_note (result, _("The card refused a write, so the verify stopped writing there and read back what it had written."));
+  add_shared_bus_note (result, run->write_shared, run->read_shared);
 
   return g_steal_pointer (&result);
 }
 
 static void
-run_thread (GTask        *task,
-            gpointer      source,
-            gpointer      task_data,
-            GCancellable *cancellable)
+run_verify (GTask       *task,
+            CmVerifyRun *run)
 {
-  CmVerifyRun *run = task_data;
   CmVerify *self = run->self;
   GError *error = NULL;
   gboolean read_only = self->flags & CM_VERIFY_FLAGS_READ_ONLY;
@@ -389,12 +420,23 @@ run_thread (GTask        *task,
   run->bucket = MAX ((guint64) CHUNK * 2, run->planned_bytes / MAX_POINTS / CHUNK * CHUNK);
   cm_verify_run_save_state (run);
 
-  if ((run->phase == CM_VERIFY_PHASE_WRITE && !write_phase (run, &error)) ||
-      !cm_verify_read_phase (run, &error))
+  if (run->phase == CM_VERIFY_PHASE_WRITE)
+    {
+      gboolean written = write_phase (run, &error);
+
+      run->write_shared = cm_bus_share_take_neighbours (run->bus);
+      if (!written)
+        {
+          g_task_return_error (task, error);
+          return;
+        }
+    }
+  if (!cm_verify_read_phase (run, &error))
     {
       g_task_return_error (task, error);
       return;
     }
+  run->read_shared = cm_bus_share_take_neighbours (run->bus);
   cm_verify_run_report_progress (run, TRUE);
 
   if (!read_only)
@@ -413,6 +455,22 @@ run_thread (GTask        *task,
       return;
     }
   g_task_return_pointer (task, make_result (run), g_object_unref);
+}
+
+/* The run moves data on its card's bus from start to end: it pauses
+ * while another card there measures, and notes who moved data beside it. */
+static void
+run_thread (GTask        *task,
+            gpointer      source,
+            gpointer      task_data,
+            GCancellable *cancellable)
+{
+  CmVerifyRun *run = task_data;
+  g_autofree char *key = cm_bus_key_for_device (run->self->device);
+
+  run->bus = cm_bus_share_begin (key, run->self->device);
+  run_verify (task, run);
+  g_clear_pointer (&run->bus, cm_bus_share_end);
 }
 
 /* Starts the worker for @task: a run from the start, from the saved

@@ -1,0 +1,241 @@
+/* test-bus.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Fair measurement on one bus (issue 25): a bulk job pauses between its
+ * chunks while another card measures, the measurement starts only once
+ * every bulk job has paused, bulk jobs learn which cards moved data
+ * beside them, and a cancelled wait returns.
+ */
+
+#include "config.h"
+
+#include "cm-bus.h"
+
+/* A bulk job: chunks until told to stop, pausing when the bus wants. */
+typedef struct
+{
+  CmBusShare   *share;
+  GCancellable *stop;
+  gint          chunks;     /* atomic */
+  gint          in_chunk;   /* atomic: between yield and the chunk's end */
+  gint64        paused_us;
+} Bulk;
+
+static gpointer
+bulk_thread (gpointer data)
+{
+  Bulk *bulk = data;
+
+  while (!g_cancellable_is_cancelled (bulk->stop))
+    {
+      bulk->paused_us += cm_bus_share_yield (bulk->share, bulk->stop);
+      g_atomic_int_set (&bulk->in_chunk, 1);
+      g_usleep (1000);  /* the chunk's I/O */
+      g_atomic_int_inc (&bulk->chunks);
+      g_atomic_int_set (&bulk->in_chunk, 0);
+    }
+  return NULL;
+}
+
+static void
+wait_for_chunks (Bulk *bulk,
+                 gint  at_least)
+{
+  while (g_atomic_int_get (&bulk->chunks) < at_least)
+    g_thread_yield ();
+}
+
+static void
+test_bulk_pauses_while_measuring (void)
+{
+  Bulk a = { 0 }, b = { 0 };
+  GThread *ta, *tb;
+  gint before_a, before_b;
+
+  a.share = cm_bus_share_begin ("test:pause", "/dev/a");
+  b.share = cm_bus_share_begin ("test:pause", "/dev/b");
+  a.stop = b.stop = g_cancellable_new ();
+  ta = g_thread_new ("a", bulk_thread, &a);
+  tb = g_thread_new ("b", bulk_thread, &b);
+  wait_for_chunks (&a, 3);
+  wait_for_chunks (&b, 3);
+
+  g_assert_true (cm_bus_measure_begin ("test:pause", "/dev/c", NULL, NULL, NULL));
+  /* Both are parked: neither is inside a chunk, and neither moves while
+   * the measurement holds the bus. */
+  g_assert_cmpint (g_atomic_int_get (&a.in_chunk), ==, 0);
+  g_assert_cmpint (g_atomic_int_get (&b.in_chunk), ==, 0);
+  before_a = g_atomic_int_get (&a.chunks);
+  before_b = g_atomic_int_get (&b.chunks);
+  g_usleep (G_USEC_PER_SEC / 10);  /* the measurement */
+  g_assert_cmpint (g_atomic_int_get (&a.chunks), ==, before_a);
+  g_assert_cmpint (g_atomic_int_get (&b.chunks), ==, before_b);
+  cm_bus_measure_end ("test:pause");
+
+  /* Free again, they carry on, and know how long they waited. */
+  wait_for_chunks (&a, before_a + 3);
+  wait_for_chunks (&b, before_b + 3);
+  g_cancellable_cancel (a.stop);
+  g_thread_join (ta);
+  g_thread_join (tb);
+  g_assert_cmpint (a.paused_us, >=, G_USEC_PER_SEC / 10);
+  g_assert_cmpint (b.paused_us, >=, G_USEC_PER_SEC / 10);
+
+  cm_bus_share_end (a.share);
+  cm_bus_share_end (b.share);
+  g_object_unref (a.stop);
+}
+
+static void
+test_other_bus_not_paused (void)
+{
+  Bulk a = { 0 };
+  GThread *ta;
+  gint before;
+
+  a.share = cm_bus_share_begin ("test:own", "/dev/a");
+  a.stop = g_cancellable_new ();
+  ta = g_thread_new ("a", bulk_thread, &a);
+  wait_for_chunks (&a, 1);
+
+  g_assert_true (cm_bus_measure_begin ("test:elsewhere", "/dev/c", NULL, NULL, NULL));
+  before = g_atomic_int_get (&a.chunks);
+  wait_for_chunks (&a, before + 3);
+  cm_bus_measure_end ("test:elsewhere");
+
+  g_cancellable_cancel (a.stop);
+  g_thread_join (ta);
+  g_assert_cmpint (a.paused_us, ==, 0);
+  cm_bus_share_end (a.share);
+  g_object_unref (a.stop);
+}
+
+static void
+assert_neighbours (CmBusShare *share,
+                   const char *expected)
+{
+  g_auto(GStrv) got = cm_bus_share_take_neighbours (share);
+  g_autofree char *joined = g_strjoinv (" ", got);
+
+  g_assert_cmpstr (joined, ==, expected);
+}
+
+static void
+test_neighbours (void)
+{
+  CmBusShare *a = cm_bus_share_begin ("test:n", "/dev/a");
+  CmBusShare *elsewhere = cm_bus_share_begin ("test:m", "/dev/x");
+  CmBusShare *c, *b;
+
+  assert_neighbours (a, "");
+  c = cm_bus_share_begin ("test:n", "/dev/c");
+  b = cm_bus_share_begin ("test:n", "/dev/b");
+  assert_neighbours (a, "/dev/b /dev/c");
+  assert_neighbours (b, "/dev/a /dev/c");
+  cm_bus_share_end (c);
+  /* c moved data beside a before it ended: a's next phase started with
+   * c still there. */
+  assert_neighbours (a, "/dev/b /dev/c");
+  assert_neighbours (a, "/dev/b");
+  cm_bus_share_end (b);
+  assert_neighbours (a, "/dev/b");
+  assert_neighbours (a, "");
+  assert_neighbours (elsewhere, "");
+
+  cm_bus_share_end (a);
+  cm_bus_share_end (elsewhere);
+}
+
+typedef struct
+{
+  const char   *key;
+  GCancellable *cancellable;
+  gboolean      took;
+  char         *waited_for;
+} Measure;
+
+static void
+waiting_cb (const char *holder,
+            gpointer    user_data)
+{
+  Measure *m = user_data;
+
+  m->waited_for = g_strdup (holder);
+  g_cancellable_cancel (m->cancellable);
+}
+
+static gpointer
+measure_thread (gpointer data)
+{
+  Measure *m = data;
+
+  m->took = cm_bus_measure_begin (m->key, "/dev/second", m->cancellable, waiting_cb, m);
+  return NULL;
+}
+
+static void
+test_cancelled_waits_return (void)
+{
+  Measure m = { "test:cancel", g_cancellable_new (), TRUE, NULL };
+  g_autoptr(GCancellable) stop = g_cancellable_new ();
+  CmBusShare *share;
+  GThread *thread;
+
+  /* A second measurement waits for the first, names it, and gives up
+   * when cancelled, holding nothing. */
+  g_assert_true (cm_bus_measure_begin ("test:cancel", "/dev/first", NULL, NULL, NULL));
+  thread = g_thread_new ("m", measure_thread, &m);
+  g_thread_join (thread);
+  g_assert_false (m.took);
+  g_assert_cmpstr (m.waited_for, ==, "/dev/first");
+
+  /* A paused bulk job returns once cancelled. */
+  share = cm_bus_share_begin ("test:cancel", "/dev/bulk");
+  g_cancellable_cancel (stop);
+  cm_bus_share_yield (share, stop);
+  cm_bus_measure_end ("test:cancel");
+
+  /* A measurement waiting for a bulk job that never pauses gives up
+   * when cancelled, and the bus is free afterwards. */
+  g_clear_object (&m.cancellable);
+  g_clear_pointer (&m.waited_for, g_free);
+  m.cancellable = g_cancellable_new ();
+  g_cancellable_cancel (m.cancellable);
+  g_assert_false (cm_bus_measure_begin ("test:cancel", "/dev/second", m.cancellable, NULL, NULL));
+  cm_bus_share_end (share);
+  g_assert_true (cm_bus_measure_begin ("test:cancel", "/dev/second", NULL, NULL, NULL));
+  cm_bus_measure_end ("test:cancel");
+  g_object_unref (m.cancellable);
+}
+
+static void
+test_no_bus (void)
+{
+  g_auto(GStrv) none = NULL;
+
+  g_assert_null (cm_bus_key_for_device ("/tmp"));
+  g_assert_null (cm_bus_key_for_device (NULL));
+  g_assert_null (cm_bus_share_begin (NULL, "/dev/a"));
+  g_assert_cmpint (cm_bus_share_yield (NULL, NULL), ==, 0);
+  none = cm_bus_share_take_neighbours (NULL);
+  g_assert_cmpuint (g_strv_length (none), ==, 0);
+  cm_bus_share_end (NULL);
+  g_assert_true (cm_bus_measure_begin (NULL, "/dev/a", NULL, NULL, NULL));
+  cm_bus_measure_end (NULL);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/cardmark/bus/bulk-pauses-while-measuring", test_bulk_pauses_while_measuring);
+  g_test_add_func ("/cardmark/bus/other-bus-not-paused", test_other_bus_not_paused);
+  g_test_add_func ("/cardmark/bus/neighbours", test_neighbours);
+  g_test_add_func ("/cardmark/bus/cancelled-waits-return", test_cancelled_waits_return);
+  g_test_add_func ("/cardmark/bus/no-bus", test_no_bus);
+
+  return g_test_run ();
+}
