@@ -269,7 +269,7 @@ cm_cli_endure (int    argc,
       "pulled card), and --resume carries on from that round and place, once the card shows it is the same one; a new test "
       "of a card with a saved one is refused until you carry on or delete the state. It destroys the card's data and wears "
       "the card: that needs --destroy-data. With the maker's endurance (--tbw, or --video-hours and --video-mbps: "
-      "hours × Mbit/s ÷ 8 bytes), the bytes written by the first error and each threshold are set beside it. "
+      "hours × 3600 × Mbit/s × 10^6 ÷ 8 bytes), the bytes written by the first error and each threshold are set beside it. "
       "The result is kept in the history. "
       "Exit status: 0 every round came back whole, 4 data was lost, 1 the run failed (or the card went away), 2 usage."),
     cm_cli_jobs_describe ());
