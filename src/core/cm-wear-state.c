@@ -403,18 +403,39 @@ cm_wear_state_load (CmWearState  *state,
   return TRUE;
 }
 
+/* Whether @name is one of this card's bitmaps: its stem, "-", 16 hex
+ * digits and ".bad" (another card's name may start like this one's). */
+static gboolean
+is_own_bitmap (CmWearState *state,
+               const char  *name)
+{
+  g_autofree char *stem = g_path_get_basename (state->stem);
+  gsize n = strlen (stem);
+
+  return strlen (name) == n + 1 + 16 + 4 && strncmp (name, stem, n) == 0 && name[n] == '-' &&
+         strspn (name + n + 1, "0123456789abcdef") == 16 && g_str_has_suffix (name, ".bad");
+}
+
+/* The state and every bitmap of this card, read or not. */
 void
 cm_wear_state_remove (CmWearState *state)
 {
+  g_autofree char *folder = NULL;
+  g_autoptr(GDir) dir = NULL;
+  const char *name;
+
   g_return_if_fail (state != NULL);
 
-  if (state->saved_sum != NULL)
-    {
-      g_autofree char *bitmap = bitmap_path (state, state->saved_sum);
+  folder = g_path_get_dirname (state->path);
+  dir = g_dir_open (folder, 0, NULL);
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    if (is_own_bitmap (state, name))
+      {
+        g_autofree char *path = g_build_filename (folder, name, NULL);
 
-      g_unlink (bitmap);
-      g_clear_pointer (&state->saved_sum, g_free);
-    }
+        g_unlink (path);
+      }
+  g_clear_pointer (&state->saved_sum, g_free);
   g_unlink (state->path);
 }
 
