@@ -1667,6 +1667,26 @@ wear_row_idle (gpointer data)
   return !cm_wear_row_get_busy (data);
 }
 
+/* A dialog at its own size, light and dark, as app-NAME[-dark].png. */
+static void
+save_dialog_screenshots (GtkWidget  *dialog,
+                         const char *name)
+{
+  const char *dir = g_getenv ("CARDMARK_SCREENSHOT_DIR");
+  AdwStyleManager *style = adw_style_manager_get_default ();
+
+  for (int dark = 0; dir != NULL && dark <= 1; dark++)
+    {
+      g_autofree char *file = g_strdup_printf ("app-%s%s.png", name, dark ? "-dark" : "");
+      g_autofree char *path = g_build_filename (dir, file, NULL);
+
+      adw_style_manager_set_color_scheme (style, dark ? ADW_COLOR_SCHEME_FORCE_DARK : ADW_COLOR_SCHEME_FORCE_LIGHT);
+      cm_test_settle (0.5);
+      cm_test_save_png (dialog, path);
+    }
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
+}
+
 static gboolean
 wear_in_round_2 (gpointer data)
 {
@@ -1719,6 +1739,8 @@ test_wear_carry_on (Fixture       *f,
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.back", NULL);
   g_test_message ("stopped: %s", adw_action_row_get_subtitle (ADW_ACTION_ROW (row)));
   g_assert_nonnull (strstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), "it stopped in round 2, writing"));
+  /* In sight on the page: the page scrolls to the focused row. */
+  gtk_widget_grab_focus (GTK_WIDGET (row));
   cm_test_save_screenshots (GTK_WIDGET (f->window), "wear-carry-on-row");
 
   cm_wear_row_activate (row);
@@ -1728,7 +1750,7 @@ test_wear_carry_on (Fixture       *f,
   g_assert_cmpstr (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (dialog)), ==, "Carry On With the Wear Test?");
   g_assert_nonnull (strstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog)), "round 2, writing"));
   g_assert_true (adw_message_dialog_has_response (ADW_MESSAGE_DIALOG (dialog), "carry-on"));
-  cm_test_save_screenshots (GTK_WIDGET (f->window), "wear-carry-on-dialog");
+  save_dialog_screenshots (dialog, "wear-carry-on-dialog");
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "carry-on");
   gtk_window_close (GTK_WINDOW (dialog));
   g_assert_true (cm_wear_row_get_busy (row));
