@@ -172,4 +172,18 @@ check "put back, the test carries on to its end (status 0)" test $? -eq 0
 check "with both rounds whole" json_check "$work/back.json" \
   "[x['round'] for x in r['endurance']['rounds']] == [1, 2] and all(x['bad_sectors'] == 0 for x in r['endurance']['rounds']) and r['endurance']['stopped'] == 'rounds'"
 
+# Ctrl-C in round 1: no round to report, but where it stood is kept.
+mark=$(written "$SIMCARD_DIR")
+"$CARDMARK_CLI" endure "$SIMCARD_DEV" --destroy-data --rounds 1 --json > "$work/first.json" 2> "$work/first.err" &
+pid=$!
+wait_for 60 more_written "$SIMCARD_DIR" $((mark + size / 4))
+stop_and_time $pid INT
+echo "# Ctrl-C in round 1: ended $took s after the signal"
+check "Ctrl-C in round 1 returns within a second, as a stopped run (status 1)" \
+  awk -v t="$took" -v rc=$rc 'BEGIN { exit !(t < 1 && rc == 1) }'
+check "saying where it stood is kept and how to carry on" file_says "stood is kept.*--resume" "$work/first.err"
+"$CARDMARK_CLI" endure "$SIMCARD_DEV" --destroy-data --resume --rounds 1 --json > "$work/first.json" 2> "$work/err"
+check "and it carries on to its one round" json_check "$work/first.json" \
+  "len(r['endurance']['rounds']) == 1 and r['endurance']['rounds'][0]['bytes_written'] == $size"
+
 done_testing

@@ -173,9 +173,18 @@ done_cb (GObject      *object,
   cm_target_close (w->target);
   if (w->endurance == NULL || w->endurance->rounds->len == 0)
     {
-      GError *error = w->error != NULL ? g_steal_pointer (&w->error)
-                                       : g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
-                                                              _("The wear test was stopped before its first round ended."));
+      GError *error;
+
+      /* Stopped in round 1: say that where it stood is kept, when it is. */
+      if (w->error != NULL && !g_error_matches (w->error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        error = g_steal_pointer (&w->error);
+      else if (cm_wear_state_exists (w->state))
+        error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                     _("The wear test was stopped before its first round ended. Where it stood is kept: "
+                                       "carry on with endure --resume, or Wear Test… in the app."));
+      else
+        error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                     _("The wear test was stopped before its first round ended."));
 
       g_task_return_error (outer, error);
     }
