@@ -310,13 +310,10 @@ read_bitmap (CmWearState *state,
   if (strcmp (actual, sum) != 0)
     return FALSE;
   /* No bit past the card, and as many as the rounds found new. */
-  for (guint64 s = 0; s < length * 8; s++)
-    if (data[s / 8] & (1u << (s % 8)))
-      {
-        if (s >= sectors)
-          return FALSE;
-        count++;
-      }
+  if (sectors % 8 != 0 && ((guint8) data[length - 1] >> (sectors % 8)) != 0)
+    return FALSE;
+  for (gsize i = 0; i < length; i++)
+    count += __builtin_popcount ((guint8) data[i]);
   if (count != ever_bad_count (place))
     return FALSE;
   memcpy (place->ever_bad, data, length);

@@ -99,16 +99,16 @@ cm_wear_place_describe (const CmWearPlace *place,
   guint64 n_chunks = (size + CHUNK - 1) / CHUNK;
   double share = n_chunks > 0 ? 100.0 * place->place / n_chunks : 0;
 
+  g_autofree char *at = NULL;
+  g_autofree char *total = NULL;
+
   if (place->reading)
     /* Translators: "round 3, reading back, 40 % checked" */
     return g_strdup_printf (_("round %u, reading back, %.0f %% checked"), place->round, share);
+  at = g_format_size (MIN (place->place * CHUNK, size));
+  total = g_format_size (size);
   /* Translators: "round 3, writing, at 1.2 GB of 16 GB" */
-  {
-    g_autofree char *at = g_format_size (MIN (place->place * CHUNK, size));
-    g_autofree char *total = g_format_size (size);
-
-    return g_strdup_printf (_("round %u, writing, at %s of %s"), place->round, at, total);
-  }
+  return g_strdup_printf (_("round %u, writing, at %s of %s"), place->round, at, total);
 }
 
 typedef struct
@@ -213,35 +213,30 @@ at_region (Wear     *w,
   return TRUE;
 }
 
-static gboolean
-set_io_error (Wear         *w,
-              GError      **error,
-              int           errsv,
-              const char   *doing,
-              guint64       offset)
-{
-  g_autofree char *where = g_format_size (offset);
-
-  save (w, TRUE);
-  if (cm_verify_is_removed (errsv) || cm_state_file_card_gone (cm_wear_state_get_device (w->state)))
-    g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_REMOVED,
-                 /* Translators: "round 3, writing at 1.2 GB" */
-                 _("The card went away in round %u, %s at %s (byte %llu). Put it back and carry on with --resume: what was done is kept."),
-                 w->p.round, doing, where, (unsigned long long) offset);
-  else
-    g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                 _("The wear test stopped in round %u, %s at %s: %s"),
-                 w->p.round, doing, where, g_strerror (errsv));
-  return FALSE;
-}
-
 /* Whether an error at @errsv means the card went away rather than that
- * this place of it failed. */
+ * this place of it failed: then the test stops, rather than count it. */
 static gboolean
 card_went (Wear *w,
            int   errsv)
 {
   return cm_verify_is_removed (errsv) || cm_state_file_card_gone (cm_wear_state_get_device (w->state));
+}
+
+/* The card went away at @offset while @doing: saved, and said. */
+static gboolean
+set_card_gone (Wear         *w,
+               GError      **error,
+               const char   *doing,
+               guint64       offset)
+{
+  g_autofree char *where = g_format_size (offset);
+
+  save (w, TRUE);
+  g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_REMOVED,
+               /* Translators: "round 3, writing at 1.2 GB" */
+               _("The card went away in round %u, %s at %s (byte %llu). Put it back and carry on with --resume: what was done is kept."),
+               w->p.round, doing, where, (unsigned long long) offset);
+  return FALSE;
 }
 
 /* Writes the whole card, from the place it stands. A region the card
@@ -275,7 +270,7 @@ write_round (Wear     *w,
               int errsv = r < 0 ? errno : EIO;
 
               if (card_went (w, errsv))
-                return set_io_error (w, error, errsv, _("writing"), c * CHUNK + done);
+                return set_card_gone (w, error, _("writing"), c * CHUNK + done);
               w->failed[c] = 1;
               break;
             }
@@ -288,7 +283,7 @@ write_round (Wear     *w,
 
     w->p.place = w->n_chunks;
     if (fdatasync (w->fd) != 0 && card_went (w, errno))
-      return set_io_error (w, error, errno, _("writing"), w->size);
+      return set_card_gone (w, error, _("writing"), w->size);
     w->p.round_write_seconds += (g_get_monotonic_time () - t0) / (double) G_USEC_PER_SEC;
   }
   w->p.reading = TRUE;
@@ -329,8 +324,8 @@ read_order (guint64 n_chunks,
   return order;
 }
 
-/* Reads region @c into the buffer; FALSE when the card cannot read it
- * (-1 in @errsv's place when it went away). */
+/* Reads region @c into the buffer; FALSE, with the errno in @errsv,
+ * when the card cannot read it. */
 static gboolean
 read_region (Wear    *w,
              guint64  c,
@@ -377,7 +372,7 @@ read_round (Wear     *w,
       t0 = g_get_monotonic_time ();
       readable = read_region (w, c, &errsv);
       if (!readable && card_went (w, errsv))
-        return set_io_error (w, error, errsv, _("reading back"), offset);
+        return set_card_gone (w, error, _("reading back"), offset);
       w->p.round_read_seconds += (g_get_monotonic_time () - t0) / (double) G_USEC_PER_SEC;
 
       if (!readable || w->failed[c])
