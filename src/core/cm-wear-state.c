@@ -349,11 +349,6 @@ cm_wear_state_load (CmWearState  *state,
                     GError      **error)
 {
   g_autofree char *data = NULL;
-  g_autofree char *card = NULL;
-  g_autofree char *sum = NULL;
-  g_autoptr(GKeyFile) key_file = NULL;
-  CmStateReader r = { NULL, GROUP, TRUE };
-  guint64 sectors = sectors_of (state), bytes_written;
   gsize length = 0;
 
   g_return_val_if_fail (state != NULL && place != NULL, FALSE);
@@ -365,6 +360,24 @@ cm_wear_state_load (CmWearState  *state,
                    state->device);
       return FALSE;
     }
+  return cm_wear_state_parse (state, data, length, place, error);
+}
+
+gboolean
+cm_wear_state_parse (CmWearState  *state,
+                     const char   *data,
+                     gsize         length,
+                     CmWearPlace  *place,
+                     GError      **error)
+{
+  g_autofree char *card = NULL;
+  g_autofree char *sum = NULL;
+  g_autoptr(GKeyFile) key_file = NULL;
+  CmStateReader r = { NULL, GROUP, TRUE };
+  guint64 sectors = sectors_of (state), bytes_written;
+
+  g_return_val_if_fail (state != NULL && place != NULL, FALSE);
+
   key_file = cm_state_file_unseal (data, length, STATE_MAX_BYTES);
   r.key_file = key_file;
   if (key_file == NULL || cm_state_reader_u64 (&r, "version", G_MAXUINT) != STATE_VERSION)

@@ -30,6 +30,12 @@ gboolean     cm_wear_state_save      (CmWearState       *state,
 gboolean     cm_wear_state_load      (CmWearState       *state,
                                       CmWearPlace       *place,
                                       GError           **error);
+/* The same from a state file's @data (the fuzzer's way in). */
+gboolean     cm_wear_state_parse     (CmWearState       *state,
+                                      const char        *data,
+                                      gsize              length,
+                                      CmWearPlace       *place,
+                                      GError           **error);
 void         cm_wear_state_remove    (CmWearState       *state);
 /* Where the saved test stands, in words ("round 3, writing, 40 %"), or
  * NULL when there is no state that loads. */
