@@ -106,7 +106,7 @@ round_cb (CmJob             *job,
     cm_cli_print_error (e->csv_error);
 }
 
-/* "(12.5 % of the maker's 30.0 TB)" after a figure, when the maker said. */
+/* " (12.5 % of the maker's endurance)" after a figure, when the maker said. */
 static char *
 beside_maker (const CmEndurance *en,
               guint64            bytes)
@@ -225,8 +225,8 @@ finish (CmCliTarget  *t,
  * stated bitrate (Mbit/s of 10^6 bits, 8 bits a byte). */
 static guint64
 maker_bytes_from (double tbw,
-                           double video_hours,
-                           double video_mbps)
+                  double video_hours,
+                  double video_mbps)
 {
   if (tbw > 0)
     return (guint64) (tbw * 1e12 + 0.5);
