@@ -2,8 +2,10 @@
 # cli-endure.sh — cardmark-cli endure, the wear test, on simulated cards
 # that wear out (tests/simcard, [wear]): no error before the round the
 # model names, then the modelled share of bad sectors, growing round by
-# round; status 4; the document and --csv say so round by round. A card
-# that is mounted, or given without --destroy-data, is refused untouched.
+# round; status 4; the document and --csv say so round by round, with the
+# maker's endurance (--tbw, --video-hours and --video-mbps) beside the
+# bytes written. A card that is mounted, or given without --destroy-data,
+# is refused untouched.
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 
@@ -57,8 +59,19 @@ check "negative --rounds is a usage error (status 2)" test $? -eq 2
 # the card is bad, where it stops by itself).
 rounds=$((first + 2))
 rm -f "$work/rounds.csv"
+"$CARDMARK_CLI" endure "$SIMCARD_DEV" --video-hours 0.01 --video-mbps 8 > "$work/out" 2> "$work/err"
+check "the maker's endurance without --destroy-data is still refused (status 1)" test $? -eq 1
+"$CARDMARK_CLI" endure "$SIMCARD_DEV" --destroy-data --video-hours 2 > "$work/out" 2> "$work/err"
+check "--video-hours without --video-mbps is a usage error (status 2)" test $? -eq 2
+"$CARDMARK_CLI" endure "$SIMCARD_DEV" --destroy-data --tbw 1 --video-hours 2 --video-mbps 8 > "$work/out" 2> "$work/err"
+check "--tbw with --video-hours is a usage error (status 2)" test $? -eq 2
+
+# The maker's endurance as hours of video at its bitrate: 0.01 h at
+# 8 Mbit/s is 0.01 × 3600 × 8 × 10^6 ÷ 8 bytes.
+video_hours=0.01 video_mbps=8
+maker=$(python3 -c "print(round($video_hours * 3600 * $video_mbps * 1e6 / 8))")
 "$CARDMARK_CLI" endure "$SIMCARD_DEV" --destroy-data --rounds "$rounds" --json --csv "$work/rounds.csv" \
-  > "$work/wear.json" 2> "$work/err"
+  --video-hours $video_hours --video-mbps $video_mbps > "$work/wear.json" 2> "$work/err"
 check "a card that lost data is status 4" test $? -eq 4
 check "the document is a wear test's" json_check "$work/wear.json" "r['kind'] == 'wear' and 'endurance' in r"
 check "first_error_round is the modelled round $first" json_check "$work/wear.json" \
@@ -86,6 +99,12 @@ check "six thresholds, each reached no earlier than the one before" json_check "
   "len(r['endurance']['thresholds']) == 6 and all(b['round'] is None or (a['round'] is not None and b['round'] >= a['round']) for a, b in zip(r['endurance']['thresholds'], r['endurance']['thresholds'][1:]))"
 check "the summary names the round of the first loss" json_check "$work/wear.json" \
   "'round $first' in r['summary']"
+check "maker_bytes is the hours of video at the maker's bitrate ($maker)" json_check "$work/wear.json" \
+  "r['endurance']['maker_bytes'] == $maker"
+check "each threshold reached sets its bytes written beside the maker's" json_check "$work/wear.json" \
+  "all((t['round'] is None and t['maker_share'] is None) or abs(t['maker_share'] - t['bytes_written'] / $maker) < 1e-9 for t in r['endurance']['thresholds'])"
+check "the summary says how much of the maker's endurance the first loss came at" json_check "$work/wear.json" \
+  "('%.1f %% of it' % (100 * $first * $SIMCARD_SIZE / $maker)) in r['summary']"
 check "--csv has a header and one line per round" \
   test "$(wc -l < "$work/rounds.csv")" -eq $((done_rounds + 1))
 check "--csv's lines match the document's rounds" python3 - "$work/rounds.csv" "$work/wear.json" <<'PY'
@@ -101,9 +120,14 @@ check "and the history lists it, with nothing skipped" test $? -eq 0 -a ! -s "$w
 
 # A card that does not wear out: status 0 and "came back whole".
 card good-a1 --size 16MiB -- "${fast[@]}" || not_ok "a second card"
-"$CARDMARK_CLI" endure "$SIMCARD_DEV" --destroy-data --rounds 2 > "$work/whole.out" 2> "$work/err"
+tbw=0.5
+"$CARDMARK_CLI" endure "$SIMCARD_DEV" --destroy-data --rounds 2 --tbw $tbw > "$work/whole.out" 2> "$work/err"
 check "a card whose every round came back whole is status 0" test $? -eq 0
 check "the summary says so" grep -q "Every round came back whole: 2 rounds" "$work/whole.out"
+check "the report names the maker's endurance, --tbw in bytes" \
+  grep -q "^Maker says: .*($(python3 -c "print(round($tbw * 1e12))") bytes)" "$work/whole.out"
+check "and how much of it the test wrote without a loss" \
+  grep -q "no data lost by $(python3 -c "print('%.1f' % (100 * 2 * $SIMCARD_SIZE / ($tbw * 1e12)))") % of it" "$work/whole.out"
 
 # --hours: no round starts once the time is up (here 0.36 s, so the
 # first round runs and a later one is not started).

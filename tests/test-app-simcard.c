@@ -1667,6 +1667,110 @@ wear_row_idle (gpointer data)
   return !cm_wear_row_get_busy (data);
 }
 
+/* A dialog at its own size, light and dark, as app-NAME[-dark].png. */
+static void
+save_dialog_screenshots (GtkWidget  *dialog,
+                         const char *name)
+{
+  const char *dir = g_getenv ("CARDMARK_SCREENSHOT_DIR");
+  AdwStyleManager *style = adw_style_manager_get_default ();
+
+  for (int dark = 0; dir != NULL && dark <= 1; dark++)
+    {
+      g_autofree char *file = g_strdup_printf ("app-%s%s.png", name, dark ? "-dark" : "");
+      g_autofree char *path = g_build_filename (dir, file, NULL);
+
+      adw_style_manager_set_color_scheme (style, dark ? ADW_COLOR_SCHEME_FORCE_DARK : ADW_COLOR_SCHEME_FORCE_LIGHT);
+      cm_test_settle (0.5);
+      cm_test_save_png (dialog, path);
+    }
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
+}
+
+static gboolean
+wear_in_round_2 (gpointer data)
+{
+  CmJob *job = cm_wear_row_get_job (data);
+
+  return job != NULL && g_strcmp0 (cm_job_get_phase (job), "Round 2: writing") == 0;
+}
+
+/* A wear test stopped in its second round, then Wear Test… again: the
+ * row says where it stopped, the dialog offers to carry on from there,
+ * and carried on, its rounds are those of a test never stopped: the
+ * first data lost in the modelled round, every round counted once. */
+static void
+test_wear_carry_on (Fixture       *f,
+                    gconstpointer  data)
+{
+  const char *args[] = { "good-a1", "--size", "16MiB", "--", "--set", "write.bandwidth-mb-s=30",
+                         "--set", "read.bandwidth-mb-s=60", "--set", "wear.writes=3", "--set", "wear.spread=0.5",
+                         "--set", "wear.seed=7", NULL };
+  CmCardPage *page;
+  CmWearRow *row;
+  GtkWidget *dialog;
+  const CmEndurance *endurance;
+  guint first;
+  guint64 size;
+
+  if (!card_up (f, args))
+    return;
+  first = (guint) g_ascii_strtoull (card_get (f, "SIMCARD_WEAR_FIRST_ROUND"), NULL, 10);
+  size = g_ascii_strtoull (card_get (f, "SIMCARD_SIZE"), NULL, 10);
+  open_window (f);
+  g_assert_true (cm_test_wait_for (card_listed, f, 20));
+  g_assert_true (cm_window_open_path (f->window, card_get (f, "SIMCARD_DEV")));
+  page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
+  row = CM_WEAR_ROW (cm_card_page_get_wear_row (page));
+
+  cm_wear_row_activate (row);
+  cm_test_settle (0.2);
+  dialog = visible_dialog ();
+  g_assert_nonnull (dialog);
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "wear");
+  gtk_window_close (GTK_WINDOW (dialog));
+  g_assert_true (cm_test_wait_for (wear_in_round_2, row, 60));
+  cm_wear_row_activate (row);
+  g_assert_true (cm_test_wait_for (wear_row_idle, row, 5));
+
+  /* Round 1 finished: its page opened. Back on the card's page, the row
+   * says where the test stopped. */
+  g_assert_true (cm_test_wait_for (on_result_page, f, 10));
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.back", NULL);
+  g_test_message ("stopped: %s", adw_action_row_get_subtitle (ADW_ACTION_ROW (row)));
+  g_assert_nonnull (strstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), "it stopped in round 2, writing"));
+  /* In sight on the page: the page scrolls to the focused row. */
+  gtk_widget_grab_focus (GTK_WIDGET (row));
+  cm_test_save_screenshots (GTK_WIDGET (f->window), "wear-carry-on-row");
+
+  cm_wear_row_activate (row);
+  cm_test_settle (0.2);
+  dialog = visible_dialog ();
+  g_assert_nonnull (dialog);
+  g_assert_cmpstr (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (dialog)), ==, "Carry On With the Wear Test?");
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog)), "round 2, writing"));
+  g_assert_true (adw_message_dialog_has_response (ADW_MESSAGE_DIALOG (dialog), "carry-on"));
+  save_dialog_screenshots (dialog, "wear-carry-on-dialog");
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "carry-on");
+  gtk_window_close (GTK_WINDOW (dialog));
+  g_assert_true (cm_wear_row_get_busy (row));
+
+  g_assert_true (cm_test_wait_for (wear_row_idle, row, 120));
+  g_assert_nonnull (cm_wear_row_get_result (row));
+  endurance = cm_result_get_endurance (cm_wear_row_get_result (row));
+  g_test_message ("carried on: %u rounds, first data lost in round %u (modelled %u)", endurance->rounds->len,
+                  cm_endurance_get_first_error_round (endurance), first);
+  g_assert_cmpstr (endurance->stopped, ==, "half-bad");
+  g_assert_cmpuint (cm_endurance_get_first_error_round (endurance), ==, first);
+  for (guint i = 0; i < endurance->rounds->len; i++)
+    {
+      const CmWearRound *r = &g_array_index (endurance->rounds, CmWearRound, i);
+
+      g_assert_cmpuint (r->round, ==, i + 1);
+      g_assert_cmpuint (r->bytes_written, ==, (i + 1) * size);
+    }
+}
+
 /* "Wear Test…" as a user would: the red confirmation, rounds until half
  * the card is bad (a simulated card that wears out), the job's bar over
  * the page, and at the end the wear test's own page, whose first data
@@ -2077,6 +2181,8 @@ main (int   argc,
               fixture_set_up, test_verify_other_card, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/wear", Fixture, NULL,
               fixture_set_up, test_wear, fixture_tear_down);
+  g_test_add ("/cardmark/app-simcard/wear-carry-on", Fixture, NULL,
+              fixture_set_up, test_wear_carry_on, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/capacity-genuine", Fixture, NULL,
               fixture_set_up, test_capacity_genuine, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/capacity-screens", Fixture, NULL,

@@ -4,15 +4,20 @@
  *
  * The wear test's bookkeeping: new against bad sectors (the bitmap), the
  * thresholds read from the rounds, the pattern that differs per round,
- * and the document's endurance member there and back, bounds checked.
+ * the document's endurance member there and back, bounds checked, the
+ * maker's endurance beside the measured one, and the state a stopped
+ * test carries on from, refused when a byte of it is flipped.
  */
 
 #include "config.h"
 
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
 #include <string.h>
 
 #include "cm-result.h"
 #include "cm-verify.h"
+#include "cm-wear-state.h"
 #include "cm-wear.h"
 
 /* A card of @sectors sectors; in each round the sectors listed bad. */
@@ -155,6 +160,168 @@ test_json (void)
   g_assert_nonnull (error);
 }
 
+/* The maker's endurance: maker_bytes in the document, and beside every
+ * threshold reached the share of it written by then. */
+static void
+test_maker (void)
+{
+  const guint64 from[] = { 0, 0, 0 };
+  const guint64 to[] = { 0, 4, 9 };
+  const guint64 sectors = 1000;
+  g_autoptr(CmEndurance) e = make_rounds (sectors, from, to, 3);
+  g_autoptr(CmResult) result = cm_result_new ();
+  g_autoptr(CmResult) back = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  g_autofree char *data = NULL;
+  g_autofree char *summary = NULL;
+  g_autofree char *share_text = NULL;
+  JsonObject *endurance, *first;
+  /* The first error comes in round 2: two rounds of the card written. */
+  guint64 first_bytes = 2 * sectors * 512;
+  double share;
+  gsize length;
+
+  /* 7 hours at 12 Mbit/s, as a maker of dash-cam cards would say it. */
+  e->maker_bytes = (guint64) (7 * 3600 * 12e6 / 8);
+  share = (double) first_bytes / e->maker_bytes;
+  cm_result_set_kind (result, "wear");
+  cm_result_set_target (result, "/dev/sdz", "raw-write", "/dev/sdz", NULL);
+  cm_result_set_endurance (result, e);
+
+  node = cm_result_to_json (result);
+  endurance = json_object_get_object_member (json_node_get_object (node), "endurance");
+  g_assert_cmpint (json_object_get_int_member (endurance, "maker_bytes"), ==, e->maker_bytes);
+  first = json_array_get_object_element (json_object_get_array_member (endurance, "thresholds"), 0);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (first, "maker_share"), share, 1e-12);
+  g_assert_true (json_object_get_null_member (json_array_get_object_element (json_object_get_array_member (endurance, "thresholds"), 5),
+                                              "maker_share"));
+
+  summary = cm_endurance_describe (e);
+  share_text = g_strdup_printf ("%.1f %%", 100 * share);
+  g_assert_nonnull (strstr (summary, share_text));
+
+  data = cm_result_to_data (result, &length);
+  back = cm_result_new_from_data (data, length, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (cm_result_get_endurance (back)->maker_bytes, ==, e->maker_bytes);
+
+  /* Not given: null, and nothing said of it. */
+  e->maker_bytes = 0;
+  g_clear_object (&result);
+  g_clear_pointer (&data, g_free);
+  result = cm_result_new ();
+  cm_result_set_kind (result, "wear");
+  cm_result_set_endurance (result, e);
+  data = cm_result_to_data (result, &length);
+  g_assert_nonnull (strstr (data, "\"maker_bytes\" : null"));
+  g_clear_pointer (&summary, g_free);
+  summary = cm_endurance_describe (e);
+  g_assert_null (strstr (summary, "maker"));
+}
+
+/* A stopped test's place, saved and read back as it was; with any byte
+ * of the file flipped, refused as damaged. */
+static void
+test_state (void)
+{
+  g_autofree char *folder = g_dir_make_tmp ("cardmark-wear-state-XXXXXX", NULL);
+  const guint64 card_bytes = 9 * 1024 * 1024;   /* three regions, the last short */
+  const guint64 sectors = card_bytes / 512;
+  g_autoptr(CmWearState) state = cm_wear_state_new ("/dev/null", card_bytes, folder);
+  g_autoptr(CmWearState) other = cm_wear_state_new ("/dev/null", card_bytes - 512, folder);
+  const guint64 from[] = { 0, 100 };
+  const guint64 to[] = { 0, 164 };
+  g_autoptr(CmEndurance) rounds = make_rounds (sectors, from, to, 2);
+  g_autofree char *data = NULL;
+  gsize length = 0;
+  CmWearPlace place, back;
+  guint64 failed = 2;
+
+  cm_wear_place_init (&place, sectors);
+  g_array_append_vals (place.endurance->rounds, rounds->rounds->data, rounds->rounds->len);
+  cm_endurance_mark_bad (place.ever_bad, 100, 64);
+  place.round = 3;
+  place.reading = TRUE;
+  place.place = 1;
+  place.round_bad = 70;
+  place.round_new_bad = cm_endurance_mark_bad (place.ever_bad, 160, 10);
+  place.round_write_seconds = 1.5;
+  place.round_read_seconds = 0.25;
+  place.elapsed = 12;
+  g_array_append_val (place.failed, failed);
+  g_assert_true (cm_wear_state_save (state, &place, NULL));
+
+  cm_wear_place_init (&back, sectors);
+  g_assert_true (cm_wear_state_load (state, &back, NULL));
+  g_assert_cmpuint (back.round, ==, 3);
+  g_assert_true (back.reading);
+  g_assert_cmpuint (back.place, ==, 1);
+  g_assert_cmpuint (back.round_bad, ==, 70);
+  g_assert_cmpuint (back.round_new_bad, ==, 6);
+  g_assert_cmpuint (back.endurance->rounds->len, ==, 2);
+  g_assert_cmpuint (g_array_index (back.endurance->rounds, CmWearRound, 1).new_bad_sectors, ==, 64);
+  g_assert_cmpuint (back.failed->len, ==, 1);
+  g_assert_cmpmem (back.ever_bad, (sectors + 7) / 8, place.ever_bad, (sectors + 7) / 8);
+  g_assert_cmpuint (cm_wear_place_bytes_written (&back, card_bytes), ==, 3 * card_bytes);
+  cm_wear_place_clear (&back);
+
+  /* Another card (here: another size) does not take it. */
+  g_assert_true (g_file_get_contents (cm_wear_state_get_path (state), &data, &length, NULL));
+  g_assert_true (g_file_set_contents (cm_wear_state_get_path (other), data, length, NULL));
+  {
+    g_autoptr(GError) error = NULL;
+
+    cm_wear_place_init (&back, sectors - 1);
+    g_assert_false (cm_wear_state_load (other, &back, &error));
+    g_assert_error (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NOT_THIS_CARD);
+    cm_wear_place_clear (&back);
+  }
+
+  for (gsize i = 0; i < length; i += 5)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *flipped = g_memdup2 (data, length);
+
+      flipped[i] ^= 0x04;
+      g_assert_true (g_file_set_contents (cm_wear_state_get_path (state), flipped, length, NULL));
+      cm_wear_place_init (&back, sectors);
+      g_assert_false (cm_wear_state_load (state, &back, &error));
+      g_assert_error (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_DAMAGED);
+      cm_wear_place_clear (&back);
+    }
+
+  /* The bitmap's own file, a bit flipped: damaged too. */
+  g_assert_true (g_file_set_contents (cm_wear_state_get_path (state), data, length, NULL));
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(GDir) dir = g_dir_open (folder, 0, NULL);
+    const char *name;
+
+    while ((name = g_dir_read_name (dir)) != NULL)
+      if (g_str_has_suffix (name, ".bad"))
+        {
+          g_autofree char *path = g_build_filename (folder, name, NULL);
+          g_autofree char *bits = NULL;
+          gsize n = 0;
+
+          g_assert_true (g_file_get_contents (path, &bits, &n, NULL));
+          bits[0] ^= 1;
+          g_assert_true (g_file_set_contents (path, bits, n, NULL));
+        }
+    cm_wear_place_init (&back, sectors);
+    g_assert_false (cm_wear_state_load (state, &back, &error));
+    g_assert_error (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_DAMAGED);
+    cm_wear_place_clear (&back);
+  }
+
+  /* Removed: the state and its bitmap, nothing else left. */
+  cm_wear_state_remove (state);
+  cm_wear_state_remove (other);
+  cm_wear_place_clear (&place);
+  g_assert_cmpint (g_rmdir (folder), ==, 0);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -166,6 +333,8 @@ main (int    argc,
   g_test_add_func ("/cardmark/endurance/whole", test_whole);
   g_test_add_func ("/cardmark/endurance/pattern-per-round", test_pattern_per_round);
   g_test_add_func ("/cardmark/endurance/json", test_json);
+  g_test_add_func ("/cardmark/endurance/maker", test_maker);
+  g_test_add_func ("/cardmark/endurance/state", test_state);
 
   return g_test_run ();
 }

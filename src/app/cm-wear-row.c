@@ -8,7 +8,9 @@
  * sectors, or it goes away. The row watches the job the application
  * holds; it says the job's progress, and once the job ended with rounds,
  * its answer, and Show opens the document's page (the "show-result"
- * signal). A stopped wear test keeps the rounds it finished.
+ * signal). A stopped wear test keeps the rounds it finished, and where
+ * it stood (cm-wear-state.c): the row then says the round and place, and
+ * offers to carry on from there, or to start over.
  */
 
 #include "config.h"
@@ -21,6 +23,7 @@
 #include "cm-summary.h"
 #include "cm-toast.h"
 #include "cm-verify.h"
+#include "cm-wear-state.h"
 
 #include "cm-wear-row.h"
 
@@ -84,16 +87,32 @@ choose_device (CmWearRow   *self,
   return cm_card_item_get_device (item);
 }
 
+/* The saved state of a stopped wear test of the row's card, or NULL. */
+static CmWearState *
+saved_state (CmWearRow *self)
+{
+  const char *why_not = NULL;
+  const char *device = choose_device (self, &why_not);
+  g_autoptr(CmWearState) state = NULL;
+
+  if (device == NULL)
+    return NULL;
+  state = cm_wear_state_new (device, cm_card_item_get_size (self->item), NULL);
+  return cm_wear_state_exists (state) ? g_steal_pointer (&state) : NULL;
+}
+
 static void
 fill_subtitle (CmWearRow *self)
 {
   const char *why_not = NULL;
   const char *device = choose_device (self, &why_not);
+  g_autoptr(CmWearState) state = saved_state (self);
+  g_autofree char *where = state != NULL ? cm_wear_state_describe (state) : NULL;
   g_autofree char *answer = NULL;
 
   gtk_widget_set_sensitive (GTK_WIDGET (self->button), device != NULL || self->job != NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->show_button), self->result != NULL && self->job == NULL);
-  if (self->result != NULL)
+  if (self->result != NULL && where == NULL)
     {
       CmStatus status;
 
@@ -102,6 +121,13 @@ fill_subtitle (CmWearRow *self)
     }
   else if (device == NULL)
     adw_action_row_set_subtitle (ADW_ACTION_ROW (self), why_not);
+  else if (where != NULL)
+    {
+      /* Translators: %s is where it stopped: "round 3, writing, at 1.2 GB of 16 GB" */
+      g_autofree char *text = g_strdup_printf (_("A stopped wear test of this card can carry on: it stopped in %s."), where);
+
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (self), text);
+    }
   else
     adw_action_row_set_subtitle (ADW_ACTION_ROW (self),
                                  _("Writes and reads back the whole card, round after round, until you stop it, "
@@ -115,6 +141,13 @@ set_busy (CmWearRow *self,
   gtk_widget_set_visible (GTK_WIDGET (self->spinner), busy);
   gtk_spinner_set_spinning (self->spinner, busy);
   gtk_button_set_label (self->button, busy ? _("_Stop") : _("_Start"));
+  if (!busy && self->item != NULL)
+    {
+      g_autoptr(CmWearState) state = saved_state (self);
+
+      if (state != NULL)
+        gtk_button_set_label (self->button, _("_Carry On…"));
+    }
   if (!busy)
     fill_subtitle (self);
   else
@@ -163,7 +196,7 @@ state_cb (CmWearRow *self)
       g_signal_emit (self, signals[SIGNAL_SHOW_RESULT], 0, self->result);
     }
   else if (cm_job_get_state (job) == CM_JOB_STATE_CANCELLED)
-    cm_toast_show (GTK_WIDGET (self), _("Wear test stopped before its first round ended; nothing was kept."));
+    cm_toast_show (GTK_WIDGET (self), _("Wear test stopped before its first round ended. Where it stood is kept: carry on at any time."));
   else if (error != NULL)
     cm_toast_show (GTK_WIDGET (self), error->message);
 }
@@ -184,8 +217,11 @@ cm_wear_row_follow_job (CmWearRow *self,
   progress_cb (self);
 }
 
+/* Starts a wear test of the row's card: carrying on a stopped one of it
+ * when @carry_on and one is saved, else from the start. */
 static void
-start (CmWearRow *self)
+start (CmWearRow *self,
+       gboolean   carry_on)
 {
   const char *why_not = NULL;
   g_autoptr(CmJob) job = NULL;
@@ -197,7 +233,7 @@ start (CmWearRow *self)
   job = cm_backend_new_job ("wear", NULL, self->item, CM_METHOD_RAW_WRITE);
   cm_job_set_name (job, cm_card_item_get_name (self->item));
   /* The user's consent, given in the dialog; rounds until Stop. */
-  cm_job_set_verify_flags (job, CM_VERIFY_FLAGS_DESTROY_DATA);
+  cm_job_set_verify_flags (job, CM_VERIFY_FLAGS_DESTROY_DATA | (carry_on ? CM_VERIFY_FLAGS_CARRY_ON : 0));
   cm_job_set_history (job, history);
   cm_wear_row_follow_job (self, job);
   cm_application_start_job_from_widget (GTK_WIDGET (self), job);
@@ -208,8 +244,50 @@ confirm_cb (CmWearRow        *self,
             const char       *response,
             AdwMessageDialog *dialog)
 {
-  if (g_strcmp0 (response, "wear") == 0 && self->job == NULL && self->item != NULL)
-    start (self);
+  if (self->job != NULL || self->item == NULL)
+    return;
+  if (g_strcmp0 (response, "wear") == 0 || g_strcmp0 (response, "carry-on") == 0)
+    start (self, TRUE);
+  else if (g_strcmp0 (response, "start-over") == 0)
+    {
+      g_autoptr(CmWearState) state = saved_state (self);
+
+      /* Forgets the stopped test's place and rounds. */
+      if (state != NULL)
+        cm_wear_state_remove (state);
+      start (self, FALSE);
+    }
+}
+
+/* A stopped test of this card is saved: carry on from the round and
+ * place it names, or start over from round 1. */
+static GtkWidget *
+carry_on_dialog (CmWearRow   *self,
+                 CmWearState *state)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  g_autofree char *where = cm_wear_state_describe (state);
+  g_autofree char *body = NULL;
+  GtkWidget *dialog;
+
+  if (where != NULL)
+    body = g_strdup_printf (_("The wear test of this card stopped in %s. CardMark carries on from there, once the card "
+                              "shows it holds what that test wrote, and keeps its rounds; or start over from round 1, "
+                              "forgetting them. Either way the card keeps being erased and worn."), where);
+  else
+    body = g_strdup (_("A stopped wear test of this card was saved, but it cannot be read back, so it cannot carry on. "
+                       "Start over from round 1: the card will be erased and worn."));
+  dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                   _("Carry On With the Wear Test?"), body);
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _("_Cancel"),
+                                    "start-over", _("_Start Over"), NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "start-over", ADW_RESPONSE_DESTRUCTIVE);
+  if (where != NULL)
+    {
+      adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "carry-on", _("C_arry On"));
+      adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "carry-on", ADW_RESPONSE_DESTRUCTIVE);
+    }
+  return dialog;
 }
 
 /* Starts after asking, or stops the wear test that runs. */
@@ -221,6 +299,7 @@ cm_wear_row_activate (CmWearRow *self)
   GtkWidget *dialog;
   g_autofree char *size = NULL;
   g_autofree char *body = NULL;
+  g_autoptr(CmWearState) state = NULL;
 
   g_return_if_fail (CM_IS_WEAR_ROW (self));
 
@@ -235,18 +314,24 @@ cm_wear_row_activate (CmWearRow *self)
       return;
     }
 
-  size = g_format_size (cm_card_item_get_size (self->item));
-  root = gtk_widget_get_root (GTK_WIDGET (self));
-  body = g_strdup_printf (_("Everything on this %s card will be destroyed, and the test wears it out: CardMark writes all "
-                            "of it and reads it back, round after round, until you stop it or half of it stops keeping "
-                            "data. A round of a large card takes hours. The rounds finished are kept when you stop."), size);
-  dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                   _("Erase the Card and Wear It Out?"), body);
-  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
-                                    "cancel", _("_Cancel"),
-                                    "wear", _("_Erase and Start"),
-                                    NULL);
-  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "wear", ADW_RESPONSE_DESTRUCTIVE);
+  if ((state = saved_state (self)) != NULL)
+    dialog = carry_on_dialog (self, state);
+  else
+    {
+      size = g_format_size (cm_card_item_get_size (self->item));
+      root = gtk_widget_get_root (GTK_WIDGET (self));
+      body = g_strdup_printf (_("Everything on this %s card will be destroyed, and the test wears it out: CardMark writes all "
+                                "of it and reads it back, round after round, until you stop it or half of it stops keeping "
+                                "data. A round of a large card takes hours. When you stop, the rounds finished and where it "
+                                "stood are kept, to carry on later."), size);
+      dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                       _("Erase the Card and Wear It Out?"), body);
+      adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
+                                        "cancel", _("_Cancel"),
+                                        "wear", _("_Erase and Start"),
+                                        NULL);
+      adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "wear", ADW_RESPONSE_DESTRUCTIVE);
+    }
   adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
   adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
   g_signal_connect_object (dialog, "response", G_CALLBACK (confirm_cb), self, G_CONNECT_SWAPPED);

@@ -3,9 +3,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * cardmark-cli endure DEVICE --destroy-data: the wear test. The work is
- * core's (cm-job-wear.c, cm-wear.c); this turns options into the job's
- * limits, shows its progress, appends each round to --csv and prints the
- * document.
+ * core's (cm-job-wear.c, cm-wear.c, cm-wear-state.c); this turns options
+ * into the job's limits, shows its progress, appends each round to --csv
+ * and prints the document, with the maker's endurance beside it.
  */
 
 #include "config.h"
@@ -27,6 +27,8 @@
 typedef struct
 {
   gboolean    destroy;
+  gboolean    resume;
+  guint64     maker_bytes;
   guint       rounds;
   double      seconds;
   gboolean    json;
@@ -104,6 +106,16 @@ round_cb (CmJob             *job,
     cm_cli_print_error (e->csv_error);
 }
 
+/* " (12.5 % of the maker's endurance)" after a figure, when the maker said. */
+static char *
+beside_maker (const CmEndurance *en,
+              guint64            bytes)
+{
+  if (en->maker_bytes == 0)
+    return g_strdup ("");
+  return g_strdup_printf (_(" (%.1f %% of the maker's endurance)"), 100.0 * bytes / en->maker_bytes);
+}
+
 static void
 print_report (CmResult *result)
 {
@@ -113,6 +125,12 @@ print_report (CmResult *result)
   const CmEndurance *en = cm_result_get_endurance (result);
 
   printf (_("Rounds:       %u\n"), en->rounds->len);
+  if (en->maker_bytes > 0)
+    {
+      g_autofree char *maker = g_format_size (en->maker_bytes);
+
+      printf (_("Maker says:   %s written (%llu bytes)\n"), maker, (unsigned long long) en->maker_bytes);
+    }
   for (guint i = 0; i < CM_ENDURANCE_N_THRESHOLDS; i++)
     {
       g_autoptr(GString) line = g_string_new (NULL);
@@ -123,8 +141,9 @@ print_report (CmResult *result)
       if (cm_endurance_get_threshold (en, i, &round, &bytes))
         {
           g_autofree char *written = g_format_size (bytes);
+          g_autofree char *maker = beside_maker (en, bytes);
 
-          printf (_("%s round %u, after %s written\n"), line->str, round, written);
+          printf (_("%s round %u, after %s written%s\n"), line->str, round, written, maker);
         }
       else
         printf (_("%s not reached\n"), line->str);
@@ -140,13 +159,18 @@ prepare (CmCliTarget *t,
 
   t->data = e;
   t->job = cm_job_new ("wear", t->target);
-  cm_job_set_verify_flags (t->job, e->destroy ? CM_VERIFY_FLAGS_DESTROY_DATA : CM_VERIFY_FLAGS_NONE);
+  cm_job_set_verify_flags (t->job, (e->destroy ? CM_VERIFY_FLAGS_DESTROY_DATA : CM_VERIFY_FLAGS_NONE) |
+                                   (e->resume ? CM_VERIFY_FLAGS_RESUME : CM_VERIFY_FLAGS_NONE));
   cm_job_set_wear_limits (t->job, e->rounds, e->seconds);
+  cm_job_set_wear_maker_bytes (t->job, e->maker_bytes);
   cm_job_set_wear_round_func (t->job, round_cb, t);
   cm_job_set_history (t->job, e->history);
   g_signal_connect (t->job, "notify::progress", G_CALLBACK (progress_cb), t);
   g_signal_connect (t->job, "notify::phase", G_CALLBACK (progress_cb), t);
-  cm_cli_jobs_say (t, _("Wear test of %s: every round writes all of it and reads it back…\n"), t->target);
+  if (e->resume)
+    cm_cli_jobs_say (t, _("Wear test of %s: carrying on where it stopped…\n"), t->target);
+  else
+    cm_cli_jobs_say (t, _("Wear test of %s: every round writes all of it and reads it back…\n"), t->target);
 }
 
 static guint
@@ -189,21 +213,42 @@ finish (CmCliTarget  *t,
     cm_cli_print_error (cm_job_get_save_error (t->job));
 
   endurance = cm_result_get_endurance (t->result);
-  return endurance != NULL && cm_endurance_lost_data (endurance) ? CM_EXIT_FAKE : CM_EXIT_OK;
+  if (endurance != NULL && cm_endurance_lost_data (endurance))
+    return CM_EXIT_FAKE;
+  /* A card that went away, or refused the work, did not finish its test. */
+  if (endurance != NULL && (g_strcmp0 (endurance->stopped, "card-gone") == 0 || g_strcmp0 (endurance->stopped, "failed") == 0))
+    return CM_EXIT_FAILED;
+  return CM_EXIT_OK;
+}
+
+/* The maker's endurance in bytes: TB written, or hours of video at the
+ * stated bitrate (Mbit/s of 10^6 bits, 8 bits a byte). */
+static guint64
+maker_bytes_from (double tbw,
+                  double video_hours,
+                  double video_mbps)
+{
+  if (tbw > 0)
+    return (guint64) (tbw * 1e12 + 0.5);
+  return (guint64) (video_hours * 3600 * video_mbps * 1e6 / 8 + 0.5);
 }
 
 int
 cm_cli_endure (int    argc,
                char **argv)
 {
-  gboolean destroy = FALSE, json = FALSE;
+  gboolean destroy = FALSE, json = FALSE, resume = FALSE;
   int rounds = 0;
-  double hours = 0;
+  double hours = 0, tbw = 0, video_hours = 0, video_mbps = 0;
   g_autofree char *csv = NULL;
   GOptionEntry entries[] = {
     { "destroy-data", 0, 0, G_OPTION_ARG_NONE, &destroy, N_("Overwrite the whole device again and again, destroying everything on it"), NULL },
     { "rounds", 0, 0, G_OPTION_ARG_INT, &rounds, N_("Stop after N rounds (default: no limit)"), "N" },
     { "hours", 0, 0, G_OPTION_ARG_DOUBLE, &hours, N_("Start no round after H hours (default: no limit)"), "H" },
+    { "resume", 0, 0, G_OPTION_ARG_NONE, &resume, N_("Carry on with a wear test that was stopped, from the round and place it stopped"), NULL },
+    { "tbw", 0, 0, G_OPTION_ARG_DOUBLE, &tbw, N_("The maker's endurance: TB (10^12 bytes) written, to set the measured figures beside"), "TB" },
+    { "video-hours", 0, 0, G_OPTION_ARG_DOUBLE, &video_hours, N_("The maker's endurance as hours of video recording (with --video-mbps)"), "H" },
+    { "video-mbps", 0, 0, G_OPTION_ARG_DOUBLE, &video_mbps, N_("The bitrate the maker states for those hours, in Mbit/s"), "M" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the result document as JSON"), NULL },
     { "csv", 0, 0, G_OPTION_ARG_FILENAME, &csv, N_("Append one line per round to FILE as it ends"), "FILE" },
     { NULL }
@@ -220,9 +265,13 @@ cm_cli_endure (int    argc,
   description = g_strdup_printf ("%s\n\n%s",
     _("A round writes the whole unmounted card with data that differs each round, then reads it all back in a shuffled order "
       "and counts the 512-byte sectors that came back wrong. The test stops after --rounds or --hours, when half the card "
-      "comes back wrong, or on Ctrl-C, and keeps the rounds it finished. It destroys the card's data and wears the card: "
-      "that needs --destroy-data. The result is kept in the history. "
-      "Exit status: 0 every round came back whole, 4 data was lost, 1 the run failed, 2 usage."),
+      "comes back wrong, or on Ctrl-C, and keeps the rounds it finished. Where it stopped is saved (on Ctrl-C, a crash or a "
+      "pulled card), and --resume carries on from that round and place, once the card shows it is the same one; a new test "
+      "of a card with a saved one is refused until you carry on or delete the state. It destroys the card's data and wears "
+      "the card: that needs --destroy-data. With the maker's endurance (--tbw, or --video-hours and --video-mbps: "
+      "hours × 3600 × Mbit/s × 10^6 ÷ 8 bytes), the bytes written by the first error and each threshold are set beside it. "
+      "The result is kept in the history. "
+      "Exit status: 0 every round came back whole, 4 data was lost, 1 the run failed (or the card went away), 2 usage."),
     cm_cli_jobs_describe ());
   g_option_context_set_description (context, description);
   if (!g_option_context_parse (context, &argc, &argv, &error))
@@ -236,6 +285,14 @@ cm_cli_endure (int    argc,
     return cm_cli_usage_error (context, _("--rounds must be 1 or more."));
   if (hours < 0 || !(hours < 24 * 365 * 100))
     return cm_cli_usage_error (context, _("--hours must be a number of hours above 0."));
+  if (tbw < 0 || !(tbw < 1e6))
+    return cm_cli_usage_error (context, _("--tbw must be a number of terabytes above 0."));
+  if (video_hours < 0 || !(video_hours < 1e7) || video_mbps < 0 || !(video_mbps < 1e5))
+    return cm_cli_usage_error (context, _("--video-hours and --video-mbps must be numbers above 0."));
+  if ((video_hours > 0) != (video_mbps > 0))
+    return cm_cli_usage_error (context, _("--video-hours needs --video-mbps, the bitrate the maker states, and the other way round."));
+  if (tbw > 0 && video_hours > 0)
+    return cm_cli_usage_error (context, _("Give the maker's endurance once: --tbw, or --video-hours with --video-mbps."));
   if (csv != NULL && argc > 2)
     return cm_cli_usage_error (context, _("--csv follows one card: give it one DEVICE."));
   if (csv != NULL && !cm_cli_check_writable (csv, &error))
@@ -244,6 +301,8 @@ cm_cli_endure (int    argc,
   e.signal_fd = cm_cli_block_end_signals ();
   history = cm_history_new_default ();
   e.destroy = destroy;
+  e.resume = resume;
+  e.maker_bytes = maker_bytes_from (tbw, video_hours, video_mbps);
   e.rounds = (guint) rounds;
   e.seconds = hours * 3600;
   e.json = json;

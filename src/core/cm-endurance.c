@@ -35,6 +35,7 @@ cm_endurance_copy (const CmEndurance *endurance)
   copy = g_new0 (CmEndurance, 1);
   copy->rounds = g_array_copy (endurance->rounds);
   copy->stopped = g_strdup (endurance->stopped);
+  copy->maker_bytes = endurance->maker_bytes;
   return copy;
 }
 
@@ -113,8 +114,49 @@ cm_endurance_lost_data (const CmEndurance *endurance)
   return cm_endurance_get_first_error_round (endurance) > 0;
 }
 
+/* The sentence that sets the measured bytes beside the maker's. */
+static char *
+beside_maker (const CmEndurance *endurance,
+              gboolean           lost,
+              guint64            bytes)
+{
+  g_autofree char *maker = NULL;
+
+  if (endurance->maker_bytes == 0)
+    return g_strdup ("");
+  maker = g_format_size (endurance->maker_bytes);
+  if (lost)
+    return g_strdup_printf (_(" The maker states %s written: data was first lost at %.1f %% of it."),
+                            maker, 100.0 * bytes / endurance->maker_bytes);
+  return g_strdup_printf (_(" The maker states %s written: no data lost by %.1f %% of it."),
+                          maker, 100.0 * bytes / endurance->maker_bytes);
+}
+
+static char *
+describe (const CmEndurance *endurance);
+
 char *
 cm_endurance_describe (const CmEndurance *endurance)
+{
+  g_autofree char *text = NULL;
+  g_autofree char *maker = NULL;
+  guint64 first_bytes = 0;
+  gboolean lost;
+
+  g_return_val_if_fail (endurance != NULL, NULL);
+
+  text = describe (endurance);
+  if (endurance->rounds->len == 0)
+    return g_steal_pointer (&text);
+  lost = cm_endurance_get_threshold (endurance, 0, NULL, &first_bytes);
+  if (!lost)
+    first_bytes = g_array_index (endurance->rounds, CmWearRound, endurance->rounds->len - 1).bytes_written;
+  maker = beside_maker (endurance, lost, first_bytes);
+  return g_strconcat (text, maker, NULL);
+}
+
+static char *
+describe (const CmEndurance *endurance)
 {
   const CmWearRound *last;
   g_autofree char *total = NULL;

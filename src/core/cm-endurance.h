@@ -35,6 +35,7 @@ typedef struct
 {
   GArray *rounds;              /* CmWearRound, round 1 first */
   char   *stopped;             /* why it ended: "rounds", "hours", "half-bad", "cancelled", "card-gone" */
+  guint64 maker_bytes;         /* the maker's endurance in bytes written, 0 when not given */
 } CmEndurance;
 
 CmEndurance *cm_endurance_new    (void);

@@ -56,6 +56,7 @@ CmVerifyFlags    cm_job_get_verify_flags   (CmJob      *job);
 const char      *cm_job_get_state_folder   (CmJob      *job);
 guint            cm_job_get_wear_rounds    (CmJob      *job);
 double           cm_job_get_wear_seconds   (CmJob      *job);
+guint64          cm_job_get_wear_maker_bytes (CmJob    *job);
 void             cm_job_wear_round_done    (CmJob      *job,
                                             const CmWearRound *round);
 CmDeviceMonitor *cm_job_get_monitor        (CmJob      *job);

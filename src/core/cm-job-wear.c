@@ -20,7 +20,7 @@
 #include "cm-job-open.h"
 #include "cm-job-kind.h"
 #include "cm-target.h"
-#include "cm-wear.h"
+#include "cm-wear-state.h"
 
 typedef struct
 {
@@ -30,6 +30,8 @@ typedef struct
   char         *device;
   GDateTime    *started;
   CmWearLimits  limits;
+  CmWearState  *state;
+  gboolean      resume;
   GTask        *outer;       /* the job's, for the CmResult */
   CmEndurance  *endurance;
   GError       *error;
@@ -43,6 +45,7 @@ wear_job_free (WearJob *w)
   g_clear_object (&w->target);
   g_free (w->device);
   g_clear_pointer (&w->started, g_date_time_unref);
+  g_clear_pointer (&w->state, cm_wear_state_free);
   g_clear_pointer (&w->endurance, cm_endurance_free);
   g_clear_error (&w->error);
   g_free (w);
@@ -127,7 +130,9 @@ thread_func (GTask        *task,
   WearJob *w = task_data;
 
   w->endurance = cm_wear_run (cm_target_get_fd (w->target), cm_target_get_size (w->target),
-                              &w->limits, &callbacks, w, cancellable, &w->error);
+                              w->state, w->resume, &w->limits, &callbacks, w, cancellable, &w->error);
+  if (w->endurance != NULL)
+    w->endurance->maker_bytes = cm_job_get_wear_maker_bytes (w->job);
   g_task_return_boolean (task, TRUE);
 }
 
@@ -150,6 +155,8 @@ make_result (WearJob *w)
     cm_result_add_note (result, _("The wear test ended because half of the card came back wrong in one round."));
   if (w->error != NULL && !g_error_matches (w->error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     cm_result_add_note (result, w->error->message);
+  if (cm_wear_state_exists (w->state))
+    cm_result_add_note (result, _("Where the wear test stopped is kept: carry on with endure --resume, or with Wear Test… in the app."));
   return result;
 }
 
@@ -166,15 +173,65 @@ done_cb (GObject      *object,
   cm_target_close (w->target);
   if (w->endurance == NULL || w->endurance->rounds->len == 0)
     {
-      GError *error = w->error != NULL ? g_steal_pointer (&w->error)
-                                       : g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
-                                                              _("The wear test was stopped before its first round ended."));
+      GError *error;
+
+      /* Stopped in round 1: say that where it stood is kept, when it is. */
+      if (w->error != NULL && !g_error_matches (w->error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        error = g_steal_pointer (&w->error);
+      else if (cm_wear_state_exists (w->state))
+        error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                     _("The wear test was stopped before its first round ended. Where it stood is kept: "
+                                       "carry on with endure --resume, or Wear Test… in the app."));
+      else
+        error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                     _("The wear test was stopped before its first round ended."));
 
       g_task_return_error (outer, error);
     }
   else
     g_task_return_pointer (outer, make_result (w), g_object_unref);
   g_object_unref (outer);
+}
+
+/* Where the job's state files live: the tests' folder, or the user's. */
+static char *
+wear_state_folder_dup (CmJob *job)
+{
+  if (cm_job_get_state_folder (job) == NULL)
+    return NULL;
+  return g_build_filename (cm_job_get_state_folder (job), "wear", NULL);
+}
+
+/* Whether to carry on from a saved state: with --resume (or the app's
+ * carry-on, when one is saved). A saved state is never dropped silently:
+ * a new test while one is saved is refused, saying how to carry on. */
+static gboolean
+choose_start (CmJob     *job,
+              CmTarget  *target,
+              gboolean  *resume,
+              GError   **error)
+{
+  CmVerifyFlags flags = cm_job_get_verify_flags (job);
+  g_autofree char *folder = wear_state_folder_dup (job);
+  g_autoptr(CmWearState) state = cm_wear_state_new (cm_target_get_path (target), cm_target_get_size (target), folder);
+  g_autofree char *where = NULL;
+
+  *resume = (flags & CM_VERIFY_FLAGS_RESUME) ||
+            ((flags & CM_VERIFY_FLAGS_CARRY_ON) && cm_wear_state_exists (state));
+  if (*resume || !cm_wear_state_exists (state))
+    return TRUE;
+  where = cm_wear_state_describe (state);
+  if (where == NULL)
+    g_set_error (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_SAVED,
+                 _("A stopped wear test of %s is saved in %s, but it cannot be read back. Nothing was written: "
+                   "delete %s to start over."),
+                 cm_target_get_path (target), cm_wear_state_get_path (state), cm_wear_state_get_path (state));
+  else
+    g_set_error (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_SAVED,
+                 _("A stopped wear test of %s is saved (it stopped in %s). Nothing was written: carry on with "
+                   "--resume, or delete %s to start over."),
+                 cm_target_get_path (target), where, cm_wear_state_get_path (state));
+  return FALSE;
 }
 
 static void
@@ -187,6 +244,8 @@ opened_cb (GObject      *object,
   g_autoptr(GTask) worker = NULL;
   GError *error = NULL;
   CmTarget *target = cm_job_open_target_finish (res, &error);
+  g_autofree char *folder = NULL;
+  gboolean resume = FALSE;
   WearJob *w;
 
   if (target == NULL)
@@ -205,7 +264,17 @@ opened_cb (GObject      *object,
       return;
     }
 
+  if (!choose_start (job, target, &resume, &error))
+    {
+      g_task_return_error (task, error);
+      g_object_unref (target);
+      g_object_unref (task);
+      return;
+    }
+
   w = g_new0 (WearJob, 1);
+  w->resume = resume;
+  w->state = cm_wear_state_new (cm_target_get_path (target), cm_target_get_size (target), (folder = wear_state_folder_dup (job)));
   w->job = g_object_ref (job);
   w->context = g_main_context_ref_thread_default ();
   w->target = target;

@@ -61,6 +61,7 @@ struct _CmJob
   /* A wear test. */
   guint            wear_rounds;
   double           wear_seconds;
+  guint64          wear_maker_bytes;
   CmJobWearRoundFunc wear_round_func;
   gpointer         wear_round_data;
 
@@ -443,6 +444,16 @@ cm_job_set_wear_limits (CmJob  *self,
   self->wear_seconds = MAX (seconds, 0);
 }
 
+/* What the maker says the card takes before it wears out, in bytes
+ * written (0: not said), for the report to set beside what was measured. */
+void
+cm_job_set_wear_maker_bytes (CmJob   *self,
+                             guint64  bytes)
+{
+  SETTER_GUARD (self);
+  self->wear_maker_bytes = bytes;
+}
+
 /* Called on the job's thread as each round of a wear test ends, with the
  * round's figures (the CLI's --csv). */
 void
@@ -472,6 +483,7 @@ CmVerifyFlags cm_job_get_verify_flags (CmJob *job) { return job->verify_flags; }
 const char *cm_job_get_state_folder (CmJob *job) { return job->state_folder; }
 guint cm_job_get_wear_rounds (CmJob *job) { return job->wear_rounds; }
 double cm_job_get_wear_seconds (CmJob *job) { return job->wear_seconds; }
+guint64 cm_job_get_wear_maker_bytes (CmJob *job) { return job->wear_maker_bytes; }
 
 void
 cm_job_wear_round_done (CmJob             *job,

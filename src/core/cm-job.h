@@ -92,6 +92,8 @@ typedef void (*CmJobWearRoundFunc) (CmJob             *job,
 void          cm_job_set_wear_limits   (CmJob               *self,
                                         guint                rounds,
                                         double               seconds);
+void          cm_job_set_wear_maker_bytes (CmJob            *self,
+                                        guint64              bytes);
 void          cm_job_set_wear_round_func (CmJob             *self,
                                         CmJobWearRoundFunc   func,
                                         gpointer             user_data);

@@ -596,6 +596,14 @@ read_endurance (CmResult    *self,
   e = cm_endurance_new ();
   if (!read_string (object, "stopped", TRUE, &e->stopped, error))
     return FALSE;
+  /* Optional, null when the maker's endurance was not given. */
+  if (json_object_has_member (object, "maker_bytes") && !json_object_get_null_member (object, "maker_bytes"))
+    {
+      if (!read_verify_count (object, "maker_bytes", &e->maker_bytes, error))
+        return FALSE;
+      if (e->maker_bytes == 0)
+        return invalid (error, "maker_bytes");
+    }
   for (guint i = 0; i < json_array_get_length (rounds); i++)
     {
       JsonNode *node = json_array_get_element (rounds, i);

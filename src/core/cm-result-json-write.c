@@ -171,6 +171,7 @@ build_endurance (JsonBuilder       *builder,
   json_builder_begin_object (builder);
   add_count_or_null (builder, "first_error_round", lost, first);
   cm_json_add_string (builder, "stopped", e->stopped);
+  add_count_or_null (builder, "maker_bytes", e->maker_bytes > 0, e->maker_bytes);
   json_builder_set_member_name (builder, "thresholds");
   json_builder_begin_array (builder);
   for (guint i = 0; i < CM_ENDURANCE_N_THRESHOLDS; i++)
@@ -183,6 +184,11 @@ build_endurance (JsonBuilder       *builder,
       cm_json_add_double (builder, "bad_share", cm_endurance_threshold_share (i));
       add_count_or_null (builder, "round", reached, round);
       add_count_or_null (builder, "bytes_written", reached, bytes);
+      json_builder_set_member_name (builder, "maker_share");
+      if (reached && e->maker_bytes > 0)
+        json_builder_add_double_value (builder, (double) bytes / e->maker_bytes);
+      else
+        json_builder_add_null_value (builder);
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);

@@ -25,6 +25,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "cm-state-file.h"
 #include "cm-verify-private.h"
 
 #define CHUNK CM_VERIFY_CHUNK
@@ -36,9 +37,6 @@
 #define STATE_MAX_BYTES (1024 * 1024)
 #define MAX_SECONDS (100.0 * 365 * 24 * 3600)
 
-/* The last lines of a state file: "[checksum]\nsha256=" and 64 hex digits. */
-#define TRAILER_HEAD "[checksum]\nsha256="
-#define TRAILER_BYTES (sizeof TRAILER_HEAD - 1 + 64 + 1)
 
 CmVerifyRun *
 cm_verify_run_new (CmVerify     *self,
@@ -114,40 +112,6 @@ cm_verify_run_add_region (CmVerifyRun *run,
 
 /* The state file: writing. */
 
-static void
-set_u64_list (GKeyFile   *key_file,
-              const char *key,
-              GArray     *array,
-              guint       n_values)
-{
-  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-  g_auto(GStrv) strv = NULL;
-
-  for (guint i = 0; i < n_values; i++)
-    {
-      guint64 value = g_array_get_element_size (array) == sizeof (guint)
-                      ? ((guint *) array->data)[i] : ((guint64 *) array->data)[i];
-      char text[32];
-
-      g_snprintf (text, sizeof text, "%" G_GUINT64_FORMAT, value);
-      g_strv_builder_add (builder, text);
-    }
-  strv = g_strv_builder_end (builder);
-  g_key_file_set_string_list (key_file, "verify", key, (const char * const *) strv, g_strv_length (strv));
-}
-
-static void
-set_points (GKeyFile   *key_file,
-            const char *key,
-            GArray     *points)
-{
-  /* GLib wants a list of at least one: none is an empty value. */
-  if (points->len == 0)
-    g_key_file_set_value (key_file, "verify", key, "");
-  else
-    g_key_file_set_double_list (key_file, "verify", key, (double *) points->data, points->len * 2);
-}
-
 /* The state as the file holds it, checksum included. Only the files
  * that hold data are named: a file the run was about to start is not
  * one yet, so the numbers and lengths always match the count. */
@@ -156,11 +120,6 @@ cm_verify_state_to_data (CmVerifyRun *run,
                          gsize       *length)
 {
   g_autoptr(GKeyFile) key_file = g_key_file_new ();
-  g_autofree char *body = NULL;
-  g_autofree char *sum = NULL;
-  gsize body_length = 0;
-  char *data;
-
   g_key_file_set_integer (key_file, "verify", "version", STATE_VERSION);
   g_key_file_set_string (key_file, "verify", "card", run->self->identity);
   g_key_file_set_uint64 (key_file, "verify", "card-bytes", run->self->card_bytes);
@@ -183,17 +142,12 @@ cm_verify_state_to_data (CmVerifyRun *run,
   g_key_file_set_uint64 (key_file, "verify", "changed", run->counts.changed);
   g_key_file_set_uint64 (key_file, "verify", "overwritten", run->counts.overwritten);
   g_key_file_set_uint64 (key_file, "verify", "unreadable", run->unreadable);
-  set_u64_list (key_file, "regions", run->regions, run->regions->len * 2);
-  set_u64_list (key_file, "lengths", run->lengths, MIN (run->lengths->len, run->n_files));
-  set_u64_list (key_file, "numbers", run->numbers, MIN (run->numbers->len, run->n_files));
-  set_points (key_file, "write-points", run->write_points);
-  set_points (key_file, "read-points", run->read_points);
-
-  body = g_key_file_to_data (key_file, &body_length, NULL);
-  sum = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) body, body_length);
-  data = g_strconcat (body, TRAILER_HEAD, sum, "\n", NULL);
-  *length = body_length + TRAILER_BYTES;
-  return data;
+  cm_state_file_set_u64_list (key_file, "verify", "regions", run->regions, run->regions->len * 2);
+  cm_state_file_set_u64_list (key_file, "verify", "lengths", run->lengths, MIN (run->lengths->len, run->n_files));
+  cm_state_file_set_u64_list (key_file, "verify", "numbers", run->numbers, MIN (run->numbers->len, run->n_files));
+  cm_state_file_set_double_list (key_file, "verify", "write-points", (double *) run->write_points->data, run->write_points->len * 2);
+  cm_state_file_set_double_list (key_file, "verify", "read-points", (double *) run->read_points->data, run->read_points->len * 2);
+  return cm_state_file_seal (key_file, length);
 }
 
 /* Written whole or not at all (a new file renamed over the old), so a
@@ -202,7 +156,6 @@ cm_verify_state_to_data (CmVerifyRun *run,
 void
 cm_verify_run_save_state (CmVerifyRun *run)
 {
-  g_autofree char *folder = g_path_get_dirname (run->self->state_path);
   g_autofree char *data = NULL;
   g_autoptr(GError) error = NULL;
   gsize length = 0;
@@ -212,146 +165,35 @@ cm_verify_run_save_state (CmVerifyRun *run)
     return;
 
   data = cm_verify_state_to_data (run, &length);
-  if (g_mkdir_with_parents (folder, 0700) != 0 ||
-      !g_file_set_contents_full (run->self->state_path, data, length,
-                                 G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE, 0600, &error))
-    g_warning ("Could not save the verify's progress to %s: %s", run->self->state_path,
-               error ? error->message : g_strerror (errno));
+  if (!cm_state_file_write (run->self->state_path, data, length, &error))
+    g_warning ("Could not save the verify's progress to %s: %s", run->self->state_path, error->message);
 }
 
-/* The state file: reading, each value within what the card allows. */
-
-typedef struct
-{
-  GKeyFile *key_file;
-  gboolean  ok;
-} Reader;
-
-static guint64
-get_u64 (Reader     *r,
-         const char *key,
-         guint64     max)
-{
-  g_autofree char *text = g_key_file_get_value (r->key_file, "verify", key, NULL);
-  guint64 value = 0;
-
-  if (text == NULL || !g_ascii_string_to_unsigned (text, 10, 0, max, &value, NULL))
-    r->ok = FALSE;
-  return value;
-}
-
-static double
-get_seconds (Reader     *r,
-             const char *key)
-{
-  g_autoptr(GError) error = NULL;
-  double value = g_key_file_get_double (r->key_file, "verify", key, &error);
-
-  if (error != NULL || !isfinite (value) || value < 0 || value > MAX_SECONDS)
-    r->ok = FALSE;
-  return value;
-}
-
-static gboolean
-get_bool (Reader     *r,
-          const char *key)
-{
-  g_autoptr(GError) error = NULL;
-  gboolean value = g_key_file_get_boolean (r->key_file, "verify", key, &error);
-
-  if (error != NULL)
-    r->ok = FALSE;
-  return value;
-}
+/* The state file: reading, each value within what the card allows
+ * (cm-state-file.c reads them). */
 
 static void
-get_u64_list (Reader     *r,
-              const char *key,
-              GArray     *array,
-              gsize       max_values,
-              guint64     max)
+get_points (CmStateReader *r,
+            const char    *key,
+            GArray        *points,
+            guint64        span)
 {
   gsize n = 0;
-  g_autofree char *text = g_key_file_get_value (r->key_file, "verify", key, NULL);
-  g_auto(GStrv) strv = NULL;
+  g_autofree double *values = cm_state_reader_double_list (r, key, MAX_POINTS * 4, MAX ((double) span, 1e6), &n);
 
-  /* An empty list is saved as an empty value. */
-  if (text == NULL || text[0] == '\0')
-    {
-      r->ok = r->ok && text != NULL;
-      return;
-    }
-  /* Numbers hold no escapes (see get_plain_string). */
-  if (strchr (text, '\\') != NULL)
-    {
-      r->ok = FALSE;
-      return;
-    }
-  strv = g_key_file_get_string_list (r->key_file, "verify", key, &n, NULL);
-  if (strv == NULL || n > max_values)
-    {
-      r->ok = FALSE;
-      return;
-    }
-  for (gsize i = 0; i < n; i++)
-    {
-      guint64 value = 0;
-
-      if (!g_ascii_string_to_unsigned (strv[i], 10, 0, max, &value, NULL))
-        {
-          r->ok = FALSE;
-          return;
-        }
-      if (g_array_get_element_size (array) == sizeof (guint))
-        {
-          guint small = (guint) value;
-          g_array_append_val (array, small);
-        }
-      else
-        g_array_append_val (array, value);
-    }
-}
-
-static void
-get_points (Reader     *r,
-            const char *key,
-            GArray     *points,
-            guint64     span)
-{
-  gsize n = 0;
-  g_autofree char *text = g_key_file_get_value (r->key_file, "verify", key, NULL);
-  g_autofree double *values = NULL;
-
-  if (text == NULL || text[0] == '\0')
-    {
-      r->ok = r->ok && text != NULL;
-      return;
-    }
-  /* Numbers hold no escapes (see get_plain_string). */
-  if (strchr (text, '\\') != NULL)
-    {
-      r->ok = FALSE;
-      return;
-    }
-  values = g_key_file_get_double_list (r->key_file, "verify", key, &n, NULL);
-  if (values == NULL)
-    {
-      r->ok = FALSE;
-      return;
-    }
-  if (n % 2 != 0 || n / 2 > MAX_POINTS * 2)
+  if (n % 2 != 0)
     {
       r->ok = FALSE;
       return;
     }
   for (gsize i = 0; i < n; i += 2)
-    if (!isfinite (values[i]) || values[i] < 0 || values[i] > span ||
-        !isfinite (values[i + 1]) || values[i + 1] < 0 || values[i + 1] > 1e6)
+    if (values[i] > span || values[i + 1] > 1e6)
       {
         r->ok = FALSE;
         return;
       }
-  g_array_append_vals (points, values, n / 2);
+  if (n > 0)
+    g_array_append_vals (points, values, n / 2);
 }
 
 /* Whether the files and the place the run stopped fit each other and the
@@ -417,23 +259,6 @@ counts_fit (CmVerifyRun *run,
          (total - run->unreadable) * CM_VERIFY_SECTOR <= run->read_bytes;
 }
 
-/* A string as written, never through GLib 2.74's unescaping, which
- * sets one error over another at "\\x\\" ending a line: the card's name
- * and a time hold no escapes, so a backslash makes the file damaged. */
-static char *
-get_plain_string (Reader     *r,
-                  const char *key)
-{
-  g_autofree char *text = g_key_file_get_value (r->key_file, "verify", key, NULL);
-
-  if (text == NULL || strchr (text, '\\') != NULL)
-    {
-      r->ok = FALSE;
-      return NULL;
-    }
-  return g_steal_pointer (&text);
-}
-
 static gboolean
 damaged (CmVerifyRun  *run,
          GError      **error)
@@ -460,27 +285,18 @@ cm_verify_state_parse (CmVerifyRun  *run,
                        GError      **error)
 {
   CmVerify *self = run->self;
-  g_autoptr(GKeyFile) key_file = g_key_file_new ();
-  g_autofree char *sum = NULL;
+  g_autoptr(GKeyFile) key_file = cm_state_file_unseal (data, length, STATE_MAX_BYTES);
   g_autofree char *card = NULL;
   g_autoptr(GArray) ends = g_array_new (FALSE, FALSE, sizeof (guint64));
-  Reader r = { key_file, TRUE };
+  CmStateReader r = { key_file, "verify", TRUE };
   guint64 file_bytes, max_number, span;
-  gsize body_length;
 
-  if (length < TRAILER_BYTES || length > STATE_MAX_BYTES)
-    return damaged (run, error);
-  body_length = length - TRAILER_BYTES;
-  sum = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) data, body_length);
-  if (memcmp (data + body_length, TRAILER_HEAD, strlen (TRAILER_HEAD)) != 0 ||
-      memcmp (data + body_length + strlen (TRAILER_HEAD), sum, 64) != 0 || data[length - 1] != '\n' ||
-      !g_key_file_load_from_data (key_file, data, body_length, G_KEY_FILE_NONE, NULL) ||
-      get_u64 (&r, "version", G_MAXUINT) != STATE_VERSION)
+  if (key_file == NULL || cm_state_reader_u64 (&r, "version", G_MAXUINT) != STATE_VERSION)
     return damaged (run, error);
 
-  card = get_plain_string (&r, "card");
-  if (g_strcmp0 (card, self->identity) != 0 || get_u64 (&r, "card-bytes", G_MAXUINT64) != self->card_bytes ||
-      get_u64 (&r, "mode", CM_VERIFY_MODE_DEVICE) != (guint64) self->mode)
+  card = cm_state_reader_plain_string (&r, "card");
+  if (g_strcmp0 (card, self->identity) != 0 || cm_state_reader_u64 (&r, "card-bytes", G_MAXUINT64) != self->card_bytes ||
+      cm_state_reader_u64 (&r, "mode", CM_VERIFY_MODE_DEVICE) != (guint64) self->mode)
     {
       if (!r.ok)
         return damaged (run, error);
@@ -491,7 +307,7 @@ cm_verify_state_parse (CmVerifyRun  *run,
     }
 
   /* F3's files are 1 GiB; tests make them smaller, never larger. */
-  file_bytes = get_u64 (&r, "file-bytes", CM_VERIFY_FILE_BYTES);
+  file_bytes = cm_state_reader_u64 (&r, "file-bytes", CM_VERIFY_FILE_BYTES);
   if (!r.ok || file_bytes < CHUNK || file_bytes % CHUNK != 0)
     return damaged (run, error);
   self->file_bytes = file_bytes;
@@ -499,35 +315,35 @@ cm_verify_state_parse (CmVerifyRun  *run,
   span = max_number * file_bytes;
 
   g_free (run->started);
-  run->started = get_plain_string (&r, "started");
+  run->started = cm_state_reader_plain_string (&r, "started");
   r.ok = r.ok && run->started != NULL && strlen (run->started) < 64;
-  run->phase = get_u64 (&r, "phase", CM_VERIFY_PHASE_READ);
-  run->n_files = get_u64 (&r, "files", max_number);
-  run->cur_file = get_u64 (&r, "current-file", max_number);
-  run->cur_offset = get_u64 (&r, "current-offset", file_bytes);
-  run->full = get_bool (&r, "full");
-  run->write_failed = get_bool (&r, "write-failed");
-  run->planned_bytes = get_u64 (&r, "planned-bytes", self->card_bytes);
-  run->written_bytes = get_u64 (&r, "written-bytes", self->card_bytes);
-  run->write_seconds = get_seconds (&r, "write-seconds");
-  run->read_bytes = get_u64 (&r, "read-bytes", self->card_bytes);
-  run->read_seconds = get_seconds (&r, "read-seconds");
-  run->counts.ok = get_u64 (&r, "ok", span / CM_VERIFY_SECTOR);
-  run->counts.corrupted = get_u64 (&r, "corrupted", span / CM_VERIFY_SECTOR);
-  run->counts.changed = get_u64 (&r, "changed", span / CM_VERIFY_SECTOR);
-  run->counts.overwritten = get_u64 (&r, "overwritten", span / CM_VERIFY_SECTOR);
-  run->unreadable = get_u64 (&r, "unreadable", span / CM_VERIFY_SECTOR);
+  run->phase = cm_state_reader_u64 (&r, "phase", CM_VERIFY_PHASE_READ);
+  run->n_files = cm_state_reader_u64 (&r, "files", max_number);
+  run->cur_file = cm_state_reader_u64 (&r, "current-file", max_number);
+  run->cur_offset = cm_state_reader_u64 (&r, "current-offset", file_bytes);
+  run->full = cm_state_reader_bool (&r, "full");
+  run->write_failed = cm_state_reader_bool (&r, "write-failed");
+  run->planned_bytes = cm_state_reader_u64 (&r, "planned-bytes", self->card_bytes);
+  run->written_bytes = cm_state_reader_u64 (&r, "written-bytes", self->card_bytes);
+  run->write_seconds = cm_state_reader_double (&r, "write-seconds", MAX_SECONDS);
+  run->read_bytes = cm_state_reader_u64 (&r, "read-bytes", self->card_bytes);
+  run->read_seconds = cm_state_reader_double (&r, "read-seconds", MAX_SECONDS);
+  run->counts.ok = cm_state_reader_u64 (&r, "ok", span / CM_VERIFY_SECTOR);
+  run->counts.corrupted = cm_state_reader_u64 (&r, "corrupted", span / CM_VERIFY_SECTOR);
+  run->counts.changed = cm_state_reader_u64 (&r, "changed", span / CM_VERIFY_SECTOR);
+  run->counts.overwritten = cm_state_reader_u64 (&r, "overwritten", span / CM_VERIFY_SECTOR);
+  run->unreadable = cm_state_reader_u64 (&r, "unreadable", span / CM_VERIFY_SECTOR);
   g_array_set_size (run->regions, 0);
   g_array_set_size (run->lengths, 0);
   g_array_set_size (run->numbers, 0);
   g_array_set_size (run->write_points, 0);
   g_array_set_size (run->read_points, 0);
-  get_u64_list (&r, "regions", ends, MAX_REGIONS * 2, span);
+  cm_state_reader_u64_list (&r, "regions", ends, MAX_REGIONS * 2, span);
   r.ok = r.ok && ends->len % 2 == 0;
   /* Start and end, a CmRegion of two numbers. */
   g_array_append_vals (run->regions, ends->data, ends->len / 2);
-  get_u64_list (&r, "lengths", run->lengths, max_number, file_bytes);
-  get_u64_list (&r, "numbers", run->numbers, max_number, max_number);
+  cm_state_reader_u64_list (&r, "lengths", run->lengths, max_number, file_bytes);
+  cm_state_reader_u64_list (&r, "numbers", run->numbers, max_number, max_number);
   get_points (&r, "write-points", run->write_points, span);
   get_points (&r, "read-points", run->read_points, span);
 
@@ -542,11 +358,8 @@ cm_verify_state_load (CmVerifyRun  *run,
 {
   g_autofree char *data = NULL;
   gsize length = 0;
-  GStatBuf st;
 
-  /* A state file is small: anything large is not one of ours. */
-  if (g_lstat (run->self->state_path, &st) != 0 || !S_ISREG (st.st_mode) || st.st_size > STATE_MAX_BYTES ||
-      !g_file_get_contents (run->self->state_path, &data, &length, NULL))
+  if (!cm_state_file_read (run->self->state_path, STATE_MAX_BYTES, &data, &length))
     return damaged (run, error);
   return cm_verify_state_parse (run, data, length, error);
 }
@@ -654,39 +467,13 @@ cm_verify_is_removed (int errsv)
   return errsv == ENODEV || errsv == ENXIO || errsv == ENOMEDIUM;
 }
 
-/* Whether the card under the run went away: its node is gone, its size is
- * 0 (a reader whose card was pulled), or, for a loop device, its backing
- * file no longer answers (a simulated card whose daemon is gone). An I/O
- * error then means "put it back and carry on", not "the card is failing". */
+/* Whether the card under the run went away (cm_state_file_card_gone): an
+ * I/O error then means "put it back and carry on", not "the card is
+ * failing". */
 gboolean
 cm_verify_run_card_gone (CmVerifyRun *run)
 {
-  const char *path = run->self->mode == CM_VERIFY_MODE_DEVICE ? run->self->device : run->self->folder;
-  g_autofree char *sys = NULL;
-  g_autofree char *size = NULL;
-  g_autofree char *backing = NULL;
-  g_autofree char *size_path = NULL;
-  g_autofree char *backing_path = NULL;
-  struct stat st, backing_st;
-  dev_t dev;
-
-  if (path == NULL || stat (path, &st) != 0)
-    return TRUE;
-  dev = S_ISBLK (st.st_mode) ? st.st_rdev : st.st_dev;
-  sys = g_strdup_printf ("/sys/dev/block/%u:%u", major (dev), minor (dev));
-  size_path = g_build_filename (sys, "size", NULL);
-  if (g_file_get_contents (size_path, &size, NULL, NULL) && g_ascii_strtoull (size, NULL, 10) == 0)
-    return TRUE;
-  /* A partition's loop device is its parent. */
-  backing_path = g_build_filename (sys, "loop", "backing_file", NULL);
-  if (!g_file_test (backing_path, G_FILE_TEST_EXISTS))
-    {
-      g_free (backing_path);
-      backing_path = g_build_filename (sys, "..", "loop", "backing_file", NULL);
-    }
-  if (g_file_get_contents (backing_path, &backing, NULL, NULL))
-    return stat (g_strchomp (backing), &backing_st) != 0;
-  return FALSE;
+  return cm_state_file_card_gone (run->self->mode == CM_VERIFY_MODE_DEVICE ? run->self->device : run->self->folder);
 }
 
 gboolean

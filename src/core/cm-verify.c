@@ -30,6 +30,7 @@
 #include "cm-card-use.h"
 #include "cm-device-monitor.h"
 #include "cm-device-private.h"
+#include "cm-state-file.h"
 #include "cm-target.h"
 #include "cm-test-hooks.h"
 #include "cm-verify-private.h"
@@ -203,42 +204,6 @@ cm_verify_has_saved_state (CmVerify *self)
 
 /* Preparing: which mode, which card, and whether we may. */
 
-static char *
-default_state_folder (void)
-{
-  return g_build_filename (g_get_user_data_dir (), DEVELOPMENT ? "cardmark-devel" : "cardmark", "verify", NULL);
-}
-
-/* A name for the card that survives a remount or another reader: its
- * size and the by-id link that points at it (it holds the serial), or
- * else its device name. */
-static char *
-device_identity (const char *device,
-                 guint64     size)
-{
-  g_autofree char *real = realpath (device, NULL);
-  g_autoptr(GDir) dir = g_dir_open ("/dev/disk/by-id", 0, NULL);
-  g_autofree char *best = NULL;
-  const char *name;
-
-  while (dir != NULL && real != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *link = g_build_filename ("/dev/disk/by-id", name, NULL);
-      g_autofree char *to = realpath (link, NULL);
-
-      if (g_strcmp0 (to, real) == 0 && !g_str_has_prefix (name, "wwn-") &&
-          (best == NULL || strcmp (name, best) < 0))
-        {
-          g_free (best);
-          best = g_strdup (name);
-        }
-    }
-  if (best == NULL)
-    best = g_path_get_basename (real != NULL ? real : device);
-
-  return g_strdup_printf ("device-%" G_GUINT64_FORMAT "-%s", size, g_strdelimit (best, "/ ", '_'));
-}
-
 /* A filesystem's id comes from its UUID on ext4 and its serial on FAT. */
 static char *
 folder_identity (const struct statvfs *st)
@@ -256,7 +221,7 @@ set_state_path (CmVerify  *self,
   g_free (self->identity);
   self->identity = identity;
   if (self->state_folder == NULL)
-    self->state_folder = default_state_folder ();
+    self->state_folder = cm_state_file_folder ("verify");
   g_free (self->state_path);
   self->state_path = g_build_filename (self->state_folder, file, NULL);
   /* The app carries on with a card it sees again. */
@@ -379,7 +344,7 @@ prepare_device (CmVerify  *self,
                    self->path);
       return FALSE;
     }
-  return set_state_path (self, device_identity (self->path, self->card_bytes));
+  return set_state_path (self, cm_state_file_card_identity (self->path, self->card_bytes));
 }
 
 static gboolean

@@ -24,6 +24,7 @@ typedef enum
   CM_VERIFY_ERROR_DAMAGED,        /* a state file that fails its checksum or its bounds */
   CM_VERIFY_ERROR_NOT_THIS_CARD,  /* a state file the card does not prove */
   CM_VERIFY_ERROR_NOT_A_FILE,     /* an N.h2w that is a link, or not on the card */
+  CM_VERIFY_ERROR_SAVED,          /* a stopped run of this card is saved, and no --resume */
 } CmVerifyError;
 
 GQuark cm_verify_error_quark (void);

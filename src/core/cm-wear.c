@@ -10,6 +10,12 @@
  * order shuffled anew each round, and counts the 512-byte sectors that
  * came back wrong, and those of them that were right in every earlier
  * round (a bitmap of the card, cm_endurance_mark_bad()).
+ *
+ * Where it stands (CmWearPlace) is saved as it goes, at a region's
+ * boundary every few seconds, at each phase's end and when it stops
+ * (cm-wear-state.c), so a test that was stopped, crashed or lost its
+ * card carries on from that round and place; the bytes it had written
+ * when it stopped are all there is to redo.
  */
 
 #include "config.h"
@@ -19,12 +25,17 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "cm-state-file.h"
 #include "cm-target.h"
 #include "cm-verify-private.h"
+#include "cm-wear-state.h"
 #include "cm-wear.h"
 
 #define CHUNK CM_VERIFY_CHUNK
 #define PROGRESS_EVERY_US (G_USEC_PER_SEC / 4)
+#define SAVE_EVERY_US CM_VERIFY_SAVE_EVERY_US
+#define PROOF_REGIONS 8
+#define PROOF_BYTES (1024 * 1024)
 
 /* The high 32 bits only: a 4 MiB-aligned offset plus a sector's place in
  * it never carries into them, so (offset ^ key) + s == (offset + s) ^ key
@@ -51,21 +62,71 @@ cm_wear_fill (guint8  *buffer,
   cm_verify_fill (buffer, length, offset ^ round_key (round));
 }
 
+void
+cm_wear_place_init (CmWearPlace *place,
+                    guint64      sectors)
+{
+  memset (place, 0, sizeof *place);
+  place->round = 1;
+  place->failed = g_array_new (FALSE, FALSE, sizeof (guint64));
+  place->ever_bad = g_malloc0 ((sectors + 7) / 8);
+  place->endurance = cm_endurance_new ();
+}
+
+void
+cm_wear_place_clear (CmWearPlace *place)
+{
+  g_clear_pointer (&place->failed, g_array_unref);
+  g_clear_pointer (&place->ever_bad, g_free);
+  g_clear_pointer (&place->endurance, cm_endurance_free);
+}
+
+guint64
+cm_wear_place_bytes_written (const CmWearPlace *place,
+                             guint64            size)
+{
+  guint64 done = (guint64) place->endurance->rounds->len * size;
+
+  if (place->reading)
+    return done + size;
+  return done + MIN (place->place * CHUNK, size);
+}
+
+char *
+cm_wear_place_describe (const CmWearPlace *place,
+                        guint64            size)
+{
+  guint64 n_chunks = (size + CHUNK - 1) / CHUNK;
+  double share = n_chunks > 0 ? 100.0 * place->place / n_chunks : 0;
+
+  g_autofree char *at = NULL;
+  g_autofree char *total = NULL;
+
+  if (place->reading)
+    /* Translators: "round 3, reading back, 40 % checked" */
+    return g_strdup_printf (_("round %u, reading back, %.0f %% checked"), place->round, share);
+  at = g_format_size (MIN (place->place * CHUNK, size));
+  total = g_format_size (size);
+  /* Translators: "round 3, writing, at 1.2 GB of 16 GB" */
+  return g_strdup_printf (_("round %u, writing, at %s of %s"), place->round, at, total);
+}
+
 typedef struct
 {
   int                    fd;
   guint64                size;      /* whole sectors */
   guint64                n_chunks;
+  CmWearState           *state;
   const CmWearLimits    *limits;
   const CmWearCallbacks *cb;
   gpointer               user_data;
   GCancellable          *cancellable;
   guint8                *buffer;
-  guint8                *ever_bad;  /* a bit per sector */
+  CmWearPlace            p;
   guint8                *failed;    /* a byte per chunk: its write failed this round */
-  gint64                 started;
+  gint64                 started;   /* earlier runs' time counted in */
   gint64                 last_progress;
-  double                 done_rounds_seconds;
+  gint64                 last_save;
 } Wear;
 
 static guint64
@@ -75,15 +136,40 @@ chunk_length (Wear    *w,
   return MIN ((guint64) CHUNK, w->size - chunk * CHUNK);
 }
 
+static double
+elapsed (Wear *w)
+{
+  return (g_get_monotonic_time () - w->started) / (double) G_USEC_PER_SEC;
+}
+
+/* Saved at a region's boundary: every place before it is done. */
+static void
+save (Wear     *w,
+      gboolean  force)
+{
+  g_autoptr(GError) error = NULL;
+  gint64 now = g_get_monotonic_time ();
+
+  if (!force && now - w->last_save < SAVE_EVERY_US)
+    return;
+  w->last_save = now;
+  w->p.elapsed = elapsed (w);
+  g_array_set_size (w->p.failed, 0);
+  for (guint64 c = 0; c < w->n_chunks; c++)
+    if (w->failed[c])
+      g_array_append_val (w->p.failed, c);
+  if (!cm_wear_state_save (w->state, &w->p, &error))
+    g_warning ("Could not save the wear test's progress to %s: %s", cm_wear_state_get_path (w->state), error->message);
+}
+
 static void
 report (Wear     *w,
-        guint     round,
-        gboolean  reading,
-        double    in_round,   /* 0–1 of this round */
         gboolean  force)
 {
   gint64 now = g_get_monotonic_time ();
-  double elapsed = (now - w->started) / (double) G_USEC_PER_SEC;
+  double spent = elapsed (w);
+  double in_round = (w->p.reading ? 0.5 : 0) + 0.5 * w->p.place / w->n_chunks;
+  guint round = w->p.round;
   double fraction, left = -1;
 
   if (w->cb == NULL || w->cb->progress == NULL ||
@@ -95,58 +181,83 @@ report (Wear     *w,
     {
       fraction = (round - 1 + in_round) / w->limits->rounds;
       if (fraction > 0.001)
-        left = elapsed / fraction * (1 - fraction);
+        left = spent / fraction * (1 - fraction);
     }
   else if (w->limits->seconds > 0)
     {
-      fraction = elapsed / w->limits->seconds;
-      left = MAX (0, w->limits->seconds - elapsed);
+      fraction = spent / w->limits->seconds;
+      left = MAX (0, w->limits->seconds - spent);
     }
   else
     fraction = in_round;
   if (w->limits->seconds > 0 && w->limits->rounds > 0)
-    left = left < 0 ? -1 : MIN (left, MAX (0, w->limits->seconds - elapsed));
-  w->cb->progress (round, reading, CLAMP (fraction, 0, 1), left, w->user_data);
+    left = left < 0 ? -1 : MIN (left, MAX (0, w->limits->seconds - spent));
+  w->cb->progress (round, w->p.reading, CLAMP (fraction, 0, 1), left, w->user_data);
 }
 
+/* Before each region: saved now and then, and on a stop, with the place
+ * at the region not yet done. */
 static gboolean
-set_io_error (GError      **error,
-              int           errsv,
-              guint         round,
-              const char   *doing,
-              guint64       offset)
+at_region (Wear     *w,
+           guint64   place,
+           GError  **error)
+{
+  w->p.place = place;
+  report (w, FALSE);
+  if (g_cancellable_set_error_if_cancelled (w->cancellable, error))
+    {
+      save (w, TRUE);
+      return FALSE;
+    }
+  save (w, FALSE);
+  return TRUE;
+}
+
+/* Whether an error at @errsv means the card went away rather than that
+ * this place of it failed: then the test stops, rather than count it. */
+static gboolean
+card_went (Wear *w,
+           int   errsv)
+{
+  return cm_verify_is_removed (errsv) || cm_state_file_card_gone (cm_wear_state_get_device (w->state));
+}
+
+/* The card went away at @offset while @doing: saved, and said. */
+static gboolean
+set_card_gone (Wear         *w,
+               GError      **error,
+               const char   *doing,
+               guint64       offset)
 {
   g_autofree char *where = g_format_size (offset);
 
-  if (cm_verify_is_removed (errsv))
-    g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_REMOVED,
-                 /* Translators: "round 3, writing at 1.2 GB" */
-                 _("The card went away in round %u, %s at %s (byte %llu). Put it back and run the wear test again."),
-                 round, doing, where, (unsigned long long) offset);
-  else
-    g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                 _("The wear test stopped in round %u, %s at %s: %s"),
-                 round, doing, where, g_strerror (errsv));
+  save (w, TRUE);
+  g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_REMOVED,
+               /* Translators: "round 3, writing at 1.2 GB" */
+               _("The card went away in round %u, %s at %s (byte %llu). Put it back and carry on with --resume: what was done is kept."),
+               w->p.round, doing, where, (unsigned long long) offset);
   return FALSE;
 }
 
-/* Writes the whole card. A region the card refuses counts as bad when it
- * is read back. FALSE with @error when the card went away. */
+/* Writes the whole card, from the place it stands. A region the card
+ * refuses counts as bad when it is read back. FALSE with @error when the
+ * card went away or the test was stopped. */
 static gboolean
 write_round (Wear     *w,
-             guint     round,
-             double   *seconds,
              GError  **error)
 {
-  gint64 t0 = g_get_monotonic_time ();
+  guint round = w->p.round;
 
-  memset (w->failed, 0, w->n_chunks);
-  for (guint64 c = 0; c < w->n_chunks; c++)
+  if (w->p.place == 0)
+    memset (w->failed, 0, w->n_chunks);
+  for (guint64 c = w->p.place; c < w->n_chunks; c++)
     {
       guint64 len = chunk_length (w, c), done = 0;
+      gint64 t0;
 
-      if (g_cancellable_set_error_if_cancelled (w->cancellable, error))
+      if (!at_region (w, c, error))
         return FALSE;
+      t0 = g_get_monotonic_time ();
       cm_wear_fill (w->buffer, len, c * CHUNK, round);
       while (done < len)
         {
@@ -158,46 +269,50 @@ write_round (Wear     *w,
             {
               int errsv = r < 0 ? errno : EIO;
 
-              if (cm_verify_is_removed (errsv))
-                return set_io_error (error, errsv, round, _("writing"), c * CHUNK + done);
+              if (card_went (w, errsv))
+                return set_card_gone (w, error, _("writing"), c * CHUNK + done);
               w->failed[c] = 1;
               break;
             }
           done += r;
         }
-      report (w, round, FALSE, 0.5 * (c + 1) / w->n_chunks, FALSE);
+      w->p.round_write_seconds += (g_get_monotonic_time () - t0) / (double) G_USEC_PER_SEC;
     }
-  if (fdatasync (w->fd) != 0 && cm_verify_is_removed (errno))
-    return set_io_error (error, errno, round, _("writing"), w->size);
-  *seconds = (g_get_monotonic_time () - t0) / (double) G_USEC_PER_SEC;
+  {
+    gint64 t0 = g_get_monotonic_time ();
+
+    w->p.place = w->n_chunks;
+    if (fdatasync (w->fd) != 0 && card_went (w, errno))
+      return set_card_gone (w, error, _("writing"), w->size);
+    w->p.round_write_seconds += (g_get_monotonic_time () - t0) / (double) G_USEC_PER_SEC;
+  }
+  w->p.reading = TRUE;
+  w->p.place = 0;
+  save (w, TRUE);
   return TRUE;
 }
 
 static void
-count_bad (Wear        *w,
-           CmWearRound *r,
-           guint64      first_sector,
-           guint64      n)
+count_bad (Wear    *w,
+           guint64  first_sector,
+           guint64  n)
 {
-  r->bad_sectors += n;
-  r->new_bad_sectors += cm_endurance_mark_bad (w->ever_bad, first_sector, n);
+  w->p.round_bad += n;
+  w->p.round_new_bad += cm_endurance_mark_bad (w->p.ever_bad, first_sector, n);
 }
 
-/* Reads it all back, the regions in a shuffled order, and counts. */
-static gboolean
-read_round (Wear         *w,
-            guint         round,
-            CmWearRound  *r,
-            double       *seconds,
-            GError      **error)
+/* The regions in the order round @round reads them back: shuffled, the
+ * same each time for the same round, so a resumed round reads the rest. */
+static guint64 *
+read_order (guint64 n_chunks,
+            guint   round)
 {
-  g_autofree guint64 *order = g_new (guint64, w->n_chunks);
+  guint64 *order = g_new (guint64, n_chunks);
   g_autoptr(GRand) rand = g_rand_new_with_seed (round_key (round) >> 32);
-  gint64 t0 = g_get_monotonic_time ();
 
-  for (guint64 i = 0; i < w->n_chunks; i++)
+  for (guint64 i = 0; i < n_chunks; i++)
     order[i] = i;
-  for (guint64 i = w->n_chunks; i > 1; i--)
+  for (guint64 i = n_chunks; i > 1; i--)
     {
       guint64 j = (guint64) (g_rand_double (rand) * i);
       guint64 t = order[i - 1];
@@ -206,71 +321,204 @@ read_round (Wear         *w,
       order[i - 1] = order[j];
       order[j] = t;
     }
+  return order;
+}
 
-  for (guint64 i = 0; i < w->n_chunks; i++)
+/* Reads region @c into the buffer; FALSE, with the errno in @errsv,
+ * when the card cannot read it. */
+static gboolean
+read_region (Wear    *w,
+             guint64  c,
+             int     *errsv)
+{
+  guint64 len = chunk_length (w, c), done = 0;
+
+  *errsv = 0;
+  while (done < len)
     {
-      guint64 c = order[i], len = chunk_length (w, c), done = 0;
-      guint64 offset = c * CHUNK, key_base = offset ^ round_key (round);
-      gboolean readable = TRUE;
-      CmVerifyCounts counts = { 0 };
+      ssize_t n = pread (w->fd, w->buffer + done, len - done, c * CHUNK + done);
 
-      if (g_cancellable_set_error_if_cancelled (w->cancellable, error))
-        return FALSE;
-      while (done < len)
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
         {
-          ssize_t n = pread (w->fd, w->buffer + done, len - done, offset + done);
-
-          if (n < 0 && errno == EINTR)
-            continue;
-          if (n <= 0)
-            {
-              int errsv = n < 0 ? errno : EIO;
-
-              if (cm_verify_is_removed (errsv))
-                return set_io_error (error, errsv, round, _("reading back"), offset + done);
-              readable = FALSE;
-              break;
-            }
-          done += n;
+          *errsv = n < 0 ? errno : EIO;
+          return FALSE;
         }
+      done += n;
+    }
+  return TRUE;
+}
+
+/* Reads it all back, the regions in a shuffled order, and counts. */
+static gboolean
+read_round (Wear     *w,
+            GError  **error)
+{
+  guint round = w->p.round;
+  g_autofree guint64 *order = read_order (w->n_chunks, round);
+
+  for (guint64 i = w->p.place; i < w->n_chunks; i++)
+    {
+      guint64 c = order[i], len = chunk_length (w, c);
+      guint64 offset = c * CHUNK, key_base = offset ^ round_key (round);
+      CmVerifyCounts counts = { 0 };
+      gboolean readable;
+      gint64 t0;
+      int errsv;
+
+      if (!at_region (w, i, error))
+        return FALSE;
+      t0 = g_get_monotonic_time ();
+      readable = read_region (w, c, &errsv);
+      if (!readable && card_went (w, errsv))
+        return set_card_gone (w, error, _("reading back"), offset);
+      w->p.round_read_seconds += (g_get_monotonic_time () - t0) / (double) G_USEC_PER_SEC;
 
       if (!readable || w->failed[c])
-        count_bad (w, r, offset / CM_VERIFY_SECTOR, len / CM_VERIFY_SECTOR);
+        count_bad (w, offset / CM_VERIFY_SECTOR, len / CM_VERIFY_SECTOR);
       else if (!cm_verify_check (w->buffer, len, key_base, &counts))
         for (guint64 s = 0; s < len; s += CM_VERIFY_SECTOR)
           if (!cm_verify_sector_is_ok (w->buffer + s, key_base + s))
-            count_bad (w, r, (offset + s) / CM_VERIFY_SECTOR, 1);
-      report (w, round, TRUE, 0.5 + 0.5 * (i + 1) / w->n_chunks, FALSE);
+            count_bad (w, (offset + s) / CM_VERIFY_SECTOR, 1);
     }
-  *seconds = (g_get_monotonic_time () - t0) / (double) G_USEC_PER_SEC;
+  w->p.place = w->n_chunks;
+  return TRUE;
+}
+
+/* The round under way is done: it joins the finished ones and the next
+ * one starts at the card's first region. */
+static const CmWearRound *
+end_round (Wear *w)
+{
+  CmWearRound r = {
+    .round = w->p.round,
+    .sectors = w->size / CM_VERIFY_SECTOR,
+    .bad_sectors = w->p.round_bad,
+    .new_bad_sectors = w->p.round_new_bad,
+    .bytes_written = (guint64) w->p.round * w->size,
+    .write_mb_per_s = w->p.round_write_seconds > 0 ? w->size / w->p.round_write_seconds / 1e6 : 0,
+    .read_mb_per_s = w->p.round_read_seconds > 0 ? w->size / w->p.round_read_seconds / 1e6 : 0,
+    .seconds = w->p.round_write_seconds + w->p.round_read_seconds,
+  };
+  GArray *rounds = w->p.endurance->rounds;
+
+  g_array_append_val (rounds, r);
+  w->p.round++;
+  w->p.reading = FALSE;
+  w->p.place = 0;
+  w->p.round_bad = w->p.round_new_bad = 0;
+  w->p.round_write_seconds = w->p.round_read_seconds = 0;
+  memset (w->failed, 0, w->n_chunks);
+  save (w, TRUE);
+  return &g_array_index (rounds, CmWearRound, rounds->len - 1);
+}
+
+/* Whether the regions @place says are written hold their round's data:
+ * PROOF_REGIONS of them, spread over the card, each with at least one
+ * sector of it in its first MiB, for most of them. A card that is not
+ * the one the test wore holds none of this round's keys. */
+gboolean
+cm_wear_prove (int                 fd,
+               guint64             size,
+               const CmWearPlace  *place,
+               GError            **error)
+{
+  guint64 n_chunks = (size + CHUNK - 1) / CHUNK;
+  guint64 samples = 0, ours = 0;
+  void *buffer = NULL;
+
+  g_return_val_if_fail (place != NULL, FALSE);
+
+  if (posix_memalign (&buffer, 4096, PROOF_BYTES) != 0)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE, g_strerror (ENOMEM));
+      return FALSE;
+    }
+  for (guint k = 0; k < PROOF_REGIONS && k < n_chunks; k++)
+    {
+      guint64 c = k * n_chunks / MIN (PROOF_REGIONS, n_chunks);
+      guint64 len = MIN ((guint64) PROOF_BYTES, size - c * CHUNK);
+      /* Before the place a write stopped at, this round's data; after
+       * it, the round before's; nothing yet in round 1. */
+      guint round = place->reading || c < place->place ? place->round : place->round - 1;
+      guint64 key_base = (c * CHUNK) ^ round_key (round);
+      gboolean found = FALSE;
+
+      if (round == 0)
+        continue;
+      samples++;
+      if (pread (fd, buffer, len, c * CHUNK) != (ssize_t) len)
+        continue;
+      for (guint64 s = 0; s < len && !found; s += CM_VERIFY_SECTOR)
+        found = cm_verify_sector_is_ok ((guint8 *) buffer + s, key_base + s);
+      ours += found;
+    }
+  free (buffer);
+
+  if (samples == 0 || ours * 2 > samples)
+    return TRUE;
+  g_set_error (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NOT_THIS_CARD,
+               _("The saved wear test does not belong to this card: it does not hold what that test wrote "
+                 "(%llu of %llu places checked), so nothing was written. Start again without --resume."),
+               (unsigned long long) ours, (unsigned long long) samples);
+  return FALSE;
+}
+
+static const char *
+stop_reason (const GError *error)
+{
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return "cancelled";
+  if (g_error_matches (error, CM_TARGET_ERROR, CM_TARGET_ERROR_REMOVED))
+    return "card-gone";
+  return "failed";
+}
+
+/* Where the test starts: the saved place, once the card proves it, or
+ * the first round's first region. */
+static gboolean
+start_place (Wear      *w,
+             gboolean   resume,
+             GError   **error)
+{
+  cm_wear_place_init (&w->p, w->size / CM_VERIFY_SECTOR);
+  if (!resume)
+    return TRUE;
+  if (!cm_wear_state_load (w->state, &w->p, error) ||
+      !cm_wear_prove (w->fd, w->size, &w->p, error))
+    return FALSE;
+  for (guint i = 0; i < w->p.failed->len; i++)
+    w->failed[g_array_index (w->p.failed, guint64, i)] = 1;
   return TRUE;
 }
 
 CmEndurance *
 cm_wear_run (int                     fd,
              guint64                 size,
+             CmWearState            *state,
+             gboolean                resume,
              const CmWearLimits     *limits,
              const CmWearCallbacks  *callbacks,
              gpointer                user_data,
              GCancellable           *cancellable,
              GError                **error)
 {
-  g_autoptr(CmEndurance) e = cm_endurance_new ();
   g_autoptr(GError) local_error = NULL;
-  guint64 bytes_written = 0;
+  CmEndurance *e = NULL;
   Wear w = { 0 };
   void *buffer = NULL;
 
-  g_return_val_if_fail (fd >= 0 && limits != NULL, NULL);
+  g_return_val_if_fail (fd >= 0 && limits != NULL && state != NULL, NULL);
 
   w.fd = fd;
   w.size = size - size % CM_VERIFY_SECTOR;
   w.n_chunks = (w.size + CHUNK - 1) / CHUNK;
+  w.state = state;
   w.limits = limits;
   w.cb = callbacks;
   w.user_data = user_data;
   w.cancellable = cancellable;
-  w.started = g_get_monotonic_time ();
   if (w.size == 0)
     {
       g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_NOT_SUPPORTED,
@@ -283,57 +531,55 @@ cm_wear_run (int                     fd,
       return NULL;
     }
   w.buffer = buffer;
-  w.ever_bad = g_malloc0 ((w.size / CM_VERIFY_SECTOR + 7) / 8);
   w.failed = g_malloc0 (w.n_chunks);
+  if (!start_place (&w, resume, error))
+    goto out;
+  w.started = g_get_monotonic_time () - (gint64) (w.p.elapsed * G_USEC_PER_SEC);
+  save (&w, TRUE);
 
-  for (guint round = 1; ; round++)
+  for (;;)
     {
-      CmWearRound r = { 0 };
-      double write_s = 0, read_s = 0;
-      double elapsed = (g_get_monotonic_time () - w.started) / (double) G_USEC_PER_SEC;
+      const CmWearRound *r;
 
-      if (limits->rounds > 0 && round > limits->rounds)
+      if (limits->rounds > 0 && w.p.round > limits->rounds)
         {
-          e->stopped = g_strdup ("rounds");
+          w.p.endurance->stopped = g_strdup ("rounds");
           break;
         }
-      if (limits->seconds > 0 && elapsed >= limits->seconds)
+      /* Only a round not yet started waits for the time limit. */
+      if (limits->seconds > 0 && elapsed (&w) >= limits->seconds && !w.p.reading && w.p.place == 0 &&
+          w.p.endurance->rounds->len > 0)
         {
-          e->stopped = g_strdup ("hours");
+          w.p.endurance->stopped = g_strdup ("hours");
           break;
         }
 
-      report (&w, round, FALSE, 0, TRUE);
-      if (!write_round (&w, round, &write_s, &local_error) ||
-          !read_round (&w, round, &r, &read_s, &local_error))
+      report (&w, TRUE);
+      if ((!w.p.reading && !write_round (&w, &local_error)) || !read_round (&w, &local_error))
         {
-          e->stopped = g_strdup (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ? "cancelled"
-                                 : g_error_matches (local_error, CM_TARGET_ERROR, CM_TARGET_ERROR_REMOVED) ? "card-gone"
-                                 : "failed");
+          w.p.endurance->stopped = g_strdup (stop_reason (local_error));
           g_propagate_error (error, g_steal_pointer (&local_error));
           break;
         }
 
-      bytes_written += w.size;
-      r.round = round;
-      r.sectors = w.size / CM_VERIFY_SECTOR;
-      r.bytes_written = bytes_written;
-      r.write_mb_per_s = write_s > 0 ? w.size / write_s / 1e6 : 0;
-      r.read_mb_per_s = read_s > 0 ? w.size / read_s / 1e6 : 0;
-      r.seconds = write_s + read_s;
-      g_array_append_val (e->rounds, r);
+      r = end_round (&w);
       if (callbacks != NULL && callbacks->round_done != NULL)
-        callbacks->round_done (&r, user_data);
-
-      if (r.bad_sectors * 2 >= r.sectors)
+        callbacks->round_done (r, user_data);
+      if (r->bad_sectors * 2 >= r->sectors)
         {
-          e->stopped = g_strdup ("half-bad");
+          w.p.endurance->stopped = g_strdup ("half-bad");
           break;
         }
     }
+  /* Ended, not stopped: nothing to carry on. */
+  if (g_strcmp0 (w.p.endurance->stopped, "rounds") == 0 || g_strcmp0 (w.p.endurance->stopped, "hours") == 0 ||
+      g_strcmp0 (w.p.endurance->stopped, "half-bad") == 0)
+    cm_wear_state_remove (state);
+  e = g_steal_pointer (&w.p.endurance);
 
+out:
+  cm_wear_place_clear (&w.p);
   free (buffer);
-  g_free (w.ever_bad);
   g_free (w.failed);
-  return g_steal_pointer (&e);
+  return e;
 }

@@ -21,6 +21,37 @@ typedef struct
   double  seconds;         /* 0: no limit; checked before each round */
 } CmWearLimits;
 
+/* Where a wear test stands, as its state file (cm-wear-state.c) keeps
+ * it, so that a stopped test carries on from the round and place it
+ * stopped. */
+typedef struct
+{
+  guint        round;                /* the round under way, from 1 */
+  gboolean     reading;              /* its phase: writing, then reading back */
+  guint64      place;                /* 4 MiB regions done in this phase (reading: in the round's shuffled order) */
+  guint64      round_bad;            /* this round's bad sectors so far */
+  guint64      round_new_bad;
+  double       round_write_seconds;
+  double       round_read_seconds;
+  GArray      *failed;               /* guint64: regions whose write failed in this round */
+  guint8      *ever_bad;             /* a bit per sector; sectors that ever came back wrong */
+  double       elapsed;              /* seconds of work so far, earlier runs included */
+  CmEndurance *endurance;            /* the rounds finished */
+} CmWearPlace;
+
+void         cm_wear_place_init      (CmWearPlace *place,
+                                      guint64      sectors);
+void         cm_wear_place_clear     (CmWearPlace *place);
+/* Bytes written so far, the round under way included, on a card of
+ * @size bytes (whole sectors). */
+guint64      cm_wear_place_bytes_written (const CmWearPlace *place,
+                                          guint64            size);
+/* "round 3, writing, 40 %": where a stopped test would carry on. */
+char        *cm_wear_place_describe  (const CmWearPlace *place,
+                                      guint64            size) G_GNUC_WARN_UNUSED_RESULT;
+
+typedef struct _CmWearState CmWearState;
+
 /* Both called on the worker thread. */
 typedef struct
 {
@@ -42,12 +73,24 @@ void         cm_wear_fill  (guint8  *buffer,
                             guint64  offset,
                             guint    round);
 
+/* Whether the card holds what the test stopped at @place wrote: a few
+ * regions read back must hold the pattern of their round. */
+gboolean     cm_wear_prove (int                     fd,
+                            guint64                 size,
+                            const CmWearPlace      *place,
+                            GError                **error);
+
 /* Runs the rounds on @fd (opened for O_DIRECT reading and writing) over
- * its first @size bytes, in the calling (worker) thread. Returns what was
- * found, whatever stopped it (a cancelled round is left out); sets @error
- * as well when the card went away or refused the work. */
+ * its first @size bytes, in the calling (worker) thread, keeping where it
+ * stands in @state as it goes and when it stops; with @resume, carrying
+ * on from the place @state holds, once the card proves it. Returns what
+ * was found, whatever stopped it (a stopped round is left out, and kept
+ * in @state); sets @error as well when the card went away or refused the
+ * work. NULL with @error when it could not start (or resume). */
 CmEndurance *cm_wear_run   (int                     fd,
                             guint64                 size,
+                            CmWearState            *state,
+                            gboolean                resume,
                             const CmWearLimits     *limits,
                             const CmWearCallbacks  *callbacks,
                             gpointer                user_data,

@@ -25,6 +25,7 @@
 #include <fcntl.h>
 #include <fuse.h>
 #include <glib.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -720,6 +721,50 @@ command_end (guint  slot,
   g_mutex_unlock (&card.lock);
 }
 
+/* A card pulled out of its reader (SIGUSR1) and put back (SIGUSR2):
+ * while it is out, every command fails and card.img is not there, so a
+ * host that looks at its loop device's backing file sees the card gone.
+ * The daemon, and the card's wear, carry on. The kernel keeps card.img's
+ * entry for an hour, so a thread drops it when the card goes. */
+static volatile sig_atomic_t card_pulled;
+static int pull_pipe[2] = { -1, -1 };
+static struct fuse *pull_fuse;
+
+static void
+pull_signal (int sig)
+{
+  char c = 0;
+
+  card_pulled = sig == SIGUSR1;
+  if (write (pull_pipe[1], &c, 1) < 0)
+    return;
+}
+
+static gpointer
+pull_thread (gpointer data)
+{
+  char c;
+
+  while (read (pull_pipe[0], &c, 1) > 0)
+    fuse_invalidate_path (pull_fuse, "/" CARD_NAME);
+  return NULL;
+}
+
+static void
+pull_watch (void)
+{
+  struct sigaction sa = { 0 };
+
+  if (pipe (pull_pipe) != 0)
+    return;
+  pull_fuse = fuse_get_context ()->fuse;
+  g_thread_unref (g_thread_new ("pull", pull_thread, NULL));
+  sa.sa_handler = pull_signal;
+  sigemptyset (&sa.sa_mask);
+  sigaction (SIGUSR1, &sa, NULL);
+  sigaction (SIGUSR2, &sa, NULL);
+}
+
 /* True once the card has worn out: every command from then on fails. */
 static gboolean
 card_failed (void)
@@ -914,6 +959,7 @@ sim_init (struct fuse_conn_info *conn,
 {
   cfg->direct_io = 1;
   cfg->kernel_cache = 0;
+  pull_watch ();
   cfg->attr_timeout = 3600;
   cfg->entry_timeout = 3600;
   cfg->negative_timeout = 3600;
@@ -937,6 +983,8 @@ sim_getattr (const char            *path,
       st->st_mode = S_IFDIR | 0755;
       st->st_nlink = 2;
     }
+  else if (g_str_equal (path, "/" CARD_NAME) && card_pulled)
+    return -ENOENT;
   else if (g_str_equal (path, "/" CARD_NAME))
     {
       st->st_mode = S_IFREG | (card.model.read_only ? 0444 : 0644);
@@ -985,7 +1033,7 @@ sim_open (const char            *path,
       fi->fh = GPOINTER_TO_SIZE (stats_text ());
       return 0;
     }
-  if (!g_str_equal (path, "/" CARD_NAME))
+  if (!g_str_equal (path, "/" CARD_NAME) || card_pulled)
     return -ENOENT;
   if (for_write && card.model.read_only && card.model.refuse_write_open)
     return -EROFS;
@@ -1027,6 +1075,8 @@ sim_read (const char            *path,
   if ((guint64) offset >= card.model.size)
     return 0;
   len = MIN (len, card.model.size - offset);
+  if (card_pulled)
+    return -ENOMEDIUM;
   if (card_failed ())
     return -EIO;
 
@@ -1056,6 +1106,8 @@ sim_write (const char            *path,
   if ((guint64) offset >= card.model.size)
     return -ENOSPC;
   len = MIN (len, card.model.size - offset);
+  if (card_pulled)
+    return -ENOMEDIUM;
   if (card_failed ())
     return -EIO;
 
