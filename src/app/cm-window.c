@@ -238,12 +238,17 @@ _cm_window_drop_card_page (CmWindow *self)
   _cm_window_actions_update (self);
 }
 
-/* A document a card's page made (a wear test's): its page, from which
- * Back returns to the card. */
+/* A document a card's page made (a capacity check's, a verify's, a wear
+ * test's): its page, from which Back returns to the card. A check that
+ * ends while the user looks at something else does not take them away
+ * from it: the card's row keeps the answer, and its Show. */
 static void
-show_saved_result_cb (CmWindow *self,
-                      CmResult *result)
+show_saved_result_cb (CmWindow   *self,
+                      CmResult   *result,
+                      CmCardPage *page)
 {
+  if (page != self->card_page || _cm_window_get_visible_page (self) != CM_WINDOW_PAGE_CARD)
+    return;
   _cm_window_show_result (self, result);
 }
 
@@ -344,6 +349,20 @@ _cm_window_go_back (CmWindow *self)
     }
 }
 
+/* A run just finished is its kind's ("Capacity check"); a benchmark is
+ * @fallback. */
+static const char *
+result_subtitle (CmWindow   *self,
+                 const char *fallback)
+{
+  CmResult *result = _cm_window_get_visible_result (self);
+  const char *kind = result != NULL ? cm_result_get_kind (result) : NULL;
+
+  if (kind == NULL || g_str_equal (kind, "bench"))
+    return fallback;
+  return cm_job_kind_get_title (kind);
+}
+
 /* The title says where one is: the card and what is being done with it,
  * a result's card, or the history. */
 static void
@@ -364,7 +383,7 @@ visible_page_changed_cb (CmWindow   *self,
 
       adw_window_title_set_title (self->window_title, title);
       adw_window_title_set_subtitle (self->window_title,
-                                     page == CM_WINDOW_PAGE_SAVED ? _("Saved result") : _("Result"));
+                                     page == CM_WINDOW_PAGE_SAVED ? _("Saved result") : result_subtitle (self, _("Result")));
     }
   else if (page == CM_WINDOW_PAGE_HISTORY)
     {
@@ -382,7 +401,7 @@ visible_page_changed_cb (CmWindow   *self,
       if (page == CM_WINDOW_PAGE_RUN)
         adw_window_title_set_subtitle (self->window_title, _("Testing"));
       else if (page == CM_WINDOW_PAGE_RESULT)
-        adw_window_title_set_subtitle (self->window_title, _("Result"));
+        adw_window_title_set_subtitle (self->window_title, result_subtitle (self, _("Result")));
       else
         adw_window_title_set_subtitle (self->window_title, NULL);
     }
