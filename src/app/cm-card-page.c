@@ -252,6 +252,9 @@ fill_classes (CmCardPage *self)
       if (declared != NULL && g_strv_contains ((const char * const *) declared, classes[i]))
         gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (button), TRUE);
       gtk_flow_box_append (self->class_box, button);
+      /* One Tab stop a class: the button, not also the box's child
+       * around it. */
+      gtk_widget_set_focusable (gtk_widget_get_parent (button), FALSE);
     }
 }
 
@@ -525,10 +528,13 @@ cm_card_page_check_capacity (CmCardPage *self)
                                     "check", _("_Check Card"),
                                     NULL);
   adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "check", ADW_RESPONSE_DESTRUCTIVE);
-  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  /* The check puts back what it overwrites: Enter starts it, and the
+   * focus starts on it, not on the "Deeper check" box. */
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "check");
   adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
   g_signal_connect_object (dialog, "response", G_CALLBACK (confirm_probe_cb), self, G_CONNECT_SWAPPED);
   gtk_window_present (GTK_WINDOW (dialog));
+  gtk_widget_grab_focus (gtk_window_get_default_widget (GTK_WINDOW (dialog)));
 }
 
 /* The sentence the last capacity check showed, or NULL. */
