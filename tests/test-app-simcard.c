@@ -1325,6 +1325,64 @@ test_quit_during_check (Fixture       *f,
   g_assert_cmpstr (after, ==, before);
 }
 
+static gboolean
+checking_capacity (gpointer page)
+{
+  return cm_card_page_get_checking_capacity (page);
+}
+
+/* The capacity check's question by keys: the focus starts on Check Card
+ * (not on "Deeper check"), so Enter starts it; Escape mid-check stops it
+ * as its Cancel button does, without asking, since the card's data is
+ * put back (one rule with the run page: asked only when stopping throws
+ * figures away). */
+static void
+test_capacity_keys (Fixture       *f,
+                    gconstpointer  data)
+{
+  const char *args[] = { "good-a1", "--size", "512MiB", NULL };
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  CmCardPage *page;
+  GtkWidget *dialog;
+  GtkWidget *focus;
+
+  if (!card_up (f, args))
+    return;
+  before = device_checksum (card_get (f, "SIMCARD_DEV"));
+  open_window (f);
+  g_assert_true (cm_test_wait_for (card_listed, f, 20));
+  g_assert_true (cm_window_open_path (f->window, card_get (f, "SIMCARD_DEV")));
+  page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
+
+  cm_card_page_check_capacity (page);
+  cm_test_settle (0.3);
+  dialog = visible_dialog ();
+  g_assert_nonnull (dialog);
+  focus = gtk_window_get_focus (GTK_WINDOW (dialog));
+  g_assert_nonnull (focus);
+  g_test_message ("focus on %s “%s”", G_OBJECT_TYPE_NAME (focus),
+                  GTK_IS_BUTTON (focus) ? gtk_button_get_label (GTK_BUTTON (focus)) : "");
+  g_assert_true (GTK_IS_BUTTON (focus) && !GTK_IS_CHECK_BUTTON (focus));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (focus)), ==, "_Check Card");
+  g_assert_true (gtk_window_get_default_widget (GTK_WINDOW (dialog)) == focus);
+
+  /* Enter. */
+  g_assert_true (gtk_widget_activate (focus));
+  g_assert_true (cm_test_wait_for (checking_capacity, page, 5));
+  g_assert_true (cm_test_wait_for (capacity_progress_shown, f, 60));
+
+  /* Escape: stopped at once, nothing asked, the data put back. */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.escape", NULL);
+  cm_test_settle (0.1);
+  g_assert_null (visible_dialog ());
+  g_assert_true (cm_test_wait_for (capacity_checked, f, 60));
+  g_assert_null (visible_dialog ());
+  g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "card");
+  after = device_checksum (card_get (f, "SIMCARD_DEV"));
+  g_assert_cmpstr (after, ==, before);
+}
+
 static void
 test_raw_read (Fixture       *f,
                gconstpointer  data)
@@ -2240,6 +2298,8 @@ main (int   argc,
               fixture_set_up, test_restore_offer, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/unmounted-under-page", Fixture, NULL,
               fixture_set_up, test_unmounted_under_page, fixture_tear_down);
+  g_test_add ("/cardmark/app-simcard/capacity-keys", Fixture, NULL,
+              fixture_set_up, test_capacity_keys, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/quit-during-check", Fixture, NULL,
               fixture_set_up, test_quit_during_check, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/jobs-keep-awake", Fixture, NULL,
