@@ -253,8 +253,10 @@ fill_classes (CmCardPage *self)
         gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (button), TRUE);
       gtk_flow_box_append (self->class_box, button);
       /* One Tab stop a class: the button, not also the box's child
-       * around it. */
+       * around it, which is named after it for screen readers. */
       gtk_widget_set_focusable (gtk_widget_get_parent (button), FALSE);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (gtk_widget_get_parent (button)),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, classes[i], -1);
     }
 }
 

@@ -129,8 +129,12 @@ fill_claims (CmResultPage *self)
       GtkWidget *row = adw_expander_row_new ();
       GtkWidget *status = gtk_label_new (status_label (claim->status));
       g_autofree char *css = g_strdup_printf ("status-%s", cm_status_to_string (claim->status));
+      /* Translators: a class and its verdict as a screen reader says them, "U3: Meets" */
+      g_autofree char *name = g_strdup_printf (_("%s: %s"), claim->klass, status_label (claim->status));
 
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), claim->klass);
+      /* libadwaita 1.2 gives an expander row no accessible name. */
+      gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
       if (claim->reason != NULL)
         adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (row), claim->reason);
       gtk_widget_add_css_class (status, css);

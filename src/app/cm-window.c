@@ -14,6 +14,7 @@
 #include <gio/gunixmounts.h>
 #include <sys/stat.h>
 
+#include "cm-accessible.h"
 #include "cm-backend.h"
 #include "cm-journal-watch.h"
 #include "cm-summary.h"
@@ -137,6 +138,7 @@ replace_page (CmWindow     *self,
     gtk_stack_remove (self->stack, old);
   gtk_stack_add_named (self->stack, widget, page_name (page));
   set_page_widget (self, page, widget);
+  cm_accessible_fix_mnemonics (widget);
 }
 
 CmWindowPage
@@ -371,7 +373,12 @@ visible_page_changed_cb (CmWindow   *self,
                          GtkStack   *stack)
 {
   CmWindowPage page = _cm_window_get_visible_page (self);
-  const char *card = self->card_page != NULL ? cm_card_item_get_name (cm_card_page_get_item (self->card_page)) : NULL;
+  const char *card;
+
+  /* What a page made since it was added (History's rows) too. */
+  if (gtk_stack_get_visible_child (stack) != NULL)
+    cm_accessible_fix_mnemonics (gtk_stack_get_visible_child (stack));
+  card = self->card_page != NULL ? cm_card_item_get_name (cm_card_page_get_item (self->card_page)) : NULL;
 
   /* The run page is the benchmark's card, whichever card page is made. */
   if (page == CM_WINDOW_PAGE_RUN && self->run_item != NULL)
@@ -686,6 +693,7 @@ cm_window_init (CmWindow *self)
   g_autoptr(GListModel) devices = NULL;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  cm_accessible_fix_mnemonics (GTK_WIDGET (self));
 
   self->settings = g_settings_new (APP_ID);
   self->history = cm_history_new_default ();
