@@ -921,7 +921,11 @@ test_verify_fake (Fixture       *f,
                        ADW_RESPONSE_DESTRUCTIVE);
       g_test_message ("asked: %s", adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog)));
       if (round == 1)
-        assert_asks_to_carry_on (ADW_MESSAGE_DIALOG (dialog), stopped_at);
+        {
+          assert_asks_to_carry_on (ADW_MESSAGE_DIALOG (dialog), stopped_at);
+          cm_test_save_screenshot (dialog, "verify-carry-on", 360, 200, FALSE);
+          cm_test_save_screenshot (dialog, "verify-carry-on", 360, 200, TRUE);
+        }
       else
         g_assert_nonnull (strstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog)), "destroyed"));
       adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "verify");
@@ -939,6 +943,9 @@ test_verify_fake (Fixture       *f,
           g_assert_true (cm_test_wait_for (verify_idle, row, 10));
           g_assert_null (cm_verify_row_get_result (row));
           stopped_at = assert_says_where_stopped (row, job);
+          /* In view, as a user returning to the card would look for it. */
+          gtk_widget_grab_focus (GTK_WIDGET (row));
+          cm_test_save_screenshots (GTK_WIDGET (f->window), "verify-stopped");
         }
     }
   g_assert_true (cm_test_wait_for (verify_idle, row, 120));
