@@ -699,6 +699,7 @@ check_capacity (Fixture *f)
   g_assert_nonnull (cm_card_page_get_capacity_outcome (page, NULL));
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (f->app), "start-test"));
   result_page = assert_on_kind_page (f, "capacity", CM_CHART_CAPACITY_MAP);
+  cm_test_save_screenshots (GTK_WIDGET (f->window), "capacity-fresh");
   /* Back on the card's page, the row says the answer and Show opens it again. */
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.escape", NULL);
   g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "card");

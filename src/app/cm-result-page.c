@@ -652,6 +652,11 @@ static void
 cm_result_page_init (CmResultPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* The summary can be selected with the pointer, but is no Tab stop:
+   * the page's first stop is its first button, so that the focus a run's
+   * page hands on lands there rather than selecting the whole summary
+   * (Copy Summary copies it from the keyboard). */
+  gtk_widget_set_focusable (GTK_WIDGET (self->summary_label), FALSE);
 }
 
 CmResultPage *
