@@ -104,7 +104,7 @@ static void
 fill_subtitle (CmVerifyRow *self)
 {
   const char *why_not = NULL;
-  gboolean device;
+  gboolean device = FALSE;
   const char *path = self->item ? choose_path (self, &device, &why_not) : NULL;
 
   peek_stopped (self, path, device);
@@ -314,11 +314,11 @@ offer_start_over (CmVerifyRow *self)
 
 /* Asks before a verify starts: it always writes to the card. */
 static void
-ask (CmVerifyRow      *self,
-     const char       *heading,
-     const char       *body,
-     const char       *verb,
-     AdwResponseAppearance appearance)
+ask (CmVerifyRow           *self,
+     const char            *heading,
+     const char            *body,
+     const char            *verb,
+     AdwResponseAppearance  appearance)
 {
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
   GtkWidget *dialog;
