@@ -96,7 +96,7 @@ peek_stopped (CmVerifyRow *self,
 {
   self->stopped = path != NULL
                   ? cm_verify_peek_stopped (path, device ? CM_VERIFY_MODE_DEVICE : CM_VERIFY_MODE_FILES,
-                                            cm_card_item_get_size (self->item))
+                                            cm_card_item_get_size (self->item), NULL)
                   : -1;
 }
 

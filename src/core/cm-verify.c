@@ -285,6 +285,8 @@ device_mounts (const char *device,
  * @path: a card's device, or a folder on a mounted card
  * @mode: whether @path is verified whole or in files
  * @device_bytes: the device's size, in device mode
+ * @state_folder: (nullable): where stopped runs are kept; NULL for the
+ *   default, the one a run uses
  *
  * How far the stopped verify saved for @path got, 0–1, as its progress
  * said; -1 when none is saved or the saved one does not hold up (its
@@ -294,7 +296,8 @@ device_mounts (const char *device,
 double
 cm_verify_peek_stopped (const char   *path,
                         CmVerifyMode  mode,
-                        guint64       device_bytes)
+                        guint64       device_bytes,
+                        const char   *state_folder)
 {
   g_autoptr(CmVerify) self = NULL;
   CmVerifyRun *run;
@@ -305,6 +308,7 @@ cm_verify_peek_stopped (const char   *path,
 
   self = cm_verify_new (path, 0);
   self->mode = mode;
+  self->state_folder = g_strdup (state_folder);
   if (mode == CM_VERIFY_MODE_DEVICE)
     {
       self->card_bytes = device_bytes;
