@@ -556,8 +556,100 @@ find_label (GtkWidget  *widget,
   return NULL;
 }
 
-/* Runs the capacity check from the card page as a user would: it asks
- * first, and the outcome comes up in a dialog, returned here. */
+/* The first button in sight under @widget with @label. */
+static GtkWidget *
+find_button (GtkWidget  *widget,
+             const char *label)
+{
+  if (!gtk_widget_get_visible (widget))
+    return NULL;
+  if ((GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0) ||
+      (GTK_IS_MENU_BUTTON (widget) && g_strcmp0 (gtk_menu_button_get_label (GTK_MENU_BUTTON (widget)), label) == 0))
+    return widget;
+
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_button (c, label);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static GtkWidget *
+find_of_type (GtkWidget *widget,
+              GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_of_type (c, type);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static const char *
+window_subtitle (Fixture *f)
+{
+  GtkWidget *title = find_of_type (GTK_WIDGET (f->window), ADW_TYPE_WINDOW_TITLE);
+
+  g_assert_nonnull (title);
+  return adw_window_title_get_subtitle (ADW_WINDOW_TITLE (title));
+}
+
+/* A check that just ended, with its card's page in sight, ends on its
+ * kind's page, the same as from History: the window subtitled by the
+ * kind, its answer in the banner, coloured by it, its chart first with
+ * data, and Export and Copy Summary. Returns the page. */
+static CmResultPage *
+assert_on_kind_page (Fixture     *f,
+                     const char  *kind,
+                     CmChartKind  chart_kind)
+{
+  CmResultPage *page;
+  CmResult *result;
+  g_autoptr(GPtrArray) charts = NULL;
+  g_autofree char *answer = NULL;
+  GtkWidget *label;
+  CmStatus status;
+  CmChartKind first;
+
+  g_assert_true (cm_test_wait_for (on_result_page, f, 10));
+  page = CM_RESULT_PAGE (cm_window_get_page (f->window, "result"));
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (page)));
+  result = cm_result_page_get_result (page);
+  g_assert_cmpstr (cm_result_get_kind (result), ==, kind);
+  g_assert_cmpstr (window_subtitle (f), ==, cm_job_kind_get_title (kind));
+
+  answer = cm_summary_dup_answer (result, &status);
+  g_test_message ("page: %s", answer);
+  g_assert_cmpint (status, ==, cm_result_page_get_status (page));
+  g_assert_cmpint (status, !=, CM_STATUS_NOT_JUDGED);
+  label = find_label (GTK_WIDGET (page), answer);
+  g_assert_nonnull (label);
+  g_assert_true (gtk_widget_has_css_class (gtk_widget_get_parent (label), cm_status_to_string (status)));
+
+  charts = cm_result_page_dup_charts (page);
+  g_assert_cmpuint (charts->len, >=, 1);
+  g_assert_true (cm_chart_view_get_chart_kind (g_ptr_array_index (charts, 0), &first));
+  g_assert_cmpint (first, ==, chart_kind);
+  g_assert_true (cm_chart_view_has_data (g_ptr_array_index (charts, 0)));
+  g_assert_true (cm_test_wait_drawn (g_ptr_array_index (charts, 0), 10));
+
+  g_assert_nonnull (find_button (GTK_WIDGET (page), "_Export"));
+  g_assert_true (gtk_widget_is_sensitive (find_button (GTK_WIDGET (page), "_Copy Summary")));
+  g_assert_null (visible_dialog ());
+  return page;
+}
+
 /* Opens the card's page and starts the capacity check as a user would:
  * it asks first, and "Check Card" starts it. */
 static CmCardPage *
@@ -585,11 +677,13 @@ start_capacity_check (Fixture *f)
   return page;
 }
 
-static GtkWidget *
+/* Runs the capacity check from the card page as a user would, staying
+ * on the page: it ends on the capacity check's page, returned here. */
+static CmResultPage *
 check_capacity (Fixture *f)
 {
   CmCardPage *page = start_capacity_check (f);
-  GtkWidget *dialog;
+  CmResultPage *result_page;
   gint64 started;
 
   /* Nothing else may work on the card meanwhile. */
@@ -604,20 +698,12 @@ check_capacity (Fixture *f)
   g_test_message ("capacity check took %.2f s", (g_get_monotonic_time () - started) / 1e6);
   g_assert_nonnull (cm_card_page_get_capacity_outcome (page, NULL));
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (f->app), "start-test"));
-  cm_test_settle (0.1);
-  dialog = visible_dialog ();
-  g_assert_nonnull (dialog);
-  return dialog;
-}
-
-static void
-close_dialog (Fixture   *f,
-              GtkWidget *dialog)
-{
-  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "close");
-  gtk_window_close (GTK_WINDOW (dialog));
-  cm_test_settle (0.1);
-  g_assert_null (visible_dialog ());
+  result_page = assert_on_kind_page (f, "capacity", CM_CHART_CAPACITY_MAP);
+  cm_test_save_screenshots (GTK_WIDGET (f->window), "capacity-fresh");
+  /* Back on the card's page, the row says the answer and Show opens it again. */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.escape", NULL);
+  g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "card");
+  return result_page;
 }
 
 /* Tests. */
@@ -696,15 +782,14 @@ test_capacity_fake (Fixture       *f,
   const CmCapacityReport *report;
   CmChartView *map;
   CmCardPage *page;
+  CmResultPage *result_page;
   const char *outcome;
   gboolean fake = FALSE;
-  GtkWidget *dialog;
-  GtkWidget *label;
 
   if (!card_up (f, args))
     return;
 
-  dialog = check_capacity (f);
+  result_page = check_capacity (f);
   page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
   outcome = cm_card_page_get_capacity_outcome (page, &fake);
   g_test_message ("shown: %s", outcome);
@@ -713,15 +798,9 @@ test_capacity_fake (Fixture       *f,
   g_assert_true (fake);
   g_assert_true (g_str_has_prefix (outcome, "Fake capacity"));
   g_assert_nonnull (strstr (outcome, real));
-  label = find_label (dialog, outcome);
-  if (label == NULL)
-    g_test_message ("dialog: %s / %s", adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (dialog)),
-                    adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog)));
-  g_assert_nonnull (label);
-  g_assert_true (gtk_widget_has_css_class (label, "error"));
-  close_dialog (f, dialog);
+  g_assert_cmpint (cm_result_page_get_status (result_page), ==, CM_STATUS_BELOW);
 
-  /* With the dialog closed, the page still says so: the check's row. */
+  /* Back on the card's page, it still says so: the check's row. */
   g_assert_true (g_str_has_prefix (cm_card_page_get_capacity_subtitle (page), "Fake capacity · holds "));
 
   /* The map stays on the page, its verified cells ending at the real size. */
@@ -747,14 +826,60 @@ verify_writing (gpointer data)
 }
 
 static gboolean
+job_progressed (gpointer job)
+{
+  return cm_job_get_progress (job) > 0;
+}
+
+static gboolean
 verify_idle (gpointer data)
 {
   return !cm_verify_row_get_busy (data);
 }
 
+/* A stopped verify: the row says where it stopped, as far as the run's
+ * last progress said (the state is saved a moment after it); returns
+ * the percentage. */
+static int
+assert_says_where_stopped (CmVerifyRow *row,
+                           CmJob       *job)
+{
+  double stopped = cm_verify_row_get_stopped (row);
+  g_autofree char *said = NULL;
+
+  g_test_message ("stopped at %.3f, last progress %.3f: %s", stopped, cm_job_get_progress (job),
+                  adw_action_row_get_subtitle (ADW_ACTION_ROW (row)));
+  g_assert_cmpfloat (stopped, >, 0);
+  g_assert_cmpfloat (stopped, <, 1);
+  /* As far as the last progress said, or a little further. */
+  g_assert_cmpfloat (stopped, >=, cm_job_get_progress (job) - 0.005);
+  said = g_strdup_printf ("Stopped at %d %%", (int) (stopped * 100));
+  g_assert_true (g_str_has_prefix (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), said));
+  return (int) (stopped * 100);
+}
+
+/* Carrying on asks to carry on from where it stopped, not to destroy
+ * everything again; it still says, in red, that it writes. */
+static void
+assert_asks_to_carry_on (AdwMessageDialog *dialog,
+                         int               percent)
+{
+  g_autofree char *from = g_strdup_printf ("stopped at %d %%", percent);
+  const char *body = adw_message_dialog_get_body (dialog);
+
+  g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "Carry On Verifying?");
+  g_assert_nonnull (strstr (body, from));
+  g_assert_nonnull (strstr (body, "writes"));
+  g_assert_null (strstr (body, "destroyed"));
+  g_assert_cmpint (adw_message_dialog_get_response_appearance (dialog, "verify"), ==, ADW_RESPONSE_DESTRUCTIVE);
+  g_assert_cmpstr (adw_message_dialog_get_response_label (dialog, "verify"), ==, "_Carry On");
+  g_assert_cmpstr (adw_message_dialog_get_default_response (dialog), ==, "cancel");
+}
+
 /* "Verify Every Byte…" as a user would: the red confirmation for a whole
- * card, then a stop half-way, then a second start that carries on; the
- * findings come up in a dialog. */
+ * card, then a stop half-way — the row says where, and the second start
+ * asks to carry on from there, not to erase the card — then it carries
+ * on; the findings come up on the verify's page. */
 static void
 test_verify_fake (Fixture       *f,
                   gconstpointer  data)
@@ -766,9 +891,12 @@ test_verify_fake (Fixture       *f,
   CmVerifyRow *row;
   g_autoptr(CmJob) job = NULL;
   CmResult *result;
+  CmResultPage *result_page;
   const CmVerifySummary *summary;
   GtkWidget *dialog;
-  GtkWidget *label;
+  int stopped_at = -1;
+  g_autofree char *answer = NULL;
+  CmStatus status;
 
   if (!card_up (f, args))
     return;
@@ -792,6 +920,15 @@ test_verify_fake (Fixture       *f,
       g_assert_nonnull (dialog);
       g_assert_cmpint (adw_message_dialog_get_response_appearance (ADW_MESSAGE_DIALOG (dialog), "verify"), ==,
                        ADW_RESPONSE_DESTRUCTIVE);
+      g_test_message ("asked: %s", adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog)));
+      if (round == 1)
+        {
+          assert_asks_to_carry_on (ADW_MESSAGE_DIALOG (dialog), stopped_at);
+          cm_test_save_screenshot (dialog, "verify-carry-on", 360, 200, FALSE);
+          cm_test_save_screenshot (dialog, "verify-carry-on", 360, 200, TRUE);
+        }
+      else
+        g_assert_nonnull (strstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog)), "destroyed"));
       adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "verify");
       gtk_window_close (GTK_WINDOW (dialog));
       g_assert_true (cm_verify_row_get_busy (row));
@@ -800,11 +937,16 @@ test_verify_fake (Fixture       *f,
       g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (f->app), "start-test"));
       if (round == 0)
         {
-          /* Stop it once it writes: what it did is kept. */
+          /* Stop it once it has written some: what it did is kept. */
           g_assert_true (cm_test_wait_for (verify_writing, row, 30));
+          g_assert_true (cm_test_wait_for (job_progressed, job, 30));
           cm_verify_row_activate (row);
           g_assert_true (cm_test_wait_for (verify_idle, row, 10));
           g_assert_null (cm_verify_row_get_result (row));
+          stopped_at = assert_says_where_stopped (row, job);
+          /* In view, as a user returning to the card would look for it. */
+          gtk_widget_grab_focus (GTK_WIDGET (row));
+          cm_test_save_screenshots (GTK_WIDGET (f->window), "verify-stopped");
         }
     }
   g_assert_true (cm_test_wait_for (verify_idle, row, 120));
@@ -821,13 +963,20 @@ test_verify_fake (Fixture       *f,
   g_assert_cmpfloat (fabs ((double) summary->usable_bytes / real - 1), <, 0.01);
   g_assert_true (g_str_has_prefix (cm_result_get_summary (result), "Fake capacity"));
 
-  cm_test_settle (0.1);
-  dialog = visible_dialog ();
-  g_assert_nonnull (dialog);
-  label = find_label (dialog, cm_result_get_summary (result));
-  g_assert_nonnull (label);
-  g_assert_true (gtk_widget_has_css_class (label, "error"));
-  close_dialog (f, dialog);
+  /* The verify's own page, the one History opens. */
+  result_page = assert_on_kind_page (f, "verify", CM_CHART_VERIFY);
+  g_assert_true (cm_result_page_get_result (result_page) == result);
+  g_assert_cmpint (cm_result_page_get_status (result_page), ==, CM_STATUS_BELOW);
+  cm_test_save_screenshots (GTK_WIDGET (f->window), "verify-fake-fresh");
+  /* Back on the card's page, the row says the answer (no stopped verify
+   * is left to carry on) and Show opens the page again. */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.escape", NULL);
+  g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "card");
+  g_assert_cmpfloat (cm_verify_row_get_stopped (row), <, 0);
+  answer = cm_summary_dup_answer (result, &status);
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ==, answer);
+  gtk_widget_activate (find_button (GTK_WIDGET (row), "_Show"));
+  g_assert_true (cm_test_wait_for (on_result_page, f, 10));
 
   open_newest_in_history (f, "verify", "SanDisk", CM_CHART_VERIFY, "verify-fake-saved");
 }
@@ -840,25 +989,42 @@ test_capacity_genuine (Fixture       *f,
                          /* A fast card: the check reads and rewrites 256 MiB. */
                          "--", "--set", "read.bandwidth-mb-s=400", "--set", "write.bandwidth-mb-s=400", NULL };
   CmCardPage *page;
+  CmResultPage *result_page;
   const char *outcome;
   gboolean fake = TRUE;
-  GtkWidget *dialog;
-  GtkWidget *label;
+  g_autofree char *subtitle = NULL;
+  g_autofree char *answer = NULL;
+  CmStatus status;
 
   if (!card_up (f, args))
     return;
 
-  dialog = check_capacity (f);
-  page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
+  /* The user looks at History meanwhile: the check that ends does not
+   * take them away from it. */
+  page = start_capacity_check (f);
+  g_assert_null (find_button (GTK_WIDGET (page), "_Show"));
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-history", NULL);
+  g_assert_true (cm_test_wait_for (capacity_checked, f, 120));
+  cm_test_settle (0.2);
+  g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "history");
+  g_assert_null (visible_dialog ());
+
+  /* Back on the card's page, its row says the answer, and Show opens the
+   * capacity check's page. */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.escape", NULL);
+  g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "card");
   outcome = cm_card_page_get_capacity_outcome (page, &fake);
   g_test_message ("shown: %s", outcome);
-
   g_assert_false (fake);
   g_assert_nonnull (strstr (outcome, "holds what it says"));
-  label = find_label (dialog, outcome);
-  g_assert_nonnull (label);
-  g_assert_true (gtk_widget_has_css_class (label, "success"));
-  close_dialog (f, dialog);
+  subtitle = g_strdup (cm_card_page_get_capacity_subtitle (page));
+  g_test_message ("row: %s", subtitle);
+  gtk_widget_activate (find_button (GTK_WIDGET (page), "_Show"));
+  result_page = assert_on_kind_page (f, "capacity", CM_CHART_CAPACITY_MAP);
+  g_assert_cmpint (cm_result_page_get_status (result_page), ==, CM_STATUS_MEETS);
+  answer = cm_summary_dup_answer (cm_result_page_get_result (result_page), &status);
+  g_assert_cmpstr (subtitle, ==, answer);
+  cm_test_save_screenshots (GTK_WIDGET (f->window), "capacity-genuine-fresh");
 }
 
 static void run_command (const char *command);
@@ -1028,12 +1194,9 @@ test_capacity_screens (Fixture       *f,
       g_assert_true (cm_test_wait_for (capacity_progress_shown, f, 60));
       save_screen (GTK_WIDGET (f->window), "running", w, h);
       g_assert_true (cm_test_wait_for (capacity_checked, f, 120));
-      cm_test_settle (0.2);
-      dialog = visible_dialog ();
-      g_assert_nonnull (dialog);
-      save_screen (dialog, "outcome", w, h);
-      adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "close");
-      gtk_window_close (GTK_WINDOW (dialog));
+      g_assert_true (cm_test_wait_for (on_result_page, f, 10));
+      save_screen (GTK_WIDGET (f->window), "outcome", w, h);
+      gtk_widget_activate_action (GTK_WIDGET (f->window), "win.escape", NULL);
       save_screen (GTK_WIDGET (f->window), "map", w, h);
     }
 }
@@ -1166,6 +1329,64 @@ test_quit_during_check (Fixture       *f,
   g_application_run (G_APPLICATION (f->app), 0, NULL);
   f->window = NULL;
 
+  after = device_checksum (card_get (f, "SIMCARD_DEV"));
+  g_assert_cmpstr (after, ==, before);
+}
+
+static gboolean
+checking_capacity (gpointer page)
+{
+  return cm_card_page_get_checking_capacity (page);
+}
+
+/* The capacity check's question by keys: the focus starts on Check Card
+ * (not on "Deeper check"), so Enter starts it; Escape mid-check stops it
+ * as its Cancel button does, without asking, since the card's data is
+ * put back (one rule with the run page: asked only when stopping throws
+ * figures away). */
+static void
+test_capacity_keys (Fixture       *f,
+                    gconstpointer  data)
+{
+  const char *args[] = { "good-a1", "--size", "512MiB", NULL };
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  CmCardPage *page;
+  GtkWidget *dialog;
+  GtkWidget *focus;
+
+  if (!card_up (f, args))
+    return;
+  before = device_checksum (card_get (f, "SIMCARD_DEV"));
+  open_window (f);
+  g_assert_true (cm_test_wait_for (card_listed, f, 20));
+  g_assert_true (cm_window_open_path (f->window, card_get (f, "SIMCARD_DEV")));
+  page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
+
+  cm_card_page_check_capacity (page);
+  cm_test_settle (0.3);
+  dialog = visible_dialog ();
+  g_assert_nonnull (dialog);
+  focus = gtk_window_get_focus (GTK_WINDOW (dialog));
+  g_assert_nonnull (focus);
+  g_test_message ("focus on %s “%s”", G_OBJECT_TYPE_NAME (focus),
+                  GTK_IS_BUTTON (focus) ? gtk_button_get_label (GTK_BUTTON (focus)) : "");
+  g_assert_true (GTK_IS_BUTTON (focus) && !GTK_IS_CHECK_BUTTON (focus));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (focus)), ==, "_Check Card");
+  g_assert_true (gtk_window_get_default_widget (GTK_WINDOW (dialog)) == focus);
+
+  /* Enter. */
+  g_assert_true (gtk_widget_activate (focus));
+  g_assert_true (cm_test_wait_for (checking_capacity, page, 5));
+  g_assert_true (cm_test_wait_for (capacity_progress_shown, f, 60));
+
+  /* Escape: stopped at once, nothing asked, the data put back. */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.escape", NULL);
+  cm_test_settle (0.1);
+  g_assert_null (visible_dialog ());
+  g_assert_true (cm_test_wait_for (capacity_checked, f, 60));
+  g_assert_null (visible_dialog ());
+  g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "card");
   after = device_checksum (card_get (f, "SIMCARD_DEV"));
   g_assert_cmpstr (after, ==, before);
 }
@@ -2191,6 +2412,8 @@ main (int   argc,
               fixture_set_up, test_restore_offer, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/unmounted-under-page", Fixture, NULL,
               fixture_set_up, test_unmounted_under_page, fixture_tear_down);
+  g_test_add ("/cardmark/app-simcard/capacity-keys", Fixture, NULL,
+              fixture_set_up, test_capacity_keys, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/quit-during-check", Fixture, NULL,
               fixture_set_up, test_quit_during_check, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/jobs-keep-awake", Fixture, NULL,

@@ -394,6 +394,41 @@ test_state_other_card (void)
 }
 
 static void
+test_peek_stopped (void)
+{
+  Prepared p;
+  CmVerifyRun *run;
+  g_autofree char *data = NULL;
+  g_autofree char *states = NULL;
+  gsize length = 0;
+  double expected;
+  char *at;
+
+  g_test_summary ("Where a stopped verify got, as the app says it before carrying on: from its state, "
+                  "and nothing from a state that fails its checksum or is not there");
+  prepared_init (&p, CM_VERIFY_FLAGS_NONE);
+  states = g_build_filename (p.folder, "states", NULL);
+  g_assert_cmpfloat (cm_verify_peek_stopped (p.folder, CM_VERIFY_MODE_FILES, 0, states), <, 0);
+
+  run = stopped_run (p.verify);
+  /* Written, none read back: half of the run. */
+  expected = (double) run->written_bytes / (2.0 * run->planned_bytes);
+  data = cm_verify_state_to_data (run, &length);
+  g_assert_cmpint (g_mkdir_with_parents (states, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (cm_verify_get_state_path (p.verify), data, length, NULL));
+  g_assert_cmpfloat_with_epsilon (cm_verify_peek_stopped (p.folder, CM_VERIFY_MODE_FILES, 0, states), expected, 1e-9);
+
+  at = strstr (data, "written-bytes=");
+  g_assert_nonnull (at);
+  at[strlen ("written-bytes=")] = '1';
+  g_assert_true (g_file_set_contents (cm_verify_get_state_path (p.verify), data, length, NULL));
+  g_assert_cmpfloat (cm_verify_peek_stopped (p.folder, CM_VERIFY_MODE_FILES, 0, states), <, 0);
+
+  cm_verify_run_free (run);
+  prepared_clear (&p);
+}
+
+static void
 test_state_bounds (void)
 {
   Prepared p;
@@ -501,6 +536,7 @@ main (int   argc,
   g_test_add_func ("/cardmark/verify/state-checksum", test_state_checksum);
   g_test_add_func ("/cardmark/verify/state-other-card", test_state_other_card);
   g_test_add_func ("/cardmark/verify/state-bounds", test_state_bounds);
+  g_test_add_func ("/cardmark/verify/peek-stopped", test_peek_stopped);
   g_test_add_func ("/cardmark/verify/read-only-keeps-no-state", test_read_only_keeps_no_state);
   g_test_add_func ("/cardmark/verify/one-at-a-time", test_one_at_a_time);
   g_test_add_func ("/cardmark/verify/empty-path", test_empty_path);

@@ -195,8 +195,8 @@ cm_application_startup (GApplication *app)
   g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (app), "cancel-test")), FALSE);
 
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.start-test", start_accels);
-  /* Escape asks first (win.ask-cancel): a key hit by mistake must not
-   * throw away minutes of testing. */
+  /* Escape, like the run page's Cancel, asks first (win.ask-cancel): a
+   * key hit by mistake must not throw away minutes of testing. */
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit_accels);
 }
 

@@ -58,6 +58,7 @@ struct _CmCardPage
   GtkWidget      *wear_row;
   GtkSpinner     *capacity_spinner;
   GtkButton      *capacity_button;
+  GtkButton      *capacity_show_button;
   GtkProgressBar *capacity_progress;
   CmChartView    *capacity_map;
 
@@ -251,6 +252,11 @@ fill_classes (CmCardPage *self)
       if (declared != NULL && g_strv_contains ((const char * const *) declared, classes[i]))
         gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (button), TRUE);
       gtk_flow_box_append (self->class_box, button);
+      /* One Tab stop a class: the button, not also the box's child
+       * around it, which is named after it for screen readers. */
+      gtk_widget_set_focusable (gtk_widget_get_parent (button), FALSE);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (gtk_widget_get_parent (button)),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, classes[i], -1);
     }
 }
 
@@ -304,6 +310,8 @@ fill_capacity (CmCardPage *self)
   gboolean can = can_check_capacity (self, &why_not);
 
   gtk_widget_set_sensitive (GTK_WIDGET (self->capacity_row), can);
+  gtk_widget_set_visible (GTK_WIDGET (self->capacity_show_button),
+                          self->capacity_result != NULL && self->capacity_job == NULL);
   /* The last check's answer stays in sight once its dialog is closed. */
   if (self->capacity_result != NULL)
     {
@@ -352,6 +360,8 @@ set_probing (CmCardPage *self,
       gtk_widget_add_tick_callback (GTK_WIDGET (self), scroll_to_capacity_cb, NULL, NULL);
     }
   gtk_spinner_set_spinning (self->capacity_spinner, probing);
+  if (probing)
+    gtk_widget_set_visible (GTK_WIDGET (self->capacity_show_button), FALSE);
   gtk_button_set_label (self->capacity_button, probing ? _("_Cancel") : _("_Check"));
   gtk_widget_set_sensitive (GTK_WIDGET (self->test_group), !probing);
   gtk_widget_set_sensitive (self->start_button, !probing);
@@ -376,25 +386,6 @@ capacity_progress_cb (CmCardPage *self)
   text = cm_job_dup_progress_text (self->capacity_job);
   adw_action_row_set_subtitle (self->capacity_row, text);
   gtk_progress_bar_set_fraction (self->capacity_progress, cm_job_get_progress (self->capacity_job));
-}
-
-static void
-show_outcome (CmCardPage *self)
-{
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  GtkWidget *dialog;
-  GtkWidget *label;
-
-  dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                   self->capacity_fake ? _("Fake Capacity") : _("Capacity Is Genuine"),
-                                   NULL);
-  label = gtk_label_new (self->capacity_outcome);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_justify (GTK_LABEL (label), GTK_JUSTIFY_CENTER);
-  gtk_widget_add_css_class (label, self->capacity_fake ? "error" : "success");
-  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), label);
-  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
-  gtk_window_present (GTK_WINDOW (dialog));
 }
 
 static void
@@ -436,7 +427,7 @@ capacity_state_cb (CmCardPage *self)
 
           cm_toast_show (GTK_WIDGET (self), message);
         }
-      show_outcome (self);
+      g_signal_emit (self, signals[SIGNAL_SHOW_RESULT], 0, self->capacity_result);
     }
 }
 
@@ -539,10 +530,13 @@ cm_card_page_check_capacity (CmCardPage *self)
                                     "check", _("_Check Card"),
                                     NULL);
   adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "check", ADW_RESPONSE_DESTRUCTIVE);
-  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  /* The check puts back what it overwrites: Enter starts it, and the
+   * focus starts on it, not on the "Deeper check" box. */
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "check");
   adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
   g_signal_connect_object (dialog, "response", G_CALLBACK (confirm_probe_cb), self, G_CONNECT_SWAPPED);
   gtk_window_present (GTK_WINDOW (dialog));
+  gtk_widget_grab_focus (gtk_window_get_default_widget (GTK_WINDOW (dialog)));
 }
 
 /* The sentence the last capacity check showed, or NULL. */
@@ -628,9 +622,11 @@ row_busy_cb (CmCardPage *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_JOB]);
 }
 
+/* A verify, a wear test or a capacity check of the card ended, or its
+ * Show was clicked: the document's page. */
 static void
-wear_show_result_cb (CmCardPage *self,
-                     CmResult   *result)
+row_show_result_cb (CmCardPage *self,
+                    CmResult   *result)
 {
   g_signal_emit (self, signals[SIGNAL_SHOW_RESULT], 0, result);
 }
@@ -722,6 +718,13 @@ capacity_button_clicked_cb (CmCardPage *self)
 }
 
 static void
+capacity_show_clicked_cb (CmCardPage *self)
+{
+  if (self->capacity_result != NULL)
+    row_show_result_cb (self, self->capacity_result);
+}
+
+static void
 cm_card_page_dispose (GObject *object)
 {
   CmCardPage *self = CM_CARD_PAGE (object);
@@ -778,9 +781,12 @@ cm_card_page_class_init (CmCardPageClass *klass)
 
   /**
    * CmCardPage::show-result:
-   * @result: a document of the page's card to show: a wear test's
+   * @result: a document of the page's card to show: a capacity check's,
+   *   a verify's or a wear test's, that just ended or whose Show was
+   *   clicked
    *
-   * The window shows its page.
+   * The window shows its page, if the card's page is still the one in
+   * sight.
    */
   signals[SIGNAL_SHOW_RESULT] =
     g_signal_new ("show-result", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
@@ -803,6 +809,8 @@ cm_card_page_class_init (CmCardPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, capacity_progress);
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, capacity_map);
   gtk_widget_class_bind_template_callback (widget_class, capacity_button_clicked_cb);
+  gtk_widget_class_bind_template_child (widget_class, CmCardPage, capacity_show_button);
+  gtk_widget_class_bind_template_callback (widget_class, capacity_show_clicked_cb);
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, method_warning);
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, method_warning_label);
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, method_fix_button);
@@ -838,10 +846,11 @@ cm_card_page_new (CmCardItem *item)
   self->verify_row = cm_verify_row_new (item);
   adw_preferences_group_add (self->capacity_group, self->verify_row);
   g_signal_connect_object (self->verify_row, "notify::busy", G_CALLBACK (row_busy_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->verify_row, "show-result", G_CALLBACK (row_show_result_cb), self, G_CONNECT_SWAPPED);
   self->wear_row = cm_wear_row_new (item);
   adw_preferences_group_add (self->capacity_group, self->wear_row);
   g_signal_connect_object (self->wear_row, "notify::busy", G_CALLBACK (row_busy_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->wear_row, "show-result", G_CALLBACK (wear_show_result_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->wear_row, "show-result", G_CALLBACK (row_show_result_cb), self, G_CONNECT_SWAPPED);
   update_method_warning (self);
 
   return self;

@@ -106,12 +106,18 @@ draw_cb (GtkDrawingArea *area,
     cm_chart_draw (cr, kind, self->results, width, height, &style);
 }
 
+/* Its name is the chart's title; its description, the figures in
+ * words, is its text alternative. */
 static void
 update_description (CmChartView *self)
 {
   g_autofree char *text = cm_chart_view_dup_description (self);
+  CmChartKind kind;
+  const char *name = cm_chart_view_get_chart_kind (self, &kind) ? cm_chart_kind_get_title (kind)
+                                                                : _("Speed as the test runs");
 
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, name,
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text,
                                   -1);
 }
@@ -314,8 +320,10 @@ cm_chart_view_dup_description (CmChartView *self)
     return cm_chart_describe_live (self->live);
   if (kind == CM_CHART_CAPACITY_MAP && self->capacity != NULL)
     return cm_chart_describe_capacity (self->capacity, self->capacity_device);
-  if (self->results->len == 0)
-    return g_strdup (cm_chart_kind_get_title (kind));
+  /* Said in words, not left to a title that reads like a chart. */
+  if (self->results->len == 0 || !cm_chart_view_has_data (self))
+    /* Translators: a chart's text alternative when it has nothing to show, "Write speed over time: nothing measured." */
+    return g_strdup_printf (_("%s: nothing measured."), cm_chart_kind_get_title (kind));
   return cm_chart_describe (kind, self->results);
 }
 

@@ -210,6 +210,8 @@ new_row_button (CmHistoryPage *self,
   GtkWidget *button = gtk_button_new_from_icon_name (icon);
 
   gtk_widget_set_tooltip_text (button, tooltip);
+  /* An icon has no name to read out: the tooltip's words are it. */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, tooltip, -1);
   gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
   gtk_widget_add_css_class (button, "flat");
   g_object_set_data (G_OBJECT (button), "cm-result", result);
@@ -225,6 +227,7 @@ new_result_row (CmHistoryPage *self,
   GtkWidget *check = gtk_check_button_new ();
   GtkWidget *open;
   g_autofree char *title = cm_summary_dup_card_title (result);
+  g_autofree char *pick = NULL;
   g_autofree char *facts = dup_facts (result);
   g_autofree char *figures = dup_figures (result);
   g_autofree char *subtitle = figures[0] != '\0' ? g_strdup_printf ("%s\n%s", facts, figures) : g_strdup (facts);
@@ -237,6 +240,10 @@ new_result_row (CmHistoryPage *self,
   adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
   adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 0);
   gtk_widget_set_valign (check, GTK_ALIGN_CENTER);
+  /* GTK 4.8 names nothing after a row it is labelled by: the box says
+   * what it picks itself. */
+  pick = g_strdup_printf (_("Compare %s"), title);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (check), GTK_ACCESSIBLE_PROPERTY_LABEL, pick, -1);
   gtk_accessible_update_relation (GTK_ACCESSIBLE (check),
                                   GTK_ACCESSIBLE_RELATION_LABELLED_BY, row, NULL,
                                   -1);

@@ -168,7 +168,9 @@ look_for_journals (CmJournalWatch *self)
     {
       g_autoptr(CmCardItem) item = g_list_model_get_item (self->devices, i);
 
-      if (g_hash_table_contains (self->offered, cm_card_item_get_device (item)) || !has_journal (item))
+      /* A folder in the list has no device: no journal, and no key. */
+      if (cm_card_item_get_device (item) == NULL ||
+          g_hash_table_contains (self->offered, cm_card_item_get_device (item)) || !has_journal (item))
         continue;
       offer (self, item);
       return;

@@ -130,8 +130,12 @@ fill_claims (CmResultPage *self)
       GtkWidget *row = adw_expander_row_new ();
       GtkWidget *status = gtk_label_new (status_label (claim->status));
       g_autofree char *css = g_strdup_printf ("status-%s", cm_status_to_string (claim->status));
+      /* Translators: a class and its verdict as a screen reader says them, "U3: Meets" */
+      g_autofree char *name = g_strdup_printf (_("%s: %s"), claim->klass, status_label (claim->status));
 
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), claim->klass);
+      /* libadwaita 1.2 gives an expander row no accessible name. */
+      gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
       if (claim->reason != NULL)
         adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (row), claim->reason);
       gtk_widget_add_css_class (status, css);
@@ -650,6 +654,11 @@ static void
 cm_result_page_init (CmResultPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* The summary can be selected with the pointer, but is no Tab stop:
+   * the page's first stop is its first button, so that the focus a run's
+   * page hands on lands there rather than selecting the whole summary
+   * (Copy Summary copies it from the keyboard). */
+  gtk_widget_set_focusable (GTK_WIDGET (self->summary_label), FALSE);
 }
 
 CmResultPage *

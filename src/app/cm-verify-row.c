@@ -4,12 +4,15 @@
  *
  * "Verify Every Byte…" on a card's page: asks, starts a "verify" job
  * (cm-job-verify.c) in the application, shows its progress in the row's
- * subtitle and its findings in a dialog; the job keeps the result in the
- * history, and goes on when the page is left. A mounted
+ * subtitle; when it ends, its findings open on the verify's page (the
+ * "show-result" signal), the row says its answer and Show opens it again.
+ * The job keeps the result in the history, and goes on when the page is
+ * left. A mounted
  * card or a folder is verified in F3's files, leaving its own files
  * alone; an unmounted card is verified whole, after a red confirmation.
  * A verify that was stopped (cancelled, the window closed, the card
- * pulled) carries on when it is started again on the same card.
+ * pulled) carries on when it is started again on the same card: the row
+ * says where it stopped, and asks to carry on from there.
  */
 
 #include "config.h"
@@ -20,8 +23,8 @@
 #include "cm-application.h"
 #include "cm-backend.h"
 #include "cm-card-page.h"
-#include "cm-chart-view.h"
 #include "cm-history.h"
+#include "cm-summary.h"
 #include "cm-toast.h"
 #include "cm-verify.h"
 
@@ -35,9 +38,11 @@ struct _CmVerifyRow
   CmJob         *job;           /* the verify that runs, watched */
   gboolean       told_resuming;
   CmResult      *result;        /* the last one */
+  double         stopped;       /* where a stopped verify of the card got, 0–1, or -1 */
 
   GtkSpinner    *spinner;
   GtkButton     *button;
+  GtkButton     *show_button;
 };
 
 G_DEFINE_FINAL_TYPE (CmVerifyRow, cm_verify_row, ADW_TYPE_ACTION_ROW)
@@ -49,6 +54,13 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
+
+enum {
+  SIGNAL_SHOW_RESULT,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 /* Where the verify goes: a folder (a mounted card's, or one the user
  * picked), or the whole device; NULL with @why_not when it may not. */
@@ -76,16 +88,45 @@ choose_path (CmVerifyRow  *self,
   return NULL;
 }
 
+/* Where a stopped verify of the card got, read from what it saved. */
+static void
+peek_stopped (CmVerifyRow *self,
+              const char  *path,
+              gboolean     device)
+{
+  self->stopped = path != NULL
+                  ? cm_verify_peek_stopped (path, device ? CM_VERIFY_MODE_DEVICE : CM_VERIFY_MODE_FILES,
+                                            cm_card_item_get_size (self->item), NULL)
+                  : -1;
+}
+
 static void
 fill_subtitle (CmVerifyRow *self)
 {
   const char *why_not = NULL;
-  gboolean device;
+  gboolean device = FALSE;
   const char *path = self->item ? choose_path (self, &device, &why_not) : NULL;
 
+  peek_stopped (self, path, device);
   gtk_widget_set_sensitive (GTK_WIDGET (self->button), path != NULL || self->job != NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->show_button), self->result != NULL && self->job == NULL);
   if (path == NULL)
     adw_action_row_set_subtitle (ADW_ACTION_ROW (self), why_not ? why_not : "");
+  else if (self->stopped >= 0)
+    {
+      /* Translators: "Stopped at 34 %. Verify again to carry on from there." */
+      g_autofree char *text = g_strdup_printf (_("Stopped at %d %%. Verify again to carry on from there."),
+                                               (int) (self->stopped * 100));
+
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (self), text);
+    }
+  else if (self->result != NULL)
+    {
+      CmStatus status;
+      g_autofree char *answer = cm_summary_dup_answer (self->result, &status);
+
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (self), answer);
+    }
   else if (device)
     adw_action_row_set_subtitle (ADW_ACTION_ROW (self),
                                  _("Writes the whole card and reads it back, to find bad or missing storage. Erases the card."));
@@ -103,6 +144,8 @@ set_busy (CmVerifyRow *self,
   gtk_button_set_label (self->button, busy ? _("_Stop") : _("_Verify"));
   if (!busy)
     fill_subtitle (self);
+  else
+    gtk_widget_set_visible (GTK_WIDGET (self->show_button), FALSE);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
 
@@ -126,35 +169,6 @@ progress_cb (CmVerifyRow *self)
     }
   text = cm_job_dup_progress_text (self->job);
   adw_action_row_set_subtitle (ADW_ACTION_ROW (self), text);
-}
-
-static void
-show_outcome (CmVerifyRow *self)
-{
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  const CmVerifySummary *summary = cm_result_get_verify (self->result);
-  gboolean lost = cm_verify_summary_lost_data (summary);
-  g_autoptr(GPtrArray) results = g_ptr_array_new ();
-  GtkWidget *dialog, *box, *label, *chart;
-
-  dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                   lost ? _("Data Was Lost") : _("Every Byte Came Back"), NULL);
-  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
-  label = gtk_label_new (cm_result_get_summary (self->result));
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_justify (GTK_LABEL (label), GTK_JUSTIFY_CENTER);
-  gtk_widget_add_css_class (label, lost ? "error" : "success");
-  gtk_box_append (GTK_BOX (box), label);
-
-  g_ptr_array_add (results, self->result);
-  chart = cm_chart_view_new (CM_CHART_VERIFY);
-  cm_chart_view_set_results (CM_CHART_VIEW (chart), results);
-  gtk_widget_set_size_request (chart, 420, -1);
-  gtk_box_append (GTK_BOX (box), chart);
-
-  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), box);
-  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
-  gtk_window_present (GTK_WINDOW (dialog));
 }
 
 static void start (CmVerifyRow *self,
@@ -184,9 +198,11 @@ state_cb (CmVerifyRow *self)
   g_clear_object (&self->job);
   if (self->item == NULL)
     return;  /* the row went away; the job saved what it did */
-  set_busy (self, FALSE);
 
   error = cm_job_get_error (job);
+  if (cm_job_get_result (job) != NULL)
+    g_set_object (&self->result, cm_job_get_result (job));
+  set_busy (self, FALSE);
   if (cm_job_get_state (job) == CM_JOB_STATE_CANCELLED)
     cm_toast_show (GTK_WIDGET (self), _("Verify stopped. What was done is kept: verify again to carry on."));
   else if (g_error_matches (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NOT_THIS_CARD) && verifies_device (self))
@@ -195,7 +211,6 @@ state_cb (CmVerifyRow *self)
     cm_toast_show (GTK_WIDGET (self), error->message);
   else if (cm_job_get_result (job) != NULL)
     {
-      g_set_object (&self->result, cm_job_get_result (job));
       if (cm_job_get_save_error (job) != NULL)
         {
           g_autofree char *message = g_strdup_printf (_("The result could not be kept in the history: %s"),
@@ -203,7 +218,7 @@ state_cb (CmVerifyRow *self)
 
           cm_toast_show (GTK_WIDGET (self), message);
         }
-      show_outcome (self);
+      g_signal_emit (self, signals[SIGNAL_SHOW_RESULT], 0, self->result);
     }
 }
 
@@ -297,6 +312,52 @@ offer_start_over (CmVerifyRow *self)
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
+/* Asks before a verify starts: it always writes to the card. */
+static void
+ask (CmVerifyRow           *self,
+     const char            *heading,
+     const char            *body,
+     const char            *verb,
+     AdwResponseAppearance  appearance)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *dialog;
+
+  dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, heading, body);
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
+                                    "cancel", _("_Cancel"),
+                                    "verify", verb,
+                                    NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "verify", appearance);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  g_signal_connect_object (dialog, "response", G_CALLBACK (confirm_cb), self, G_CONNECT_SWAPPED);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/* A verify that was stopped is carried on, not started again: the
+ * question says from where, and that it goes on writing. */
+static void
+ask_carry_on (CmVerifyRow *self,
+              gboolean     device,
+              const char  *path)
+{
+  int percent = (int) (self->stopped * 100);
+  g_autofree char *body = NULL;
+
+  if (device)
+    /* Translators: "…stopped at 34 % done. CardMark carries on from there…" */
+    body = g_strdup_printf (_("The verify of this card stopped at %d %% done. CardMark carries on from there: it "
+                              "writes the rest of the card and reads all of it back, overwriting what was put on "
+                              "the card since. You can stop at any time and carry on later."), percent);
+  else
+    body = g_strdup_printf (_("The verify of %s stopped at %d %% done. CardMark carries on from there, filling the "
+                              "rest of the free space with test files and reading them back. Your own files are "
+                              "not touched."), path, percent);
+  ask (self, _("Carry On Verifying?"), body, _("_Carry On"),
+       device ? ADW_RESPONSE_DESTRUCTIVE : ADW_RESPONSE_SUGGESTED);
+}
+
 /* Starts after asking, or stops the verify that is running. */
 void
 cm_verify_row_activate (CmVerifyRow *self)
@@ -304,8 +365,6 @@ cm_verify_row_activate (CmVerifyRow *self)
   const char *why_not = NULL;
   gboolean device;
   const char *path;
-  GtkRoot *root;
-  GtkWidget *dialog;
   g_autofree char *body = NULL;
   g_autofree char *size = NULL;
 
@@ -321,9 +380,14 @@ cm_verify_row_activate (CmVerifyRow *self)
       cm_toast_show (GTK_WIDGET (self), why_not);
       return;
     }
+  peek_stopped (self, path, device);
+  if (self->stopped >= 0)
+    {
+      ask_carry_on (self, device, path);
+      return;
+    }
 
   size = g_format_size (cm_card_item_get_size (self->item));
-  root = gtk_widget_get_root (GTK_WIDGET (self));
   if (device)
     body = g_strdup_printf (_("Everything on this %s card will be destroyed: CardMark writes all of it and reads it back. "
                               "A large card takes hours; you can stop at any time and carry on later."), size);
@@ -331,24 +395,32 @@ cm_verify_row_activate (CmVerifyRow *self)
     body = g_strdup_printf (_("CardMark fills the free space in %s with test files (1.h2w, 2.h2w, …, as F3 writes), "
                               "reads them back and removes them. Your own files are not touched. "
                               "A large card takes hours; you can stop at any time and carry on later."), path);
-  dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                   device ? _("Erase and Verify the Whole Card?") : _("Verify Every Byte?"), body);
-  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
-                                    "cancel", _("_Cancel"),
-                                    "verify", device ? _("_Erase and Verify") : _("_Verify"),
-                                    NULL);
-  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "verify",
-                                              device ? ADW_RESPONSE_DESTRUCTIVE : ADW_RESPONSE_SUGGESTED);
-  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
-  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
-  g_signal_connect_object (dialog, "response", G_CALLBACK (confirm_cb), self, G_CONNECT_SWAPPED);
-  gtk_window_present (GTK_WINDOW (dialog));
+  ask (self, device ? _("Erase and Verify the Whole Card?") : _("Verify Every Byte?"), body,
+       device ? _("_Erase and Verify") : _("_Verify"),
+       device ? ADW_RESPONSE_DESTRUCTIVE : ADW_RESPONSE_SUGGESTED);
 }
 
 static void
 button_clicked_cb (CmVerifyRow *self)
 {
   cm_verify_row_activate (self);
+}
+
+static void
+show_clicked_cb (CmVerifyRow *self)
+{
+  if (self->result != NULL)
+    g_signal_emit (self, signals[SIGNAL_SHOW_RESULT], 0, self->result);
+}
+
+/* Where the stopped verify of the card got, 0–1, or -1 when there is
+ * none to carry on; for the tests. */
+double
+cm_verify_row_get_stopped (CmVerifyRow *self)
+{
+  g_return_val_if_fail (CM_IS_VERIFY_ROW (self), -1);
+
+  return self->stopped;
 }
 
 gboolean
@@ -437,15 +509,28 @@ cm_verify_row_class_init (CmVerifyRowClass *klass)
                           G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
+  /**
+   * CmVerifyRow::show-result:
+   * @result: the verify that ended, or the last one when Show is clicked
+   *
+   * The window shows its page.
+   */
+  signals[SIGNAL_SHOW_RESULT] =
+    g_signal_new ("show-result", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, CM_TYPE_RESULT);
+
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/cardmark/CardMark/ui/cm-verify-row.ui");
   gtk_widget_class_bind_template_child (widget_class, CmVerifyRow, spinner);
   gtk_widget_class_bind_template_child (widget_class, CmVerifyRow, button);
+  gtk_widget_class_bind_template_child (widget_class, CmVerifyRow, show_button);
   gtk_widget_class_bind_template_callback (widget_class, button_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, show_clicked_cb);
 }
 
 static void
 cm_verify_row_init (CmVerifyRow *self)
 {
+  self->stopped = -1;
   gtk_widget_init_template (GTK_WIDGET (self));
 }
 

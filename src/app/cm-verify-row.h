@@ -23,6 +23,7 @@ void       cm_verify_row_set_item   (CmVerifyRow *self,
 gboolean   cm_verify_row_get_busy   (CmVerifyRow *self);
 void       cm_verify_row_activate   (CmVerifyRow *self);
 CmResult  *cm_verify_row_get_result (CmVerifyRow *self);
+double     cm_verify_row_get_stopped (CmVerifyRow *self);
 CmJob     *cm_verify_row_get_job    (CmVerifyRow *self);
 void       cm_verify_row_follow_job (CmVerifyRow *self,
                                      CmJob       *job);

@@ -344,17 +344,27 @@ ask_cancel_cb (AdwMessageDialog *dialog,
     cm_window_cancel_test (self);
 }
 
-/* Escape during a run: stopping throws the run away, so it is asked. */
+/* Stopping the job on screen, by Escape or by its Cancel or Stop button
+ * alike: one rule, by what stopping loses. A benchmark's figures are
+ * thrown away, so that is asked; a verify carries on later, a capacity
+ * check puts the card's data back and a wear test keeps its rounds, so
+ * they stop at once. */
 static void
 ask_cancel_action (GtkWidget  *widget,
                    const char *action_name,
                    GVariant   *param)
 {
   CmWindow *self = CM_WINDOW (widget);
+  CmJob *job = _cm_window_get_shown_job (self);
   GtkWidget *dialog;
 
-  if (_cm_window_get_shown_job (self) == NULL)
+  if (job == NULL)
     return;
+  if (job != self->job)
+    {
+      cm_window_cancel_test (self);
+      return;
+    }
 
   dialog = adw_message_dialog_new (GTK_WINDOW (self), _("Stop the Test?"),
                                    _("The figures measured so far are thrown away."));
@@ -369,8 +379,9 @@ ask_cancel_action (GtkWidget  *widget,
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
-/* Escape: during a run, asks whether to stop it; else goes back, as the
- * back button would (from History, a result, Compare). */
+/* Escape: during a run, stops it as its Cancel button does (asking
+ * first for a benchmark); else goes back, as the back button would (from
+ * History, a result, Compare). */
 static void
 escape_action (GtkWidget  *widget,
                const char *action_name,

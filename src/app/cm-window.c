@@ -14,6 +14,7 @@
 #include <gio/gunixmounts.h>
 #include <sys/stat.h>
 
+#include "cm-accessible.h"
 #include "cm-backend.h"
 #include "cm-journal-watch.h"
 #include "cm-summary.h"
@@ -137,6 +138,7 @@ replace_page (CmWindow     *self,
     gtk_stack_remove (self->stack, old);
   gtk_stack_add_named (self->stack, widget, page_name (page));
   set_page_widget (self, page, widget);
+  cm_accessible_fix_mnemonics (widget);
 }
 
 CmWindowPage
@@ -238,12 +240,17 @@ _cm_window_drop_card_page (CmWindow *self)
   _cm_window_actions_update (self);
 }
 
-/* A document a card's page made (a wear test's): its page, from which
- * Back returns to the card. */
+/* A document a card's page made (a capacity check's, a verify's, a wear
+ * test's): its page, from which Back returns to the card. A check that
+ * ends while the user looks at something else does not take them away
+ * from it: the card's row keeps the answer, and its Show. */
 static void
-show_saved_result_cb (CmWindow *self,
-                      CmResult *result)
+show_saved_result_cb (CmWindow   *self,
+                      CmResult   *result,
+                      CmCardPage *page)
 {
+  if (page != self->card_page || _cm_window_get_visible_page (self) != CM_WINDOW_PAGE_CARD)
+    return;
   _cm_window_show_result (self, result);
 }
 
@@ -344,6 +351,20 @@ _cm_window_go_back (CmWindow *self)
     }
 }
 
+/* A run just finished is its kind's ("Capacity check"); a benchmark is
+ * @fallback. */
+static const char *
+result_subtitle (CmWindow   *self,
+                 const char *fallback)
+{
+  CmResult *result = _cm_window_get_visible_result (self);
+  const char *kind = result != NULL ? cm_result_get_kind (result) : NULL;
+
+  if (kind == NULL || g_str_equal (kind, "bench"))
+    return fallback;
+  return cm_job_kind_get_title (kind);
+}
+
 /* The title says where one is: the card and what is being done with it,
  * a result's card, or the history. */
 static void
@@ -352,7 +373,12 @@ visible_page_changed_cb (CmWindow   *self,
                          GtkStack   *stack)
 {
   CmWindowPage page = _cm_window_get_visible_page (self);
-  const char *card = self->card_page != NULL ? cm_card_item_get_name (cm_card_page_get_item (self->card_page)) : NULL;
+  const char *card;
+
+  /* What a page made since it was added (History's rows) too. */
+  if (gtk_stack_get_visible_child (stack) != NULL)
+    cm_accessible_fix_mnemonics (gtk_stack_get_visible_child (stack));
+  card = self->card_page != NULL ? cm_card_item_get_name (cm_card_page_get_item (self->card_page)) : NULL;
 
   /* The run page is the benchmark's card, whichever card page is made. */
   if (page == CM_WINDOW_PAGE_RUN && self->run_item != NULL)
@@ -364,7 +390,7 @@ visible_page_changed_cb (CmWindow   *self,
 
       adw_window_title_set_title (self->window_title, title);
       adw_window_title_set_subtitle (self->window_title,
-                                     page == CM_WINDOW_PAGE_SAVED ? _("Saved result") : _("Result"));
+                                     page == CM_WINDOW_PAGE_SAVED ? _("Saved result") : result_subtitle (self, _("Result")));
     }
   else if (page == CM_WINDOW_PAGE_HISTORY)
     {
@@ -382,7 +408,7 @@ visible_page_changed_cb (CmWindow   *self,
       if (page == CM_WINDOW_PAGE_RUN)
         adw_window_title_set_subtitle (self->window_title, _("Testing"));
       else if (page == CM_WINDOW_PAGE_RESULT)
-        adw_window_title_set_subtitle (self->window_title, _("Result"));
+        adw_window_title_set_subtitle (self->window_title, result_subtitle (self, _("Result")));
       else
         adw_window_title_set_subtitle (self->window_title, NULL);
     }
@@ -667,6 +693,7 @@ cm_window_init (CmWindow *self)
   g_autoptr(GListModel) devices = NULL;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  cm_accessible_fix_mnemonics (GTK_WIDGET (self));
 
   self->settings = g_settings_new (APP_ID);
   self->history = cm_history_new_default ();

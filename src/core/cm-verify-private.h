@@ -130,6 +130,7 @@ void     cm_verify_run_add_region      (CmVerifyRun  *run,
                                         guint64       start,
                                         guint64       end);
 void     cm_verify_run_save_state      (CmVerifyRun  *run);
+double   cm_verify_run_get_fraction    (CmVerifyRun  *run);
 void     cm_verify_run_report_progress (CmVerifyRun  *run,
                                         gboolean      force);
 void     cm_verify_run_account         (CmVerifyRun  *run,

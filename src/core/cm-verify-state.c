@@ -394,13 +394,24 @@ progress_free (gpointer data)
   g_free (p);
 }
 
+/* How much of the run is done, 0–1: writing the card is the first half,
+ * reading it back the second. */
+double
+cm_verify_run_get_fraction (CmVerifyRun *run)
+{
+  double total = run->planned_bytes * 2.0;
+  double done = MIN (run->written_bytes, run->planned_bytes) + run->read_bytes;
+
+  return total > 0 ? CLAMP (done / total, 0, 1) : 0;
+}
+
 void
 cm_verify_run_report_progress (CmVerifyRun *run,
                                gboolean     force)
 {
   gint64 now = g_get_monotonic_time ();
   Progress *p;
-  double write_rate, read_rate, total, done, left;
+  double write_rate, read_rate, left;
 
   if (!force && now - run->last_progress < PROGRESS_EVERY_US)
     return;
@@ -408,8 +419,6 @@ cm_verify_run_report_progress (CmVerifyRun *run,
 
   write_rate = run->write_seconds > 0 ? run->written_bytes / run->write_seconds : 0;
   read_rate = run->read_seconds > 0 ? run->read_bytes / run->read_seconds : write_rate;
-  total = run->planned_bytes * 2.0;
-  done = MIN (run->written_bytes, run->planned_bytes) + run->read_bytes;
   if (run->phase == CM_VERIFY_PHASE_WRITE)
     left = write_rate > 0 ? (run->planned_bytes - MIN (run->written_bytes, run->planned_bytes)) / write_rate +
                             run->planned_bytes / (read_rate > 0 ? read_rate : write_rate) : -1;
@@ -419,7 +428,7 @@ cm_verify_run_report_progress (CmVerifyRun *run,
   p = g_new0 (Progress, 1);
   p->self = g_object_ref (run->self);
   p->phase = run->phase;
-  p->fraction = total > 0 ? CLAMP (done / total, 0, 1) : 0;
+  p->fraction = cm_verify_run_get_fraction (run);
   p->mb_per_s = (run->phase == CM_VERIFY_PHASE_WRITE ? write_rate : read_rate) / 1e6;
   p->seconds_left = left;
   g_main_context_invoke_full (run->context, G_PRIORITY_DEFAULT, emit_progress_cb, p, progress_free);

@@ -245,6 +245,55 @@ device_mounts (const char *device,
   return mounts;
 }
 
+/**
+ * cm_verify_peek_stopped:
+ * @path: a card's device, or a folder on a mounted card
+ * @mode: whether @path is verified whole or in files
+ * @device_bytes: the device's size, in device mode
+ * @state_folder: (nullable): where stopped runs are kept; NULL for the
+ *   default, the one a run uses
+ *
+ * How far the stopped verify saved for @path got, 0–1, as its progress
+ * said; -1 when none is saved or the saved one does not hold up (its
+ * checksum, its card, its bounds, read as a run reads them). That the
+ * card in hand holds what it wrote is proved only when carrying on.
+ */
+double
+cm_verify_peek_stopped (const char   *path,
+                        CmVerifyMode  mode,
+                        guint64       device_bytes,
+                        const char   *state_folder)
+{
+  g_autoptr(CmVerify) self = NULL;
+  CmVerifyRun *run;
+  struct statvfs st;
+  double fraction = -1;
+
+  g_return_val_if_fail (path != NULL, -1);
+
+  self = cm_verify_new (path, 0);
+  self->mode = mode;
+  self->state_folder = g_strdup (state_folder);
+  if (mode == CM_VERIFY_MODE_DEVICE)
+    {
+      self->card_bytes = device_bytes;
+      set_state_path (self, device_identity (self->path, device_bytes));
+    }
+  else if (statvfs (self->path, &st) == 0)
+    {
+      self->card_bytes = (guint64) st.f_blocks * st.f_frsize;
+      set_state_path (self, folder_identity (&st));
+    }
+  if (self->card_bytes < CM_VERIFY_SECTOR || !cm_verify_has_saved_state (self))
+    return -1;
+
+  run = cm_verify_run_new (self, NULL);
+  if (cm_verify_state_load (run, NULL))
+    fraction = cm_verify_run_get_fraction (run);
+  cm_verify_run_free (run);
+  return fraction;
+}
+
 /* One verify of a folder at a time, across processes: an flock on a
  * descriptor of the folder, held until the run is over. (The job's card
  * lock keeps out every other job of the card too.) Takes @fd. */

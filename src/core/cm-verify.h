@@ -96,6 +96,10 @@ const char   *cm_verify_get_folder       (CmVerify            *self);
 const char   *cm_verify_get_state_path   (CmVerify            *self);
 gboolean      cm_verify_has_saved_state  (CmVerify            *self);
 gboolean      cm_verify_get_resuming     (CmVerify            *self);
+double        cm_verify_peek_stopped     (const char          *path,
+                                          CmVerifyMode         mode,
+                                          guint64              device_bytes,
+                                          const char          *state_folder);
 
 void          cm_verify_run_async        (CmVerify            *self,
                                           GCancellable        *cancellable,
