@@ -159,6 +159,28 @@ test_csv_quoting (void)
   g_assert_nonnull (strstr (csv, ",meets,"));
 }
 
+/* A name from a hostile document: no control character or bidi override
+ * reaches the file, and a spreadsheet does not run it as a formula. */
+static void
+test_csv_hostile (void)
+{
+  g_autoptr(CmResult) result = load ("good-capacity.json");
+  g_autoptr(GPtrArray) results = g_ptr_array_new ();
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autofree char *csv = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  cm_result_set_name (result, "=HYPERLINK(\"x\")\x1b]0;t\x07\r\n\u202e");
+  g_ptr_array_add (results, result);
+  rows = cm_batch_report_build (results);
+  csv = cm_batch_report_dup_csv (rows);
+  g_assert_nonnull (strstr (csv, "\r\n\"'=HYPERLINK(\"\"x\"\")]0;t · "));
+  g_assert_null (strchr (csv, '\x1b'));
+  g_assert_null (strstr (csv, "\u202e"));
+  lines = g_strsplit (csv, "\r\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 3);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -170,6 +192,7 @@ main (int   argc,
   g_test_add_func ("/cardmark/batch-report/unknown-figures", test_unknown_figures);
   g_test_add_func ("/cardmark/batch-report/newest-counts", test_newest_counts);
   g_test_add_func ("/cardmark/batch-report/csv-quoting", test_csv_quoting);
+  g_test_add_func ("/cardmark/batch-report/csv-hostile", test_csv_hostile);
 
   return g_test_run ();
 }

@@ -14,6 +14,7 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <string.h>
 
 #include "cm-card-info.h"
 #include "cm-endurance.h"
@@ -264,22 +265,47 @@ cm_batch_row_dup_size (const CmBatchRow *row,
   return bytes >= 0 ? g_format_size (bytes) : g_strdup ("—");
 }
 
-/* RFC 4180: a field with a comma, a quote or a line break is quoted,
- * its quotes doubled. */
+/* Names and words come from documents anyone may have written: control
+ * characters and bidi overrides go, and a field a spreadsheet would take
+ * for a formula starts with an apostrophe. */
+static char *
+dup_safe_text (const char *text)
+{
+  GString *safe = g_string_new (NULL);
+
+  if (strchr ("=+-@", text[0]) != NULL && text[0] != '\0')
+    g_string_append_c (safe, '\'');
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char_validated (p, -1);
+
+      if (c == (gunichar) -1 || c == (gunichar) -2)
+        break;
+      if (g_unichar_type (c) == G_UNICODE_CONTROL || g_unichar_type (c) == G_UNICODE_FORMAT)
+        continue;
+      g_string_append_unichar (safe, c);
+    }
+  return g_string_free (safe, FALSE);
+}
+
+/* RFC 4180: a field with a comma or a quote is quoted, its quotes
+ * doubled. */
 static void
 append_field (GString    *csv,
               const char *text,
               gboolean    last)
 {
-  if (strpbrk (text, ",\"\r\n") != NULL)
+  g_autofree char *safe = dup_safe_text (text);
+
+  if (strpbrk (safe, ",\"") != NULL)
     {
-      g_autoptr(GString) quoted = g_string_new (text);
+      g_autoptr(GString) quoted = g_string_new (safe);
 
       g_string_replace (quoted, "\"", "\"\"", 0);
       g_string_append_printf (csv, "\"%s\"", quoted->str);
     }
   else
-    g_string_append (csv, text);
+    g_string_append (csv, safe);
   g_string_append (csv, last ? "\r\n" : ",");
 }
 
