@@ -72,15 +72,15 @@ sustained_mark (CmResult     *result,
   return cm_test_result_get_sustained_mb_per_s (sustained != NULL ? sustained : test);
 }
 
-/* "7617" as "7.6k", "23.4" MB/s as it is: short enough that the figures
- * of neighbouring bars stay apart. */
+/* "7617" IOPS as "7.6k", "23.4" MB/s as it is: short enough that the
+ * figures of neighbouring bars stay apart. */
 static char *
 dup_value_label (double   value,
                  gboolean iops)
 {
-  if (value >= 100000)
+  if (iops && value >= 100000)
     return g_strdup_printf ("%.0fk", value / 1000);
-  if (value >= 1000)
+  if (iops && value >= 1000)
     return g_strdup_printf ("%.1fk", value / 1000);
   return g_strdup_printf (iops || value >= 100 ? "%.0f" : "%.1f", value);
 }
