@@ -239,6 +239,41 @@ really_start (CmWindow *self)
   _cm_window_actions_update (self);
 }
 
+/* "Test N Cards" in the card list: a benchmark on each card at once, by
+ * the method that writes nothing to it (a scratch file where it is
+ * mounted, else reading the raw card), judged on the classes its
+ * registers declare. The rows show each job; core lets one card of a bus
+ * measure at a time, and the others say they wait. */
+void
+_cm_window_test_items (CmWindow  *self,
+                       GPtrArray *items)
+{
+  CmApplication *app = _cm_window_get_app (self);
+  CmProfile profile = g_settings_get_enum (self->settings, "last-profile");
+
+  for (guint i = 0; i < items->len; i++)
+    {
+      CmCardItem *item = g_ptr_array_index (items, i);
+      CmCardInfo *info = cm_card_item_get_card_info (item);
+      g_auto(GStrv) claims = info != NULL ? cm_card_info_dup_declared_classes (info) : NULL;
+      CmMethod method = cm_card_item_get_mounted (item) ? CM_METHOD_FILE : CM_METHOD_RAW_READ;
+      g_autoptr(CmJob) job = NULL;
+
+      /* A card busy with a job of its own keeps it. */
+      if (app != NULL && cm_application_lookup_job (app, item) != NULL)
+        continue;
+      job = cm_backend_new_job ("bench", self->devices, item, method);
+      cm_job_set_profile (job, profile);
+      cm_job_set_claims (job, (const char * const *) claims);
+      cm_job_set_history (job, self->history);
+      if (app != NULL)
+        cm_application_start_job (app, job);
+      else
+        cm_job_run_async (job, NULL, NULL, NULL);
+    }
+  _cm_window_actions_update (self);
+}
+
 static void
 confirm_write_cb (AdwMessageDialog *dialog,
                   const char       *response,
