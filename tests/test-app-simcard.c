@@ -2126,6 +2126,33 @@ test_select_several (Fixture       *f,
   g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (cm_card_list_page_get_test_button (list))), ==, "_Test 2 Cards");
   cm_test_save_screenshots (GTK_WIDGET (f->window), "cards-select");
 
+  /* Verify 2 Cards… asks once, in red, naming each card; Cancel starts
+   * nothing and the cards stay ticked. */
+  gtk_widget_activate_action (GTK_WIDGET (list), "cards.verify-selected", NULL);
+  {
+    GtkWidget *dialog = dialog_titled ("Erase and Verify 2 Cards?");
+    const char *body;
+
+    g_assert_nonnull (dialog);
+    body = adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog));
+    g_test_message ("%s", body);
+    g_assert_nonnull (strstr (body, row_a.device));
+    g_assert_nonnull (strstr (body, row_b.device));
+    g_assert_cmpint (adw_message_dialog_get_response_appearance (ADW_MESSAGE_DIALOG (dialog), "verify"), ==,
+                     ADW_RESPONSE_DESTRUCTIVE);
+    if (g_getenv ("CARDMARK_SCREENSHOT_DIR") != NULL)
+      {
+        g_autofree char *path = g_build_filename (g_getenv ("CARDMARK_SCREENSHOT_DIR"),
+                                                  "app-cards-verify-several-dialog.png", NULL);
+
+        cm_test_settle (0.3);
+        cm_test_save_png (dialog, path);
+      }
+    adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  }
+  g_assert_cmpuint (count_active_jobs (f->app), ==, 0);
+  g_assert_cmpuint (cm_card_list_page_get_n_selected (list), ==, 2);
+
   /* Test 2 Cards: a benchmark on each, and selection mode ends. */
   cm_bench_set_test_plan ("tiny");
   gtk_widget_activate_action (GTK_WIDGET (list), "cards.test-selected", NULL);

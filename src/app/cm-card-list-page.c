@@ -37,6 +37,7 @@ struct _CmCardListPage
   GtkActionBar *action_bar;
   GtkLabel     *selected_label;
   GtkButton    *test_button;
+  GtkButton    *verify_button;
 
   /* The devices of the ticked cards, and how each card's last job ended
    * (Outcome), kept by device: UDisks may make the list's rows and items
@@ -63,6 +64,7 @@ enum {
 enum {
   ITEM_ACTIVATED,
   TEST_ITEMS,
+  VERIFY_ITEMS,
   N_SIGNALS
 };
 
@@ -264,6 +266,7 @@ update_action_bar (CmCardListPage *self)
   guint n = g_hash_table_size (self->selected);
   g_autofree char *selected = NULL;
   g_autofree char *test = NULL;
+  g_autofree char *verify = NULL;
 
   if (n == 0)
     selected = g_strdup (_("Tick the cards to test"));
@@ -275,6 +278,11 @@ update_action_bar (CmCardListPage *self)
   gtk_button_set_label (self->test_button, n > 0 ? test : _("_Test Cards"));
   gtk_button_set_use_underline (self->test_button, TRUE);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "cards.test-selected", n > 0);
+  /* Translators: the button that verifies every ticked card, after asking */
+  verify = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "_Verify %u Card…", "_Verify %u Cards…", n), n);
+  gtk_button_set_label (self->verify_button, n > 0 ? verify : _("_Verify Cards…"));
+  gtk_button_set_use_underline (self->verify_button, TRUE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "cards.verify-selected", n > 0);
 }
 
 static void
@@ -468,6 +476,20 @@ test_selected_action (GtkWidget  *widget,
   gtk_toggle_button_set_active (self->select_button, FALSE);
 }
 
+/* "Verify N Cards…": the window asks once, naming every card. */
+static void
+verify_selected_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *param)
+{
+  CmCardListPage *self = CM_CARD_LIST_PAGE (widget);
+  g_autoptr(GPtrArray) items = dup_selected_items (self);
+
+  if (items->len == 0)
+    return;
+  g_signal_emit (self, signals[VERIFY_ITEMS], 0, items);
+}
+
 static void
 cm_card_list_page_dispose (GObject *object)
 {
@@ -564,7 +586,22 @@ cm_card_list_page_class_init (CmCardListPageClass *klass)
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 1, G_TYPE_PTR_ARRAY);
 
+  /**
+   * CmCardListPage::verify-items:
+   * @items: (element-type CmCardItem): the ticked cards
+   *
+   * "Verify N Cards…": a full verify on each of @items, once the user
+   * agrees.
+   */
+  signals[VERIFY_ITEMS] =
+    g_signal_new ("verify-items",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_PTR_ARRAY);
+
   gtk_widget_class_install_action (widget_class, "cards.test-selected", NULL, test_selected_action);
+  gtk_widget_class_install_action (widget_class, "cards.verify-selected", NULL, verify_selected_action);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/cardmark/CardMark/ui/cm-card-list-page.ui");
   gtk_widget_class_bind_template_child (widget_class, CmCardListPage, devices_stack);
@@ -575,6 +612,7 @@ cm_card_list_page_class_init (CmCardListPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CmCardListPage, action_bar);
   gtk_widget_class_bind_template_child (widget_class, CmCardListPage, selected_label);
   gtk_widget_class_bind_template_child (widget_class, CmCardListPage, test_button);
+  gtk_widget_class_bind_template_child (widget_class, CmCardListPage, verify_button);
   gtk_widget_class_bind_template_callback (widget_class, select_toggled_cb);
   gtk_widget_class_bind_template_callback (widget_class, device_row_activated_cb);
   gtk_widget_class_bind_template_callback (widget_class, place_row_activated_cb);
