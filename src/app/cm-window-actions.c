@@ -250,6 +250,7 @@ _cm_window_test_items (CmWindow  *self,
 {
   CmApplication *app = _cm_window_get_app (self);
   CmProfile profile = g_settings_get_enum (self->settings, "last-profile");
+  guint busy = 0;
 
   for (guint i = 0; i < items->len; i++)
     {
@@ -261,7 +262,10 @@ _cm_window_test_items (CmWindow  *self,
 
       /* A card busy with a job of its own keeps it. */
       if (app != NULL && cm_application_lookup_job (app, item) != NULL)
-        continue;
+        {
+          busy++;
+          continue;
+        }
       job = cm_backend_new_job ("bench", self->devices, item, method);
       cm_job_set_profile (job, profile);
       cm_job_set_claims (job, (const char * const *) claims);
@@ -270,6 +274,15 @@ _cm_window_test_items (CmWindow  *self,
         cm_application_start_job (app, job);
       else
         cm_job_run_async (job, NULL, NULL, NULL);
+    }
+  if (busy > 0)
+    {
+      g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                            "%u card is busy with a test already and keeps it.",
+                                                            "%u cards are busy with a test already and keep it.", busy),
+                                               busy);
+
+      cm_toast_show (GTK_WIDGET (self->toast_overlay), text);
     }
   _cm_window_actions_update (self);
 }
