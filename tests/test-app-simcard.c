@@ -2153,6 +2153,15 @@ test_select_several (Fixture       *f,
   g_assert_cmpuint (count_active_jobs (f->app), ==, 0);
   g_assert_cmpuint (cm_card_list_page_get_n_selected (list), ==, 2);
 
+  /* Escape leaves selection mode and forgets the ticks. */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.escape", NULL);
+  g_assert_false (cm_card_list_page_get_selection_mode (list));
+  g_assert_cmpuint (cm_card_list_page_get_n_selected (list), ==, 0);
+  g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "cards");
+  cm_card_list_page_set_selection_mode (list, TRUE);
+  tick_card (list, row_a.device);
+  tick_card (list, row_b.device);
+
   /* Test 2 Cards: a benchmark on each, and selection mode ends. */
   cm_bench_set_test_plan ("tiny");
   gtk_widget_activate_action (GTK_WIDGET (list), "cards.test-selected", NULL);

@@ -507,14 +507,21 @@ ask_cancel_action (GtkWidget  *widget,
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
-/* Escape: during a run, asks whether to stop it; else goes back, as the
- * back button would (from History, a result, Compare). */
+/* Escape: ends selection mode; during a run, asks whether to stop it;
+ * else goes back, as the back button would (from History, a result,
+ * Compare). */
 static void
 escape_action (GtkWidget  *widget,
                const char *action_name,
                GVariant   *param)
 {
-  if (_cm_window_get_shown_job (CM_WINDOW (widget)) != NULL)
+  CmWindow *self = CM_WINDOW (widget);
+
+  /* Selecting cards: Escape ends it, as in GNOME's apps. */
+  if (_cm_window_get_visible_page (self) == CM_WINDOW_PAGE_CARDS &&
+      cm_card_list_page_get_selection_mode (self->card_list_page))
+    cm_card_list_page_set_selection_mode (self->card_list_page, FALSE);
+  else if (_cm_window_get_shown_job (CM_WINDOW (widget)) != NULL)
     ask_cancel_action (widget, "win.ask-cancel", NULL);
   else
     gtk_widget_activate_action (widget, "win.back", NULL);
