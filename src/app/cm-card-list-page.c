@@ -111,9 +111,9 @@ keep_outcome (CmCardListPage *self,
       outcome = g_strdup_printf (_("%s: stopped"), cm_job_get_title (job));
       break;
     case CM_JOB_STATE_FAILED:
+      /* No badge: the sentence says what went wrong, not a verdict. */
       outcome = g_strdup_printf (_("%s: %s"), cm_job_get_title (job),
                                  error != NULL ? error->message : _("failed"));
-      status = CM_STATUS_BELOW;
       break;
     case CM_JOB_STATE_WAITING:
     case CM_JOB_STATE_RUNNING:
@@ -394,6 +394,32 @@ update_stack (CmCardListPage *self)
   gtk_stack_set_visible_child_name (self->devices_stack, n > 0 ? "list" : "empty");
 }
 
+static gboolean
+device_listed (CmCardListPage *self,
+               const char     *device)
+{
+  guint n = self->model != NULL ? g_list_model_get_n_items (self->model) : 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(CmCardItem) item = g_list_model_get_item (self->model, i);
+
+      if (g_strcmp0 (cm_card_item_get_device (item), device) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* A card taken out forgets its answer and its tick: the next card in
+ * that reader gets the same device name but is another card. */
+static gboolean
+device_gone_cb (gpointer key,
+                gpointer value,
+                gpointer user_data)
+{
+  return !device_listed (user_data, key);
+}
+
 static void
 items_changed_cb (CmCardListPage *self,
                   guint           position,
@@ -403,6 +429,12 @@ items_changed_cb (CmCardListPage *self,
 {
   self->moved_at = g_get_monotonic_time ();
   self->moved_from = position;
+  if (removed > 0)
+    {
+      g_hash_table_foreach_remove (self->outcomes, device_gone_cb, self);
+      if (g_hash_table_foreach_remove (self->selected, device_gone_cb, self) > 0)
+        update_action_bar (self);
+    }
   update_stack (self);
 }
 
