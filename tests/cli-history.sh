@@ -38,6 +38,13 @@ check "nor on stderr" \
   python3 -c 'import sys, unicodedata as u; t = open(sys.argv[1], encoding="utf-8").read(); sys.exit(any(u.category(c) == "Cc" and c != "\n" for c in t))' "$work/err"
 check "the broken file is still reported" grep -q "Skipped .*bad" "$work/err"
 
+"$CARDMARK_CLI" history --csv > "$work/csv" 2> /dev/null
+check "history --csv exits 0" test $? -eq 0
+check "it prints the batch report's heading and a line for the card" \
+  python3 -c 'import csv, sys; rows = list(csv.reader(open(sys.argv[1], newline=""))); sys.exit(not (rows[0][0] == "card" and len(rows) == 2 and "Card" in rows[1][0]))' "$work/csv"
+check "no control character reaches the CSV" \
+  python3 -c 'import sys, unicodedata as u; t = open(sys.argv[1], encoding="utf-8", newline="").read().replace("\r\n", ""); sys.exit(any(u.category(c) in ("Cc", "Cf") for c in t))' "$work/csv"
+
 # A FIFO named like a result must not block the reader.
 for name in cardmark cardmark-devel; do
   mkfifo "$XDG_DATA_HOME/$name/history/pipe.json"

@@ -20,6 +20,7 @@
 
 #include "cm-application.h"
 #include "cm-backend.h"
+#include "cm-batch-report.h"
 #include "cm-card-page.h"
 #include "cm-chart.h"
 #include "cm-chart-view.h"
@@ -404,6 +405,62 @@ chart_has_size (gpointer widget)
          gtk_widget_get_height (widget) > 100;
 }
 
+/* The batch report on screen has a line per card (@n_cards), each in the
+ * page's table, and Export CSV writes what core makes of it. */
+static void
+assert_batch_exported (Fixture       *f,
+                       CmHistoryPage *page,
+                       guint          n_cards)
+{
+  GPtrArray *batch = cm_history_page_get_batch (page);
+  g_autofree char *path = g_build_filename (f->folders[0], "batch.csv", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) shown = g_string_new (NULL);
+  g_autofree char *expected = NULL;
+  g_autofree char *written = NULL;
+
+  g_assert_nonnull (batch);
+  g_assert_cmpuint (batch->len, ==, n_cards);
+  cm_test_collect_labels (GTK_WIDGET (page), shown, TRUE);
+  for (guint i = 0; i < batch->len; i++)
+    {
+      const CmBatchRow *row = g_ptr_array_index (batch, i);
+
+      g_test_message ("batch: %s | %s", row->card, row->verdict);
+      g_assert_nonnull (strstr (shown->str, row->card));
+    }
+  g_assert_true (cm_history_page_export_csv (page, file, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &written, NULL, NULL));
+  expected = cm_batch_report_dup_csv (batch);
+  g_assert_cmpstr (written, ==, expected);
+  g_assert_cmpint (g_unlink (path), ==, 0);
+}
+
+/* The window's title, as the header bar shows it. */
+static const char *
+window_title (GtkWidget *widget)
+{
+  if (ADW_IS_WINDOW_TITLE (widget))
+    return adw_window_title_get_title (ADW_WINDOW_TITLE (widget));
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      const char *title = window_title (child);
+
+      if (title != NULL)
+        return title;
+    }
+  return NULL;
+}
+
+static const char *
+titlebar_title (CmWindow *window)
+{
+  return window_title (GTK_WIDGET (window));
+}
+
 static void
 test_compare (Fixture       *f,
               gconstpointer  data)
@@ -446,8 +503,11 @@ test_compare (Fixture       *f,
   cm_test_save_screenshots (GTK_WIDGET (f->window), "history");
 
   cm_history_page_set_picked (page, 1, TRUE);
+  g_assert_cmpstr (titlebar_title (f->window), ==, "History");
   g_assert_true (cm_history_page_compare (page));
   g_assert_cmpstr (cm_history_page_get_view (page), ==, "compare");
+  /* Issue 27: the title said "History" in Compare. */
+  g_assert_cmpstr (titlebar_title (f->window), ==, "Compare");
 
   summary = cm_history_page_get_chart (page, CM_CHART_SUMMARY);
   over_time = cm_history_page_get_chart (page, CM_CHART_WRITE_OVER_TIME);
@@ -482,11 +542,13 @@ test_compare (Fixture       *f,
   g_assert_true (cm_test_wait_drawn (GTK_WIDGET (summary), 10));
   g_assert_true (cm_test_wait_for (chart_has_size, summary, 10));
   cm_test_save_screenshots (GTK_WIDGET (f->window), "history-compare");
+  assert_batch_exported (f, page, 2);
 
   /* Back: to the list, then to where History was opened from; Escape
    * (win.escape, its key's action) goes back as the button does. */
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.escape", NULL);
   g_assert_cmpstr (cm_history_page_get_view (page), ==, "list");
+  g_assert_cmpstr (titlebar_title (f->window), ==, "History");
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.escape", NULL);
   g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "result");
 
@@ -534,10 +596,14 @@ test_verify_in_history (Fixture       *f,
   g_assert_cmpuint (cm_history_page_get_problems (page)->len, ==, 0);
 
 
-  /* Newest first: the verify is on top, and can't be ticked. */
-  g_assert_false (cm_history_page_set_picked (page, 0, TRUE));
-  g_assert_true (cm_history_page_set_picked (page, 1, TRUE));
+  /* Newest first: the verify is on top; ticked, it joins the batch
+   * report, and the charts draw the benchmark alone. */
+  g_assert_true (cm_history_page_set_picked (page, 0, TRUE));
   g_assert_false (cm_history_page_compare (page));
+  g_assert_true (cm_history_page_set_picked (page, 1, TRUE));
+  g_assert_true (cm_history_page_compare (page));
+  g_assert_cmpuint (cm_chart_view_get_results (cm_history_page_get_chart (page, CM_CHART_SUMMARY))->len, ==, 1);
+  assert_batch_exported (f, page, 2);
 }
 
 /* The documents of a full verify and a capacity check as their jobs
@@ -814,11 +880,30 @@ test_kinds_from_history (Fixture       *f,
         g_assert_null (strstr (subtitle, "No class judged"));
         cm_test_collect_labels (row, shown, TRUE);
         assert_no_internal_names (shown->str);
-        /* Compare is for benchmarks only. */
-        g_assert_false (cm_history_page_set_picked (page, rows[i].index, TRUE));
+        /* Ticked, it joins the batch report. */
+        g_assert_true (cm_history_page_set_picked (page, rows[i].index, TRUE));
       }
   }
   cm_test_save_screenshots (GTK_WIDGET (f->window), "history-kinds");
+
+  /* The batch report of the two cards, without speed charts: neither
+   * is a benchmark. */
+  g_assert_true (cm_history_page_compare (page));
+  g_assert_cmpuint (cm_chart_view_get_results (cm_history_page_get_chart (page, CM_CHART_SUMMARY))->len, ==, 0);
+  {
+    GPtrArray *batch = cm_history_page_get_batch (page);
+    /* Oldest first: the verify, then the capacity check. */
+    const CmBatchRow *lost = g_ptr_array_index (batch, 0);
+    const CmBatchRow *fake = g_ptr_array_index (batch, 1);
+
+    g_assert_cmpuint (batch->len, ==, 2);
+    g_assert_cmpint (fake->real_bytes, >, 0);
+    g_assert_cmpint (fake->real_bytes, <, (gint64) fake->size_bytes);
+    g_assert_cmpint (lost->lost_bytes, >, 0);
+  }
+  assert_batch_exported (f, page, 2);
+  cm_test_save_screenshots (GTK_WIDGET (f->window), "history-batch");
+  g_assert_true (cm_history_page_go_back (page));
 
   result_page = open_and_check (f, page, 1, "verify", CM_CHART_VERIFY);
   cm_test_save_screenshots (GTK_WIDGET (f->window), "verify-from-history");

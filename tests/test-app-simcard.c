@@ -2296,6 +2296,299 @@ test_two_cards (Fixture       *f,
   g_hash_table_unref (b.card);
 }
 
+/* The row's second line: the job's status, or how its last job ended. */
+static const char *
+row_second_line (CardRow *card)
+{
+  const char *subtitle = card_row_subtitle (card);
+  const char *newline = subtitle != NULL ? strchr (subtitle, '\n') : NULL;
+
+  return newline != NULL ? newline + 1 : NULL;
+}
+
+static gboolean
+row_shows_bench (gpointer data)
+{
+  const char *line = row_second_line (data);
+
+  return line != NULL && g_str_has_prefix (line, "Benchmark: ") &&
+         (strstr (line, "% done") != NULL || strstr (line, "Waiting for the card in") != NULL);
+}
+
+/* Whether the simulated cards share a bus: the environment says so
+ * before the program starts (tests/meson.build's app-simcard-bus). */
+static gboolean
+have_bus_group (void)
+{
+  const char *group = g_getenv ("CARDMARK_TEST_BUS_GROUP");
+
+  return CM_TEST_HOOKS && group != NULL && group[0] != '\0';
+}
+
+/* One of the two rows says its card waits for the other card. */
+static gboolean
+a_row_waits (gpointer data)
+{
+  CardRow **rows = data;
+
+  for (guint i = 0; i < 2; i++)
+    {
+      const char *line = row_second_line (rows[i]);
+      g_autofree char *waits = g_strdup_printf ("Waiting for the card in %s", rows[1 - i]->device);
+
+      if (line != NULL && strstr (line, waits) != NULL)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* The row shows this very job's status, as core words it now. */
+static void
+assert_row_shows_job (CardRow *card,
+                      CmJob   *job)
+{
+  g_autofree char *status = cm_job_dup_status_text (job);
+
+  g_assert_cmpstr (row_second_line (card), ==, status);
+}
+
+static GtkWidget *
+find_check (GtkWidget *widget)
+{
+  if (GTK_IS_CHECK_BUTTON (widget))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_check (child);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+typedef struct
+{
+  CmCardListPage *list;
+  const char     *device;
+} RowAt;
+
+/* The card's row has not just moved (a click on it would be dropped). */
+static gboolean
+row_settled (gpointer data)
+{
+  RowAt *at = data;
+  AdwActionRow *row = cm_card_list_page_get_row_for_device (at->list, at->device);
+
+  return row != NULL &&
+         !cm_card_list_page_row_just_moved (at->list, gtk_list_box_row_get_index (GTK_LIST_BOX_ROW (row)));
+}
+
+static void
+tick_card (CmCardListPage *list,
+           const char     *device)
+{
+  RowAt at = { list, device };
+  AdwActionRow *row;
+  GtkWidget *check;
+
+  /* A click on a row that has just moved is dropped: wait until it has not. */
+  g_assert_true (cm_test_wait_for (row_settled, &at, 5));
+  row = cm_card_list_page_get_row_for_device (list, device);
+  check = find_check (GTK_WIDGET (row));
+  g_assert_nonnull (check);
+  g_assert_true (gtk_widget_get_visible (check));
+  g_assert_false (gtk_check_button_get_active (GTK_CHECK_BUTTON (check)));
+  /* As Enter or a click on the row does in selection mode. */
+  gtk_widget_activate (GTK_WIDGET (row));
+  g_assert_true (gtk_check_button_get_active (GTK_CHECK_BUTTON (check)));
+}
+
+static CmJob *
+job_of (Fixture    *f,
+        const char *device)
+{
+  GListModel *jobs = cm_application_get_jobs (f->app);
+
+  for (guint i = 0; i < g_list_model_get_n_items (jobs); i++)
+    {
+      g_autoptr(CmJob) job = g_list_model_get_item (jobs, i);
+
+      if (cm_job_is_active (job) && g_strcmp0 (cm_device_get_device (cm_job_get_device (job)), device) == 0)
+        return job;
+    }
+  return NULL;
+}
+
+static guint
+count_saved_for (const char *device)
+{
+  g_autoptr(CmHistory) history = cm_history_new_default ();
+  g_autoptr(GPtrArray) problems = NULL;
+  g_autoptr(GPtrArray) saved = cm_history_load (history, &problems, NULL);
+  guint n = 0;
+
+  for (guint i = 0; saved != NULL && i < saved->len; i++)
+    n += g_strcmp0 (cm_result_get_device (g_ptr_array_index (saved, i)), device) == 0;
+  return n;
+}
+
+/* Several cards at once from the card list (issue 25): "Select", tick
+ * two cards, "Test 2 Cards"; each row shows its own benchmark; Stop on
+ * one leaves the other running; the other's answer shows in its row;
+ * tested again, both cards land in the history. */
+static void
+test_select_several (Fixture       *f,
+                     gconstpointer  data)
+{
+  /* Slow reads (the raw read test reads only), so a run outlasts the
+   * checks made while it goes. */
+  const char *args[] = { "good-a1", "--size", "64MiB", "--", "--set", "read.bandwidth-mb-s=1", NULL };
+  Fixture b = { 0 };
+  CmCardListPage *list;
+  CardRow row_a = { 0 }, row_b = { 0 };
+  g_autoptr(CmJob) job_a = NULL;
+  g_autoptr(CmJob) job_b = NULL;
+
+  if (!card_up (f, args))
+    return;
+  b.card = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  if (!card_up (&b, args))
+    {
+      g_hash_table_unref (b.card);
+      return;
+    }
+
+  open_window (f);
+  b.window = f->window;
+  g_assert_true (cm_test_wait_for (card_listed, f, 20));
+  g_assert_true (cm_test_wait_for (card_b_listed, &b, 20));
+  list = CM_CARD_LIST_PAGE (cm_window_get_page (f->window, "cards"));
+  row_a = (CardRow) { list, card_get (f, "SIMCARD_DEV"), NULL };
+  row_b = (CardRow) { list, card_get (&b, "SIMCARD_DEV"), NULL };
+
+  /* Selecting: a row ticks its card rather than opening it. */
+  cm_card_list_page_set_selection_mode (list, TRUE);
+  g_assert_false (gtk_widget_is_sensitive (cm_card_list_page_get_test_button (list)));
+  tick_card (list, row_a.device);
+  tick_card (list, row_b.device);
+  g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "cards");
+  g_assert_cmpuint (cm_card_list_page_get_n_selected (list), ==, 2);
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (cm_card_list_page_get_test_button (list))), ==, "_Test 2 Cards");
+  cm_test_save_screenshots (GTK_WIDGET (f->window), "cards-select");
+
+  /* Verify 2 Cards… asks once, in red, naming each card; Cancel starts
+   * nothing and the cards stay ticked. */
+  gtk_widget_activate_action (GTK_WIDGET (list), "cards.verify-selected", NULL);
+  {
+    GtkWidget *dialog = dialog_titled ("Erase and Verify 2 Cards?");
+    const char *body;
+
+    g_assert_nonnull (dialog);
+    body = adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog));
+    g_test_message ("%s", body);
+    g_assert_nonnull (strstr (body, row_a.device));
+    g_assert_nonnull (strstr (body, row_b.device));
+    g_assert_cmpint (adw_message_dialog_get_response_appearance (ADW_MESSAGE_DIALOG (dialog), "verify"), ==,
+                     ADW_RESPONSE_DESTRUCTIVE);
+    if (g_getenv ("CARDMARK_SCREENSHOT_DIR") != NULL)
+      {
+        g_autofree char *path = g_build_filename (g_getenv ("CARDMARK_SCREENSHOT_DIR"),
+                                                  "app-cards-verify-several-dialog.png", NULL);
+
+        cm_test_settle (0.3);
+        cm_test_save_png (dialog, path);
+      }
+    adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  }
+  g_assert_cmpuint (count_active_jobs (f->app), ==, 0);
+  g_assert_cmpuint (cm_card_list_page_get_n_selected (list), ==, 2);
+
+  /* Escape leaves selection mode and forgets the ticks. */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.escape", NULL);
+  g_assert_false (cm_card_list_page_get_selection_mode (list));
+  g_assert_cmpuint (cm_card_list_page_get_n_selected (list), ==, 0);
+  g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "cards");
+  cm_card_list_page_set_selection_mode (list, TRUE);
+  tick_card (list, row_a.device);
+  tick_card (list, row_b.device);
+
+  /* Test 2 Cards: a benchmark on each, and selection mode ends. */
+  cm_bench_set_test_plan ("tiny");
+  gtk_widget_activate_action (GTK_WIDGET (list), "cards.test-selected", NULL);
+  g_assert_false (cm_card_list_page_get_selection_mode (list));
+  g_assert_cmpuint (count_active_jobs (f->app), ==, 2);
+  job_a = g_object_ref (job_of (f, row_a.device));
+  job_b = g_object_ref (job_of (f, row_b.device));
+  g_assert_true (job_a != job_b);
+
+  /* Each row shows its own job. */
+  g_assert_true (cm_test_wait_for (row_shows_bench, &row_a, 30));
+  g_assert_true (cm_test_wait_for (row_shows_bench, &row_b, 30));
+  g_test_message ("A: %s", row_second_line (&row_a));
+  g_test_message ("B: %s", row_second_line (&row_b));
+  assert_row_shows_job (&row_a, job_a);
+  assert_row_shows_job (&row_b, job_b);
+  /* On one bus (meson's app-simcard-bus), one card measures while the
+   * other's row says it waits for it, in core's words. */
+  if (have_bus_group ())
+    {
+      CardRow *rows[] = { &row_a, &row_b };
+
+      g_assert_true (cm_test_wait_for (a_row_waits, rows, 30));
+      g_test_message ("A: %s", row_second_line (&row_a));
+      g_test_message ("B: %s", row_second_line (&row_b));
+      assert_row_shows_job (&row_a, job_a);
+      assert_row_shows_job (&row_b, job_b);
+    }
+  cm_test_save_screenshots (GTK_WIDGET (f->window), "cards-several");
+
+  /* Stop on A's page stops A only. */
+  g_assert_true (cm_window_open_path (f->window, row_a.device));
+  g_assert_true (cm_window_get_running (f->window));
+  g_action_group_activate_action (G_ACTION_GROUP (f->app), "cancel-test", NULL);
+  g_assert_true (cm_test_wait_for (job_ended, job_a, 20));
+  g_assert_cmpint (cm_job_get_state (job_a), ==, CM_JOB_STATE_CANCELLED);
+  g_assert_true (cm_job_is_active (job_b));
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.back", NULL);
+  g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "cards");
+  g_assert_cmpstr (row_second_line (&row_a), ==, "Benchmark: stopped");
+  g_assert_true (row_shows_bench (&row_b));
+
+  /* B ends on its own; its row gives its answer. */
+  g_assert_true (cm_test_wait_for (job_ended, job_b, 120));
+  g_assert_cmpint (cm_job_get_state (job_b), ==, CM_JOB_STATE_DONE);
+  g_test_message ("B: %s", row_second_line (&row_b));
+  g_assert_true (g_str_has_prefix (row_second_line (&row_b), "Benchmark: "));
+  g_assert_null (strstr (row_second_line (&row_b), "% done"));
+  g_assert_cmpuint (count_saved_for (row_b.device), ==, 1);
+  g_assert_cmpuint (count_saved_for (row_a.device), ==, 0);
+
+  /* A again, on its own: both cards are in the history. */
+  g_clear_object (&job_a);
+  cm_card_list_page_set_selection_mode (list, TRUE);
+  tick_card (list, row_a.device);
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (cm_card_list_page_get_test_button (list))), ==, "_Test 1 Card");
+  gtk_widget_activate_action (GTK_WIDGET (list), "cards.test-selected", NULL);
+  job_a = g_object_ref (job_of (f, row_a.device));
+  g_assert_true (cm_test_wait_for (job_ended, job_a, 120));
+  g_assert_cmpint (cm_job_get_state (job_a), ==, CM_JOB_STATE_DONE);
+  g_assert_true (cm_test_wait_for (app_idle, f->app, 20));
+  g_assert_cmpuint (count_saved_for (row_a.device), ==, 1);
+  g_assert_cmpuint (count_saved_for (row_b.device), ==, 1);
+  /* Each row still gives its own card's answer, however the list was
+   * made anew meanwhile. */
+  g_assert_true (g_str_has_prefix (row_second_line (&row_a), "Benchmark: "));
+  g_assert_true (g_str_has_prefix (row_second_line (&row_b), "Benchmark: "));
+  g_assert_cmpstr (row_second_line (&row_a), !=, "Benchmark: stopped");
+  cm_test_save_screenshots (GTK_WIDGET (f->window), "cards-several-done");
+
+  cm_bench_set_test_plan (NULL);
+  card_down (&b);
+  g_hash_table_unref (b.card);
+}
+
 /* One sentence for a busy card, across processes: while the app
  * verifies a card, cardmark-cli refuses to benchmark it with the lock's
  * sentence, the one core gives a second job in the app. */
@@ -2420,6 +2713,8 @@ main (int   argc,
               fixture_set_up, test_jobs_keep_awake, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/two-cards", Fixture, NULL,
               fixture_set_up, test_two_cards, fixture_tear_down);
+  g_test_add ("/cardmark/app-simcard/select-several", Fixture, NULL,
+              fixture_set_up, test_select_several, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/cli-refused", Fixture, NULL,
               fixture_set_up, test_cli_refused, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/main-loop-stall", Fixture, NULL,

@@ -1260,6 +1260,84 @@ test_legend (void)
   g_assert_cmpuint (((CmChartPanel *) g_ptr_array_index (layout->panels, 0))->series->len, ==, 6);
 }
 
+/* Compare of two runs of one simulated card (issue 27): both are
+ * "Loop device on card.img", so the legend tells them apart by date, and
+ * every bar has its figure, none running into the next. */
+static GPtrArray *
+same_name_cards (void)
+{
+  GPtrArray *results = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GDateTime) first = g_date_time_new_utc (2026, 12, 3, 9, 40, 0);
+  g_autoptr(GDateTime) second = g_date_time_add_minutes (first, 3);
+
+  g_ptr_array_add (results, make_result ("Loop device on card.img", 24, "U3,A1", FALSE));
+  g_ptr_array_add (results, make_result ("Loop device on card.img", 18, "U3,A1", FALSE));
+  cm_result_set_started (g_ptr_array_index (results, 0), first);
+  cm_result_set_started (g_ptr_array_index (results, 1), second);
+  return results;
+}
+
+static void
+test_compare_legend_unique (void)
+{
+  g_autoptr(GPtrArray) two = same_name_cards ();
+  CmChartKind kinds[] = { CM_CHART_SUMMARY, CM_CHART_WRITE_OVER_TIME };
+
+  for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+    {
+      g_autoptr(CmChartLayout) layout = cm_chart_layout_new (kinds[k], two, 800, 480, NULL, TRUE);
+      g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+
+      for (guint i = 0; i < layout->texts->len; i++)
+        {
+          CmChartText *text = &g_array_index (layout->texts, CmChartText, i);
+
+          if (text->role != CM_CHART_TEXT_LEGEND)
+            continue;
+          g_test_message ("legend: %s", text->text);
+          if (!g_hash_table_add (seen, text->text))
+            g_error ("Two legend entries read “%s”", text->text);
+        }
+      g_assert_cmpuint (count_legend (layout, "Loop device on card.img"), >=, 2);
+    }
+}
+
+static void
+test_compare_value_labels (void)
+{
+  g_autoptr(GPtrArray) two = same_name_cards ();
+  double sizes[][2] = { { 800, 480 }, { 640, 400 }, { 480, 320 }, { 1200, 700 } };
+
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    {
+      g_autoptr(CmChartLayout) layout = cm_chart_layout_new (CM_CHART_SUMMARY, two, sizes[s][0], sizes[s][1], NULL, TRUE);
+      g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (CmChartText *));
+      guint bars = 0;
+
+      for (guint p = 0; p < layout->panels->len; p++)
+        bars += ((CmChartPanel *) g_ptr_array_index (layout->panels, p))->bars->len;
+      for (guint i = 0; i < layout->texts->len; i++)
+        {
+          CmChartText *text = &g_array_index (layout->texts, CmChartText, i);
+
+          if (text->role == CM_CHART_TEXT_VALUE)
+            g_array_append_val (values, text);
+        }
+      /* Every bar labelled, and labels a little apart: no "761793843815". */
+      g_assert_cmpuint (values->len, ==, bars);
+      for (guint i = 0; i < values->len; i++)
+        for (guint j = i + 1; j < values->len; j++)
+          {
+            CmChartText *a = g_array_index (values, CmChartText *, i);
+            CmChartText *b = g_array_index (values, CmChartText *, j);
+            CmChartRect grown = { a->box.x - 2, a->box.y - 1, a->box.width + 4, a->box.height + 2 };
+
+            if (cm_chart_rect_intersects (&grown, &b->box))
+              g_error ("At %.0f×%.0f the labels “%s” and “%s” run together", sizes[s][0], sizes[s][1], a->text, b->text);
+          }
+    }
+}
+
 /* The sweep's x positions come from block_size: 4K to 16M is 12 doublings. */
 static void
 test_sweep_positions (void)
@@ -2017,6 +2095,8 @@ main (int   argc,
   g_test_add_func ("/cardmark/charts/ticks", test_ticks);
   g_test_add_func ("/cardmark/charts/no-overlap", test_no_overlap);
   g_test_add_func ("/cardmark/charts/legend", test_legend);
+  g_test_add_func ("/cardmark/charts/compare-legend-unique", test_compare_legend_unique);
+  g_test_add_func ("/cardmark/charts/compare-value-labels", test_compare_value_labels);
   g_test_add_func ("/cardmark/charts/legend-read-only", test_legend_read_only);
   g_test_add_func ("/cardmark/charts/read-only-bars-not-met", test_read_only_bars_not_met);
   g_test_add_func ("/cardmark/charts/threshold-labels-fast", test_threshold_labels_fast);

@@ -286,6 +286,39 @@ cm_card_item_get_file_folder (CmCardItem *self)
   return self->mount_point;
 }
 
+/**
+ * cm_card_item_get_verify_path:
+ * @device: (out): whether the path is the whole device, which a verify
+ *   erases, rather than a folder whose free space it fills
+ * @why_not: (out): when it returns NULL, why, in a sentence
+ *
+ * Where a full verify of the item goes: a folder (a mounted card's, or
+ * one the user picked), or the whole device; NULL where it may not.
+ */
+const char *
+cm_card_item_get_verify_path (CmCardItem  *self,
+                              gboolean    *device,
+                              const char **why_not)
+{
+  g_return_val_if_fail (CM_IS_CARD_ITEM (self), NULL);
+
+  *device = FALSE;
+  if (cm_card_item_get_is_system (self) || cm_card_item_get_kind (self) == CM_CARD_KIND_HOME)
+    {
+      *why_not = _("This disk holds the running system: filling it would stop the computer working.");
+      return NULL;
+    }
+  if (cm_card_item_get_file_folder (self) != NULL)
+    return cm_card_item_get_file_folder (self);
+  if (cm_card_item_get_kind (self) == CM_CARD_KIND_DEVICE && cm_card_item_get_device (self) != NULL)
+    {
+      *device = TRUE;
+      return cm_card_item_get_device (self);
+    }
+  *why_not = _("There is nothing to verify here.");
+  return NULL;
+}
+
 /* The name of the card's file system(s) ("BOOTFS"), shown first in the
  * subtitle: what tells two cards of the same make apart. */
 void

@@ -53,5 +53,8 @@ void        cm_card_item_set_volume_label (CmCardItem  *self,
                                            const char  *label);
 const char *cm_card_item_get_volume_label (CmCardItem  *self);
 const char *cm_card_item_get_file_folder (CmCardItem   *self);
+const char *cm_card_item_get_verify_path (CmCardItem  *self,
+                                          gboolean    *device,
+                                          const char **why_not);
 
 G_END_DECLS

@@ -5,7 +5,9 @@
  * The first page: every card the device monitor sees, live, followed by
  * this computer's storage and a folder of the user's choosing. A card a
  * job works on says so in its row: the job's phase, progress and time
- * left, and a small progress bar.
+ * left, and a small progress bar; when it ends, its answer. In selection
+ * mode ("Select") each card row has a check box, and the action bar
+ * starts the same test on every ticked card at once.
  */
 
 #include "config.h"
@@ -15,6 +17,7 @@
 
 #include "cm-application.h"
 #include "cm-card-item.h"
+#include "cm-summary.h"
 
 #include "cm-card-list-page.h"
 
@@ -30,6 +33,17 @@ struct _CmCardListPage
   GtkListBox *devices_list;
   AdwActionRow *home_row;
   AdwActionRow *folder_row;
+  GtkToggleButton *select_button;
+  GtkActionBar *action_bar;
+  GtkLabel     *selected_label;
+  GtkButton    *test_button;
+  GtkButton    *verify_button;
+
+  /* The devices of the ticked cards, and how each card's last job ended
+   * (Outcome), kept by device: UDisks may make the list's rows and items
+   * anew. */
+  GHashTable   *selected;
+  GHashTable   *outcomes;
 
   /* The last change to the list: rows from @moved_from on moved then. */
   gint64      moved_at;
@@ -49,22 +63,105 @@ enum {
 
 enum {
   ITEM_ACTIVATED,
+  TEST_ITEMS,
+  VERIFY_ITEMS,
   N_SIGNALS
 };
 
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
-/* The row says what the card is and, below, what its job does now:
- * cards that look alike stay told apart by their device while they run. */
+typedef struct
+{
+  char     *text;
+  CmStatus  status;
+} Outcome;
+
+static void
+outcome_free (Outcome *outcome)
+{
+  g_free (outcome->text);
+  g_free (outcome);
+}
+
+/* How the card's last job ended, in words, "Benchmark: Below U3 · Meets
+ * A1", kept by the card's device until its next job ends. */
+static void
+keep_outcome (CmCardListPage *self,
+              CmCardItem     *item,
+              CmJob          *job)
+{
+  Outcome *kept;
+  CmResult *result = cm_job_get_result (job);
+  const GError *error = cm_job_get_error (job);
+  CmStatus status = CM_STATUS_NOT_JUDGED;
+  g_autofree char *answer = NULL;
+  char *outcome;
+
+  switch (cm_job_get_state (job))
+    {
+    case CM_JOB_STATE_DONE:
+      answer = result != NULL ? cm_summary_dup_answer (result, &status) : NULL;
+      /* Translators: a job and its answer, "Benchmark: Meets U3 and A1" */
+      outcome = g_strdup_printf (_("%s: %s"), cm_job_get_title (job),
+                                 answer != NULL ? answer : _("finished, no class judged"));
+      break;
+    case CM_JOB_STATE_CANCELLED:
+      /* Translators: a job that was stopped, "Benchmark: stopped" */
+      outcome = g_strdup_printf (_("%s: stopped"), cm_job_get_title (job));
+      break;
+    case CM_JOB_STATE_FAILED:
+      /* No badge: the sentence says what went wrong, not a verdict. */
+      outcome = g_strdup_printf (_("%s: %s"), cm_job_get_title (job),
+                                 error != NULL ? error->message : _("failed"));
+      break;
+    case CM_JOB_STATE_WAITING:
+    case CM_JOB_STATE_RUNNING:
+    case CM_JOB_STATE_PAUSED:
+    default:
+      return;
+    }
+  if (cm_card_item_get_device (item) == NULL)
+    {
+      g_free (outcome);
+      return;
+    }
+  kept = g_new0 (Outcome, 1);
+  kept->text = outcome;
+  kept->status = status;
+  g_hash_table_replace (self->outcomes, g_strdup (cm_card_item_get_device (item)), kept);
+}
+
+/* A card that was just tested says how it went at the row's end. */
+static void
+update_outcome_label (AdwActionRow  *row,
+                      const Outcome *outcome)
+{
+  GtkWidget *label = g_object_get_data (G_OBJECT (row), "cm-outcome-label");
+  const char *classes[] = { "status-meets", "status-marginal", "status-below" };
+
+  gtk_widget_set_visible (label, outcome != NULL && outcome->status != CM_STATUS_NOT_JUDGED);
+  if (outcome == NULL || outcome->status == CM_STATUS_NOT_JUDGED)
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (classes); i++)
+    gtk_widget_remove_css_class (label, classes[i]);
+  gtk_label_set_label (GTK_LABEL (label), cm_summary_status_label (outcome->status));
+  gtk_widget_add_css_class (label, classes[MIN (outcome->status, CM_STATUS_BELOW)]);
+}
+
+/* The row says what the card is and, below, what its job does now (or
+ * how its last one ended): cards that look alike stay told apart by
+ * their device while they run. */
 static void
 update_row_cb (CmCardItem   *item,
                GParamSpec   *pspec,
                AdwActionRow *row)
 {
+  CmCardListPage *self = g_object_get_data (G_OBJECT (row), "cm-page");
   CmJob *job = g_object_get_data (G_OBJECT (row), "cm-job");
   GtkWidget *bar = g_object_get_data (G_OBJECT (row), "cm-progress");
   g_autofree char *subtitle = cm_card_item_dup_subtitle (item);
+  const Outcome *outcome;
 
   if (job != NULL && cm_job_is_active (job))
     {
@@ -74,9 +171,21 @@ update_row_cb (CmCardItem   *item,
       adw_action_row_set_subtitle (row, both);
       gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (bar), cm_job_get_progress (job));
       gtk_widget_set_visible (bar, TRUE);
+      update_outcome_label (row, NULL);
       return;
     }
+  if (job != NULL)
+    keep_outcome (self, item, job);
   gtk_widget_set_visible (bar, FALSE);
+  outcome = g_hash_table_lookup (self->outcomes, cm_card_item_get_device (item) ?: "");
+  update_outcome_label (row, outcome);
+  if (outcome != NULL)
+    {
+      g_autofree char *both = g_strconcat (subtitle, "\n", outcome->text, NULL);
+
+      adw_action_row_set_subtitle (row, both);
+      return;
+    }
   adw_action_row_set_subtitle (row, subtitle);
 }
 
@@ -143,17 +252,119 @@ dup_row_title (CmCardItem *card)
                           product != NULL ? product : "", cm_card_item_get_name (card));
 }
 
+/* Selection mode. */
+
+static gboolean
+get_selection_mode (CmCardListPage *self)
+{
+  return gtk_toggle_button_get_active (self->select_button);
+}
+
+static void
+update_action_bar (CmCardListPage *self)
+{
+  guint n = g_hash_table_size (self->selected);
+  g_autofree char *selected = NULL;
+  g_autofree char *test = NULL;
+  g_autofree char *verify = NULL;
+
+  if (n == 0)
+    selected = g_strdup (_("Tick the cards to test"));
+  else
+    selected = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u card selected", "%u cards selected", n), n);
+  /* Translators: the button that benchmarks every ticked card */
+  test = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "_Test %u Card", "_Test %u Cards", n), n);
+  gtk_label_set_label (self->selected_label, selected);
+  gtk_button_set_label (self->test_button, n > 0 ? test : _("_Test Cards"));
+  gtk_button_set_use_underline (self->test_button, TRUE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "cards.test-selected", n > 0);
+  /* Translators: the button that verifies every ticked card, after asking */
+  verify = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "_Verify %u Card…", "_Verify %u Cards…", n), n);
+  gtk_button_set_label (self->verify_button, n > 0 ? verify : _("_Verify Cards…"));
+  gtk_button_set_use_underline (self->verify_button, TRUE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "cards.verify-selected", n > 0);
+}
+
+static void
+check_toggled_cb (GtkCheckButton *check,
+                  CmCardListPage *self)
+{
+  CmCardItem *item = g_object_get_data (G_OBJECT (check), "cm-item");
+  const char *device = cm_card_item_get_device (item);
+
+  if (device == NULL)
+    return;
+  if (gtk_check_button_get_active (check))
+    g_hash_table_add (self->selected, g_strdup (device));
+  else
+    g_hash_table_remove (self->selected, device);
+  update_action_bar (self);
+}
+
+/* Each card row's check box shows in selection mode only, ticked as the
+ * card is. */
+static void
+update_checks (CmCardListPage *self)
+{
+  gboolean selecting = get_selection_mode (self);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->devices_list));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *check = g_object_get_data (G_OBJECT (child), "cm-check");
+      CmCardItem *item = g_object_get_data (G_OBJECT (child), "cm-item");
+      GtkWidget *next = g_object_get_data (G_OBJECT (child), "cm-next");
+
+      if (check == NULL)
+        continue;
+      gtk_widget_set_visible (check, selecting);
+      gtk_widget_set_visible (next, !selecting);
+      gtk_check_button_set_active (GTK_CHECK_BUTTON (check),
+                                   g_hash_table_contains (self->selected, cm_card_item_get_device (item)));
+    }
+}
+
+static void
+select_toggled_cb (CmCardListPage *self)
+{
+  if (!get_selection_mode (self))
+    g_hash_table_remove_all (self->selected);
+  gtk_action_bar_set_revealed (self->action_bar, get_selection_mode (self));
+  update_checks (self);
+  update_action_bar (self);
+}
+
 static GtkWidget *
 create_row_cb (gpointer item,
                gpointer user_data)
 {
+  CmCardListPage *self = user_data;
   CmCardItem *card = item;
   GtkWidget *row = adw_action_row_new ();
   GtkWidget *icon = gtk_image_new_from_icon_name ("media-flash-symbolic");
   GtkWidget *next = gtk_image_new_from_icon_name ("go-next-symbolic");
   GtkWidget *bar = gtk_progress_bar_new ();
+  GtkWidget *check = gtk_check_button_new ();
+  GtkWidget *outcome = gtk_label_new (NULL);
 
   g_autofree char *title = dup_row_title (card);
+
+  gtk_widget_set_valign (check, GTK_ALIGN_CENTER);
+  gtk_widget_set_visible (check, get_selection_mode (self));
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (check),
+                               g_hash_table_contains (self->selected, cm_card_item_get_device (card) ?: ""));
+  gtk_accessible_update_relation (GTK_ACCESSIBLE (check), GTK_ACCESSIBLE_RELATION_LABELLED_BY, row, NULL, -1);
+  g_object_set_data (G_OBJECT (check), "cm-item", card);
+  g_signal_connect_object (check, "toggled", G_CALLBACK (check_toggled_cb), self, 0);
+  adw_action_row_add_prefix (ADW_ACTION_ROW (row), check);
+  g_object_set_data (G_OBJECT (row), "cm-check", check);
+  gtk_widget_set_visible (next, !get_selection_mode (self));
+  g_object_set_data (G_OBJECT (row), "cm-next", next);
+  gtk_widget_set_valign (outcome, GTK_ALIGN_CENTER);
+  gtk_widget_set_visible (outcome, FALSE);
+  g_object_set_data (G_OBJECT (row), "cm-outcome-label", outcome);
+  g_object_set_data (G_OBJECT (row), "cm-page", self);
 
   gtk_widget_set_valign (bar, GTK_ALIGN_CENTER);
   gtk_widget_set_size_request (bar, 64, -1);
@@ -166,6 +377,7 @@ create_row_cb (gpointer item,
   gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
   adw_action_row_add_prefix (ADW_ACTION_ROW (row), icon);
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), bar);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), outcome);
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), next);
   g_object_set_data_full (G_OBJECT (row), "cm-item", g_object_ref (card), g_object_unref);
   g_signal_connect_object (card, "notify::mount-point", G_CALLBACK (update_row_cb), row, 0);
@@ -182,6 +394,32 @@ update_stack (CmCardListPage *self)
   gtk_stack_set_visible_child_name (self->devices_stack, n > 0 ? "list" : "empty");
 }
 
+static gboolean
+device_listed (CmCardListPage *self,
+               const char     *device)
+{
+  guint n = self->model != NULL ? g_list_model_get_n_items (self->model) : 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(CmCardItem) item = g_list_model_get_item (self->model, i);
+
+      if (g_strcmp0 (cm_card_item_get_device (item), device) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* A card taken out forgets its answer and its tick: the next card in
+ * that reader gets the same device name but is another card. */
+static gboolean
+device_gone_cb (gpointer key,
+                gpointer value,
+                gpointer user_data)
+{
+  return !device_listed (user_data, key);
+}
+
 static void
 items_changed_cb (CmCardListPage *self,
                   guint           position,
@@ -191,6 +429,12 @@ items_changed_cb (CmCardListPage *self,
 {
   self->moved_at = g_get_monotonic_time ();
   self->moved_from = position;
+  if (removed > 0)
+    {
+      g_hash_table_foreach_remove (self->outcomes, device_gone_cb, self);
+      if (g_hash_table_foreach_remove (self->selected, device_gone_cb, self) > 0)
+        update_action_bar (self);
+    }
   update_stack (self);
 }
 
@@ -205,6 +449,16 @@ device_row_activated_cb (CmCardListPage *self,
    * has just moved is dropped rather than opening the wrong card. */
   if (cm_card_list_page_row_just_moved (self, gtk_list_box_row_get_index (row)))
     return;
+
+  /* Selecting, a click or Enter ticks the card rather than opening it. */
+  if (get_selection_mode (self))
+    {
+      GtkWidget *check = g_object_get_data (G_OBJECT (row), "cm-check");
+
+      if (check != NULL)
+        gtk_check_button_set_active (GTK_CHECK_BUTTON (check), !gtk_check_button_get_active (GTK_CHECK_BUTTON (check)));
+      return;
+    }
 
   if (item != NULL)
     g_signal_emit (self, signals[ITEM_ACTIVATED], 0, item);
@@ -221,6 +475,53 @@ place_row_activated_cb (CmCardListPage *self,
     gtk_widget_activate_action (GTK_WIDGET (self), "win.choose-folder", NULL);
 }
 
+/* The items of the ticked cards, in the list's order. */
+static GPtrArray *
+dup_selected_items (CmCardListPage *self)
+{
+  GPtrArray *items = g_ptr_array_new_with_free_func (g_object_unref);
+  guint n = self->model != NULL ? g_list_model_get_n_items (self->model) : 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(CmCardItem) item = g_list_model_get_item (self->model, i);
+
+      if (g_hash_table_contains (self->selected, cm_card_item_get_device (item) ?: ""))
+        g_ptr_array_add (items, g_steal_pointer (&item));
+    }
+  return items;
+}
+
+/* "Test N Cards": the window starts a benchmark on each; the rows show
+ * them, so selection mode ends. */
+static void
+test_selected_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *param)
+{
+  CmCardListPage *self = CM_CARD_LIST_PAGE (widget);
+  g_autoptr(GPtrArray) items = dup_selected_items (self);
+
+  if (items->len == 0)
+    return;
+  g_signal_emit (self, signals[TEST_ITEMS], 0, items);
+  gtk_toggle_button_set_active (self->select_button, FALSE);
+}
+
+/* "Verify N Cards…": the window asks once, naming every card. */
+static void
+verify_selected_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *param)
+{
+  CmCardListPage *self = CM_CARD_LIST_PAGE (widget);
+  g_autoptr(GPtrArray) items = dup_selected_items (self);
+
+  if (items->len == 0)
+    return;
+  g_signal_emit (self, signals[VERIFY_ITEMS], 0, items);
+}
+
 static void
 cm_card_list_page_dispose (GObject *object)
 {
@@ -235,6 +536,9 @@ cm_card_list_page_dispose (GObject *object)
   g_clear_object (&self->home_item);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), CM_TYPE_CARD_LIST_PAGE);
+  /* After the rows, which read them. */
+  g_clear_pointer (&self->selected, g_hash_table_unref);
+  g_clear_pointer (&self->outcomes, g_hash_table_unref);
 
   G_OBJECT_CLASS (cm_card_list_page_parent_class)->dispose (object);
 }
@@ -301,11 +605,47 @@ cm_card_list_page_class_init (CmCardListPageClass *klass)
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 1, CM_TYPE_CARD_ITEM);
 
+  /**
+   * CmCardListPage::test-items:
+   * @items: (element-type CmCardItem): the ticked cards
+   *
+   * "Test N Cards": a benchmark on each of @items, all at once.
+   */
+  signals[TEST_ITEMS] =
+    g_signal_new ("test-items",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_PTR_ARRAY);
+
+  /**
+   * CmCardListPage::verify-items:
+   * @items: (element-type CmCardItem): the ticked cards
+   *
+   * "Verify N Cards…": a full verify on each of @items, once the user
+   * agrees.
+   */
+  signals[VERIFY_ITEMS] =
+    g_signal_new ("verify-items",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_PTR_ARRAY);
+
+  gtk_widget_class_install_action (widget_class, "cards.test-selected", NULL, test_selected_action);
+  gtk_widget_class_install_action (widget_class, "cards.verify-selected", NULL, verify_selected_action);
+
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/cardmark/CardMark/ui/cm-card-list-page.ui");
   gtk_widget_class_bind_template_child (widget_class, CmCardListPage, devices_stack);
   gtk_widget_class_bind_template_child (widget_class, CmCardListPage, devices_list);
   gtk_widget_class_bind_template_child (widget_class, CmCardListPage, home_row);
   gtk_widget_class_bind_template_child (widget_class, CmCardListPage, folder_row);
+  gtk_widget_class_bind_template_child (widget_class, CmCardListPage, select_button);
+  gtk_widget_class_bind_template_child (widget_class, CmCardListPage, action_bar);
+  gtk_widget_class_bind_template_child (widget_class, CmCardListPage, selected_label);
+  gtk_widget_class_bind_template_child (widget_class, CmCardListPage, test_button);
+  gtk_widget_class_bind_template_child (widget_class, CmCardListPage, verify_button);
+  gtk_widget_class_bind_template_callback (widget_class, select_toggled_cb);
   gtk_widget_class_bind_template_callback (widget_class, device_row_activated_cb);
   gtk_widget_class_bind_template_callback (widget_class, place_row_activated_cb);
 }
@@ -315,7 +655,10 @@ cm_card_list_page_init (CmCardListPage *self)
 {
   g_autofree char *subtitle = NULL;
 
+  self->selected = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->outcomes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) outcome_free);
   gtk_widget_init_template (GTK_WIDGET (self));
+  update_action_bar (self);
 
   self->home_item = cm_card_item_new_home ();
   subtitle = cm_card_item_dup_subtitle (self->home_item);
@@ -427,4 +770,36 @@ cm_card_list_page_get_row_for_device (CmCardListPage *self,
         return ADW_ACTION_ROW (child);
     }
   return NULL;
+}
+
+/* Selection mode on or off, as the Select button does. */
+void
+cm_card_list_page_set_selection_mode (CmCardListPage *self,
+                                      gboolean        selecting)
+{
+  g_return_if_fail (CM_IS_CARD_LIST_PAGE (self));
+  gtk_toggle_button_set_active (self->select_button, selecting);
+}
+
+gboolean
+cm_card_list_page_get_selection_mode (CmCardListPage *self)
+{
+  g_return_val_if_fail (CM_IS_CARD_LIST_PAGE (self), FALSE);
+  return get_selection_mode (self);
+}
+
+/* How many cards are ticked. */
+guint
+cm_card_list_page_get_n_selected (CmCardListPage *self)
+{
+  g_return_val_if_fail (CM_IS_CARD_LIST_PAGE (self), 0);
+  return g_hash_table_size (self->selected);
+}
+
+/* The action bar's button, for tests: its label says how many. */
+GtkWidget *
+cm_card_list_page_get_test_button (CmCardListPage *self)
+{
+  g_return_val_if_fail (CM_IS_CARD_LIST_PAGE (self), NULL);
+  return GTK_WIDGET (self->test_button);
 }

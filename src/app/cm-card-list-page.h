@@ -27,4 +27,10 @@ gboolean    cm_card_list_page_row_just_moved (CmCardListPage *self,
 void        cm_card_list_page_activate_row   (CmCardListPage *self,
                                               guint           index);
 
+void        cm_card_list_page_set_selection_mode (CmCardListPage *self,
+                                                  gboolean        selecting);
+gboolean    cm_card_list_page_get_selection_mode (CmCardListPage *self);
+guint       cm_card_list_page_get_n_selected     (CmCardListPage *self);
+GtkWidget  *cm_card_list_page_get_test_button    (CmCardListPage *self);
+
 G_END_DECLS

@@ -12,7 +12,9 @@
 
 #include <adwaita.h>
 #include <glib/gi18n-lib.h>
+#include <string.h>
 
+#include "cm-batch-report.h"
 #include "cm-test-table.h"
 #include "cm-chart.h"
 #include "cm-result-page.h"
@@ -45,7 +47,22 @@ struct _CmHistoryPage
   CmChartView         *summary_chart;
   CmChartView         *time_chart;
   GtkGrid             *compare_grid;
+  AdwPreferencesGroup *batch_group;
+  GtkGrid             *batch_grid;
+  GtkWidget           *figures_group;
+  GtkWidget           *speed_group;
+  GtkWidget           *time_group;
+
+  GPtrArray           *batch;     /* CmBatchRow of the comparison shown */
 };
+
+enum {
+  PROP_0,
+  PROP_VIEW,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 enum {
   SIGNAL_OPEN_RESULT,
@@ -110,31 +127,40 @@ dup_figures (CmResult *result)
   return g_string_free (out, FALSE);
 }
 
+/* How many results are ticked; with @charted, only the benchmarks, which
+ * the charts draw. */
 static guint
-count_picked (CmHistoryPage *self)
+count_picked (CmHistoryPage *self,
+              gboolean       charted)
 {
   guint n = 0;
 
   for (guint i = 0; i < self->checks->len; i++)
-    n += gtk_check_button_get_active (g_ptr_array_index (self->checks, i));
+    {
+      GtkWidget *check = g_ptr_array_index (self->checks, i);
+
+      if (!charted || g_object_get_data (G_OBJECT (check), "cm-not-charted") == NULL)
+        n += gtk_check_button_get_active (GTK_CHECK_BUTTON (check));
+    }
   return n;
 }
 
 /* A chart tells CM_CHART_MAX_RESULTS cards apart, one colour each: once
- * that many are ticked, the others wait. */
+ * that many benchmarks are ticked, the others wait. Any check can join
+ * the batch report. */
 static void
 update_compare (CmHistoryPage *self)
 {
-  guint picked = count_picked (self);
+  guint charted = count_picked (self, TRUE);
 
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "history.compare", picked >= 2);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "history.compare", count_picked (self, FALSE) >= 2);
   for (guint i = 0; i < self->checks->len; i++)
     {
       GtkWidget *check = g_ptr_array_index (self->checks, i);
 
-      if (g_object_get_data (G_OBJECT (check), "cm-not-comparable") != NULL)
+      if (g_object_get_data (G_OBJECT (check), "cm-not-charted") != NULL)
         continue;
-      gtk_widget_set_sensitive (check, picked < CM_CHART_MAX_RESULTS ||
+      gtk_widget_set_sensitive (check, charted < CM_CHART_MAX_RESULTS ||
                                        gtk_check_button_get_active (GTK_CHECK_BUTTON (check)));
     }
 }
@@ -266,9 +292,9 @@ new_result_row (CmHistoryPage *self,
           gtk_widget_set_valign (label, GTK_ALIGN_CENTER);
           adw_action_row_add_suffix (ADW_ACTION_ROW (row), label);
         }
-      g_object_set_data (G_OBJECT (check), "cm-not-comparable", GINT_TO_POINTER (TRUE));
-      gtk_widget_set_sensitive (check, FALSE);
-      gtk_widget_set_tooltip_text (check, _("Only benchmarks have speed tests to compare"));
+      /* It joins the batch report, not the speed charts. */
+      g_object_set_data (G_OBJECT (check), "cm-not-charted", GINT_TO_POINTER (TRUE));
+      gtk_widget_set_tooltip_text (check, _("Tick to add this card to the batch report; only benchmarks are charted"));
     }
   else if (banner != NULL)
     {
@@ -418,6 +444,71 @@ cm_history_page_get_loading (CmHistoryPage *self)
 }
 
 static void
+csv_chosen_cb (CmHistoryPage        *self,
+               int                   response,
+               GtkFileChooserNative *native)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT && self->batch != NULL)
+    {
+      file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
+      if (!cm_history_page_export_csv (self, file, &error))
+        cm_toast_show (GTK_WIDGET (self), error->message);
+      else
+        cm_toast_show (GTK_WIDGET (self), _("Batch report saved."));
+    }
+  g_object_unref (native);
+}
+
+static void
+export_csv_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *param)
+{
+  CmHistoryPage *self = CM_HISTORY_PAGE (widget);
+  GtkRoot *root = gtk_widget_get_root (widget);
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *stamp = g_date_time_format (now, "%Y-%m-%d-%H%M");
+  g_autofree char *name = g_strdup_printf ("cardmark-batch-%s.csv", stamp);
+  GtkFileChooserNative *native;
+
+  if (self->batch == NULL)
+    return;
+  native = gtk_file_chooser_native_new (_("Export Batch Report"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                        GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), name);
+  g_signal_connect_object (native, "response", G_CALLBACK (csv_chosen_cb), self, G_CONNECT_SWAPPED);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
+}
+
+static void
+view_changed_cb (CmHistoryPage *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VIEW]);
+}
+
+static void
+cm_history_page_get_property (GObject    *object,
+                              guint       prop_id,
+                              GValue     *value,
+                              GParamSpec *pspec)
+{
+  CmHistoryPage *self = CM_HISTORY_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_VIEW:
+      g_value_set_string (value, cm_history_page_get_view (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 compare_action (GtkWidget  *widget,
                 const char *action_name,
                 GVariant   *param)
@@ -441,6 +532,7 @@ cm_history_page_dispose (GObject *object)
   g_clear_pointer (&self->checks, g_ptr_array_unref);
   g_clear_pointer (&self->problems, g_ptr_array_unref);
   g_clear_pointer (&self->problem_rows, g_ptr_array_unref);
+  g_clear_pointer (&self->batch, g_ptr_array_unref);
 
   G_OBJECT_CLASS (cm_history_page_parent_class)->dispose (object);
 }
@@ -452,6 +544,13 @@ cm_history_page_class_init (CmHistoryPageClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = cm_history_page_dispose;
+  object_class->get_property = cm_history_page_get_property;
+
+  /* "empty", "list" or "compare": what the window's title says. */
+  properties[PROP_VIEW] =
+    g_param_spec_string ("view", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (CM_TYPE_CHART_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/cardmark/CardMark/ui/cm-history-page.ui");
@@ -464,8 +563,14 @@ cm_history_page_class_init (CmHistoryPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CmHistoryPage, time_chart);
 
   gtk_widget_class_bind_template_child (widget_class, CmHistoryPage, compare_grid);
+  gtk_widget_class_bind_template_child (widget_class, CmHistoryPage, batch_group);
+  gtk_widget_class_bind_template_child (widget_class, CmHistoryPage, batch_grid);
+  gtk_widget_class_bind_template_child (widget_class, CmHistoryPage, figures_group);
+  gtk_widget_class_bind_template_child (widget_class, CmHistoryPage, speed_group);
+  gtk_widget_class_bind_template_child (widget_class, CmHistoryPage, time_group);
 
   gtk_widget_class_install_action (widget_class, "history.compare", NULL, compare_action);
+  gtk_widget_class_install_action (widget_class, "history.export-csv", NULL, export_csv_action);
 
   /* A past result to show on its own page. */
   signals[SIGNAL_OPEN_RESULT] =
@@ -480,6 +585,8 @@ cm_history_page_init (CmHistoryPage *self)
   self->checks = g_ptr_array_new ();
   self->problem_rows = g_ptr_array_new ();
   gtk_widget_init_template (GTK_WIDGET (self));
+  g_signal_connect_object (self->stack, "notify::visible-child-name", G_CALLBACK (view_changed_cb), self,
+                           G_CONNECT_SWAPPED);
   self->empty_title = g_strdup (adw_status_page_get_title (self->empty_page));
   self->empty_description = g_strdup (adw_status_page_get_description (self->empty_page));
 }
@@ -586,28 +693,127 @@ fill_compare_grid (CmHistoryPage *self,
     }
 }
 
-/* Shows the ticked results side by side; FALSE when fewer than two are
- * ticked. */
+static void
+attach_batch_cell (GtkGrid    *grid,
+                   const char *text,
+                   int         column,
+                   int         row)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_yalign (GTK_LABEL (label), 0);
+  gtk_label_set_selectable (GTK_LABEL (label), row > 0);
+  /* The card and the verdict take what room there is, on several lines. */
+  if (column == 0 || column == 2)
+    {
+      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+      gtk_label_set_width_chars (GTK_LABEL (label), 12);
+      gtk_label_set_max_width_chars (GTK_LABEL (label), column == 0 ? 24 : 40);
+      gtk_widget_set_hexpand (label, TRUE);
+    }
+  if (row == 0)
+    gtk_widget_add_css_class (label, "heading");
+  gtk_grid_attach (grid, label, column, row, 1, 1);
+}
+
+/* The batch report: a line per card, from every ticked check of it. */
+static void
+fill_batch_grid (CmHistoryPage *self,
+                 GPtrArray     *picked)
+{
+  const char *headings[] = { N_("Card"), N_("Size"), N_("Verdict"), N_("Real Capacity"), N_("Lost Data") };
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->batch_grid))) != NULL)
+    gtk_grid_remove (self->batch_grid, child);
+  g_clear_pointer (&self->batch, g_ptr_array_unref);
+  self->batch = cm_batch_report_build (picked);
+
+  for (guint c = 0; c < G_N_ELEMENTS (headings); c++)
+    attach_batch_cell (self->batch_grid, _(headings[c]), c, 0);
+  for (guint r = 0; r < self->batch->len; r++)
+    {
+      const CmBatchRow *row = g_ptr_array_index (self->batch, r);
+      g_autofree char *size = cm_batch_row_dup_size (row, CM_BATCH_SIZE);
+      g_autofree char *real = cm_batch_row_dup_size (row, CM_BATCH_REAL);
+      g_autofree char *lost = cm_batch_row_dup_size (row, CM_BATCH_LOST);
+      GtkWidget *verdict;
+
+      attach_batch_cell (self->batch_grid, row->card, 0, r + 1);
+      attach_batch_cell (self->batch_grid, size, 1, r + 1);
+      attach_batch_cell (self->batch_grid, row->verdict[0] != '\0' ? row->verdict : _("No class judged"), 2, r + 1);
+      verdict = gtk_grid_get_child_at (self->batch_grid, 2, r + 1);
+      if (row->status != CM_STATUS_NOT_JUDGED)
+        {
+          g_autofree char *css = g_strdup_printf ("status-%s", cm_status_to_string (row->status));
+
+          gtk_widget_add_css_class (verdict, css);
+        }
+      attach_batch_cell (self->batch_grid, real, 3, r + 1);
+      attach_batch_cell (self->batch_grid, lost, 4, r + 1);
+    }
+}
+
+/* Shows the ticked results side by side: the batch report of every
+ * ticked card, and the benchmarks' figures and charts; FALSE when fewer
+ * than two are ticked. */
 gboolean
 cm_history_page_compare (CmHistoryPage *self)
 {
   g_autoptr(GPtrArray) picked = g_ptr_array_new ();
+  g_autoptr(GPtrArray) benches = g_ptr_array_new ();
 
   g_return_val_if_fail (CM_IS_HISTORY_PAGE (self), FALSE);
 
   /* Oldest first, so that colours follow the order the cards were tested. */
   for (guint i = self->results->len; i > 0; i--)
     if (gtk_check_button_get_active (g_ptr_array_index (self->checks, i - 1)))
-      g_ptr_array_add (picked, g_ptr_array_index (self->results, i - 1));
+      {
+        CmResult *result = g_ptr_array_index (self->results, i - 1);
+
+        g_ptr_array_add (picked, result);
+        if (is_bench (result))
+          g_ptr_array_add (benches, result);
+      }
 
   if (picked->len < 2)
     return FALSE;
 
-  fill_compare_grid (self, picked);
-  cm_chart_view_set_results (self->summary_chart, picked);
-  cm_chart_view_set_results (self->time_chart, picked);
+  fill_batch_grid (self, picked);
+  fill_compare_grid (self, benches);
+  cm_chart_view_set_results (self->summary_chart, benches);
+  cm_chart_view_set_results (self->time_chart, benches);
+  gtk_widget_set_visible (self->figures_group, benches->len > 0);
+  gtk_widget_set_visible (self->speed_group, benches->len > 0);
+  gtk_widget_set_visible (self->time_group, benches->len > 0);
   gtk_stack_set_visible_child_name (self->stack, "compare");
   return TRUE;
+}
+
+/* The batch report of the comparison on screen, or NULL. */
+GPtrArray *
+cm_history_page_get_batch (CmHistoryPage *self)
+{
+  g_return_val_if_fail (CM_IS_HISTORY_PAGE (self), NULL);
+  return self->batch;
+}
+
+/* Writes the batch report of the comparison on screen to @file as CSV. */
+gboolean
+cm_history_page_export_csv (CmHistoryPage  *self,
+                            GFile          *file,
+                            GError        **error)
+{
+  g_autofree char *csv = NULL;
+
+  g_return_val_if_fail (CM_IS_HISTORY_PAGE (self), FALSE);
+  g_return_val_if_fail (self->batch != NULL, FALSE);
+
+  csv = cm_batch_report_dup_csv (self->batch);
+  return g_file_replace_contents (file, csv, strlen (csv), NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
+                                  NULL, NULL, error);
 }
 
 /* From the comparison back to the list; FALSE when already there. */

@@ -25,6 +25,10 @@ gboolean       cm_history_page_set_picked   (CmHistoryPage *self,
                                              guint          index,
                                              gboolean       picked);
 gboolean       cm_history_page_compare      (CmHistoryPage *self);
+GPtrArray     *cm_history_page_get_batch    (CmHistoryPage *self);
+gboolean       cm_history_page_export_csv   (CmHistoryPage *self,
+                                             GFile         *file,
+                                             GError       **error);
 gboolean       cm_history_page_go_back      (CmHistoryPage *self);
 const char    *cm_history_page_get_view     (CmHistoryPage *self);
 CmChartView   *cm_history_page_get_chart    (CmHistoryPage *self,

@@ -69,23 +69,7 @@ choose_path (CmVerifyRow  *self,
              gboolean     *device,
              const char  **why_not)
 {
-  CmCardItem *item = self->item;
-
-  *device = FALSE;
-  if (cm_card_item_get_is_system (item) || cm_card_item_get_kind (item) == CM_CARD_KIND_HOME)
-    {
-      *why_not = _("This disk holds the running system: filling it would stop the computer working.");
-      return NULL;
-    }
-  if (cm_card_item_get_file_folder (item) != NULL)
-    return cm_card_item_get_file_folder (item);
-  if (cm_card_item_get_kind (item) == CM_CARD_KIND_DEVICE && cm_card_item_get_device (item) != NULL)
-    {
-      *device = TRUE;
-      return cm_card_item_get_device (item);
-    }
-  *why_not = _("There is nothing to verify here.");
-  return NULL;
+  return cm_card_item_get_verify_path (self->item, device, why_not);
 }
 
 /* Where a stopped verify of the card got, read from what it saved. */

@@ -243,6 +243,148 @@ really_start (CmWindow *self)
   _cm_window_actions_update (self);
 }
 
+/* "Test N Cards" in the card list: a benchmark on each card at once, by
+ * the method that writes nothing to it (a scratch file where it is
+ * mounted, else reading the raw card), judged on the classes its
+ * registers declare. The rows show each job; core lets one card of a bus
+ * measure at a time, and the others say they wait. */
+void
+_cm_window_test_items (CmWindow  *self,
+                       GPtrArray *items)
+{
+  CmApplication *app = _cm_window_get_app (self);
+  CmProfile profile = g_settings_get_enum (self->settings, "last-profile");
+  guint busy = 0;
+
+  for (guint i = 0; i < items->len; i++)
+    {
+      CmCardItem *item = g_ptr_array_index (items, i);
+      CmCardInfo *info = cm_card_item_get_card_info (item);
+      g_auto(GStrv) claims = info != NULL ? cm_card_info_dup_declared_classes (info) : NULL;
+      CmMethod method = cm_card_item_get_mounted (item) ? CM_METHOD_FILE : CM_METHOD_RAW_READ;
+      g_autoptr(CmJob) job = NULL;
+
+      /* A card busy with a job of its own keeps it. */
+      if (app != NULL && cm_application_lookup_job (app, item) != NULL)
+        {
+          busy++;
+          continue;
+        }
+      job = cm_backend_new_job ("bench", self->devices, item, method);
+      cm_job_set_profile (job, profile);
+      cm_job_set_claims (job, (const char * const *) claims);
+      cm_job_set_history (job, self->history);
+      if (app != NULL)
+        cm_application_start_job (app, job);
+      else
+        cm_job_run_async (job, NULL, NULL, NULL);
+    }
+  if (busy > 0)
+    {
+      g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                            "%u card is busy with a test already and keeps it.",
+                                                            "%u cards are busy with a test already and keep it.", busy),
+                                               busy);
+
+      cm_toast_show (GTK_WIDGET (self->toast_overlay), text);
+    }
+  _cm_window_actions_update (self);
+}
+
+static void
+confirm_verify_items_cb (CmWindow         *self,
+                         const char       *response,
+                         AdwMessageDialog *dialog)
+{
+  GPtrArray *items = g_object_get_data (G_OBJECT (dialog), "cm-items");
+  CmApplication *app = _cm_window_get_app (self);
+
+  if (g_strcmp0 (response, "verify") != 0)
+    return;
+  for (guint i = 0; i < items->len; i++)
+    {
+      CmCardItem *item = g_ptr_array_index (items, i);
+      const char *why_not = NULL;
+      gboolean device;
+      g_autoptr(CmJob) job = NULL;
+
+      if (cm_card_item_get_verify_path (item, &device, &why_not) == NULL ||
+          (app != NULL && cm_application_lookup_job (app, item) != NULL))
+        continue;
+      /* As the card page's Verify does: a stopped verify of the card
+       * carries on. */
+      job = cm_backend_new_job ("verify", NULL, item, CM_METHOD_FILE);
+      cm_job_set_name (job, cm_card_item_get_name (item));
+      cm_job_set_verify_flags (job, CM_VERIFY_FLAGS_CARRY_ON | (device ? CM_VERIFY_FLAGS_DESTROY_DATA : 0));
+      cm_job_set_history (job, self->history);
+      if (app != NULL)
+        cm_application_start_job (app, job);
+      else
+        cm_job_run_async (job, NULL, NULL, NULL);
+    }
+  cm_card_list_page_set_selection_mode (self->card_list_page, FALSE);
+  _cm_window_actions_update (self);
+}
+
+/* "Verify N Cards…": one question for every card, naming each and what
+ * happens to it; a card that is erased makes the answer red. */
+void
+_cm_window_verify_items (CmWindow  *self,
+                         GPtrArray *items)
+{
+  g_autoptr(GString) body = g_string_new (NULL);
+  g_autofree char *heading = NULL;
+  gboolean any_erased = FALSE;
+  guint n = 0;
+  GtkWidget *dialog;
+
+  for (guint i = 0; i < items->len; i++)
+    {
+      CmCardItem *item = g_ptr_array_index (items, i);
+      const char *why_not = NULL;
+      gboolean device;
+      const char *path = cm_card_item_get_verify_path (item, &device, &why_not);
+      g_autofree char *size = g_format_size (cm_card_item_get_size (item));
+
+      g_string_append (body, "\n• ");
+      if (path == NULL)
+        /* Translators: a card a verify skips, and why: "Loop device (/dev/loop0): This disk holds…" */
+        g_string_append_printf (body, _("%s (%s): skipped. %s"), cm_card_item_get_name (item),
+                                cm_card_item_get_device (item) ?: "", why_not);
+      else if (device)
+        /* Translators: "SanDisk Ultra (/dev/sdb, 32.0 GB): everything on it is erased" */
+        g_string_append_printf (body, _("%s (%s, %s): everything on it is erased"), cm_card_item_get_name (item),
+                                path, size);
+      else
+        /* Translators: "SanDisk Ultra (/media/pi/CARD): its free space is filled with test files; files stay" */
+        g_string_append_printf (body, _("%s (%s): its free space is filled with test files; your files stay"),
+                                cm_card_item_get_name (item), path);
+      any_erased |= path != NULL && device;
+      n += path != NULL;
+    }
+  if (n == 0)
+    {
+      cm_toast_show (GTK_WIDGET (self->toast_overlay), _("None of these can be verified."));
+      return;
+    }
+  g_string_prepend (body, _("Each card is written and read back, all at once. A large card takes hours; you can stop any of them and carry on later.\n"));
+  heading = any_erased ? g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Erase and Verify %u Card?",
+                                                       "Erase and Verify %u Cards?", n), n)
+                       : g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Verify %u Card?", "Verify %u Cards?", n), n);
+  dialog = adw_message_dialog_new (GTK_WINDOW (self), heading, body->str);
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
+                                    "cancel", _("_Cancel"),
+                                    "verify", any_erased ? _("_Erase and Verify") : _("_Verify"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "verify",
+                                              any_erased ? ADW_RESPONSE_DESTRUCTIVE : ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  g_object_set_data_full (G_OBJECT (dialog), "cm-items", g_ptr_array_ref (items), (GDestroyNotify) g_ptr_array_unref);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (confirm_verify_items_cb), self, G_CONNECT_SWAPPED);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
 static void
 confirm_write_cb (AdwMessageDialog *dialog,
                   const char       *response,
@@ -379,15 +521,21 @@ ask_cancel_action (GtkWidget  *widget,
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
-/* Escape: during a run, stops it as its Cancel button does (asking
- * first for a benchmark); else goes back, as the back button would (from
- * History, a result, Compare). */
+/* Escape: ends selection mode; during a run, stops it as its Cancel
+ * button does (asking first for a benchmark); else goes back, as the
+ * back button would (from History, a result, Compare). */
 static void
 escape_action (GtkWidget  *widget,
                const char *action_name,
                GVariant   *param)
 {
-  if (_cm_window_get_shown_job (CM_WINDOW (widget)) != NULL)
+  CmWindow *self = CM_WINDOW (widget);
+
+  /* Selecting cards: Escape ends it, as in GNOME's apps. */
+  if (_cm_window_get_visible_page (self) == CM_WINDOW_PAGE_CARDS &&
+      cm_card_list_page_get_selection_mode (self->card_list_page))
+    cm_card_list_page_set_selection_mode (self->card_list_page, FALSE);
+  else if (_cm_window_get_shown_job (CM_WINDOW (widget)) != NULL)
     ask_cancel_action (widget, "win.ask-cancel", NULL);
   else
     gtk_widget_activate_action (widget, "win.back", NULL);

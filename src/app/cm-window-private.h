@@ -103,5 +103,9 @@ void          _cm_window_actions_update     (CmWindow      *self);
 CmApplication *_cm_window_get_app           (CmWindow      *self);
 CmJob        *_cm_window_get_shown_job      (CmWindow      *self);
 void          _cm_window_cancel_bench       (CmWindow      *self);
+void          _cm_window_test_items         (CmWindow      *self,
+                                             GPtrArray     *items);
+void          _cm_window_verify_items       (CmWindow      *self,
+                                             GPtrArray     *items);
 
 G_END_DECLS

@@ -300,6 +300,17 @@ open_result_cb (CmWindow      *self,
   _cm_window_show_page (self, CM_WINDOW_PAGE_SAVED);
 }
 
+static void visible_page_changed_cb (CmWindow   *self,
+                                     GParamSpec *pspec,
+                                     GtkStack   *stack);
+
+/* Compare is a view of the history with a title of its own. */
+static void
+history_view_cb (CmWindow *self)
+{
+  visible_page_changed_cb (self, NULL, self->stack);
+}
+
 /* The history is made once and read again each time it is shown. */
 void
 _cm_window_show_history (CmWindow *self)
@@ -314,6 +325,7 @@ _cm_window_show_history (CmWindow *self)
       CmHistoryPage *page = cm_history_page_new (self->history);
 
       g_signal_connect_object (page, "open-result", G_CALLBACK (open_result_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (page, "notify::view", G_CALLBACK (history_view_cb), self, G_CONNECT_SWAPPED);
       replace_page (self, CM_WINDOW_PAGE_HISTORY, GTK_WIDGET (page));
     }
   else
@@ -391,6 +403,12 @@ visible_page_changed_cb (CmWindow   *self,
       adw_window_title_set_title (self->window_title, title);
       adw_window_title_set_subtitle (self->window_title,
                                      page == CM_WINDOW_PAGE_SAVED ? _("Saved result") : result_subtitle (self, _("Result")));
+    }
+  else if (page == CM_WINDOW_PAGE_HISTORY &&
+           g_strcmp0 (cm_history_page_get_view (self->history_page), "compare") == 0)
+    {
+      adw_window_title_set_title (self->window_title, _("Compare"));
+      adw_window_title_set_subtitle (self->window_title, _("Ticked results side by side"));
     }
   else if (page == CM_WINDOW_PAGE_HISTORY)
     {
@@ -673,6 +691,8 @@ cm_window_class_init (CmWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CmWindow, card_list_page);
   gtk_widget_class_bind_template_child (widget_class, CmWindow, error_page);
   gtk_widget_class_bind_template_callback (widget_class, item_activated_cb);
+  gtk_widget_class_bind_template_callback (widget_class, _cm_window_test_items);
+  gtk_widget_class_bind_template_callback (widget_class, _cm_window_verify_items);
   gtk_widget_class_bind_template_callback (widget_class, visible_page_changed_cb);
 
   _cm_window_class_actions_init (klass);

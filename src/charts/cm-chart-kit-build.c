@@ -59,6 +59,18 @@ cm_chart_legend_add (CmChartBuilder *b,
   g_array_append_val (b->legend_texts, copy);
 }
 
+/* The entry of result @r in a chart of several, in its colour: a line
+ * for a line chart, else a box. */
+void
+cm_chart_legend_add_result (CmChartBuilder *b,
+                            guint           r,
+                            gboolean        line)
+{
+  g_autofree char *name = cm_chart_dup_series_name (b->results, r);
+
+  cm_chart_legend_add (b, name, CM_CHART_INK_SERIES + r, FALSE, line, FALSE);
+}
+
 /* A legend entry for each direction that has a series: "Read" and "Write"
  * for one card, "<card> read" and "<card> write" for several. @present
  * holds a CmChartDirection bit set per result, @tests the read's test and
@@ -73,7 +85,7 @@ cm_chart_legend_directions (CmChartBuilder     *b,
 {
   for (guint r = 0; r < b->results->len; r++)
     {
-      const char *name = cm_chart_result_name (g_ptr_array_index (b->results, r));
+      g_autofree char *name = cm_chart_dup_series_name (b->results, r);
 
       if (present[r] & CM_CHART_READ)
         {

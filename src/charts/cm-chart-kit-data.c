@@ -26,6 +26,48 @@ cm_chart_result_name (CmResult *result)
   return _("Unnamed card");
 }
 
+/* A card's name in a chart of several: when two results carry the same
+ * name (two runs of one card, or cards that only differ by their
+ * device), the date tells them apart, and a number when even that is the
+ * same. */
+char *
+cm_chart_dup_series_name (GPtrArray *results,
+                          guint      index)
+{
+  CmResult *result = g_ptr_array_index (results, index);
+  const char *name = cm_chart_result_name (result);
+  GDateTime *started = cm_result_get_started (result);
+  g_autofree char *when = NULL;
+  gboolean same_name = FALSE, same_time = FALSE;
+
+  for (guint i = 0; i < results->len; i++)
+    {
+      CmResult *other = g_ptr_array_index (results, i);
+      GDateTime *other_started = cm_result_get_started (other);
+
+      if (i == index || g_strcmp0 (cm_chart_result_name (other), name) != 0)
+        continue;
+      same_name = TRUE;
+      if (started == NULL || other_started == NULL ||
+          g_date_time_to_unix (started) / 60 == g_date_time_to_unix (other_started) / 60)
+        same_time = TRUE;
+    }
+  if (!same_name)
+    return g_strdup (name);
+  if (same_time || started == NULL)
+    /* Translators: a card's name and its place among the charted results */
+    return g_strdup_printf (_("%s (%u)"), name, index + 1);
+  {
+    g_autoptr(GDateTime) local = g_date_time_to_local (started);
+
+    /* Translators: the date and time of a run in a chart's legend, see g_date_time_format() */
+    /* xgettext:no-c-format */
+    when = g_date_time_format (local, _("%-d %b %H:%M"));
+  }
+  /* Translators: a card's name and when it was tested, "SanDisk Ultra · 3 Dec 09:40" */
+  return g_strdup_printf (_("%s · %s"), name, when);
+}
+
 CmTestResult *
 cm_chart_lookup_test (CmResult   *result,
                       const char *name)

@@ -212,6 +212,8 @@ typedef struct
 
 /* What results say, as every chart reads it (cm-chart-kit-data.c). */
 const char   *cm_chart_result_name      (CmResult      *result);
+char         *cm_chart_dup_series_name  (GPtrArray     *results,
+                                         guint          index) G_GNUC_WARN_UNUSED_RESULT;
 CmTestResult *cm_chart_lookup_test      (CmResult      *result,
                                          const char    *name);
 gboolean      cm_chart_claim_is_stated  (const CmClaim *claim);
@@ -311,6 +313,9 @@ void                  cm_chart_legend_add             (CmChartBuilder     *b,
                                                        gboolean            light,
                                                        gboolean            line,
                                                        gboolean            dashed);
+void                  cm_chart_legend_add_result      (CmChartBuilder     *b,
+                                                       guint               r,
+                                                       gboolean            line);
 void                  cm_chart_legend_directions      (CmChartBuilder     *b,
                                                        const guint        *present,
                                                        const char * const *tests,

@@ -36,8 +36,7 @@ layout (CmChartBuilder    *b,
           cm_chart_series_point (series, p->offset / 1e9, p->mb_per_s);
         }
       if (b->multi)
-        cm_chart_legend_add (b, cm_chart_result_name (g_ptr_array_index (b->results, r)),
-                             CM_CHART_INK_SERIES + r, FALSE, TRUE, FALSE);
+        cm_chart_legend_add_result (b, r, TRUE);
     }
   if (specs->len == 0)
     return FALSE;

@@ -13,6 +13,9 @@
 #include "cm-verdict.h"
 #include "cm-chart-kind-info.h"
 
+/* The space kept between the figures of two bars. */
+#define VALUE_SPACE 3.0
+
 /* The summary: sequential MB/s and random 4K IOPS as bars. */
 
 typedef struct
@@ -69,6 +72,60 @@ sustained_mark (CmResult     *result,
   return cm_test_result_get_sustained_mb_per_s (sustained != NULL ? sustained : test);
 }
 
+/* "7617" IOPS as "7.6k", "23.4" MB/s as it is: short enough that the
+ * figures of neighbouring bars stay apart. */
+static char *
+dup_value_label (double   value,
+                 gboolean iops)
+{
+  if (iops && value >= 100000)
+    return g_strdup_printf ("%.0fk", value / 1000);
+  if (iops && value >= 1000)
+    return g_strdup_printf ("%.1fk", value / 1000);
+  return g_strdup_printf (iops || value >= 100 ? "%.0f" : "%.1f", value);
+}
+
+/* Whether @box keeps a little space from every text placed so far. */
+static gboolean
+value_fits (CmChartBuilder    *b,
+            const CmChartRect *box)
+{
+  CmChartRect grown = { box->x - VALUE_SPACE, box->y - 1, box->width + 2 * VALUE_SPACE, box->height + 2 };
+  GArray *texts = b->layout->texts;
+
+  for (guint i = 0; i < texts->len; i++)
+    if (cm_chart_rect_intersects (&grown, &g_array_index (texts, CmChartText, i).box))
+      return FALSE;
+  return TRUE;
+}
+
+/* Above the bar; where a neighbour's figure is in the way, a line higher,
+ * then inside the bar's top: with several cards the bars are narrower
+ * than their figures, so figures take turns on two or three lines. */
+static void
+place_value (CmChartBuilder *b,
+             CmChartBar     *bar,
+             gboolean        iops)
+{
+  g_autofree char *label = dup_value_label (bar->value, iops);
+  double x = bar->rect.x + bar->rect.width / 2;
+  double w, h;
+
+  cm_chart_measure (b, CM_CHART_TEXT_VALUE, FALSE, label, &w, &h);
+  for (guint line = 0; line < 4; line++)
+    {
+      /* Lines 0 to 2 above the bar, line 3 just inside its top. */
+      double bottom = line < 3 ? bar->rect.y - 2 - line * h : bar->rect.y + 2 + h;
+      CmChartRect box = { x - w / 2, bottom - h, w, h };
+
+      if (box.y >= 0 && value_fits (b, &box))
+        {
+          cm_chart_place_text (b, CM_CHART_TEXT_VALUE, label, x, bottom, 0.5, 1, CM_CHART_INK_FG, FALSE, FALSE, NULL);
+          return;
+        }
+    }
+}
+
 static void
 layout_bars (CmChartBuilder *b,
              CmChartPanel   *panel,
@@ -119,15 +176,9 @@ layout_bars (CmChartBuilder *b,
                            base + GAP / 2, 0.5, 0, CM_CHART_INK_FG, FALSE, TRUE, NULL);
     }
 
-  /* Figures above the bars, where they fit. */
+  /* A figure for every bar, above it. */
   for (guint i = 0; i < panel->bars->len; i++)
-    {
-      CmChartBar *bar = &g_array_index (panel->bars, CmChartBar, i);
-      g_autofree char *label = g_strdup_printf (iops ? "%.0f" : "%.1f", bar->value);
-
-      cm_chart_place_text (b, CM_CHART_TEXT_VALUE, label, bar->rect.x + bar->rect.width / 2, bar->rect.y - 2,
-                           0.5, 1, CM_CHART_INK_FG, FALSE, TRUE, NULL);
-    }
+    place_value (b, &g_array_index (panel->bars, CmChartBar, i), iops);
 }
 
 static double
@@ -185,8 +236,7 @@ summary_legend (CmChartBuilder *b)
   if (b->multi)
     {
       for (guint r = 0; r < b->results->len; r++)
-        cm_chart_legend_add (b, cm_chart_result_name (g_ptr_array_index (b->results, r)),
-                             CM_CHART_INK_SERIES + r, FALSE, FALSE, FALSE);
+        cm_chart_legend_add_result (b, r, FALSE);
     }
   else
     {

@@ -72,7 +72,7 @@ layout (CmChartBuilder    *b,
       any_read |= add_positions (specs, cm_chart_lookup_test (result, CM_TEST_VERIFY_READ), cm_chart_series_ink (b, r, 1), b->multi);
       any_bad |= verify != NULL && verify->bad_regions->len > 0;
       if (b->multi)
-        cm_chart_legend_add (b, cm_chart_result_name (result), CM_CHART_INK_SERIES + r, FALSE, TRUE, FALSE);
+        cm_chart_legend_add_result (b, r, TRUE);
     }
   if (specs->len == 0)
     return FALSE;

@@ -151,7 +151,7 @@ layout (CmChartBuilder    *b,
         }
       add_bad_series (bad, e, b->multi ? CM_CHART_INK_SERIES + (int) r : CM_CHART_INK_BELOW);
       if (b->multi)
-        cm_chart_legend_add (b, cm_chart_result_name (result), CM_CHART_INK_SERIES + r, FALSE, TRUE, FALSE);
+        cm_chart_legend_add_result (b, r, TRUE);
     }
   if (speeds->len == 0)
     return FALSE;

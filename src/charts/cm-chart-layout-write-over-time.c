@@ -102,8 +102,7 @@ layout (CmChartBuilder    *b,
 
   if (b->multi)
     for (guint r = 0; r < b->results->len; r++)
-      cm_chart_legend_add (b, cm_chart_result_name (g_ptr_array_index (b->results, r)),
-                           CM_CHART_INK_SERIES + r, FALSE, TRUE, FALSE);
+      cm_chart_legend_add_result (b, r, TRUE);
   else
     cm_chart_legend_add (b, _("Sequential write"), cm_chart_test_ink (CM_TEST_SEQ_WRITE), FALSE, TRUE, FALSE);
   if (any_sustained)

@@ -250,7 +250,9 @@ cm_chart_describe (CmChartKind  kind,
     {
       CmResult *result = g_ptr_array_index (results, r);
 
-      g_string_append_printf (out, "\n%s:", cm_chart_result_name (result));
+      g_autofree char *name = cm_chart_dup_series_name (results, r);
+
+      g_string_append_printf (out, "\n%s:", name);
       if (info->describe != NULL)
         info->describe (out, result);
     }

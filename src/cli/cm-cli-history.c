@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 #include <stdio.h>
 
+#include "cm-batch-report.h"
 #include "cm-test-table.h"
 #include "cm-history.h"
 #include "cm-job.h"
@@ -133,13 +134,25 @@ print_json (GPtrArray *results)
   cm_cli_print_json (root);
 }
 
+/* The batch report of every saved document, one line per card. */
+static void
+print_csv (GPtrArray *results)
+{
+  g_autoptr(GPtrArray) rows = cm_batch_report_build (results);
+  g_autofree char *csv = cm_batch_report_dup_csv (rows);
+
+  fputs (csv, stdout);
+}
+
 int
 cm_cli_history (int    argc,
                 char **argv)
 {
   gboolean json = FALSE;
+  gboolean csv = FALSE;
   GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the saved result documents as a JSON array"), NULL },
+    { "csv", 0, 0, G_OPTION_ARG_NONE, &csv, N_("Print the batch report: one CSV line per card, with its size, verdict, real capacity and lost data"), NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new (_("— results saved with “bench --save”"));
@@ -166,6 +179,11 @@ cm_cli_history (int    argc,
   if (json)
     {
       print_json (results);
+      return CM_EXIT_OK;
+    }
+  if (csv)
+    {
+      print_csv (results);
       return CM_EXIT_OK;
     }
 

@@ -1,0 +1,198 @@
+/* test-batch-report.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The batch report, from documents the CLI saved for two simulated
+ * cards (tests/data/batch): one row per card whatever kinds of check it
+ * had, its real capacity from its capacity check, its lost data from its
+ * verify or wear test, its verdict the words of each check; the newest
+ * document of a kind counts; the CSV quotes what needs quoting. Every
+ * expected figure is read from the documents themselves.
+ */
+
+#include "config.h"
+
+#include <locale.h>
+#include <string.h>
+
+#include "cm-batch-report.h"
+#include "cm-summary.h"
+
+static CmResult *
+load (const char *name)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "batch", name, NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  CmResult *result = cm_result_new_from_file (file, &error);
+
+  g_assert_no_error (error);
+  return result;
+}
+
+static GPtrArray *
+load_all (const char * const *names)
+{
+  GPtrArray *results = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; names[i] != NULL; i++)
+    g_ptr_array_add (results, load (names[i]));
+  return results;
+}
+
+static void
+assert_has_answer (const CmBatchRow *row,
+                   CmResult         *result)
+{
+  CmStatus status;
+  g_autofree char *answer = cm_summary_dup_answer (result, &status);
+
+  if (answer != NULL)
+    g_assert_nonnull (strstr (row->verdict, answer));
+}
+
+static void
+test_two_cards (void)
+{
+  const char *names[] = { "fake-bench.json", "good-bench.json", "good-capacity.json", "fake-capacity.json",
+                          "fake-verify.json", "good-wear.json", NULL };
+  g_autoptr(GPtrArray) results = load_all (names);
+  g_autoptr(GPtrArray) rows = cm_batch_report_build (results);
+  const CmBatchRow *fake, *good;
+  CmResult *fake_capacity = g_ptr_array_index (results, 3);
+  CmResult *fake_verify = g_ptr_array_index (results, 4);
+  CmResult *good_capacity = g_ptr_array_index (results, 2);
+  CmResult *good_wear = g_ptr_array_index (results, 5);
+  const CmWearRound *last;
+
+  /* Two cards, in the order their first document came. */
+  g_assert_cmpuint (rows->len, ==, 2);
+  fake = g_ptr_array_index (rows, 0);
+  good = g_ptr_array_index (rows, 1);
+  g_assert_nonnull (strstr (fake->card, cm_result_get_device (fake_capacity)));
+  g_assert_nonnull (strstr (good->card, cm_result_get_device (good_capacity)));
+  g_assert_cmpstr (fake->kinds, ==, "bench, capacity, verify");
+  g_assert_cmpstr (good->kinds, ==, "bench, capacity, wear");
+
+  /* The fake card: what it says, what it holds, what the verify lost. */
+  g_assert_cmpuint (fake->size_bytes, ==, cm_result_get_capacity (fake_capacity)->reported_bytes);
+  g_assert_cmpint (fake->real_bytes, ==, cm_result_get_capacity (fake_capacity)->real_bytes);
+  g_assert_cmpint (fake->real_bytes, <, (gint64) fake->size_bytes);
+  g_assert_cmpint (fake->lost_bytes, ==, cm_result_get_verify (fake_verify)->lost_bytes);
+  g_assert_cmpint (fake->lost_bytes, >, 0);
+  g_assert_cmpint (fake->status, ==, CM_STATUS_BELOW);
+  assert_has_answer (fake, fake_capacity);
+  assert_has_answer (fake, fake_verify);
+
+  /* The good card: all it says, nothing lost in its wear test's last round. */
+  last = &g_array_index (cm_result_get_endurance (good_wear)->rounds, CmWearRound,
+                         cm_result_get_endurance (good_wear)->rounds->len - 1);
+  g_assert_cmpint (good->real_bytes, ==, cm_result_get_capacity (good_capacity)->real_bytes);
+  g_assert_cmpint (good->real_bytes, ==, (gint64) good->size_bytes);
+  g_assert_cmpint (good->lost_bytes, ==, (gint64) last->bad_sectors * 512);
+  g_assert_cmpint (good->status, ==, CM_STATUS_MEETS);
+  assert_has_answer (good, good_wear);
+}
+
+/* A card with nothing but a benchmark: no real capacity, no lost data. */
+static void
+test_unknown_figures (void)
+{
+  const char *names[] = { "good-bench.json", NULL };
+  g_autoptr(GPtrArray) results = load_all (names);
+  g_autoptr(GPtrArray) rows = cm_batch_report_build (results);
+  const CmBatchRow *row = g_ptr_array_index (rows, 0);
+  g_autofree char *real = cm_batch_row_dup_size (row, CM_BATCH_REAL);
+  g_autofree char *csv = cm_batch_report_dup_csv (rows);
+  g_auto(GStrv) lines = g_strsplit (csv, "\r\n", -1);
+  g_auto(GStrv) fields = NULL;
+
+  g_assert_cmpint (row->real_bytes, ==, -1);
+  g_assert_cmpint (row->lost_bytes, ==, -1);
+  g_assert_cmpstr (real, ==, "—");
+  g_assert_cmpuint (g_strv_length (lines), ==, 3);   /* heading, the card, "" after the last line end */
+  fields = g_strsplit (lines[1], ",", -1);
+  g_assert_cmpuint (g_strv_length (fields), ==, 7);
+  g_assert_cmpstr (fields[4], ==, "");
+  g_assert_cmpstr (fields[5], ==, "");
+}
+
+/* Two capacity checks of one card: the newer one's answer counts. */
+static void
+test_newest_counts (void)
+{
+  g_autoptr(CmResult) older = load ("fake-capacity.json");
+  g_autoptr(CmResult) newer = load ("fake-capacity.json");
+  g_autoptr(GPtrArray) results = g_ptr_array_new ();
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(GDateTime) later = g_date_time_add_hours (cm_result_get_started (older), 1);
+  CmCapacityReport *report = (CmCapacityReport *) cm_result_get_capacity (newer);
+  const CmBatchRow *row;
+
+  cm_result_set_started (newer, later);
+  report->real_bytes = report->reported_bytes;
+  report->fake = FALSE;
+  g_ptr_array_add (results, newer);
+  g_ptr_array_add (results, older);
+  rows = cm_batch_report_build (results);
+  g_assert_cmpuint (rows->len, ==, 1);
+  row = g_ptr_array_index (rows, 0);
+  g_assert_cmpint (row->real_bytes, ==, (gint64) report->reported_bytes);
+  g_assert_cmpint (row->status, ==, CM_STATUS_MEETS);
+}
+
+/* A name with a comma and quotes stays one field. */
+static void
+test_csv_quoting (void)
+{
+  g_autoptr(CmResult) result = load ("good-capacity.json");
+  g_autoptr(GPtrArray) results = g_ptr_array_new ();
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autofree char *csv = NULL;
+
+  cm_result_set_name (result, "The \"1 TB\" card, from the bag");
+  g_ptr_array_add (results, result);
+  rows = cm_batch_report_build (results);
+  csv = cm_batch_report_dup_csv (rows);
+  g_assert_true (g_str_has_prefix (csv, "card,size_bytes,verdict,status,real_capacity_bytes,lost_bytes,checks\r\n"));
+  g_assert_nonnull (strstr (csv, "\r\n\"The \"\"1 TB\"\" card, from the bag · "));
+  g_assert_nonnull (strstr (csv, ",meets,"));
+}
+
+/* A name from a hostile document: no control character or bidi override
+ * reaches the file, and a spreadsheet does not run it as a formula. */
+static void
+test_csv_hostile (void)
+{
+  g_autoptr(CmResult) result = load ("good-capacity.json");
+  g_autoptr(GPtrArray) results = g_ptr_array_new ();
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autofree char *csv = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  cm_result_set_name (result, "=HYPERLINK(\"x\")\x1b]0;t\x07\r\n\u202e");
+  g_ptr_array_add (results, result);
+  rows = cm_batch_report_build (results);
+  csv = cm_batch_report_dup_csv (rows);
+  g_assert_nonnull (strstr (csv, "\r\n\"'=HYPERLINK(\"\"x\"\")]0;t · "));
+  g_assert_null (strchr (csv, '\x1b'));
+  g_assert_null (strstr (csv, "\u202e"));
+  lines = g_strsplit (csv, "\r\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 3);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  setlocale (LC_ALL, "C.UTF-8");
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/cardmark/batch-report/two-cards", test_two_cards);
+  g_test_add_func ("/cardmark/batch-report/unknown-figures", test_unknown_figures);
+  g_test_add_func ("/cardmark/batch-report/newest-counts", test_newest_counts);
+  g_test_add_func ("/cardmark/batch-report/csv-quoting", test_csv_quoting);
+  g_test_add_func ("/cardmark/batch-report/csv-hostile", test_csv_hostile);
+
+  return g_test_run ();
+}
