@@ -277,7 +277,7 @@ cm_verify_peek_stopped (const char   *path,
   if (mode == CM_VERIFY_MODE_DEVICE)
     {
       self->card_bytes = device_bytes;
-      set_state_path (self, device_identity (self->path, device_bytes));
+      set_state_path (self, cm_state_file_card_identity (self->path, device_bytes));
     }
   else if (statvfs (self->path, &st) == 0)
     {
