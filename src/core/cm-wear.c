@@ -62,55 +62,6 @@ cm_wear_fill (guint8  *buffer,
   cm_verify_fill (buffer, length, offset ^ round_key (round));
 }
 
-void
-cm_wear_place_init (CmWearPlace *place,
-                    guint64      sectors)
-{
-  memset (place, 0, sizeof *place);
-  place->round = 1;
-  place->failed = g_array_new (FALSE, FALSE, sizeof (guint64));
-  place->ever_bad = g_malloc0 ((sectors + 7) / 8);
-  place->endurance = cm_endurance_new ();
-}
-
-void
-cm_wear_place_clear (CmWearPlace *place)
-{
-  g_clear_pointer (&place->failed, g_array_unref);
-  g_clear_pointer (&place->ever_bad, g_free);
-  g_clear_pointer (&place->endurance, cm_endurance_free);
-}
-
-guint64
-cm_wear_place_bytes_written (const CmWearPlace *place,
-                             guint64            size)
-{
-  guint64 done = (guint64) place->endurance->rounds->len * size;
-
-  if (place->reading)
-    return done + size;
-  return done + MIN (place->place * CHUNK, size);
-}
-
-char *
-cm_wear_place_describe (const CmWearPlace *place,
-                        guint64            size)
-{
-  guint64 n_chunks = (size + CHUNK - 1) / CHUNK;
-  double share = n_chunks > 0 ? 100.0 * place->place / n_chunks : 0;
-
-  g_autofree char *at = NULL;
-  g_autofree char *total = NULL;
-
-  if (place->reading)
-    /* Translators: "round 3, reading back, 40 % checked" */
-    return g_strdup_printf (_("round %u, reading back, %.0f %% checked"), place->round, share);
-  at = g_format_size (MIN (place->place * CHUNK, size));
-  total = g_format_size (size);
-  /* Translators: "round 3, writing, at 1.2 GB of 16 GB" */
-  return g_strdup_printf (_("round %u, writing, at %s of %s"), place->round, at, total);
-}
-
 typedef struct
 {
   int                    fd;
