@@ -76,7 +76,6 @@ cm_verify_run_free (CmVerifyRun *run)
   g_clear_pointer (&run->numbers, g_array_unref);
   g_clear_pointer (&run->skipped, g_ptr_array_unref);
   g_free (run->buffer);
-  g_free (run->buffer2);
   g_free (run);
 }
 

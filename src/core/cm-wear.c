@@ -60,7 +60,7 @@ typedef struct
   const CmWearCallbacks *cb;
   gpointer               user_data;
   GCancellable          *cancellable;
-  guint8                *buffer;
+  CmVerifyIo            *io;
   guint8                *ever_bad;  /* a bit per sector */
   guint8                *failed;    /* a byte per chunk: its write failed this round */
   gint64                 started;
@@ -73,6 +73,17 @@ chunk_length (Wear    *w,
               guint64  chunk)
 {
   return MIN ((guint64) CHUNK, w->size - chunk * CHUNK);
+}
+
+/* Chunk @c of round @round, or an empty place past the end. */
+static CmVerifyPlace
+place_of (Wear    *w,
+          guint64  c,
+          guint    round)
+{
+  CmVerifyPlace place = { c * CHUNK, c < w->n_chunks ? chunk_length (w, c) : 0, (c * CHUNK) ^ round_key (round) };
+
+  return place;
 }
 
 static void
@@ -143,27 +154,18 @@ write_round (Wear     *w,
   memset (w->failed, 0, w->n_chunks);
   for (guint64 c = 0; c < w->n_chunks; c++)
     {
-      guint64 len = chunk_length (w, c), done = 0;
+      CmVerifyPlace here = place_of (w, c, round), next = place_of (w, c + 1, round);
+      gssize done;
+      int errsv;
 
       if (g_cancellable_set_error_if_cancelled (w->cancellable, error))
         return FALSE;
-      cm_wear_fill (w->buffer, len, c * CHUNK, round);
-      while (done < len)
+      done = cm_verify_io_write (w->io, &here, &next, &errsv);
+      if (done < (gssize) here.length)
         {
-          ssize_t r = pwrite (w->fd, w->buffer + done, len - done, c * CHUNK + done);
-
-          if (r < 0 && errno == EINTR)
-            continue;
-          if (r <= 0)
-            {
-              int errsv = r < 0 ? errno : EIO;
-
-              if (cm_verify_is_removed (errsv))
-                return set_io_error (error, errsv, round, _("writing"), c * CHUNK + done);
-              w->failed[c] = 1;
-              break;
-            }
-          done += r;
+          if (cm_verify_is_removed (errsv))
+            return set_io_error (error, errsv, round, _("writing"), here.offset + MAX (done, 0));
+          w->failed[c] = 1;
         }
       report (w, round, FALSE, 0.5 * (c + 1) / w->n_chunks, FALSE);
     }
@@ -209,36 +211,28 @@ read_round (Wear         *w,
 
   for (guint64 i = 0; i < w->n_chunks; i++)
     {
-      guint64 c = order[i], len = chunk_length (w, c), done = 0;
+      guint64 c = order[i], len = chunk_length (w, c);
       guint64 offset = c * CHUNK, key_base = offset ^ round_key (round);
+      CmVerifyPlace here = place_of (w, c, round);
+      CmVerifyPlace next = place_of (w, i + 1 < w->n_chunks ? order[i + 1] : w->n_chunks, round);
       gboolean readable = TRUE;
-      CmVerifyCounts counts = { 0 };
+      CmVerifyRead chunk;
 
       if (g_cancellable_set_error_if_cancelled (w->cancellable, error))
         return FALSE;
-      while (done < len)
+      cm_verify_io_read (w->io, &here, &next, &chunk);
+      if (chunk.done < (gssize) len)
         {
-          ssize_t n = pread (w->fd, w->buffer + done, len - done, offset + done);
-
-          if (n < 0 && errno == EINTR)
-            continue;
-          if (n <= 0)
-            {
-              int errsv = n < 0 ? errno : EIO;
-
-              if (cm_verify_is_removed (errsv))
-                return set_io_error (error, errsv, round, _("reading back"), offset + done);
-              readable = FALSE;
-              break;
-            }
-          done += n;
+          if (cm_verify_is_removed (chunk.errsv))
+            return set_io_error (error, chunk.errsv, round, _("reading back"), offset + MAX (chunk.done, 0));
+          readable = FALSE;
         }
 
       if (!readable || w->failed[c])
         count_bad (w, r, offset / CM_VERIFY_SECTOR, len / CM_VERIFY_SECTOR);
-      else if (!cm_verify_check (w->buffer, len, key_base, &counts))
+      else if (!chunk.intact)
         for (guint64 s = 0; s < len; s += CM_VERIFY_SECTOR)
-          if (!cm_verify_sector_is_ok (w->buffer + s, key_base + s))
+          if (!cm_verify_sector_is_ok (chunk.data + s, key_base + s))
             count_bad (w, r, (offset + s) / CM_VERIFY_SECTOR, 1);
       report (w, round, TRUE, 0.5 + 0.5 * (i + 1) / w->n_chunks, FALSE);
     }
@@ -259,7 +253,6 @@ cm_wear_run (int                     fd,
   g_autoptr(GError) local_error = NULL;
   guint64 bytes_written = 0;
   Wear w = { 0 };
-  void *buffer = NULL;
 
   g_return_val_if_fail (fd >= 0 && limits != NULL, NULL);
 
@@ -277,12 +270,7 @@ cm_wear_run (int                     fd,
                    _("The card has no room to test."));
       return NULL;
     }
-  if (posix_memalign (&buffer, 4096, CHUNK) != 0)
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE, g_strerror (ENOMEM));
-      return NULL;
-    }
-  w.buffer = buffer;
+  w.io = cm_verify_io_new (fd);
   w.ever_bad = g_malloc0 ((w.size / CM_VERIFY_SECTOR + 7) / 8);
   w.failed = g_malloc0 (w.n_chunks);
 
@@ -332,7 +320,7 @@ cm_wear_run (int                     fd,
         }
     }
 
-  free (buffer);
+  cm_verify_io_free (w.io);
   g_free (w.ever_bad);
   g_free (w.failed);
   return g_steal_pointer (&e);
