@@ -8,11 +8,11 @@
  * Two buffers: while one chunk is written, the next one's pattern is
  * made in the other; while one chunk is checked, the next one is read
  * into the other. Making and checking run in a pool of threads, one per
- * core, each taking a slice of the chunk. The I/O itself stays in the
- * caller's thread, one command at a time and in the caller's order, so
- * the card sees the same commands, and the caller handles each result
- * before its next command is sent (a write is never sent past one that
- * failed).
+ * core but one, each taking a slice of the chunk. The I/O itself stays
+ * in the caller's thread, one command at a time and in the caller's
+ * order, so the card sees the same commands, and the caller handles
+ * each result before its next command is sent (a write is never sent
+ * past one that failed).
  */
 
 #include "config.h"
@@ -73,10 +73,14 @@ struct _CmVerifyIo
   Work  work;
 };
 
+/* One slice per core but one: that one is left to the I/O's own work,
+ * which takes a core of its own on a fast device (the kernel copying a
+ * RAM device's data, a USB or FUSE stack); pattern threads on every
+ * core would take turns with it and slow the card down. */
 static guint
 n_slices (void)
 {
-  return CLAMP (g_get_num_processors (), 1, MAX_SLICES);
+  return CLAMP (g_get_num_processors () - 1, 1, MAX_SLICES);
 }
 
 static void
