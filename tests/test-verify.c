@@ -11,6 +11,7 @@
 
 #include <glib/gstdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cm-target.h"
 #include "cm-verify-private.h"
@@ -518,6 +519,98 @@ test_empty_path (void)
   g_assert_null (cm_verify_get_folder (verify));
 }
 
+/* The verify's and the wear test's I/O (cm-verify-io.c) writes the
+ * pattern each place names, whatever it was told would come next, and
+ * sorts what it reads back the same whether the place was read ahead or
+ * not. */
+#define PLACE_BYTES (64 * 1024)
+#define PATTERN_BASE (G_GUINT64_CONSTANT (3) << 30)
+
+static CmVerifyPlace
+io_place (guint i)
+{
+  CmVerifyPlace place = { (guint64) i * PLACE_BYTES, PLACE_BYTES, PATTERN_BASE + (guint64) i * PLACE_BYTES };
+
+  return place;
+}
+
+static void
+test_io_round_trip (void)
+{
+  g_autofree char *path = NULL;
+  g_autofree guint8 *expected = g_malloc (4 * PLACE_BYTES);
+  g_autofree guint8 *found = g_malloc (4 * PLACE_BYTES);
+  guint8 garbage[CM_VERIFY_SECTOR];
+  CmVerifyPlace places[5], half;
+  guint order[] = { 3, 1, 0, 2 };
+  guint nexts[] = { 1, 2, 2, 4 };  /* wrong guesses too: 1 is followed by 0, not 2 */
+  CmVerifyCounts total = { 0 };
+  CmVerifyIo *io;
+  int fd, errsv;
+
+  fd = g_file_open_tmp ("cardmark-verify-io-XXXXXX", &path, NULL);
+  g_assert_cmpint (fd, >=, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (places); i++)
+    places[i] = io_place (i);
+  places[4].length = 0;  /* past the end: no next */
+
+  /* Written out of order, with a guess that does not come true and a
+   * retry of the second half of a place. */
+  io = cm_verify_io_new (fd);
+  g_assert_cmpint (cm_verify_io_write (io, &places[0], &places[1], &errsv), ==, PLACE_BYTES);
+  g_assert_cmpint (cm_verify_io_write (io, &places[2], &places[1], &errsv), ==, PLACE_BYTES);
+  g_assert_cmpint (cm_verify_io_write (io, &places[1], &places[3], &errsv), ==, PLACE_BYTES);
+  half = places[1];
+  half.offset += PLACE_BYTES / 2;
+  half.pattern += PLACE_BYTES / 2;
+  half.length = PLACE_BYTES / 2;
+  g_assert_cmpint (cm_verify_io_write (io, &half, &places[3], &errsv), ==, PLACE_BYTES / 2);
+  g_assert_cmpint (cm_verify_io_write (io, &places[3], &places[4], &errsv), ==, PLACE_BYTES);
+  cm_verify_io_free (io);
+
+  cm_verify_fill (expected, 4 * PLACE_BYTES, PATTERN_BASE);
+  g_assert_cmpint (pread (fd, found, 4 * PLACE_BYTES, 0), ==, 4 * PLACE_BYTES);
+  g_assert_cmpmem (found, 4 * PLACE_BYTES, expected, 4 * PLACE_BYTES);
+
+  /* One sector of place 1 goes bad. */
+  memset (garbage, 0x5a, sizeof garbage);
+  g_assert_cmpint (pwrite (fd, garbage, sizeof garbage, PLACE_BYTES + 7 * CM_VERIFY_SECTOR), ==, sizeof garbage);
+
+  io = cm_verify_io_new (fd);
+  for (guint i = 0; i < G_N_ELEMENTS (order); i++)
+    {
+      CmVerifyRead r;
+
+      cm_verify_io_read (io, &places[order[i]], &places[nexts[i]], &r);
+      g_assert_cmpint (r.done, ==, PLACE_BYTES);
+      g_assert_cmpint (r.intact, ==, order[i] != 1);
+      g_assert_true (cm_verify_sector_is_ok (r.data, places[order[i]].pattern));
+      g_assert_cmpint (cm_verify_sector_is_ok (r.data + 7 * CM_VERIFY_SECTOR,
+                                               places[order[i]].pattern + 7 * CM_VERIFY_SECTOR), ==, order[i] != 1);
+      total.ok += r.counts.ok;
+      total.corrupted += r.counts.corrupted;
+      total.changed += r.counts.changed;
+      total.overwritten += r.counts.overwritten;
+    }
+  g_assert_cmpuint (total.ok, ==, 4 * PLACE_BYTES / CM_VERIFY_SECTOR - 1);
+  g_assert_cmpuint (total.corrupted, ==, 1);
+  g_assert_cmpuint (total.changed + total.overwritten, ==, 0);
+
+  /* Past the end of the file: nothing comes back, and it says so. */
+  {
+    CmVerifyPlace beyond = io_place (9);
+    CmVerifyRead r;
+
+    cm_verify_io_read (io, &beyond, NULL, &r);
+    g_assert_cmpint (r.done, ==, 0);
+    g_assert_false (r.intact);
+    g_assert_cmpuint (r.counts.ok, ==, 0);
+  }
+  cm_verify_io_free (io);
+  close (fd);
+  g_unlink (path);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -528,6 +621,7 @@ main (int   argc,
   g_test_add_func ("/cardmark/verify/pattern-odd-length", test_pattern_odd_length);
   g_test_add_func ("/cardmark/verify/pattern-names-its-place", test_pattern_names_its_place);
   g_test_add_func ("/cardmark/verify/sorting", test_sorting);
+  g_test_add_func ("/cardmark/verify/io-round-trip", test_io_round_trip);
   g_test_add_func ("/cardmark/verify/describe", test_describe);
   g_test_add_func ("/cardmark/verify/result-round-trip", test_result_round_trip);
   g_test_add_func ("/cardmark/verify/result-damaged", test_result_damaged);

@@ -5,8 +5,9 @@
  * What the full verify's files share: the object (cm-verify.c), the
  * run's shared state and its state file (cm-verify-state.c), the worker
  * (cm-verify-run.c, which writes, then calls cm-verify-read.c, which
- * reads back and checks) and the pattern (cm-verify-pattern.c). Calls go
- * one way: run → read → state, run → state.
+ * reads back and checks), the pattern (cm-verify-pattern.c) and its I/O
+ * (cm-verify-io.c, which the wear test uses too). Calls go one way:
+ * run → read → state, run → state, run and read → io → pattern.
  */
 
 #pragma once
@@ -60,6 +61,40 @@ gboolean  cm_verify_sector_found  (const guint8 *sector,
 void      cm_verify_run_in_thread (CmVerify     *self,
                                    GTask        *task);
 
+/* cm-verify-io.c: writing the pattern and reading it back, with the
+ * pattern made and checked on every core while the card works. One
+ * CmVerifyIo per open file or device. */
+typedef struct _CmVerifyIo CmVerifyIo;
+
+typedef struct
+{
+  guint64  offset;    /* in the file or on the device */
+  gsize    length;    /* at most CM_VERIFY_CHUNK */
+  guint64  pattern;   /* the offset its first sector names */
+} CmVerifyPlace;
+
+typedef struct
+{
+  gssize          done;     /* bytes read; -1 when none could be */
+  int             errsv;    /* why fewer than asked for */
+  const guint8   *data;     /* what was read, until the next read */
+  gboolean        intact;   /* something came back, every sector as written */
+  CmVerifyCounts  counts;   /* of the whole sectors that came back */
+} CmVerifyRead;
+
+CmVerifyIo *cm_verify_io_new   (int                  fd) G_GNUC_WARN_UNUSED_RESULT;
+void        cm_verify_io_free  (CmVerifyIo          *io);
+gssize      cm_verify_io_write (CmVerifyIo          *io,
+                                const CmVerifyPlace *place,
+                                const CmVerifyPlace *next,
+                                int                 *errsv);
+void        cm_verify_io_read  (CmVerifyIo          *io,
+                                const CmVerifyPlace *place,
+                                const CmVerifyPlace *next,
+                                CmVerifyRead        *result);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CmVerifyIo, cm_verify_io_free)
+
 /* How often the run saves its state file, in µs. */
 #define CM_VERIFY_SAVE_EVERY_US (2 * G_USEC_PER_SEC)
 
@@ -94,8 +129,7 @@ typedef struct
   GArray          *numbers;       /* guint, per file: N of N.h2w */
 
   /* Not kept. */
-  guint8          *buffer;
-  guint8          *buffer2;       /* the reader's second */
+  guint8          *buffer;        /* for proving a saved state */
   gint64           read_mark;     /* when the last chunk read was checked */
   gboolean         direct;
   guint64          bucket;        /* bytes per speed point */

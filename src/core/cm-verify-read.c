@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The full verify's second half: reads back what cm-verify-run.c wrote,
- * one chunk ahead in a thread of its own, sorts each sector (ok,
+ * one chunk ahead (cm-verify-io.c), sorts each sector (ok,
  * corrupted, changed, overwritten, unreadable), and gives up on a card
  * that stopped answering, counting what it could not read as lost. And,
  * before a stopped run carries on, proves the card is the one it wrote
@@ -46,85 +46,40 @@ give_up (CmVerifyRun *run,
   run->gave_up = TRUE;
 }
 
+/* Names the sectors of a chunk that came back wrong (rare). */
 static void
-check_chunk (CmVerifyRun  *run,
-             const guint8 *buffer,
-             gsize         length,
-             guint64       offset)
+name_bad_sectors (CmVerifyRun  *run,
+                  const guint8 *data,
+                  gsize         length,
+                  guint64       offset)
 {
-  if (cm_verify_check (buffer, length, offset, &run->counts))
-    return;
-
-  /* Rare: name the sectors that came back wrong. */
   for (gsize s = 0; s < length; s += CM_VERIFY_SECTOR)
-    if (!cm_verify_sector_is_ok (buffer + s, offset + s))
+    if (!cm_verify_sector_is_ok (data + s, offset + s))
       cm_verify_run_add_region (run, offset + s, offset + s + CM_VERIFY_SECTOR);
 }
 
-/* Reading runs one chunk ahead in a thread of its own, so the card is
- * never idle while a chunk is checked: on a fast card, checking 4 MiB
- * takes a few percent of reading it. */
-typedef struct
+static void
+add_counts (CmVerifyCounts       *to,
+            const CmVerifyCounts *counts)
 {
-  guint8  *buffer;
-  guint64  pos;       /* in the file (or stretch) */
-  gsize    n;
-  gssize   done;
-  int      errsv;
-  gint64   start;
-} Chunk;
-
-typedef struct
-{
-  int          fd;
-  guint64      base;    /* added to pos for pread: the stretch's place on a device */
-  guint64      from;
-  guint64      length;
-  GAsyncQueue *free_chunks;
-  GAsyncQueue *read_chunks;
-  CmBusShare  *bus;
-  GCancellable *cancellable;
-  int          stop;
-} Reader;
-
-static gpointer
-reader_thread (gpointer data)
-{
-  Reader *r = data;
-
-  for (guint64 pos = r->from; pos < r->length && !g_atomic_int_get (&r->stop); )
-    {
-      Chunk *c = g_async_queue_pop (r->free_chunks);
-
-      if (g_atomic_int_get (&r->stop))
-        {
-          g_async_queue_push (r->free_chunks, c);
-          break;
-        }
-      c->pos = pos;
-      c->n = MIN (CHUNK, r->length - pos);
-      cm_bus_share_yield (r->bus, r->cancellable);
-      c->start = g_get_monotonic_time ();
-      do
-        c->done = pread (r->fd, c->buffer, c->n, r->base + pos);
-      while (c->done < 0 && errno == EINTR);
-      c->errsv = c->done < 0 ? errno : 0;
-      pos += c->n;
-      g_async_queue_push (r->read_chunks, c);
-      if (c->done == 0)
-        break;
-    }
-  return NULL;
+  to->ok += counts->ok;
+  to->corrupted += counts->corrupted;
+  to->changed += counts->changed;
+  to->overwritten += counts->overwritten;
 }
 
-/* Handles one chunk the reader read; FALSE when reading this stretch
- * must end here (@error set when the whole run must). */
+/* Handles one chunk read back (and checked) at @pos of stretch @index;
+ * FALSE when reading this stretch must end here (@error set when the
+ * whole run must). */
 static gboolean
-take_chunk (CmVerifyRun *run,
-            guint        index,
-            Chunk       *c,
-            guint       *failures,
-            GError     **error)
+take_chunk (CmVerifyRun        *run,
+            guint               index,
+            guint64             pos,
+            gsize               n,
+            const CmVerifyRead *c,
+            gint64              start,
+            guint              *failures,
+            GError            **error)
 {
   guint64 base = cm_verify_run_file_base (run, index);
   gssize done = c->done;
@@ -133,12 +88,12 @@ take_chunk (CmVerifyRun *run,
     return cm_verify_run_stop_error (run, ENODEV, error);
   if (done < 0)
     {
-      cm_verify_run_add_region (run, base + c->pos, base + c->pos + c->n);
-      run->unreadable += c->n / CM_VERIFY_SECTOR;
-      run->cur_offset = c->pos + c->n;
+      cm_verify_run_add_region (run, base + pos, base + pos + n);
+      run->unreadable += n / CM_VERIFY_SECTOR;
+      run->cur_offset = pos + n;
       if (++*failures < FAILED_READS_TO_STOP)
         return TRUE;
-      give_up (run, index, c->pos + c->n);
+      give_up (run, index, pos + n);
       return FALSE;
     }
 
@@ -149,21 +104,23 @@ take_chunk (CmVerifyRun *run,
       /* Chunks overlap in time (one is read while the last is checked):
        * each counts from where the previous one's time ended, so the
        * seconds add up to the time the reading took. */
-      gint64 from = MAX (c->start, run->read_mark);
+      gint64 from = MAX (start, run->read_mark);
       double seconds;
 
-      check_chunk (run, c->buffer, done, base + c->pos);
+      add_counts (&run->counts, &c->counts);
+      if (!c->intact)
+        name_bad_sectors (run, c->data, done, base + pos);
       run->read_mark = g_get_monotonic_time ();
       seconds = (run->read_mark - from) / (double) G_USEC_PER_SEC;
-      cm_verify_run_account (run, run->read_points, base + c->pos, done, seconds);
+      cm_verify_run_account (run, run->read_points, base + pos, done, seconds);
       run->read_seconds += seconds;
       run->read_bytes += done;
-      run->cur_offset = c->pos + done;
+      run->cur_offset = pos + done;
     }
-  if ((gsize) done < c->n)
+  if ((gsize) done < n)
     {
       /* The file is shorter than written: the rest is lost. */
-      give_up (run, index, c->pos + done);
+      give_up (run, index, pos + done);
       run->gave_up = FALSE;
       return FALSE;
     }
@@ -173,6 +130,19 @@ take_chunk (CmVerifyRun *run,
   return TRUE;
 }
 
+/* The chunk at @pos of a stretch @length long, from @base on the card
+ * (where a device is read at @base + @pos, a file at @pos). */
+static CmVerifyPlace
+place_at (gboolean device,
+          guint64  base,
+          guint64  pos,
+          guint64  length)
+{
+  CmVerifyPlace place = { device ? base + pos : pos, MIN (CHUNK, length - MIN (pos, length)), base + pos };
+
+  return place;
+}
+
 static gboolean
 read_one (CmVerifyRun *run,
           guint        index,
@@ -180,10 +150,10 @@ read_one (CmVerifyRun *run,
 {
   CmVerify *self = run->self;
   gboolean device = self->mode == CM_VERIFY_MODE_DEVICE;
+  guint64 base = cm_verify_run_file_base (run, index);
+  guint64 length = g_array_index (run->lengths, guint64, index);
+  g_autoptr(CmVerifyIo) io = NULL;
   GError *open_error = NULL;
-  Chunk chunks[2] = { { run->buffer }, { run->buffer2 } };
-  Reader reader = { 0 };
-  GThread *thread;
   guint failures = 0;
   gboolean ok = TRUE, more = TRUE;
   int fd;
@@ -214,38 +184,32 @@ read_one (CmVerifyRun *run,
         posix_fadvise (fd, 0, 0, POSIX_FADV_DONTNEED);
     }
 
-  reader.fd = fd;
-  reader.base = device ? cm_verify_run_file_base (run, index) : 0;
-  reader.from = run->cur_offset;
-  reader.length = g_array_index (run->lengths, guint64, index);
-  reader.bus = run->bus;
-  reader.cancellable = run->cancellable;
-  reader.free_chunks = g_async_queue_new ();
-  reader.read_chunks = g_async_queue_new ();
-  for (guint i = 0; i < G_N_ELEMENTS (chunks); i++)
-    g_async_queue_push (reader.free_chunks, &chunks[i]);
-  thread = g_thread_new ("cardmark-verify-read", reader_thread, &reader);
-
-  while (more && run->cur_offset < reader.length)
+  /* The next chunk is read while this one is checked, so the card is
+   * never idle while the pattern is checked. */
+  io = cm_verify_io_new (fd);
+  while (more && run->cur_offset < length)
     {
-      Chunk *c;
+      guint64 pos = run->cur_offset;
+      CmVerifyPlace here = place_at (device, base, pos, length);
+      CmVerifyPlace next = place_at (device, base, pos + here.length, length);
+      CmVerifyRead chunk;
+      gint64 start;
 
       if (cm_verify_run_cancelled (run, error))
         {
           ok = FALSE;
           break;
         }
-      c = g_async_queue_pop (reader.read_chunks);
-      more = take_chunk (run, index, c, &failures, error);
+      /* Every read command follows a pause for a card on the bus that
+       * measures (this call reads the next chunk ahead); the pause is
+       * left out of the rate, as start comes after it. */
+      cm_bus_share_yield (run->bus, run->cancellable);
+      start = g_get_monotonic_time ();
+      cm_verify_io_read (io, &here, &next, &chunk);
+      more = take_chunk (run, index, pos, here.length, &chunk, start, &failures, error);
       ok = more || (error == NULL || *error == NULL);
-      g_async_queue_push (reader.free_chunks, c);
     }
 
-  g_atomic_int_set (&reader.stop, TRUE);
-  g_async_queue_push (reader.free_chunks, &chunks[0]);  /* wakes a reader waiting for a buffer */
-  g_thread_join (thread);
-  g_async_queue_unref (reader.free_chunks);
-  g_async_queue_unref (reader.read_chunks);
   if (!device)
     close (fd);
   return ok;

@@ -51,6 +51,7 @@ write_one (CmVerifyRun *run,
   guint64 base = cm_verify_run_file_base (run, index);
   gsize chunk = CHUNK;
   guint64 pos = run->cur_offset;
+  g_autoptr(CmVerifyIo) io = NULL;
   GError *open_error = NULL;
   int fd;
 
@@ -78,11 +79,15 @@ write_one (CmVerifyRun *run,
       return cm_verify_run_stop_error (run, errsv, error);
     }
 
+  io = cm_verify_io_new (fd);
   while (pos < length)
     {
       gsize n = MIN (chunk, length - pos);
+      CmVerifyPlace here = { device ? base + pos : pos, n, base + pos };
+      CmVerifyPlace next = { here.offset + n, MIN (chunk, length - pos - n), here.pattern + n };
       gint64 start;
       gssize done;
+      int errsv;
 
       if (cm_verify_run_cancelled (run, error))
         goto fail;
@@ -91,14 +96,14 @@ write_one (CmVerifyRun *run,
       /* The time counted includes making the pattern: the rate is the
        * one the run goes at, which the time left is worked out from. */
       start = g_get_monotonic_time ();
-      cm_verify_fill (run->buffer, n, base + pos);
-      done = pwrite (fd, run->buffer, n, device ? base + pos : pos);
+      done = cm_verify_io_write (io, &here, &next, &errsv);
       if (done > 0 && !run->direct && fdatasync (fd) != 0)
-        done = -1;
+        {
+          done = -1;
+          errsv = errno;
+        }
 
-      if (done < 0 && errno == EINTR)
-        continue;
-      if (done < 0 && errno == ENOSPC && !device)
+      if (done < 0 && errsv == ENOSPC && !device)
         {
           /* Fill the last bit of room in smaller pieces. */
           if (n > MIN_CHUNK)
@@ -111,8 +116,6 @@ write_one (CmVerifyRun *run,
         }
       if (done < 0)
         {
-          int errsv = errno;
-
           if (!cm_verify_is_removed (errsv) && cm_verify_run_card_gone (run))
             errsv = ENODEV;
           if (cm_verify_is_removed (errsv) || errsv == EROFS || errsv == EPERM)
@@ -481,8 +484,6 @@ cm_verify_run_in_thread (CmVerify *self,
 {
   CmVerifyRun *run = cm_verify_run_new (self, g_task_get_cancellable (task));
 
-  run->buffer = cm_engine_alloc (CHUNK);
-  run->buffer2 = cm_engine_alloc (CHUNK);
   run->direct = self->mode == CM_VERIFY_MODE_DEVICE ? cm_target_get_direct_io (self->target) : TRUE;
   g_task_set_task_data (task, run, (GDestroyNotify) cm_verify_run_free);
 

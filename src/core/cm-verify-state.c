@@ -76,7 +76,6 @@ cm_verify_run_free (CmVerifyRun *run)
   g_strfreev (run->write_shared);
   g_strfreev (run->read_shared);
   g_free (run->buffer);
-  g_free (run->buffer2);
   g_free (run);
 }
 

@@ -72,7 +72,7 @@ typedef struct
   const CmWearCallbacks *cb;
   gpointer               user_data;
   GCancellable          *cancellable;
-  guint8                *buffer;
+  CmVerifyIo            *io;
   CmWearPlace            p;
   guint8                *failed;    /* a byte per chunk: its write failed this round */
   gint64                 started;   /* earlier runs' time counted in */
@@ -85,6 +85,17 @@ chunk_length (Wear    *w,
               guint64  chunk)
 {
   return MIN ((guint64) CHUNK, w->size - chunk * CHUNK);
+}
+
+/* Region @c of round @round, or an empty place past the end. */
+static CmVerifyPlace
+place_of (Wear    *w,
+          guint64  c,
+          guint    round)
+{
+  CmVerifyPlace place = { c * CHUNK, c < w->n_chunks ? chunk_length (w, c) : 0, (c * CHUNK) ^ round_key (round) };
+
+  return place;
 }
 
 static double
@@ -203,29 +214,20 @@ write_round (Wear     *w,
     memset (w->failed, 0, w->n_chunks);
   for (guint64 c = w->p.place; c < w->n_chunks; c++)
     {
-      guint64 len = chunk_length (w, c), done = 0;
+      CmVerifyPlace here = place_of (w, c, round), next = place_of (w, c + 1, round);
+      gssize done;
       gint64 t0;
+      int errsv;
 
       if (!at_region (w, c, error))
         return FALSE;
       t0 = g_get_monotonic_time ();
-      cm_wear_fill (w->buffer, len, c * CHUNK, round);
-      while (done < len)
+      done = cm_verify_io_write (w->io, &here, &next, &errsv);
+      if (done < (gssize) here.length)
         {
-          ssize_t r = pwrite (w->fd, w->buffer + done, len - done, c * CHUNK + done);
-
-          if (r < 0 && errno == EINTR)
-            continue;
-          if (r <= 0)
-            {
-              int errsv = r < 0 ? errno : EIO;
-
-              if (card_went (w, errsv))
-                return set_card_gone (w, error, _("writing"), c * CHUNK + done);
-              w->failed[c] = 1;
-              break;
-            }
-          done += r;
+          if (card_went (w, errsv))
+            return set_card_gone (w, error, _("writing"), here.offset + MAX (done, 0));
+          w->failed[c] = 1;
         }
       w->p.round_write_seconds += (g_get_monotonic_time () - t0) / (double) G_USEC_PER_SEC;
     }
@@ -275,32 +277,6 @@ read_order (guint64 n_chunks,
   return order;
 }
 
-/* Reads region @c into the buffer; FALSE, with the errno in @errsv,
- * when the card cannot read it. */
-static gboolean
-read_region (Wear    *w,
-             guint64  c,
-             int     *errsv)
-{
-  guint64 len = chunk_length (w, c), done = 0;
-
-  *errsv = 0;
-  while (done < len)
-    {
-      ssize_t n = pread (w->fd, w->buffer + done, len - done, c * CHUNK + done);
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        {
-          *errsv = n < 0 ? errno : EIO;
-          return FALSE;
-        }
-      done += n;
-    }
-  return TRUE;
-}
-
 /* Reads it all back, the regions in a shuffled order, and counts. */
 static gboolean
 read_round (Wear     *w,
@@ -313,24 +289,27 @@ read_round (Wear     *w,
     {
       guint64 c = order[i], len = chunk_length (w, c);
       guint64 offset = c * CHUNK, key_base = offset ^ round_key (round);
-      CmVerifyCounts counts = { 0 };
+      CmVerifyPlace here = place_of (w, c, round);
+      CmVerifyPlace next = place_of (w, i + 1 < w->n_chunks ? order[i + 1] : w->n_chunks, round);
+      CmVerifyRead chunk;
       gboolean readable;
       gint64 t0;
-      int errsv;
 
       if (!at_region (w, i, error))
         return FALSE;
       t0 = g_get_monotonic_time ();
-      readable = read_region (w, c, &errsv);
-      if (!readable && card_went (w, errsv))
-        return set_card_gone (w, error, _("reading back"), offset);
+      /* Checks this region while the next one is read. */
+      cm_verify_io_read (w->io, &here, &next, &chunk);
+      readable = chunk.done == (gssize) len;
+      if (!readable && card_went (w, chunk.errsv))
+        return set_card_gone (w, error, _("reading back"), offset + MAX (chunk.done, 0));
       w->p.round_read_seconds += (g_get_monotonic_time () - t0) / (double) G_USEC_PER_SEC;
 
       if (!readable || w->failed[c])
         count_bad (w, offset / CM_VERIFY_SECTOR, len / CM_VERIFY_SECTOR);
-      else if (!cm_verify_check (w->buffer, len, key_base, &counts))
+      else if (!chunk.intact)
         for (guint64 s = 0; s < len; s += CM_VERIFY_SECTOR)
-          if (!cm_verify_sector_is_ok (w->buffer + s, key_base + s))
+          if (!cm_verify_sector_is_ok (chunk.data + s, key_base + s))
             count_bad (w, (offset + s) / CM_VERIFY_SECTOR, 1);
     }
   w->p.place = w->n_chunks;
@@ -458,7 +437,6 @@ cm_wear_run (int                     fd,
   g_autoptr(GError) local_error = NULL;
   CmEndurance *e = NULL;
   Wear w = { 0 };
-  void *buffer = NULL;
 
   g_return_val_if_fail (fd >= 0 && limits != NULL && state != NULL, NULL);
 
@@ -476,12 +454,7 @@ cm_wear_run (int                     fd,
                    _("The card has no room to test."));
       return NULL;
     }
-  if (posix_memalign (&buffer, 4096, CHUNK) != 0)
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE, g_strerror (ENOMEM));
-      return NULL;
-    }
-  w.buffer = buffer;
+  w.io = cm_verify_io_new (fd);
   w.failed = g_malloc0 (w.n_chunks);
   if (!start_place (&w, resume, error))
     goto out;
@@ -530,7 +503,7 @@ cm_wear_run (int                     fd,
 
 out:
   cm_wear_place_clear (&w.p);
-  free (buffer);
+  cm_verify_io_free (w.io);
   g_free (w.failed);
   return e;
 }
