@@ -130,6 +130,34 @@ else
   skip "built without -Dtest_hooks=true, so CARDMARK_TEST_BUS_GROUP is not read"
 fi
 
+# Two wear tests at once take about as long as one too; on one bus each
+# document names the other card as having shared it, in words as well.
+t0=$EPOCHREALTIME
+"$CARDMARK_CLI" endure --destroy-data --rounds 1 --json "$A_DEV" > "$work/endure-one.json" 2> "$work/err"
+check "one wear round alone exits 0" test $? -eq 0
+t1=$EPOCHREALTIME
+"$CARDMARK_CLI" endure --destroy-data --rounds 1 --json "$A_DEV" "$B_DEV" > "$work/endure-two.json" 2> "$work/err"
+check "two wear tests at once exit 0" test $? -eq 0
+t2=$EPOCHREALTIME
+alone=$(elapsed "$t0" "$t1") together=$(elapsed "$t1" "$t2")
+echo "# one wear round: $alone s; two at once: $together s"
+check "two wear tests at once take at most 1.5 times as long as one" \
+  awk -v a="$alone" -v b="$together" 'BEGIN { exit !(b <= 1.5 * a) }'
+check "both wear documents are there, each one round, card whole" \
+  json_check "$work/endure-two.json" "[(d['target']['device'], len(d['endurance']['rounds']), d['endurance']['rounds'][0]['bad_sectors']) for d in r] == [('$A_DEV', 1, 0), ('$B_DEV', 1, 0)]"
+check "on buses of their own, neither wear test says it shared its bus" \
+  json_check "$work/endure-two.json" "not any('shared_bus_with' in d['endurance'] for d in r)"
+if [ "${CARDMARK_TEST_HOOKS:-1}" = 1 ]; then
+  CARDMARK_TEST_BUS_GROUP=hub "$CARDMARK_CLI" endure --destroy-data --rounds 1 --json "$A_DEV" "$B_DEV" > "$work/endure-bus.json" 2> "$work/err"
+  check "two wear tests on one bus exit 0" test $? -eq 0
+  check "each wear test names the other card as sharing the bus" \
+    json_check "$work/endure-bus.json" "[d['endurance'].get('shared_bus_with') for d in r] == [['$B_DEV'], ['$A_DEV']]"
+  check "…and a note says so in words" \
+    json_check "$work/endure-bus.json" "all(any('$o' in n for n in d['notes']) for d, o in zip(r, ['$B_DEV', '$A_DEV']))"
+else
+  skip "built without -Dtest_hooks=true, so CARDMARK_TEST_BUS_GROUP is not read"
+fi
+
 # The same card twice: the card lock refuses the second job, the first runs.
 "$CARDMARK_CLI" bench --only seq-read --json "$A_DEV" "$A_DEV" > "$work/twice.json" 2> "$work/err"
 check "one card given twice exits 1" test $? -eq 1

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "cm-result.h"
+#include "cm-state-file.h"
 #include "cm-verify.h"
 #include "cm-wear-state.h"
 #include "cm-wear.h"
@@ -131,6 +132,7 @@ test_json (void)
   gsize length;
 
   e->stopped = g_strdup ("rounds");
+  e->shared_bus_with = g_strsplit ("/dev/sdc /dev/sdd", " ", -1);
   cm_result_set_kind (result, "wear");
   cm_result_set_target (result, "/dev/sdz", "raw-write", "/dev/sdz", NULL);
   cm_result_set_endurance (result, e);
@@ -145,6 +147,22 @@ test_json (void)
   g_assert_cmpuint (read->rounds->len, ==, 3);
   g_assert_cmpuint (g_array_index (read->rounds, CmWearRound, 2).new_bad_sectors, ==, 5);
   g_assert_cmpstr (read->stopped, ==, "rounds");
+  g_assert_true (g_strv_equal ((const char * const *) read->shared_bus_with,
+                               (const char * const *) e->shared_bus_with));
+
+  /* None is not written at all. */
+  {
+    g_autoptr(CmEndurance) alone = cm_endurance_copy (e);
+    g_autoptr(CmResult) other = cm_result_new ();
+    g_autofree char *text = NULL;
+
+    g_clear_pointer (&alone->shared_bus_with, g_strfreev);
+    cm_result_set_kind (other, "wear");
+    cm_result_set_target (other, "/dev/sdz", "raw-write", "/dev/sdz", NULL);
+    cm_result_set_endurance (other, alone);
+    text = cm_result_to_data (other, NULL);
+    g_assert_null (strstr (text, "shared_bus_with"));
+  }
 
   /* More new bad sectors than bad ones is refused. */
   broken = g_strdup (data);
@@ -222,6 +240,42 @@ test_maker (void)
 
 /* A stopped test's place, saved and read back as it was; with any byte
  * of the file flipped, refused as damaged. */
+/* The cards a state names as sharing the bus are device paths, or the
+ * state is damaged; a state without them (an older one) has none. */
+static void
+test_state_devices (void)
+{
+  static const struct { const char *value; gboolean ok; guint n; } cases[] = {
+    { "/dev/sdc;/dev/sdd;", TRUE, 2 },
+    { "", TRUE, 0 },
+    { "sdc;", FALSE, 0 },
+    { "/etc/passwd;", FALSE, 0 },
+    { "/dev/sd c;", FALSE, 0 },
+    { "/dev/sd\\tc;", FALSE, 0 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GKeyFile) key_file = g_key_file_new ();
+      CmStateReader r = { key_file, "wear", TRUE };
+      g_auto(GStrv) devices = NULL;
+
+      g_key_file_set_value (key_file, "wear", "shared-bus-with", cases[i].value);
+      devices = cm_state_reader_devices (&r, "shared-bus-with", 8);
+      g_assert_cmpint (r.ok, ==, cases[i].ok);
+      g_assert_cmpuint (devices != NULL ? g_strv_length (devices) : 0, ==, cases[i].n);
+    }
+
+  {
+    g_autoptr(GKeyFile) key_file = g_key_file_new ();
+    CmStateReader r = { key_file, "wear", TRUE };
+    g_auto(GStrv) devices = cm_state_reader_devices (&r, "shared-bus-with", 8);
+
+    g_assert_true (r.ok);
+    g_assert_null (devices);
+  }
+}
+
 static void
 test_state (void)
 {
@@ -249,6 +303,7 @@ test_state (void)
   place.round_write_seconds = 1.5;
   place.round_read_seconds = 0.25;
   place.elapsed = 12;
+  place.endurance->shared_bus_with = g_strsplit ("/dev/sdc /dev/sdd", " ", -1);
   g_array_append_val (place.failed, failed);
   g_assert_true (cm_wear_state_save (state, &place, NULL));
 
@@ -264,6 +319,8 @@ test_state (void)
   g_assert_cmpuint (back.failed->len, ==, 1);
   g_assert_cmpmem (back.ever_bad, (sectors + 7) / 8, place.ever_bad, (sectors + 7) / 8);
   g_assert_cmpuint (cm_wear_place_bytes_written (&back, card_bytes), ==, 3 * card_bytes);
+  g_assert_true (g_strv_equal ((const char * const *) back.endurance->shared_bus_with,
+                               (const char * const *) place.endurance->shared_bus_with));
   cm_wear_place_clear (&back);
 
   /* Another card (here: another size) does not take it. */
@@ -335,6 +392,7 @@ main (int    argc,
   g_test_add_func ("/cardmark/endurance/json", test_json);
   g_test_add_func ("/cardmark/endurance/maker", test_maker);
   g_test_add_func ("/cardmark/endurance/state", test_state);
+  g_test_add_func ("/cardmark/endurance/state-devices", test_state_devices);
 
   return g_test_run ();
 }

@@ -36,6 +36,7 @@ cm_endurance_copy (const CmEndurance *endurance)
   copy->rounds = g_array_copy (endurance->rounds);
   copy->stopped = g_strdup (endurance->stopped);
   copy->maker_bytes = endurance->maker_bytes;
+  copy->shared_bus_with = g_strdupv (endurance->shared_bus_with);
   return copy;
 }
 
@@ -46,6 +47,7 @@ cm_endurance_free (CmEndurance *endurance)
     return;
   g_clear_pointer (&endurance->rounds, g_array_unref);
   g_free (endurance->stopped);
+  g_strfreev (endurance->shared_bus_with);
   g_free (endurance);
 }
 

@@ -36,6 +36,7 @@ typedef struct
   GArray *rounds;              /* CmWearRound, round 1 first */
   char   *stopped;             /* why it ended: "rounds", "hours", "half-bad", "cancelled", "card-gone" */
   guint64 maker_bytes;         /* the maker's endurance in bytes written, 0 when not given */
+  GStrv   shared_bus_with;     /* cards that moved data on the same bus during the rounds, or NULL */
 } CmEndurance;
 
 CmEndurance *cm_endurance_new    (void);

@@ -153,6 +153,7 @@ make_result (WearJob *w)
     cm_result_add_note (result, _("The wear test was stopped before its end; the rounds it finished are kept here."));
   else if (g_strcmp0 (w->endurance->stopped, "half-bad") == 0)
     cm_result_add_note (result, _("The wear test ended because half of the card came back wrong in one round."));
+  cm_result_add_shared_bus_note (result, (const char * const *) w->endurance->shared_bus_with, NULL);
   if (w->error != NULL && !g_error_matches (w->error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     cm_result_add_note (result, w->error->message);
   if (cm_wear_state_exists (w->state))

@@ -594,7 +594,8 @@ read_endurance (CmResult    *self,
     return invalid (error, "rounds");
 
   e = cm_endurance_new ();
-  if (!read_string (object, "stopped", TRUE, &e->stopped, error))
+  if (!read_string (object, "stopped", TRUE, &e->stopped, error) ||
+      !read_strings (object, "shared_bus_with", &e->shared_bus_with, error))
     return FALSE;
   /* Optional, null when the maker's endurance was not given. */
   if (json_object_has_member (object, "maker_bytes") && !json_object_get_null_member (object, "maker_bytes"))

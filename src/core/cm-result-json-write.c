@@ -16,6 +16,21 @@
 #include "cm-result-private.h"
 
 
+/* The cards that moved data on the bus beside a bulk test; left out
+ * when none did. */
+static void
+add_shared_bus_with (JsonBuilder        *builder,
+                     const char * const *devices)
+{
+  if (devices == NULL || devices[0] == NULL)
+    return;
+  json_builder_set_member_name (builder, "shared_bus_with");
+  json_builder_begin_array (builder);
+  for (guint i = 0; devices[i] != NULL; i++)
+    json_builder_add_string_value (builder, devices[i]);
+  json_builder_end_array (builder);
+}
+
 static void
 build_test (JsonBuilder        *builder,
             const CmTestResult *test)
@@ -100,14 +115,7 @@ build_test (JsonBuilder        *builder,
       json_builder_end_array (builder);
     }
 
-  if (test->shared_bus_with != NULL && test->shared_bus_with[0] != NULL)
-    {
-      json_builder_set_member_name (builder, "shared_bus_with");
-      json_builder_begin_array (builder);
-      for (guint i = 0; test->shared_bus_with[i] != NULL; i++)
-        json_builder_add_string_value (builder, test->shared_bus_with[i]);
-      json_builder_end_array (builder);
-    }
+  add_shared_bus_with (builder, (const char * const *) test->shared_bus_with);
   if (test->engine != NULL)
     cm_json_add_string (builder, "engine", test->engine);
   if (test->error != NULL)
@@ -210,6 +218,7 @@ build_endurance (JsonBuilder       *builder,
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);
+  add_shared_bus_with (builder, (const char * const *) e->shared_bus_with);
   json_builder_end_object (builder);
 }
 

@@ -9,6 +9,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "cm-result-private.h"
 
 G_DEFINE_FINAL_TYPE (CmResult, cm_result, G_TYPE_OBJECT)
@@ -569,6 +571,34 @@ cm_result_add_note (CmResult   *self,
 
   if (!cm_result_has_note (self, note))
     g_ptr_array_add (self->notes, g_strdup (note));
+}
+
+void
+cm_result_add_shared_bus_note (CmResult           *self,
+                               const char * const *devices,
+                               const char * const *more)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) all = NULL;
+  g_autofree char *names = NULL;
+  g_autofree char *note = NULL;
+
+  g_return_if_fail (CM_IS_RESULT (self));
+
+  for (guint i = 0; devices != NULL && devices[i] != NULL; i++)
+    g_strv_builder_add (builder, devices[i]);
+  for (guint i = 0; more != NULL && more[i] != NULL; i++)
+    if (devices == NULL || !g_strv_contains (devices, more[i]))
+      g_strv_builder_add (builder, more[i]);
+  all = g_strv_builder_end (builder);
+  if (all[0] == NULL)
+    return;
+
+  names = g_strjoinv (", ", all);
+  /* Translators: %s names devices, such as "/dev/sdc, /dev/sdd" */
+  note = g_strdup_printf (_("The rates were measured while the cards in %s moved data on the same bus, "
+                            "so they shared its bandwidth: alone, this card may be faster."), names);
+  cm_result_add_note (self, note);
 }
 
 gboolean

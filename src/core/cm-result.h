@@ -226,6 +226,11 @@ void          cm_result_add_note        (CmResult     *self,
                                          const char   *note);
 gboolean      cm_result_has_note        (CmResult     *self,
                                          const char   *note);
+/* Says that a bulk job's rates were shared with the cards in @devices
+ * and @more (either NULL), when there are any. */
+void          cm_result_add_shared_bus_note (CmResult           *self,
+                                             const char * const *devices,
+                                             const char * const *more);
 const CmVerifySummary *cm_result_get_verify (CmResult  *self);
 void          cm_result_set_verify      (CmResult     *self,
                                          const CmVerifySummary *verify);

@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <glib/gstdio.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -238,6 +239,36 @@ get_list (CmStateReader *r,
       return NULL;
     }
   return g_steal_pointer (&strv);
+}
+
+GStrv
+cm_state_reader_devices (CmStateReader *r,
+                         const char    *key,
+                         gsize          max_values)
+{
+  g_auto(GStrv) devices = NULL;
+
+  if (!g_key_file_has_key (r->key_file, r->group, key, NULL))
+    return NULL;
+  devices = get_list (r, key, max_values);
+  for (guint i = 0; devices != NULL && devices[i] != NULL; i++)
+    {
+      const char *d = devices[i];
+
+      if (!g_str_has_prefix (d, "/dev/") || strlen (d) > PATH_MAX || strpbrk (d, " \t\n") != NULL ||
+          !g_utf8_validate (d, -1, NULL))
+        {
+          r->ok = FALSE;
+          return NULL;
+        }
+      for (const char *c = d; *c != '\0'; c++)
+        if (g_ascii_iscntrl (*c))
+          {
+            r->ok = FALSE;
+            return NULL;
+          }
+    }
+  return g_steal_pointer (&devices);
 }
 
 void

@@ -64,6 +64,11 @@ gboolean  cm_state_reader_bool           (CmStateReader *r,
                                           const char    *key);
 char     *cm_state_reader_plain_string   (CmStateReader *r,
                                           const char    *key) G_GNUC_WARN_UNUSED_RESULT;
+/* At most @max_values device paths (/dev/…, printable, no spaces); NULL
+ * for none or a missing key, which older files did not have. */
+GStrv     cm_state_reader_devices        (CmStateReader *r,
+                                          const char    *key,
+                                          gsize          max_values) G_GNUC_WARN_UNUSED_RESULT;
 /* Appends to @array (of guint or guint64) at most @max_values values. */
 void      cm_state_reader_u64_list       (CmStateReader *r,
                                           const char    *key,

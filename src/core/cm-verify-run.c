@@ -294,33 +294,6 @@ make_test (const char *name,
   return test;
 }
 
-/* Says in words which cards shared the bus's bandwidth with the run. */
-static void
-add_shared_bus_note (CmResult *result,
-                     GStrv     write_shared,
-                     GStrv     read_shared)
-{
-  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-  g_auto(GStrv) devices = NULL;
-  g_autofree char *names = NULL;
-  g_autofree char *note = NULL;
-
-  for (guint i = 0; write_shared != NULL && write_shared[i] != NULL; i++)
-    g_strv_builder_add (builder, write_shared[i]);
-  for (guint i = 0; read_shared != NULL && read_shared[i] != NULL; i++)
-    if (write_shared == NULL || !g_strv_contains ((const char * const *) write_shared, read_shared[i]))
-      g_strv_builder_add (builder, read_shared[i]);
-  devices = g_strv_builder_end (builder);
-  if (devices[0] == NULL)
-    return;
-
-  names = g_strjoinv (", ", devices);
-  /* Translators: %s names devices, such as "/dev/sdc, /dev/sdd" */
-  note = g_strdup_printf (_("The rates were measured while the cards in %s moved data on the same bus, "
-                            "so they shared its bandwidth: alone, this card may be faster."), names);
-  cm_result_add_note (result, note);
-}
-
 static CmResult *
 make_result (CmVerifyRun *run)
 {
@@ -384,7 +357,8 @@ make_result (CmVerifyRun *run)
     cm_result_add_note (result, _("The .h2w files were kept, so f3read can check them too."));
   if (run->write_failed)
     cm_result_add_note (result, _("The card refused a write, so the verify stopped writing there and read back what it had written."));
-  add_shared_bus_note (result, run->write_shared, run->read_shared);
+  cm_result_add_shared_bus_note (result, (const char * const *) run->write_shared,
+                                 (const char * const *) run->read_shared);
 
   return g_steal_pointer (&result);
 }

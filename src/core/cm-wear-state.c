@@ -82,6 +82,7 @@ cm_wear_place_bytes_written (const CmWearPlace *place,
 #define MAX_ROUNDS 100000
 #define MAX_SECONDS (100.0 * 365 * 24 * 3600)
 #define MAX_MB_PER_S 1e6
+#define MAX_SHARED 64          /* cards named as sharing the bus */
 #define NO_BITMAP "none"
 
 struct _CmWearState
@@ -267,6 +268,10 @@ cm_wear_state_save (CmWearState        *state,
   g_key_file_set_double (key_file, GROUP, "elapsed-seconds", place->elapsed);
   g_key_file_set_string (key_file, GROUP, "ever-bad", sum);
   set_rounds (key_file, place);
+  if (place->endurance->shared_bus_with != NULL)
+    g_key_file_set_string_list (key_file, GROUP, "shared-bus-with",
+                                (const char * const *) place->endurance->shared_bus_with,
+                                g_strv_length (place->endurance->shared_bus_with));
 
   data = cm_state_file_seal (key_file, &length);
   if (!cm_state_file_write (state->path, data, length, error))
@@ -458,6 +463,7 @@ cm_wear_state_parse (CmWearState  *state,
   bytes_written = cm_state_reader_u64 (&r, "bytes-written", G_MAXUINT64);
   place->elapsed = cm_state_reader_double (&r, "elapsed-seconds", MAX_SECONDS);
   sum = cm_state_reader_plain_string (&r, "ever-bad");
+  place->endurance->shared_bus_with = cm_state_reader_devices (&r, "shared-bus-with", MAX_SHARED);
 
   if (!r.ok || !read_rounds (state, &r, place) || !place_fits (state, place, bytes_written) ||
       !read_bitmap (state, sum, place))

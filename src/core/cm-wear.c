@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "cm-bus.h"
 #include "cm-state-file.h"
 #include "cm-target.h"
 #include "cm-verify-private.h"
@@ -73,6 +74,7 @@ typedef struct
   gpointer               user_data;
   GCancellable          *cancellable;
   CmVerifyIo            *io;
+  CmBusShare            *bus;       /* pauses while a card on the same bus measures */
   CmWearPlace            p;
   guint8                *failed;    /* a byte per chunk: its write failed this round */
   gint64                 started;   /* earlier runs' time counted in */
@@ -104,6 +106,27 @@ elapsed (Wear *w)
   return (g_get_monotonic_time () - w->started) / (double) G_USEC_PER_SEC;
 }
 
+/* The cards that moved data on the bus beside the test join those the
+ * document names. */
+static void
+note_neighbours (Wear *w)
+{
+  g_auto(GStrv) neighbours = cm_bus_share_take_neighbours (w->bus);
+  g_autoptr(GStrvBuilder) builder = NULL;
+  GStrv *known = &w->p.endurance->shared_bus_with;
+
+  if (neighbours[0] == NULL)
+    return;
+  builder = g_strv_builder_new ();
+  if (*known != NULL)
+    g_strv_builder_addv (builder, (const char **) *known);
+  for (guint i = 0; neighbours[i] != NULL; i++)
+    if (*known == NULL || !g_strv_contains ((const char * const *) *known, neighbours[i]))
+      g_strv_builder_add (builder, neighbours[i]);
+  g_strfreev (*known);
+  *known = g_strv_builder_end (builder);
+}
+
 /* Saved at a region's boundary: every place before it is done. */
 static void
 save (Wear     *w,
@@ -115,6 +138,7 @@ save (Wear     *w,
   if (!force && now - w->last_save < SAVE_EVERY_US)
     return;
   w->last_save = now;
+  note_neighbours (w);
   w->p.elapsed = elapsed (w);
   g_array_set_size (w->p.failed, 0);
   for (guint64 c = 0; c < w->n_chunks; c++)
@@ -221,6 +245,9 @@ write_round (Wear     *w,
 
       if (!at_region (w, c, error))
         return FALSE;
+      /* A pause for a card on the bus that measures is left out of the
+       * round's time. */
+      cm_bus_share_yield (w->bus, w->cancellable);
       t0 = g_get_monotonic_time ();
       done = cm_verify_io_write (w->io, &here, &next, &errsv);
       if (done < (gssize) here.length)
@@ -297,6 +324,7 @@ read_round (Wear     *w,
 
       if (!at_region (w, i, error))
         return FALSE;
+      cm_bus_share_yield (w->bus, w->cancellable);
       t0 = g_get_monotonic_time ();
       /* Checks this region while the next one is read. */
       cm_verify_io_read (w->io, &here, &next, &chunk);
@@ -455,6 +483,12 @@ cm_wear_run (int                     fd,
       return NULL;
     }
   w.io = cm_verify_io_new (fd);
+  {
+    const char *device = cm_wear_state_get_device (state);
+    g_autofree char *key = cm_bus_key_for_device (device);
+
+    w.bus = cm_bus_share_begin (key, device);
+  }
   w.failed = g_malloc0 (w.n_chunks);
   if (!start_place (&w, resume, error))
     goto out;
@@ -503,6 +537,7 @@ cm_wear_run (int                     fd,
 
 out:
   cm_wear_place_clear (&w.p);
+  g_clear_pointer (&w.bus, cm_bus_share_end);
   cm_verify_io_free (w.io);
   g_free (w.failed);
   return e;
