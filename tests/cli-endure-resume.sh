@@ -150,6 +150,20 @@ sys.exit(0 if ra == rb and a["first_error_round"] == b["first_error_round"] and 
 PY
 check "the first error in the modelled round" json_check "$work/resumed.json" \
   "r['endurance']['first_error_round'] == $first"
+check "the resumed test keeps the stopped one's start" python3 - "$work/stopped.json" "$work/resumed.json" <<'PY'
+import json, sys
+a, b = (json.load(open(p))["started"] for p in sys.argv[1:3])
+sys.exit(0 if a == b else 1)
+PY
+check "card B's test is in the history once: the carried-on document took the stopped one's place" \
+  python3 - "$XDG_DATA_HOME" "$b_dev" "$work/resumed.json" <<'PY'
+import glob, json, sys
+folder, dev, resumed = sys.argv[1], sys.argv[2], json.load(open(sys.argv[3]))
+docs = [json.load(open(p)) for p in glob.glob(folder + "/cardmark*/history/*.json")]
+mine = [d for d in docs if d.get("kind") == "wear" and d["target"].get("device") == dev]
+print("# card B's wear documents in the history: %s" % [len(d["endurance"]["rounds"]) for d in mine], file=sys.stderr)
+sys.exit(0 if len(mine) == 1 and mine[0]["endurance"]["rounds"] == resumed["endurance"]["rounds"] else 1)
+PY
 check "and its state is gone" test ! -e "$state"
 
 # Pulled out mid-round: a card that does not wear, pulled while round 1

@@ -27,6 +27,98 @@ result_at (int         hour,
   return result;
 }
 
+static CmResult *
+wear_at (int         hour,
+         const char *device,
+         const char *name)
+{
+  CmResult *result = result_at (hour, name);
+
+  cm_result_set_kind (result, "wear");
+  cm_result_set_target (result, device, "raw-write", device, NULL);
+  return result;
+}
+
+static guint
+count_named (GPtrArray  *results,
+             const char *name)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < results->len; i++)
+    n += g_strcmp0 (cm_result_get_name (g_ptr_array_index (results, i)), name) == 0;
+  return n;
+}
+
+/* A wear test carried on keeps its start: its document takes the place
+ * of the one its stop saved, and of nothing else. */
+static void
+test_carried_on (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cardmark-history-XXXXXX", &error);
+  g_autoptr(GFile) folder = g_file_new_for_path (dir);
+  g_autoptr(CmHistory) history = cm_history_new (folder);
+  g_autoptr(CmResult) stopped = wear_at (10, "/dev/sdz", "stopped");
+  g_autoptr(CmResult) other_card = wear_at (10, "/dev/sdy", "other card");
+  g_autoptr(CmResult) bench = result_at (10, "bench");
+  g_autoptr(CmResult) later = wear_at (11, "/dev/sdz", "later");
+  g_autoptr(CmResult) carried_on = wear_at (10, "/dev/sdz", "carried on");
+  g_autoptr(GFile) outside = NULL;
+  g_autoptr(GFile) saved = NULL;
+  g_autoptr(GFile) stopped_file = NULL;
+  g_autoptr(GPtrArray) results = NULL;
+  g_autofree char *outside_dir = g_dir_make_tmp ("cardmark-outside-XXXXXX", NULL);
+  g_autofree char *outside_path = g_build_filename (outside_dir, "doc.json", NULL);
+  g_autofree char *link = NULL;
+  g_autofree char *stamp = NULL;
+
+  cm_result_set_target (bench, "/dev/sdz", "raw-read", "/dev/sdz", NULL);
+  stopped_file = cm_history_save (history, stopped, &error);
+  g_assert_no_error (error);
+  /* The stamp of files started then, from the name of one. */
+  {
+    g_autofree char *base = g_file_get_basename (stopped_file);
+
+    stamp = g_strndup (base, strlen ("20261202-100000-"));
+  }
+  for (CmResult **r = (CmResult *[]) { other_card, bench, later, NULL }; *r != NULL; r++)
+    {
+      g_clear_object (&saved);
+      saved = cm_history_save (history, *r, &error);
+      g_assert_no_error (error);
+    }
+  /* A link named as a document of that start, to the same test outside
+   * the history: never followed, never deleted. */
+  outside = g_file_new_for_path (outside_path);
+  g_assert_true (cm_result_save (stopped, outside, NULL));
+  link = g_strdup_printf ("%s/%sffffff.json", dir, stamp);
+  g_assert_cmpint (symlink (outside_path, link), ==, 0);
+
+  g_clear_object (&saved);
+  saved = cm_history_save (history, carried_on, &error);
+  g_assert_no_error (error);
+
+  results = cm_history_load (history, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_false (g_file_query_exists (stopped_file, NULL));
+  /* (the link still shows the test outside, as history reads links) */
+  g_assert_cmpuint (count_named (results, "stopped"), ==, 1);
+  g_assert_cmpuint (count_named (results, "carried on"), ==, 1);
+  g_assert_cmpuint (count_named (results, "other card"), ==, 1);
+  g_assert_cmpuint (count_named (results, "bench"), ==, 1);
+  g_assert_cmpuint (count_named (results, "later"), ==, 1);
+  g_assert_true (g_file_test (link, G_FILE_TEST_IS_SYMLINK));
+  g_assert_true (g_file_test (outside_path, G_FILE_TEST_IS_REGULAR));
+
+  for (guint i = 0; i < results->len; i++)
+    g_file_delete (cm_history_get_file (g_ptr_array_index (results, i)), NULL, NULL);
+  g_unlink (link);
+  g_unlink (outside_path);
+  g_rmdir (outside_dir);
+  g_rmdir (dir);
+}
+
 static void
 test_save_load (void)
 {
@@ -191,6 +283,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/cardmark/history/save-load", test_save_load);
+  g_test_add_func ("/cardmark/history/carried-on", test_carried_on);
   g_test_add_func ("/cardmark/history/not-regular", test_not_regular);
   g_test_add_func ("/cardmark/history/load-async", test_load_async);
 

@@ -243,8 +243,8 @@ cm_cli_endure (int    argc,
   g_autofree char *csv = NULL;
   GOptionEntry entries[] = {
     { "destroy-data", 0, 0, G_OPTION_ARG_NONE, &destroy, N_("Overwrite the whole device again and again, destroying everything on it"), NULL },
-    { "rounds", 0, 0, G_OPTION_ARG_INT, &rounds, N_("Stop after N rounds (default: no limit)"), "N" },
-    { "hours", 0, 0, G_OPTION_ARG_DOUBLE, &hours, N_("Start no round after H hours (default: no limit)"), "H" },
+    { "rounds", 0, 0, G_OPTION_ARG_INT, &rounds, N_("Stop after N rounds, earlier runs included (default: no limit)"), "N" },
+    { "hours", 0, 0, G_OPTION_ARG_DOUBLE, &hours, N_("Start no round after H hours of the test, earlier runs included (default: no limit)"), "H" },
     { "resume", 0, 0, G_OPTION_ARG_NONE, &resume, N_("Carry on with a wear test that was stopped, from the round and place it stopped"), NULL },
     { "tbw", 0, 0, G_OPTION_ARG_DOUBLE, &tbw, N_("The maker's endurance: TB (10^12 bytes) written, to set the measured figures beside"), "TB" },
     { "video-hours", 0, 0, G_OPTION_ARG_DOUBLE, &video_hours, N_("The maker's endurance as hours of video recording (with --video-mbps)"), "H" },

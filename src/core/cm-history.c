@@ -76,13 +76,95 @@ cm_history_get_folder (CmHistory *self)
   return self->folder;
 }
 
+/* Only regular files of a sensible size are read: a FIFO or a device
+ * named *.json would block the reader or never end, and a huge file
+ * would fill the memory. */
+static gboolean
+check_history_file (GFile      *file,
+                    GFileInfo  *info,
+                    GError    **error)
+{
+  if (g_file_info_get_file_type (info) != G_FILE_TYPE_REGULAR)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE,
+                   _("it is not a regular file."));
+      return FALSE;
+    }
+
+  if (g_file_info_get_size (info) > CM_HISTORY_MAX_FILE_BYTES)
+    {
+      g_autofree char *size = g_format_size (g_file_info_get_size (info));
+      g_autofree char *limit = g_format_size (CM_HISTORY_MAX_FILE_BYTES);
+
+      /* Translators: "it is 2.1 GB, more than a result can be (64.0 MB)." */
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                   _("it is %s, more than a result can be (%s)."), size, limit);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* "20261204-130512-": every file of a result started then begins so. */
+static char *
+stamp_for (CmResult *result)
+{
+  return g_date_time_format (cm_result_get_started (result), "%Y%m%d-%H%M%S-");
+}
+
 static char *
 file_name_for (CmResult *result)
 {
-  g_autofree char *stamp = g_date_time_format (cm_result_get_started (result), "%Y%m%d-%H%M%S");
-  g_autofree char *random = g_strdup_printf ("%06x", g_random_int () & 0xffffff);
+  g_autofree char *stamp = stamp_for (result);
 
-  return g_strdup_printf ("%s-%s.json", stamp, random);
+  return g_strdup_printf ("%s%06x.json", stamp, g_random_int () & 0xffffff);
+}
+
+/* Whether @a and @b are one test's: the same kind, card and start. A
+ * stopped wear test saves what it did; carried on, it keeps its start,
+ * and its new document holds the earlier one's rounds as well. */
+static gboolean
+same_test (CmResult *a,
+           CmResult *b)
+{
+  return g_strcmp0 (cm_result_get_kind (a), cm_result_get_kind (b)) == 0 &&
+         g_strcmp0 (cm_result_get_device (a), cm_result_get_device (b)) == 0 &&
+         cm_result_get_device (a) != NULL &&
+         g_date_time_compare (cm_result_get_started (a), cm_result_get_started (b)) == 0;
+}
+
+/* Deletes the documents @result, saved as @saved, takes the place of:
+ * files named for the same start that hold the same test. */
+static void
+drop_earlier (CmHistory *self,
+              CmResult  *result,
+              GFile     *saved)
+{
+  g_autofree char *stamp = stamp_for (result);
+  g_autoptr(GFileEnumerator) enumerator = NULL;
+  GFileInfo *info;
+
+  enumerator = g_file_enumerate_children (self->folder,
+                                          G_FILE_ATTRIBUTE_STANDARD_NAME ","
+                                          G_FILE_ATTRIBUTE_STANDARD_TYPE ","
+                                          G_FILE_ATTRIBUTE_STANDARD_SIZE,
+                                          G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL, NULL);
+  while (enumerator != NULL && (info = g_file_enumerator_next_file (enumerator, NULL, NULL)) != NULL)
+    {
+      g_autoptr(GFileInfo) owned = info;
+      const char *name = g_file_info_get_name (info);
+      g_autoptr(GFile) file = NULL;
+      g_autoptr(CmResult) earlier = NULL;
+
+      if (!g_str_has_prefix (name, stamp) || !g_str_has_suffix (name, ".json"))
+        continue;
+      file = g_file_get_child (self->folder, name);
+      if (g_file_equal (file, saved) || !check_history_file (file, info, NULL))
+        continue;
+      earlier = cm_result_new_from_file (file, NULL);
+      if (earlier != NULL && same_test (earlier, result))
+        g_file_delete (file, NULL, NULL);
+    }
 }
 
 #define FILE_KEY "cm-history-file"
@@ -151,6 +233,7 @@ cm_history_save (CmHistory  *self,
   if (!cm_result_save (result, file, error))
     return NULL;
   remember_file (result, file);
+  drop_earlier (self, result, file);
 
   return g_steal_pointer (&file);
 }
@@ -163,35 +246,6 @@ compare_started (gconstpointer a,
   CmResult *rb = *(CmResult **) b;
 
   return g_date_time_compare (cm_result_get_started (ra), cm_result_get_started (rb));
-}
-
-/* Only regular files of a sensible size are read: a FIFO or a device
- * named *.json would block the reader or never end, and a huge file
- * would fill the memory. */
-static gboolean
-check_history_file (GFile      *file,
-                    GFileInfo  *info,
-                    GError    **error)
-{
-  if (g_file_info_get_file_type (info) != G_FILE_TYPE_REGULAR)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE,
-                   _("it is not a regular file."));
-      return FALSE;
-    }
-
-  if (g_file_info_get_size (info) > CM_HISTORY_MAX_FILE_BYTES)
-    {
-      g_autofree char *size = g_format_size (g_file_info_get_size (info));
-      g_autofree char *limit = g_format_size (CM_HISTORY_MAX_FILE_BYTES);
-
-      /* Translators: "it is 2.1 GB, more than a result can be (64.0 MB)." */
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
-                   _("it is %s, more than a result can be (%s)."), size, limit);
-      return FALSE;
-    }
-
-  return TRUE;
 }
 
 /* Every readable result, oldest first. Files that are not results are

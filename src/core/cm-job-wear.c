@@ -235,6 +235,17 @@ choose_start (CmJob     *job,
   return FALSE;
 }
 
+/* When the test began: a test carried on keeps its first start, so its
+ * document takes the place of the one its stop saved (cm_history_save). */
+static GDateTime *
+start_time (CmWearState *state,
+            gboolean     resume)
+{
+  gint64 saved = resume ? cm_wear_state_get_started (state) : 0;
+
+  return g_date_time_new_from_unix_utc (saved > 0 ? saved : g_get_real_time () / G_USEC_PER_SEC);
+}
+
 static void
 opened_cb (GObject      *object,
            GAsyncResult *res,
@@ -280,7 +291,8 @@ opened_cb (GObject      *object,
   w->context = g_main_context_ref_thread_default ();
   w->target = target;
   w->device = g_strdup (cm_target_get_path (target));
-  w->started = g_date_time_new_now_utc ();
+  w->started = start_time (w->state, resume);
+  w->limits.started = g_date_time_to_unix (w->started);
   w->limits.rounds = cm_job_get_wear_rounds (job);
   w->limits.seconds = cm_job_get_wear_seconds (job);
   w->outer = task;

@@ -82,6 +82,7 @@ cm_wear_place_bytes_written (const CmWearPlace *place,
 #define MAX_ROUNDS 100000
 #define MAX_SECONDS (100.0 * 365 * 24 * 3600)
 #define MAX_MB_PER_S 1e6
+#define MAX_STARTED G_GINT64_CONSTANT (253402300799)  /* 9999-12-31 */
 #define MAX_SHARED 64          /* cards named as sharing the bus */
 #define NO_BITMAP "none"
 
@@ -266,6 +267,7 @@ cm_wear_state_save (CmWearState        *state,
   cm_state_file_set_u64_list (key_file, GROUP, "failed-regions", place->failed, place->failed->len);
   g_key_file_set_uint64 (key_file, GROUP, "bytes-written", cm_wear_place_bytes_written (place, state->card_bytes));
   g_key_file_set_double (key_file, GROUP, "elapsed-seconds", place->elapsed);
+  g_key_file_set_int64 (key_file, GROUP, "started", place->started);
   g_key_file_set_string (key_file, GROUP, "ever-bad", sum);
   set_rounds (key_file, place);
   if (place->endurance->shared_bus_with != NULL)
@@ -462,6 +464,9 @@ cm_wear_state_parse (CmWearState  *state,
   cm_state_reader_u64_list (&r, "failed-regions", place->failed, sectors, G_MAXUINT64);
   bytes_written = cm_state_reader_u64 (&r, "bytes-written", G_MAXUINT64);
   place->elapsed = cm_state_reader_double (&r, "elapsed-seconds", MAX_SECONDS);
+  /* Not in states saved before it was kept. */
+  if (g_key_file_has_key (key_file, GROUP, "started", NULL))
+    place->started = cm_state_reader_u64 (&r, "started", MAX_STARTED);
   sum = cm_state_reader_plain_string (&r, "ever-bad");
   place->endurance->shared_bus_with = cm_state_reader_devices (&r, "shared-bus-with", MAX_SHARED);
 
@@ -505,6 +510,21 @@ cm_wear_state_remove (CmWearState *state)
       }
   g_clear_pointer (&state->saved_sum, g_free);
   g_unlink (state->path);
+}
+
+gint64
+cm_wear_state_get_started (CmWearState *state)
+{
+  CmWearPlace place;
+  gint64 started = 0;
+
+  g_return_val_if_fail (state != NULL, 0);
+
+  cm_wear_place_init (&place, sectors_of (state));
+  if (cm_wear_state_exists (state) && cm_wear_state_load (state, &place, NULL))
+    started = place.started;
+  cm_wear_place_clear (&place);
+  return started;
 }
 
 char *

@@ -40,6 +40,9 @@ void         cm_wear_state_remove    (CmWearState       *state);
 /* Where the saved test stands, in words ("round 3, writing, 40 %"), or
  * NULL when there is no state that loads. */
 char        *cm_wear_state_describe  (CmWearState       *state) G_GNUC_WARN_UNUSED_RESULT;
+/* When the saved test began (Unix seconds); 0 when none is saved or it
+ * does not say. */
+gint64       cm_wear_state_get_started (CmWearState     *state);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CmWearState, cm_wear_state_free)
 

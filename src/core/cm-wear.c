@@ -492,6 +492,8 @@ cm_wear_run (int                     fd,
   w.failed = g_malloc0 (w.n_chunks);
   if (!start_place (&w, resume, error))
     goto out;
+  if (w.p.started == 0)
+    w.p.started = limits->started;
   w.started = g_get_monotonic_time () - (gint64) (w.p.elapsed * G_USEC_PER_SEC);
   save (&w, TRUE);
 

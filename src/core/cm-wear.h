@@ -19,6 +19,7 @@ typedef struct
 {
   guint   rounds;          /* 0: no limit */
   double  seconds;         /* 0: no limit; checked before each round */
+  gint64  started;         /* when a new test began (Unix seconds), kept in its state */
 } CmWearLimits;
 
 /* Where a wear test stands, as its state file (cm-wear-state.c) keeps
@@ -36,6 +37,7 @@ typedef struct
   GArray      *failed;               /* guint64: regions whose write failed in this round */
   guint8      *ever_bad;             /* a bit per sector; sectors that ever came back wrong */
   double       elapsed;              /* seconds of work so far, earlier runs included */
+  gint64       started;              /* when the test began (Unix seconds), 0 when not known */
   CmEndurance *endurance;            /* the rounds finished */
 } CmWearPlace;
 
