@@ -64,16 +64,31 @@ check "each loop device is a bus of its own: neither card waited" test "$(grep -
 # Fair measurement: the test hook puts both loop devices on one bus, so
 # one card's speed tests all end before the other's first one starts.
 # Whose turn it is: the card of each "Running" line, in the order printed.
+# A bus of this test's own: other tests' cards are grouped too, and
+# processes on one bus wait for each other.
+hub=hub-$$
 turns () { sed -n 's/^\(\/dev\/loop[0-9]*\): Running .*/\1/p' "$1" | uniq | wc -l; }
 check "side by side, the two cards' tests took turns" test "$(turns "$work/err")" -gt 2
 if [ "${CARDMARK_TEST_HOOKS:-1}" = 1 ]; then
-  CARDMARK_TEST_BUS_GROUP=hub "$CARDMARK_CLI" bench --only seq-read,rand-read-4k --json "$A_DEV" "$B_DEV" > "$work/bus.json" 2> "$work/err"
+  CARDMARK_TEST_BUS_GROUP=$hub "$CARDMARK_CLI" bench --only seq-read,rand-read-4k --json "$A_DEV" "$B_DEV" > "$work/bus.json" 2> "$work/err"
   check "two cards on one bus exit 0" test $? -eq 0
   check "both documents are there, in order" \
     json_check "$work/bus.json" "[d['target']['device'] for d in r] == ['$A_DEV', '$B_DEV']"
   check "one card waited for the other, naming it" \
     grep -Eq "^($A_DEV: .*card in $B_DEV|$B_DEV: .*card in $A_DEV) to finish its speed test" "$work/err"
   check "one card ran all its tests, then the other all of its" test "$(turns "$work/err")" -eq 2
+
+  # Two programs, one card each (as people script F3): they take turns
+  # too, one naming the other's card.
+  CARDMARK_TEST_BUS_GROUP=$hub "$CARDMARK_CLI" bench --only seq-read,rand-read-4k --json "$A_DEV" > "$work/a.json" 2> "$work/a.err" &
+  a_pid=$!
+  CARDMARK_TEST_BUS_GROUP=$hub "$CARDMARK_CLI" bench --only seq-read,rand-read-4k --json "$B_DEV" > "$work/b.json" 2> "$work/b.err"
+  b_rc=$?
+  wait $a_pid
+  a_rc=$?
+  check "two programs benchmarking on one bus both exit 0" test "$a_rc$b_rc" = 00
+  check "one program waited for the other's card, naming it" \
+    grep -Eq "card in $B_DEV to finish its speed test|card in $A_DEV to finish its speed test" "$work/a.err" "$work/b.err"
 else
   skip "built without -Dtest_hooks=true, so CARDMARK_TEST_BUS_GROUP is not read"
 fi
@@ -117,7 +132,7 @@ if [ "${CARDMARK_TEST_HOOKS:-1}" = 1 ]; then
   # On one bus, bulk work runs side by side, and each document says whose
   # traffic its rates shared.
   t0=$EPOCHREALTIME
-  CARDMARK_TEST_BUS_GROUP=hub "$CARDMARK_CLI" verify --destroy-data --json "$A_DEV" "$B_DEV" > "$work/verify-bus.json" 2> "$work/err"
+  CARDMARK_TEST_BUS_GROUP=$hub "$CARDMARK_CLI" verify --destroy-data --json "$A_DEV" "$B_DEV" > "$work/verify-bus.json" 2> "$work/err"
   check "two verifies on one bus exit 0" test $? -eq 0
   t1=$EPOCHREALTIME
   check "on one bus they still run side by side (at most 1.5 times one alone)" \
@@ -148,7 +163,7 @@ check "both wear documents are there, each one round, card whole" \
 check "on buses of their own, neither wear test says it shared its bus" \
   json_check "$work/endure-two.json" "not any('shared_bus_with' in d['endurance'] for d in r)"
 if [ "${CARDMARK_TEST_HOOKS:-1}" = 1 ]; then
-  CARDMARK_TEST_BUS_GROUP=hub "$CARDMARK_CLI" endure --destroy-data --rounds 1 --json "$A_DEV" "$B_DEV" > "$work/endure-bus.json" 2> "$work/err"
+  CARDMARK_TEST_BUS_GROUP=$hub "$CARDMARK_CLI" endure --destroy-data --rounds 1 --json "$A_DEV" "$B_DEV" > "$work/endure-bus.json" 2> "$work/err"
   check "two wear tests on one bus exit 0" test $? -eq 0
   check "each wear test names the other card as sharing the bus" \
     json_check "$work/endure-bus.json" "[d['endurance'].get('shared_bus_with') for d in r] == [['$B_DEV'], ['$A_DEV']]"

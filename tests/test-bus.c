@@ -10,7 +10,14 @@
 
 #include "config.h"
 
+#include <glib/gstdio.h>
+#include <stdio.h>
+
 #include "cm-bus.h"
+#include "cm-card-lock.h"
+
+static char *lock_dir;
+static const char *self_path;
 
 /* A bulk job: chunks until told to stop, pausing when the bus wants. */
 typedef struct
@@ -225,17 +232,190 @@ test_no_bus (void)
   cm_bus_measure_end (NULL);
 }
 
+/* The other process: "test-bus --measure-as DEVICE KEY FOLDER" measures
+ * on KEY (the locks in FOLDER), says "measuring" once it holds the bus,
+ * and ends when a line comes in. */
+static int
+measure_as (const char *device,
+            const char *key,
+            const char *folder)
+{
+  char line[16];
+
+  cm_card_lock_set_folder_for_testing (folder);
+  if (!cm_bus_measure_begin (key, device, NULL, NULL, NULL))
+    return 1;
+  printf ("measuring\n");
+  fflush (stdout);
+  if (fgets (line, sizeof line, stdin) == NULL)
+    return 1;
+  cm_bus_measure_end (key);
+  return 0;
+}
+
+/* Another process that measures on the bus, once it holds it. */
+static GSubprocess *
+start_other_measurer (const char     *device,
+                      const char     *key,
+                      GDataInputStream **out)
+{
+  g_autoptr(GError) error = NULL;
+  GSubprocess *other = g_subprocess_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error,
+                                         self_path, "--measure-as", device, key, lock_dir, NULL);
+
+  g_assert_no_error (error);
+  *out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (other));
+  return other;
+}
+
+static void
+end_other_measurer (GSubprocess      *other,
+                    GDataInputStream *out)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_output_stream_write_all (g_subprocess_get_stdin_pipe (other), "end\n", 4, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_wait_check (other, NULL, &error));
+  g_assert_no_error (error);
+  g_object_unref (out);
+  g_object_unref (other);
+}
+
+static void
+expect_line (GDataInputStream *out,
+             const char       *expected)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *line = g_data_input_stream_read_line (out, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpstr (line, ==, expected);
+}
+
+/* A card measuring in another process (a CLI beside the app): this
+ * process's bulk job pauses, outside a chunk, until it is done; the
+ * other one started only once the bulk job was between two chunks. */
+static void
+test_other_process_measures (void)
+{
+  Bulk a = { 0 };
+  GDataInputStream *out;
+  GSubprocess *other;
+  GThread *ta;
+  gint before;
+
+  a.share = cm_bus_share_begin ("test:across", "/dev/a");
+  a.stop = g_cancellable_new ();
+  ta = g_thread_new ("a", bulk_thread, &a);
+  wait_for_chunks (&a, 3);
+
+  other = start_other_measurer ("/dev/other", "test:across", &out);
+  expect_line (out, "measuring");
+  before = g_atomic_int_get (&a.chunks);
+  /* The measurement: the bulk job moves at most the chunk it was in
+   * when the other process asked, and is never inside one after. */
+  for (guint i = 0; i < 10; i++)
+    {
+      g_usleep (G_USEC_PER_SEC / 100);
+      g_assert_cmpint (g_atomic_int_get (&a.chunks), <=, before + 1);
+    }
+  g_assert_cmpint (g_atomic_int_get (&a.in_chunk), ==, 0);
+  end_other_measurer (other, out);
+
+  wait_for_chunks (&a, before + 3);
+  g_cancellable_cancel (a.stop);
+  g_thread_join (ta);
+  g_assert_cmpint (a.paused_us, >=, G_USEC_PER_SEC / 10);
+  cm_bus_share_end (a.share);
+  g_object_unref (a.stop);
+}
+
+typedef struct
+{
+  char     *holder;   /* whom the measurement waited for */
+  gboolean  began;    /* atomic */
+} Waiter;
+
+static void
+waiter_cb (const char *holder,
+            gpointer    user_data)
+{
+  Waiter *w = user_data;
+
+  g_assert_null (w->holder);
+  w->holder = g_strdup (holder);
+}
+
+static gpointer
+waiter_thread (gpointer data)
+{
+  Waiter *w = data;
+
+  g_assert_true (cm_bus_measure_begin ("test:across-measure", "/dev/here", NULL, waiter_cb, w));
+  g_atomic_int_set (&w->began, TRUE);
+  return NULL;
+}
+
+/* A measurement here waits for one in another process, naming its card,
+ * and begins once it ends. */
+static void
+test_waits_for_other_process (void)
+{
+  Waiter w = { 0 };
+  GDataInputStream *out;
+  GSubprocess *other;
+  GThread *thread;
+
+  other = start_other_measurer ("/dev/other", "test:across-measure", &out);
+  expect_line (out, "measuring");
+  thread = g_thread_new ("measure", waiter_thread, &w);
+  while (g_atomic_pointer_get (&w.holder) == NULL)
+    g_usleep (1000);
+  g_assert_cmpstr (w.holder, ==, "/dev/other");
+  g_assert_false (g_atomic_int_get (&w.began));
+  end_other_measurer (other, out);
+
+  g_thread_join (thread);
+  g_assert_true (w.began);
+  cm_bus_measure_end ("test:across-measure");
+  g_free (w.holder);
+}
+
 int
 main (int   argc,
       char *argv[])
 {
+  int status;
+
+  if (argc == 5 && g_str_equal (argv[1], "--measure-as"))
+    return measure_as (argv[2], argv[3], argv[4]);
+
   g_test_init (&argc, &argv, NULL);
+  self_path = argv[0];
+  lock_dir = g_dir_make_tmp ("cardmark-bus-locks-XXXXXX", NULL);
+  cm_card_lock_set_folder_for_testing (lock_dir);
 
   g_test_add_func ("/cardmark/bus/bulk-pauses-while-measuring", test_bulk_pauses_while_measuring);
   g_test_add_func ("/cardmark/bus/other-bus-not-paused", test_other_bus_not_paused);
   g_test_add_func ("/cardmark/bus/neighbours", test_neighbours);
   g_test_add_func ("/cardmark/bus/cancelled-waits-return", test_cancelled_waits_return);
   g_test_add_func ("/cardmark/bus/no-bus", test_no_bus);
+  g_test_add_func ("/cardmark/bus/other-process-measures", test_other_process_measures);
+  g_test_add_func ("/cardmark/bus/waits-for-other-process", test_waits_for_other_process);
 
-  return g_test_run ();
+  status = g_test_run ();
+  {
+    g_autoptr(GDir) dir = g_dir_open (lock_dir, 0, NULL);
+    const char *name;
+
+    while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+      {
+        g_autofree char *path = g_build_filename (lock_dir, name, NULL);
+
+        g_remove (path);
+      }
+    g_rmdir (lock_dir);
+  }
+  return status;
 }

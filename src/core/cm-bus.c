@@ -8,8 +8,21 @@
  * bus waits until it is free. Bulk jobs (verify, wear) run side by side
  * and never hold a measurement back for long: they pause between two
  * chunks while a card on their bus measures, and note which cards moved
- * data beside them, as their speed is shared. The scheduler is one per
- * process: the app's jobs and one CLI's targets, not two processes.
+ * data beside them, as their speed is shared.
+ *
+ * Within a process (the app's jobs, one CLI's targets) that is a mutex
+ * and a condition. Across processes (the app beside a CLI, or a CLI per
+ * card, as people script F3) two flock()s per bus in the card locks'
+ * folder (cm-card-lock.c) do the same, as mfst's shared lock file does:
+ *   - the gate: a measurer holds it exclusively while it measures, with
+ *     its device written in it for those that wait; a bulk job takes it
+ *     shared and lets it go at once before each chunk, so it stops at
+ *     the gate while someone measures, and never keeps a measurer out;
+ *   - the bus: a bulk job holds it shared while a chunk moves (from one
+ *     cm_bus_share_yield() to the next); a measurer takes it
+ *     exclusively, so it starts once every bulk job has paused.
+ * Which cards moved data beside a bulk job is known within a process
+ * only.
  *
  * The bus is the USB host controller above the device in sysfs
  * (/sys/class/block/X/device, up to usbN); anything else (an SD slot, a
@@ -19,14 +32,32 @@
 
 #include "config.h"
 
+#include <errno.h>
+#include <glib/gi18n-lib.h>
 #include <stdlib.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include "cm-bus.h"
+#include "cm-card-lock.h"
 #include "cm-test-hooks.h"
 
 /* How often a waiting benchmark or a paused bulk job looks whether it
  * was cancelled. */
 #define WAIT_STEP_US (G_USEC_PER_SEC / 5)
+/* How often one polls another process's lock on the bus. */
+#define POLL_US (G_USEC_PER_SEC / 50)
+/* How long a waiting benchmark gives another process's measurer to
+ * write its card's name in the gate before it says it waits anyway. */
+#define NAMELESS_AFTER_US (G_USEC_PER_SEC)
+
+/* A bus's two lock files, across processes; -1 when they could not be
+ * opened (then this process keeps its own cards apart only). */
+typedef struct
+{
+  int gate;
+  int bus;
+} Across;
 
 /* One bus: the card measuring on it, and the bulk jobs moving data. */
 typedef struct
@@ -34,6 +65,7 @@ typedef struct
   char      *measurer;
   GPtrArray *shares;   /* CmBusShare*, not owned */
   guint      parked;   /* of them, those paused for the measurer */
+  Across     held;     /* the measurer's locks, while it measures */
 } Bus;
 
 struct _CmBusShare
@@ -41,7 +73,62 @@ struct _CmBusShare
   char       *key;
   char       *device;
   GHashTable *neighbours;  /* devices that moved data beside this one */
+  Across      across;
+  gboolean    holding;     /* the bus lock, shared, while a chunk moves */
 };
+
+static Across
+across_open (const char *key)
+{
+  g_autofree char *sum = g_compute_checksum_for_string (G_CHECKSUM_SHA256, key, -1);
+  g_autofree char *gate_name = g_strdup_printf ("cardmark-bus-%.16s.gate", sum);
+  g_autofree char *bus_name = g_strdup_printf ("cardmark-bus-%.16s.bus", sum);
+  Across a = { cm_card_lock_open_file (gate_name), cm_card_lock_open_file (bus_name) };
+
+  if (a.gate < 0 || a.bus < 0)
+    {
+      g_debug ("Cards on bus %s are not kept apart from other programs' cards: %s", key, g_strerror (errno));
+      if (a.gate >= 0)
+        close (a.gate);
+      if (a.bus >= 0)
+        close (a.bus);
+      a.gate = a.bus = -1;
+    }
+  return a;
+}
+
+static void
+across_close (Across *a)
+{
+  if (a->gate >= 0)
+    close (a->gate);
+  if (a->bus >= 0)
+    close (a->bus);
+  a->gate = a->bus = -1;
+}
+
+/* flock(@op | LOCK_NB) on @fd: TRUE when taken; FALSE when another
+ * holds it, or (@broken) when an error says it never will be. */
+static gboolean
+try_flock (int       fd,
+           int       op,
+           gboolean *broken)
+{
+  if (flock (fd, op | LOCK_NB) == 0)
+    return TRUE;
+  *broken = errno != EWOULDBLOCK && errno != EINTR;
+  return FALSE;
+}
+
+/* FALSE once @cancellable is cancelled. */
+static gboolean
+poll_step (GCancellable *cancellable)
+{
+  if (g_cancellable_is_cancelled (cancellable))
+    return FALSE;
+  g_usleep (POLL_US);
+  return !g_cancellable_is_cancelled (cancellable);
+}
 
 static GMutex lock;
 static GCond changed;
@@ -70,6 +157,7 @@ bus_get (const char *key)
     {
       bus = g_new0 (Bus, 1);
       bus->shares = g_ptr_array_new ();
+      bus->held.gate = bus->held.bus = -1;
       g_hash_table_insert (buses, g_strdup (key), bus);
     }
   return bus;
@@ -150,6 +238,62 @@ cm_bus_key_for_device (const char *device)
   return g_strconcat ("dev:", name, NULL);
 }
 
+/* Takes the gate, then the bus, from other processes: waits while one
+ * of theirs measures (telling @waiting once, with its card's name), then
+ * until their bulk jobs on the bus have paused. FALSE when cancelled. */
+static gboolean
+measure_across (Bus              *bus,
+                const char       *key,
+                const char       *device,
+                GCancellable     *cancellable,
+                CmBusWaitingFunc  waiting,
+                gpointer          user_data)
+{
+  Across a = across_open (key);
+  gint64 since = g_get_monotonic_time ();
+  gboolean broken = FALSE;
+
+  if (a.gate < 0)
+    return TRUE;
+  while (!try_flock (a.gate, LOCK_EX, &broken) && !broken)
+    {
+      if (waiting != NULL)
+        {
+          g_autofree char *holder = cm_card_lock_read_holder (a.gate);
+
+          if (holder != NULL || g_get_monotonic_time () - since > NAMELESS_AFTER_US)
+            {
+              /* Translators: a benchmark waits for "the card in another program" */
+              waiting (holder != NULL ? holder : _("another program"), user_data);
+              waiting = NULL;
+            }
+        }
+      if (!poll_step (cancellable))
+        {
+          across_close (&a);
+          return FALSE;
+        }
+    }
+  if (!broken)
+    cm_card_lock_write_holder (a.gate, device);
+  while (!broken && !try_flock (a.bus, LOCK_EX, &broken))
+    if (!poll_step (cancellable))
+      {
+        if (ftruncate (a.gate, 0) != 0)
+          g_debug ("Could not clear the bus's gate: %s", g_strerror (errno));
+        across_close (&a);
+        return FALSE;
+      }
+  if (broken)
+    {
+      g_debug ("Cards on bus %s are not kept apart from other programs' cards: %s", key, g_strerror (errno));
+      across_close (&a);
+      return TRUE;
+    }
+  bus->held = a;
+  return TRUE;
+}
+
 /**
  * cm_bus_measure_begin:
  * @key: (nullable): the bus, from cm_bus_key_for_device()
@@ -208,6 +352,14 @@ cm_bus_measure_begin (const char       *key,
         return FALSE;
       }
   g_mutex_unlock (&lock);
+
+  /* This process's own jobs are held: now other processes' (only this
+   * thread touches bus->held while the bus is its). */
+  if (!measure_across (bus, key, device, cancellable, told ? NULL : waiting, user_data))
+    {
+      cm_bus_measure_end (key);
+      return FALSE;
+    }
   return TRUE;
 }
 
@@ -222,6 +374,9 @@ cm_bus_measure_end (const char *key)
 
   g_mutex_lock (&lock);
   bus = bus_get (key);
+  if (bus->held.gate >= 0 && ftruncate (bus->held.gate, 0) != 0)
+    g_debug ("Could not clear the bus's gate: %s", g_strerror (errno));
+  across_close (&bus->held);
   g_clear_pointer (&bus->measurer, g_free);
   g_cond_broadcast (&changed);
   g_mutex_unlock (&lock);
@@ -253,6 +408,7 @@ cm_bus_share_begin (const char *key,
   share->key = g_strdup (key);
   share->device = g_strdup (device);
   share->neighbours = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  share->across = across_open (key);
 
   g_mutex_lock (&lock);
   bus = bus_get (key);
@@ -266,6 +422,32 @@ cm_bus_share_begin (const char *key,
   g_ptr_array_add (bus->shares, share);
   g_mutex_unlock (&lock);
   return share;
+}
+
+/* Stops at the gate while another process measures, then holds the bus
+ * (shared) for the next chunk. */
+static void
+yield_across (CmBusShare   *share,
+              GCancellable *cancellable)
+{
+  gboolean broken = FALSE;
+
+  if (share->across.gate < 0)
+    return;
+  for (;;)
+    {
+      if (try_flock (share->across.gate, LOCK_SH, &broken))
+        {
+          flock (share->across.gate, LOCK_UN);
+          if (try_flock (share->across.bus, LOCK_SH, &broken))
+            {
+              share->holding = TRUE;
+              return;
+            }
+        }
+      if (broken || !poll_step (cancellable))
+        return;
+    }
 }
 
 /**
@@ -288,21 +470,28 @@ cm_bus_share_yield (CmBusShare   *share,
   if (share == NULL)
     return 0;
 
+  /* Between two chunks the bus is not this job's: a measurer in another
+   * process, or (below) in this one, may take it now. */
+  if (share->holding)
+    flock (share->across.bus, LOCK_UN);
+  share->holding = FALSE;
+
+  start = g_get_monotonic_time ();
   g_mutex_lock (&lock);
   bus = bus_get (share->key);
-  if (bus->measurer == NULL)
+  if (bus->measurer != NULL)
     {
-      g_mutex_unlock (&lock);
-      return 0;
+      bus->parked++;
+      g_cond_broadcast (&changed);
+      while (bus->measurer != NULL && wait_step (cancellable))
+        ;
+      bus->parked--;
     }
-  start = g_get_monotonic_time ();
-  bus->parked++;
-  g_cond_broadcast (&changed);
-  while (bus->measurer != NULL && wait_step (cancellable))
-    ;
-  bus->parked--;
   g_mutex_unlock (&lock);
-  return g_get_monotonic_time () - start;
+
+  yield_across (share, cancellable);
+  /* A few syscalls when no one measures: no pause to leave out. */
+  return g_get_monotonic_time () - start > POLL_US / 2 ? g_get_monotonic_time () - start : 0;
 }
 
 static int
@@ -369,6 +558,7 @@ cm_bus_share_end (CmBusShare *share)
   g_cond_broadcast (&changed);
   g_mutex_unlock (&lock);
 
+  across_close (&share->across);
   g_free (share->key);
   g_free (share->device);
   g_hash_table_unref (share->neighbours);

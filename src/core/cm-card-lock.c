@@ -135,8 +135,19 @@ open_lock_file (const char *file)
   return -1;
 }
 
-static char *
-read_holder (int fd)
+/* Opens (or makes) @name in the folder every CardMark's locks are in,
+ * for flock(); -1 with errno. The bus's locks (cm-bus.c) live there too. */
+int
+cm_card_lock_open_file (const char *name)
+{
+  g_autofree char *file = g_build_filename (lock_folder != NULL ? lock_folder : "/run/lock", name, NULL);
+
+  return open_lock_file (file);
+}
+
+/* What the lock's holder wrote in it, or NULL. */
+char *
+cm_card_lock_read_holder (int fd)
 {
   char buffer[256];
   ssize_t n = pread (fd, buffer, sizeof buffer - 1, 0);
@@ -150,9 +161,9 @@ read_holder (int fd)
   return g_strdup (buffer);
 }
 
-static void
-write_holder (int         fd,
-              const char *what)
+void
+cm_card_lock_write_holder (int         fd,
+                           const char *what)
 {
   g_autofree char *text = g_strdup_printf ("%s\n", what);
 
@@ -203,7 +214,7 @@ cm_card_lock_take (const char  *path,
   if (flock (fd, LOCK_EX | LOCK_NB) != 0)
     {
       int errsv = errno;
-      g_autofree char *holder = errsv == EWOULDBLOCK ? read_holder (fd) : NULL;
+      g_autofree char *holder = errsv == EWOULDBLOCK ? cm_card_lock_read_holder (fd) : NULL;
 
       close (fd);
       if (errsv == EWOULDBLOCK)
@@ -215,7 +226,7 @@ cm_card_lock_take (const char  *path,
                      _("CardMark could not make sure no other check uses this card (%s: %s)."), file, g_strerror (errsv));
       return NULL;
     }
-  write_holder (fd, what);
+  cm_card_lock_write_holder (fd, what);
 
   lock = g_new0 (CmCardLock, 1);
   lock->fd = fd;

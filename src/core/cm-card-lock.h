@@ -29,6 +29,12 @@ void        cm_card_lock_release  (CmCardLock  *lock);
 
 char       *cm_card_lock_dup_key  (const char  *path) G_GNUC_WARN_UNUSED_RESULT;
 
+/* The lock folder's files, for locks of other kinds (cm-bus.c). */
+int         cm_card_lock_open_file    (const char *name);
+char       *cm_card_lock_read_holder  (int         fd) G_GNUC_WARN_UNUSED_RESULT;
+void        cm_card_lock_write_holder (int         fd,
+                                       const char *what);
+
 /* For the tests: where the lock files go (NULL: /run/lock). */
 void        cm_card_lock_set_folder_for_testing (const char *folder);
 
