@@ -15,6 +15,7 @@
 
 #include "cm-bus.h"
 #include "cm-card-lock.h"
+#include "cm-test-files.h"
 
 static char *lock_dir;
 static const char *self_path;
@@ -405,17 +406,6 @@ main (int   argc,
   g_test_add_func ("/cardmark/bus/waits-for-other-process", test_waits_for_other_process);
 
   status = g_test_run ();
-  {
-    g_autoptr(GDir) dir = g_dir_open (lock_dir, 0, NULL);
-    const char *name;
-
-    while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-      {
-        g_autofree char *path = g_build_filename (lock_dir, name, NULL);
-
-        g_remove (path);
-      }
-    g_rmdir (lock_dir);
-  }
+  cm_test_remove_folder (lock_dir);
   return status;
 }

@@ -20,6 +20,7 @@
 #include "cm-target.h"
 
 #include "cm-job.h"
+#include "cm-test-files.h"
 
 /* A throwaway kind: reports half-way, then returns a document. */
 static gboolean
@@ -293,17 +294,6 @@ main (int   argc,
   g_test_add_func ("/cardmark/job/one-per-card", test_one_job_per_card);
 
   status = g_test_run ();
-  {
-    g_autoptr(GDir) d = g_dir_open (lock_dir, 0, NULL);
-    const char *name;
-
-    while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-      {
-        g_autofree char *file = g_build_filename (lock_dir, name, NULL);
-
-        g_unlink (file);
-      }
-  }
-  g_rmdir (lock_dir);
+  cm_test_remove_folder (lock_dir);
   return status;
 }
