@@ -10,7 +10,6 @@
 
 #include "config.h"
 
-#include <glib/gstdio.h>
 #include <stdio.h>
 
 #include "cm-bus.h"
