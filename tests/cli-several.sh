@@ -160,6 +160,19 @@ if [ "${CARDMARK_TEST_HOOKS:-1}" = 1 ]; then
     json_check "$work/verify-bus.json" "[t.get('shared_bus_with') for t in r[0]['tests']] == [['$B_DEV']] * len(r[0]['tests']) and [t.get('shared_bus_with') for t in r[1]['tests']] == [['$A_DEV']] * len(r[1]['tests'])"
   check "…and a note says so in words" \
     json_check "$work/verify-bus.json" "all(any('$o' in n for n in d['notes']) for d, o in zip(r, ['$B_DEV', '$A_DEV']))"
+
+  # A verify in one program, a benchmark in another on the same bus: the
+  # verify pauses while the other card measures, and says so.
+  CARDMARK_TEST_BUS_GROUP=$hub "$CARDMARK_CLI" verify --destroy-data --json "$A_DEV" > "$work/verify-a.json" 2> "$work/verify-a.err" &
+  v_pid=$!
+  for _ in $(seq 500); do grep -q "Verifying all of" "$work/verify-a.err" && break; sleep 0.02; done
+  CARDMARK_TEST_BUS_GROUP=$hub "$CARDMARK_CLI" bench --only seq-read,rand-read-4k --json "$B_DEV" > "$work/bench-b.json" 2> "$work/bench-b.err"
+  b_rc=$?
+  wait $v_pid
+  v_rc=$?
+  check "a verify and another program's benchmark on one bus both exit 0" test "$v_rc$b_rc" = 00
+  check "the verify said it paused while the other program's card measured" \
+    grep -q "Paused while the card in $B_DEV measures its speed" "$work/verify-a.err"
 else
   skip "built without -Dtest_hooks=true, so CARDMARK_TEST_BUS_GROUP is not read"
 fi

@@ -27,7 +27,35 @@ typedef struct
   gint          chunks;     /* atomic */
   gint          in_chunk;   /* atomic: between yield and the chunk's end */
   gint64        paused_us;
+  GMutex        told_lock;
+  GString      *told;       /* what the paused func said, "measurer;" or "-;" */
 } Bulk;
+
+static void
+bulk_paused_cb (const char *measurer,
+                gpointer    user_data)
+{
+  Bulk *bulk = user_data;
+
+  g_mutex_lock (&bulk->told_lock);
+  if (bulk->told == NULL)
+    bulk->told = g_string_new (NULL);
+  g_string_append_printf (bulk->told, "%s;", measurer != NULL ? measurer : "-");
+  g_mutex_unlock (&bulk->told_lock);
+}
+
+/* What @bulk was told so far, and forgets it. */
+static char *
+bulk_take_told (Bulk *bulk)
+{
+  char *told;
+
+  g_mutex_lock (&bulk->told_lock);
+  told = bulk->told != NULL ? g_string_free (bulk->told, FALSE) : g_strdup ("");
+  bulk->told = NULL;
+  g_mutex_unlock (&bulk->told_lock);
+  return told;
+}
 
 static gpointer
 bulk_thread (gpointer data)
@@ -62,6 +90,7 @@ test_bulk_pauses_while_measuring (void)
 
   a.share = cm_bus_share_begin ("test:pause", "/dev/a");
   b.share = cm_bus_share_begin ("test:pause", "/dev/b");
+  cm_bus_share_set_paused_func (a.share, bulk_paused_cb, &a);
   a.stop = b.stop = g_cancellable_new ();
   ta = g_thread_new ("a", bulk_thread, &a);
   tb = g_thread_new ("b", bulk_thread, &b);
@@ -88,6 +117,12 @@ test_bulk_pauses_while_measuring (void)
   g_thread_join (tb);
   g_assert_cmpint (a.paused_us, >=, G_USEC_PER_SEC / 10);
   g_assert_cmpint (b.paused_us, >=, G_USEC_PER_SEC / 10);
+  /* The job was told whom it paused for, and when it carried on. */
+  {
+    g_autofree char *told = bulk_take_told (&a);
+
+    g_assert_cmpstr (told, ==, "/dev/c;-;");
+  }
 
   cm_bus_share_end (a.share);
   cm_bus_share_end (b.share);
@@ -306,6 +341,7 @@ test_other_process_measures (void)
   gint before;
 
   a.share = cm_bus_share_begin ("test:across", "/dev/a");
+  cm_bus_share_set_paused_func (a.share, bulk_paused_cb, &a);
   a.stop = g_cancellable_new ();
   ta = g_thread_new ("a", bulk_thread, &a);
   wait_for_chunks (&a, 3);
@@ -327,6 +363,11 @@ test_other_process_measures (void)
   g_cancellable_cancel (a.stop);
   g_thread_join (ta);
   g_assert_cmpint (a.paused_us, >=, G_USEC_PER_SEC / 10);
+  {
+    g_autofree char *told = bulk_take_told (&a);
+
+    g_assert_cmpstr (told, ==, "/dev/other;-;");
+  }
   cm_bus_share_end (a.share);
   g_object_unref (a.stop);
 }

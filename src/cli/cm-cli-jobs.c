@@ -155,6 +155,15 @@ done_cb (GObject      *object,
   g_free (pending);
 }
 
+/* A bulk job paused for a card that measures on its bus: a line kept. */
+static void
+bus_paused_cb (CmJob       *job,
+               const char  *measurer,
+               CmCliTarget *t)
+{
+  cm_cli_jobs_say (t, "%s\n", cm_job_get_phase (job));
+}
+
 /* Runs one job per target at once; returns the worst exit status. */
 int
 cm_cli_jobs_run (const CmCliJobsFuncs *funcs,
@@ -189,6 +198,7 @@ cm_cli_jobs_run (const CmCliJobsFuncs *funcs,
           pending->run = &run;
           pending->target = t;
           run.running++;
+          g_signal_connect (t->job, "bus-paused", G_CALLBACK (bus_paused_cb), t);
           cm_job_run_async (t->job, cancellable, done_cb, pending);
         }
     }

@@ -75,6 +75,8 @@ struct _CmBusShare
   GHashTable *neighbours;  /* devices that moved data beside this one */
   Across      across;
   gboolean    holding;     /* the bus lock, shared, while a chunk moves */
+  CmBusPausedFunc paused;
+  gpointer        paused_data;
 };
 
 static Across
@@ -424,16 +426,18 @@ cm_bus_share_begin (const char *key,
   return share;
 }
 
-/* Stops at the gate while another process measures, then holds the bus
- * (shared) for the next chunk. */
-static void
+/* Stops at the gate while another process measures (telling the job
+ * once, unless @told), then holds the bus (shared) for the next chunk.
+ * Returns whether the job was told it paused. */
+static gboolean
 yield_across (CmBusShare   *share,
-              GCancellable *cancellable)
+              GCancellable *cancellable,
+              gboolean      told)
 {
   gboolean broken = FALSE;
 
   if (share->across.gate < 0)
-    return;
+    return told;
   for (;;)
     {
       if (try_flock (share->across.gate, LOCK_SH, &broken))
@@ -442,11 +446,18 @@ yield_across (CmBusShare   *share,
           if (try_flock (share->across.bus, LOCK_SH, &broken))
             {
               share->holding = TRUE;
-              return;
+              return told;
             }
         }
+      if (!told && !broken && share->paused != NULL)
+        {
+          g_autofree char *holder = cm_card_lock_read_holder (share->across.gate);
+
+          share->paused (holder != NULL ? holder : _("another program"), share->paused_data);
+          told = TRUE;
+        }
       if (broken || !poll_step (cancellable))
-        return;
+        return told;
     }
 }
 
@@ -464,6 +475,7 @@ gint64
 cm_bus_share_yield (CmBusShare   *share,
                     GCancellable *cancellable)
 {
+  gboolean told = FALSE;
   gint64 start;
   Bus *bus;
 
@@ -481,17 +493,48 @@ cm_bus_share_yield (CmBusShare   *share,
   bus = bus_get (share->key);
   if (bus->measurer != NULL)
     {
+      g_autofree char *measurer = g_strdup (bus->measurer);
+
       bus->parked++;
       g_cond_broadcast (&changed);
+      if (share->paused != NULL)
+        {
+          g_mutex_unlock (&lock);
+          share->paused (measurer, share->paused_data);
+          g_mutex_lock (&lock);
+          told = TRUE;
+        }
       while (bus->measurer != NULL && wait_step (cancellable))
         ;
       bus->parked--;
     }
   g_mutex_unlock (&lock);
 
-  yield_across (share, cancellable);
+  told = yield_across (share, cancellable, told);
+  if (told)
+    share->paused (NULL, share->paused_data);
   /* A few syscalls when no one measures: no pause to leave out. */
   return g_get_monotonic_time () - start > POLL_US / 2 ? g_get_monotonic_time () - start : 0;
+}
+
+/**
+ * cm_bus_share_set_paused_func:
+ * @share: (nullable): from cm_bus_share_begin()
+ * @func: called in the bulk job's thread when cm_bus_share_yield()
+ *   pauses for a card that measures (its device, or "another program"),
+ *   and with %NULL when it carries on
+ *
+ * So that the job can say why it does not move.
+ */
+void
+cm_bus_share_set_paused_func (CmBusShare      *share,
+                              CmBusPausedFunc  func,
+                              gpointer         user_data)
+{
+  if (share == NULL)
+    return;
+  share->paused = func;
+  share->paused_data = user_data;
 }
 
 static int

@@ -32,6 +32,11 @@ CmBusShare *cm_bus_share_begin           (const char   *key,
 gint64      cm_bus_share_yield           (CmBusShare   *share,
                                           GCancellable *cancellable);
 GStrv       cm_bus_share_take_neighbours (CmBusShare   *share) G_GNUC_WARN_UNUSED_RESULT;
+typedef void (*CmBusPausedFunc) (const char *measurer,
+                                 gpointer    user_data);
+void        cm_bus_share_set_paused_func (CmBusShare      *share,
+                                          CmBusPausedFunc  func,
+                                          gpointer         user_data);
 void        cm_bus_share_end             (CmBusShare   *share);
 
 G_END_DECLS

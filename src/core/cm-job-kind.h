@@ -59,6 +59,9 @@ double           cm_job_get_wear_seconds   (CmJob      *job);
 guint64          cm_job_get_wear_maker_bytes (CmJob    *job);
 void             cm_job_wear_round_done    (CmJob      *job,
                                             const CmWearRound *round);
+/* A bulk job waits for a card on its bus that measures. */
+void             cm_job_report_bus_pause   (CmJob      *job,
+                                            const char *measurer);
 CmDeviceMonitor *cm_job_get_monitor        (CmJob      *job);
 const char * const *cm_job_get_claims      (CmJob      *job);
 

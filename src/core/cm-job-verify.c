@@ -32,6 +32,15 @@ progress_cb (CmVerify *verify,
 }
 
 static void
+paused_cb (CmVerify   *verify,
+           const char *measurer,
+           CmJob      *job)
+{
+  if (measurer != NULL)
+    cm_job_report_bus_pause (job, measurer);
+}
+
+static void
 done_cb (GObject      *object,
          GAsyncResult *res,
          gpointer      user_data)
@@ -60,6 +69,7 @@ start (CmJob *job,
       return;
     }
   g_signal_connect_object (verify, "progress", G_CALLBACK (progress_cb), job, 0);
+  g_signal_connect_object (verify, "paused", G_CALLBACK (paused_cb), job, 0);
   cm_job_report (job, 0, -1, (cm_job_get_verify_flags (job) & CM_VERIFY_FLAGS_READ_ONLY) ? _("Reading back") : _("Writing"));
   cm_verify_run_async (verify, g_task_get_cancellable (task), done_cb, task);
 }

@@ -60,6 +60,8 @@ typedef struct
   double       seconds_left;
   gboolean     is_round;
   CmWearRound  done;
+  gboolean     is_pause;
+  char        *measurer;   /* is_pause: whom it waits for, NULL when done waiting */
 } Report;
 
 static gboolean
@@ -69,6 +71,11 @@ report_in_job (gpointer data)
 
   if (r->is_round)
     cm_job_wear_round_done (r->job, &r->done);
+  else if (r->is_pause)
+    {
+      if (r->measurer != NULL)
+        cm_job_report_bus_pause (r->job, r->measurer);
+    }
   else
     {
       g_autofree char *phase = g_strdup_printf (r->reading ? _("Round %u: reading back") : _("Round %u: writing"),
@@ -85,6 +92,7 @@ report_free (gpointer data)
   Report *r = data;
 
   g_object_unref (r->job);
+  g_free (r->measurer);
   g_free (r);
 }
 
@@ -119,7 +127,20 @@ round_done_cb (const CmWearRound *round,
   g_main_context_invoke_full (w->context, G_PRIORITY_DEFAULT, report_in_job, r, report_free);
 }
 
-static const CmWearCallbacks callbacks = { progress_cb, round_done_cb };
+static void
+paused_cb (const char *measurer,
+           gpointer    user_data)
+{
+  WearJob *w = user_data;
+  Report *r = g_new0 (Report, 1);
+
+  r->job = g_object_ref (w->job);
+  r->is_pause = TRUE;
+  r->measurer = g_strdup (measurer);
+  g_main_context_invoke_full (w->context, G_PRIORITY_DEFAULT, report_in_job, r, report_free);
+}
+
+static const CmWearCallbacks callbacks = { progress_cb, round_done_cb, paused_cb };
 
 static void
 thread_func (GTask        *task,

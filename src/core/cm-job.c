@@ -100,6 +100,13 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
+enum {
+  BUS_PAUSED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
 const char *
 cm_job_state_to_string (CmJobState state)
 {
@@ -226,6 +233,15 @@ cm_job_class_init (CmJobClass *klass)
     g_param_spec_object ("runner", NULL, NULL, CM_TYPE_RUNNER,
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * CmJob::bus-paused:
+   * @measurer: the card (its device, or "another program") whose speed
+   *   test on the same bus a bulk job (verify, wear test) pauses for;
+   *   the phase says so meanwhile
+   */
+  signals[BUS_PAUSED] = g_signal_new ("bus-paused", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                      0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 }
 
 static void
@@ -484,6 +500,19 @@ const char *cm_job_get_state_folder (CmJob *job) { return job->state_folder; }
 guint cm_job_get_wear_rounds (CmJob *job) { return job->wear_rounds; }
 double cm_job_get_wear_seconds (CmJob *job) { return job->wear_seconds; }
 guint64 cm_job_get_wear_maker_bytes (CmJob *job) { return job->wear_maker_bytes; }
+
+/* A bulk job waits for @measurer, a card on its bus that measures: its
+ * phase says so until its next report. */
+void
+cm_job_report_bus_pause (CmJob      *job,
+                         const char *measurer)
+{
+  /* Translators: %s is a device, such as /dev/sdc, or "another program" */
+  g_autofree char *phase = g_strdup_printf (_("Paused while the card in %s measures its speed"), measurer);
+
+  cm_job_report (job, job->progress, job->seconds_left, phase);
+  g_signal_emit (job, signals[BUS_PAUSED], 0, measurer);
+}
 
 void
 cm_job_wear_round_done (CmJob             *job,

@@ -434,6 +434,47 @@ run_verify (GTask       *task,
   g_task_return_pointer (task, make_result (run), g_object_unref);
 }
 
+typedef struct
+{
+  CmVerify *self;
+  char     *measurer;
+} Paused;
+
+static gboolean
+emit_paused_cb (gpointer data)
+{
+  Paused *p = data;
+
+  g_signal_emit_by_name (p->self, "paused", p->measurer);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+paused_free (gpointer data)
+{
+  Paused *p = data;
+
+  g_object_unref (p->self);
+  g_free (p->measurer);
+  g_free (p);
+}
+
+/* In the worker: the run waits for (or is done waiting for) a card on
+ * its bus that measures; said on the main context. */
+static void
+paused_cb (const char *measurer,
+           gpointer    user_data)
+{
+  CmVerifyRun *run = user_data;
+  Paused *p = g_new0 (Paused, 1);
+
+  p->self = g_object_ref (run->self);
+  p->measurer = g_strdup (measurer);
+  g_main_context_invoke_full (run->context, G_PRIORITY_DEFAULT, emit_paused_cb, p, paused_free);
+  if (measurer == NULL)
+    cm_verify_run_report_progress (run, TRUE);
+}
+
 /* The run moves data on its card's bus from start to end: it pauses
  * while another card there measures, and notes who moved data beside it. */
 static void
@@ -446,6 +487,7 @@ run_thread (GTask        *task,
   g_autofree char *key = cm_bus_key_for_device (run->self->device);
 
   run->bus = cm_bus_share_begin (key, run->self->device);
+  cm_bus_share_set_paused_func (run->bus, paused_cb, run);
   run_verify (task, run);
   g_clear_pointer (&run->bus, cm_bus_share_end);
 }

@@ -48,6 +48,7 @@ G_DEFINE_FINAL_TYPE (CmVerify, cm_verify, G_TYPE_OBJECT)
 
 enum {
   PROGRESS,
+  PAUSED,
   N_SIGNALS
 };
 
@@ -103,6 +104,16 @@ cm_verify_class_init (CmVerifyClass *klass)
   signals[PROGRESS] = g_signal_new ("progress", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                     0, NULL, NULL, NULL, G_TYPE_NONE, 4,
                                     G_TYPE_UINT, G_TYPE_DOUBLE, G_TYPE_DOUBLE, G_TYPE_DOUBLE);
+
+  /**
+   * CmVerify::paused:
+   * @measurer: (nullable): the card whose speed test on the same bus the
+   *   run waits for (or "another program"); %NULL when it carries on
+   *
+   * On the main context that started the run.
+   */
+  signals[PAUSED] = g_signal_new ("paused", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 }
 
 static void

@@ -488,6 +488,8 @@ cm_wear_run (int                     fd,
     g_autofree char *key = cm_bus_key_for_device (device);
 
     w.bus = cm_bus_share_begin (key, device);
+    if (callbacks != NULL && callbacks->paused != NULL)
+      cm_bus_share_set_paused_func (w.bus, callbacks->paused, user_data);
   }
   w.failed = g_malloc0 (w.n_chunks);
   if (!start_place (&w, resume, error))

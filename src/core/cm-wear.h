@@ -66,6 +66,10 @@ typedef struct
                       gpointer           user_data);
   void (*round_done) (const CmWearRound *round,
                       gpointer           user_data);
+  /* Waiting for (or, NULL, done waiting for) a card on the same bus that
+   * measures its speed; may be NULL. */
+  void (*paused)     (const char        *measurer,
+                      gpointer           user_data);
 } CmWearCallbacks;
 
 /* The data of round @round at @offset (a multiple of 512): the full
