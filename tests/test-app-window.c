@@ -487,6 +487,58 @@ test_card_gone_after_result (Fixture       *f,
   save_screenshot (f->window, "card-gone-after-result");
 }
 
+static gboolean
+has_again_reason (gpointer data)
+{
+  return cm_result_page_get_again_reason (CM_RESULT_PAGE (cm_window_get_page (data, "result"))) != NULL;
+}
+
+static gboolean
+has_no_again_reason (gpointer data)
+{
+  return !has_again_reason (data);
+}
+
+/* Test Again greys out while another job holds the card, and says which
+ * (in the words core uses when a card's lock is held); once that job
+ * ends, it is back. */
+static void
+test_again_busy (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autoptr(GListStore) store = g_list_store_new (CM_TYPE_CARD_ITEM);
+  g_autoptr(CmCardItem) card = cm_card_item_new_device ("/dev/cardmark-test", "Test card", 0, "USB 3 reader", f->folder);
+  g_autoptr(CmJob) other = NULL;
+  g_autofree char *busy = NULL;
+  const char *reason;
+
+  g_list_store_append (store, card);
+  cm_window_set_devices (f->window, G_LIST_MODEL (store));
+  cm_bench_set_test_plan ("tiny");
+  g_assert_true (cm_window_open_path (f->window, "/dev/cardmark-test"));
+  g_action_group_activate_action (G_ACTION_GROUP (f->app), "start-test", NULL);
+  g_assert_true (cm_test_wait_for (on_result_page, f->window, 60));
+  g_assert_null (cm_result_page_get_again_reason (CM_RESULT_PAGE (cm_window_get_page (f->window, "result"))));
+
+  /* Another benchmark of the card, started as the card list's Test N
+   * Cards does, while the result stays on screen. */
+  cm_bench_set_test_plan ("slow");
+  other = cm_backend_new_job ("bench", G_LIST_MODEL (store), card, CM_METHOD_FILE);
+  cm_application_start_job (f->app, other);
+  g_assert_true (cm_test_wait_for (has_again_reason, f->window, 10));
+  g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "result");
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (f->app), "start-test"));
+  reason = cm_result_page_get_again_reason (CM_RESULT_PAGE (cm_window_get_page (f->window, "result")));
+  busy = cm_job_dup_busy_text (other);
+  g_assert_cmpstr (reason, ==, busy);
+  g_assert_nonnull (strstr (reason, "a benchmark"));
+  save_screenshot (f->window, "again-busy");
+
+  cm_job_cancel (other);
+  g_assert_true (cm_test_wait_for (has_no_again_reason, f->window, 10));
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (f->app), "start-test"));
+}
+
 /* The run page keeps one chart for the whole run: the same widget from
  * the sequential write to the last test, a line and a legend entry per
  * test, and a legend that wraps rather than runs off a narrow window. */
@@ -553,6 +605,8 @@ main (int   argc,
               fixture_set_up, test_toast_covers_nothing, fixture_tear_down);
   g_test_add ("/cardmark/app-window/card-gone-after-result", Fixture, NULL,
               fixture_set_up, test_card_gone_after_result, fixture_tear_down);
+  g_test_add ("/cardmark/app-window/again-busy", Fixture, NULL,
+              fixture_set_up, test_again_busy, fixture_tear_down);
   g_test_add ("/cardmark/app-window/card-pulled", Fixture, NULL,
               fixture_set_up, test_card_pulled, fixture_tear_down);
 
