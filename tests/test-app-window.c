@@ -406,6 +406,39 @@ room_given_back (gpointer data)
   return find_mapped (data, has_toast_room) == NULL;
 }
 
+/* One the app shows (window-actions' show_removed), longer than a line. */
+#define LONG_MESSAGE "The card went away during the test, so there is no result. Put it back, wait until it appears in the list, and start the test again."
+
+static gboolean
+is_label (GtkWidget *widget)
+{
+  return GTK_IS_LABEL (widget);
+}
+
+/* A long message shows whole: no "…", wrapped inside the toast, and the
+ * toast inside the window. */
+static void
+assert_shown_whole (GtkWidget  *window,
+                    GtkWidget  *toast,
+                    const char *message)
+{
+  GtkWidget *label = find_mapped (toast, is_label);
+  PangoLayout *layout;
+  graphene_rect_t rl, rt;
+
+  g_assert_nonnull (label);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (label)), ==, message);
+  layout = gtk_label_get_layout (GTK_LABEL (label));
+  g_assert_false (pango_layout_is_ellipsized (layout));
+  g_assert_cmpint (pango_layout_get_line_count (layout), >, 1);
+  g_assert_true (gtk_widget_compute_bounds (label, window, &rl));
+  g_assert_true (gtk_widget_compute_bounds (toast, window, &rt));
+  g_assert_true (graphene_rect_contains_rect (&rt, &rl));
+  g_assert_cmpfloat (rt.origin.x, >=, 0);
+  g_assert_cmpfloat (rt.origin.x + rt.size.width, <=, gtk_widget_get_width (window));
+  g_assert_cmpfloat (rt.origin.y + rt.size.height, <=, gtk_widget_get_height (window));
+}
+
 static void
 assert_apart (GtkWidget *window,
               GtkWidget *a,
@@ -441,17 +474,18 @@ test_toast_covers_nothing (Fixture       *f,
   g_assert_true (cm_card_page_set_method (page, CM_METHOD_RAW_READ));
   cm_card_page_set_claims (page, claims);
 
-  cm_toast_show (GTK_WIDGET (page), "The card went away during the test, so there is no result. Put it back, wait until it appears in the list, and start the test again.");
+  cm_toast_show (GTK_WIDGET (page), LONG_MESSAGE);
   g_assert_true (cm_test_wait_for (toast_shows, window, 5));
   cm_test_settle (0.5);
   toast = find_mapped (window, is_toast);
+  assert_shown_whole (window, toast, LONG_MESSAGE);
   start = find_mapped (window, is_start_button);
   warning = find_mapped (window, is_method_warning);
   g_assert_nonnull (start);
   g_assert_nonnull (warning);
   assert_apart (window, toast, start);
   assert_apart (window, toast, warning);
-  save_screenshot (f->window, "toast");
+  cm_test_save_screenshots (window, "toast");
 
   /* Once the toast times out, the page has the whole window again. */
   g_assert_true (cm_test_wait_for (room_given_back, window, 15));
@@ -532,7 +566,7 @@ test_again_busy (Fixture       *f,
   busy = cm_job_dup_busy_text (other);
   g_assert_cmpstr (reason, ==, busy);
   g_assert_nonnull (strstr (reason, "a benchmark"));
-  save_screenshot (f->window, "again-busy");
+  cm_test_save_screenshots (GTK_WIDGET (f->window), "again-busy");
 
   cm_job_cancel (other);
   g_assert_true (cm_test_wait_for (has_no_again_reason, f->window, 10));
