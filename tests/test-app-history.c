@@ -34,12 +34,6 @@
 
 static const char *data_home;
 
-static gboolean
-on_result_page (gpointer data)
-{
-  return g_strcmp0 (cm_window_get_page_name (data), "result") == 0 && !cm_window_get_running (data);
-}
-
 /* Scrolls the page so that @widget is at the top, to see it in a
  * screenshot. */
 static void
@@ -101,13 +95,7 @@ fixture_set_up (Fixture       *f,
 
   clear_history ();
 
-  f->app = cm_application_new (G_APPLICATION_NON_UNIQUE);
-  g_assert_true (g_application_register (G_APPLICATION (f->app), NULL, &error));
-  g_assert_no_error (error);
-
-  f->window = cm_window_new (GTK_APPLICATION (f->app));
-  gtk_window_set_default_size (GTK_WINDOW (f->window), 800, 480);
-  gtk_window_present (GTK_WINDOW (f->window));
+  f->window = cm_test_window_new (&f->app);
 
   for (guint i = 0; i < G_N_ELEMENTS (f->folders); i++)
     {
@@ -140,7 +128,7 @@ run_on (Fixture    *f,
   cm_card_page_set_claims (CM_CARD_PAGE (cm_window_get_page (f->window, "card")), claims);
   g_action_group_activate_action (G_ACTION_GROUP (f->app), "start-test", NULL);
   g_assert_true (cm_window_get_running (f->window));
-  g_assert_true (cm_test_wait_for (on_result_page, f->window, 60));
+  g_assert_true (cm_test_wait_page_idle (f->window, "result", 60));
   g_assert_nonnull (cm_window_get_last_result (f->window));
   return cm_window_get_last_result (f->window);
 }
@@ -373,12 +361,6 @@ test_saved_in_history (Fixture       *f,
   g_assert_cmpuint (cm_result_get_claims (saved)->len, ==, 1);
 }
 
-static gboolean
-history_loaded (gpointer page)
-{
-  return !cm_history_page_get_loading (page);
-}
-
 static void
 test_empty_history (Fixture       *f,
                     gconstpointer  data)
@@ -388,7 +370,7 @@ test_empty_history (Fixture       *f,
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-history", NULL);
   g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "history");
   page = CM_HISTORY_PAGE (cm_window_get_page (f->window, "history"));
-  g_assert_true (cm_test_wait_for (history_loaded, page, 10));
+  g_assert_true (cm_test_wait_history_loaded (page, 10));
   g_assert_cmpuint (cm_history_page_get_n_results (page), ==, 0);
   g_assert_cmpstr (cm_history_page_get_view (page), ==, "empty");
   g_assert_false (cm_history_page_compare (page));
@@ -486,7 +468,7 @@ test_compare (Fixture       *f,
   /* The files are read off the main loop: the page is still reading
    * when the action returns, and fills in once they are read. */
   g_assert_true (cm_history_page_get_loading (page));
-  g_assert_true (cm_test_wait_for (history_loaded, page, 10));
+  g_assert_true (cm_test_wait_history_loaded (page, 10));
   g_assert_cmpuint (cm_history_page_get_n_results (page), ==, 2);
   g_assert_cmpstr (cm_history_page_get_view (page), ==, "list");
 
@@ -589,7 +571,7 @@ test_verify_in_history (Fixture       *f,
 
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-history", NULL);
   page = CM_HISTORY_PAGE (cm_window_get_page (f->window, "history"));
-  g_assert_true (cm_test_wait_for (history_loaded, page, 10));
+  g_assert_true (cm_test_wait_history_loaded (page, 10));
   for (guint i = 0; i < cm_history_page_get_problems (page)->len; i++)
     g_test_message ("problem: %s", (char *) g_ptr_array_index (cm_history_page_get_problems (page), i));
   g_assert_cmpuint (cm_history_page_get_n_results (page), ==, 2);
@@ -707,12 +689,6 @@ assert_no_internal_names (const char *text)
       g_error ("“%s” shows the internal name “%s”", text, others[i]);
 }
 
-static gboolean
-on_saved_page (gpointer data)
-{
-  return g_strcmp0 (cm_window_get_page_name (data), "saved") == 0;
-}
-
 /* Opens the History row at @index and checks the page it shows is its
  * kind's own: its answer in the banner, coloured by it; figures that
  * all exist; no internal name anywhere; its chart, with data, and no
@@ -738,7 +714,7 @@ open_and_check (Fixture       *f,
 
   /* As Enter on the row, or a click on it, opens it. */
   adw_action_row_activate (ADW_ACTION_ROW (cm_history_page_get_row (history, index)));
-  g_assert_true (cm_test_wait_for (on_saved_page, f->window, 10));
+  g_assert_true (cm_test_wait_page (f->window, "saved", 10));
   page = CM_RESULT_PAGE (cm_window_get_page (f->window, "saved"));
   result = cm_result_page_get_result (page);
   g_assert_cmpstr (cm_result_get_kind (result), ==, kind);
@@ -852,7 +828,7 @@ test_kinds_from_history (Fixture       *f,
 
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-history", NULL);
   page = CM_HISTORY_PAGE (cm_window_get_page (f->window, "history"));
-  g_assert_true (cm_test_wait_for (history_loaded, page, 10));
+  g_assert_true (cm_test_wait_history_loaded (page, 10));
   g_assert_cmpuint (cm_history_page_get_n_results (page), ==, 2);
 
   /* Each row is titled by the card: its brand, its size and its name,
@@ -956,7 +932,7 @@ test_compare_limit (Fixture       *f,
 
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-history", NULL);
   page = CM_HISTORY_PAGE (cm_window_get_page (f->window, "history"));
-  g_assert_true (cm_test_wait_for (history_loaded, page, 10));
+  g_assert_true (cm_test_wait_history_loaded (page, 10));
   g_assert_cmpuint (cm_history_page_get_n_results (page), ==, n);
 
   for (guint i = 0; i < CM_CHART_MAX_RESULTS; i++)
@@ -977,9 +953,7 @@ main (int   argc,
   data_home = cm_test_data_home_make ();
   cm_bench_set_test_plan ("tiny");
 
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
-  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
+  cm_test_app_init (&argc, &argv);
 
   g_test_add ("/cardmark/app-history/result-charts", Fixture, NULL,
               fixture_set_up, test_result_charts, fixture_tear_down);

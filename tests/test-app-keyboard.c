@@ -136,29 +136,6 @@ on_page (Fixture    *f,
   return g_strcmp0 (cm_window_get_page_name (f->window), name) == 0;
 }
 
-typedef struct
-{
-  Fixture    *f;
-  const char *name;
-} PageWanted;
-
-static gboolean
-page_shown (gpointer data)
-{
-  PageWanted *wanted = data;
-
-  return on_page (wanted->f, wanted->name);
-}
-
-static gboolean
-wait_page (Fixture    *f,
-           const char *name)
-{
-  PageWanted wanted = { f, name };
-
-  return cm_test_wait_for (page_shown, &wanted, 60);
-}
-
 /* Running, or already over: a tiny plan on a fast disk can end
  * between two looks. */
 static gboolean
@@ -180,29 +157,6 @@ static gboolean
 check_active (gpointer check)
 {
   return gtk_check_button_get_active (check);
-}
-
-static gboolean
-on_card_page_idle (gpointer data)
-{
-  Fixture *f = data;
-
-  return on_page (f, "card") && !cm_window_get_running (f->window);
-}
-
-static gboolean
-has_samples (gpointer data)
-{
-  Fixture *f = data;
-  GtkWidget *page = cm_window_get_page (f->window, "run");
-
-  return page != NULL && cm_chart_view_get_n_points (cm_run_page_get_chart (CM_RUN_PAGE (page))) >= 2;
-}
-
-static gboolean
-history_loaded (gpointer page)
-{
-  return !cm_history_page_get_loading (page);
 }
 
 static GtkWidget *
@@ -236,13 +190,7 @@ fixture_set_up (Fixture       *f,
   g_autoptr(CmCardItem) item = NULL;
 
   cm_test_data_home_empty ();
-  f->app = cm_application_new (G_APPLICATION_NON_UNIQUE);
-  g_assert_true (g_application_register (G_APPLICATION (f->app), NULL, &error));
-  g_assert_no_error (error);
-
-  f->window = cm_window_new (GTK_APPLICATION (f->app));
-  gtk_window_set_default_size (GTK_WINDOW (f->window), 800, 480);
-  gtk_window_present (GTK_WINDOW (f->window));
+  f->window = cm_test_window_new (&f->app);
 
   /* Not /tmp, which may be a tmpfs that refuses O_DIRECT. */
   f->folder = g_dir_make_tmp ("cardmark-keys-XXXXXX", &error);
@@ -275,7 +223,7 @@ open_card (Fixture *f)
   g_assert_true (on_page (f, "cards"));
   g_assert_nonnull (tab_to (GTK_WINDOW (f->window), is_row_in_page, cards));
   press_enter (GTK_WINDOW (f->window));
-  g_assert_true (wait_page (f, "card"));
+  g_assert_true (cm_test_wait_page (f->window, "card", 60));
 }
 
 static void
@@ -298,7 +246,7 @@ run_to_result_and_back (Fixture *f)
 {
   open_card (f);
   start_test (f);
-  g_assert_true (wait_page (f, "result"));
+  g_assert_true (cm_test_wait_page (f->window, "result", 60));
   press_escape (f);
   g_assert_true (on_page (f, "card"));
   press_escape (f);
@@ -319,11 +267,11 @@ test_keyboard_only (Fixture       *f,
   /* History (Ctrl+H), a row opened with Enter, and Escape back to it. */
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-history", NULL);
   history = CM_HISTORY_PAGE (cm_window_get_page (f->window, "history"));
-  g_assert_true (cm_test_wait_for (history_loaded, history, 10));
+  g_assert_true (cm_test_wait_history_loaded (history, 10));
   g_assert_cmpuint (cm_history_page_get_n_results (history), ==, 2);
   g_assert_nonnull (tab_to (GTK_WINDOW (f->window), is_row_in_page, history));
   press_enter (GTK_WINDOW (f->window));
-  g_assert_true (wait_page (f, "saved"));
+  g_assert_true (cm_test_wait_page (f->window, "saved", 60));
   press_escape (f);
   g_assert_true (on_page (f, "history"));
 
@@ -352,7 +300,7 @@ test_keyboard_only (Fixture       *f,
   open_card (f);
   start_test (f);
   g_assert_true (cm_window_get_running (f->window));
-  g_assert_true (cm_test_wait_for (has_samples, f, 30));
+  g_assert_true (cm_test_wait_run_points (f->window, 2, 30));
   press_escape (f);
   g_assert_true (cm_test_wait_for (dialog_shown, NULL, 5));
   dialog = visible_dialog ();
@@ -368,7 +316,7 @@ test_keyboard_only (Fixture       *f,
   g_assert_true (cm_window_get_running (f->window));
   g_assert_nonnull (tab_to (GTK_WINDOW (dialog), is_button, "_Stop"));
   press_enter (GTK_WINDOW (dialog));
-  g_assert_true (cm_test_wait_for (on_card_page_idle, f, 10));
+  g_assert_true (cm_test_wait_page_idle (f->window, "card", 10));
 }
 
 /* Each class button on a card's page is one Tab stop, not two (the
@@ -416,10 +364,7 @@ main (int   argc,
    * History shows this test's runs only. */
   cm_test_data_home_make ();
 
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
-  /* Pages switch at once, so that what a test sees is what it asserts. */
-  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
+  cm_test_app_init (&argc, &argv);
 
   g_test_add ("/cardmark/app-keyboard/keyboard-only", Fixture, NULL,
               fixture_set_up, test_keyboard_only, fixture_tear_down);

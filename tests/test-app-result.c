@@ -301,17 +301,9 @@ static void
 fixture_set_up (Fixture       *f,
                 gconstpointer  data)
 {
-  g_autoptr(GError) error = NULL;
-
   f->history = cm_history_new_default ();
   clear_history (f->history);
-  f->app = cm_application_new (G_APPLICATION_NON_UNIQUE);
-  g_assert_true (g_application_register (G_APPLICATION (f->app), NULL, &error));
-  g_assert_no_error (error);
-
-  f->window = cm_window_new (GTK_APPLICATION (f->app));
-  gtk_window_set_default_size (GTK_WINDOW (f->window), 800, 480);
-  gtk_window_present (GTK_WINDOW (f->window));
+  f->window = cm_test_window_new (&f->app);
 }
 
 static void
@@ -335,37 +327,13 @@ save_to_history (Fixture  *f,
   g_assert_nonnull (file);
 }
 
-static gboolean
-history_done_loading (gpointer data)
-{
-  return !cm_history_page_get_loading (CM_HISTORY_PAGE (data));
-}
-
-static gboolean
-on_history_page (gpointer data)
-{
-  GtkWidget *page = cm_window_get_page (data, "history");
-
-  return g_strcmp0 (cm_window_get_page_name (data), "history") == 0 &&
-         page != NULL && gtk_widget_get_mapped (page) && gtk_widget_get_height (page) > 0;
-}
-
 static CmHistoryPage *
 show_history (Fixture *f)
 {
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-history", NULL);
-  g_assert_true (cm_test_wait_for (on_history_page, f->window, 10));
-  g_assert_true (cm_test_wait_for (history_done_loading, cm_window_get_page (f->window, "history"), 10));
+  g_assert_true (cm_test_wait_page (f->window, "history", 10));
+  g_assert_true (cm_test_wait_history_loaded (CM_HISTORY_PAGE (cm_window_get_page (f->window, "history")), 10));
   return CM_HISTORY_PAGE (cm_window_get_page (f->window, "history"));
-}
-
-static gboolean
-on_saved_page (gpointer data)
-{
-  GtkWidget *page = cm_window_get_page (data, "saved");
-
-  return g_strcmp0 (cm_window_get_page_name (data), "saved") == 0 &&
-         page != NULL && gtk_widget_get_mapped (page) && gtk_widget_get_height (page) > 0;
 }
 
 /* Whether the whole of @widget lies inside the visible part of the
@@ -397,7 +365,7 @@ test_headline_visible (Fixture       *f,
   save_to_history (f, result);
   history = show_history (f);
   cm_history_page_open (history, 0);
-  g_assert_true (cm_test_wait_for (on_saved_page, f->window, 10));
+  g_assert_true (cm_test_wait_page (f->window, "saved", 10));
 
   gtk_window_get_default_size (GTK_WINDOW (f->window), &width, &height);
   g_assert_cmpint (width, ==, 800);
@@ -480,14 +448,14 @@ test_history_rows (Fixture       *f,
 
   /* Open the older one, come back, delete it: its file goes, the other stays. */
   cm_history_page_open (history, 1);
-  g_assert_true (cm_test_wait_for (on_saved_page, f->window, 10));
+  g_assert_true (cm_test_wait_page (f->window, "saved", 10));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.back", NULL));
   g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "history");
 
   g_assert_true (cm_history_page_delete (history, 1, &error));
   g_assert_no_error (error);
   /* The page reads the folder again, in a worker. */
-  g_assert_true (cm_test_wait_for (history_done_loading, history, 10));
+  g_assert_true (cm_test_wait_history_loaded (history, 10));
   g_assert_cmpuint (cm_history_page_get_n_results (history), ==, 1);
   {
     g_autoptr(GPtrArray) left = cm_history_load (f->history, NULL, &error);
@@ -590,9 +558,7 @@ main (int   argc,
   /* Before anything asks GLib for the user's data folder, which it keeps. */
   data_home = cm_test_data_home_make ();
 
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
-  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
+  cm_test_app_init (&argc, &argv);
 
   g_test_add_func ("/cardmark/app-result/banner-mixed", test_banner_mixed);
   g_test_add_func ("/cardmark/app-result/no-internal-names", test_no_internal_names);

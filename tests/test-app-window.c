@@ -31,32 +31,6 @@
 #include "cm-toast.h"
 #include "cm-window.h"
 
-static gboolean
-on_result_page (gpointer data)
-{
-  return g_strcmp0 (cm_window_get_page_name (data), "result") == 0;
-}
-
-static gboolean
-on_card_page (gpointer data)
-{
-  return g_strcmp0 (cm_window_get_page_name (data), "card") == 0 && !cm_window_get_running (data);
-}
-
-static gboolean
-on_error_page (gpointer data)
-{
-  return g_strcmp0 (cm_window_get_page_name (data), "error") == 0;
-}
-
-static gboolean
-has_samples (gpointer data)
-{
-  GtkWidget *page = cm_window_get_page (data, "run");
-
-  return page != NULL && cm_chart_view_get_n_points (cm_run_page_get_chart (CM_RUN_PAGE (page))) >= 2;
-}
-
 static void
 save_screenshot (CmWindow   *window,
                  const char *name)
@@ -102,12 +76,7 @@ fixture_set_up (Fixture       *f,
 {
   g_autoptr(GError) error = NULL;
 
-  f->app = cm_application_new (G_APPLICATION_NON_UNIQUE);
-  g_assert_true (g_application_register (G_APPLICATION (f->app), NULL, &error));
-  g_assert_no_error (error);
-
-  f->window = cm_window_new (GTK_APPLICATION (f->app));
-  gtk_window_set_default_size (GTK_WINDOW (f->window), 800, 480);
+  f->window = cm_test_window_new (&f->app);
   /* CARDMARK_SCREENSHOT_SIZE=1280x800: the screenshots at another size. */
   if (g_getenv ("CARDMARK_SCREENSHOT_SIZE") != NULL)
     {
@@ -116,7 +85,6 @@ fixture_set_up (Fixture       *f,
       if (sscanf (g_getenv ("CARDMARK_SCREENSHOT_SIZE"), "%dx%d", &width, &height) == 2)
         gtk_window_set_default_size (GTK_WINDOW (f->window), width, height);
     }
-  gtk_window_present (GTK_WINDOW (f->window));
 
   /* Not /tmp, which may be a tmpfs that refuses O_DIRECT. */
   f->folder = g_dir_make_tmp ("cardmark-app-XXXXXX", &error);
@@ -275,7 +243,7 @@ test_run_to_result (Fixture       *f,
   save_screenshot (f->window, "card");
   g_action_group_activate_action (G_ACTION_GROUP (f->app), "start-test", NULL);
 
-  g_assert_true (cm_test_wait_for (on_result_page, f->window, 60));
+  g_assert_true (cm_test_wait_page (f->window, "result", 60));
   g_assert_false (cm_window_get_running (f->window));
   result = cm_window_get_last_result (f->window);
   g_assert_nonnull (result);
@@ -315,13 +283,13 @@ test_cancel (Fixture       *f,
 
   start_on_folder (f, "slow", claims);
   g_assert_true (cm_window_get_running (f->window));
-  g_assert_true (cm_test_wait_for (has_samples, f->window, 30));
+  g_assert_true (cm_test_wait_run_points (f->window, 2, 30));
   g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "run");
   save_screenshot (f->window, "run");
 
   cancelled_at = g_get_monotonic_time ();
   g_action_group_activate_action (G_ACTION_GROUP (f->app), "cancel-test", NULL);
-  g_assert_true (cm_test_wait_for (on_card_page, f->window, 5));
+  g_assert_true (cm_test_wait_page_idle (f->window, "card", 5));
   returned_at = g_get_monotonic_time ();
 
   g_test_message ("cancel took %.3f s", (returned_at - cancelled_at) / 1e6);
@@ -342,32 +310,13 @@ test_card_pulled (Fixture       *f,
   cm_bench_set_test_plan ("slow");
   g_assert_true (cm_window_open_path (f->window, "/dev/cardmark-test"));
   g_action_group_activate_action (G_ACTION_GROUP (f->app), "start-test", NULL);
-  g_assert_true (cm_test_wait_for (has_samples, f->window, 30));
+  g_assert_true (cm_test_wait_run_points (f->window, 2, 30));
 
   g_list_store_remove (store, 0);
-  g_assert_true (cm_test_wait_for (on_error_page, f->window, 5));
+  g_assert_true (cm_test_wait_page (f->window, "error", 5));
   g_assert_false (cm_window_get_running (f->window));
   g_assert_cmpuint (count_scratch_files (f->folder), ==, 0);
   save_screenshot (f->window, "card-pulled");
-}
-
-/* The first mapped widget under @root that @match accepts. */
-static GtkWidget *
-find_mapped (GtkWidget *root,
-             gboolean (*match) (GtkWidget *widget))
-{
-  if (!gtk_widget_get_mapped (root))
-    return NULL;
-  if (match (root))
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_mapped (child, match);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
 }
 
 static gboolean
@@ -391,7 +340,7 @@ is_method_warning (GtkWidget *widget)
 static gboolean
 toast_shows (gpointer data)
 {
-  return find_mapped (data, is_toast) != NULL;
+  return cm_test_find_mapped (data, is_toast) != NULL;
 }
 
 static gboolean
@@ -403,7 +352,40 @@ has_toast_room (GtkWidget *widget)
 static gboolean
 room_given_back (gpointer data)
 {
-  return find_mapped (data, has_toast_room) == NULL;
+  return cm_test_find_mapped (data, has_toast_room) == NULL;
+}
+
+/* One the app shows (window-actions' show_removed), longer than a line. */
+#define LONG_MESSAGE "The card went away during the test, so there is no result. Put it back, wait until it appears in the list, and start the test again."
+
+static gboolean
+is_label (GtkWidget *widget)
+{
+  return GTK_IS_LABEL (widget);
+}
+
+/* A long message shows whole: no "…", wrapped inside the toast, and the
+ * toast inside the window. */
+static void
+assert_shown_whole (GtkWidget  *window,
+                    GtkWidget  *toast,
+                    const char *message)
+{
+  GtkWidget *label = cm_test_find_mapped (toast, is_label);
+  PangoLayout *layout;
+  graphene_rect_t rl, rt;
+
+  g_assert_nonnull (label);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (label)), ==, message);
+  layout = gtk_label_get_layout (GTK_LABEL (label));
+  g_assert_false (pango_layout_is_ellipsized (layout));
+  g_assert_cmpint (pango_layout_get_line_count (layout), >, 1);
+  g_assert_true (gtk_widget_compute_bounds (label, window, &rl));
+  g_assert_true (gtk_widget_compute_bounds (toast, window, &rt));
+  g_assert_true (graphene_rect_contains_rect (&rt, &rl));
+  g_assert_cmpfloat (rt.origin.x, >=, 0);
+  g_assert_cmpfloat (rt.origin.x + rt.size.width, <=, gtk_widget_get_width (window));
+  g_assert_cmpfloat (rt.origin.y + rt.size.height, <=, gtk_widget_get_height (window));
 }
 
 static void
@@ -441,20 +423,35 @@ test_toast_covers_nothing (Fixture       *f,
   g_assert_true (cm_card_page_set_method (page, CM_METHOD_RAW_READ));
   cm_card_page_set_claims (page, claims);
 
-  cm_toast_show (GTK_WIDGET (page), "The card went away during the test, so there is no result. Put it back, wait until it appears in the list, and start the test again.");
+  cm_toast_show (GTK_WIDGET (page), LONG_MESSAGE);
   g_assert_true (cm_test_wait_for (toast_shows, window, 5));
   cm_test_settle (0.5);
-  toast = find_mapped (window, is_toast);
-  start = find_mapped (window, is_start_button);
-  warning = find_mapped (window, is_method_warning);
+  toast = cm_test_find_mapped (window, is_toast);
+  assert_shown_whole (window, toast, LONG_MESSAGE);
+  start = cm_test_find_mapped (window, is_start_button);
+  warning = cm_test_find_mapped (window, is_method_warning);
   g_assert_nonnull (start);
   g_assert_nonnull (warning);
   assert_apart (window, toast, start);
   assert_apart (window, toast, warning);
-  save_screenshot (f->window, "toast");
+  cm_test_save_screenshots (window, "toast");
 
   /* Once the toast times out, the page has the whole window again. */
   g_assert_true (cm_test_wait_for (room_given_back, window, 15));
+}
+
+/* A tiny benchmark of @card, the only card of @store, to its result. */
+static void
+run_to_result (Fixture    *f,
+               GListStore *store,
+               CmCardItem *card)
+{
+  g_list_store_append (store, card);
+  cm_window_set_devices (f->window, G_LIST_MODEL (store));
+  cm_bench_set_test_plan ("tiny");
+  g_assert_true (cm_window_open_path (f->window, cm_card_item_get_device (card)));
+  g_action_group_activate_action (G_ACTION_GROUP (f->app), "start-test", NULL);
+  g_assert_true (cm_test_wait_page (f->window, "result", 60));
 }
 
 /* A card pulled once its result shows: Test Again goes grey and says why,
@@ -468,12 +465,7 @@ test_card_gone_after_result (Fixture       *f,
   CmResultPage *page;
   const char *reason;
 
-  g_list_store_append (store, card);
-  cm_window_set_devices (f->window, G_LIST_MODEL (store));
-  cm_bench_set_test_plan ("tiny");
-  g_assert_true (cm_window_open_path (f->window, "/dev/cardmark-test"));
-  g_action_group_activate_action (G_ACTION_GROUP (f->app), "start-test", NULL);
-  g_assert_true (cm_test_wait_for (on_result_page, f->window, 60));
+  run_to_result (f, store, card);
   page = CM_RESULT_PAGE (cm_window_get_page (f->window, "result"));
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (f->app), "start-test"));
   g_assert_null (cm_result_page_get_again_reason (page));
@@ -485,6 +477,53 @@ test_card_gone_after_result (Fixture       *f,
   g_assert_nonnull (reason);
   g_assert_nonnull (strstr (reason, "no longer connected"));
   save_screenshot (f->window, "card-gone-after-result");
+}
+
+static gboolean
+has_again_reason (gpointer data)
+{
+  return cm_result_page_get_again_reason (CM_RESULT_PAGE (cm_window_get_page (data, "result"))) != NULL;
+}
+
+static gboolean
+has_no_again_reason (gpointer data)
+{
+  return !has_again_reason (data);
+}
+
+/* Test Again greys out while another job holds the card, and says which
+ * (in the words core uses when a card's lock is held); once that job
+ * ends, it is back. */
+static void
+test_again_busy (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autoptr(GListStore) store = g_list_store_new (CM_TYPE_CARD_ITEM);
+  g_autoptr(CmCardItem) card = cm_card_item_new_device ("/dev/cardmark-test", "Test card", 0, "USB 3 reader", f->folder);
+  g_autoptr(CmJob) other = NULL;
+  g_autofree char *busy = NULL;
+  const char *reason;
+
+  run_to_result (f, store, card);
+  g_assert_null (cm_result_page_get_again_reason (CM_RESULT_PAGE (cm_window_get_page (f->window, "result"))));
+
+  /* Another benchmark of the card, started as the card list's Test N
+   * Cards does, while the result stays on screen. */
+  cm_bench_set_test_plan ("slow");
+  other = cm_backend_new_job ("bench", G_LIST_MODEL (store), card, CM_METHOD_FILE);
+  cm_application_start_job (f->app, other);
+  g_assert_true (cm_test_wait_for (has_again_reason, f->window, 10));
+  g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "result");
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (f->app), "start-test"));
+  reason = cm_result_page_get_again_reason (CM_RESULT_PAGE (cm_window_get_page (f->window, "result")));
+  busy = cm_job_dup_busy_text (other);
+  g_assert_cmpstr (reason, ==, busy);
+  g_assert_nonnull (strstr (reason, "a benchmark"));
+  cm_test_save_screenshots (GTK_WIDGET (f->window), "again-busy");
+
+  cm_job_cancel (other);
+  g_assert_true (cm_test_wait_for (has_no_again_reason, f->window, 10));
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (f->app), "start-test"));
 }
 
 /* The run page keeps one chart for the whole run: the same widget from
@@ -532,10 +571,7 @@ main (int   argc,
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
-  /* Pages switch at once, so that what a test sees is what it asserts. */
-  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
+  cm_test_app_init (&argc, &argv);
 
   g_test_add_func ("/cardmark/app-window/run-page-charts", test_run_page_charts);
   g_test_add_func ("/cardmark/app-window/volume-label", test_volume_label);
@@ -553,6 +589,8 @@ main (int   argc,
               fixture_set_up, test_toast_covers_nothing, fixture_tear_down);
   g_test_add ("/cardmark/app-window/card-gone-after-result", Fixture, NULL,
               fixture_set_up, test_card_gone_after_result, fixture_tear_down);
+  g_test_add ("/cardmark/app-window/again-busy", Fixture, NULL,
+              fixture_set_up, test_again_busy, fixture_tear_down);
   g_test_add ("/cardmark/app-window/card-pulled", Fixture, NULL,
               fixture_set_up, test_card_pulled, fixture_tear_down);
 

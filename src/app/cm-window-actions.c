@@ -58,6 +58,25 @@ _cm_window_get_shown_job (CmWindow *self)
   return job != NULL && cm_job_is_active (job) ? job : NULL;
 }
 
+/* Why Test Again cannot start, or NULL: the card's page goes when its
+ * card does, and a job of the card (a verify, a capacity check, a wear
+ * test, another benchmark) holds it until it ends; that job says so in
+ * the words core uses when it finds a card's lock held. */
+static char *
+dup_again_reason (CmWindow *self)
+{
+  CmApplication *app = _cm_window_get_app (self);
+  CmJob *job;
+
+  if (self->card_page == NULL)
+    return g_strdup (_("The card is no longer connected."));
+  job = app != NULL ? cm_application_lookup_job (app, cm_card_page_get_item (self->card_page))
+                    : cm_card_page_get_job (self->card_page);
+  if (job != NULL && cm_job_is_active (job))
+    return cm_job_dup_busy_text (job);
+  return NULL;
+}
+
 /* Which actions apply, from the page on screen and the job of its card;
  * the application's Start and Cancel follow :can-start and :running.
  * Every job goes on while the user looks at other cards; the window
@@ -81,10 +100,12 @@ _cm_window_actions_update (CmWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.choose-folder", !benching);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.show-history", !benching);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.ask-cancel", running);
-  /* The card's page goes when its card does: Test Again says so. */
   if (self->result_page != NULL)
-    cm_result_page_set_again_reason (self->result_page,
-                                     self->card_page == NULL ? _("The card is no longer connected.") : NULL);
+    {
+      g_autofree char *why_not = dup_again_reason (self);
+
+      cm_result_page_set_again_reason (self->result_page, why_not);
+    }
 
   _cm_window_set_run_state (self, running, can_start);
 }

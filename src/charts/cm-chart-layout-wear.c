@@ -213,6 +213,7 @@ layout (CmChartBuilder    *b,
   if (bad->len == 0)
     lowest = highest = 0.1;
   bad_ticks = g_array_copy (speed_ticks);
+  /* xgettext:no-c-format */
   right.title = _("Bad sectors per round, % of the card");
   right.x_title = _("round");
   right.x_fixed_ticks = bad_ticks;

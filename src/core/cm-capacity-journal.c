@@ -958,8 +958,8 @@ describe_changed (const Tally *tally)
     return NULL;
   amount = g_format_size (tally->changed);
   return g_strdup_printf (_("%s of the places the check wrote hold new data written since it stopped (the first at "
-                            "byte %" G_GUINT64_FORMAT "); they were left as they are."),
-                          amount, tally->first_changed);
+                            "byte %llu); they were left as they are."),
+                          amount, (unsigned long long) tally->first_changed);
 }
 
 /* Puts back what the journal at @path holds, onto the card in @device,

@@ -172,6 +172,20 @@ cm_card_lock_write_holder (int         fd,
 }
 
 /**
+ * cm_card_lock_dup_busy_text:
+ * @holder: (nullable): what holds the card, in a sentence: "a full verify"
+ *
+ * Why a card cannot be tested while @holder runs on it, the same whether
+ * another process holds its lock or a job of the same program.
+ */
+char *
+cm_card_lock_dup_busy_text (const char *holder)
+{
+  return g_strdup_printf (_("This card is busy: %s is running on it. Wait for it to finish or cancel it, then try again."),
+                          holder != NULL ? holder : _("another CardMark check"));
+}
+
+/**
  * cm_card_lock_take:
  * @path: the card's device, or a folder on it
  * @what: what will run, in words, for the sentence another job shows
@@ -218,9 +232,11 @@ cm_card_lock_take (const char  *path,
 
       close (fd);
       if (errsv == EWOULDBLOCK)
-        g_set_error (error, CM_CARD_LOCK_ERROR, CM_CARD_LOCK_ERROR_BUSY,
-                     _("This card is busy: %s is running on it. Wait for it to finish or cancel it, then try again."),
-                     holder != NULL ? holder : _("another CardMark check"));
+        {
+          g_autofree char *busy = cm_card_lock_dup_busy_text (holder);
+
+          g_set_error_literal (error, CM_CARD_LOCK_ERROR, CM_CARD_LOCK_ERROR_BUSY, busy);
+        }
       else
         g_set_error (error, CM_CARD_LOCK_ERROR, CM_CARD_LOCK_ERROR_FAILED,
                      _("CardMark could not make sure no other check uses this card (%s: %s)."), file, g_strerror (errsv));

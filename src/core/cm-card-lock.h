@@ -28,6 +28,7 @@ const char *cm_card_lock_get_key  (CmCardLock  *lock);
 void        cm_card_lock_release  (CmCardLock  *lock);
 
 char       *cm_card_lock_dup_key  (const char  *path) G_GNUC_WARN_UNUSED_RESULT;
+char       *cm_card_lock_dup_busy_text (const char *holder) G_GNUC_WARN_UNUSED_RESULT;
 
 /* The lock folder's files, for locks of other kinds (cm-bus.c). */
 int         cm_card_lock_open_file    (const char *name);

@@ -785,6 +785,21 @@ cm_job_dup_status_text (CmJob *self)
   return g_strdup_printf (_("%s: %s"), cm_job_get_title (self), progress);
 }
 
+/**
+ * cm_job_dup_busy_text:
+ *
+ * Why another test of the card cannot start while @self runs on it: the
+ * sentence a job that finds the card's lock held says, "This card is
+ * busy: a full verify is running on it. …".
+ */
+char *
+cm_job_dup_busy_text (CmJob *self)
+{
+  g_return_val_if_fail (CM_IS_JOB (self), NULL);
+
+  return cm_card_lock_dup_busy_text (g_dgettext (GETTEXT_PACKAGE, self->kind->doing));
+}
+
 void
 cm_job_cancel (CmJob *self)
 {

@@ -8,6 +8,8 @@
 #include <adwaita.h>
 #include <glib/gstdio.h>
 
+#include "cm-chart-view.h"
+#include "cm-run-page.h"
 #include "cm-test-app.h"
 
 static gboolean
@@ -118,6 +120,128 @@ cm_test_destroy_window (GtkWindow *window)
   gtk_window_destroy (window);
   cm_test_settle (0.05);
   g_assert_finalize_object (window);
+}
+
+void
+cm_test_app_init (int    *argc,
+                  char ***argv)
+{
+  gtk_test_init (argc, argv, NULL);
+  adw_init ();
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
+}
+
+CmWindow *
+cm_test_window_new (CmApplication **app)
+{
+  g_autoptr(GError) error = NULL;
+  CmWindow *window;
+
+  *app = cm_application_new (G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (*app), NULL, &error));
+  g_assert_no_error (error);
+
+  window = cm_window_new (GTK_APPLICATION (*app));
+  gtk_window_set_default_size (GTK_WINDOW (window), 800, 480);
+  gtk_window_present (GTK_WINDOW (window));
+  return window;
+}
+
+typedef struct
+{
+  CmWindow   *window;
+  const char *name;
+  gboolean    idle;
+} PageWanted;
+
+static gboolean
+page_shown (gpointer data)
+{
+  PageWanted *wanted = data;
+  GtkWidget *page;
+
+  if (g_strcmp0 (cm_window_get_page_name (wanted->window), wanted->name) != 0)
+    return FALSE;
+  if (wanted->idle && cm_window_get_running (wanted->window))
+    return FALSE;
+  page = cm_window_get_page (wanted->window, wanted->name);
+  return page == NULL || (gtk_widget_get_mapped (page) && gtk_widget_get_height (page) > 0);
+}
+
+gboolean
+cm_test_wait_page (CmWindow   *window,
+                   const char *name,
+                   double      seconds)
+{
+  PageWanted wanted = { window, name, FALSE };
+
+  return cm_test_wait_for (page_shown, &wanted, seconds);
+}
+
+gboolean
+cm_test_wait_page_idle (CmWindow   *window,
+                        const char *name,
+                        double      seconds)
+{
+  PageWanted wanted = { window, name, TRUE };
+
+  return cm_test_wait_for (page_shown, &wanted, seconds);
+}
+
+typedef struct
+{
+  CmWindow *window;
+  guint     n_points;
+} PointsWanted;
+
+static gboolean
+run_points_shown (gpointer data)
+{
+  PointsWanted *wanted = data;
+  GtkWidget *page = cm_window_get_page (wanted->window, "run");
+
+  return page != NULL && cm_chart_view_get_n_points (cm_run_page_get_chart (CM_RUN_PAGE (page))) >= wanted->n_points;
+}
+
+gboolean
+cm_test_wait_run_points (CmWindow *window,
+                         guint     n_points,
+                         double    seconds)
+{
+  PointsWanted wanted = { window, n_points };
+
+  return cm_test_wait_for (run_points_shown, &wanted, seconds);
+}
+
+static gboolean
+history_loaded (gpointer page)
+{
+  return !cm_history_page_get_loading (page);
+}
+
+gboolean
+cm_test_wait_history_loaded (CmHistoryPage *page,
+                             double         seconds)
+{
+  return cm_test_wait_for (history_loaded, page, seconds);
+}
+
+GtkWidget *
+cm_test_find_mapped (GtkWidget *root,
+                     gboolean (*match) (GtkWidget *widget))
+{
+  if (!gtk_widget_get_mapped (root))
+    return NULL;
+  if (match (root))
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = cm_test_find_mapped (child, match);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
 }
 
 /* With CARDMARK_SCREENSHOT_DIR set, saves @window as

@@ -8,6 +8,10 @@
 
 #include <gtk/gtk.h>
 
+#include "cm-application.h"
+#include "cm-history-page.h"
+#include "cm-window.h"
+
 G_BEGIN_DECLS
 
 typedef gboolean (*CmTestCondition) (gpointer data);
@@ -21,6 +25,32 @@ gboolean cm_test_wait_drawn (GtkWidget     *widget,
 void     cm_test_save_png (GtkWidget       *widget,
                            const char      *path);
 void     cm_test_destroy_window (GtkWindow *window);
+
+/* GTK for a test program, with libadwaita and without animations: pages
+ * switch at once, so that what a test sees is what it asserts. */
+void      cm_test_app_init            (int            *argc,
+                                       char         ***argv);
+/* The app tests' window: a CmApplication of the test's own (registered,
+ * not unique) in @app, and a window of it at 800×480 on screen. */
+CmWindow *cm_test_window_new          (CmApplication **app);
+/* Waits until @window shows its page @name, laid out; _idle also until
+ * nothing runs (a run's last page is up and its job over). */
+gboolean  cm_test_wait_page           (CmWindow       *window,
+                                       const char     *name,
+                                       double          seconds);
+gboolean  cm_test_wait_page_idle      (CmWindow       *window,
+                                       const char     *name,
+                                       double          seconds);
+/* Waits until @window's run page charts @n_points points or more. */
+gboolean  cm_test_wait_run_points     (CmWindow       *window,
+                                       guint           n_points,
+                                       double          seconds);
+/* Waits until @page has read the history. */
+gboolean  cm_test_wait_history_loaded (CmHistoryPage  *page,
+                                       double          seconds);
+/* The first mapped widget under @root (itself included) @match takes. */
+GtkWidget *cm_test_find_mapped        (GtkWidget      *root,
+                                       gboolean      (*match) (GtkWidget *widget));
 
 /* The first widget under @widget (itself included) with the CSS class. */
 GtkWidget *cm_test_find_by_css_class (GtkWidget  *widget,
