@@ -828,3 +828,11 @@ cm_card_list_page_get_test_button (CmCardListPage *self)
   g_return_val_if_fail (CM_IS_CARD_LIST_PAGE (self), NULL);
   return GTK_WIDGET (self->test_button);
 }
+
+/* The action bar's "Wear Test N Cards…", for tests. */
+GtkWidget *
+cm_card_list_page_get_wear_button (CmCardListPage *self)
+{
+  g_return_val_if_fail (CM_IS_CARD_LIST_PAGE (self), NULL);
+  return GTK_WIDGET (self->wear_button);
+}
