@@ -1954,6 +1954,23 @@ dup_saved_wear (const char *device)
   return NULL;
 }
 
+/* Where the user types in the form's row titled @title. */
+static GtkWidget *
+find_field (GtkWidget  *widget,
+            const char *title)
+{
+  if (ADW_IS_ENTRY_ROW (widget) && g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), title) == 0)
+    return GTK_WIDGET (gtk_editable_get_delegate (GTK_EDITABLE (widget)));
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_field (child, title);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 /* The maker's endurance typed in the Wear Test confirmation: wrong
  * figures keep "Erase and Start" off (and starting anyway starts
  * nothing); a TBW figure is taken. Returns the figure typed. */
@@ -1980,6 +1997,16 @@ type_maker_endurance (Fixture   *f,
       g_assert_false (adw_message_dialog_get_response_enabled (ADW_MESSAGE_DIALOG (dialog), "wear"));
       if (i == 0)
         save_dialog_at_sizes (f, dialog, "wear-maker-wrong");
+      /* Keyboard reachable: the field takes the focus in the dialog.
+       * (test-app-maker-form checks what a screen reader hears.) */
+      if (i == 0)
+        {
+          GtkWidget *field = find_field (GTK_WIDGET (form), "_TB written (TBW)");
+
+          g_assert_nonnull (field);
+          g_assert_true (gtk_widget_grab_focus (field));
+          g_assert_true (gtk_widget_has_focus (field));
+        }
     }
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "wear");
   g_assert_false (cm_wear_row_get_busy (row));

@@ -68,6 +68,13 @@ parse_row (AdwEntryRow *row,
   return TRUE;
 }
 
+/* The field a screen reader is in while the user types in @row. */
+static GtkAccessible *
+row_text (AdwEntryRow *row)
+{
+  return GTK_ACCESSIBLE (gtk_editable_get_delegate (GTK_EDITABLE (row)));
+}
+
 static void
 mark_invalid (AdwEntryRow *row,
               gboolean     invalid)
@@ -75,14 +82,27 @@ mark_invalid (AdwEntryRow *row,
   if (invalid)
     {
       gtk_widget_add_css_class (GTK_WIDGET (row), "error");
-      gtk_accessible_update_state (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_STATE_INVALID,
-                                   GTK_ACCESSIBLE_INVALID_TRUE, -1);
+      gtk_accessible_update_state (row_text (row), GTK_ACCESSIBLE_STATE_INVALID, GTK_ACCESSIBLE_INVALID_TRUE, -1);
     }
   else
     {
       gtk_widget_remove_css_class (GTK_WIDGET (row), "error");
-      gtk_accessible_reset_state (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_STATE_INVALID);
+      gtk_accessible_reset_state (row_text (row), GTK_ACCESSIBLE_STATE_INVALID);
     }
+}
+
+/* The field is named by its row's title, without the mnemonic's
+ * underscore, and described by the error under the fields. */
+static void
+label_field (CmMakerForm *self,
+             AdwEntryRow *row)
+{
+  g_autofree char *title = g_strdup (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)));
+  g_auto(GStrv) parts = g_strsplit (title, "_", -1);
+  g_autofree char *name = g_strjoinv ("", parts);
+
+  gtk_accessible_update_property (row_text (row), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+  gtk_accessible_update_relation (row_text (row), GTK_ACCESSIBLE_RELATION_DESCRIBED_BY, self->error_label, NULL, -1);
 }
 
 /* The rows an error is about. */
@@ -274,10 +294,9 @@ cm_maker_form_init (CmMakerForm *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   self->valid = TRUE;
-  /* The error is read out with the fields it is about. */
-  gtk_accessible_update_relation (GTK_ACCESSIBLE (self->tbw_row), GTK_ACCESSIBLE_RELATION_DESCRIBED_BY, self->error_label, NULL, -1);
-  gtk_accessible_update_relation (GTK_ACCESSIBLE (self->hours_row), GTK_ACCESSIBLE_RELATION_DESCRIBED_BY, self->error_label, NULL, -1);
-  gtk_accessible_update_relation (GTK_ACCESSIBLE (self->mbps_row), GTK_ACCESSIBLE_RELATION_DESCRIBED_BY, self->error_label, NULL, -1);
+  label_field (self, self->tbw_row);
+  label_field (self, self->hours_row);
+  label_field (self, self->mbps_row);
 }
 
 GtkWidget *
