@@ -1971,6 +1971,39 @@ find_field (GtkWidget  *widget,
   return NULL;
 }
 
+/* Scrolls the page that holds @widget until it is at the top (the
+ * result page's facts do not take the focus, which would scroll). */
+static void
+scroll_to (GtkWidget *widget)
+{
+  GtkWidget *scrolled = gtk_widget_get_ancestor (widget, GTK_TYPE_SCROLLED_WINDOW);
+  GtkAdjustment *adjustment;
+  double x, y;
+
+  g_assert_nonnull (scrolled);
+  adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
+  g_assert_true (gtk_widget_translate_coordinates (widget, gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scrolled)),
+                                                   0, 0, &x, &y));
+  gtk_adjustment_set_value (adjustment, y - 12);
+}
+
+/* The row titled @title under @widget, or NULL. */
+static AdwActionRow *
+find_row_titled (GtkWidget  *widget,
+                 const char *title)
+{
+  if (ADW_IS_ACTION_ROW (widget) && g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), title) == 0)
+    return ADW_ACTION_ROW (widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      AdwActionRow *found = find_row_titled (child, title);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 /* The maker's endurance typed in the Wear Test confirmation: wrong
  * figures keep "Erase and Start" off (and starting anyway starts
  * nothing); a TBW figure is taken. Returns the figure typed. */
@@ -1979,7 +2012,8 @@ type_maker_endurance (Fixture   *f,
                       GtkWidget *dialog,
                       CmWearRow *row)
 {
-  static const char *tbw = "0.5";
+  /* 100 MB: the small card's rounds come to a share of it worth showing. */
+  static const char *tbw = "0.0001";
   CmMakerForm *form = CM_MAKER_FORM (adw_message_dialog_get_extra_child (ADW_MESSAGE_DIALOG (dialog)));
   const char *wrong[][3] = {
     { "half", NULL, NULL },       /* not a number */
@@ -2169,6 +2203,22 @@ test_wear (Fixture       *f,
   g_assert_nonnull (cm_result_get_endurance (saved));
   g_test_message ("maker_bytes %" G_GUINT64_FORMAT " for a TBW of %s", cm_result_get_endurance (saved)->maker_bytes, tbw);
   g_assert_cmpuint (cm_result_get_endurance (saved)->maker_bytes, ==, (guint64) llround (g_ascii_strtod (tbw, NULL) * 1e12));
+
+  /* The page sets what the card took beside the maker's figure. */
+  {
+    GtkWidget *result_page = cm_window_get_page (f->window, "result");
+    AdwActionRow *maker = find_row_titled (result_page, "The maker’s endurance");
+    AdwActionRow *written = find_row_titled (result_page, "Written in all");
+    const CmWearRound *last = &g_array_index (endurance->rounds, CmWearRound, endurance->rounds->len - 1);
+    g_autofree char *share = g_strdup_printf ("%.1f %% of the maker’s endurance",
+                                              100.0 * last->bytes_written / (g_ascii_strtod (tbw, NULL) * 1e12));
+
+    g_assert_nonnull (maker);
+    g_assert_nonnull (written);
+    g_assert_cmpstr (adw_action_row_get_subtitle (written), ==, share);
+    scroll_to (GTK_WIDGET (maker));
+    cm_test_save_screenshots (GTK_WIDGET (f->window), "wear-result-maker");
+  }
 
   /* Back on the card's page, the row keeps the answer. */
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.back", NULL);
