@@ -57,6 +57,8 @@ enum {
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
+/* Only a whole card that nothing uses can be worn: NULL with @why_not
+ * when this one may not. */
 static const char *
 choose_device (CmWearRow   *self,
                const char **why_not)
