@@ -33,6 +33,7 @@
 #include "cm-chart-view.h"
 #include "cm-history.h"
 #include "cm-history-page.h"
+#include "cm-maker-form.h"
 #include "cm-result-page.h"
 #include "cm-run-page.h"
 #include "cm-summary.h"
@@ -1916,6 +1917,141 @@ wear_in_round_2 (gpointer data)
   return job != NULL && g_strcmp0 (cm_job_get_phase (job), "Round 2: writing") == 0;
 }
 
+/* A dialog as it shows over the window at 800×480 and 1280×800, light
+ * and dark, as app-NAME-WIDTHxHEIGHT[-dark].png. */
+static void
+save_dialog_at_sizes (Fixture    *f,
+                      GtkWidget  *dialog,
+                      const char *name)
+{
+  const int sizes[][2] = { { 800, 480 }, { 1280, 800 } };
+
+  for (guint i = 0; g_getenv ("CARDMARK_SCREENSHOT_DIR") != NULL && i < G_N_ELEMENTS (sizes); i++)
+    {
+      g_autofree char *sized = g_strdup_printf ("%s-%dx%d", name, sizes[i][0], sizes[i][1]);
+
+      gtk_window_set_default_size (GTK_WINDOW (f->window), sizes[i][0], sizes[i][1]);
+      save_dialog_screenshots (dialog, sized);
+    }
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 800, 480);
+}
+
+/* The wear test document of @device in the history, as read back. */
+static CmResult *
+dup_saved_wear (const char *device)
+{
+  g_autoptr(CmHistory) history = cm_history_new_default ();
+  g_autoptr(GPtrArray) problems = NULL;
+  g_autoptr(GPtrArray) saved = cm_history_load (history, &problems, NULL);
+
+  for (guint i = 0; saved != NULL && i < saved->len; i++)
+    {
+      CmResult *result = g_ptr_array_index (saved, i);
+
+      if (g_strcmp0 (cm_result_get_device (result), device) == 0 && g_strcmp0 (cm_result_get_kind (result), "wear") == 0)
+        return g_object_ref (result);
+    }
+  return NULL;
+}
+
+/* Where the user types in the form's row titled @title. */
+static GtkWidget *
+find_field (GtkWidget  *widget,
+            const char *title)
+{
+  if (ADW_IS_ENTRY_ROW (widget) && g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), title) == 0)
+    return GTK_WIDGET (gtk_editable_get_delegate (GTK_EDITABLE (widget)));
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_field (child, title);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* Scrolls the page that holds @widget until it is at the top (the
+ * result page's facts do not take the focus, which would scroll). */
+static void
+scroll_to (GtkWidget *widget)
+{
+  GtkWidget *scrolled = gtk_widget_get_ancestor (widget, GTK_TYPE_SCROLLED_WINDOW);
+  GtkAdjustment *adjustment;
+  double x, y;
+
+  g_assert_nonnull (scrolled);
+  adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
+  g_assert_true (gtk_widget_translate_coordinates (widget, gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scrolled)),
+                                                   0, 0, &x, &y));
+  gtk_adjustment_set_value (adjustment, y - 12);
+}
+
+/* The row titled @title under @widget, or NULL. */
+static AdwActionRow *
+find_row_titled (GtkWidget  *widget,
+                 const char *title)
+{
+  if (ADW_IS_ACTION_ROW (widget) && g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), title) == 0)
+    return ADW_ACTION_ROW (widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      AdwActionRow *found = find_row_titled (child, title);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The maker's endurance typed in the Wear Test confirmation: wrong
+ * figures keep "Erase and Start" off (and starting anyway starts
+ * nothing); a TBW figure is taken. Returns the figure typed. */
+static const char *
+type_maker_endurance (Fixture   *f,
+                      GtkWidget *dialog,
+                      CmWearRow *row)
+{
+  /* 100 MB: the small card's rounds come to a share of it worth showing. */
+  static const char *tbw = "0.0001";
+  CmMakerForm *form = CM_MAKER_FORM (adw_message_dialog_get_extra_child (ADW_MESSAGE_DIALOG (dialog)));
+  const char *wrong[][3] = {
+    { "half", NULL, NULL },       /* not a number */
+    { "0", NULL, NULL },          /* not above 0 */
+    { NULL, "10", NULL },         /* hours without a bitrate */
+    { "1", "10", "8" },           /* given twice */
+  };
+
+  g_assert_true (CM_IS_MAKER_FORM (form));
+  g_assert_true (adw_message_dialog_get_response_enabled (ADW_MESSAGE_DIALOG (dialog), "wear"));
+  for (guint i = 0; i < G_N_ELEMENTS (wrong); i++)
+    {
+      cm_maker_form_set_text (form, wrong[i][0], wrong[i][1], wrong[i][2]);
+      g_assert_false (cm_maker_form_get_valid (form));
+      g_assert_false (adw_message_dialog_get_response_enabled (ADW_MESSAGE_DIALOG (dialog), "wear"));
+      if (i == 0)
+        save_dialog_at_sizes (f, dialog, "wear-maker-wrong");
+      /* Keyboard reachable: the field takes the focus in the dialog.
+       * (test-app-maker-form checks what a screen reader hears.) */
+      if (i == 0)
+        {
+          GtkWidget *field = find_field (GTK_WIDGET (form), "_TB written (TBW)");
+
+          g_assert_nonnull (field);
+          g_assert_true (gtk_widget_grab_focus (field));
+          g_assert_true (gtk_widget_has_focus (field));
+        }
+    }
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "wear");
+  g_assert_false (cm_wear_row_get_busy (row));
+
+  cm_maker_form_set_text (form, tbw, NULL, NULL);
+  g_assert_true (cm_maker_form_get_valid (form));
+  g_assert_true (adw_message_dialog_get_response_enabled (ADW_MESSAGE_DIALOG (dialog), "wear"));
+  save_dialog_at_sizes (f, dialog, "wear-maker");
+  return tbw;
+}
+
 /* A wear test stopped in its second round, then Wear Test… again: the
  * row says where it stopped, the dialog offers to carry on from there,
  * and carried on, its rounds are those of a test never stopped: the
@@ -2009,6 +2145,8 @@ test_wear (Fixture       *f,
   CmResult *result;
   const CmEndurance *endurance;
   guint first;
+  const char *tbw;
+  g_autoptr(CmResult) saved = NULL;
 
   if (!card_up (f, args))
     return;
@@ -2026,6 +2164,7 @@ test_wear (Fixture       *f,
   g_assert_nonnull (dialog);
   g_assert_cmpint (adw_message_dialog_get_response_appearance (ADW_MESSAGE_DIALOG (dialog), "wear"), ==,
                    ADW_RESPONSE_DESTRUCTIVE);
+  tbw = type_maker_endurance (f, dialog, row);
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "wear");
   gtk_window_close (GTK_WINDOW (dialog));
   g_assert_true (cm_wear_row_get_busy (row));
@@ -2056,6 +2195,30 @@ test_wear (Fixture       *f,
     g_assert_true (cm_chart_view_has_data (g_ptr_array_index (charts, 0)));
   }
   cm_test_save_screenshots (GTK_WIDGET (f->window), "wear-result");
+
+  /* In the history, the maker's endurance is the TBW typed, in bytes
+   * (TB are 10^12 bytes). */
+  saved = dup_saved_wear (card_get (f, "SIMCARD_DEV"));
+  g_assert_nonnull (saved);
+  g_assert_nonnull (cm_result_get_endurance (saved));
+  g_test_message ("maker_bytes %" G_GUINT64_FORMAT " for a TBW of %s", cm_result_get_endurance (saved)->maker_bytes, tbw);
+  g_assert_cmpuint (cm_result_get_endurance (saved)->maker_bytes, ==, (guint64) llround (g_ascii_strtod (tbw, NULL) * 1e12));
+
+  /* The page sets what the card took beside the maker's figure. */
+  {
+    GtkWidget *result_page = cm_window_get_page (f->window, "result");
+    AdwActionRow *maker = find_row_titled (result_page, "The maker’s endurance");
+    AdwActionRow *written = find_row_titled (result_page, "Written in all");
+    const CmWearRound *last = &g_array_index (endurance->rounds, CmWearRound, endurance->rounds->len - 1);
+    g_autofree char *share = g_strdup_printf ("%.1f %% of the maker’s endurance",
+                                              100.0 * last->bytes_written / (g_ascii_strtod (tbw, NULL) * 1e12));
+
+    g_assert_nonnull (maker);
+    g_assert_nonnull (written);
+    g_assert_cmpstr (adw_action_row_get_subtitle (written), ==, share);
+    scroll_to (GTK_WIDGET (maker));
+    cm_test_save_screenshots (GTK_WIDGET (f->window), "wear-result-maker");
+  }
 
   /* Back on the card's page, the row keeps the answer. */
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.back", NULL);
@@ -2589,6 +2752,122 @@ test_select_several (Fixture       *f,
   g_hash_table_unref (b.card);
 }
 
+static gboolean
+row_shows_wear (gpointer data)
+{
+  const char *line = row_second_line (data);
+
+  return line != NULL && g_str_has_prefix (line, "Wear test: ") && strstr (line, "Round ") != NULL;
+}
+
+/* Wear Test N Cards… (issues 24 and 25): two cards ticked, one red
+ * question naming both; each row shows its own wear test; Stop on one
+ * leaves the other running to its end, in the history, while the
+ * stopped one's row says it stopped. */
+static void
+test_wear_several (Fixture       *f,
+                   gconstpointer  data)
+{
+  /* A is slow, so that it is stopped in its first round; B wears out in
+   * a few rounds of a few seconds, outlasting A's stop. */
+  const char *args_a[] = { "good-a1", "--size", "32MiB", "--", "--set", "write.bandwidth-mb-s=2",
+                           "--set", "read.bandwidth-mb-s=4", NULL };
+  const char *args_b[] = { "good-a1", "--size", "16MiB", "--", "--set", "write.bandwidth-mb-s=8",
+                           "--set", "read.bandwidth-mb-s=16", "--set", "wear.writes=3", "--set", "wear.spread=0.5",
+                           "--set", "wear.seed=7", NULL };
+  Fixture b = { 0 };
+  CmCardListPage *list;
+  CardRow row_a = { 0 }, row_b = { 0 };
+  GtkWidget *dialog;
+  const char *body;
+  g_autoptr(CmJob) job_a = NULL;
+  g_autoptr(CmJob) job_b = NULL;
+  g_autoptr(CmResult) saved = NULL;
+
+  if (!card_up (f, args_a))
+    return;
+  b.card = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  if (!card_up (&b, args_b))
+    {
+      g_hash_table_unref (b.card);
+      return;
+    }
+
+  open_window (f);
+  b.window = f->window;
+  g_assert_true (cm_test_wait_for (card_listed, f, 20));
+  g_assert_true (cm_test_wait_for (card_b_listed, &b, 20));
+  list = CM_CARD_LIST_PAGE (cm_window_get_page (f->window, "cards"));
+  row_a = (CardRow) { list, card_get (f, "SIMCARD_DEV"), NULL };
+  row_b = (CardRow) { list, card_get (&b, "SIMCARD_DEV"), NULL };
+
+  cm_card_list_page_set_selection_mode (list, TRUE);
+  g_assert_false (gtk_widget_is_sensitive (cm_card_list_page_get_wear_button (list)));
+  tick_card (list, row_a.device);
+  tick_card (list, row_b.device);
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (cm_card_list_page_get_wear_button (list))), ==, "_Wear Test 2 Cards…");
+  g_assert_true (gtk_widget_is_sensitive (cm_card_list_page_get_wear_button (list)));
+  cm_test_save_screenshots (GTK_WIDGET (f->window), "cards-select-wear");
+
+  /* One red question, naming both cards. */
+  gtk_widget_activate_action (GTK_WIDGET (list), "cards.wear-selected", NULL);
+  dialog = dialog_titled ("Erase and Wear Out 2 Cards?");
+  g_assert_nonnull (dialog);
+  body = adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog));
+  g_test_message ("%s", body);
+  g_assert_nonnull (strstr (body, row_a.device));
+  g_assert_nonnull (strstr (body, row_b.device));
+  g_assert_cmpint (adw_message_dialog_get_response_appearance (ADW_MESSAGE_DIALOG (dialog), "wear"), ==,
+                   ADW_RESPONSE_DESTRUCTIVE);
+  g_assert_true (CM_IS_MAKER_FORM (adw_message_dialog_get_extra_child (ADW_MESSAGE_DIALOG (dialog))));
+  save_dialog_at_sizes (f, dialog, "cards-wear-several-dialog");
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "wear");
+  gtk_window_close (GTK_WINDOW (dialog));
+  g_assert_false (cm_card_list_page_get_selection_mode (list));
+  g_assert_cmpuint (count_active_jobs (f->app), ==, 2);
+  job_a = g_object_ref (job_of (f, row_a.device));
+  job_b = g_object_ref (job_of (f, row_b.device));
+  g_assert_cmpstr (cm_job_get_kind (job_a), ==, "wear");
+  g_assert_cmpstr (cm_job_get_kind (job_b), ==, "wear");
+
+  /* Each row shows its own wear test. */
+  g_assert_true (cm_test_wait_for (row_shows_wear, &row_a, 30));
+  g_assert_true (cm_test_wait_for (row_shows_wear, &row_b, 30));
+  g_test_message ("A: %s", row_second_line (&row_a));
+  g_test_message ("B: %s", row_second_line (&row_b));
+  assert_row_shows_job (&row_a, job_a);
+  assert_row_shows_job (&row_b, job_b);
+  cm_test_save_screenshots (GTK_WIDGET (f->window), "cards-wear-several");
+
+  /* Stop on A's page stops A only, in its first round. */
+  g_assert_true (cm_window_open_path (f->window, row_a.device));
+  g_action_group_activate_action (G_ACTION_GROUP (f->app), "cancel-test", NULL);
+  g_assert_true (cm_test_wait_for (job_ended, job_a, 5));
+  g_assert_cmpint (cm_job_get_state (job_a), ==, CM_JOB_STATE_CANCELLED);
+  g_assert_true (cm_job_is_active (job_b));
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.back", NULL);
+  g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "cards");
+  g_assert_cmpstr (row_second_line (&row_a), ==, "Wear test: stopped");
+
+  /* B wears out on its own: its answer in its row, its document in the
+   * history; A, stopped before a round ended, has none. */
+  g_assert_true (cm_test_wait_for (job_ended, job_b, 90));
+  g_assert_cmpint (cm_job_get_state (job_b), ==, CM_JOB_STATE_DONE);
+  g_assert_true (cm_test_wait_for (app_idle, f->app, 20));
+  g_test_message ("B: %s", row_second_line (&row_b));
+  g_assert_true (g_str_has_prefix (row_second_line (&row_b), "Wear test: "));
+  g_assert_null (strstr (row_second_line (&row_b), "% done"));
+  saved = dup_saved_wear (row_b.device);
+  g_assert_nonnull (saved);
+  g_assert_cmpstr (cm_result_get_endurance (saved)->stopped, ==, "half-bad");
+  g_assert_cmpuint (count_saved_for (row_a.device), ==, 0);
+  g_assert_cmpstr (row_second_line (&row_a), ==, "Wear test: stopped");
+  cm_test_save_screenshots (GTK_WIDGET (f->window), "cards-wear-several-done");
+
+  card_down (&b);
+  g_hash_table_unref (b.card);
+}
+
 /* One sentence for a busy card, across processes: while the app
  * verifies a card, cardmark-cli refuses to benchmark it with the lock's
  * sentence, the one core gives a second job in the app. */
@@ -2715,6 +2994,8 @@ main (int   argc,
               fixture_set_up, test_two_cards, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/select-several", Fixture, NULL,
               fixture_set_up, test_select_several, fixture_tear_down);
+  g_test_add ("/cardmark/app-simcard/wear-several", Fixture, NULL,
+              fixture_set_up, test_wear_several, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/cli-refused", Fixture, NULL,
               fixture_set_up, test_cli_refused, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/main-loop-stall", Fixture, NULL,

@@ -13,6 +13,7 @@
 
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
+#include <math.h>
 #include <string.h>
 
 #include "cm-result.h"
@@ -379,6 +380,42 @@ test_state (void)
   g_assert_cmpint (g_rmdir (folder), ==, 0);
 }
 
+/* The maker's endurance from the figures a user gives (the CLI's --tbw,
+ * --video-hours and --video-mbps, the app's form): TB × 10^12 bytes, or
+ * hours × 3600 × Mbit/s × 10^6 ÷ 8; wrong figures refused, naming why. */
+static void
+test_maker_from (void)
+{
+  const double tbw = 30, hours = 10000, mbps = 26;
+  const struct { double tbw, hours, mbps; int code; } wrong[] = {
+    { -1, 0, 0, CM_ENDURANCE_ERROR_TBW },
+    { 1e6, 0, 0, CM_ENDURANCE_ERROR_TBW },
+    { NAN, 0, 0, CM_ENDURANCE_ERROR_TBW },
+    { 0, -1, 8, CM_ENDURANCE_ERROR_VIDEO },
+    { 0, 10, 1e5, CM_ENDURANCE_ERROR_VIDEO },
+    { 0, 10, 0, CM_ENDURANCE_ERROR_VIDEO_PAIR },
+    { 0, 0, 8, CM_ENDURANCE_ERROR_VIDEO_PAIR },
+    { 1, 10, 8, CM_ENDURANCE_ERROR_TWICE },
+  };
+  guint64 bytes = 1;
+
+  g_assert_true (cm_endurance_maker_bytes_from (0, 0, 0, &bytes, NULL));
+  g_assert_cmpuint (bytes, ==, 0);
+  g_assert_true (cm_endurance_maker_bytes_from (tbw, 0, 0, &bytes, NULL));
+  g_assert_cmpuint (bytes, ==, (guint64) llround (tbw * 1e12));
+  g_assert_true (cm_endurance_maker_bytes_from (0, hours, mbps, &bytes, NULL));
+  g_assert_cmpuint (bytes, ==, (guint64) llround (hours * 3600 * mbps * 1e6 / 8));
+  for (guint i = 0; i < G_N_ELEMENTS (wrong); i++)
+    {
+      g_autoptr(GError) error = NULL;
+
+      bytes = 7;
+      g_assert_false (cm_endurance_maker_bytes_from (wrong[i].tbw, wrong[i].hours, wrong[i].mbps, &bytes, &error));
+      g_assert_error (error, CM_ENDURANCE_ERROR, wrong[i].code);
+      g_assert_cmpuint (bytes, ==, 7);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -391,6 +428,7 @@ main (int    argc,
   g_test_add_func ("/cardmark/endurance/pattern-per-round", test_pattern_per_round);
   g_test_add_func ("/cardmark/endurance/json", test_json);
   g_test_add_func ("/cardmark/endurance/maker", test_maker);
+  g_test_add_func ("/cardmark/endurance/maker-from", test_maker_from);
   g_test_add_func ("/cardmark/endurance/state", test_state);
   g_test_add_func ("/cardmark/endurance/state-devices", test_state_devices);
 

@@ -319,6 +319,37 @@ cm_card_item_get_verify_path (CmCardItem  *self,
   return NULL;
 }
 
+/**
+ * cm_card_item_get_wear_device:
+ * @why_not: (out): when it returns NULL, why, in a sentence
+ *
+ * The device a wear test of the item erases and wears: only a whole card
+ * that nothing uses; NULL where it may not.
+ */
+const char *
+cm_card_item_get_wear_device (CmCardItem  *self,
+                              const char **why_not)
+{
+  g_return_val_if_fail (CM_IS_CARD_ITEM (self), NULL);
+
+  if (cm_card_item_get_is_system (self) || cm_card_item_get_kind (self) == CM_CARD_KIND_HOME)
+    {
+      *why_not = _("This disk holds the running system: a wear test would destroy it.");
+      return NULL;
+    }
+  if (cm_card_item_get_kind (self) != CM_CARD_KIND_DEVICE || cm_card_item_get_device (self) == NULL)
+    {
+      *why_not = _("A wear test needs a whole card.");
+      return NULL;
+    }
+  if (cm_card_item_get_file_folder (self) != NULL)
+    {
+      *why_not = _("The card is mounted. Unmount it in Files to wear-test it; the test erases it.");
+      return NULL;
+    }
+  return cm_card_item_get_device (self);
+}
+
 /* The name of the card's file system(s) ("BOOTFS"), shown first in the
  * subtitle: what tells two cards of the same make apart. */
 void

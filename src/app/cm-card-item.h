@@ -56,5 +56,7 @@ const char *cm_card_item_get_file_folder (CmCardItem   *self);
 const char *cm_card_item_get_verify_path (CmCardItem  *self,
                                           gboolean    *device,
                                           const char **why_not);
+const char *cm_card_item_get_wear_device (CmCardItem  *self,
+                                          const char **why_not);
 
 G_END_DECLS

@@ -38,6 +38,7 @@ struct _CmCardListPage
   GtkLabel     *selected_label;
   GtkButton    *test_button;
   GtkButton    *verify_button;
+  GtkButton    *wear_button;
 
   /* The devices of the ticked cards, and how each card's last job ended
    * (Outcome), kept by device: UDisks may make the list's rows and items
@@ -65,6 +66,7 @@ enum {
   ITEM_ACTIVATED,
   TEST_ITEMS,
   VERIFY_ITEMS,
+  WEAR_ITEMS,
   N_SIGNALS
 };
 
@@ -267,6 +269,7 @@ update_action_bar (CmCardListPage *self)
   g_autofree char *selected = NULL;
   g_autofree char *test = NULL;
   g_autofree char *verify = NULL;
+  g_autofree char *wear = NULL;
 
   if (n == 0)
     selected = g_strdup (_("Tick the cards to test"));
@@ -283,6 +286,11 @@ update_action_bar (CmCardListPage *self)
   gtk_button_set_label (self->verify_button, n > 0 ? verify : _("_Verify Cards…"));
   gtk_button_set_use_underline (self->verify_button, TRUE);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "cards.verify-selected", n > 0);
+
+  wear = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "_Wear Test %u Card…", "_Wear Test %u Cards…", n), n);
+  gtk_button_set_label (self->wear_button, n > 0 ? wear : _("_Wear Test Cards…"));
+  gtk_button_set_use_underline (self->wear_button, TRUE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "cards.wear-selected", n > 0);
 }
 
 static void
@@ -508,18 +516,19 @@ test_selected_action (GtkWidget  *widget,
   gtk_toggle_button_set_active (self->select_button, FALSE);
 }
 
-/* "Verify N Cards…": the window asks once, naming every card. */
+/* "Verify N Cards…" and "Wear Test N Cards…": the window asks once,
+ * naming every card. */
 static void
-verify_selected_action (GtkWidget  *widget,
-                        const char *action_name,
-                        GVariant   *param)
+ask_for_selected_action (GtkWidget  *widget,
+                         const char *action_name,
+                         GVariant   *param)
 {
   CmCardListPage *self = CM_CARD_LIST_PAGE (widget);
   g_autoptr(GPtrArray) items = dup_selected_items (self);
 
   if (items->len == 0)
     return;
-  g_signal_emit (self, signals[VERIFY_ITEMS], 0, items);
+  g_signal_emit (self, signals[g_str_equal (action_name, "cards.wear-selected") ? WEAR_ITEMS : VERIFY_ITEMS], 0, items);
 }
 
 static void
@@ -632,8 +641,23 @@ cm_card_list_page_class_init (CmCardListPageClass *klass)
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 1, G_TYPE_PTR_ARRAY);
 
+  /**
+   * CmCardListPage::wear-items:
+   * @items: (element-type CmCardItem): the ticked cards
+   *
+   * "Wear Test N Cards…": a wear test on each of @items, once the user
+   * agrees.
+   */
+  signals[WEAR_ITEMS] =
+    g_signal_new ("wear-items",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_PTR_ARRAY);
+
   gtk_widget_class_install_action (widget_class, "cards.test-selected", NULL, test_selected_action);
-  gtk_widget_class_install_action (widget_class, "cards.verify-selected", NULL, verify_selected_action);
+  gtk_widget_class_install_action (widget_class, "cards.verify-selected", NULL, ask_for_selected_action);
+  gtk_widget_class_install_action (widget_class, "cards.wear-selected", NULL, ask_for_selected_action);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/cardmark/CardMark/ui/cm-card-list-page.ui");
   gtk_widget_class_bind_template_child (widget_class, CmCardListPage, devices_stack);
@@ -645,6 +669,7 @@ cm_card_list_page_class_init (CmCardListPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CmCardListPage, selected_label);
   gtk_widget_class_bind_template_child (widget_class, CmCardListPage, test_button);
   gtk_widget_class_bind_template_child (widget_class, CmCardListPage, verify_button);
+  gtk_widget_class_bind_template_child (widget_class, CmCardListPage, wear_button);
   gtk_widget_class_bind_template_callback (widget_class, select_toggled_cb);
   gtk_widget_class_bind_template_callback (widget_class, device_row_activated_cb);
   gtk_widget_class_bind_template_callback (widget_class, place_row_activated_cb);
@@ -802,4 +827,12 @@ cm_card_list_page_get_test_button (CmCardListPage *self)
 {
   g_return_val_if_fail (CM_IS_CARD_LIST_PAGE (self), NULL);
   return GTK_WIDGET (self->test_button);
+}
+
+/* The action bar's "Wear Test N Cards…", for tests. */
+GtkWidget *
+cm_card_list_page_get_wear_button (CmCardListPage *self)
+{
+  g_return_val_if_fail (CM_IS_CARD_LIST_PAGE (self), NULL);
+  return GTK_WIDGET (self->wear_button);
 }

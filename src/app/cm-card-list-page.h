@@ -32,5 +32,6 @@ void        cm_card_list_page_set_selection_mode (CmCardListPage *self,
 gboolean    cm_card_list_page_get_selection_mode (CmCardListPage *self);
 guint       cm_card_list_page_get_n_selected     (CmCardListPage *self);
 GtkWidget  *cm_card_list_page_get_test_button    (CmCardListPage *self);
+GtkWidget  *cm_card_list_page_get_wear_button    (CmCardListPage *self);
 
 G_END_DECLS

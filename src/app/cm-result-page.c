@@ -276,7 +276,7 @@ fill_notes (CmResultPage *self)
 }
 
 /* One fact of a verify or a capacity check: "Sectors corrupted  12". */
-static void
+static GtkWidget *
 add_fact (CmResultPage *self,
           const char   *title,
           const char   *value)
@@ -290,6 +290,7 @@ add_fact (CmResultPage *self,
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), label);
   adw_preferences_group_add (self->facts_group, row);
   gtk_widget_set_visible (GTK_WIDGET (self->facts_group), TRUE);
+  return row;
 }
 
 static void
@@ -402,12 +403,29 @@ fill_capacity (CmResultPage *self)
   add_size (self, _("Controller cache ruled out"), report->cache_ruled_out);
 }
 
+/* Under a figure of bytes written: its share of the maker's endurance,
+ * when the maker's was given. */
+static void
+set_beside_maker (GtkWidget         *row,
+                  const CmEndurance *endurance,
+                  guint64            written)
+{
+  g_autofree char *share = NULL;
+
+  if (endurance->maker_bytes == 0)
+    return;
+  /* Translators: under "Round 12, after 3.2 TB written" */
+  share = g_strdup_printf (_("%.1f %% of the maker’s endurance"), 100.0 * written / endurance->maker_bytes);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), share);
+}
+
 /* A wear test: its rounds, the thresholds it reached and why it ended. */
 static void
 fill_wear (CmResultPage *self)
 {
   const CmEndurance *endurance = cm_result_get_endurance (self->result);
   const CmWearRound *last;
+  g_autofree char *total = NULL;
 
   hide_benchmark (self);
   cm_chart_view_set_result (add_kind_chart (self, CM_CHART_WEAR, _("Round by Round"),
@@ -418,7 +436,16 @@ fill_wear (CmResultPage *self)
     return;
   last = &g_array_index (endurance->rounds, CmWearRound, endurance->rounds->len - 1);
   add_count (self, _("Rounds"), endurance->rounds->len);
-  add_size (self, _("Written in all"), last->bytes_written);
+  if (endurance->maker_bytes > 0)
+    {
+      g_autofree char *maker = g_format_size (endurance->maker_bytes);
+      /* Translators: the maker's endurance, "30.0 TB written" */
+      g_autofree char *value = g_strdup_printf (_("%s written"), maker);
+
+      add_fact (self, _("The maker’s endurance"), value);
+    }
+  total = g_format_size (last->bytes_written);
+  set_beside_maker (add_fact (self, _("Written in all"), total), endurance, last->bytes_written);
   for (guint i = 0; i < CM_ENDURANCE_N_THRESHOLDS; i++)
     {
       guint round;
@@ -435,7 +462,7 @@ fill_wear (CmResultPage *self)
                      : g_strdup_printf (_("%g %% of the card bad"), cm_endurance_threshold_share (i) * 100);
       /* Translators: "round 12, after 3.2 GB written" */
       value = g_strdup_printf (_("Round %u, after %s written"), round, size);
-      add_fact (self, title, value);
+      set_beside_maker (add_fact (self, title, value), endurance, written);
     }
   add_count (self, _("Sectors bad in the last round"), last->bad_sectors);
 }

@@ -20,6 +20,7 @@
 #include "cm-application.h"
 #include "cm-backend.h"
 #include "cm-history.h"
+#include "cm-maker-form.h"
 #include "cm-summary.h"
 #include "cm-toast.h"
 #include "cm-verify.h"
@@ -62,29 +63,12 @@ static const char *
 choose_device (CmWearRow   *self,
                const char **why_not)
 {
-  CmCardItem *item = self->item;
-
-  if (item == NULL)
+  if (self->item == NULL)
     {
       *why_not = "";
       return NULL;
     }
-  if (cm_card_item_get_is_system (item) || cm_card_item_get_kind (item) == CM_CARD_KIND_HOME)
-    {
-      *why_not = _("This disk holds the running system: a wear test would destroy it.");
-      return NULL;
-    }
-  if (cm_card_item_get_kind (item) != CM_CARD_KIND_DEVICE || cm_card_item_get_device (item) == NULL)
-    {
-      *why_not = _("A wear test needs a whole card.");
-      return NULL;
-    }
-  if (cm_card_item_get_file_folder (item) != NULL)
-    {
-      *why_not = _("The card is mounted. Unmount it in Files to wear-test it; the test erases it.");
-      return NULL;
-    }
-  return cm_card_item_get_device (item);
+  return cm_card_item_get_wear_device (self->item, why_not);
 }
 
 /* The saved state of a stopped wear test of the row's card, or NULL. */
@@ -221,7 +205,8 @@ cm_wear_row_follow_job (CmWearRow *self,
  * when @carry_on and one is saved, else from the start. */
 static void
 start (CmWearRow *self,
-       gboolean   carry_on)
+       gboolean   carry_on,
+       guint64    maker_bytes)
 {
   const char *why_not = NULL;
   g_autoptr(CmJob) job = NULL;
@@ -234,6 +219,7 @@ start (CmWearRow *self,
   cm_job_set_name (job, cm_card_item_get_name (self->item));
   /* The user's consent, given in the dialog; rounds until Stop. */
   cm_job_set_verify_flags (job, CM_VERIFY_FLAGS_DESTROY_DATA | (carry_on ? CM_VERIFY_FLAGS_CARRY_ON : 0));
+  cm_job_set_wear_maker_bytes (job, maker_bytes);
   cm_job_set_history (job, history);
   cm_wear_row_follow_job (self, job);
   cm_application_start_job_from_widget (GTK_WIDGET (self), job);
@@ -244,10 +230,14 @@ confirm_cb (CmWearRow        *self,
             const char       *response,
             AdwMessageDialog *dialog)
 {
-  if (self->job != NULL || self->item == NULL)
+  CmMakerForm *form = CM_MAKER_FORM (adw_message_dialog_get_extra_child (dialog));
+  guint64 maker_bytes;
+
+  if (self->job != NULL || self->item == NULL || !cm_maker_form_get_valid (form))
     return;
+  maker_bytes = cm_maker_form_get_maker_bytes (form);
   if (g_strcmp0 (response, "wear") == 0 || g_strcmp0 (response, "carry-on") == 0)
-    start (self, TRUE);
+    start (self, TRUE, maker_bytes);
   else if (g_strcmp0 (response, "start-over") == 0)
     {
       g_autoptr(CmWearState) state = saved_state (self);
@@ -255,7 +245,7 @@ confirm_cb (CmWearRow        *self,
       /* Forgets the stopped test's place and rounds. */
       if (state != NULL)
         cm_wear_state_remove (state);
-      start (self, FALSE);
+      start (self, FALSE, maker_bytes);
     }
 }
 
@@ -286,7 +276,11 @@ carry_on_dialog (CmWearRow   *self,
     {
       adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "carry-on", _("C_arry On"));
       adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "carry-on", ADW_RESPONSE_DESTRUCTIVE);
+      cm_maker_form_attach (CM_MAKER_FORM (cm_maker_form_new ()), ADW_MESSAGE_DIALOG (dialog),
+                            "carry-on", "start-over", NULL);
     }
+  else
+    cm_maker_form_attach (CM_MAKER_FORM (cm_maker_form_new ()), ADW_MESSAGE_DIALOG (dialog), "start-over", NULL);
   return dialog;
 }
 
@@ -331,6 +325,7 @@ cm_wear_row_activate (CmWearRow *self)
                                         "wear", _("_Erase and Start"),
                                         NULL);
       adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "wear", ADW_RESPONSE_DESTRUCTIVE);
+      cm_maker_form_attach (CM_MAKER_FORM (cm_maker_form_new ()), ADW_MESSAGE_DIALOG (dialog), "wear", NULL);
     }
   adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
   adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");

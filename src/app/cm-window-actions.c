@@ -14,6 +14,7 @@
 
 #include "cm-application.h"
 #include "cm-backend.h"
+#include "cm-maker-form.h"
 #include "cm-summary.h"
 #include "cm-toast.h"
 
@@ -264,6 +265,31 @@ really_start (CmWindow *self)
   _cm_window_actions_update (self);
 }
 
+/* A job on a card of the list, held by the application, kept in the
+ * history. */
+static void
+start_item_job (CmWindow *self,
+                CmJob    *job)
+{
+  CmApplication *app = _cm_window_get_app (self);
+
+  cm_job_set_history (job, self->history);
+  if (app != NULL)
+    cm_application_start_job (app, job);
+  else
+    cm_job_run_async (job, NULL, NULL, NULL);
+}
+
+/* Whether the card runs a job of its own already, which it keeps. */
+static gboolean
+item_is_busy (CmWindow   *self,
+              CmCardItem *item)
+{
+  CmApplication *app = _cm_window_get_app (self);
+
+  return app != NULL && cm_application_lookup_job (app, item) != NULL;
+}
+
 /* "Test N Cards" in the card list: a benchmark on each card at once, by
  * the method that writes nothing to it (a scratch file where it is
  * mounted, else reading the raw card), judged on the classes its
@@ -273,7 +299,6 @@ void
 _cm_window_test_items (CmWindow  *self,
                        GPtrArray *items)
 {
-  CmApplication *app = _cm_window_get_app (self);
   CmProfile profile = g_settings_get_enum (self->settings, "last-profile");
   guint busy = 0;
 
@@ -286,7 +311,7 @@ _cm_window_test_items (CmWindow  *self,
       g_autoptr(CmJob) job = NULL;
 
       /* A card busy with a job of its own keeps it. */
-      if (app != NULL && cm_application_lookup_job (app, item) != NULL)
+      if (item_is_busy (self, item))
         {
           busy++;
           continue;
@@ -294,11 +319,7 @@ _cm_window_test_items (CmWindow  *self,
       job = cm_backend_new_job ("bench", self->devices, item, method);
       cm_job_set_profile (job, profile);
       cm_job_set_claims (job, (const char * const *) claims);
-      cm_job_set_history (job, self->history);
-      if (app != NULL)
-        cm_application_start_job (app, job);
-      else
-        cm_job_run_async (job, NULL, NULL, NULL);
+      start_item_job (self, job);
     }
   if (busy > 0)
     {
@@ -312,13 +333,27 @@ _cm_window_test_items (CmWindow  *self,
   _cm_window_actions_update (self);
 }
 
+/* A job of @kind on @item, after the question for several cards: as the
+ * card page's own rows do, a stopped one of the card carries on. */
+static CmJob *
+new_confirmed_job (const char *kind,
+                   CmCardItem *item,
+                   CmMethod    method,
+                   gboolean    erases)
+{
+  CmJob *job = cm_backend_new_job (kind, NULL, item, method);
+
+  cm_job_set_name (job, cm_card_item_get_name (item));
+  cm_job_set_verify_flags (job, CM_VERIFY_FLAGS_CARRY_ON | (erases ? CM_VERIFY_FLAGS_DESTROY_DATA : 0));
+  return job;
+}
+
 static void
 confirm_verify_items_cb (CmWindow         *self,
                          const char       *response,
                          AdwMessageDialog *dialog)
 {
   GPtrArray *items = g_object_get_data (G_OBJECT (dialog), "cm-items");
-  CmApplication *app = _cm_window_get_app (self);
 
   if (g_strcmp0 (response, "verify") != 0)
     return;
@@ -329,22 +364,89 @@ confirm_verify_items_cb (CmWindow         *self,
       gboolean device;
       g_autoptr(CmJob) job = NULL;
 
-      if (cm_card_item_get_verify_path (item, &device, &why_not) == NULL ||
-          (app != NULL && cm_application_lookup_job (app, item) != NULL))
+      if (cm_card_item_get_verify_path (item, &device, &why_not) == NULL || item_is_busy (self, item))
         continue;
-      /* As the card page's Verify does: a stopped verify of the card
-       * carries on. */
-      job = cm_backend_new_job ("verify", NULL, item, CM_METHOD_FILE);
-      cm_job_set_name (job, cm_card_item_get_name (item));
-      cm_job_set_verify_flags (job, CM_VERIFY_FLAGS_CARRY_ON | (device ? CM_VERIFY_FLAGS_DESTROY_DATA : 0));
-      cm_job_set_history (job, self->history);
-      if (app != NULL)
-        cm_application_start_job (app, job);
-      else
-        cm_job_run_async (job, NULL, NULL, NULL);
+      job = new_confirmed_job ("verify", item, CM_METHOD_FILE, device);
+      start_item_job (self, job);
     }
   cm_card_list_page_set_selection_mode (self->card_list_page, FALSE);
   _cm_window_actions_update (self);
+}
+
+static void
+confirm_wear_items_cb (CmWindow         *self,
+                       const char       *response,
+                       AdwMessageDialog *dialog)
+{
+  GPtrArray *items = g_object_get_data (G_OBJECT (dialog), "cm-items");
+  CmMakerForm *form = CM_MAKER_FORM (adw_message_dialog_get_extra_child (dialog));
+
+  if (g_strcmp0 (response, "wear") != 0 || !cm_maker_form_get_valid (form))
+    return;
+  for (guint i = 0; i < items->len; i++)
+    {
+      CmCardItem *item = g_ptr_array_index (items, i);
+      const char *why_not = NULL;
+      g_autoptr(CmJob) job = NULL;
+
+      if (cm_card_item_get_wear_device (item, &why_not) == NULL || item_is_busy (self, item))
+        continue;
+      job = new_confirmed_job ("wear", item, CM_METHOD_RAW_WRITE, TRUE);
+      cm_job_set_wear_maker_bytes (job, cm_maker_form_get_maker_bytes (form));
+      start_item_job (self, job);
+    }
+  cm_card_list_page_set_selection_mode (self->card_list_page, FALSE);
+  _cm_window_actions_update (self);
+}
+
+/* One card's line in the question for several: what happens to it, or
+ * why it is skipped. */
+static void
+append_item_line (GString    *body,
+                  CmCardItem *item,
+                  const char *path,
+                  gboolean    device,
+                  const char *why_not)
+{
+  g_autofree char *size = g_format_size (cm_card_item_get_size (item));
+
+  g_string_append (body, "\n• ");
+  if (path == NULL)
+    /* Translators: a card a verify skips, and why: "Loop device (/dev/loop0): This disk holds…" */
+    g_string_append_printf (body, _("%s (%s): skipped. %s"), cm_card_item_get_name (item),
+                            cm_card_item_get_device (item) ?: "", why_not);
+  else if (device)
+    /* Translators: "SanDisk Ultra (/dev/sdb, 32.0 GB): everything on it is erased" */
+    g_string_append_printf (body, _("%s (%s, %s): everything on it is erased"), cm_card_item_get_name (item),
+                            path, size);
+  else
+    /* Translators: "SanDisk Ultra (/media/pi/CARD): its free space is filled with test files; files stay" */
+    g_string_append_printf (body, _("%s (%s): its free space is filled with test files; your files stay"),
+                            cm_card_item_get_name (item), path);
+}
+
+/* The one question for several cards, @body naming each: Cancel, or
+ * @response labelled @label (red when @erases), which @callback takes,
+ * with the cards as the dialog's "cm-items". */
+static AdwMessageDialog *
+ask_for_items (CmWindow   *self,
+               GPtrArray  *items,
+               const char *heading,
+               const char *body,
+               const char *response,
+               const char *label,
+               gboolean    erases,
+               GCallback   callback)
+{
+  AdwMessageDialog *dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self), heading, body));
+
+  adw_message_dialog_add_responses (dialog, "cancel", _("_Cancel"), response, label, NULL);
+  adw_message_dialog_set_response_appearance (dialog, response, erases ? ADW_RESPONSE_DESTRUCTIVE : ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (dialog, "cancel");
+  adw_message_dialog_set_close_response (dialog, "cancel");
+  g_object_set_data_full (G_OBJECT (dialog), "cm-items", g_ptr_array_ref (items), (GDestroyNotify) g_ptr_array_unref);
+  g_signal_connect_object (dialog, "response", callback, self, G_CONNECT_SWAPPED);
+  return dialog;
 }
 
 /* "Verify N Cards…": one question for every card, naming each and what
@@ -357,7 +459,6 @@ _cm_window_verify_items (CmWindow  *self,
   g_autofree char *heading = NULL;
   gboolean any_erased = FALSE;
   guint n = 0;
-  GtkWidget *dialog;
 
   for (guint i = 0; i < items->len; i++)
     {
@@ -365,21 +466,8 @@ _cm_window_verify_items (CmWindow  *self,
       const char *why_not = NULL;
       gboolean device;
       const char *path = cm_card_item_get_verify_path (item, &device, &why_not);
-      g_autofree char *size = g_format_size (cm_card_item_get_size (item));
 
-      g_string_append (body, "\n• ");
-      if (path == NULL)
-        /* Translators: a card a verify skips, and why: "Loop device (/dev/loop0): This disk holds…" */
-        g_string_append_printf (body, _("%s (%s): skipped. %s"), cm_card_item_get_name (item),
-                                cm_card_item_get_device (item) ?: "", why_not);
-      else if (device)
-        /* Translators: "SanDisk Ultra (/dev/sdb, 32.0 GB): everything on it is erased" */
-        g_string_append_printf (body, _("%s (%s, %s): everything on it is erased"), cm_card_item_get_name (item),
-                                path, size);
-      else
-        /* Translators: "SanDisk Ultra (/media/pi/CARD): its free space is filled with test files; files stay" */
-        g_string_append_printf (body, _("%s (%s): its free space is filled with test files; your files stay"),
-                                cm_card_item_get_name (item), path);
+      append_item_line (body, item, path, device, why_not);
       any_erased |= path != NULL && device;
       n += path != NULL;
     }
@@ -392,17 +480,45 @@ _cm_window_verify_items (CmWindow  *self,
   heading = any_erased ? g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Erase and Verify %u Card?",
                                                        "Erase and Verify %u Cards?", n), n)
                        : g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Verify %u Card?", "Verify %u Cards?", n), n);
-  dialog = adw_message_dialog_new (GTK_WINDOW (self), heading, body->str);
-  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
-                                    "cancel", _("_Cancel"),
-                                    "verify", any_erased ? _("_Erase and Verify") : _("_Verify"),
-                                    NULL);
-  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "verify",
-                                              any_erased ? ADW_RESPONSE_DESTRUCTIVE : ADW_RESPONSE_SUGGESTED);
-  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
-  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
-  g_object_set_data_full (G_OBJECT (dialog), "cm-items", g_ptr_array_ref (items), (GDestroyNotify) g_ptr_array_unref);
-  g_signal_connect_object (dialog, "response", G_CALLBACK (confirm_verify_items_cb), self, G_CONNECT_SWAPPED);
+  gtk_window_present (GTK_WINDOW (ask_for_items (self, items, heading, body->str, "verify",
+                                                 any_erased ? _("_Erase and Verify") : _("_Verify"), any_erased,
+                                                 G_CALLBACK (confirm_verify_items_cb))));
+}
+
+/* "Wear Test N Cards…": one red question naming every card, with the
+ * maker's endurance (the same for every card of the batch) to set the
+ * results beside. */
+void
+_cm_window_wear_items (CmWindow  *self,
+                       GPtrArray *items)
+{
+  g_autoptr(GString) body = g_string_new (NULL);
+  g_autofree char *heading = NULL;
+  AdwMessageDialog *dialog;
+  guint n = 0;
+
+  for (guint i = 0; i < items->len; i++)
+    {
+      CmCardItem *item = g_ptr_array_index (items, i);
+      const char *why_not = NULL;
+      const char *device = cm_card_item_get_wear_device (item, &why_not);
+
+      append_item_line (body, item, device, TRUE, why_not);
+      n += device != NULL;
+    }
+  if (n == 0)
+    {
+      cm_toast_show (GTK_WIDGET (self->toast_overlay), _("None of these can be wear-tested: a wear test needs a whole, unmounted card."));
+      return;
+    }
+  g_string_prepend (body, _("Each card is written whole and read back, round after round, all at once, until you stop it or "
+                            "half of it stops keeping data: the test wears the cards out. You can stop any of them and "
+                            "carry on later.\n"));
+  heading = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Erase and Wear Out %u Card?",
+                                          "Erase and Wear Out %u Cards?", n), n);
+  dialog = ask_for_items (self, items, heading, body->str, "wear", _("_Erase and Start"), TRUE,
+                          G_CALLBACK (confirm_wear_items_cb));
+  cm_maker_form_attach (CM_MAKER_FORM (cm_maker_form_new ()), dialog, "wear", NULL);
   gtk_window_present (GTK_WINDOW (dialog));
 }
 

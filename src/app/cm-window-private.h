@@ -107,5 +107,7 @@ void          _cm_window_test_items         (CmWindow      *self,
                                              GPtrArray     *items);
 void          _cm_window_verify_items       (CmWindow      *self,
                                              GPtrArray     *items);
+void          _cm_window_wear_items         (CmWindow      *self,
+                                             GPtrArray     *items);
 
 G_END_DECLS

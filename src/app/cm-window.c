@@ -693,6 +693,7 @@ cm_window_class_init (CmWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, item_activated_cb);
   gtk_widget_class_bind_template_callback (widget_class, _cm_window_test_items);
   gtk_widget_class_bind_template_callback (widget_class, _cm_window_verify_items);
+  gtk_widget_class_bind_template_callback (widget_class, _cm_window_wear_items);
   gtk_widget_class_bind_template_callback (widget_class, visible_page_changed_cb);
 
   _cm_window_class_actions_init (klass);

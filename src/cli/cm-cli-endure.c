@@ -221,18 +221,6 @@ finish (CmCliTarget  *t,
   return CM_EXIT_OK;
 }
 
-/* The maker's endurance in bytes: TB written, or hours of video at the
- * stated bitrate (Mbit/s of 10^6 bits, 8 bits a byte). */
-static guint64
-maker_bytes_from (double tbw,
-                  double video_hours,
-                  double video_mbps)
-{
-  if (tbw > 0)
-    return (guint64) (tbw * 1e12 + 0.5);
-  return (guint64) (video_hours * 3600 * video_mbps * 1e6 / 8 + 0.5);
-}
-
 int
 cm_cli_endure (int    argc,
                char **argv)
@@ -285,14 +273,8 @@ cm_cli_endure (int    argc,
     return cm_cli_usage_error (context, _("--rounds must be 1 or more."));
   if (hours < 0 || !(hours < 24 * 365 * 100))
     return cm_cli_usage_error (context, _("--hours must be a number of hours above 0."));
-  if (tbw < 0 || !(tbw < 1e6))
-    return cm_cli_usage_error (context, _("--tbw must be a number of terabytes above 0."));
-  if (video_hours < 0 || !(video_hours < 1e7) || video_mbps < 0 || !(video_mbps < 1e5))
-    return cm_cli_usage_error (context, _("--video-hours and --video-mbps must be numbers above 0."));
-  if ((video_hours > 0) != (video_mbps > 0))
-    return cm_cli_usage_error (context, _("--video-hours needs --video-mbps, the bitrate the maker states, and the other way round."));
-  if (tbw > 0 && video_hours > 0)
-    return cm_cli_usage_error (context, _("Give the maker's endurance once: --tbw, or --video-hours with --video-mbps."));
+  if (!cm_endurance_maker_bytes_from (tbw, video_hours, video_mbps, &e.maker_bytes, &error))
+    return cm_cli_usage_error (context, error->message);
   if (csv != NULL && argc > 2)
     return cm_cli_usage_error (context, _("--csv follows one card: give it one DEVICE."));
   if (csv != NULL && !cm_cli_check_writable (csv, &error))
@@ -302,7 +284,6 @@ cm_cli_endure (int    argc,
   history = cm_history_new_default ();
   e.destroy = destroy;
   e.resume = resume;
-  e.maker_bytes = maker_bytes_from (tbw, video_hours, video_mbps);
   e.rounds = (guint) rounds;
   e.seconds = hours * 3600;
   e.json = json;

@@ -14,6 +14,8 @@
 
 #include "cm-endurance.h"
 
+G_DEFINE_QUARK (cm-endurance-error-quark, cm_endurance_error)
+
 static const double shares[CM_ENDURANCE_N_THRESHOLDS] = { 0, 0.001, 0.01, 0.10, 0.25, 0.50 };
 
 CmEndurance *
@@ -194,6 +196,53 @@ describe (const CmEndurance *endurance)
   return g_strdup_printf (_("First data lost in round %u, after %s written; in round %u, the last, %.2f %% of the card came back wrong (%s written in all). "
                             "Don't trust this card with anything you can't lose."),
                           first, by_then, last->round, share, total);
+}
+
+/* The maker's endurance in bytes written, from what the user gives (the
+ * CLI's --tbw, --video-hours and --video-mbps, the app's form): @tbw TB
+ * (10^12 bytes) written, or @video_hours of video at the @video_mbps the
+ * maker states (10^6 bits a second, 8 bits a byte). A figure of 0 is not
+ * given; none given is a @maker_bytes of 0. Out of range, or given half
+ * or twice: FALSE with @error, nothing set. */
+gboolean
+cm_endurance_maker_bytes_from (double   tbw,
+                               double   video_hours,
+                               double   video_mbps,
+                               guint64 *maker_bytes,
+                               GError **error)
+{
+  g_return_val_if_fail (maker_bytes != NULL, FALSE);
+
+  if (tbw < 0 || !(tbw < 1e6))
+    {
+      g_set_error_literal (error, CM_ENDURANCE_ERROR, CM_ENDURANCE_ERROR_TBW,
+                           _("The maker's endurance in TB written must be a number above 0 and below 1000000."));
+      return FALSE;
+    }
+  if (video_hours < 0 || !(video_hours < 1e7) || video_mbps < 0 || !(video_mbps < 1e5))
+    {
+      g_set_error_literal (error, CM_ENDURANCE_ERROR, CM_ENDURANCE_ERROR_VIDEO,
+                           _("The hours of video must be a number above 0 and below 10000000, "
+                             "and the bitrate in Mbit/s above 0 and below 100000."));
+      return FALSE;
+    }
+  if ((video_hours > 0) != (video_mbps > 0))
+    {
+      g_set_error_literal (error, CM_ENDURANCE_ERROR, CM_ENDURANCE_ERROR_VIDEO_PAIR,
+                           _("Hours of video need the bitrate the maker states for them, in Mbit/s, and the other way round."));
+      return FALSE;
+    }
+  if (tbw > 0 && video_hours > 0)
+    {
+      g_set_error_literal (error, CM_ENDURANCE_ERROR, CM_ENDURANCE_ERROR_TWICE,
+                           _("Give the maker's endurance once: TB written, or hours of video with their bitrate."));
+      return FALSE;
+    }
+  if (tbw > 0)
+    *maker_bytes = (guint64) (tbw * 1e12 + 0.5);
+  else
+    *maker_bytes = (guint64) (video_hours * 3600 * video_mbps * 1e6 / 8 + 0.5);
+  return TRUE;
 }
 
 guint64

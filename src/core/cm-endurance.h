@@ -12,6 +12,19 @@
 
 G_BEGIN_DECLS
 
+#define CM_ENDURANCE_ERROR (cm_endurance_error_quark ())
+
+/* What is wrong with the maker's endurance as given. */
+typedef enum
+{
+  CM_ENDURANCE_ERROR_TBW,          /* TB written out of range */
+  CM_ENDURANCE_ERROR_VIDEO,        /* hours or bitrate out of range */
+  CM_ENDURANCE_ERROR_VIDEO_PAIR,   /* hours without bitrate, or the other way round */
+  CM_ENDURANCE_ERROR_TWICE,        /* both a TBW and hours of video */
+} CmEnduranceError;
+
+GQuark       cm_endurance_error_quark (void);
+
 /* One round: the whole card written, then read back. Sectors are 512
  * bytes; new_bad_sectors are those that were right in every earlier
  * round; bytes_written counts every round up to and including this one. */
@@ -55,6 +68,12 @@ char        *cm_endurance_describe  (const CmEndurance *endurance) G_GNUC_WARN_U
 /* The round bookkeeping: @ever_bad has one bit per sector of the card.
  * Marks @n sectors from @first bad and returns how many of them had not
  * been bad before. */
+gboolean     cm_endurance_maker_bytes_from (double   tbw,
+                                           double   video_hours,
+                                           double   video_mbps,
+                                           guint64 *maker_bytes,
+                                           GError **error);
+
 guint64      cm_endurance_mark_bad  (guint8            *ever_bad,
                                      guint64            first,
                                      guint64            n);
