@@ -65,15 +65,18 @@ guint        cm_endurance_get_first_error_round (const CmEndurance *endurance);
 gboolean     cm_endurance_lost_data (const CmEndurance *endurance);
 char        *cm_endurance_describe  (const CmEndurance *endurance) G_GNUC_WARN_UNUSED_RESULT;
 
-/* The round bookkeeping: @ever_bad has one bit per sector of the card.
- * Marks @n sectors from @first bad and returns how many of them had not
- * been bad before. */
+/* The maker's endurance in bytes, from a TBW or hours of video and
+ * their bitrate (cm-endurance.c says how); FALSE with @error when out of
+ * range, or given half or twice. */
 gboolean     cm_endurance_maker_bytes_from (double   tbw,
                                            double   video_hours,
                                            double   video_mbps,
                                            guint64 *maker_bytes,
                                            GError **error);
 
+/* The round bookkeeping: @ever_bad has one bit per sector of the card.
+ * Marks @n sectors from @first bad and returns how many of them had not
+ * been bad before. */
 guint64      cm_endurance_mark_bad  (guint8            *ever_bad,
                                      guint64            first,
                                      guint64            n);
