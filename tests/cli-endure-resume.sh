@@ -85,8 +85,10 @@ echo "# model: first bad round $first; $rounds rounds of $size bytes"
 check "the uninterrupted test ends (status 4: the card wore out)" test $? -eq 4
 check "and keeps no state once it ended" test -z "$(ls "$states" 2> /dev/null | grep "$(basename "$a_dev")")"
 
-# Card B, stopped by Ctrl-C in the middle of round 2's write.
-"$CARDMARK_CLI" endure "$b_dev" --destroy-data --rounds "$rounds" --json > "$work/stopped.json" 2> "$work/err" &
+# Card B, stopped by Ctrl-C in the middle of round 2's write; the maker's
+# endurance given then is kept for the test carried on.
+tbw=0.5
+"$CARDMARK_CLI" endure "$b_dev" --destroy-data --rounds "$rounds" --tbw "$tbw" --json > "$work/stopped.json" 2> "$work/err" &
 pid=$!
 wait_for 60 more_written "$b_dir" $((size + size / 2))
 check "card B is being written in round 2" more_written "$b_dir" $((size + size / 2))
@@ -150,6 +152,8 @@ sys.exit(0 if ra == rb and a["first_error_round"] == b["first_error_round"] and 
 PY
 check "the first error in the modelled round" json_check "$work/resumed.json" \
   "r['endurance']['first_error_round'] == $first"
+check "the resumed test keeps the maker's endurance given when it began" json_check "$work/resumed.json" \
+  "r['endurance']['maker_bytes'] == round($tbw * 1e12)"
 check "the resumed test keeps the stopped one's start" python3 - "$work/stopped.json" "$work/resumed.json" <<'PY'
 import json, sys
 a, b = (json.load(open(p))["started"] for p in sys.argv[1:3])

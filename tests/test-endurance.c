@@ -305,6 +305,8 @@ test_state (void)
   place.round_read_seconds = 0.25;
   place.elapsed = 12;
   place.endurance->shared_bus_with = g_strsplit ("/dev/sdc /dev/sdd", " ", -1);
+  place.endurance->maker_bytes = 3 * card_bytes + 1;
+  place.started = 1796000000;
   g_array_append_val (place.failed, failed);
   g_assert_true (cm_wear_state_save (state, &place, NULL));
 
@@ -322,6 +324,8 @@ test_state (void)
   g_assert_cmpuint (cm_wear_place_bytes_written (&back, card_bytes), ==, 3 * card_bytes);
   g_assert_true (g_strv_equal ((const char * const *) back.endurance->shared_bus_with,
                                (const char * const *) place.endurance->shared_bus_with));
+  g_assert_cmpuint (back.endurance->maker_bytes, ==, place.endurance->maker_bytes);
+  g_assert_cmpint (back.started, ==, place.started);
   cm_wear_place_clear (&back);
 
   /* Another card (here: another size) does not take it. */

@@ -152,8 +152,6 @@ thread_func (GTask        *task,
 
   w->endurance = cm_wear_run (cm_target_get_fd (w->target), cm_target_get_size (w->target),
                               w->state, w->resume, &w->limits, &callbacks, w, cancellable, &w->error);
-  if (w->endurance != NULL)
-    w->endurance->maker_bytes = cm_job_get_wear_maker_bytes (w->job);
   g_task_return_boolean (task, TRUE);
 }
 
@@ -314,6 +312,7 @@ opened_cb (GObject      *object,
   w->device = g_strdup (cm_target_get_path (target));
   w->started = start_time (w->state, resume);
   w->limits.started = g_date_time_to_unix (w->started);
+  w->limits.maker_bytes = cm_job_get_wear_maker_bytes (job);
   w->limits.rounds = cm_job_get_wear_rounds (job);
   w->limits.seconds = cm_job_get_wear_seconds (job);
   w->outer = task;

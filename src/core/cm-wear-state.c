@@ -83,7 +83,8 @@ cm_wear_place_bytes_written (const CmWearPlace *place,
 #define MAX_SECONDS (100.0 * 365 * 24 * 3600)
 #define MAX_MB_PER_S 1e6
 #define MAX_STARTED G_GINT64_CONSTANT (253402300799)  /* 9999-12-31 */
-#define MAX_SHARED 64          /* cards named as sharing the bus */
+#define MAX_SHARED 64
+#define MAX_MAKER_BYTES G_GUINT64_CONSTANT (1000000000000000000)  /* 10^6 TB, as cm_endurance_maker_bytes_from() */          /* cards named as sharing the bus */
 #define NO_BITMAP "none"
 
 struct _CmWearState
@@ -268,6 +269,7 @@ cm_wear_state_save (CmWearState        *state,
   g_key_file_set_uint64 (key_file, GROUP, "bytes-written", cm_wear_place_bytes_written (place, state->card_bytes));
   g_key_file_set_double (key_file, GROUP, "elapsed-seconds", place->elapsed);
   g_key_file_set_int64 (key_file, GROUP, "started", place->started);
+  g_key_file_set_uint64 (key_file, GROUP, "maker-bytes", place->endurance->maker_bytes);
   g_key_file_set_string (key_file, GROUP, "ever-bad", sum);
   set_rounds (key_file, place);
   if (place->endurance->shared_bus_with != NULL)
@@ -467,6 +469,8 @@ cm_wear_state_parse (CmWearState  *state,
   /* Not in states saved before it was kept. */
   if (g_key_file_has_key (key_file, GROUP, "started", NULL))
     place->started = cm_state_reader_u64 (&r, "started", MAX_STARTED);
+  if (g_key_file_has_key (key_file, GROUP, "maker-bytes", NULL))
+    place->endurance->maker_bytes = cm_state_reader_u64 (&r, "maker-bytes", MAX_MAKER_BYTES);
   sum = cm_state_reader_plain_string (&r, "ever-bad");
   place->endurance->shared_bus_with = cm_state_reader_devices (&r, "shared-bus-with", MAX_SHARED);
 

@@ -496,6 +496,8 @@ cm_wear_run (int                     fd,
     goto out;
   if (w.p.started == 0)
     w.p.started = limits->started;
+  if (limits->maker_bytes > 0)
+    w.p.endurance->maker_bytes = limits->maker_bytes;
   w.started = g_get_monotonic_time () - (gint64) (w.p.elapsed * G_USEC_PER_SEC);
   save (&w, TRUE);
 

@@ -20,6 +20,7 @@ typedef struct
   guint   rounds;          /* 0: no limit */
   double  seconds;         /* 0: no limit; checked before each round */
   gint64  started;         /* when a new test began (Unix seconds), kept in its state */
+  guint64 maker_bytes;     /* the maker's endurance, 0: not given (a test carried on keeps its own) */
 } CmWearLimits;
 
 /* Where a wear test stands, as its state file (cm-wear-state.c) keeps
