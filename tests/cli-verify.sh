@@ -178,6 +178,7 @@ elif mounted_card good-a1 --size 64MiB -- "${fast[@]}"; then
     counts=$(python3 -c "import json; v = json.load(open('$work/cmfake-again.json'))['verify']['sectors']; print(v['ok'], v['corrupted'], v['changed'], v['overwritten'])")
     f3counts=$(sed -n 's/^Validating file .* \([0-9]*\)\/ *\([0-9]*\)\/ *\([0-9]*\)\/ *\([0-9]*\).*/\1 \2 \3 \4/p' "$work/f3cm.out" |
       awk '{ a += $1; b += $2; c += $3; d += $4 } END { print a, b, c, d }')
+    echo "# CardMark: $counts; f3read: $f3counts (ok, corrupted, changed, overwritten sectors)"
     check "f3read counts CardMark's files on the fake card exactly as CardMark did ($counts)" test "$counts" = "$f3counts"
   else
     not_ok "fake card with ext4"
