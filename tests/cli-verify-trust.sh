@@ -44,7 +44,7 @@ card () {
 mounted_card () {
   umount "$work/mnt" 2>/dev/null
   card "$@" || return 1
-  mkfs.ext4 -q -O ^has_journal "$SIMCARD_DEV" && mount "$SIMCARD_DEV" "$work/mnt"
+  mkfs.ext4 -q -O ^has_journal -E lazy_itable_init=0 "$SIMCARD_DEV" && mount "$SIMCARD_DEV" "$work/mnt"
 }
 
 # wait_for COMMAND…: up to 30 s for COMMAND to succeed.
