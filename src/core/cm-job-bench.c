@@ -15,6 +15,7 @@
 #include "cm-test-table.h"
 #include "cm-verdict.h"
 #include "cm-job-kind.h"
+#include "cm-summary.h"
 
 static void
 progress_cb (CmRunner *runner,
@@ -104,6 +105,25 @@ judge (CmJob    *job,
   cm_verdict_judge (result, cm_job_get_claims (job), "label");
 }
 
+/* The classes it was judged on: Meets, Marginal (retest), Below or Not
+ * judged, and the banner's sentence. */
+static CmOutcome *
+outcome (CmResult *result)
+{
+  CmStatus status = CM_STATUS_NOT_JUDGED;
+  g_autofree char *banner = cm_summary_dup_banner (result, &status);
+  CmOutcome *outcome;
+
+  if (banner == NULL)
+    /* Translators: a benchmark's answer when it judged no class */
+    return cm_outcome_new (CM_OUTCOME_NOT_JUDGED, CM_STATUS_NOT_JUDGED, _("No class judged"), NULL);
+  outcome = cm_outcome_new (status == CM_STATUS_MEETS ? CM_OUTCOME_PASS
+                            : status == CM_STATUS_BELOW ? CM_OUTCOME_FAIL
+                            : CM_OUTCOME_NOT_JUDGED,
+                            status, cm_summary_status_label (status), banner);
+  return outcome;
+}
+
 const CmJobKind cm_job_kind_bench = {
   .name = "bench",
   .title = N_("Benchmark"),
@@ -111,4 +131,5 @@ const CmJobKind cm_job_kind_bench = {
   .writes = FALSE,
   .run = run,
   .judge = judge,
+  .outcome = outcome,
 };

@@ -133,10 +133,41 @@ run (CmJob *job,
                             g_task_get_cancellable (task), opened_cb, task);
 }
 
+/* Genuine or Fake, and the sizes. */
+static CmOutcome *
+outcome (CmResult *result)
+{
+  const CmCapacityReport *report = cm_result_get_capacity (result);
+  g_autofree char *real = NULL;
+  g_autofree char *reported = NULL;
+  g_autofree char *answer = NULL;
+  CmOutcome *outcome;
+
+  if (report == NULL)
+    return cm_outcome_new (CM_OUTCOME_NOT_JUDGED, CM_STATUS_NOT_JUDGED, _("Not judged"), NULL);
+  real = g_format_size (report->real_bytes);
+  reported = g_format_size (report->reported_bytes);
+  if (!report->fake)
+    {
+      /* Translators: a capacity check's answer; %s is a size, "32.0 GB" */
+      answer = g_strdup_printf (_("Holds what it says · %s"), reported);
+      /* Translators: a badge: the card holds the capacity it reports */
+      return cm_outcome_new (CM_OUTCOME_PASS, CM_STATUS_MEETS, _("Genuine"), answer);
+    }
+  /* Translators: a capacity check's answer; the first %s is the size
+   * that keeps its data, the second the size the card says it has */
+  answer = g_strdup_printf (_("Fake capacity · holds %s, not %s"), real, reported);
+  /* Translators: a badge: the card holds less than it reports */
+  outcome = cm_outcome_new (CM_OUTCOME_FAIL, CM_STATUS_BELOW, _("Fake"), answer);
+  outcome->exit_status = 4;
+  return outcome;
+}
+
 const CmJobKind cm_job_kind_capacity = {
   .name = "capacity",
   .title = N_("Capacity check"),
   .doing = N_("a capacity check"),
   .writes = TRUE,
   .run = run,
+  .outcome = outcome,
 };

@@ -14,6 +14,7 @@
 #pragma once
 
 #include "cm-job.h"
+#include "cm-outcome.h"
 
 G_BEGIN_DECLS
 
@@ -33,6 +34,10 @@ typedef struct
   /* Optional: judges the described document (a benchmark's classes). */
   void      (*judge)  (CmJob    *job,
                        CmResult *result);
+  /* The document's one outcome in the kind's own words (cm-outcome.h);
+   * a fail sets the kind's exit status (3 a class below, 4 data lost or
+   * a fake card). Reads only the document: History calls it too. */
+  CmOutcome *(*outcome) (CmResult *result);
 } CmJobKind;
 
 const CmJobKind *cm_job_kinds_lookup   (const char      *name);

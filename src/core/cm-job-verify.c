@@ -134,10 +134,45 @@ run (CmJob *job,
   start (job, task);
 }
 
+/* Intact or Data lost, and how much the card kept. */
+static CmOutcome *
+outcome (CmResult *result)
+{
+  const CmVerifySummary *verify = cm_result_get_verify (result);
+  g_autofree char *usable = NULL;
+  g_autofree char *lost = NULL;
+  g_autofree char *answer = NULL;
+  CmOutcome *outcome;
+
+  if (verify == NULL)
+    return cm_outcome_new (CM_OUTCOME_NOT_JUDGED, CM_STATUS_NOT_JUDGED, _("Not judged"), NULL);
+  usable = g_format_size (verify->usable_bytes);
+  lost = g_format_size (verify->lost_bytes);
+  if (!cm_verify_summary_lost_data (verify))
+    {
+      /* Translators: a full verify's answer; %s is a size, "31.9 GB" */
+      answer = g_strdup_printf (_("Every byte came back · %s usable"), usable);
+      /* Translators: a badge: a full verify read every byte back */
+      return cm_outcome_new (CM_OUTCOME_PASS, CM_STATUS_MEETS, _("Intact"), answer);
+    }
+  if (!verify->complete)
+    /* Translators: a full verify's answer; %s is a size, "31.9 GB" */
+    answer = g_strdup_printf (_("Data lost · the card stopped answering after %s"), usable);
+  else
+    /* Translators: a full verify's answer; the first %s is the size that
+     * did not keep its data, the second the size that did */
+    answer = g_strdup_printf (_("Data lost · %s lost, %s usable"), lost, usable);
+  /* Translators: a badge: the card did not give back what was written */
+  outcome = cm_outcome_new (CM_OUTCOME_FAIL, CM_STATUS_BELOW, _("Data lost"), answer);
+  outcome->exit_status = 4;
+  return outcome;
+}
+
 const CmJobKind cm_job_kind_verify = {
   .name = "verify",
   .title = N_("Full verify"),
   .doing = N_("a full verify"),
   .writes = TRUE,
   .run = run,
+  .outcome = outcome,
 };

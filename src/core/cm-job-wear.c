@@ -363,6 +363,57 @@ run (CmJob *job,
                             g_task_get_cancellable (task), opened_cb, task);
 }
 
+/* Lasted N rounds, Data lost from round N, or Stopped: a test stopped
+ * by hand or by a pulled card before it lost data is no pass. */
+static CmOutcome *
+outcome (CmResult *result)
+{
+  const CmEndurance *endurance = cm_result_get_endurance (result);
+  g_autofree char *badge = NULL;
+  g_autofree char *answer = NULL;
+  CmOutcome *outcome;
+  guint rounds;
+
+  if (endurance == NULL)
+    return cm_outcome_new (CM_OUTCOME_NOT_JUDGED, CM_STATUS_NOT_JUDGED, _("Not judged"), NULL);
+  rounds = endurance->rounds->len;
+  if (cm_endurance_lost_data (endurance))
+    {
+      guint first = cm_endurance_get_first_error_round (endurance);
+
+      /* Translators: a badge: the round a wear test first lost data in */
+      badge = g_strdup_printf (_("Data lost from round %u"), first);
+      /* Translators: a wear test's answer: the round data was first lost in, and how many ran */
+      answer = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Data lost from round %u · %u round run",
+                                             "Data lost from round %u · %u rounds run", rounds), first, rounds);
+      outcome = cm_outcome_new (CM_OUTCOME_FAIL, CM_STATUS_BELOW, badge, answer);
+      outcome->exit_status = 4;
+      return outcome;
+    }
+  if (g_strcmp0 (endurance->stopped, "cancelled") == 0 || g_strcmp0 (endurance->stopped, "card-gone") == 0)
+    {
+      if (g_strcmp0 (endurance->stopped, "card-gone") == 0)
+        /* Translators: a wear test's answer when the card was pulled out */
+        answer = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                               "Stopped: the card went away after %u round · no data lost so far",
+                                               "Stopped: the card went away after %u rounds · no data lost so far",
+                                               rounds), rounds);
+      else
+        /* Translators: a wear test's answer when it was stopped by hand */
+        answer = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                               "Stopped after %u round · no data lost so far",
+                                               "Stopped after %u rounds · no data lost so far", rounds), rounds);
+      /* Translators: a badge: a job that was stopped before its end */
+      return cm_outcome_new (CM_OUTCOME_STOPPED, CM_STATUS_NOT_JUDGED, _("Stopped"), answer);
+    }
+  /* Translators: a badge: how many rounds a wear test's card lasted */
+  badge = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Lasted %u round", "Lasted %u rounds", rounds), rounds);
+  /* Translators: a wear test's answer */
+  answer = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Every round came back whole · %u round",
+                                         "Every round came back whole · %u rounds", rounds), rounds);
+  return cm_outcome_new (CM_OUTCOME_PASS, CM_STATUS_MEETS, badge, answer);
+}
+
 const CmJobKind cm_job_kind_wear = {
   .name = "wear",
   .title = N_("Wear test"),
@@ -370,4 +421,5 @@ const CmJobKind cm_job_kind_wear = {
   .writes = TRUE,
   .keeps_stopped = TRUE,
   .run = run,
+  .outcome = outcome,
 };

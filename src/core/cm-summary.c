@@ -12,6 +12,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "cm-job-kind.h"
+#include "cm-outcome.h"
 #include "cm-method.h"
 #include "cm-verdict.h"
 #include "cm-verify.h"
@@ -448,80 +449,24 @@ cm_summary_dup_banner (CmResult *result,
 
 /**
  * cm_summary_dup_answer:
- * @status: (out): meets for a good answer, below for a bad one, not
- *   judged when there is none
+ * @status: (out): the outcome's tone: meets for a good answer, below for
+ *   a bad one, not judged when there is none or the job was stopped
  *
- * The document's answer in words, for its banner, its History row and
- * its summary: a benchmark's classes (cm_summary_dup_banner), whether a
- * full verify lost data, whether a capacity check found the card fake.
- * %NULL for a benchmark that judged no class.
+ * The document's answer in words (its outcome's, cm-outcome.h), for its
+ * banner, its History row and its summary. %NULL for a benchmark that
+ * judged no class.
  */
 char *
 cm_summary_dup_answer (CmResult *result,
                        CmStatus *status)
 {
-  const char *kind;
+  g_autoptr(CmOutcome) outcome = NULL;
 
   g_return_val_if_fail (CM_IS_RESULT (result), NULL);
 
-  *status = CM_STATUS_NOT_JUDGED;
-  kind = cm_result_get_kind (result);
-  if (g_strcmp0 (kind, "verify") == 0 && cm_result_get_verify (result) != NULL)
-    {
-      const CmVerifySummary *verify = cm_result_get_verify (result);
-      g_autofree char *usable = g_format_size (verify->usable_bytes);
-      g_autofree char *lost = g_format_size (verify->lost_bytes);
-
-      if (!cm_verify_summary_lost_data (verify))
-        {
-          *status = CM_STATUS_MEETS;
-          /* Translators: a full verify's answer; %s is a size, "31.9 GB" */
-          return g_strdup_printf (_("Every byte came back · %s usable"), usable);
-        }
-      *status = CM_STATUS_BELOW;
-      if (!verify->complete)
-        /* Translators: a full verify's answer; %s is a size, "31.9 GB" */
-        return g_strdup_printf (_("Data lost · the card stopped answering after %s"), usable);
-      /* Translators: a full verify's answer; the first %s is the size that
-       * did not keep its data, the second the size that did */
-      return g_strdup_printf (_("Data lost · %s lost, %s usable"), lost, usable);
-    }
-  if (g_strcmp0 (kind, "capacity") == 0 && cm_result_get_capacity (result) != NULL)
-    {
-      const CmCapacityReport *report = cm_result_get_capacity (result);
-      g_autofree char *real = g_format_size (report->real_bytes);
-      g_autofree char *reported = g_format_size (report->reported_bytes);
-
-      if (!report->fake)
-        {
-          *status = CM_STATUS_MEETS;
-          /* Translators: a capacity check's answer; %s is a size, "32.0 GB" */
-          return g_strdup_printf (_("Holds what it says · %s"), reported);
-        }
-      *status = CM_STATUS_BELOW;
-      /* Translators: a capacity check's answer; the first %s is the size
-       * that keeps its data, the second the size the card says it has */
-      return g_strdup_printf (_("Fake capacity · holds %s, not %s"), real, reported);
-    }
-  if (g_strcmp0 (kind, "wear") == 0 && cm_result_get_endurance (result) != NULL)
-    {
-      const CmEndurance *endurance = cm_result_get_endurance (result);
-      guint rounds = endurance->rounds->len;
-      guint first = cm_endurance_get_first_error_round (endurance);
-
-      if (!cm_endurance_lost_data (endurance))
-        {
-          *status = CM_STATUS_MEETS;
-          /* Translators: a wear test's answer */
-          return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Every round came back whole · %u round",
-                                               "Every round came back whole · %u rounds", rounds), rounds);
-        }
-      *status = CM_STATUS_BELOW;
-      /* Translators: a wear test's answer: the round data was first lost in, and how many ran */
-      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Data lost from round %u · %u round run",
-                                           "Data lost from round %u · %u rounds run", rounds), first, rounds);
-    }
-  return cm_summary_dup_banner (result, status);
+  outcome = cm_result_dup_outcome (result);
+  *status = outcome->tone;
+  return g_steal_pointer (&outcome->answer);
 }
 
 /* "SanDisk Ultra · 32 GB · Loop device on card": the card as people tell
