@@ -130,7 +130,7 @@ start=$(date +%s%N)
 wait $pid
 status=$?
 elapsed_ms=$(( ($(date +%s%N) - start) / 1000000 ))
-check "Ctrl-C ends the run with status 1" test $status -eq 1
+check "Ctrl-C ends the run with status 5" test $status -eq 5
 check "Ctrl-C is acknowledged" grep -qi "cancel" "$out/err"
 # The run stops within one block (tests/test-runner.c checks the engine's
 # half second); the process's exit then frees the scratch file, up to

@@ -96,7 +96,7 @@ for sig in INT TERM HUP QUIT; do
     kill -CONT $pid
     wait $pid
     status=$?
-    check "SIG$sig ends the check with status 1 (got $status)" test $status -eq 1
+    check "SIG$sig ends the check with status 5 (got $status)" test $status -eq 5
     check "… says it was cancelled and the data put back" grep -q "put back" "$work/err.$sig"
     check "… and leaves the card unchanged" test "$(sha256sum < "$dev")" = "$sum_a"
     check "… and no journal" test "$(journal_count)" -eq 0

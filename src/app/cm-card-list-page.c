@@ -20,6 +20,7 @@
 #include "cm-summary.h"
 
 #include "cm-card-list-page.h"
+#include "cm-outcome-badge.h"
 
 struct _CmCardListPage
 {
@@ -75,14 +76,15 @@ static guint signals[N_SIGNALS];
 
 typedef struct
 {
-  char     *text;
-  CmStatus  status;
+  char      *text;
+  CmOutcome *badge;   /* NULL for a job that failed: no verdict */
 } Outcome;
 
 static void
 outcome_free (Outcome *outcome)
 {
   g_free (outcome->text);
+  g_clear_pointer (&outcome->badge, cm_outcome_free);
   g_free (outcome);
 }
 
@@ -96,19 +98,19 @@ keep_outcome (CmCardListPage *self,
   Outcome *kept;
   CmResult *result = cm_job_get_result (job);
   const GError *error = cm_job_get_error (job);
-  CmStatus status = CM_STATUS_NOT_JUDGED;
-  g_autofree char *answer = NULL;
+  CmOutcome *badge = NULL;
   char *outcome;
 
   switch (cm_job_get_state (job))
     {
     case CM_JOB_STATE_DONE:
-      answer = result != NULL ? cm_summary_dup_answer (result, &status) : NULL;
+      badge = result != NULL ? cm_result_dup_outcome (result) : cm_outcome_new_stopped (cm_job_get_kind (job));
       /* Translators: a job and its answer, "Benchmark: Meets U3 and A1" */
       outcome = g_strdup_printf (_("%s: %s"), cm_job_get_title (job),
-                                 answer != NULL ? answer : _("finished, no class judged"));
+                                 badge->answer != NULL ? badge->answer : badge->badge);
       break;
     case CM_JOB_STATE_CANCELLED:
+      badge = cm_outcome_new_stopped (cm_job_get_kind (job));
       /* Translators: a job that was stopped, "Benchmark: stopped" */
       outcome = g_strdup_printf (_("%s: stopped"), cm_job_get_title (job));
       break;
@@ -126,11 +128,12 @@ keep_outcome (CmCardListPage *self,
   if (cm_card_item_get_device (item) == NULL)
     {
       g_free (outcome);
+      g_clear_pointer (&badge, cm_outcome_free);
       return;
     }
   kept = g_new0 (Outcome, 1);
   kept->text = outcome;
-  kept->status = status;
+  kept->badge = badge;
   g_hash_table_replace (self->outcomes, g_strdup (cm_card_item_get_device (item)), kept);
 }
 
@@ -140,15 +143,13 @@ update_outcome_label (AdwActionRow  *row,
                       const Outcome *outcome)
 {
   GtkWidget *label = g_object_get_data (G_OBJECT (row), "cm-outcome-label");
-  const char *classes[] = { "status-meets", "status-marginal", "status-below" };
+  gboolean shown = outcome != NULL && outcome->badge != NULL &&
+                   (outcome->badge->status != CM_OUTCOME_NOT_JUDGED || outcome->badge->tone != CM_STATUS_NOT_JUDGED);
 
-  gtk_widget_set_visible (label, outcome != NULL && outcome->status != CM_STATUS_NOT_JUDGED);
-  if (outcome == NULL || outcome->status == CM_STATUS_NOT_JUDGED)
-    return;
-  for (guint i = 0; i < G_N_ELEMENTS (classes); i++)
-    gtk_widget_remove_css_class (label, classes[i]);
-  gtk_label_set_label (GTK_LABEL (label), cm_summary_status_label (outcome->status));
-  gtk_widget_add_css_class (label, classes[MIN (outcome->status, CM_STATUS_BELOW)]);
+  /* The kind's own word: Genuine, Fake, Data lost, Stopped, Meets. */
+  gtk_widget_set_visible (label, shown);
+  if (shown)
+    cm_outcome_badge_update (label, outcome->badge);
 }
 
 /* The row says what the card is and, below, what its job does now (or

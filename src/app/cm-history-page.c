@@ -22,6 +22,7 @@
 #include "cm-toast.h"
 
 #include "cm-job.h"
+#include "cm-outcome-badge.h"
 #include "cm-verify.h"
 
 #include "cm-history-page.h"
@@ -259,6 +260,7 @@ new_result_row (CmHistoryPage *self,
   g_autofree char *subtitle = figures[0] != '\0' ? g_strdup_printf ("%s\n%s", facts, figures) : g_strdup (facts);
   CmStatus status;
   g_autofree char *banner = cm_summary_dup_answer (result, &status);
+  g_autoptr(CmOutcome) outcome = cm_result_dup_outcome (result);
 
   /* Card names and file paths are text, not markup. */
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
@@ -277,33 +279,15 @@ new_result_row (CmHistoryPage *self,
   g_signal_connect_object (check, "toggled", G_CALLBACK (check_toggled_cb), self, G_CONNECT_SWAPPED);
   g_ptr_array_add (self->checks, check);
 
+  /* Its outcome in its kind's own words: Meets, Fake, Data lost, Stopped. */
+  if (banner != NULL || outcome->status != CM_OUTCOME_NOT_JUDGED)
+    adw_action_row_add_suffix (ADW_ACTION_ROW (row), cm_outcome_badge_new (outcome));
   /* Comparisons chart speed tests, which only a benchmark has. */
   if (!is_bench (result))
     {
-      gboolean bad = status == CM_STATUS_BELOW;
-      gboolean verify = g_strcmp0 (cm_result_get_kind (result), "verify") == 0;
-
-      if (status != CM_STATUS_NOT_JUDGED)
-        {
-          GtkWidget *label = gtk_label_new (verify ? (bad ? _("Data lost") : _("Intact"))
-                                                   : (bad ? _("Fake") : _("Genuine")));
-
-          gtk_widget_add_css_class (label, bad ? "status-below" : "status-meets");
-          gtk_widget_set_valign (label, GTK_ALIGN_CENTER);
-          adw_action_row_add_suffix (ADW_ACTION_ROW (row), label);
-        }
       /* It joins the batch report, not the speed charts. */
       g_object_set_data (G_OBJECT (check), "cm-not-charted", GINT_TO_POINTER (TRUE));
       gtk_widget_set_tooltip_text (check, _("Tick to add this card to the batch report; only benchmarks are charted"));
-    }
-  else if (banner != NULL)
-    {
-      GtkWidget *label = gtk_label_new (cm_summary_status_label (status));
-      g_autofree char *css = g_strdup_printf ("status-%s", cm_status_to_string (status));
-
-      gtk_widget_add_css_class (label, css);
-      gtk_widget_set_valign (label, GTK_ALIGN_CENTER);
-      adw_action_row_add_suffix (ADW_ACTION_ROW (row), label);
     }
   adw_action_row_add_suffix (ADW_ACTION_ROW (row),
                              new_row_button (self, result, "user-trash-symbolic", _("Delete This Result"),

@@ -454,7 +454,7 @@ cm_cli_bench (int    argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(CmPlan) plan = NULL;
   g_autoptr(CmHistory) history = NULL;
-  const CmCliJobsFuncs funcs = { prepare, finish, watch, bench_card_free };
+  const CmCliJobsFuncs funcs = { prepare, finish, watch, bench_card_free, "bench", NULL };
   CmProfile profile = CM_PROFILE_QUICK;
   Bench bench = { 0 };
   int status;

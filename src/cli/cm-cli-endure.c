@@ -215,10 +215,23 @@ finish (CmCliTarget  *t,
   endurance = cm_result_get_endurance (t->result);
   if (endurance != NULL && cm_endurance_lost_data (endurance))
     return CM_EXIT_FAKE;
-  /* A card that went away, or refused the work, did not finish its test. */
-  if (endurance != NULL && (g_strcmp0 (endurance->stopped, "card-gone") == 0 || g_strcmp0 (endurance->stopped, "failed") == 0))
+  /* A card that refused the work did not finish its test; one that went
+   * away, or a stop, is the outcome's (exit 5, with how to carry on). */
+  if (endurance != NULL && g_strcmp0 (endurance->stopped, "failed") == 0)
     return CM_EXIT_FAILED;
   return CM_EXIT_OK;
+}
+
+/* After a stop that kept its rounds: the command that carries on. */
+static char *
+resume_hint (CmCliTarget *t,
+             gpointer     user_data)
+{
+  if (t->result == NULL)
+    return NULL;
+  /* Translators: %s is the card's device, "/dev/sdb" */
+  return g_strdup_printf (_("Where it stopped is kept: carry on with “cardmark-cli endure --resume --destroy-data %s”."),
+                          t->target);
 }
 
 int
@@ -245,7 +258,7 @@ cm_cli_endure (int    argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(CmHistory) history = NULL;
   g_autofree char *description = NULL;
-  const CmCliJobsFuncs funcs = { prepare, finish, watch, NULL };
+  const CmCliJobsFuncs funcs = { prepare, finish, watch, NULL, "wear", resume_hint };
   Endure e = { 0 };
   int status;
 
@@ -259,7 +272,8 @@ cm_cli_endure (int    argc,
       "the card: that needs --destroy-data. With the maker's endurance (--tbw, or --video-hours and --video-mbps: "
       "hours × 3600 × Mbit/s × 10^6 ÷ 8 bytes), the bytes written by the first error and each threshold are set beside it. "
       "The result is kept in the history. "
-      "Exit status: 0 every round came back whole, 4 data was lost, 1 the run failed (or the card went away), 2 usage."),
+      "Exit status: 0 every round came back whole, 4 data was lost, 5 stopped before its end (Ctrl-C, a signal: "
+      "carry on with --resume), 1 the run failed (or the card went away: carry on with --resume), 2 usage."),
     cm_cli_jobs_describe ());
   g_option_context_set_description (context, description);
   if (!g_option_context_parse (context, &argc, &argv, &error))

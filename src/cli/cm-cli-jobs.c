@@ -17,6 +17,7 @@
 
 #include "cm-cli.h"
 #include "cm-cli-jobs.h"
+#include "cm-outcome.h"
 
 /* With several cards, a card's progress line at most this often. */
 #define SEVERAL_EVERY_US (2 * G_USEC_PER_SEC)
@@ -38,15 +39,17 @@ rank (int status)
 {
   switch (status)
     {
-    case CM_EXIT_OK:     return 0;
-    case CM_EXIT_FAILED: return 1;
-    case CM_EXIT_BELOW:  return 2;
-    case CM_EXIT_FAKE:   return 3;
-    default:             return 4;
+    case CM_EXIT_OK:      return 0;
+    case CM_EXIT_STOPPED: return 1;
+    case CM_EXIT_FAILED:  return 2;
+    case CM_EXIT_BELOW:   return 3;
+    case CM_EXIT_FAKE:    return 4;
+    default:              return 5;
     }
 }
 
-/* 4 (data lost) over 3 (below its class) over 1 (failed) over 0. */
+/* 4 (data lost) over 3 (below its class) over 1 (failed) over 5
+ * (stopped) over 0. */
 int
 cm_cli_worst_status (int a,
                      int b)
@@ -137,7 +140,7 @@ cm_cli_jobs_describe (void)
 {
   return _("Several targets are tested at once, one line of progress each. With --json the output is one JSON array "
            "of their documents, in the order given. A target that cannot be opened is named and the others go on; "
-           "the exit status is the worst of them (4 over 3 over 1 over 0).");
+           "the exit status is the worst of them (4 over 3 over 1 over 5 over 0).");
 }
 
 static void
@@ -162,6 +165,42 @@ bus_paused_cb (CmJob       *job,
                CmCliTarget *t)
 {
   cm_cli_jobs_say (t, "%s\n", cm_job_get_phase (job));
+}
+
+/* The command says what became of @t; its document's one outcome
+ * (cm-outcome.h) gives the exit status, and a stop says so, with how
+ * to carry on where the kind can. */
+static int
+finish_one (const CmCliJobsFuncs *funcs,
+            CmCliTarget          *t,
+            JsonNode            **node,
+            gpointer              user_data)
+{
+  gboolean stopped = g_error_matches (t->error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_autoptr(CmOutcome) outcome = t->result != NULL ? cm_result_dup_outcome (t->result) : NULL;
+  int status = funcs->finish (t, node, user_data);
+
+  if (outcome != NULL && outcome->status == CM_OUTCOME_STOPPED)
+    stopped = TRUE;
+  if (stopped)
+    {
+      if (outcome == NULL)
+        outcome = cm_outcome_new_stopped (funcs->kind);
+      fprintf (stderr, "%s\n", outcome->answer);
+      if (funcs->resume_hint != NULL)
+        {
+          g_autofree char *hint = funcs->resume_hint (t, user_data);
+
+          if (hint != NULL)
+            fprintf (stderr, "%s\n", hint);
+        }
+      if (outcome->exit_status != CM_EXIT_STOPPED)
+        return cm_cli_worst_status (status, outcome->exit_status);
+      return status == CM_EXIT_OK || status == CM_EXIT_FAILED ? CM_EXIT_STOPPED : status;
+    }
+  if (outcome != NULL)
+    return cm_cli_worst_status (status, outcome->exit_status);
+  return status;
 }
 
 /* Runs one job per target at once; returns the worst exit status. */
@@ -216,7 +255,7 @@ cm_cli_jobs_run (const CmCliJobsFuncs *funcs,
         g_prefix_error (&t->error, "%s: ", t->target);
       if (several && !json && t->error == NULL)
         printf ("%s%s\n", i > 0 ? "\n" : "", t->target);
-      status = cm_cli_worst_status (status, funcs->finish (t, several && json ? &node : NULL, user_data));
+      status = cm_cli_worst_status (status, finish_one (funcs, t, several && json ? &node : NULL, user_data));
       fflush (stdout);
       if (node != NULL)
         json_array_add_element (documents, node);

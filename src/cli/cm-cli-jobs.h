@@ -41,6 +41,12 @@ typedef struct
   guint (*watch)     (GCancellable *cancellable,
                       gpointer      user_data);
   GDestroyNotify free_data;
+  /* The kind its jobs are ("verify"), for the words of a stop. */
+  const char    *kind;
+  /* Optional: how to carry on after a stop, in this command's words
+   * ("Carry on with “cardmark-cli verify --resume”."), or NULL. */
+  char        *(*resume_hint) (CmCliTarget *t,
+                               gpointer     user_data);
 } CmCliJobsFuncs;
 
 int  cm_cli_jobs_run      (const CmCliJobsFuncs *funcs,

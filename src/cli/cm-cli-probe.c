@@ -255,7 +255,7 @@ run_probe (char       **devices,
            const char  *plot)
 {
   g_autoptr(CmHistory) history = cm_history_new_default ();
-  const CmCliJobsFuncs funcs = { prepare, finish, watch, NULL };
+  const CmCliJobsFuncs funcs = { prepare, finish, watch, NULL, "capacity", NULL };
   Probe probe = { cache_bytes, json, plot, history, -1 };
   int status;
 

@@ -231,7 +231,7 @@ cm_cli_verify (int    argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(CmHistory) history = NULL;
   g_autofree char *description = NULL;
-  const CmCliJobsFuncs funcs = { prepare, finish, watch, NULL };
+  const CmCliJobsFuncs funcs = { prepare, finish, watch, NULL, "verify", NULL };
   CmVerifyFlags flags = CM_VERIFY_FLAGS_NONE;
   Verify v = { 0 };
   int status;

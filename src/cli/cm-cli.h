@@ -19,6 +19,7 @@ enum {
   CM_EXIT_USAGE = 2,
   CM_EXIT_BELOW = 3,
   CM_EXIT_FAKE = 4,
+  CM_EXIT_STOPPED = 5,
 };
 
 int  cm_cli_bench       (int          argc,

@@ -104,6 +104,8 @@ get_size (CmResult *result)
     return cm_card_info_get_capacity_bytes (info);
   if (cm_result_get_capacity (result) != NULL)
     return cm_result_get_capacity (result)->reported_bytes;
+  if (cm_result_get_device_bytes (result) > 0)
+    return cm_result_get_device_bytes (result);
   if (verify != NULL && g_strcmp0 (verify->mode, "device") == 0 && verify->complete)
     return verify->checked_bytes;
   if (endurance != NULL && endurance->rounds->len > 0)
@@ -204,8 +206,12 @@ row_new (Card *card)
       if (answer != NULL)
         g_ptr_array_add (answers, answer);
       row->status = worse (row->status, status);
-      if (g_strcmp0 (cm_result_get_kind (result), "capacity") == 0 && cm_result_get_capacity (result) != NULL)
+      /* What really holds data: a capacity check's finding, else what a
+       * verify read back whole. */
+      if (cm_result_get_capacity (result) != NULL)
         row->real_bytes = cm_result_get_capacity (result)->real_bytes;
+      else if (cm_result_get_verify (result) != NULL && row->real_bytes < 0)
+        row->real_bytes = cm_result_get_verify (result)->usable_bytes;
       if (get_lost (result) >= 0)
         row->lost_bytes = MAX (row->lost_bytes, get_lost (result));
       g_ptr_array_add (kinds, (char *) cm_result_get_kind (result));

@@ -125,10 +125,17 @@ beside_maker (const CmEndurance *endurance,
               guint64            bytes)
 {
   g_autofree char *maker = NULL;
+  double share;
 
   if (endurance->maker_bytes == 0)
     return g_strdup ("");
   maker = g_format_size (endurance->maker_bytes);
+  share = 100.0 * bytes / endurance->maker_bytes;
+  /* Never "0.0 % of it": a share too small to show says so. */
+  if (share < 0.05 && lost)
+    return g_strdup_printf (_(" The maker states %s written: data was first lost at less than 0.1 %% of it."), maker);
+  if (share < 0.05)
+    return g_strdup_printf (_(" The maker states %s written: no data lost by less than 0.1 %% of it."), maker);
   if (lost)
     return g_strdup_printf (_(" The maker states %s written: data was first lost at %.1f %% of it."),
                             maker, 100.0 * bytes / endurance->maker_bytes);
@@ -176,6 +183,14 @@ describe (const CmEndurance *endurance)
 
   last = &g_array_index (endurance->rounds, CmWearRound, endurance->rounds->len - 1);
   total = g_format_size (last->bytes_written);
+  if (!cm_endurance_get_threshold (endurance, 0, &first, &first_bytes) &&
+      (g_strcmp0 (endurance->stopped, "cancelled") == 0 || g_strcmp0 (endurance->stopped, "card-gone") == 0))
+    /* A stop is no pass: what it found so far, not that it lasted. */
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                         "Stopped after %u round, %s written: no data lost so far.",
+                                         "Stopped after %u rounds, %s written: no data lost so far.",
+                                         last->round),
+                            last->round, total);
   if (!cm_endurance_get_threshold (endurance, 0, &first, &first_bytes))
     return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                          "Every round came back whole: %u round, %s written.",

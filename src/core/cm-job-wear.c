@@ -176,7 +176,7 @@ make_result (WearJob *w)
   if (w->error != NULL && !g_error_matches (w->error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     cm_result_add_note (result, w->error->message);
   if (cm_wear_state_exists (w->state))
-    cm_result_add_note (result, _("Where the wear test stopped is kept: carry on with endure --resume, or with Wear Test… in the app."));
+    cm_result_add_note (result, _("Where the wear test stopped is kept, so it can carry on from there."));
   return result;
 }
 
@@ -200,8 +200,8 @@ done_cb (GObject      *object,
         error = g_steal_pointer (&w->error);
       else if (cm_wear_state_exists (w->state))
         error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
-                                     _("The wear test was stopped before its first round ended. Where it stood is kept: "
-                                       "carry on with endure --resume, or Wear Test… in the app."));
+                                     _("The wear test was stopped before its first round ended. Where it stood is kept, "
+                                       "so it can carry on from there."));
       else
         error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
                                      _("The wear test was stopped before its first round ended."));
@@ -404,7 +404,11 @@ outcome (CmResult *result)
                                                "Stopped after %u round · no data lost so far",
                                                "Stopped after %u rounds · no data lost so far", rounds), rounds);
       /* Translators: a badge: a job that was stopped before its end */
-      return cm_outcome_new (CM_OUTCOME_STOPPED, CM_STATUS_NOT_JUDGED, _("Stopped"), answer);
+      outcome = cm_outcome_new (CM_OUTCOME_STOPPED, CM_STATUS_NOT_JUDGED, _("Stopped"), answer);
+      /* A card that went away is a run that failed (DESIGN, "CLI"). */
+      if (g_strcmp0 (endurance->stopped, "card-gone") == 0)
+        outcome->exit_status = 1;
+      return outcome;
     }
   /* Translators: a badge: how many rounds a wear test's card lasted */
   badge = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Lasted %u round", "Lasted %u rounds", rounds), rounds);

@@ -828,6 +828,8 @@ describe_target (CmJob    *self,
                         cm_device_get_device (self->device),
                         cm_reader_kind_to_string (reader));
   cm_result_set_usb_speed_mbps (result, cm_device_get_usb_speed_mbps (self->device));
+  if (cm_result_get_device_bytes (result) == 0)
+    cm_result_set_device_bytes (result, cm_device_get_size (self->device));
 }
 
 /* What the user called the card, else its device's name, else the name

@@ -423,6 +423,7 @@ read_target (CmResult    *self,
   g_autofree char *queueing = NULL;
   double usb_speed;
   double area;
+  double device_bytes;
 
   if (target == NULL)
     return invalid (error, "target");
@@ -436,7 +437,8 @@ read_target (CmResult    *self,
       !read_string (target, "bus_timing", TRUE, &self->bus_timing, error) ||
       !read_string (target, "host_queueing", TRUE, &queueing, error) ||
       !read_number (target, "usb_speed_mbps", TRUE, &usb_speed, error) ||
-      !read_number (target, "area_bytes", TRUE, &area, error))
+      !read_number (target, "area_bytes", TRUE, &area, error) ||
+      !read_number (target, "device_bytes", TRUE, &device_bytes, error))
     return FALSE;
 
   if (usb_speed > G_MAXINT32)
@@ -444,6 +446,7 @@ read_target (CmResult    *self,
 
   self->usb_speed_mbps = (guint) usb_speed;
   self->area_bytes = (guint64) area;
+  self->device_bytes = (guint64) device_bytes;
   if (!cm_queueing_from_string (queueing, &self->host_queueing))
     return invalid (error, "host_queueing");
 

@@ -333,6 +333,7 @@ cm_result_to_json (CmResult *self)
   cm_json_add_string (builder, "reader", self->reader);
   cm_json_add_positive_int (builder, "usb_speed_mbps", self->usb_speed_mbps);
   cm_json_add_positive_int (builder, "area_bytes", self->area_bytes);
+  cm_json_add_positive_int (builder, "device_bytes", self->device_bytes);
   cm_json_add_string (builder, "host", self->host);
   cm_json_add_string (builder, "bus_timing", self->bus_timing);
   cm_json_add_string (builder, "host_queueing", cm_queueing_to_string (self->host_queueing));

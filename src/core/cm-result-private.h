@@ -26,6 +26,7 @@ struct _CmResult
   char       *device;
   char       *reader;
   guint       usb_speed_mbps;
+  guint64     device_bytes;
   guint64     area_bytes;
   char       *host;
   char       *bus_timing;

@@ -352,6 +352,25 @@ cm_result_set_usb_speed_mbps (CmResult *self,
   self->usb_speed_mbps = mbps;
 }
 
+/* The size the card's device reports (what a card without readable
+ * registers is told apart by); 0 when not known. */
+guint64
+cm_result_get_device_bytes (CmResult *self)
+{
+  g_return_val_if_fail (CM_IS_RESULT (self), 0);
+
+  return self->device_bytes;
+}
+
+void
+cm_result_set_device_bytes (CmResult *self,
+                            guint64   bytes)
+{
+  g_return_if_fail (CM_IS_RESULT (self));
+
+  self->device_bytes = bytes;
+}
+
 /* The size of the part of the card the tests used; 0 when not known. */
 guint64
 cm_result_get_area_bytes (CmResult *self)

@@ -186,6 +186,9 @@ void          cm_result_set_target      (CmResult     *self,
 guint         cm_result_get_usb_speed_mbps (CmResult   *self);
 void          cm_result_set_usb_speed_mbps (CmResult   *self,
                                             guint       mbps);
+guint64       cm_result_get_device_bytes (CmResult    *self);
+void          cm_result_set_device_bytes (CmResult    *self,
+                                         guint64      bytes);
 guint64       cm_result_get_area_bytes  (CmResult     *self);
 void          cm_result_set_area_bytes  (CmResult     *self,
                                          guint64       area_bytes);

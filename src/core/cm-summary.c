@@ -496,6 +496,8 @@ cm_summary_dup_card_title (CmResult *result)
     }
   /* Without the registers: the size the card reports to a capacity
    * check, or what a full verify of the whole device went through. */
+  if (size == 0)
+    size = cm_result_get_device_bytes (result);
   if (size == 0 && cm_result_get_capacity (result) != NULL)
     size = cm_result_get_capacity (result)->reported_bytes;
   if (size == 0 && cm_result_get_verify (result) != NULL &&
