@@ -55,6 +55,10 @@ check "every sector of it came back ok" json_check "$work/genuine.json" \
 check "it wrote and read back the whole device" json_check "$work/genuine.json" \
   "[t['bytes'] for t in r['tests']] == [$SIMCARD_SIZE, $SIMCARD_SIZE] and r['target']['mode'] == 'raw-write'"
 check "the chart was drawn" test -s "$work/genuine.png"
+# The chart's read-back points are the card's speed at each place: none
+# far above the others (the last one read twice as fast before).
+steady="max(p[1] for p in r['tests'][1]['positions']) <= 1.6 * sorted(p[1] for p in r['tests'][1]['positions'])[len(r['tests'][1]['positions']) // 2]"
+check "no read-back point above 1.6 times their median" json_check "$work/genuine.json" "$steady"
 check "the result is in the history" test "$(ls "$XDG_DATA_HOME"/cardmark*/history/*.json | wc -l)" -ge 1
 "$CARDMARK_CLI" history > "$work/history.out" 2> "$work/err"
 check "and the history lists it, with nothing skipped" test $? -eq 0 -a ! -s "$work/err"
@@ -87,7 +91,7 @@ card good-a1 --size 64MiB || not_ok "card to pull"
 "$CARDMARK_CLI" verify "$SIMCARD_DEV" --destroy-data > /dev/null 2> "$work/err" &
 pid=$!
 for _ in $(seq 300); do
-  state=$(grep -l "^current-offset=[1-9]" "$XDG_DATA_HOME"/cardmark*/verify/device-*.ini 2> /dev/null | head -1)
+  state=$(grep -l "^current-offset=[1-9]" "$XDG_DATA_HOME"/cardmark*/verify/*.ini 2> /dev/null | head -1)
   [ -n "$state" ] && break
   sleep 0.05
 done
@@ -189,5 +193,22 @@ elif mounted_card good-a1 --size 64MiB -- "${fast[@]}"; then
 else
   skip "ext4 cannot be mounted on a simulated card here"
 fi
+
+# Stopped during read-back and carried on: the points after the stop
+# are as steady as the rest. Reading is slow here so the stop falls in it.
+card good-a1 --size 64MiB -- --set write.bandwidth-mb-s=160 --set read.bandwidth-mb-s=12 || not_ok "a card to stop in read-back"
+"$CARDMARK_CLI" verify "$SIMCARD_DEV" --destroy-data > /dev/null 2> "$work/err" &
+pid=$!
+in_read_back () {
+  grep -q '^phase=1' "$XDG_DATA_HOME"/cardmark*/verify/*.ini 2> /dev/null &&
+    grep -q '^current-offset=[1-9][0-9]\{7\}' "$XDG_DATA_HOME"/cardmark*/verify/*.ini 2> /dev/null
+}
+for _ in $(seq 600); do in_read_back && break; kill -0 $pid 2> /dev/null || break; sleep 0.05; done
+kill -INT $pid
+wait $pid
+check "stopped in read-back (status 5)" test $? -eq 5
+"$CARDMARK_CLI" verify "$SIMCARD_DEV" --destroy-data --resume --json > "$work/readback.json" 2> "$work/err"
+check "carried on, it ends whole (status 0)" test $? -eq 0
+check "its read-back points: none above 1.6 times their median" json_check "$work/readback.json" "$steady"
 
 done_testing

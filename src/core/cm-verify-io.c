@@ -64,6 +64,7 @@ typedef struct
   gsize    length;
   gssize   done;             /* read: what came back */
   int      errsv;
+  double   seconds;          /* read: how long the card took to answer */
 } Slot;
 
 struct _CmVerifyIo
@@ -294,9 +295,12 @@ read_into (CmVerifyIo          *io,
            Slot                *slot,
            const CmVerifyPlace *place)
 {
+  gint64 start = g_get_monotonic_time ();
+
   g_assert (place->length <= CM_VERIFY_CHUNK);
 
   slot->done = transfer (io->fd, FALSE, slot->data, place->length, place->offset, &slot->errsv);
+  slot->seconds = (g_get_monotonic_time () - start) / (double) G_USEC_PER_SEC;
   slot->holds = HOLDS_READ;
   slot->at = place->offset;
   slot->length = place->length;
@@ -355,6 +359,7 @@ cm_verify_io_read (CmVerifyIo          *io,
 
   result->done = slot->done;
   result->errsv = slot->errsv;
+  result->seconds = slot->seconds;
   result->data = slot->data;
   result->counts = io->work.counts;
   result->intact = whole > 0 && io->work.intact;

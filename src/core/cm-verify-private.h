@@ -77,6 +77,7 @@ typedef struct
 {
   gssize          done;     /* bytes read; -1 when none could be */
   int             errsv;    /* why fewer than asked for */
+  double          seconds;  /* how long this read itself took */
   const guint8   *data;     /* what was read, until the next read */
   gboolean        intact;   /* something came back, every sector as written */
   CmVerifyCounts  counts;   /* of the whole sectors that came back */

@@ -112,7 +112,10 @@ take_chunk (CmVerifyRun        *run,
         name_bad_sectors (run, c->data, done, base + pos);
       run->read_mark = g_get_monotonic_time ();
       seconds = (run->read_mark - from) / (double) G_USEC_PER_SEC;
-      cm_verify_run_account (run, run->read_points, base + pos, done, seconds);
+      /* The chart's point is the card's own speed at this place: the
+       * time this chunk's read took, not the time between two chunks
+       * (which holds the next one's read, ahead, and none for the last). */
+      cm_verify_run_account (run, run->read_points, base + pos, done, c->seconds);
       run->read_seconds += seconds;
       run->read_bytes += done;
       run->cur_offset = pos + done;
