@@ -297,6 +297,11 @@ can_check_capacity (CmCardPage  *self,
     *why_not = _("This disk holds the running system, so it is never written to.");
   else if (cm_card_item_get_mounted (item))
     *why_not = _("The card is mounted. Eject it in Files (keep it in the reader) to check it.");
+  /* Any card coming or going fills the row again: a card that another
+   * check holds stays refused until that check ends. */
+  else if (cm_verify_row_get_busy (CM_VERIFY_ROW (self->verify_row)) ||
+           (self->wear_row != NULL && cm_wear_row_get_busy (CM_WEAR_ROW (self->wear_row))))
+    *why_not = _("Another check of this card is running. Wait for it to end, or stop it.");
   else
     return TRUE;
 
@@ -842,7 +847,6 @@ cm_card_page_new (CmCardItem *item)
   fill_identity (self);
   fill_classes (self);
   fill_methods (self);
-  fill_capacity (self);
   self->verify_row = cm_verify_row_new (item);
   adw_preferences_group_add (self->capacity_group, self->verify_row);
   g_signal_connect_object (self->verify_row, "notify::busy", G_CALLBACK (row_busy_cb), self, G_CONNECT_SWAPPED);
@@ -851,6 +855,7 @@ cm_card_page_new (CmCardItem *item)
   adw_preferences_group_add (self->capacity_group, self->wear_row);
   g_signal_connect_object (self->wear_row, "notify::busy", G_CALLBACK (row_busy_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->wear_row, "show-result", G_CALLBACK (row_show_result_cb), self, G_CONNECT_SWAPPED);
+  fill_capacity (self);
   update_method_warning (self);
 
   return self;
