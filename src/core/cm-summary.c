@@ -498,6 +498,9 @@ cm_summary_dup_card_title (CmResult *result)
    * check, or what a full verify of the whole device went through. */
   if (size == 0)
     size = cm_result_get_device_bytes (result);
+  /* A wear test writes the whole card every round. */
+  if (size == 0 && cm_result_get_endurance (result) != NULL && cm_result_get_endurance (result)->rounds->len > 0)
+    size = g_array_index (cm_result_get_endurance (result)->rounds, CmWearRound, 0).sectors * 512;
   if (size == 0 && cm_result_get_capacity (result) != NULL)
     size = cm_result_get_capacity (result)->reported_bytes;
   if (size == 0 && cm_result_get_verify (result) != NULL &&
