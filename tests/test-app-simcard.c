@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "cm-application.h"
+#include "cm-job-list.h"
 #include "cm-backend.h"
 #include "cm-card-item.h"
 #include "cm-card-list-page.h"
@@ -2416,7 +2417,7 @@ test_two_cards (Fixture       *f,
   page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
   g_assert_true (cm_card_page_set_method (page, CM_METHOD_RAW_READ));
   start (f, "slow");
-  bench = g_object_ref (cm_application_lookup_job (f->app, cm_card_page_get_item (page)));
+  bench = g_object_ref (cm_job_list_lookup (cm_job_list_get_default (), cm_card_page_get_item (page)));
   g_assert_cmpstr (cm_job_get_kind (bench), ==, "bench");
   g_assert_true (cm_test_wait_for (has_samples, f, 30));
   if (!cm_job_is_active (verify))
@@ -2897,7 +2898,7 @@ test_cli_refused (Fixture       *f,
 
   /* A second job on the card in this process: core's refusal. */
   second = cm_job_new ("capacity", card_get (f, "SIMCARD_DEV"));
-  cm_application_start_job (f->app, second);
+  cm_job_list_start (cm_job_list_get_default (), second);
   g_assert_true (cm_test_wait_for (job_ended, second, 10));
   refusal = cm_job_get_error (second);
   g_assert_error ((GError *) refusal, CM_CARD_LOCK_ERROR, CM_CARD_LOCK_ERROR_BUSY);

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "cm-application.h"
+#include "cm-job-list.h"
 #include "cm-backend.h"
 #include "cm-card-item.h"
 #include "cm-card-list-page.h"
@@ -511,7 +512,7 @@ test_again_busy (Fixture       *f,
    * Cards does, while the result stays on screen. */
   cm_bench_set_test_plan ("slow");
   other = cm_backend_new_job ("bench", G_LIST_MODEL (store), card, CM_METHOD_FILE);
-  cm_application_start_job (f->app, other);
+  cm_job_list_start (cm_job_list_get_default (), other);
   g_assert_true (cm_test_wait_for (has_again_reason, f->window, 10));
   g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "result");
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (f->app), "start-test"));

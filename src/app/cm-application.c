@@ -4,13 +4,9 @@
  *
  * The application: one window, the actions scripts can call over D-Bus
  * (gapplication action io.github.cardmark.CardMark start-test), and the
- * card jobs. Every job (a benchmark, a capacity check, a verify) is
- * started here and kept in one list until it ends, whichever page
- * started it: pages and rows only watch a job, so a job goes on when its
- * page is left and is found again when the page is opened again. While
- * any job runs the computer is kept awake and the application is held,
- * so that quitting waits for a job to put the card's data back or save
- * its state.
+ * watch over the card jobs (cm-job-list.c): while any job runs the
+ * computer is kept awake and the application is held, so that quitting
+ * waits for a job to put the card's data back or save its state.
  */
 
 #include "config.h"
@@ -20,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cm-job-list.h"
 #include "cm-window.h"
 
 #include "cm-application.h"
@@ -28,7 +25,7 @@ struct _CmApplication
 {
   AdwApplication parent_instance;
 
-  GListStore    *jobs;            /* CmJob, each until it ends */
+  CmJobList     *jobs;            /* the process's, watched */
   guint          inhibit_cookie;
   gboolean       inhibiting;      /* asked, whether or not a session manager answered */
 };
@@ -223,6 +220,8 @@ cm_application_dispose (GObject *object)
 {
   CmApplication *self = CM_APPLICATION (object);
 
+  if (self->jobs != NULL)
+    g_signal_handlers_disconnect_by_data (self->jobs, self);
   g_clear_object (&self->jobs);
 
   G_OBJECT_CLASS (cm_application_parent_class)->dispose (object);
@@ -242,10 +241,17 @@ cm_application_class_init (CmApplicationClass *klass)
   gtk_app_class->window_added = cm_application_window_added;
 }
 
+static void job_started_cb (CmApplication *self,
+                            CmJob         *job);
+static void job_ended_cb   (CmApplication *self,
+                            CmJob         *job);
+
 static void
 cm_application_init (CmApplication *self)
 {
-  self->jobs = g_list_store_new (CM_TYPE_JOB);
+  self->jobs = g_object_ref (cm_job_list_get_default ());
+  g_signal_connect_swapped (self->jobs, "job-started", G_CALLBACK (job_started_cb), self);
+  g_signal_connect_swapped (self->jobs, "job-ended", G_CALLBACK (job_ended_cb), self);
 }
 
 CmApplication *
@@ -258,34 +264,30 @@ cm_application_new (GApplicationFlags flags)
                        NULL);
 }
 
-/* The jobs. */
+/* The jobs: the list's (cm-job-list.c), watched here. */
 
-/* The jobs that run, in the order they started: a CmJob each, from its
- * start until it ends (then it leaves the list). */
 GListModel *
 cm_application_get_jobs (CmApplication *self)
 {
   g_return_val_if_fail (CM_IS_APPLICATION (self), NULL);
-  return G_LIST_MODEL (self->jobs);
+
+  return cm_job_list_get_model (self->jobs);
 }
 
-/* Whether any job runs. */
 gboolean
 cm_application_get_busy (CmApplication *self)
 {
-  guint n;
-
   g_return_val_if_fail (CM_IS_APPLICATION (self), FALSE);
 
-  n = g_list_model_get_n_items (G_LIST_MODEL (self->jobs));
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr(CmJob) job = g_list_model_get_item (G_LIST_MODEL (self->jobs), i);
+  return cm_job_list_get_busy (self->jobs);
+}
 
-      if (cm_job_is_active (job))
-        return TRUE;
-    }
-  return FALSE;
+void
+cm_application_cancel_jobs (CmApplication *self)
+{
+  g_return_if_fail (CM_IS_APPLICATION (self));
+
+  cm_job_list_cancel_all (self->jobs);
 }
 
 /* Whether the application asked the session to stay awake (the cookie
@@ -301,7 +303,7 @@ cm_application_get_inhibiting (CmApplication *self)
 static void
 update_inhibit (CmApplication *self)
 {
-  gboolean busy = cm_application_get_busy (self);
+  gboolean busy = cm_job_list_get_busy (self->jobs);
 
   if (busy == self->inhibiting)
     return;
@@ -319,114 +321,20 @@ update_inhibit (CmApplication *self)
     }
 }
 
+/* Each job holds the application, so that quitting waits for it to put
+ * the card's data back or save its state. */
 static void
-job_done_cb (GObject      *object,
-             GAsyncResult *res,
-             gpointer      user_data)
+job_started_cb (CmApplication *self,
+                CmJob         *job)
 {
-  g_autoptr(CmApplication) self = user_data;
-  g_autoptr(CmResult) result = NULL;
-  guint position;
+  g_application_hold (G_APPLICATION (self));
+  update_inhibit (self);
+}
 
-  /* Whoever started the job watches its state; its result and error stay
-   * on the job. */
-  result = cm_job_run_finish (CM_JOB (object), res, NULL);
-  if (self->jobs != NULL && g_list_store_find (self->jobs, object, &position))
-    g_list_store_remove (self->jobs, position);
+static void
+job_ended_cb (CmApplication *self,
+              CmJob         *job)
+{
   update_inhibit (self);
   g_application_release (G_APPLICATION (self));
-}
-
-/**
- * cm_application_start_job:
- * @job: a job not started yet
- *
- * Keeps @job in the list and runs it with its own cancellable. Watch its
- * "state" for the end: the job is still in the list when it changes, and
- * leaves it right after. A second job on a card refuses to start, with
- * the lock's sentence as its error.
- */
-void
-cm_application_start_job (CmApplication *self,
-                          CmJob         *job)
-{
-  g_return_if_fail (CM_IS_APPLICATION (self));
-  g_return_if_fail (CM_IS_JOB (job));
-  g_return_if_fail (cm_job_get_state (job) == CM_JOB_STATE_WAITING);
-
-  g_application_hold (G_APPLICATION (self));
-  g_list_store_append (self->jobs, job);
-  update_inhibit (self);
-  cm_job_run_async (job, NULL, job_done_cb, g_object_ref (self));
-}
-
-/* Starts @job in the application of @widget's window; a widget that is
- * in none (a page made by a test) runs it by itself. */
-void
-cm_application_start_job_from_widget (GtkWidget *widget,
-                                      CmJob     *job)
-{
-  GtkRoot *root = gtk_widget_get_root (widget);
-  GtkApplication *app = GTK_IS_WINDOW (root) ? gtk_window_get_application (GTK_WINDOW (root)) : NULL;
-
-  if (CM_IS_APPLICATION (app))
-    cm_application_start_job (CM_APPLICATION (app), job);
-  else
-    cm_job_run_async (job, NULL, NULL, NULL);
-}
-
-/* Whether @job works on @item's card: its device, its folder. */
-gboolean
-cm_application_job_is_for_item (CmJob      *job,
-                                CmCardItem *item)
-{
-  const char *target = cm_job_get_target (job);
-  CmDevice *device = cm_job_get_device (job);
-  const char *names[] = { cm_card_item_get_device (item), cm_card_item_get_file_folder (item),
-                          cm_card_item_get_mount_point (item) };
-
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    if (names[i] != NULL && (g_strcmp0 (target, names[i]) == 0 ||
-                             (device != NULL && g_strcmp0 (cm_device_get_device (device), names[i]) == 0)))
-      return TRUE;
-  return FALSE;
-}
-
-/* The job that runs on @item's card (its device or its folder), or NULL. */
-CmJob *
-cm_application_lookup_job (CmApplication *self,
-                           CmCardItem    *item)
-{
-  guint n;
-
-  g_return_val_if_fail (CM_IS_APPLICATION (self), NULL);
-  g_return_val_if_fail (CM_IS_CARD_ITEM (item), NULL);
-
-  n = g_list_model_get_n_items (G_LIST_MODEL (self->jobs));
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr(CmJob) job = g_list_model_get_item (G_LIST_MODEL (self->jobs), i);
-
-      if (cm_job_is_active (job) && cm_application_job_is_for_item (job, item))
-        return job;  /* the list keeps its reference */
-    }
-  return NULL;
-}
-
-/* Stops every job; each ends in its own time (a verify saves its state,
- * a capacity check puts the card's data back). */
-void
-cm_application_cancel_jobs (CmApplication *self)
-{
-  guint n;
-
-  g_return_if_fail (CM_IS_APPLICATION (self));
-
-  n = g_list_model_get_n_items (G_LIST_MODEL (self->jobs));
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr(CmJob) job = g_list_model_get_item (G_LIST_MODEL (self->jobs), i);
-
-      cm_job_cancel (job);
-    }
 }

@@ -15,7 +15,7 @@
 #include <adwaita.h>
 #include <glib/gi18n-lib.h>
 
-#include "cm-application.h"
+#include "cm-job-list.h"
 #include "cm-card-item.h"
 #include "cm-summary.h"
 
@@ -212,7 +212,7 @@ follow_job (CmCardListPage *self,
     {
       g_autoptr(CmJob) other = g_list_model_get_item (self->jobs, i);
 
-      if (cm_job_is_active (other) && cm_application_job_is_for_item (other, item))
+      if (cm_job_is_active (other) && cm_job_is_for_item (other, item))
         job = other;  /* the list keeps its reference */
     }
 

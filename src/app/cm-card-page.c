@@ -15,7 +15,7 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
-#include "cm-application.h"
+#include "cm-job-list.h"
 #include "cm-capacity-probe.h"
 #include "cm-chart-view.h"
 #include "cm-history.h"
@@ -466,7 +466,7 @@ start_probe (CmCardPage *self)
   cm_job_set_history (job, history);
   g_clear_pointer (&self->capacity_outcome, g_free);
   follow_capacity_job (self, job);
-  cm_application_start_job_from_widget (GTK_WIDGET (self), job);
+  cm_job_list_start (cm_job_list_get_default (), job);
 }
 
 static void
@@ -605,6 +605,15 @@ cm_card_page_follow_job (CmCardPage *self,
     cm_verify_row_follow_job (CM_VERIFY_ROW (self->verify_row), job);
   else if (g_str_equal (cm_job_get_kind (job), "wear"))
     cm_wear_row_follow_job (CM_WEAR_ROW (self->wear_row), job);
+}
+
+/* The brand picked here titles the card in History, whichever row
+ * starts its job. */
+static void
+row_prepare_job_cb (CmCardPage *self,
+                    CmJob      *job)
+{
+  cm_job_set_brand (job, cm_card_page_get_brand (self));
 }
 
 /* A verify or a wear test started or ended: one job on a card at a time. */
@@ -851,6 +860,7 @@ cm_card_page_new (CmCardItem *item)
   adw_preferences_group_add (self->capacity_group, self->verify_row);
   g_signal_connect_object (self->verify_row, "notify::busy", G_CALLBACK (row_busy_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->verify_row, "show-result", G_CALLBACK (row_show_result_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->verify_row, "prepare-job", G_CALLBACK (row_prepare_job_cb), self, G_CONNECT_SWAPPED);
   self->wear_row = cm_wear_row_new (item);
   adw_preferences_group_add (self->capacity_group, self->wear_row);
   g_signal_connect_object (self->wear_row, "notify::busy", G_CALLBACK (row_busy_cb), self, G_CONNECT_SWAPPED);

@@ -20,9 +20,8 @@
 #include <glib/gi18n-lib.h>
 #include <unistd.h>
 
-#include "cm-application.h"
+#include "cm-job-list.h"
 #include "cm-backend.h"
-#include "cm-card-page.h"
 #include "cm-history.h"
 #include "cm-summary.h"
 #include "cm-toast.h"
@@ -57,6 +56,7 @@ static GParamSpec *properties[N_PROPS];
 
 enum {
   SIGNAL_SHOW_RESULT,
+  SIGNAL_PREPARE_JOB,
   N_SIGNALS
 };
 
@@ -234,21 +234,18 @@ start (CmVerifyRow *self,
   const char *path = choose_path (self, &device, &why_not);
   g_autoptr(CmJob) job = NULL;
   g_autoptr(CmHistory) history = NULL;
-  GtkWidget *page;
 
   if (path == NULL)
     return;
   history = cm_history_new_default ();
   job = cm_backend_new_job ("verify", NULL, self->item, CM_METHOD_FILE);
   cm_job_set_name (job, cm_card_item_get_name (self->item));
-  /* The brand picked on the card's page titles the card in History. */
-  page = gtk_widget_get_ancestor (GTK_WIDGET (self), CM_TYPE_CARD_PAGE);
-  if (page != NULL)
-    cm_job_set_brand (job, cm_card_page_get_brand (CM_CARD_PAGE (page)));
+  /* The page it is on sets what it knows of the card (its brand). */
+  g_signal_emit (self, signals[SIGNAL_PREPARE_JOB], 0, job);
   cm_job_set_verify_flags (job, (carry_on ? CM_VERIFY_FLAGS_CARRY_ON : 0) | (device ? CM_VERIFY_FLAGS_DESTROY_DATA : 0));
   cm_job_set_history (job, history);
   cm_verify_row_follow_job (self, job);
-  cm_application_start_job_from_widget (GTK_WIDGET (self), job);
+  cm_job_list_start (cm_job_list_get_default (), job);
 }
 
 static void
@@ -502,6 +499,10 @@ cm_verify_row_class_init (CmVerifyRowClass *klass)
   signals[SIGNAL_SHOW_RESULT] =
     g_signal_new ("show-result", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, CM_TYPE_RESULT);
+  /* A job is about to start: its page may set what it knows of the card. */
+  signals[SIGNAL_PREPARE_JOB] =
+    g_signal_new ("prepare-job", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, CM_TYPE_JOB);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/cardmark/CardMark/ui/cm-verify-row.ui");
   gtk_widget_class_bind_template_child (widget_class, CmVerifyRow, spinner);

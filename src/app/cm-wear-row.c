@@ -17,7 +17,7 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "cm-application.h"
+#include "cm-job-list.h"
 #include "cm-backend.h"
 #include "cm-history.h"
 #include "cm-maker-form.h"
@@ -222,7 +222,7 @@ start (CmWearRow *self,
   cm_job_set_wear_maker_bytes (job, maker_bytes);
   cm_job_set_history (job, history);
   cm_wear_row_follow_job (self, job);
-  cm_application_start_job_from_widget (GTK_WIDGET (self), job);
+  cm_job_list_start (cm_job_list_get_default (), job);
 }
 
 static void

@@ -12,7 +12,7 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "cm-application.h"
+#include "cm-job-list.h"
 #include "cm-backend.h"
 #include "cm-maker-form.h"
 #include "cm-summary.h"
@@ -20,21 +20,11 @@
 
 #include "cm-window-private.h"
 
-/* The application's jobs, when the window has a CmApplication. */
-CmApplication *
-_cm_window_get_app (CmWindow *self)
-{
-  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
-
-  return CM_IS_APPLICATION (app) ? CM_APPLICATION (app) : NULL;
-}
-
 /* The job of the page on screen: the benchmark its run page follows, or
  * the one running on the card whose page, result or error shows. */
 CmJob *
 _cm_window_get_shown_job (CmWindow *self)
 {
-  CmApplication *app = _cm_window_get_app (self);
   CmJob *job = NULL;
 
   switch (_cm_window_get_visible_page (self))
@@ -46,8 +36,7 @@ _cm_window_get_shown_job (CmWindow *self)
     case CM_WINDOW_PAGE_RESULT:
     case CM_WINDOW_PAGE_ERROR:
       if (self->card_page != NULL)
-        job = app != NULL ? cm_application_lookup_job (app, cm_card_page_get_item (self->card_page))
-                          : cm_card_page_get_job (self->card_page);
+        job = cm_job_list_lookup (cm_job_list_get_default (), cm_card_page_get_item (self->card_page));
       break;
     case CM_WINDOW_PAGE_CARDS:
     case CM_WINDOW_PAGE_HISTORY:
@@ -66,13 +55,11 @@ _cm_window_get_shown_job (CmWindow *self)
 static char *
 dup_again_reason (CmWindow *self)
 {
-  CmApplication *app = _cm_window_get_app (self);
   CmJob *job;
 
   if (self->card_page == NULL)
     return g_strdup (_("The card is no longer connected."));
-  job = app != NULL ? cm_application_lookup_job (app, cm_card_page_get_item (self->card_page))
-                    : cm_card_page_get_job (self->card_page);
+  job = cm_job_list_lookup (cm_job_list_get_default (), cm_card_page_get_item (self->card_page));
   if (job != NULL && cm_job_is_active (job))
     return cm_job_dup_busy_text (job);
   return NULL;
@@ -234,7 +221,6 @@ static void
 really_start (CmWindow *self)
 {
   CmCardPage *page = self->card_page;
-  CmApplication *app = _cm_window_get_app (self);
   g_auto(GStrv) claims = NULL;
 
   g_assert (page != NULL);
@@ -258,10 +244,7 @@ really_start (CmWindow *self)
   g_signal_connect_object (self->job, "notify::state", G_CALLBACK (bench_state_cb), self, G_CONNECT_SWAPPED);
   _cm_window_actions_update (self);
 
-  if (app != NULL)
-    cm_application_start_job (app, self->job);
-  else
-    cm_job_run_async (self->job, NULL, NULL, NULL);
+  cm_job_list_start (cm_job_list_get_default (), self->job);
   _cm_window_actions_update (self);
 }
 
@@ -271,13 +254,8 @@ static void
 start_item_job (CmWindow *self,
                 CmJob    *job)
 {
-  CmApplication *app = _cm_window_get_app (self);
-
   cm_job_set_history (job, self->history);
-  if (app != NULL)
-    cm_application_start_job (app, job);
-  else
-    cm_job_run_async (job, NULL, NULL, NULL);
+  cm_job_list_start (cm_job_list_get_default (), job);
 }
 
 /* Whether the card runs a job of its own already, which it keeps. */
@@ -285,9 +263,7 @@ static gboolean
 item_is_busy (CmWindow   *self,
               CmCardItem *item)
 {
-  CmApplication *app = _cm_window_get_app (self);
-
-  return app != NULL && cm_application_lookup_job (app, item) != NULL;
+  return cm_job_list_lookup (cm_job_list_get_default (), item) != NULL;
 }
 
 /* "Test N Cards" in the card list: a benchmark on each card at once, by

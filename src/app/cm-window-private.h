@@ -8,7 +8,7 @@
 
 #pragma once
 
-#include "cm-application.h"
+#include "cm-job-list.h"
 #include "cm-card-list-page.h"
 #include "cm-card-page.h"
 #include "cm-history-page.h"
@@ -100,7 +100,6 @@ void          _cm_window_set_run_state      (CmWindow     *self,
 void          _cm_window_class_actions_init (CmWindowClass *klass);
 void          _cm_window_actions_init       (CmWindow      *self);
 void          _cm_window_actions_update     (CmWindow      *self);
-CmApplication *_cm_window_get_app           (CmWindow      *self);
 CmJob        *_cm_window_get_shown_job      (CmWindow      *self);
 void          _cm_window_cancel_bench       (CmWindow      *self);
 void          _cm_window_test_items         (CmWindow      *self,

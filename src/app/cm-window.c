@@ -259,8 +259,7 @@ open_item (CmWindow   *self,
            CmCardItem *item)
 {
   CmCardPage *page;
-  CmApplication *app = _cm_window_get_app (self);
-  CmJob *job = app != NULL ? cm_application_lookup_job (app, item) : NULL;
+  CmJob *job = cm_job_list_lookup (cm_job_list_get_default (), item);
 
   /* The card whose benchmark runs: its run page again. */
   if (job != NULL && job == self->job && self->run_page != NULL)
@@ -562,7 +561,7 @@ static gboolean
 cm_window_close_request (GtkWindow *window)
 {
   CmWindow *self = CM_WINDOW (window);
-  CmApplication *app = _cm_window_get_app (self);
+  CmJobList *jobs = cm_job_list_get_default ();
   int width, height;
 
   gtk_window_get_default_size (window, &width, &height);
@@ -571,7 +570,7 @@ cm_window_close_request (GtkWindow *window)
   g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
 
   /* A job runs: stopping throws away what it measured, so it is asked. */
-  if (!self->close_confirmed && app != NULL && cm_application_get_busy (app))
+  if (!self->close_confirmed && cm_job_list_get_busy (jobs))
     {
       ask_close (self);
       return TRUE;
@@ -580,8 +579,7 @@ cm_window_close_request (GtkWindow *window)
   /* Stopping cancels every job; each holds the application until it
    * has put the card's data back or saved its state. */
   _cm_window_cancel_bench (self);
-  if (app != NULL)
-    cm_application_cancel_jobs (app);
+  cm_job_list_cancel_all (jobs);
 
   return GTK_WINDOW_CLASS (cm_window_parent_class)->close_request (window);
 }
@@ -594,8 +592,7 @@ cm_window_dispose (GObject *object)
   /* The window goes: its jobs stop (they hold the application until they
    * have ended). */
   _cm_window_cancel_bench (self);
-  if (_cm_window_get_app (self) != NULL)
-    cm_application_cancel_jobs (_cm_window_get_app (self));
+  cm_job_list_cancel_all (cm_job_list_get_default ());
   if (self->job != NULL)
     g_signal_handlers_disconnect_by_data (self->job, self);
   g_clear_object (&self->job);
@@ -650,11 +647,9 @@ cm_window_get_property (GObject    *object,
 static void
 application_changed_cb (CmWindow *self)
 {
-  CmApplication *app = _cm_window_get_app (self);
-
-  if (app == NULL || self->jobs != NULL)
+  if (self->jobs != NULL)
     return;
-  self->jobs = g_object_ref (cm_application_get_jobs (app));
+  self->jobs = g_object_ref (cm_job_list_get_model (cm_job_list_get_default ()));
   g_signal_connect_object (self->jobs, "items-changed",
                            G_CALLBACK (_cm_window_actions_update), self, G_CONNECT_SWAPPED);
   cm_card_list_page_set_jobs (self->card_list_page, self->jobs);
