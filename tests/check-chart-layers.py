@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# check-chart-layers.py SRC_CHARTS_DIR [SRC_CORE_DIR]
+# check-chart-layers.py SRC_CHARTS_DIR [SRC_CORE_DIR [SRC_APP_DIR…]]
 # check-chart-layers.py --self-test
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -17,7 +17,9 @@
 # same goes for calls: a file calls functions of its own layer or a lower
 # one, and no two files call each other, directly or round a longer loop
 # (STYLE.md: split files do not call each other back and forth). With
-# SRC_CORE_DIR, the files of src/core are held to the last rule too.
+# SRC_CORE_DIR, the files of src/core are held to the last rule too, and
+# so are those of each further folder (src/app: the window, its pages and
+# actions, the rows and the job list call down, never round a circle).
 #
 # Calls are found by a plain scan of the C text, without a preprocessor:
 # comments, strings and preprocessor lines are blanked; a definition is a
@@ -227,7 +229,7 @@ def describe_cycle(graph, members, verb):
     return f'{verb} cycle: ' + ', '.join(steps)
 
 
-def check(charts_dir, core_dir=None):
+def check(charts_dir, core_dir=None, *more_dirs):
     files = sorted(f for f in os.listdir(charts_dir)
                    if f.startswith('cm-chart') and
                    (f.endswith('.c') or f.endswith('.h') or f.endswith('.h.in')))
@@ -271,11 +273,13 @@ def check(charts_dir, core_dir=None):
     results.append(([describe_cycle(calls, c, 'call') for c in find_cycles(calls)],
                      'no call cycle between chart files'))
 
-    if core_dir is not None:
-        core_files = sorted(f for f in os.listdir(core_dir) if f.endswith('.c'))
-        core_calls = call_graph(core_dir, core_files)
-        results.append(([describe_cycle(core_calls, c, 'call') for c in find_cycles(core_calls)],
-                         f'no call cycle between the {len(core_files)} core files'))
+    for folder, what in [(core_dir, 'core')] + [(d, os.path.basename(os.path.normpath(d))) for d in more_dirs]:
+        if folder is None:
+            continue
+        folder_files = sorted(f for f in os.listdir(folder) if f.endswith('.c'))
+        folder_calls = call_graph(folder, folder_files)
+        results.append(([describe_cycle(folder_calls, c, 'call') for c in find_cycles(folder_calls)],
+                         f'no call cycle between the {len(folder_files)} {what} files'))
 
     print(f'1..{len(results)}')
     for number, (problems, title) in enumerate(results, 1):
@@ -353,7 +357,7 @@ def self_test():
 def main():
     if sys.argv[1:] == ['--self-test']:
         return self_test()
-    return check(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else None)
+    return check(*sys.argv[1:])
 
 
 if __name__ == '__main__':

@@ -588,6 +588,32 @@ cm_card_page_get_job (CmCardPage *self)
   return NULL;
 }
 
+/* The row of each kind of job a card's page shows, one line a kind. */
+static void
+follow_verify_job (CmCardPage *self,
+                   CmJob      *job)
+{
+  cm_verify_row_follow_job (CM_VERIFY_ROW (self->verify_row), job);
+}
+
+static void
+follow_wear_job (CmCardPage *self,
+                 CmJob      *job)
+{
+  cm_wear_row_follow_job (CM_WEAR_ROW (self->wear_row), job);
+}
+
+static const struct
+{
+  const char *kind;
+  void      (*follow) (CmCardPage *self,
+                       CmJob      *job);
+} kind_rows[] = {
+  { "capacity", follow_capacity_job },
+  { "verify", follow_verify_job },
+  { "wear", follow_wear_job },
+};
+
 /* Shows @job, one that runs on the page's card, started by an earlier
  * page of the same card. */
 void
@@ -599,12 +625,9 @@ cm_card_page_follow_job (CmCardPage *self,
 
   if (!cm_job_is_active (job) || cm_card_page_get_job (self) != NULL)
     return;
-  if (g_str_equal (cm_job_get_kind (job), "capacity"))
-    follow_capacity_job (self, job);
-  else if (g_str_equal (cm_job_get_kind (job), "verify"))
-    cm_verify_row_follow_job (CM_VERIFY_ROW (self->verify_row), job);
-  else if (g_str_equal (cm_job_get_kind (job), "wear"))
-    cm_wear_row_follow_job (CM_WEAR_ROW (self->wear_row), job);
+  for (guint i = 0; i < G_N_ELEMENTS (kind_rows); i++)
+    if (g_str_equal (cm_job_get_kind (job), kind_rows[i].kind))
+      kind_rows[i].follow (self, job);
 }
 
 /* The brand picked here titles the card in History, whichever row

@@ -77,7 +77,7 @@ G_DEFINE_FINAL_TYPE (CmHistoryPage, cm_history_page, GTK_TYPE_BOX)
 static gboolean
 is_bench (CmResult *result)
 {
-  return g_strcmp0 (cm_result_get_kind (result), "bench") == 0;
+  return cm_job_kind_measures_speed (cm_result_get_kind (result));
 }
 
 /* "3 Dec 2026, 09:40 · Benchmark · Meets U3 and A1", "… · Full verify ·

@@ -37,7 +37,6 @@ cm_outcome_badge_new (const CmOutcome *outcome)
   GtkWidget *badge = gtk_label_new (NULL);
 
   gtk_widget_set_valign (badge, GTK_ALIGN_CENTER);
-  gtk_label_set_ellipsize (GTK_LABEL (badge), PANGO_ELLIPSIZE_END);
   cm_outcome_badge_update (badge, outcome);
   return badge;
 }

@@ -688,6 +688,34 @@ cm_result_page_init (CmResultPage *self)
   gtk_widget_set_focusable (GTK_WIDGET (self->summary_label), FALSE);
 }
 
+/* The page's part of each kind: one line a kind; a kind without one (a
+ * benchmark, or one from a newer CardMark) shows its classes, its tests
+ * and its charts. */
+static const struct
+{
+  const char *kind;
+  void      (*fill) (CmResultPage *self);
+} kind_parts[] = {
+  { "verify", fill_verify },
+  { "capacity", fill_capacity },
+  { "wear", fill_wear },
+};
+
+static void
+fill_kind (CmResultPage *self,
+           const char   *kind)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (kind_parts); i++)
+    if (g_strcmp0 (kind, kind_parts[i].kind) == 0)
+      {
+        kind_parts[i].fill (self);
+        return;
+      }
+  fill_claims (self);
+  fill_details (self);
+  fill_charts (self);
+}
+
 CmResultPage *
 cm_result_page_new (CmResult *result)
 {
@@ -711,18 +739,7 @@ cm_result_page_new (CmResult *result)
   gtk_label_set_label (self->summary_label, sentence);
 
   fill_headline (self);
-  if (g_strcmp0 (kind, "verify") == 0)
-    fill_verify (self);
-  else if (g_strcmp0 (kind, "capacity") == 0)
-    fill_capacity (self);
-  else if (g_strcmp0 (kind, "wear") == 0)
-    fill_wear (self);
-  else
-    {
-      fill_claims (self);
-      fill_details (self);
-      fill_charts (self);
-    }
+  fill_kind (self, kind);
   fill_notes (self);
   fill_export_menu (self);
 

@@ -677,8 +677,9 @@ folder_chosen_cb (CmWindow             *self,
     {
       file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
       path = file != NULL ? g_file_get_path (file) : NULL;
+      /* The window's own action (cm-window.c), as a drop or a script. */
       if (path != NULL)
-        cm_window_open_path (self, path);
+        gtk_widget_activate_action (GTK_WIDGET (self), "win.open-path", "s", path);
       else
         cm_toast_show (GTK_WIDGET (self->toast_overlay), _("That folder is not on a local disk. Pick a folder on the card itself."));
     }

@@ -75,7 +75,13 @@ struct _CmWindow
   CmWindowPage          before_history;  /* the page History was opened from */
 };
 
-/* cm-window.c: navigation. */
+/* cm-window-pages.c: navigation. */
+const char   *_cm_window_page_name          (CmWindowPage  page);
+GtkWidget    *_cm_window_page_widget        (CmWindow     *self,
+                                             CmWindowPage  page);
+void          _cm_window_replace_page       (CmWindow     *self,
+                                             CmWindowPage  page,
+                                             GtkWidget    *widget);
 CmWindowPage  _cm_window_get_visible_page   (CmWindow     *self);
 CmResult     *_cm_window_get_visible_result (CmWindow     *self);
 void          _cm_window_show_page          (CmWindow     *self,

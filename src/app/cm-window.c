@@ -35,211 +35,6 @@ static GParamSpec *properties[N_PROPS];
 
 /* The pages. */
 
-/* A page's name in the stack, which cm_window_get_page_name() and
- * cm_window_get_page() give to tests. */
-static const char *
-page_name (CmWindowPage page)
-{
-  switch (page)
-    {
-    case CM_WINDOW_PAGE_CARDS:
-      return "cards";
-    case CM_WINDOW_PAGE_CARD:
-      return "card";
-    case CM_WINDOW_PAGE_RUN:
-      return "run";
-    case CM_WINDOW_PAGE_RESULT:
-      return "result";
-    case CM_WINDOW_PAGE_ERROR:
-      return "error";
-    case CM_WINDOW_PAGE_HISTORY:
-      return "history";
-    case CM_WINDOW_PAGE_SAVED:
-      return "saved";
-    case CM_WINDOW_N_PAGES:
-    default:
-      g_assert_not_reached ();
-    }
-}
-
-static GtkWidget *
-page_widget (CmWindow     *self,
-             CmWindowPage  page)
-{
-  switch (page)
-    {
-    case CM_WINDOW_PAGE_CARDS:
-      return GTK_WIDGET (self->card_list_page);
-    case CM_WINDOW_PAGE_CARD:
-      return GTK_WIDGET (self->card_page);
-    case CM_WINDOW_PAGE_RUN:
-      return GTK_WIDGET (self->run_page);
-    case CM_WINDOW_PAGE_RESULT:
-      return GTK_WIDGET (self->result_page);
-    case CM_WINDOW_PAGE_ERROR:
-      return GTK_WIDGET (self->error_page);
-    case CM_WINDOW_PAGE_HISTORY:
-      return GTK_WIDGET (self->history_page);
-    case CM_WINDOW_PAGE_SAVED:
-      return GTK_WIDGET (self->saved_page);
-    case CM_WINDOW_N_PAGES:
-    default:
-      g_assert_not_reached ();
-    }
-}
-
-static void
-set_page_widget (CmWindow     *self,
-                 CmWindowPage  page,
-                 GtkWidget    *widget)
-{
-  switch (page)
-    {
-    case CM_WINDOW_PAGE_CARD:
-      self->card_page = widget != NULL ? CM_CARD_PAGE (widget) : NULL;
-      break;
-    case CM_WINDOW_PAGE_RUN:
-      self->run_page = widget != NULL ? CM_RUN_PAGE (widget) : NULL;
-      break;
-    case CM_WINDOW_PAGE_RESULT:
-      self->result_page = widget != NULL ? CM_RESULT_PAGE (widget) : NULL;
-      break;
-    case CM_WINDOW_PAGE_HISTORY:
-      self->history_page = widget != NULL ? CM_HISTORY_PAGE (widget) : NULL;
-      break;
-    case CM_WINDOW_PAGE_SAVED:
-      self->saved_page = widget != NULL ? CM_RESULT_PAGE (widget) : NULL;
-      break;
-    case CM_WINDOW_PAGE_CARDS:
-    case CM_WINDOW_PAGE_ERROR:
-    case CM_WINDOW_N_PAGES:
-    default:
-      g_assert_not_reached ();  /* the template's pages stay */
-    }
-}
-
-/* Puts @widget in the stack in place of the page of its kind, if any.
- * The field is cleared first: removing the page on screen makes the
- * stack show another, and the title looks at the fields meanwhile. */
-static void
-replace_page (CmWindow     *self,
-              CmWindowPage  page,
-              GtkWidget    *widget)
-{
-  GtkWidget *old = page_widget (self, page);
-
-  g_assert (widget != NULL);
-
-  if (old == widget)
-    return;
-
-  set_page_widget (self, page, NULL);
-  if (old != NULL)
-    gtk_stack_remove (self->stack, old);
-  gtk_stack_add_named (self->stack, widget, page_name (page));
-  set_page_widget (self, page, widget);
-  cm_accessible_fix_mnemonics (widget);
-}
-
-CmWindowPage
-_cm_window_get_visible_page (CmWindow *self)
-{
-  GtkWidget *visible = gtk_stack_get_visible_child (self->stack);
-
-  for (CmWindowPage page = 0; page < CM_WINDOW_N_PAGES; page++)
-    if (visible != NULL && page_widget (self, page) == visible)
-      return page;
-
-  return CM_WINDOW_PAGE_CARDS;
-}
-
-/* The result on screen: the run just finished, or one from the history. */
-CmResult *
-_cm_window_get_visible_result (CmWindow *self)
-{
-  switch (_cm_window_get_visible_page (self))
-    {
-    case CM_WINDOW_PAGE_RESULT:
-      return cm_result_page_get_result (self->result_page);
-    case CM_WINDOW_PAGE_SAVED:
-      return cm_result_page_get_result (self->saved_page);
-    case CM_WINDOW_PAGE_CARDS:
-    case CM_WINDOW_PAGE_CARD:
-    case CM_WINDOW_PAGE_RUN:
-    case CM_WINDOW_PAGE_ERROR:
-    case CM_WINDOW_PAGE_HISTORY:
-    case CM_WINDOW_N_PAGES:
-    default:
-      return NULL;
-    }
-}
-
-/* Shows @page, which must have been made; a page that is not there (the
- * card's, after the card went away) gives the card list instead. */
-void
-_cm_window_show_page (CmWindow     *self,
-                      CmWindowPage  page)
-{
-  GtkWidget *widget = page_widget (self, page);
-
-  if (widget == NULL)
-    widget = GTK_WIDGET (self->card_list_page);
-
-  gtk_stack_set_visible_child (self->stack, widget);
-  _cm_window_actions_update (self);
-}
-
-void
-_cm_window_show_run (CmWindow  *self,
-                     CmRunPage *page)
-{
-  replace_page (self, CM_WINDOW_PAGE_RUN, GTK_WIDGET (page));
-  _cm_window_show_page (self, CM_WINDOW_PAGE_RUN);
-}
-
-void
-_cm_window_show_result (CmWindow *self,
-                        CmResult *result)
-{
-  replace_page (self, CM_WINDOW_PAGE_RESULT, GTK_WIDGET (cm_result_page_new (result)));
-  _cm_window_show_page (self, CM_WINDOW_PAGE_RESULT);
-}
-
-/* A result made while another page is on screen: ready for Back, not
- * shown. */
-void
-_cm_window_keep_result (CmWindow *self,
-                        CmResult *result)
-{
-  replace_page (self, CM_WINDOW_PAGE_RESULT, GTK_WIDGET (cm_result_page_new (result)));
-  _cm_window_actions_update (self);
-}
-
-void
-_cm_window_show_error (CmWindow   *self,
-                       const char *title,
-                       const char *description)
-{
-  adw_status_page_set_title (self->error_page, title);
-  adw_status_page_set_description (self->error_page, description);
-  _cm_window_show_page (self, CM_WINDOW_PAGE_ERROR);
-}
-
-/* A card that went away takes its page with it, so that Back after an
- * error or a result never shows a card that is not there. */
-void
-_cm_window_drop_card_page (CmWindow *self)
-{
-  GtkWidget *page = GTK_WIDGET (self->card_page);
-
-  if (page == NULL)
-    return;
-
-  self->card_page = NULL;
-  gtk_stack_remove (self->stack, page);
-  _cm_window_actions_update (self);
-}
-
 /* A document a card's page made (a capacity check's, a verify's, a wear
  * test's): its page, from which Back returns to the card. A check that
  * ends while the user looks at something else does not take them away
@@ -278,7 +73,7 @@ open_item (CmWindow   *self,
     cm_card_page_follow_job (page, job);
   cm_card_page_set_profile (page, g_settings_get_enum (self->settings, "last-profile"));
   cm_card_page_set_method (page, g_settings_get_enum (self->settings, "last-method"));
-  replace_page (self, CM_WINDOW_PAGE_CARD, GTK_WIDGET (page));
+  _cm_window_replace_page (self, CM_WINDOW_PAGE_CARD, GTK_WIDGET (page));
   _cm_window_show_page (self, CM_WINDOW_PAGE_CARD);
 }
 
@@ -290,77 +85,9 @@ item_activated_cb (CmWindow       *self,
   open_item (self, item);
 }
 
-static void
-open_result_cb (CmWindow      *self,
-                CmResult      *result,
-                CmHistoryPage *history)
-{
-  replace_page (self, CM_WINDOW_PAGE_SAVED, GTK_WIDGET (cm_result_page_new (result)));
-  _cm_window_show_page (self, CM_WINDOW_PAGE_SAVED);
-}
-
 static void visible_page_changed_cb (CmWindow   *self,
                                      GParamSpec *pspec,
                                      GtkStack   *stack);
-
-/* Compare is a view of the history with a title of its own. */
-static void
-history_view_cb (CmWindow *self)
-{
-  visible_page_changed_cb (self, NULL, self->stack);
-}
-
-/* The history is made once and read again each time it is shown. */
-void
-_cm_window_show_history (CmWindow *self)
-{
-  CmWindowPage visible = _cm_window_get_visible_page (self);
-
-  if (visible != CM_WINDOW_PAGE_HISTORY)
-    self->before_history = visible;
-
-  if (self->history_page == NULL)
-    {
-      CmHistoryPage *page = cm_history_page_new (self->history);
-
-      g_signal_connect_object (page, "open-result", G_CALLBACK (open_result_cb), self, G_CONNECT_SWAPPED);
-      g_signal_connect_object (page, "notify::view", G_CALLBACK (history_view_cb), self, G_CONNECT_SWAPPED);
-      replace_page (self, CM_WINDOW_PAGE_HISTORY, GTK_WIDGET (page));
-    }
-  else
-    cm_history_page_reload (self->history_page);
-
-  _cm_window_show_page (self, CM_WINDOW_PAGE_HISTORY);
-}
-
-/* Back walks up: a saved result to the history, the history's own views
- * to its list and then to where it was opened from, a result or an
- * error to the card, anything else to the card list. */
-void
-_cm_window_go_back (CmWindow *self)
-{
-  switch (_cm_window_get_visible_page (self))
-    {
-    case CM_WINDOW_PAGE_SAVED:
-      _cm_window_show_page (self, CM_WINDOW_PAGE_HISTORY);
-      break;
-    case CM_WINDOW_PAGE_HISTORY:
-      if (!cm_history_page_go_back (self->history_page))
-        _cm_window_show_page (self, self->before_history);
-      break;
-    case CM_WINDOW_PAGE_RESULT:
-    case CM_WINDOW_PAGE_ERROR:
-      _cm_window_show_page (self, self->card_page != NULL ? CM_WINDOW_PAGE_CARD : CM_WINDOW_PAGE_CARDS);
-      break;
-    case CM_WINDOW_PAGE_CARDS:
-    case CM_WINDOW_PAGE_CARD:
-    case CM_WINDOW_PAGE_RUN:
-    case CM_WINDOW_N_PAGES:
-    default:
-      _cm_window_show_page (self, CM_WINDOW_PAGE_CARDS);
-      break;
-    }
-}
 
 /* A run just finished is its kind's ("Capacity check"); a benchmark is
  * @fallback. */
@@ -371,7 +98,7 @@ result_subtitle (CmWindow   *self,
   CmResult *result = _cm_window_get_visible_result (self);
   const char *kind = result != NULL ? cm_result_get_kind (result) : NULL;
 
-  if (kind == NULL || g_str_equal (kind, "bench"))
+  if (cm_job_kind_measures_speed (kind))
     return fallback;
   return cm_job_kind_get_title (kind);
 }
@@ -495,26 +222,6 @@ devices_changed_cb (CmWindow   *self,
         }
       _cm_window_drop_card_page (self);
     }
-}
-
-/* The state the application's Start and Cancel follow. */
-void
-_cm_window_set_run_state (CmWindow *self,
-                          gboolean  running,
-                          gboolean  can_start)
-{
-  g_object_freeze_notify (G_OBJECT (self));
-  if (self->running != running)
-    {
-      self->running = running;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
-    }
-  if (self->can_start != can_start)
-    {
-      self->can_start = can_start;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CAN_START]);
-    }
-  g_object_thaw_notify (G_OBJECT (self));
 }
 
 /* GObject. */
@@ -657,6 +364,14 @@ application_changed_cb (CmWindow *self)
 }
 
 static void
+open_path_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *param)
+{
+  cm_window_open_path (CM_WINDOW (widget), g_variant_get_string (param, NULL));
+}
+
+static void
 cm_window_class_init (CmWindowClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -677,6 +392,11 @@ cm_window_class_init (CmWindowClass *klass)
                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
+  /* The pages changed (cm-window-pages.c): the title and the actions
+   * follow. */
+  g_signal_new ("pages-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+
   g_type_ensure (CM_TYPE_CARD_LIST_PAGE);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/cardmark/CardMark/ui/cm-window.ui");
   gtk_widget_class_bind_template_child (widget_class, CmWindow, toast_overlay);
@@ -691,7 +411,14 @@ cm_window_class_init (CmWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, _cm_window_wear_items);
   gtk_widget_class_bind_template_callback (widget_class, visible_page_changed_cb);
 
+  gtk_widget_class_install_action (widget_class, "win.open-path", "s", open_path_action);
   _cm_window_class_actions_init (klass);
+}
+
+static void
+pages_changed_cb (CmWindow *self)
+{
+  visible_page_changed_cb (self, NULL, self->stack);
 }
 
 static void
@@ -720,6 +447,7 @@ cm_window_init (CmWindow *self)
     gtk_window_maximize (GTK_WINDOW (self));
 
   _cm_window_actions_init (self);
+  g_signal_connect (self, "pages-changed", G_CALLBACK (pages_changed_cb), NULL);
   g_signal_connect (self, "notify::application", G_CALLBACK (application_changed_cb), NULL);
   g_signal_connect_object (self->settings, "changed::show-loop-devices",
                            G_CALLBACK (show_loop_changed_cb), self, G_CONNECT_SWAPPED);
@@ -849,7 +577,7 @@ const char *
 cm_window_get_page_name (CmWindow *self)
 {
   g_return_val_if_fail (CM_IS_WINDOW (self), NULL);
-  return page_name (_cm_window_get_visible_page (self));
+  return _cm_window_page_name (_cm_window_get_visible_page (self));
 }
 
 /* For tests: the page called @name, or NULL if it has not been made. */
@@ -861,8 +589,8 @@ cm_window_get_page (CmWindow   *self,
   g_return_val_if_fail (name != NULL, NULL);
 
   for (CmWindowPage page = 0; page < CM_WINDOW_N_PAGES; page++)
-    if (g_str_equal (name, page_name (page)))
-      return page_widget (self, page);
+    if (g_str_equal (name, _cm_window_page_name (page)))
+      return _cm_window_page_widget (self, page);
 
   return NULL;
 }

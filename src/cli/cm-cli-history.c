@@ -63,7 +63,7 @@ print_row (CmResult  *result,
   /* The card as the app's History titles it: brand or maker and product,
    * size, name. */
   g_autofree char *card = cm_summary_dup_card_title (result);
-  gboolean bench = g_str_equal (cm_result_get_kind (result), "bench");
+  gboolean bench = cm_job_kind_measures_speed (cm_result_get_kind (result));
   g_autoptr(GString) line = g_string_new (NULL);
   g_autofree char *verdict = NULL;
   g_autofree char *summary = NULL;

@@ -121,9 +121,9 @@ get_lost (CmResult *result)
   const CmVerifySummary *verify = cm_result_get_verify (result);
   const CmEndurance *endurance = cm_result_get_endurance (result);
 
-  if (g_strcmp0 (cm_result_get_kind (result), "verify") == 0 && verify != NULL)
+  if (verify != NULL)
     return verify->lost_bytes;
-  if (g_strcmp0 (cm_result_get_kind (result), "wear") == 0 && endurance != NULL && endurance->rounds->len > 0)
+  if (endurance != NULL && endurance->rounds->len > 0)
     return g_array_index (endurance->rounds, CmWearRound, endurance->rounds->len - 1).bad_sectors * 512;
   return -1;
 }

@@ -132,4 +132,5 @@ const CmJobKind cm_job_kind_bench = {
   .run = run,
   .judge = judge,
   .outcome = outcome,
+  .measures_speed = TRUE,
 };

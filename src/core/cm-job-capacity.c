@@ -19,6 +19,7 @@
 #include "cm-job-open.h"
 #include "cm-target.h"
 #include "cm-job-kind.h"
+#include "cm-summary.h"
 
 typedef struct
 {
@@ -163,6 +164,22 @@ outcome (CmResult *result)
   return outcome;
 }
 
+/* A capacity check: the size that keeps its data, and the size the card
+ * says it has. */
+static void
+headline (CmResult  *result,
+          GPtrArray *figures)
+{
+  const CmCapacityReport *report = cm_result_get_capacity (result);
+
+  if (report == NULL)
+    return;
+  /* Translators: a capacity check's figure: the size that keeps its data */
+  cm_summary_add_figure (figures, NULL, CM_DIRECTION_READ, _("Real size"), g_format_size (report->real_bytes));
+  /* Translators: a capacity check's figure: the size the card says it has */
+  cm_summary_add_figure (figures, NULL, CM_DIRECTION_WRITE, _("Reported size"), g_format_size (report->reported_bytes));
+}
+
 const CmJobKind cm_job_kind_capacity = {
   .name = "capacity",
   .title = N_("Capacity check"),
@@ -170,4 +187,5 @@ const CmJobKind cm_job_kind_capacity = {
   .writes = TRUE,
   .run = run,
   .outcome = outcome,
+  .headline = headline,
 };

@@ -38,6 +38,13 @@ typedef struct
    * a fail sets the kind's exit status (3 a class below, 4 data lost or
    * a fake card). Reads only the document: History calls it too. */
   CmOutcome *(*outcome) (CmResult *result);
+  /* Optional: the figures its document is compared by (cm-summary.h's
+   * cm_summary_add_figure); without it, the speed tests' figures. */
+  void       (*headline) (CmResult  *result,
+                          GPtrArray *figures);
+  /* Its tests are speed tests: charted side by side in History's
+   * Compare, named by the method, judged on the card's classes. */
+  gboolean    measures_speed;
 } CmJobKind;
 
 const CmJobKind *cm_job_kinds_lookup   (const char      *name);

@@ -69,6 +69,21 @@ cm_job_kinds_add_for_testing (const CmJobKind *kind)
 }
 
 /**
+ * cm_job_kind_measures_speed:
+ * @kind: (nullable): a document's kind
+ *
+ * Whether the kind's tests are speed tests, charted and judged on the
+ * card's classes (a benchmark); a document without a kind is one.
+ */
+gboolean
+cm_job_kind_measures_speed (const char *kind)
+{
+  const CmJobKind *row = kind != NULL ? cm_job_kinds_lookup (kind) : NULL;
+
+  return kind == NULL || (row != NULL && row->measures_speed);
+}
+
+/**
  * cm_job_kind_get_title:
  * @kind: a document's kind
  *

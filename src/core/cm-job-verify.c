@@ -18,6 +18,7 @@
 #include "cm-job-open.h"
 #include "cm-target.h"
 #include "cm-job-kind.h"
+#include "cm-summary.h"
 
 static void
 progress_cb (CmVerify *verify,
@@ -168,6 +169,33 @@ outcome (CmResult *result)
   return outcome;
 }
 
+/* A full verify: what is usable and what was lost on the left and
+ * right, then how fast it wrote and read back, those that it did. */
+static void
+headline (CmResult  *result,
+          GPtrArray *figures)
+{
+  const CmVerifySummary *verify = cm_result_get_verify (result);
+  CmTestResult *write = cm_result_lookup_test (result, CM_TEST_VERIFY_WRITE);
+  CmTestResult *read = cm_result_lookup_test (result, CM_TEST_VERIFY_READ);
+
+  if (verify != NULL)
+    {
+      /* Translators: a full verify's figure: the storage that kept its data */
+      cm_summary_add_figure (figures, NULL, CM_DIRECTION_READ, _("Usable"), g_format_size (verify->usable_bytes));
+      /* Translators: a full verify's figure: the storage that did not */
+      cm_summary_add_figure (figures, NULL, CM_DIRECTION_WRITE, _("Lost"), g_format_size (verify->lost_bytes));
+    }
+  if (read != NULL && read->error == NULL && read->mb_per_s > 0)
+    /* Translators: a full verify's figure: how fast it read its data back */
+    cm_summary_add_figure (figures, CM_TEST_VERIFY_READ, CM_DIRECTION_READ, _("Read back"),
+                cm_summary_format_rate (read->mb_per_s, "MB/s"));
+  if (write != NULL && write->error == NULL && write->mb_per_s > 0)
+    /* Translators: a full verify's figure: how fast it wrote its data */
+    cm_summary_add_figure (figures, CM_TEST_VERIFY_WRITE, CM_DIRECTION_WRITE, _("Written"),
+                cm_summary_format_rate (write->mb_per_s, "MB/s"));
+}
+
 const CmJobKind cm_job_kind_verify = {
   .name = "verify",
   .title = N_("Full verify"),
@@ -175,4 +203,5 @@ const CmJobKind cm_job_kind_verify = {
   .writes = TRUE,
   .run = run,
   .outcome = outcome,
+  .headline = headline,
 };

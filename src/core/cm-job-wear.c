@@ -19,6 +19,7 @@
 #include "cm-card-use.h"
 #include "cm-job-open.h"
 #include "cm-job-kind.h"
+#include "cm-summary.h"
 #include "cm-target.h"
 #include "cm-wear-state.h"
 
@@ -418,6 +419,32 @@ outcome (CmResult *result)
   return cm_outcome_new (CM_OUTCOME_PASS, CM_STATUS_MEETS, badge, answer);
 }
 
+/* A wear test: how many rounds, the round data was first lost in, what
+ * was written in all, and the last round's speeds. */
+static void
+headline (CmResult  *result,
+          GPtrArray *figures)
+{
+  const CmEndurance *endurance = cm_result_get_endurance (result);
+  const CmWearRound *last;
+  guint first;
+
+  if (endurance == NULL || endurance->rounds->len == 0)
+    return;
+  last = &g_array_index (endurance->rounds, CmWearRound, endurance->rounds->len - 1);
+  first = cm_endurance_get_first_error_round (endurance);
+  /* Translators: a wear test's figure: how many rounds of writing the whole card ran */
+  cm_summary_add_figure (figures, NULL, CM_DIRECTION_WRITE, _("Rounds"), g_strdup_printf ("%u", endurance->rounds->len));
+  /* Translators: a wear test's figure: the round data was first lost in, or "None" */
+  cm_summary_add_figure (figures, NULL, CM_DIRECTION_READ, _("First data lost"),
+              first > 0 ? g_strdup_printf (_("Round %u"), first) : g_strdup (_("None")));
+  /* Translators: a wear test's figure: everything written to the card */
+  cm_summary_add_figure (figures, NULL, CM_DIRECTION_WRITE, _("Written in all"), g_format_size (last->bytes_written));
+  if (last->read_mb_per_s > 0)
+    /* Translators: a wear test's figure: the last round's read-back speed */
+    cm_summary_add_figure (figures, NULL, CM_DIRECTION_READ, _("Last read back"), cm_summary_format_rate (last->read_mb_per_s, "MB/s"));
+}
+
 const CmJobKind cm_job_kind_wear = {
   .name = "wear",
   .title = N_("Wear test"),
@@ -426,4 +453,5 @@ const CmJobKind cm_job_kind_wear = {
   .keeps_stopped = TRUE,
   .run = run,
   .outcome = outcome,
+  .headline = headline,
 };

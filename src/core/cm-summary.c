@@ -98,9 +98,10 @@ new_figure (CmResult         *result,
  * Returns: (transfer full) (element-type CmHeadlineFigure): the figures
  */
 /* A figure that is there: a size or a speed of a verify or a capacity
- * check, @test NULL when no test of the table measured it. */
-static void
-add_figure (GPtrArray   *figures,
+ * check, @test NULL when no test of the table measured it. A kind's
+ * headline (its row's `headline`) is made of these. */
+void
+cm_summary_add_figure (GPtrArray   *figures,
             const char  *test,
             CmDirection  direction,
             const char  *label,
@@ -116,96 +117,19 @@ add_figure (GPtrArray   *figures,
   g_ptr_array_add (figures, figure);
 }
 
-/* A full verify: what is usable and what was lost on the left and
- * right, then how fast it wrote and read back, those that it did. */
-static void
-add_verify_figures (GPtrArray *figures,
-                    CmResult  *result)
-{
-  const CmVerifySummary *verify = cm_result_get_verify (result);
-  CmTestResult *write = cm_result_lookup_test (result, CM_TEST_VERIFY_WRITE);
-  CmTestResult *read = cm_result_lookup_test (result, CM_TEST_VERIFY_READ);
-
-  if (verify != NULL)
-    {
-      /* Translators: a full verify's figure: the storage that kept its data */
-      add_figure (figures, NULL, CM_DIRECTION_READ, _("Usable"), g_format_size (verify->usable_bytes));
-      /* Translators: a full verify's figure: the storage that did not */
-      add_figure (figures, NULL, CM_DIRECTION_WRITE, _("Lost"), g_format_size (verify->lost_bytes));
-    }
-  if (read != NULL && read->error == NULL && read->mb_per_s > 0)
-    /* Translators: a full verify's figure: how fast it read its data back */
-    add_figure (figures, CM_TEST_VERIFY_READ, CM_DIRECTION_READ, _("Read back"),
-                cm_summary_format_rate (read->mb_per_s, "MB/s"));
-  if (write != NULL && write->error == NULL && write->mb_per_s > 0)
-    /* Translators: a full verify's figure: how fast it wrote its data */
-    add_figure (figures, CM_TEST_VERIFY_WRITE, CM_DIRECTION_WRITE, _("Written"),
-                cm_summary_format_rate (write->mb_per_s, "MB/s"));
-}
-
-/* A capacity check: the size that keeps its data, and the size the card
- * says it has. */
-static void
-add_capacity_figures (GPtrArray *figures,
-                      CmResult  *result)
-{
-  const CmCapacityReport *report = cm_result_get_capacity (result);
-
-  if (report == NULL)
-    return;
-  /* Translators: a capacity check's figure: the size that keeps its data */
-  add_figure (figures, NULL, CM_DIRECTION_READ, _("Real size"), g_format_size (report->real_bytes));
-  /* Translators: a capacity check's figure: the size the card says it has */
-  add_figure (figures, NULL, CM_DIRECTION_WRITE, _("Reported size"), g_format_size (report->reported_bytes));
-}
-
-/* A wear test: how many rounds, the round data was first lost in, what
- * was written in all, and the last round's speeds. */
-static void
-add_wear_figures (GPtrArray *figures,
-                  CmResult  *result)
-{
-  const CmEndurance *endurance = cm_result_get_endurance (result);
-  const CmWearRound *last;
-  guint first;
-
-  if (endurance == NULL || endurance->rounds->len == 0)
-    return;
-  last = &g_array_index (endurance->rounds, CmWearRound, endurance->rounds->len - 1);
-  first = cm_endurance_get_first_error_round (endurance);
-  /* Translators: a wear test's figure: how many rounds of writing the whole card ran */
-  add_figure (figures, NULL, CM_DIRECTION_WRITE, _("Rounds"), g_strdup_printf ("%u", endurance->rounds->len));
-  /* Translators: a wear test's figure: the round data was first lost in, or "None" */
-  add_figure (figures, NULL, CM_DIRECTION_READ, _("First data lost"),
-              first > 0 ? g_strdup_printf (_("Round %u"), first) : g_strdup (_("None")));
-  /* Translators: a wear test's figure: everything written to the card */
-  add_figure (figures, NULL, CM_DIRECTION_WRITE, _("Written in all"), g_format_size (last->bytes_written));
-  if (last->read_mb_per_s > 0)
-    /* Translators: a wear test's figure: the last round's read-back speed */
-    add_figure (figures, NULL, CM_DIRECTION_READ, _("Last read back"), cm_summary_format_rate (last->read_mb_per_s, "MB/s"));
-}
-
 GPtrArray *
 cm_summary_dup_headline (CmResult *result)
 {
   GPtrArray *figures = g_ptr_array_new_with_free_func ((GDestroyNotify) cm_headline_figure_free);
   const char *latency_tests[] = { CM_TEST_RAND_READ_4K, CM_TEST_RAND_WRITE_4K };
+  const CmJobKind *job_kind;
 
   g_return_val_if_fail (CM_IS_RESULT (result), figures);
 
-  if (g_strcmp0 (cm_result_get_kind (result), "verify") == 0)
+  job_kind = cm_job_kinds_lookup (cm_result_get_kind (result));
+  if (job_kind != NULL && job_kind->headline != NULL)
     {
-      add_verify_figures (figures, result);
-      return figures;
-    }
-  if (g_strcmp0 (cm_result_get_kind (result), "capacity") == 0)
-    {
-      add_capacity_figures (figures, result);
-      return figures;
-    }
-  if (g_strcmp0 (cm_result_get_kind (result), "wear") == 0)
-    {
-      add_wear_figures (figures, result);
+      job_kind->headline (result, figures);
       return figures;
     }
 
@@ -546,6 +470,7 @@ cm_summary_dup_text (CmResult *result)
   g_autoptr(GPtrArray) no_tests = g_ptr_array_new ();
   GPtrArray *tests, *claims;
   CmStatus status;
+  const CmJobKind *kind;
   gboolean bench;
   int width = 0;
 
@@ -555,8 +480,8 @@ cm_summary_dup_text (CmResult *result)
   date = cm_summary_dup_date (result);
   banner = cm_summary_dup_answer (result, &status);
   figures = cm_summary_dup_headline (result);
-  bench = g_strcmp0 (cm_result_get_kind (result), "verify") != 0 &&
-          g_strcmp0 (cm_result_get_kind (result), "capacity") != 0;
+  kind = cm_job_kinds_lookup (cm_result_get_kind (result));
+  bench = kind == NULL || kind->measures_speed;
   /* A verify's or a capacity check's figures are its headline; its
    * tests are no benchmark's and it judges no class. */
   tests = bench ? cm_result_get_tests (result) : no_tests;

@@ -24,6 +24,11 @@ typedef struct
 } CmHeadlineFigure;
 
 void        cm_headline_figure_free       (CmHeadlineFigure *figure);
+void        cm_summary_add_figure         (GPtrArray   *figures,
+                                           const char  *test,
+                                           CmDirection  direction,
+                                           const char  *label,
+                                           char        *value);
 
 GPtrArray  *cm_summary_dup_headline       (CmResult   *result) G_GNUC_WARN_UNUSED_RESULT;
 char       *cm_summary_format_rate        (double      value,
