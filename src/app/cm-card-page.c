@@ -52,6 +52,7 @@ struct _CmCardPage
   CmMethod        method_fix;
   AdwPreferencesGroup *test_group;
   GtkWidget      *start_button;
+  gboolean        focused_once;
   AdwPreferencesGroup *capacity_group;
   AdwActionRow   *capacity_row;
   GtkWidget      *verify_row;
@@ -800,6 +801,31 @@ cm_card_page_get_property (GObject    *object,
     }
 }
 
+/* Opened, the page's main action has the focus: Enter starts the test
+ * (the safe method unless another is picked), Tab goes on from there.
+ * Once, when the page is first shown, and after the stack has shown it. */
+static gboolean
+focus_start_cb (gpointer data)
+{
+  CmCardPage *self = data;
+
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)) && gtk_widget_is_sensitive (self->start_button))
+    gtk_widget_grab_focus (self->start_button);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+cm_card_page_map (GtkWidget *widget)
+{
+  CmCardPage *self = CM_CARD_PAGE (widget);
+
+  GTK_WIDGET_CLASS (cm_card_page_parent_class)->map (widget);
+  if (self->focused_once)
+    return;
+  self->focused_once = TRUE;
+  g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, focus_start_cb, g_object_ref (self), g_object_unref);
+}
+
 static void
 cm_card_page_class_init (CmCardPageClass *klass)
 {
@@ -808,6 +834,7 @@ cm_card_page_class_init (CmCardPageClass *klass)
 
   object_class->dispose = cm_card_page_dispose;
   object_class->get_property = cm_card_page_get_property;
+  widget_class->map = cm_card_page_map;
 
   /* The capacity check or verify that works on the card: nothing else
    * may meanwhile. */

@@ -88,11 +88,12 @@ dup_summary_sentence (CmResult *result)
   CmTestResult *read = cm_result_lookup_test (result, CM_TEST_SEQ_READ);
   CmTestResult *rand = cm_result_lookup_test (result, CM_TEST_RAND_READ_4K);
 
-  if (cm_result_get_summary (result) != NULL)
-    return g_strdup (cm_result_get_summary (result));
-  /* A wear test that kept no sentence says it from its rounds. */
+  /* A wear test says it from its rounds, as this CardMark says it (an
+   * older one called a stopped test whole). */
   if (cm_result_get_endurance (result) != NULL)
     return cm_endurance_describe (cm_result_get_endurance (result));
+  if (cm_result_get_summary (result) != NULL)
+    return g_strdup (cm_result_get_summary (result));
 
   return g_strdup_printf (_("Writes at %.1f MB/s and reads at %.1f MB/s in long runs; reads %.0f small 4K blocks per second."),
                           write != NULL ? write->mb_per_s : 0,
