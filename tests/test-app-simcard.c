@@ -2238,6 +2238,21 @@ close_and_keep (Fixture *f)
   dialog = visible_dialog ();
   g_assert_nonnull (dialog);
   g_assert_cmpstr (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (dialog)), ==, "Stop Testing and Close?");
+  /* It names every job that runs, by its kind and card. */
+  {
+    GListModel *jobs = cm_job_list_get_model (cm_job_list_get_default ());
+    const char *body = adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog));
+
+    g_test_message ("close asks: %s", body);
+    for (guint i = 0; i < g_list_model_get_n_items (jobs); i++)
+      {
+        g_autoptr(CmJob) job = g_list_model_get_item (jobs, i);
+        g_autofree char *named = g_strdup_printf ("%s of %s", cm_job_get_title (job), cm_job_get_target (job));
+
+        if (cm_job_is_active (job))
+          g_assert_nonnull (strstr (body, named));
+      }
+  }
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "keep");
   gtk_window_close (GTK_WINDOW (dialog));
   cm_test_settle (0.1);

@@ -248,11 +248,22 @@ ask_close_cb (AdwMessageDialog *dialog,
 static void
 ask_close (CmWindow *self)
 {
+  GListModel *jobs = cm_job_list_get_model (cm_job_list_get_default ());
+  g_autoptr(GString) body = g_string_new (_("Closing stops every test that runs:"));
   GtkWidget *dialog;
 
-  dialog = adw_message_dialog_new (GTK_WINDOW (self), _("Stop Testing and Close?"),
-                                   _("A card is being tested. Closing stops every test: what a benchmark measured is thrown away, "
-                                     "a capacity check puts the card's data back first, and a verify keeps what it did so you can carry on later."));
+  /* Each job that runs, by its kind and card, and what a stop does to it. */
+  for (guint i = 0; i < g_list_model_get_n_items (jobs); i++)
+    {
+      g_autoptr(CmJob) job = g_list_model_get_item (jobs, i);
+      g_autofree char *line = NULL;
+
+      if (!cm_job_is_active (job))
+        continue;
+      line = cm_job_dup_stop_text (job);
+      g_string_append_printf (body, "\n• %s", line);
+    }
+  dialog = adw_message_dialog_new (GTK_WINDOW (self), _("Stop Testing and Close?"), body->str);
   adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
                                     "keep", _("_Keep Testing"),
                                     "stop", _("_Stop and Close"),

@@ -129,6 +129,8 @@ const CmJobKind cm_job_kind_bench = {
   .title = N_("Benchmark"),
   .doing = N_("a benchmark"),
   .writes = FALSE,
+  /* Translators: what stopping it does, after "Benchmark of /dev/sdb: " */
+  .on_stop = N_("throws away what it measured"),
   .run = run,
   .judge = judge,
   .outcome = outcome,

@@ -185,6 +185,8 @@ const CmJobKind cm_job_kind_capacity = {
   .title = N_("Capacity check"),
   .doing = N_("a capacity check"),
   .writes = TRUE,
+  /* Translators: what stopping it does, after "Capacity check of /dev/sdb: " */
+  .on_stop = N_("puts the card's data back first"),
   .run = run,
   .outcome = outcome,
   .headline = headline,

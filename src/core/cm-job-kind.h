@@ -24,6 +24,8 @@ typedef struct
   const char *title;   /* as people say it, N_(): "Benchmark" */
   const char *doing;   /* in a sentence, N_(): "a benchmark" */
   gboolean    writes;  /* it writes to the card */
+  /* What stopping it does, N_(): "puts the card's data back first" */
+  const char *on_stop;
   /* A run that is stopped still ends with its document (what it finished)
    * rather than G_IO_ERROR_CANCELLED: the wear test's rounds. */
   gboolean    keeps_stopped;

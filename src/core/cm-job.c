@@ -800,6 +800,24 @@ cm_job_dup_busy_text (CmJob *self)
   return cm_card_lock_dup_busy_text (g_dgettext (GETTEXT_PACKAGE, self->kind->doing));
 }
 
+/**
+ * cm_job_dup_stop_text:
+ *
+ * What stopping the job now does, in a line: "Wear test of /dev/sdb:
+ * keeps the rounds it finished and where it stopped".
+ */
+char *
+cm_job_dup_stop_text (CmJob *self)
+{
+  g_return_val_if_fail (CM_IS_JOB (self), NULL);
+
+  /* Translators: a job that runs and what stopping it does; "Full verify
+   * of /dev/sdb: keeps what it did, to carry on later" */
+  return g_strdup_printf (_("%s of %s: %s"), cm_job_get_title (self), cm_job_get_target (self),
+                          self->kind->on_stop != NULL ? g_dgettext (GETTEXT_PACKAGE, self->kind->on_stop)
+                                                      : _("stops"));
+}
+
 void
 cm_job_cancel (CmJob *self)
 {

@@ -117,6 +117,7 @@ CmVerify     *cm_job_get_verify        (CmJob               *self);
 char         *cm_job_dup_progress_text (CmJob               *self) G_GNUC_WARN_UNUSED_RESULT;
 char         *cm_job_dup_status_text   (CmJob               *self) G_GNUC_WARN_UNUSED_RESULT;
 char         *cm_job_dup_busy_text     (CmJob               *self) G_GNUC_WARN_UNUSED_RESULT;
+char         *cm_job_dup_stop_text     (CmJob               *self) G_GNUC_WARN_UNUSED_RESULT;
 void          cm_job_watch             (CmJob               *self,
                                         GCallback            progress,
                                         GCallback            ended,
