@@ -57,6 +57,7 @@ typedef struct
   CmJob       *job;
   guint        round;
   gboolean     reading;
+  guint64      bad_sectors;   /* so far in the round */
   double       fraction;
   double       seconds_left;
   gboolean     is_round;
@@ -79,8 +80,18 @@ report_in_job (gpointer data)
     }
   else
     {
-      g_autofree char *phase = g_strdup_printf (r->reading ? _("Round %u: reading back") : _("Round %u: writing"),
-                                                r->round);
+      g_autofree char *phase = NULL;
+
+      if (r->reading && r->bad_sectors > 0)
+        /* Translators: a wear test's phase; %llu counts 512-byte sectors */
+        phase = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Round %u: reading back, %llu bad sector so far",
+                                              "Round %u: reading back, %llu bad sectors so far", r->bad_sectors),
+                                 r->round, (unsigned long long) r->bad_sectors);
+      else if (r->reading)
+        /* Translators: a wear test's phase */
+        phase = g_strdup_printf (_("Round %u: reading back, no bad sector so far"), r->round);
+      else
+        phase = g_strdup_printf (_("Round %u: writing"), r->round);
 
       cm_job_report (r->job, r->fraction, r->seconds_left, phase);
     }
@@ -102,6 +113,7 @@ progress_cb (guint    round,
              gboolean reading,
              double   fraction,
              double   seconds_left,
+             guint64  bad_sectors,
              gpointer user_data)
 {
   WearJob *w = user_data;
@@ -110,6 +122,7 @@ progress_cb (guint    round,
   r->job = g_object_ref (w->job);
   r->round = round;
   r->reading = reading;
+  r->bad_sectors = bad_sectors;
   r->fraction = fraction;
   r->seconds_left = seconds_left;
   g_main_context_invoke_full (w->context, G_PRIORITY_DEFAULT, report_in_job, r, report_free);

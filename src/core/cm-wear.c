@@ -80,6 +80,8 @@ typedef struct
   gint64                 started;   /* earlier runs' time counted in */
   gint64                 last_progress;
   gint64                 last_save;
+  double                 round_from;     /* elapsed () when this round (or this run of it) began */
+  double                 round_from_at;  /* and how far into the round it was then, 0 to 1 */
 } Wear;
 
 static guint64
@@ -175,10 +177,18 @@ report (Wear     *w,
       left = MAX (0, w->limits->seconds - spent);
     }
   else
-    fraction = in_round;
+    {
+      /* No limit: the round's own progress and time left, from how fast
+       * this round (or this run of it) went so far. */
+      double done = in_round - w->round_from_at;
+
+      fraction = in_round;
+      if (done > 0.001)
+        left = (spent - w->round_from) / done * (1 - in_round);
+    }
   if (w->limits->seconds > 0 && w->limits->rounds > 0)
     left = left < 0 ? -1 : MIN (left, MAX (0, w->limits->seconds - spent));
-  w->cb->progress (round, w->p.reading, CLAMP (fraction, 0, 1), left, w->user_data);
+  w->cb->progress (round, w->p.reading, CLAMP (fraction, 0, 1), left, w->p.round_bad, w->user_data);
 }
 
 /* Before each region: saved now and then, and on a stop, with the place
@@ -367,6 +377,8 @@ end_round (Wear *w)
   w->p.place = 0;
   w->p.round_bad = w->p.round_new_bad = 0;
   w->p.round_write_seconds = w->p.round_read_seconds = 0;
+  w->round_from = elapsed (w);
+  w->round_from_at = 0;
   memset (w->failed, 0, w->n_chunks);
   save (w, TRUE);
   return &g_array_index (rounds, CmWearRound, rounds->len - 1);
@@ -499,6 +511,8 @@ cm_wear_run (int                     fd,
   if (limits->maker_bytes > 0)
     w.p.endurance->maker_bytes = limits->maker_bytes;
   w.started = g_get_monotonic_time () - (gint64) (w.p.elapsed * G_USEC_PER_SEC);
+  w.round_from = elapsed (&w);
+  w.round_from_at = (w.p.reading ? 0.5 : 0) + 0.5 * w.p.place / MAX (w.n_chunks, 1);
   save (&w, TRUE);
 
   for (;;)

@@ -59,11 +59,14 @@ typedef struct _CmWearState CmWearState;
 typedef struct
 {
   /* @reading: the read-back; @fraction of the whole run (or of the round
-   * when it has no limit); @seconds_left < 0 while unknown. */
+   * when it has no limit); @seconds_left of the run (or of the round when
+   * it has no limit), < 0 while unknown; @bad_sectors that came back
+   * wrong so far in this round. */
   void (*progress)   (guint              round,
                       gboolean           reading,
                       double             fraction,
                       double             seconds_left,
+                      guint64            bad_sectors,
                       gpointer           user_data);
   void (*round_done) (const CmWearRound *round,
                       gpointer           user_data);
