@@ -227,7 +227,9 @@ static char *
 resume_hint (CmCliTarget *t,
              gpointer     user_data)
 {
-  if (t->result == NULL)
+  /* No round ended: a stop still kept where it stood; a failure said
+   * what to do itself. */
+  if (t->result == NULL && !g_error_matches (t->error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return NULL;
   /* Translators: %s is the card's device, "/dev/sdb" */
   return g_strdup_printf (_("Where it stopped is kept: carry on with “cardmark-cli endure --resume --destroy-data %s”."),
