@@ -131,6 +131,7 @@ wait $pid
 status=$?
 elapsed_ms=$(( ($(date +%s%N) - start) / 1000000 ))
 check "Ctrl-C ends the run with status 5" test $status -eq 5
+check "it says the benchmark stopped" grep -q "Benchmark stopped before the end" "$out/err"
 check "Ctrl-C is acknowledged" grep -qi "cancel" "$out/err"
 # The run stops within one block (tests/test-runner.c checks the engine's
 # half second); the process's exit then frees the scratch file, up to

@@ -97,6 +97,7 @@ for sig in INT TERM HUP QUIT; do
     wait $pid
     status=$?
     check "SIG$sig ends the check with status 5 (got $status)" test $status -eq 5
+    check "… says the capacity check stopped" grep -q "Capacity check stopped before the end" "$work/err.$sig"
     check "… says it was cancelled and the data put back" grep -q "put back" "$work/err.$sig"
     check "… and leaves the card unchanged" test "$(sha256sum < "$dev")" = "$sum_a"
     check "… and no journal" test "$(journal_count)" -eq 0

@@ -121,6 +121,7 @@ if mounted_card good-a1 --size 64MiB -- "${fast[@]}"; then
   kill -INT $pid
   wait $pid
   check "Ctrl-C stops the verify with status 5" test $? -eq 5
+  check "it says the verify stopped" grep -q "Full verify stopped before the end" "$work/err"
   check "it says how to carry on" grep -q -- "--resume" "$work/err"
   check "the state and the files written so far are kept" test -s "$state" -a -e "$work/mnt/1.h2w"
   "$CARDMARK_CLI" verify "$work/mnt" > /dev/null 2> "$work/err"
