@@ -191,26 +191,6 @@ cm_card_item_get_mount_point (CmCardItem *self)
   return self->mount_point;
 }
 
-void
-cm_card_item_set_mount_point (CmCardItem *self,
-                              const char *mount_point)
-{
-  gboolean was_mounted;
-
-  g_return_if_fail (CM_IS_CARD_ITEM (self));
-
-  was_mounted = cm_card_item_get_mounted (self);
-  if (g_strcmp0 (self->mount_point, mount_point) == 0)
-    return;
-
-  g_free (self->mount_point);
-  self->mount_point = g_strdup (mount_point);
-
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MOUNT_POINT]);
-  if (was_mounted != cm_card_item_get_mounted (self))
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MOUNTED]);
-}
-
 const char *
 cm_card_item_get_reader (CmCardItem *self)
 {

@@ -34,8 +34,6 @@ CmCardKind  cm_card_item_get_kind        (CmCardItem   *self);
 const char *cm_card_item_get_name        (CmCardItem   *self);
 const char *cm_card_item_get_device      (CmCardItem   *self);
 const char *cm_card_item_get_mount_point (CmCardItem   *self);
-void        cm_card_item_set_mount_point (CmCardItem   *self,
-                                          const char   *mount_point);
 const char *cm_card_item_get_reader      (CmCardItem   *self);
 guint64     cm_card_item_get_size        (CmCardItem   *self);
 gboolean    cm_card_item_get_mounted     (CmCardItem   *self);

@@ -267,10 +267,3 @@ cm_journal_watch_get_offered (CmJournalWatch *self)
   g_return_val_if_fail (CM_IS_JOURNAL_WATCH (self), NULL);
   return self->current != NULL ? cm_card_item_get_device (self->current) : NULL;
 }
-
-gboolean
-cm_journal_watch_get_restoring (CmJournalWatch *self)
-{
-  g_return_val_if_fail (CM_IS_JOURNAL_WATCH (self), FALSE);
-  return self->restoring;
-}

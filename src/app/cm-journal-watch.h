@@ -20,6 +20,5 @@ void            cm_journal_watch_set_devices  (CmJournalWatch *self,
                                                GListModel     *devices);
 /* The device whose restore is being offered or run, or NULL. */
 const char     *cm_journal_watch_get_offered  (CmJournalWatch *self);
-gboolean        cm_journal_watch_get_restoring (CmJournalWatch *self);
 
 G_END_DECLS

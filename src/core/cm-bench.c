@@ -216,22 +216,6 @@ cm_bench_set_prefer_udisks (CmBench  *self,
   self->prefer_udisks = prefer_udisks;
 }
 
-CmDevice *
-cm_bench_get_device (CmBench *self)
-{
-  g_return_val_if_fail (CM_IS_BENCH (self), NULL);
-
-  return self->device;
-}
-
-CmRunner *
-cm_bench_get_runner (CmBench *self)
-{
-  g_return_val_if_fail (CM_IS_BENCH (self), NULL);
-
-  return self->runner;
-}
-
 /* Plans and test hosts. */
 
 /**

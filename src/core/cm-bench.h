@@ -39,8 +39,6 @@ void         cm_bench_set_sustained_limit (CmBench          *self,
 void         cm_bench_set_prefer_udisks (CmBench            *self,
                                         gboolean             prefer_udisks);
 
-CmDevice    *cm_bench_get_device       (CmBench             *self);
-CmRunner    *cm_bench_get_runner       (CmBench             *self);
 
 void         cm_bench_run_async        (CmBench             *self,
                                         GCancellable        *cancellable,

@@ -351,14 +351,6 @@ cm_device_monitor_new (GError **error)
   return monitor_new_for_client (client, error);
 }
 
-gboolean
-cm_device_monitor_get_show_loop (CmDeviceMonitor *self)
-{
-  g_return_val_if_fail (CM_IS_DEVICE_MONITOR (self), FALSE);
-
-  return self->show_loop;
-}
-
 void
 cm_device_monitor_set_show_loop (CmDeviceMonitor *self,
                                  gboolean         show_loop)

@@ -24,7 +24,6 @@ G_DECLARE_FINAL_TYPE (CmDeviceMonitor, cm_device_monitor, CM, DEVICE_MONITOR, GO
 
 CmDeviceMonitor *cm_device_monitor_new        (GError         **error) G_GNUC_WARN_UNUSED_RESULT;
 
-gboolean         cm_device_monitor_get_show_loop (CmDeviceMonitor *self);
 void             cm_device_monitor_set_show_loop (CmDeviceMonitor *self,
                                                   gboolean         show_loop);
 

@@ -166,15 +166,6 @@ cm_plan_get_area_bytes (CmPlan *self)
   return self->area_bytes;
 }
 
-void
-cm_plan_set_area_bytes (CmPlan  *self,
-                        guint64  area_bytes)
-{
-  g_return_if_fail (CM_IS_PLAN (self));
-
-  self->area_bytes = area_bytes;
-}
-
 guint
 cm_plan_get_n_tests (CmPlan *self)
 {

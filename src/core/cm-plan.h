@@ -48,8 +48,6 @@ CmPlan           *cm_plan_new_empty        (CmProfile    profile,
                                             guint64      area_bytes) G_GNUC_WARN_UNUSED_RESULT;
 CmProfile         cm_plan_get_profile      (CmPlan      *self);
 guint64           cm_plan_get_area_bytes   (CmPlan      *self);
-void              cm_plan_set_area_bytes   (CmPlan      *self,
-                                            guint64      area_bytes);
 guint             cm_plan_get_n_tests      (CmPlan      *self);
 const CmTestSpec *cm_plan_get_test         (CmPlan      *self,
                                             guint        index);

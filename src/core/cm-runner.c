@@ -284,22 +284,6 @@ cm_runner_new (CmTarget *target,
   return self;
 }
 
-CmTarget *
-cm_runner_get_target (CmRunner *self)
-{
-  g_return_val_if_fail (CM_IS_RUNNER (self), NULL);
-
-  return self->target;
-}
-
-CmPlan *
-cm_runner_get_plan (CmRunner *self)
-{
-  g_return_val_if_fail (CM_IS_RUNNER (self), NULL);
-
-  return self->plan;
-}
-
 /* Worker side */
 
 static guint64

@@ -19,8 +19,6 @@ G_DECLARE_FINAL_TYPE (CmRunner, cm_runner, CM, RUNNER, GObject)
 
 CmRunner *cm_runner_new          (CmTarget             *target,
                                   CmPlan               *plan) G_GNUC_WARN_UNUSED_RESULT;
-CmTarget *cm_runner_get_target   (CmRunner             *self);
-CmPlan   *cm_runner_get_plan     (CmRunner             *self);
 guint     cm_runner_get_n_tests  (CmRunner             *self);
 void      cm_runner_run_async    (CmRunner             *self,
                                   GCancellable         *cancellable,

@@ -606,20 +606,6 @@ cm_summary_dup_class_promise (const char *klass)
   return g_strdup_printf (_("%s: writes at least %g MB/s without a break"), klass, write_mb_s);
 }
 
-/* The worst definite answer of the claimed classes, as the banner shows
- * it: not judged only when none could be judged. */
-CmStatus
-cm_result_get_overall_status (CmResult *result)
-{
-  g_autofree char *banner = NULL;
-  CmStatus status = CM_STATUS_NOT_JUDGED;
-
-  g_return_val_if_fail (CM_IS_RESULT (result), CM_STATUS_NOT_JUDGED);
-
-  banner = cm_summary_dup_banner (result, &status);
-  return status;
-}
-
 /* A plain-text summary for the clipboard, forums and bug reports. */
 char *
 cm_result_dup_text_summary (CmResult *result)

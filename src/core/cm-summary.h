@@ -52,7 +52,6 @@ char       *cm_summary_dup_method_warning (const char         *target_mode,
 char       *cm_summary_dup_class_promise  (const char *klass) G_GNUC_WARN_UNUSED_RESULT;
 
 /* A result as a whole: its worst status and its text for the clipboard. */
-CmStatus    cm_result_get_overall_status  (CmResult   *result);
 char       *cm_result_dup_text_summary    (CmResult   *result) G_GNUC_WARN_UNUSED_RESULT;
 
 G_END_DECLS
