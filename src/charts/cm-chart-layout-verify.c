@@ -20,6 +20,7 @@
 static gboolean
 add_positions (GArray       *specs,
                CmTestResult *test,
+               double        unit,
                int           ink,
                gboolean      dashed)
 {
@@ -32,25 +33,52 @@ add_positions (GArray       *specs,
     {
       const CmPosition *p = &g_array_index (test->positions, CmPosition, i);
 
-      cm_chart_series_point (series, p->offset / 1e9, p->mb_per_s);
+      cm_chart_series_point (series, p->offset / unit, p->mb_per_s);
     }
   return TRUE;
 }
 
 static void
 add_regions (CmChartPanel          *panel,
-             const CmVerifySummary *verify)
+             const CmVerifySummary *verify,
+             double                 unit)
 {
   for (guint i = 0; verify != NULL && i < verify->bad_regions->len; i++)
     {
       const CmRegion *r = &g_array_index (verify->bad_regions, CmRegion, i);
-      double x0 = cm_chart_axis_to_pixel (&panel->x, MIN (r->start / 1e9, panel->x.max));
-      double x1 = cm_chart_axis_to_pixel (&panel->x, MIN (r->end / 1e9, panel->x.max));
+      double x0 = cm_chart_axis_to_pixel (&panel->x, MIN (r->start / unit, panel->x.max));
+      double x1 = cm_chart_axis_to_pixel (&panel->x, MIN (r->end / unit, panel->x.max));
       CmChartBar bar = { { x0, panel->plot.y, MAX (x1 - x0, MIN_REGION_PX), panel->plot.height },
                          0, CM_CHART_INK_BELOW, TRUE, 0, 0, NULL, 0 };
 
       g_array_append_val (panel->bars, bar);
     }
+}
+
+/* The place on the card in GB, or in MB for cards (and files) under
+ * 2 GB, so that a small card's axis has numbers to read. */
+static double
+position_unit (CmChartBuilder *b)
+{
+  double most = 0;
+
+  for (guint r = 0; r < b->results->len; r++)
+    {
+      CmResult *result = g_ptr_array_index (b->results, r);
+      const CmVerifySummary *verify = cm_result_get_verify (result);
+      const char *tests[] = { CM_TEST_VERIFY_WRITE, CM_TEST_VERIFY_READ };
+
+      for (guint t = 0; t < G_N_ELEMENTS (tests); t++)
+        {
+          CmTestResult *test = cm_chart_lookup_test (result, tests[t]);
+
+          if (test != NULL && test->positions->len > 0)
+            most = MAX (most, g_array_index (test->positions, CmPosition, test->positions->len - 1).offset);
+        }
+      for (guint i = 0; verify != NULL && i < verify->bad_regions->len; i++)
+        most = MAX (most, (double) g_array_index (verify->bad_regions, CmRegion, i).end);
+    }
+  return most < 2e9 ? 1e6 : 1e9;
 }
 
 static gboolean
@@ -62,14 +90,15 @@ layout (CmChartBuilder    *b,
   gboolean any_write = FALSE, any_read = FALSE, any_bad = FALSE;
   CmChartPanel *panel;
   double x_min, y_min;
+  double unit = position_unit (b);
 
   for (guint r = 0; r < b->results->len; r++)
     {
       CmResult *result = g_ptr_array_index (b->results, r);
       const CmVerifySummary *verify = cm_result_get_verify (result);
 
-      any_write |= add_positions (specs, cm_chart_lookup_test (result, CM_TEST_VERIFY_WRITE), cm_chart_series_ink (b, r, 0), FALSE);
-      any_read |= add_positions (specs, cm_chart_lookup_test (result, CM_TEST_VERIFY_READ), cm_chart_series_ink (b, r, 1), b->multi);
+      any_write |= add_positions (specs, cm_chart_lookup_test (result, CM_TEST_VERIFY_WRITE), unit, cm_chart_series_ink (b, r, 0), FALSE);
+      any_read |= add_positions (specs, cm_chart_lookup_test (result, CM_TEST_VERIFY_READ), unit, cm_chart_series_ink (b, r, 1), b->multi);
       any_bad |= verify != NULL && verify->bad_regions->len > 0;
       if (b->multi)
         cm_chart_legend_add_result (b, r, TRUE);
@@ -97,15 +126,15 @@ layout (CmChartBuilder    *b,
       const CmVerifySummary *verify = cm_result_get_verify (g_ptr_array_index (b->results, r));
 
       for (guint i = 0; verify != NULL && i < verify->bad_regions->len; i++)
-        spec.x_max = MAX (spec.x_max, g_array_index (verify->bad_regions, CmRegion, i).end / 1e9);
+        spec.x_max = MAX (spec.x_max, g_array_index (verify->bad_regions, CmRegion, i).end / unit);
     }
   spec.title = _("Speed, MB/s");
-  spec.x_title = _("position, GB");
+  spec.x_title = unit < 1e9 ? _("position, MB") : _("position, GB");
   spec.y_max = MAX (spec.y_max * 1.08, 1);
   spec.x_max = MAX (spec.x_max, 0.001);
   panel = cm_chart_panel_frame (b, area, &spec);
   for (guint r = 0; r < b->results->len; r++)
-    add_regions (panel, cm_result_get_verify (g_ptr_array_index (b->results, r)));
+    add_regions (panel, cm_result_get_verify (g_ptr_array_index (b->results, r)), unit);
   cm_chart_layout_series (panel, specs);
   return TRUE;
 }
