@@ -418,6 +418,13 @@ test_peek_stopped (void)
   g_assert_cmpint (g_mkdir_with_parents (states, 0700), ==, 0);
   g_assert_true (g_file_set_contents (cm_verify_get_state_path (p.verify), data, length, NULL));
   g_assert_cmpfloat_with_epsilon (cm_verify_peek_stopped (p.folder, CM_VERIFY_MODE_FILES, 0, states), expected, 1e-9);
+  /* And the phase it stopped in, for the carry-on question's words. */
+  {
+    CmVerifyPhase phase = CM_VERIFY_PHASE_READ + 1;
+
+    cm_verify_peek_stopped_in (p.folder, CM_VERIFY_MODE_FILES, 0, states, &phase);
+    g_assert_cmpint (phase, ==, run->phase == CM_VERIFY_PHASE_WRITE ? CM_VERIFY_PHASE_WRITE : CM_VERIFY_PHASE_READ);
+  }
 
   at = strstr (data, "written-bytes=");
   g_assert_nonnull (at);

@@ -42,6 +42,7 @@ struct _CmVerifyRow
   GtkSpinner    *spinner;
   GtkButton     *button;
   GtkButton     *show_button;
+  CmVerifyPhase    stopped_phase;   /* where the stopped one stopped */
 };
 
 G_DEFINE_FINAL_TYPE (CmVerifyRow, cm_verify_row, ADW_TYPE_ACTION_ROW)
@@ -79,8 +80,8 @@ peek_stopped (CmVerifyRow *self,
               gboolean     device)
 {
   self->stopped = path != NULL
-                  ? cm_verify_peek_stopped (path, device ? CM_VERIFY_MODE_DEVICE : CM_VERIFY_MODE_FILES,
-                                            cm_card_item_get_size (self->item), NULL)
+                  ? cm_verify_peek_stopped_in (path, device ? CM_VERIFY_MODE_DEVICE : CM_VERIFY_MODE_FILES,
+                                               cm_card_item_get_size (self->item), NULL, &self->stopped_phase)
                   : -1;
 }
 
@@ -294,7 +295,7 @@ offer_start_over (CmVerifyRow *self)
 }
 
 /* Asks before a verify starts: it always writes to the card. */
-static void
+static GtkWidget *
 ask (CmVerifyRow           *self,
      const char            *heading,
      const char            *body,
@@ -314,6 +315,7 @@ ask (CmVerifyRow           *self,
   adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
   g_signal_connect_object (dialog, "response", G_CALLBACK (confirm_cb), self, G_CONNECT_SWAPPED);
   gtk_window_present (GTK_WINDOW (dialog));
+  return dialog;
 }
 
 /* A verify that was stopped is carried on, not started again: the
@@ -324,19 +326,37 @@ ask_carry_on (CmVerifyRow *self,
               const char  *path)
 {
   int percent = (int) (self->stopped * 100);
+  gboolean reading = self->stopped_phase == CM_VERIFY_PHASE_READ;
   g_autofree char *body = NULL;
+  GtkWidget *dialog;
 
-  if (device)
-    /* Translators: "…stopped at 34 % done. CardMark carries on from there…" */
-    body = g_strdup_printf (_("The verify of this card stopped at %d %% done. CardMark carries on from there: it "
-                              "writes the rest of the card and reads all of it back, overwriting what was put on "
-                              "the card since. You can stop at any time and carry on later."), percent);
+  if (device && reading)
+    /* Translators: "…stopped at 74 % done, reading it back. What is left…" */
+    body = g_strdup_printf (_("The verify of this card stopped at %d %% done, reading it back. What is left is "
+                              "to read back the rest: nothing more is written unless you start over, which "
+                              "writes all of the card again. You can stop at any time and carry on later."),
+                            percent);
+  else if (device)
+    /* Translators: "…stopped at 34 % done, writing. What is left…" */
+    body = g_strdup_printf (_("The verify of this card stopped at %d %% done, writing. What is left is to write "
+                              "the rest of the card and read all of it back, overwriting what was put on the "
+                              "card since. You can stop at any time and carry on later."), percent);
+  else if (reading)
+    body = g_strdup_printf (_("The verify of %s stopped at %d %% done, reading its test files back. What is left "
+                              "is to read back the rest. Your own files are not touched."), path, percent);
   else
-    body = g_strdup_printf (_("The verify of %s stopped at %d %% done. CardMark carries on from there, filling the "
-                              "rest of the free space with test files and reading them back. Your own files are "
+    body = g_strdup_printf (_("The verify of %s stopped at %d %% done, writing. What is left is to fill the rest "
+                              "of the free space with test files and read them all back. Your own files are "
                               "not touched."), path, percent);
-  ask (self, _("Carry On Verifying?"), body, _("_Carry On"),
-       device ? ADW_RESPONSE_DESTRUCTIVE : ADW_RESPONSE_SUGGESTED);
+  dialog = ask (self, _("Carry On Verifying?"), body, _("_Carry On"),
+                device ? ADW_RESPONSE_DESTRUCTIVE : ADW_RESPONSE_SUGGESTED);
+  /* The whole card can start over too: it is all written again. */
+  if (device)
+    {
+      adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "start-over", _("_Start Over"));
+      adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "start-over", ADW_RESPONSE_DESTRUCTIVE);
+      g_signal_connect_object (dialog, "response", G_CALLBACK (start_over_cb), self, G_CONNECT_SWAPPED);
+    }
 }
 
 /* Starts after asking, or stops the verify that is running. */

@@ -275,6 +275,22 @@ cm_verify_peek_stopped (const char   *path,
                         guint64       device_bytes,
                         const char   *state_folder)
 {
+  return cm_verify_peek_stopped_in (path, mode, device_bytes, state_folder, NULL);
+}
+
+/**
+ * cm_verify_peek_stopped_in:
+ * @phase: (out) (optional): whether it stopped writing or reading back
+ *
+ * cm_verify_peek_stopped(), and the phase it stopped in.
+ */
+double
+cm_verify_peek_stopped_in (const char    *path,
+                           CmVerifyMode   mode,
+                           guint64        device_bytes,
+                           const char    *state_folder,
+                           CmVerifyPhase *phase)
+{
   g_autoptr(CmVerify) self = NULL;
   CmVerifyRun *run;
   struct statvfs st;
@@ -300,7 +316,11 @@ cm_verify_peek_stopped (const char   *path,
 
   run = cm_verify_run_new (self, NULL);
   if (cm_verify_state_load (run, NULL))
-    fraction = cm_verify_run_get_fraction (run);
+    {
+      fraction = cm_verify_run_get_fraction (run);
+      if (phase != NULL)
+        *phase = run->phase == CM_VERIFY_PHASE_WRITE ? CM_VERIFY_PHASE_WRITE : CM_VERIFY_PHASE_READ;
+    }
   cm_verify_run_free (run);
   return fraction;
 }

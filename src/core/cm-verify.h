@@ -100,6 +100,11 @@ double        cm_verify_peek_stopped     (const char          *path,
                                           CmVerifyMode         mode,
                                           guint64              device_bytes,
                                           const char          *state_folder);
+double        cm_verify_peek_stopped_in  (const char          *path,
+                                          CmVerifyMode         mode,
+                                          guint64              device_bytes,
+                                          const char          *state_folder,
+                                          CmVerifyPhase       *phase);
 
 void          cm_verify_run_async        (CmVerify            *self,
                                           GCancellable        *cancellable,
