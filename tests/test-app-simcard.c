@@ -861,7 +861,8 @@ assert_says_where_stopped (CmVerifyRow *row,
 }
 
 /* Carrying on asks to carry on from where it stopped, not to destroy
- * everything again; it still says, in red, that it writes. */
+ * everything again: it says what is left (writing the rest, or only
+ * reading it back), in red, and offers to start over. */
 static void
 assert_asks_to_carry_on (AdwMessageDialog *dialog,
                          int               percent)
@@ -870,9 +871,16 @@ assert_asks_to_carry_on (AdwMessageDialog *dialog,
   const char *body = adw_message_dialog_get_body (dialog);
 
   g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "Carry On Verifying?");
+  g_test_message ("carry on? %s", body);
   g_assert_nonnull (strstr (body, from));
-  g_assert_nonnull (strstr (body, "writes"));
+  g_assert_nonnull (strstr (body, "What is left is"));
+  if (strstr (body, "reading it back") != NULL)
+    g_assert_nonnull (strstr (body, "read back the rest"));
+  else
+    g_assert_nonnull (strstr (body, "write the rest"));
   g_assert_null (strstr (body, "destroyed"));
+  g_assert_true (adw_message_dialog_has_response (dialog, "start-over"));
+  g_assert_cmpint (adw_message_dialog_get_response_appearance (dialog, "start-over"), ==, ADW_RESPONSE_DESTRUCTIVE);
   g_assert_cmpint (adw_message_dialog_get_response_appearance (dialog, "verify"), ==, ADW_RESPONSE_DESTRUCTIVE);
   g_assert_cmpstr (adw_message_dialog_get_response_label (dialog, "verify"), ==, "_Carry On");
   g_assert_cmpstr (adw_message_dialog_get_default_response (dialog), ==, "cancel");

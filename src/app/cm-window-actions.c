@@ -584,10 +584,9 @@ back_action (GtkWidget  *widget,
              const char *action_name,
              GVariant   *param)
 {
-  CmWindow *self = CM_WINDOW (widget);
-
-  if (self->cancellable == NULL)
-    _cm_window_go_back (self);
+  /* A benchmark that runs goes on: its card's row shows it, and its
+   * card's page opens on its run again. */
+  _cm_window_go_back (CM_WINDOW (widget));
 }
 
 static void
