@@ -214,6 +214,18 @@ test_card_page_methods (Fixture       *f,
   cm_card_page_set_claims (page_m, claims);
   picked = cm_card_page_dup_claims (page_m);
   g_assert_true (g_strv_equal ((const char * const *) picked, claims));
+
+  /* The picks are kept for the card: its page made again has them, and
+   * another card's page does not. */
+  {
+    g_autoptr(CmCardPage) again = g_object_ref_sink (cm_card_page_new (mounted));
+    g_autoptr(CmCardPage) other = g_object_ref_sink (cm_card_page_new (unmounted));
+    g_auto(GStrv) kept = cm_card_page_dup_claims (again);
+    g_auto(GStrv) none = cm_card_page_dup_claims (other);
+
+    g_assert_true (g_strv_equal ((const char * const *) kept, claims));
+    g_assert_cmpuint (g_strv_length (none), ==, 0);
+  }
 }
 
 static void

@@ -234,12 +234,47 @@ fill_identity (CmCardPage *self)
                                declared_text != NULL ? declared_text : unknown);
 }
 
+/* The classes picked for each card while the app runs, so that its
+ * page opened again has them: by its serial number where the registers
+ * tell it, else by its device or folder. */
+static GHashTable *picked_classes;
+
+static char *
+dup_card_key (CmCardItem *item)
+{
+  CmCardInfo *info = cm_card_item_get_card_info (item);
+  const char *serial = info != NULL ? cm_card_info_get_serial (info) : NULL;
+
+  if (serial != NULL && *serial != '\0')
+    return g_strconcat ("serial:", serial, NULL);
+  if (cm_card_item_get_device (item) != NULL)
+    return g_strconcat ("device:", cm_card_item_get_device (item), NULL);
+  return g_strconcat ("folder:", cm_card_item_get_file_folder (item) != NULL ? cm_card_item_get_file_folder (item) : "", NULL);
+}
+
+static void
+remember_classes (CmCardPage *self)
+{
+  if (picked_classes == NULL)
+    picked_classes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_strfreev);
+  g_hash_table_replace (picked_classes, dup_card_key (self->item), cm_card_page_dup_claims (self));
+}
+
 static void
 fill_classes (CmCardPage *self)
 {
   const char * const *classes = cm_verdict_get_offered_classes ();
   CmCardInfo *info = cm_card_item_get_card_info (self->item);
   g_auto(GStrv) declared = info != NULL ? cm_card_info_dup_declared_classes (info) : NULL;
+  g_autofree char *key = dup_card_key (self->item);
+  const char * const *picked = picked_classes != NULL ? g_hash_table_lookup (picked_classes, key) : NULL;
+
+  /* What the user picked for this card before, else what it declares. */
+  if (picked != NULL)
+    {
+      g_strfreev (declared);
+      declared = g_strdupv ((char **) picked);
+    }
 
   for (guint i = 0; classes[i] != NULL; i++)
     {
@@ -252,6 +287,7 @@ fill_classes (CmCardPage *self)
       g_signal_connect_object (button, "toggled", G_CALLBACK (update_method_warning), self, G_CONNECT_SWAPPED);
       if (declared != NULL && g_strv_contains ((const char * const *) declared, classes[i]))
         gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (button), TRUE);
+      g_signal_connect_object (button, "toggled", G_CALLBACK (remember_classes), self, G_CONNECT_SWAPPED);
       gtk_flow_box_append (self->class_box, button);
       /* One Tab stop a class: the button, not also the box's child
        * around it, which is named after it for screen readers. */
