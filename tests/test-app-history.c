@@ -359,6 +359,29 @@ test_saved_in_history (Fixture       *f,
                      cm_result_lookup_test (result, "seq-write")->mb_per_s);
   g_assert_cmpstr (cm_result_get_name (saved), ==, cm_result_get_name (result));
   g_assert_cmpuint (cm_result_get_claims (saved)->len, ==, 1);
+
+  /* Test Again from the saved result in History: its card (the folder),
+   * as it was tested, with its class picked again though the card's page
+   * has none picked now. */
+  {
+    const char *none[] = { NULL };
+    CmHistoryPage *history;
+    g_auto(GStrv) picked = NULL;
+
+    g_assert_true (cm_window_open_path (f->window, f->folders[0]));
+    cm_card_page_set_claims (CM_CARD_PAGE (cm_window_get_page (f->window, "card")), none);
+    gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-history", NULL);
+    history = CM_HISTORY_PAGE (cm_window_get_page (f->window, "history"));
+    g_assert_true (cm_test_wait_history_loaded (history, 10));
+    cm_history_page_open (history, 0);
+    g_assert_true (cm_test_wait_page (f->window, "saved", 10));
+    g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (f->app), "start-test"));
+    g_action_group_activate_action (G_ACTION_GROUP (f->app), "start-test", NULL);
+    g_assert_true (cm_window_get_running (f->window));
+    picked = cm_card_page_dup_claims (CM_CARD_PAGE (cm_window_get_page (f->window, "card")));
+    g_assert_true (g_strv_contains ((const char * const *) picked, "C10"));
+    g_assert_true (cm_test_wait_page_idle (f->window, "result", 60));
+  }
 }
 
 static void

@@ -65,6 +65,54 @@ dup_again_reason (CmWindow *self)
   return NULL;
 }
 
+/* A saved benchmark's card, to test again from History: its device for
+ * a raw test, its folder for a safe one; NULL when it is not here now. */
+static const char *
+saved_card_path (CmWindow *self)
+{
+  CmResult *result = _cm_window_get_visible_page (self) == CM_WINDOW_PAGE_SAVED
+                     ? _cm_window_get_visible_result (self) : NULL;
+  const char *path;
+
+  if (result == NULL || !cm_job_kind_measures_speed (cm_result_get_kind (result)))
+    return NULL;
+  path = g_strcmp0 (cm_result_get_target_mode (result), "file") == 0 || cm_result_get_device (result) == NULL
+         ? cm_result_get_target_path (result) : cm_result_get_device (result);
+  return path != NULL && g_file_test (path, G_FILE_TEST_EXISTS) ? path : NULL;
+}
+
+/* Opens the saved benchmark's card with what it was tested with: its
+ * classes, method and profile. FALSE when that card is not here. */
+static gboolean
+open_saved_card (CmWindow *self)
+{
+  g_autoptr(CmResult) result = NULL;
+  g_autoptr(GPtrArray) claims = g_ptr_array_new ();
+  const char *path = saved_card_path (self);
+  CmMethod method;
+
+  if (path == NULL)
+    return FALSE;
+  result = g_object_ref (_cm_window_get_visible_result (self));
+  gtk_widget_activate_action (GTK_WIDGET (self), "win.open-path", "s", path);
+  if (self->card_page == NULL || _cm_window_get_visible_page (self) != CM_WINDOW_PAGE_CARD)
+    return FALSE;
+  for (guint i = 0; i < cm_result_get_claims (result)->len; i++)
+    {
+      CmClaim *claim = g_ptr_array_index (cm_result_get_claims (result), i);
+
+      if (g_strcmp0 (claim->source, "figures") != 0)
+        g_ptr_array_add (claims, claim->klass);
+    }
+  g_ptr_array_add (claims, NULL);
+  cm_card_page_set_claims (self->card_page, (const char * const *) claims->pdata);
+  if (cm_method_from_string (cm_result_get_target_mode (result), &method))
+    cm_card_page_set_method (self->card_page, method);
+  cm_card_page_set_profile (self->card_page, g_strcmp0 (cm_result_get_profile (result), "full") == 0
+                                             ? CM_PROFILE_FULL : CM_PROFILE_QUICK);
+  return TRUE;
+}
+
 /* Which actions apply, from the page on screen and the job of its card;
  * the application's Start and Cancel follow :can-start and :running.
  * Every job goes on while the user looks at other cards; the window
@@ -77,9 +125,10 @@ _cm_window_actions_update (CmWindow *self)
   gboolean running = _cm_window_get_shown_job (self) != NULL;
   gboolean has_result = _cm_window_get_visible_result (self) != NULL;
   gboolean can_go_back = page != CM_WINDOW_PAGE_CARDS;
-  gboolean can_start = !benching && !running && self->card_page != NULL
-                       && cm_card_page_get_job (self->card_page) == NULL
-                       && (page == CM_WINDOW_PAGE_CARD || page == CM_WINDOW_PAGE_RESULT);
+  gboolean can_start = !benching && !running
+                       && ((self->card_page != NULL && cm_card_page_get_job (self->card_page) == NULL
+                            && (page == CM_WINDOW_PAGE_CARD || page == CM_WINDOW_PAGE_RESULT))
+                           || saved_card_path (self) != NULL);
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.back", can_go_back);
   gtk_widget_set_visible (GTK_WIDGET (self->back_button), can_go_back);
@@ -515,6 +564,12 @@ cm_window_start_test (CmWindow *self)
 
   g_return_if_fail (CM_IS_WINDOW (self));
 
+  /* Test Again on a saved benchmark: its card, as it was tested. */
+  if (_cm_window_get_visible_page (self) == CM_WINDOW_PAGE_SAVED && !open_saved_card (self))
+    {
+      cm_toast_show (GTK_WIDGET (self->toast_overlay), _("The card of this result is not connected."));
+      return;
+    }
   page = self->card_page;
   if (page == NULL)
     {
