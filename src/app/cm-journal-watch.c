@@ -17,6 +17,7 @@
 #include "cm-backend.h"
 #include "cm-capacity-probe.h"
 #include "cm-card-item.h"
+#include "cm-job-list.h"
 #include "cm-toast.h"
 
 #include "cm-journal-watch.h"
@@ -30,7 +31,6 @@ struct _CmJournalWatch
   GListModel   *devices;
   GHashTable   *offered;        /* devices asked about in this run */
   CmCardItem   *current;        /* asked about or being restored */
-  CmTarget     *target;
   gboolean      restoring;
   guint         idle_id;
 };
@@ -51,52 +51,33 @@ static void
 finish (CmJournalWatch *self)
 {
   g_clear_object (&self->current);
-  g_clear_object (&self->target);
   self->restoring = FALSE;
   /* Another card may be waiting. */
   look_for_journals (self);
 }
 
+/* The restore job ended: what it put back, or why it could not. */
 static void
-restored_cb (GObject      *object,
-             GAsyncResult *result,
-             gpointer      user_data)
+restore_state_cb (CmJournalWatch *self,
+                  GParamSpec     *pspec,
+                  CmJob          *job)
 {
-  g_autoptr(CmJournalWatch) self = user_data;
-  g_autoptr(GError) error = NULL;
-  guint n = 0;
+  CmResult *result = cm_job_get_result (job);
 
-  if (!cm_capacity_restore_finish (result, &n, &error))
-    toast (self, error->message);
+  if (cm_job_is_active (job))
+    return;
+  g_signal_handlers_disconnect_by_func (job, restore_state_cb, self);
+  if (result != NULL)
+    toast (self, cm_result_get_summary (result));
   else
     {
-      g_autofree char *message = g_strdup_printf (_("The card's data is back: %u blocks put back from the journal."), n);
+      g_autofree char *message = g_strdup_printf (_("The card's data could not be put back yet: %s"),
+                                                  cm_job_get_error (job) != NULL ? cm_job_get_error (job)->message
+                                                                                 : _("it was stopped"));
 
       toast (self, message);
     }
   finish (self);
-}
-
-static void
-target_opened_cb (GObject      *object,
-                  GAsyncResult *result,
-                  gpointer      user_data)
-{
-  g_autoptr(CmJournalWatch) self = user_data;
-  g_autoptr(GError) error = NULL;
-
-  self->target = cm_backend_open_target_finish (result, &error);
-  if (self->target == NULL)
-    {
-      g_autofree char *message = g_strdup_printf (_("The card's data could not be put back yet: %s"), error->message);
-
-      toast (self, message);
-      finish (self);
-      return;
-    }
-  cm_capacity_restore_async (cm_target_get_fd (self->target), cm_card_item_get_device (self->current),
-                             cm_target_get_size (self->target), NULL, NULL,
-                             restored_cb, g_object_ref (self));
 }
 
 static void
@@ -112,8 +93,15 @@ response_cb (CmJournalWatch   *self,
       finish (self);
       return;
     }
+  /* A job like any other: it holds the card's lock, keeps the computer
+   * awake and shows on the card's row until it ends. */
   self->restoring = TRUE;
-  cm_backend_open_target_async (self->current, CM_METHOD_RAW_WRITE, NULL, target_opened_cb, g_object_ref (self));
+  {
+    g_autoptr(CmJob) job = cm_backend_new_job ("restore", self->devices, self->current, CM_METHOD_RAW_WRITE);
+
+    g_signal_connect_object (job, "notify::state", G_CALLBACK (restore_state_cb), self, G_CONNECT_SWAPPED);
+    cm_job_list_start (cm_job_list_get_default (), job);
+  }
 }
 
 static void
@@ -216,7 +204,6 @@ cm_journal_watch_dispose (GObject *object)
   g_clear_weak_pointer (&self->toast_target);
   g_clear_object (&self->devices);
   g_clear_object (&self->current);
-  g_clear_object (&self->target);
   g_clear_pointer (&self->offered, g_hash_table_unref);
 
   G_OBJECT_CLASS (cm_journal_watch_parent_class)->dispose (object);

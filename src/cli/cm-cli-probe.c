@@ -115,52 +115,6 @@ print_report (const char             *device,
   printf ("%s\n", sentence);
 }
 
-static int
-restore (const char *device)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GFile) folder = cm_capacity_journal_default_folder ();
-  g_autofree char *journal = NULL;
-  g_autofree char *note = NULL;
-  guint64 size = 0;
-  guint n_restored = 0;
-  int fd;
-
-  if ((fd = open_device (device, TRUE, &size, &error)) < 0)
-    {
-      cm_cli_print_error (error);
-      return CM_EXIT_FAILED;
-    }
-  journal = cm_capacity_journal_find (folder, device, size, &error);
-  if (error != NULL)
-    {
-      close (fd);
-      cm_cli_print_error (error);
-      return CM_EXIT_FAILED;
-    }
-  if (journal == NULL)
-    {
-      close (fd);
-      printf (_("No interrupted capacity check of the card in %s: nothing to put back.\n"), device);
-      return CM_EXIT_OK;
-    }
-  if (!cm_capacity_journal_restore (fd, device, size, journal, &n_restored, &note, &error))
-    {
-      close (fd);
-      cm_cli_print_error (error);
-      return CM_EXIT_FAILED;
-    }
-  close (fd);
-  printf (g_dngettext (GETTEXT_PACKAGE,
-                       "Put back %u block the interrupted capacity check had overwritten: the card in %s holds its own data again.\n",
-                       "Put back %u blocks the interrupted capacity check had overwritten: the card in %s holds its own data again.\n",
-                       n_restored),
-          n_restored, device);
-  if (note != NULL)
-    printf ("%s\n", note);
-  return CM_EXIT_OK;
-}
-
 static void
 job_progress_cb (CmJob       *job,
                  GParamSpec  *pspec,
@@ -245,6 +199,57 @@ finish (CmCliTarget  *t,
       return CM_EXIT_FAILED;
     }
   return report->fake ? CM_EXIT_FAKE : CM_EXIT_OK;
+}
+
+/* --restore: a job of its own (kind "restore"), which holds the card's
+ * lock while it writes the journal's blocks back. */
+static void
+restore_prepare (CmCliTarget *t,
+                 gpointer     user_data)
+{
+  t->job = cm_job_new ("restore", t->target);
+}
+
+static int
+restore_finish (CmCliTarget  *t,
+                JsonNode    **json,
+                gpointer      user_data)
+{
+  GPtrArray *notes;
+
+  if (t->error != NULL)
+    {
+      cm_cli_print_error (t->error);
+      return CM_EXIT_FAILED;
+    }
+  printf ("%s\n", cm_result_get_summary (t->result));
+  notes = cm_result_get_notes (t->result);
+  for (guint i = 0; i < notes->len; i++)
+    printf ("%s\n", (const char *) g_ptr_array_index (notes, i));
+  return CM_EXIT_OK;
+}
+
+static guint
+restore_watch (GCancellable *cancellable,
+               gpointer      user_data)
+{
+  /* A restore half done is worse than one finished: it ends first. */
+  return cm_cli_watch_end_signals_saying (((Probe *) user_data)->signal_fd, cancellable,
+                                          _("Finishing putting the card's data back first…"));
+}
+
+static int
+restore (const char *device)
+{
+  const CmCliJobsFuncs funcs = { restore_prepare, restore_finish, restore_watch, NULL, "restore", NULL };
+  Probe probe = { 0, FALSE, NULL, NULL, -1 };
+  char *devices[] = { (char *) device, NULL };
+  int status;
+
+  probe.signal_fd = cm_cli_block_end_signals ();
+  status = cm_cli_jobs_run (&funcs, devices, 1, FALSE, &probe);
+  close (probe.signal_fd);
+  return status;
 }
 
 static int

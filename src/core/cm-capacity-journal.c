@@ -1049,12 +1049,15 @@ typedef struct
   guint64  size;
   GFile   *folder;
   guint    n_restored;
+  gboolean      found;       /* a journal of the card was there */
+  char         *note;
 } RestoreData;
 
 static void
 restore_data_free (RestoreData *data)
 {
   g_free (data->device);
+  g_free (data->note);
   g_clear_object (&data->folder);
   g_free (data);
 }
@@ -1073,8 +1076,9 @@ restore_thread (GTask        *task,
   path = cm_capacity_journal_find (data->folder, data->device, data->size, &error);
   if (error != NULL)
     g_task_return_error (task, error);
-  else if (path != NULL && !cm_capacity_journal_restore (data->fd, data->device, data->size, path,
-                                                         &data->n_restored, NULL, &error))
+  else if ((data->found = path != NULL) &&
+           !cm_capacity_journal_restore (data->fd, data->device, data->size, path,
+                                         &data->n_restored, &data->note, &error))
     g_task_return_error (task, error);
   else
     g_task_return_boolean (task, TRUE);
@@ -1117,4 +1121,26 @@ cm_capacity_restore_finish (GAsyncResult  *result,
   if (n_restored != NULL)
     *n_restored = data->n_restored;
   return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/**
+ * cm_capacity_restore_get_found:
+ * @note: (out) (optional) (transfer none): what else the restore has to
+ *   say, or NULL
+ *
+ * After cm_capacity_restore_finish(): whether a journal of the card was
+ * there to put back (FALSE: nothing to do).
+ */
+gboolean
+cm_capacity_restore_get_found (GAsyncResult  *result,
+                               const char   **note)
+{
+  RestoreData *data;
+
+  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
+
+  data = g_task_get_task_data (G_TASK (result));
+  if (note != NULL)
+    *note = data->note;
+  return data->found;
 }

@@ -111,5 +111,7 @@ void     cm_capacity_restore_async          (int                  fd,
 gboolean cm_capacity_restore_finish         (GAsyncResult        *result,
                                              guint               *n_restored,
                                              GError             **error);
+gboolean cm_capacity_restore_get_found      (GAsyncResult        *result,
+                                             const char         **note);
 
 G_END_DECLS
