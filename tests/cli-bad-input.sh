@@ -101,7 +101,9 @@ expect_sizes () {
 expect_sizes
 for command in bench probe-capacity; do
   "$CARDMARK_CLI" $command --help > "$work/out"
-  check "$command --help says how a SIZE is written" grep -q "A SIZE is a number.*powers of 1024.*powers of 1000" "$work/out"
+  # Read as one paragraph: --help wraps it at 80 columns.
+  tr -s '\n ' '  ' < "$work/out" > "$work/joined"
+  check "$command --help says how a SIZE is written" grep -q "A SIZE is a number.*powers of 1024.*powers of 1000" "$work/joined"
 done
 # A sustained write of a byte ran nothing, said "not enough free space"
 # and exited 0: now the limit has a floor, checked before the card.
@@ -194,5 +196,15 @@ if "$simcard/simcard-up" good-a1 --size 256MiB -- --set read.bandwidth-mb-s=2000
 else
   skip "no simulated card here: $(head -c 200 "$work/simcard.err")"
 fi
+
+# Every command's --help wraps on words at 80 columns (GLib's does not).
+for command in list info bench decode plot probe-capacity verify endure history; do
+  "$CARDMARK_CLI" "$command" --help > "$work/help" 2>&1
+  widest=$(python3 -c "
+import sys, unicodedata
+print(max(sum(2 if unicodedata.east_asian_width(c) in 'WF' else 1 for c in line.rstrip('\\n'))
+          for line in open(sys.argv[1], encoding='utf-8')))" "$work/help")
+  check "$command --help fits 80 columns (widest line: $widest)" test "$widest" -le 80
+done
 
 done_testing

@@ -465,7 +465,7 @@ cm_cli_bench (int    argc,
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_description (context, description);
 
-  if (!g_option_context_parse (context, &argc, &argv, &error))
+  if (!cm_cli_parse_options (context, &argc, &argv, &error))
     return cm_cli_usage_error (context, error->message);
   if ((status = cm_cli_check_operands (context, argc, argv, 1, G_MAXINT, _("bench needs a TARGET (or several)."))) != CM_EXIT_OK)
     return status;

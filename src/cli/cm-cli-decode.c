@@ -227,7 +227,7 @@ cm_cli_decode (int    argc,
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
 
-  if (!g_option_context_parse (context, &argc, &argv, &error))
+  if (!cm_cli_parse_options (context, &argc, &argv, &error))
     return cm_cli_usage_error (context, error->message);
   if (argc > 1)
     return cm_cli_usage_error (context, _("decode takes no arguments, only options."));

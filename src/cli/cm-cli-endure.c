@@ -278,7 +278,7 @@ cm_cli_endure (int    argc,
       "carry on with --resume), 1 the run failed (or the card went away: carry on with --resume), 2 usage."),
     cm_cli_jobs_describe ());
   g_option_context_set_description (context, description);
-  if (!g_option_context_parse (context, &argc, &argv, &error))
+  if (!cm_cli_parse_options (context, &argc, &argv, &error))
     return cm_cli_usage_error (context, error->message);
   if (argc < 2)
     return cm_cli_usage_error (context, _("endure needs a DEVICE, a whole card such as /dev/mmcblk0 (or several)."));

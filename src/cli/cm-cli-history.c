@@ -162,7 +162,7 @@ cm_cli_history (int    argc,
   g_autoptr(GPtrArray) problems = NULL;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  if (!g_option_context_parse (context, &argc, &argv, &error))
+  if (!cm_cli_parse_options (context, &argc, &argv, &error))
     return cm_cli_usage_error (context, error->message);
   if (argc != 1)
     return cm_cli_usage_error (context, _("history takes no arguments."));

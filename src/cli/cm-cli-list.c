@@ -157,7 +157,7 @@ cm_cli_list (int    argc,
 
   g_option_context_set_summary (context, _("List the cards and card readers connected."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  if (!g_option_context_parse (context, &argc, &argv, &error))
+  if (!cm_cli_parse_options (context, &argc, &argv, &error))
     return cm_cli_usage_error (context, error->message);
   if (argc != 1)
     return cm_cli_usage_error (context, _("list takes no arguments."));
@@ -379,7 +379,7 @@ cm_cli_info (int    argc,
 
   g_option_context_set_summary (context, _("Show what is known about a card or drive: its reader, size, mounts and, in a built-in slot, the card's registers."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  if (!g_option_context_parse (context, &argc, &argv, &error))
+  if (!cm_cli_parse_options (context, &argc, &argv, &error))
     return cm_cli_usage_error (context, error->message);
   if ((status = cm_cli_check_operands (context, argc, argv, 1, 1, _("info needs exactly one TARGET, such as /dev/sdb."))) != CM_EXIT_OK)
     return status;

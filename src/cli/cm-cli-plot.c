@@ -99,7 +99,7 @@ cm_cli_plot (int    argc,
   g_option_context_set_description (context,
     _("Several results are drawn together, one colour per card. The format follows the name of the output file."));
 
-  if (!g_option_context_parse (context, &argc, &argv, &error))
+  if (!cm_cli_parse_options (context, &argc, &argv, &error))
     return cm_cli_usage_error (context, error->message);
   if ((status = cm_cli_check_operands (context, argc, argv, 1, G_MAXINT, _("plot needs at least one RESULT.json."))) != CM_EXIT_OK)
     return status;

@@ -244,7 +244,7 @@ cm_cli_verify (int    argc,
       "Exit status: 0 every byte came back, 4 data was lost, 1 the run failed, 2 usage."),
     cm_cli_jobs_describe ());
   g_option_context_set_description (context, description);
-  if (!g_option_context_parse (context, &argc, &argv, &error))
+  if (!cm_cli_parse_options (context, &argc, &argv, &error))
     return cm_cli_usage_error (context, error->message);
   if (argc < 2)
     return cm_cli_usage_error (context, _("verify needs a TARGET, a folder or a device (or several)."));

@@ -60,6 +60,12 @@ char *cm_cli_dup_printable (const char *text,
                             gboolean    keep_newlines) G_GNUC_WARN_UNUSED_RESULT;
 void cm_cli_print_json  (JsonNode     *node);
 int  cm_cli_text_width  (const char   *text);
+char *cm_cli_dup_wrapped (const char  *text,
+                          int          columns) G_GNUC_WARN_UNUSED_RESULT;
+gboolean cm_cli_parse_options (GOptionContext   *context,
+                               int              *argc,
+                               char           ***argv,
+                               GError          **error);
 void cm_cli_pad         (GString      *line,
                          const char   *text,
                          int           width,
