@@ -33,7 +33,7 @@ struct _CmRunPage
   CmChartView    *chart;
   GtkButton      *cancel_button;
 
-  CmRunner       *runner;   /* the run it shows */
+  CmJob          *job;      /* the run it shows */
   gboolean        cancelling;
 };
 
@@ -45,9 +45,9 @@ cm_run_page_dispose (GObject *object)
   CmRunPage *self = CM_RUN_PAGE (object);
 
   gtk_widget_dispose_template (GTK_WIDGET (object), CM_TYPE_RUN_PAGE);
-  if (self->runner != NULL)
-    g_signal_handlers_disconnect_by_data (self->runner, self);
-  g_clear_object (&self->runner);
+  if (self->job != NULL)
+    g_signal_handlers_disconnect_by_data (self->job, self);
+  g_clear_object (&self->job);
 
   G_OBJECT_CLASS (cm_run_page_parent_class)->dispose (object);
 }
@@ -152,11 +152,12 @@ cm_run_page_set_cancelling (CmRunPage *self)
 static void
 test_started_cb (CmRunPage  *self,
                  guint       index,
+                 guint       n_tests,
                  const char *name,
-                 CmRunner   *runner)
+                 CmJob      *job)
 {
   if (!self->cancelling)
-    cm_run_page_set_test (self, index, cm_runner_get_n_tests (runner), name);
+    cm_run_page_set_test (self, index, n_tests, name);
 }
 
 static void
@@ -165,24 +166,32 @@ sample_cb (CmRunPage  *self,
            double      t,
            double      mb_per_s,
            double      iops,
-           CmRunner   *runner)
+           CmJob      *job)
 {
   cm_run_page_add_sample (self, test, t, mb_per_s);
 }
 
-/* Shows how @runner's run goes: each test, the progress and the samples. */
+static void
+progress_cb (CmRunPage *self)
+{
+  cm_run_page_set_progress (self, cm_job_get_progress (self->job), cm_job_get_seconds_left (self->job));
+}
+
+/* Shows how @job's run goes: each test, the progress and the samples,
+ * as the job tells them (whatever runs them underneath). */
 void
 cm_run_page_follow (CmRunPage *self,
-                    CmRunner  *runner)
+                    CmJob     *job)
 {
   g_return_if_fail (CM_IS_RUN_PAGE (self));
-  g_return_if_fail (CM_IS_RUNNER (runner));
-  g_return_if_fail (self->runner == NULL);
+  g_return_if_fail (CM_IS_JOB (job));
+  g_return_if_fail (self->job == NULL);
 
-  self->runner = g_object_ref (runner);
-  g_signal_connect_object (runner, "test-started", G_CALLBACK (test_started_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (runner, "progress", G_CALLBACK (cm_run_page_set_progress), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (runner, "sample", G_CALLBACK (sample_cb), self, G_CONNECT_SWAPPED);
+  self->job = g_object_ref (job);
+  g_signal_connect_object (job, "test-started", G_CALLBACK (test_started_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (job, "notify::progress", G_CALLBACK (progress_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (job, "notify::seconds-left", G_CALLBACK (progress_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (job, "sample", G_CALLBACK (sample_cb), self, G_CONNECT_SWAPPED);
 }
 
 CmChartView *

@@ -8,7 +8,7 @@
 #include <gtk/gtk.h>
 
 #include "cm-chart-view.h"
-#include "cm-runner.h"
+#include "cm-job.h"
 
 G_BEGIN_DECLS
 
@@ -31,7 +31,7 @@ void         cm_run_page_add_sample     (CmRunPage  *self,
                                          double      mb_per_s);
 void         cm_run_page_set_cancelling (CmRunPage  *self);
 void         cm_run_page_follow         (CmRunPage  *self,
-                                         CmRunner   *runner);
+                                         CmJob      *job);
 CmChartView *cm_run_page_get_chart      (CmRunPage  *self);
 
 G_END_DECLS

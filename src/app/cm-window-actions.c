@@ -165,13 +165,13 @@ bench_started_cb (CmWindow   *self,
                   CmJob      *job)
 {
   g_auto(GStrv) claims = self->card_page != NULL ? cm_card_page_dup_claims (self->card_page) : NULL;
-  CmRunner *runner = cm_job_get_runner (job);
   CmRunPage *run_page;
 
-  if (runner == NULL)
+  /* Once the run began (its runner is there): the page follows the job. */
+  if (cm_job_get_runner (job) == NULL)
     return;
   run_page = cm_run_page_new (cm_card_item_get_name (self->run_item), (const char * const *) claims);
-  cm_run_page_follow (run_page, runner);
+  cm_run_page_follow (run_page, job);
   _cm_window_show_run (self, run_page);
 }
 

@@ -75,9 +75,13 @@ interrupted_cb (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
+/* The printers watch the job only: each test it begins and its
+ * progress; a wait for another card on the bus is the job's bus-paused,
+ * which every command says (cm-cli-jobs.c). */
 static void
-test_started_cb (CmRunner    *runner,
+test_started_cb (CmJob       *job,
                  guint        index,
+                 guint        n_tests,
                  const char  *name,
                  CmCliTarget *t)
 {
@@ -86,47 +90,26 @@ test_started_cb (CmRunner    *runner,
   /* The test as people say it, "Sequential write", never its name. */
   g_free (card->test);
   card->test = g_strdup (cm_test_table_get_label (name));
+  card->n_tests = n_tests;
 
   if (!t->tty || t->several)
     cm_cli_jobs_say (t, _("Running %s (%u of %u)…\n"), card->test, index + 1, card->n_tests);
 }
 
 static void
-progress_cb (CmRunner    *runner,
-             double       fraction,
-             double       seconds_left,
+progress_cb (CmJob       *job,
+             GParamSpec  *pspec,
              CmCliTarget *t)
 {
   BenchCard *card = t->data;
-  g_autofree char *left = g_strdup_printf (_("about %.0f s left"), seconds_left);
+  g_autofree char *left = NULL;
 
-  cm_cli_jobs_progress (t, "%-20s %3.0f %%  %s", card->test, fraction * 100, left);
-}
-
-static void
-waiting_cb (CmRunner    *runner,
-            const char  *holder,
-            CmCliTarget *t)
-{
-  cm_cli_jobs_say (t, "%s\n", cm_job_get_phase (t->job));
-}
-
-static void
-started_cb (CmJob       *job,
-            GParamSpec  *pspec,
-            CmCliTarget *t)
-{
-  CmRunner *runner = cm_job_get_runner (job);
-  BenchCard *card = t->data;
-
-  if (runner == NULL)
+  if (card->test == NULL)
     return;
-  card->n_tests = cm_runner_get_n_tests (runner);
-  g_signal_connect (runner, "test-started", G_CALLBACK (test_started_cb), t);
-  g_signal_connect (runner, "progress", G_CALLBACK (progress_cb), t);
-  /* After the job's own handler, which made the phase the sentence. */
-  g_signal_connect_after (runner, "waiting", G_CALLBACK (waiting_cb), t);
+  left = g_strdup_printf (_("about %.0f s left"), MAX (cm_job_get_seconds_left (job), 0));
+  cm_cli_jobs_progress (t, "%-20s %3.0f %%  %s", card->test, cm_job_get_progress (job) * 100, left);
 }
+
 
 static const char *
 mode_label (const char *mode)
@@ -385,7 +368,8 @@ prepare (CmCliTarget *t,
   cm_job_set_claims (t->job, (const char * const *) b->claims);
   cm_job_set_brand (t->job, b->brand);
   cm_job_set_history (t->job, b->history);
-  g_signal_connect (t->job, "notify::runner", G_CALLBACK (started_cb), t);
+  g_signal_connect (t->job, "test-started", G_CALLBACK (test_started_cb), t);
+  g_signal_connect (t->job, "notify::progress", G_CALLBACK (progress_cb), t);
 }
 
 static guint

@@ -36,6 +36,18 @@ test_started_cb (CmRunner   *runner,
 
   cm_job_report (job, cm_job_get_progress (job), cm_job_get_seconds_left (job),
                  label != NULL ? g_dgettext (GETTEXT_PACKAGE, label) : name);
+  cm_job_report_test_started (job, index, cm_runner_get_n_tests (runner), name);
+}
+
+static void
+sample_cb (CmRunner   *runner,
+           const char *test,
+           double      t,
+           double      mb_per_s,
+           double      iops,
+           CmJob      *job)
+{
+  cm_job_report_sample (job, test, t, mb_per_s, iops);
 }
 
 static void
@@ -46,6 +58,8 @@ waiting_cb (CmRunner   *runner,
   g_autofree char *phase = g_strdup_printf (_("Waiting for the card in %s to finish its speed test"), holder);
 
   cm_job_report (job, cm_job_get_progress (job), -1, phase);
+  /* As a bulk job's pause is told: whoever shows the job says it once. */
+  g_signal_emit_by_name (job, "bus-paused", holder);
 }
 
 static void
@@ -57,6 +71,7 @@ started_cb (CmBench  *bench,
   g_signal_connect_object (runner, "progress", G_CALLBACK (progress_cb), job, 0);
   g_signal_connect_object (runner, "test-started", G_CALLBACK (test_started_cb), job, 0);
   g_signal_connect_object (runner, "waiting", G_CALLBACK (waiting_cb), job, 0);
+  g_signal_connect_object (runner, "sample", G_CALLBACK (sample_cb), job, 0);
 }
 
 static void

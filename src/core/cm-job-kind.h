@@ -73,6 +73,17 @@ double           cm_job_get_wear_seconds   (CmJob      *job);
 guint64          cm_job_get_wear_maker_bytes (CmJob    *job);
 void             cm_job_wear_round_done    (CmJob      *job,
                                             const CmWearRound *round);
+/* A kind that runs tests one after another: each test it begins, and
+ * the throughput as it goes (CmJob::test-started, CmJob::sample). */
+void             cm_job_report_test_started (CmJob     *job,
+                                             guint      index,
+                                             guint      n_tests,
+                                             const char *name);
+void             cm_job_report_sample      (CmJob      *job,
+                                            const char *test,
+                                            double      t,
+                                            double      mb_per_s,
+                                            double      iops);
 /* A bulk job waits for a card on its bus that measures. */
 void             cm_job_report_bus_pause   (CmJob      *job,
                                             const char *measurer);

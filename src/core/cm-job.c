@@ -102,6 +102,8 @@ static GParamSpec *properties[N_PROPS];
 
 enum {
   BUS_PAUSED,
+  TEST_STARTED,
+  SAMPLE,
   N_SIGNALS
 };
 
@@ -237,11 +239,33 @@ cm_job_class_init (CmJobClass *klass)
   /**
    * CmJob::bus-paused:
    * @measurer: the card (its device, or "another program") whose speed
-   *   test on the same bus a bulk job (verify, wear test) pauses for;
-   *   the phase says so meanwhile
+   *   test on the same bus a bulk job (verify, wear test) pauses for, or
+   *   a benchmark waits for; the phase says so meanwhile
    */
   signals[BUS_PAUSED] = g_signal_new ("bus-paused", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                       0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+  /**
+   * CmJob::test-started:
+   * @index: the test's place in the run, from 0
+   * @n_tests: how many the run has
+   * @name: the test's name in the table of tests ("seq-write")
+   *
+   * A kind that runs tests one after another (a benchmark) began one.
+   */
+  signals[TEST_STARTED] = g_signal_new ("test-started", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                        0, NULL, NULL, NULL, G_TYPE_NONE, 3, G_TYPE_UINT, G_TYPE_UINT, G_TYPE_STRING);
+  /**
+   * CmJob::sample:
+   * @test: the test it belongs to
+   * @t: seconds into the test
+   * @mb_per_s: the rate then
+   * @iops: the commands a second then
+   *
+   * One point of the throughput as the run goes, a few a second.
+   */
+  signals[SAMPLE] = g_signal_new ("sample", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                  0, NULL, NULL, NULL, G_TYPE_NONE, 4,
+                                  G_TYPE_STRING, G_TYPE_DOUBLE, G_TYPE_DOUBLE, G_TYPE_DOUBLE);
 }
 
 static void
@@ -500,6 +524,26 @@ const char *cm_job_get_state_folder (CmJob *job) { return job->state_folder; }
 guint cm_job_get_wear_rounds (CmJob *job) { return job->wear_rounds; }
 double cm_job_get_wear_seconds (CmJob *job) { return job->wear_seconds; }
 guint64 cm_job_get_wear_maker_bytes (CmJob *job) { return job->wear_maker_bytes; }
+
+/* What a kind that runs tests reports, for whoever shows the job. */
+void
+cm_job_report_test_started (CmJob      *job,
+                            guint       index,
+                            guint       n_tests,
+                            const char *name)
+{
+  g_signal_emit (job, signals[TEST_STARTED], 0, index, n_tests, name);
+}
+
+void
+cm_job_report_sample (CmJob      *job,
+                      const char *test,
+                      double      t,
+                      double      mb_per_s,
+                      double      iops)
+{
+  g_signal_emit (job, signals[SAMPLE], 0, test, t, mb_per_s, iops);
+}
 
 /* A bulk job waits for @measurer, a card on its bus that measures: its
  * phase says so until its next report. */
