@@ -18,37 +18,17 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
+#include "cm-file.h"
 #include "cm-text.h"
 
 #include "cm-cli.h"
 
-/* --output and --plot: the file's folder must exist and be writable. */
+/* --output, --plot and --csv: checked before the card is touched. */
 gboolean
 cm_cli_check_writable (const char  *filename,
                        GError     **error)
 {
-  g_autofree char *folder = g_path_get_dirname (filename);
-
-  if (g_file_test (filename, G_FILE_TEST_IS_DIR))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_IS_DIRECTORY,
-                   _("Cannot write “%s”: it is a folder."), filename);
-      return FALSE;
-    }
-  if (!g_file_test (folder, G_FILE_TEST_IS_DIR))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                   _("Cannot write “%s”: the folder “%s” does not exist."), filename, folder);
-      return FALSE;
-    }
-  if (g_access (folder, W_OK | X_OK) != 0)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED,
-                   _("Cannot write “%s”: the folder “%s” is not writable."), filename, folder);
-      return FALSE;
-    }
-
-  return TRUE;
+  return cm_file_check_writable (filename, error);
 }
 
 /* Whether --plot names a format the charts can write. */
