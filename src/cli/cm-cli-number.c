@@ -144,9 +144,10 @@ cm_cli_number_get (const char *name,
   return given[row];
 }
 
-/* How many options take a number, for a test that goes through them. */
-guint
-cm_cli_number_count (void)
+/* The options that take a number, for a test that goes through them:
+ * the @i-th one's name, or NULL past the last. */
+const char *
+cm_cli_number_name (guint i)
 {
-  return G_N_ELEMENTS (numbers);
+  return i < G_N_ELEMENTS (numbers) ? numbers[i].name : NULL;
 }

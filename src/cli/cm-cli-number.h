@@ -19,6 +19,6 @@ gboolean cm_cli_number_option_cb (const char  *option_name,
                                   GError     **error);
 gboolean cm_cli_number_get       (const char  *name,
                                   double      *value);
-guint    cm_cli_number_count     (void);
+const char *cm_cli_number_name  (guint        i);
 
 G_END_DECLS
