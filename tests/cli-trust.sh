@@ -72,7 +72,9 @@ planted=$'/dev/sdz\033]0;PWNED\007\033[2J\033[1;31mHACKED\nHACKED: a whole fake 
 # hold FILE: the user plants FILE with the text above and holds its lock
 # until killed; waits until it holds it.
 hold () {
-  as_user /usr/bin/python3 -c '
+  # Not through as_user: a function in the background is a subshell,
+  # and $! must be the holder itself.
+  setpriv --reuid="$user" --regid="$user" --clear-groups -- /usr/bin/python3 -c '
 import fcntl, sys, time
 f = open(sys.argv[1], "w")
 f.write(sys.argv[2] + "\n")
