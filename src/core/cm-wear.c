@@ -398,9 +398,11 @@ cm_wear_prove (int                 fd,
       guint64 c = k * n_chunks / MIN (PROOF_REGIONS, n_chunks);
       guint64 len = MIN ((guint64) PROOF_BYTES, size - c * CHUNK);
       /* Before the place a write stopped at, this round's data; after
-       * it, the round before's; nothing yet in round 1. */
-      guint round = place->reading || c < place->place ? place->round : place->round - 1;
-      guint64 key_base = (c * CHUNK) ^ round_key (round);
+       * it, the round before's, or this round's too: the place is saved
+       * every few seconds, and a kill between two saves leaves regions
+       * past it already written. Nothing to tell by in round 1 past it. */
+      gboolean written = place->reading || c < place->place;
+      guint round = written ? place->round : place->round - 1;
       gboolean found = FALSE;
 
       if (round == 0)
@@ -409,7 +411,8 @@ cm_wear_prove (int                 fd,
       if (pread (fd, buffer, len, c * CHUNK) != (ssize_t) len)
         continue;
       for (guint64 s = 0; s < len && !found; s += CM_VERIFY_SECTOR)
-        found = cm_verify_sector_is_ok ((guint8 *) buffer + s, key_base + s);
+        found = cm_verify_sector_is_ok ((guint8 *) buffer + s, ((c * CHUNK) ^ round_key (round)) + s) ||
+                (!written && cm_verify_sector_is_ok ((guint8 *) buffer + s, ((c * CHUNK) ^ round_key (place->round)) + s));
       ours += found;
     }
   free (buffer);
