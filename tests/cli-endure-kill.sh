@@ -5,7 +5,8 @@
 # test is killed at 20 random moments, writing or reading, and each time
 # --resume proves the card is the one it wore and carries on. The moments
 # are amounts of data the card has taken (its own counters), so the
-# test waits on the card, not on a clock.
+# test waits on the card, not on a clock. A state file grown to 100 MB
+# is then called damaged, not missing.
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 
@@ -70,5 +71,15 @@ import json, sys
 r = json.load(open('$work/last.json'))
 e = r['endurance']
 sys.exit(not (e['stopped'] == 'cancelled' and len(e['rounds']) >= 1 and all(x['bad_sectors'] == 0 for x in e['rounds'])))"
+
+# A state file grown to 100 MB is no state CardMark wrote: said to be
+# damaged, not "none is saved", and nothing is written.
+state=$(ls "$states"/device-*.ini | head -1)
+truncate -s 100M "$state"
+before=$(sha256sum "$SIMCARD_DEV" | cut -d' ' -f1)
+"$CARDMARK_CLI" endure "$SIMCARD_DEV" --destroy-data --resume > /dev/null 2> "$work/err"
+check "a 100 MB state is refused (status 1)" test $? -eq 1
+check "… as damaged, not as missing" file_says "is damaged" "$work/err"
+check "… and the card is unchanged (sha256)" test "$(sha256sum "$SIMCARD_DEV" | cut -d' ' -f1)" = "$before"
 
 done_testing
