@@ -224,9 +224,21 @@ finish (CmCliTarget  *t,
   endurance = cm_result_get_endurance (t->result);
   if (endurance != NULL && cm_endurance_lost_data (endurance))
     return CM_EXIT_FAKE;
-  /* A card that went away, or refused the work, did not finish its test. */
+  /* A card that went away, or refused the work, did not finish its test:
+   * why, and how to carry on (the document's notes), on this card's
+   * line, so that in a run of several the card is named. */
   if (endurance != NULL && (g_strcmp0 (endurance->stopped, "card-gone") == 0 || g_strcmp0 (endurance->stopped, "failed") == 0))
-    return CM_EXIT_FAILED;
+    {
+      GPtrArray *notes = cm_result_get_notes (t->result);
+
+      for (guint i = 0; notes != NULL && i < notes->len; i++)
+        {
+          g_autofree char *note = cm_cli_dup_printable (g_ptr_array_index (notes, i), FALSE);
+
+          cm_cli_jobs_say (t, "%s\n", note);
+        }
+      return CM_EXIT_FAILED;
+    }
   return CM_EXIT_OK;
 }
 
