@@ -158,7 +158,17 @@ check "--output through a planted link is refused (status 2)" test $? -eq 2
 check "the victim file is unchanged (sha256)" test "$(sum "$victim")" = "$victim_sum"
 check "the card is unchanged (sha256)" test "$(card_sum)" = "$before"
 
-# 6. Numbers that would mean "no limit", or are not plain numbers.
+# 6. A folder that cannot keep the wear test's state: refused before the
+#    first write, once, in words (not a warning every round).
+mkdir -p "$work/nostate"
+touch "$work/nostate/cardmark"
+XDG_DATA_HOME=$work/nostate "$CARDMARK_CLI" endure "$SIMCARD_DEV" --destroy-data --rounds 1 > "$work/out" 2> "$work/err"
+check "a wear test that cannot keep its state is refused (status 1)" test $? -eq 1
+check "… saying so" file_says "cannot keep where the wear test stands" "$work/err"
+check "… with no raw warning" sh -c "! grep -q WARNING '$work/err'"
+check "… and the card is unchanged (sha256)" test "$(card_sum)" = "$before"
+
+# 7. Numbers that would mean "no limit", or are not plain numbers.
 for args in "--rounds 0" "--rounds  2" "--rounds 0x10" "--hours 0" "--hours -0" "--hours inf" "--tbw 0" "--rounds 1e3"; do
   read -r -a a <<< "$args"
   [ "$args" = "--rounds  2" ] && a=(--rounds " 2")

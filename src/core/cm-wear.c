@@ -127,7 +127,22 @@ note_neighbours (Wear *w)
   *known = g_strv_builder_end (builder);
 }
 
-/* Saved at a region's boundary: every place before it is done. */
+/* Saved at a region's boundary: every place before it is done. FALSE
+ * with @error when it could not be. */
+static gboolean
+save_or_fail (Wear     *w,
+              GError  **error)
+{
+  w->last_save = g_get_monotonic_time ();
+  note_neighbours (w);
+  w->p.elapsed = elapsed (w);
+  g_array_set_size (w->p.failed, 0);
+  for (guint64 c = 0; c < w->n_chunks; c++)
+    if (w->failed[c])
+      g_array_append_val (w->p.failed, c);
+  return cm_wear_state_save (w->state, &w->p, error);
+}
+
 static void
 save (Wear     *w,
       gboolean  force)
@@ -137,14 +152,7 @@ save (Wear     *w,
 
   if (!force && now - w->last_save < SAVE_EVERY_US)
     return;
-  w->last_save = now;
-  note_neighbours (w);
-  w->p.elapsed = elapsed (w);
-  g_array_set_size (w->p.failed, 0);
-  for (guint64 c = 0; c < w->n_chunks; c++)
-    if (w->failed[c])
-      g_array_append_val (w->p.failed, c);
-  if (!cm_wear_state_save (w->state, &w->p, &error))
+  if (!save_or_fail (w, &error))
     g_warning ("Could not save the wear test's progress to %s: %s", cm_wear_state_get_path (w->state), error->message);
 }
 
@@ -502,7 +510,21 @@ cm_wear_run (int                     fd,
   if (limits->maker_bytes > 0)
     w.p.endurance->maker_bytes = limits->maker_bytes;
   w.started = g_get_monotonic_time () - (gint64) (w.p.elapsed * G_USEC_PER_SEC);
-  save (&w, TRUE);
+  /* Where it stands must be kept before the first write, or a stop
+   * could not be carried on: a folder that takes no state is said now,
+   * with the card untouched, not warned about every round. */
+  {
+    g_autoptr(GError) save_error = NULL;
+
+    if (!save_or_fail (&w, &save_error))
+      {
+        g_set_error (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_REFUSED,
+                     _("CardMark cannot keep where the wear test stands (%s), so a stop could not be carried on; "
+                       "nothing was written. Make that folder writable, or free some space, and try again."),
+                     save_error->message);
+        goto out;
+      }
+  }
 
   for (;;)
     {
