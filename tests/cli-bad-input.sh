@@ -78,11 +78,11 @@ expect_at_once () {
   fi
 }
 expect_at_once 2 "chart format.*\.png, \.svg or \.pdf" bench --only seq-read --plot "$work/chart.gif" "$target"
-expect_at_once 1 "folder “/nonexistent/folder” does not exist" bench --only seq-read --output /nonexistent/folder/r.json "$target"
-expect_at_once 1 "folder “/nonexistent” does not exist" bench --only seq-read --plot /nonexistent/chart.svg "$target"
-expect_at_once 1 "“$work”: it is a folder" bench --only seq-read --output "$work" "$target"
+expect_at_once 2 "folder “/nonexistent/folder” does not exist" bench --only seq-read --output /nonexistent/folder/r.json "$target"
+expect_at_once 2 "folder “/nonexistent” does not exist" bench --only seq-read --plot /nonexistent/chart.svg "$target"
+expect_at_once 2 "“$work”: it is a folder" bench --only seq-read --output "$work" "$target"
 touch "$work/not-a-folder"
-XDG_DATA_HOME="$work/not-a-folder" expect_at_once 1 "history folder “$work/not-a-folder/cardmark[^/]*/history”" \
+XDG_DATA_HOME="$work/not-a-folder" expect_at_once 2 "history folder “$work/not-a-folder/cardmark[^/]*/history”" \
   bench --only seq-read --save "$target"
 
 # One size syntax for every option (cm_size_parse): what one takes, the

@@ -190,6 +190,21 @@ check "put back, the test carries on to its end (status 0)" test $? -eq 0
 check "with both rounds whole" json_check "$work/back.json" \
   "[x['round'] for x in r['endurance']['rounds']] == [1, 2] and all(x['bad_sectors'] == 0 for x in r['endurance']['rounds']) and r['endurance']['stopped'] == 'rounds'"
 
+# Pulled after a finished round: the rounds done make a document, and
+# the card's line says why it stopped and how to carry on.
+mark=$(written "$SIMCARD_DIR")
+"$CARDMARK_CLI" endure "$SIMCARD_DEV" --destroy-data --rounds 3 > "$work/out" 2> "$work/pulled2.err" &
+pid=$!
+wait_for 60 more_written "$SIMCARD_DIR" $((mark + size + size / 2))
+kill -USR1 "$SIMCARD_PID"
+wait_bounded $pid
+check "a card pulled in round 2 stops the test (status 1)" test $rc -eq 1
+check "saying it went away in round 2, and how to carry on" \
+  file_says "went away in round 2.*--resume" "$work/pulled2.err"
+kill -USR2 "$SIMCARD_PID"
+"$CARDMARK_CLI" endure "$SIMCARD_DEV" --destroy-data --resume --rounds 2 > /dev/null 2>&1
+check "put back, it carries on (status 0)" test $? -eq 0
+
 # Ctrl-C in round 1: no round to report, but where it stood is kept.
 mark=$(written "$SIMCARD_DIR")
 "$CARDMARK_CLI" endure "$SIMCARD_DEV" --destroy-data --rounds 1 --json > "$work/first.json" 2> "$work/first.err" &

@@ -487,10 +487,7 @@ cm_cli_bench (int    argc,
   if (save)
     history = cm_history_new_default ();
   if (!check_outputs (output, plot, history, &error))
-    {
-      cm_cli_print_error (error);
-      return CM_EXIT_FAILED;
-    }
+    return cm_cli_usage_error (context, error->message);
 
   bench.raw = raw;
   bench.allow_write = allow_write;

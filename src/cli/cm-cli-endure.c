@@ -14,14 +14,17 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
+#include "cm-file.h"
 #include "cm-history.h"
 #include "cm-job.h"
 #include "cm-verify.h"
 
 #include "cm-cli.h"
 #include "cm-cli-jobs.h"
+#include "cm-cli-number.h"
 
 /* What the command was asked, the same for every card. */
 typedef struct
@@ -33,6 +36,8 @@ typedef struct
   double      seconds;
   gboolean    json;
   const char *csv;
+  int         csv_fd;
+  gboolean    csv_fresh;
   GError     *csv_error;
   CmHistory  *history;
   int         signal_fd;
@@ -55,39 +60,43 @@ progress_cb (CmJob       *job,
 }
 
 /* --csv: one line per round as it ends, after a header when the file is
- * new, so a run left for weeks can be followed and plotted. */
+ * new, so a run left for weeks can be followed and plotted. The file was
+ * opened before the card was touched (cm_file_open_append()). */
 static gboolean
-append_csv (const char         *path,
+append_csv (Endure             *e,
             const CmWearRound  *r,
             GError            **error)
 {
-  GStatBuf st;
-  gboolean fresh = g_stat (path, &st) != 0 || st.st_size == 0;
-  FILE *f = g_fopen (path, "a");
   char w[G_ASCII_DTOSTR_BUF_SIZE], rd[G_ASCII_DTOSTR_BUF_SIZE], s[G_ASCII_DTOSTR_BUF_SIZE];
-  gboolean ok;
+  g_autofree char *line = NULL;
+  gsize done = 0, length;
 
-  if (f == NULL)
+  line = g_strdup_printf ("%s%u,%s,%s,%llu,%llu,%llu,%llu,%s\n", e->csv_fresh ? CSV_HEADER : "", r->round,
+                          g_ascii_formatd (w, sizeof w, "%.2f", r->write_mb_per_s),
+                          g_ascii_formatd (rd, sizeof rd, "%.2f", r->read_mb_per_s),
+                          (unsigned long long) r->sectors, (unsigned long long) r->bad_sectors,
+                          (unsigned long long) r->new_bad_sectors, (unsigned long long) r->bytes_written,
+                          g_ascii_formatd (s, sizeof s, "%.1f", r->seconds));
+  length = strlen (line);
+  while (done < length)
     {
-      int errsv = errno;
+      ssize_t n = write (e->csv_fd, line + done, length - done);
 
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                   _("Cannot add to “%s”: %s"), path, g_strerror (errsv));
-      return FALSE;
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0 || fdatasync (e->csv_fd) != 0)
+        {
+          int errsv = n == 0 ? ENOSPC : errno;
+          g_autofree char *name = cm_cli_dup_printable (e->csv, FALSE);
+
+          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                       _("Cannot add to “%s”: %s"), name, g_strerror (errsv));
+          return FALSE;
+        }
+      done += n;
     }
-  if (fresh)
-    fputs (CSV_HEADER, f);
-  fprintf (f, "%u,%s,%s,%llu,%llu,%llu,%llu,%s\n", r->round,
-           g_ascii_formatd (w, sizeof w, "%.2f", r->write_mb_per_s),
-           g_ascii_formatd (rd, sizeof rd, "%.2f", r->read_mb_per_s),
-           (unsigned long long) r->sectors, (unsigned long long) r->bad_sectors,
-           (unsigned long long) r->new_bad_sectors, (unsigned long long) r->bytes_written,
-           g_ascii_formatd (s, sizeof s, "%.1f", r->seconds));
-  ok = fflush (f) == 0;
-  ok = fclose (f) == 0 && ok;
-  if (!ok)
-    g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Cannot add to “%s”: %s"), path, g_strerror (errno));
-  return ok;
+  e->csv_fresh = FALSE;
+  return TRUE;
 }
 
 static void
@@ -102,7 +111,7 @@ round_cb (CmJob             *job,
   cm_cli_jobs_say (t, _("Round %u: %llu of %llu sectors bad (%llu new), write %.1f MB/s, read %.1f MB/s, %s written so far\n"),
                    r->round, (unsigned long long) r->bad_sectors, (unsigned long long) r->sectors,
                    (unsigned long long) r->new_bad_sectors, r->write_mb_per_s, r->read_mb_per_s, written);
-  if (e->csv != NULL && e->csv_error == NULL && !append_csv (e->csv, r, &e->csv_error))
+  if (e->csv != NULL && e->csv_error == NULL && !append_csv (e, r, &e->csv_error))
     cm_cli_print_error (e->csv_error);
 }
 
@@ -215,10 +224,21 @@ finish (CmCliTarget  *t,
   endurance = cm_result_get_endurance (t->result);
   if (endurance != NULL && cm_endurance_lost_data (endurance))
     return CM_EXIT_FAKE;
-  /* A card that refused the work did not finish its test; one that went
-   * away, or a stop, is the outcome's (exit 5, with how to carry on). */
-  if (endurance != NULL && g_strcmp0 (endurance->stopped, "failed") == 0)
-    return CM_EXIT_FAILED;
+  /* A card that went away, or refused the work, did not finish its test:
+   * why, and how to carry on (the document's notes), on this card's
+   * line, so that in a run of several the card is named. */
+  if (endurance != NULL && (g_strcmp0 (endurance->stopped, "card-gone") == 0 || g_strcmp0 (endurance->stopped, "failed") == 0))
+    {
+      GPtrArray *notes = cm_result_get_notes (t->result);
+
+      for (guint i = 0; notes != NULL && i < notes->len; i++)
+        {
+          g_autofree char *note = cm_cli_dup_printable (g_ptr_array_index (notes, i), FALSE);
+
+          cm_cli_jobs_say (t, "%s\n", note);
+        }
+      return CM_EXIT_FAILED;
+    }
   return CM_EXIT_OK;
 }
 
@@ -227,9 +247,13 @@ static char *
 resume_hint (CmCliTarget *t,
              gpointer     user_data)
 {
+  const CmEndurance *endurance = t->result != NULL ? cm_result_get_endurance (t->result) : NULL;
+
   /* No round ended: a stop still kept where it stood; a failure said
-   * what to do itself. */
+   * what to do itself, and so did a card that went away (its notes). */
   if (t->result == NULL && !g_error_matches (t->error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return NULL;
+  if (endurance != NULL && g_strcmp0 (endurance->stopped, "card-gone") == 0)
     return NULL;
   /* Translators: %s is the card's device, "/dev/sdb" */
   return g_strdup_printf (_("Where it stopped is kept: carry on with “cardmark-cli endure --resume --destroy-data %s”."),
@@ -241,17 +265,16 @@ cm_cli_endure (int    argc,
                char **argv)
 {
   gboolean destroy = FALSE, json = FALSE, resume = FALSE;
-  int rounds = 0;
-  double hours = 0, tbw = 0, video_hours = 0, video_mbps = 0;
+  double rounds = 0, hours = 0, tbw = 0, video_hours = 0, video_mbps = 0;
   g_autofree char *csv = NULL;
   GOptionEntry entries[] = {
     { "destroy-data", 0, 0, G_OPTION_ARG_NONE, &destroy, N_("Overwrite the whole device again and again, destroying everything on it"), NULL },
-    { "rounds", 0, 0, G_OPTION_ARG_INT, &rounds, N_("Stop after N rounds, earlier runs included (default: no limit)"), "N" },
-    { "hours", 0, 0, G_OPTION_ARG_DOUBLE, &hours, N_("Start no round after H hours of the test, earlier runs included (default: no limit)"), "H" },
+    { "rounds", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer) cm_cli_number_option_cb, N_("Stop after N rounds, earlier runs included (default: no limit)"), "N" },
+    { "hours", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer) cm_cli_number_option_cb, N_("Start no round after H hours of the test, earlier runs included (default: no limit)"), "H" },
     { "resume", 0, 0, G_OPTION_ARG_NONE, &resume, N_("Carry on with a wear test that was stopped, from the round and place it stopped"), NULL },
-    { "tbw", 0, 0, G_OPTION_ARG_DOUBLE, &tbw, N_("The maker's endurance: TB (10^12 bytes) written, to set the measured figures beside"), "TB" },
-    { "video-hours", 0, 0, G_OPTION_ARG_DOUBLE, &video_hours, N_("The maker's endurance as hours of video recording (with --video-mbps)"), "H" },
-    { "video-mbps", 0, 0, G_OPTION_ARG_DOUBLE, &video_mbps, N_("The bitrate the maker states for those hours, in Mbit/s"), "M" },
+    { "tbw", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer) cm_cli_number_option_cb, N_("The maker's endurance: TB (10^12 bytes) written, to set the measured figures beside"), "TB" },
+    { "video-hours", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer) cm_cli_number_option_cb, N_("The maker's endurance as hours of video recording (with --video-mbps)"), "H" },
+    { "video-mbps", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer) cm_cli_number_option_cb, N_("The bitrate the maker states for those hours, in Mbit/s"), "M" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the result document as JSON"), NULL },
     { "csv", 0, 0, G_OPTION_ARG_FILENAME, &csv, N_("Append one line per round to FILE as it ends"), "FILE" },
     { NULL }
@@ -285,15 +308,18 @@ cm_cli_endure (int    argc,
   for (int i = 1; i < argc; i++)
     if (argv[i][0] == '\0')
       return cm_cli_usage_error (context, _("The DEVICE is empty. Give the card's device, such as /dev/mmcblk0."));
-  if (rounds < 0)
-    return cm_cli_usage_error (context, _("--rounds must be 1 or more."));
-  if (hours < 0 || !(hours < 24 * 365 * 100))
-    return cm_cli_usage_error (context, _("--hours must be a number of hours above 0."));
+  /* Left out, a limit is none; given, the table saw it is above 0. */
+  cm_cli_number_get ("rounds", &rounds);
+  cm_cli_number_get ("hours", &hours);
+  cm_cli_number_get ("tbw", &tbw);
+  cm_cli_number_get ("video-hours", &video_hours);
+  cm_cli_number_get ("video-mbps", &video_mbps);
   if (!cm_endurance_maker_bytes_from (tbw, video_hours, video_mbps, &e.maker_bytes, &error))
     return cm_cli_usage_error (context, error->message);
   if (csv != NULL && argc > 2)
     return cm_cli_usage_error (context, _("--csv follows one card: give it one DEVICE."));
-  if (csv != NULL && !cm_cli_check_writable (csv, &error))
+  e.csv_fd = -1;
+  if (csv != NULL && (e.csv_fd = cm_file_open_append (csv, &e.csv_fresh, &error)) < 0)
     return cm_cli_usage_error (context, error->message);
 
   e.signal_fd = cm_cli_block_end_signals ();
@@ -307,6 +333,14 @@ cm_cli_endure (int    argc,
   e.history = history;
   status = cm_cli_jobs_run (&funcs, argv + 1, argc - 1, json, &e);
   close (e.signal_fd);
+  if (e.csv_fd >= 0 && close (e.csv_fd) != 0 && e.csv_error == NULL)
+    {
+      g_set_error (&e.csv_error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Cannot add to “%s”: %s"), csv, g_strerror (errno));
+      cm_cli_print_error (e.csv_error);
+    }
+  /* The rounds the file lacks are a failed run, whatever the card did. */
+  if (e.csv_error != NULL)
+    status = MAX (status, CM_EXIT_FAILED);
   g_clear_error (&e.csv_error);
   return status;
 }

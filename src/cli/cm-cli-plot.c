@@ -13,6 +13,7 @@
 
 #include "cm-chart.h"
 #include "cm-cli.h"
+#include "cm-cli-number.h"
 
 #include "cm-cli-plot.h"
 
@@ -81,16 +82,16 @@ cm_cli_plot (int    argc,
   g_autoptr(GError) error = NULL;
   int width = DEFAULT_WIDTH, height = DEFAULT_HEIGHT;
   gboolean dark = FALSE;
-  double scale = 1;
+  double scale = 1, number;
   int status;
   CmChartKind kind = CM_CHART_SUMMARY;
   CmChartStyle style;
   GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the chart to FILE.png, .svg or .pdf"), "FILE" },
     { "chart", 'c', 0, G_OPTION_ARG_STRING, &chart, chart_help, "NAME" },
-    { "width", 0, 0, G_OPTION_ARG_INT, &width, N_("Width in pixels (default 800)"), "W" },
-    { "height", 0, 0, G_OPTION_ARG_INT, &height, N_("Height in pixels (default 480)"), "H" },
-    { "scale", 0, 0, G_OPTION_ARG_DOUBLE, &scale, N_("Pixels per point for PNG, such as 2 for a HiDPI screen"), "S" },
+    { "width", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer) cm_cli_number_option_cb, N_("Width in pixels (default 800)"), "W" },
+    { "height", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer) cm_cli_number_option_cb, N_("Height in pixels (default 480)"), "H" },
+    { "scale", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer) cm_cli_number_option_cb, N_("Pixels per point for PNG, such as 2 for a HiDPI screen"), "S" },
     { "dark", 0, 0, G_OPTION_ARG_NONE, &dark, N_("Light text on a dark background"), NULL },
     { NULL }
   };
@@ -112,6 +113,8 @@ cm_cli_plot (int    argc,
     }
   if (output == NULL)
     return cm_cli_usage_error (context, _("plot needs --output FILE.png, .svg or .pdf."));
+  if (!cm_cli_check_writable (output, &error))
+    return cm_cli_usage_error (context, error->message);
   if (chart != NULL && cm_chart_kind_from_string (chart, &kind) && kind == CM_CHART_CAPACITY_MAP)
     return cm_cli_usage_error (context, _("A result holds no capacity map: “cardmark-cli probe-capacity DEVICE --plot FILE” draws one."));
   if (chart != NULL && !cm_chart_kind_from_string (chart, &kind))
@@ -120,10 +123,12 @@ cm_cli_plot (int    argc,
 
       return cm_cli_usage_error (context, message);
     }
-  if (width < 100 || height < 100 || width > 20000 || height > 20000)
-    return cm_cli_usage_error (context, _("--width and --height must be between 100 and 20000 pixels."));
-  if (scale < 0.5 || scale > 8)
-    return cm_cli_usage_error (context, _("--scale must be between 0.5 and 8."));
+  /* The table (cm-cli-number.c) saw that each number given is in bounds. */
+  if (cm_cli_number_get ("width", &number))
+    width = (int) number;
+  if (cm_cli_number_get ("height", &number))
+    height = (int) number;
+  cm_cli_number_get ("scale", &scale);
 
   if ((results = load_results (argv + 1, &error)) == NULL)
     {

@@ -319,10 +319,7 @@ cm_cli_probe_capacity (int    argc,
   if (plot != NULL && argc > 2)
     return cm_cli_usage_error (context, _("--plot draws one card: give it one DEVICE."));
   if (plot != NULL && !cm_cli_check_writable (plot, &error))
-    {
-      cm_cli_print_error (error);
-      return CM_EXIT_FAILED;
-    }
+    return cm_cli_usage_error (context, error->message);
 
   if (do_restore)
     return restore (argv[1]);

@@ -260,6 +260,8 @@ cm_cli_verify (int    argc,
       g_autofree char *message = g_strdup_printf (_("Cannot tell the chart format from “%s”. Name the file .png, .svg or .pdf."), plot);
       return cm_cli_usage_error (context, message);
     }
+  if (plot != NULL && !cm_cli_check_writable (plot, &error))
+    return cm_cli_usage_error (context, error->message);
 
   flags |= resume ? CM_VERIFY_FLAGS_RESUME : 0;
   flags |= keep ? CM_VERIFY_FLAGS_KEEP : 0;

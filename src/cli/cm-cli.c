@@ -18,35 +18,17 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
+#include "cm-file.h"
+#include "cm-text.h"
+
 #include "cm-cli.h"
 
-/* --output and --plot: the file's folder must exist and be writable. */
+/* --output, --plot and --csv: checked before the card is touched. */
 gboolean
 cm_cli_check_writable (const char  *filename,
                        GError     **error)
 {
-  g_autofree char *folder = g_path_get_dirname (filename);
-
-  if (g_file_test (filename, G_FILE_TEST_IS_DIR))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_IS_DIRECTORY,
-                   _("Cannot write “%s”: it is a folder."), filename);
-      return FALSE;
-    }
-  if (!g_file_test (folder, G_FILE_TEST_IS_DIR))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                   _("Cannot write “%s”: the folder “%s” does not exist."), filename, folder);
-      return FALSE;
-    }
-  if (g_access (folder, W_OK | X_OK) != 0)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED,
-                   _("Cannot write “%s”: the folder “%s” is not writable."), filename, folder);
-      return FALSE;
-    }
-
-  return TRUE;
+  return cm_file_check_writable (filename, error);
 }
 
 /* Whether --plot names a format the charts can write. */
@@ -59,45 +41,33 @@ cm_cli_is_chart_name (const char *filename)
          g_str_has_suffix (lower, ".pdf");
 }
 
-/* Bidirectional overrides and isolates: they reorder what follows on
- * the line, so a name could make a table lie. */
-static gboolean
-is_bidi_control (gunichar c)
-{
-  return (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
-}
-
 /**
  * cm_cli_dup_printable:
  * @text: text from outside (a result file, a card, a file name)
  * @keep_newlines: %TRUE to let line breaks through, for messages
  *
- * Returns: @text made safe to print to a terminal: valid UTF-8, and every
- *   control character (escape sequences that set the title or clear the
- *   screen start with one) and bidirectional override replaced by U+FFFD.
+ * Returns: @text made safe to print to a terminal by cm_text_dup_clean(),
+ *   line by line when @keep_newlines.
  */
 char *
 cm_cli_dup_printable (const char *text,
                       gboolean    keep_newlines)
 {
-  g_autofree char *valid = NULL;
-  GString *safe;
+  g_auto(GStrv) lines = NULL;
 
   g_return_val_if_fail (text != NULL, NULL);
 
-  valid = g_utf8_make_valid (text, -1);
-  safe = g_string_sized_new (strlen (valid));
-  for (const char *p = valid; *p != '\0'; p = g_utf8_next_char (p))
+  if (!keep_newlines)
+    return cm_text_dup_clean (text, 0);
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
     {
-      gunichar c = g_utf8_get_char (p);
+      char *clean = cm_text_dup_clean (lines[i], 0);
 
-      if ((g_unichar_iscntrl (c) && !(keep_newlines && c == '\n')) || is_bidi_control (c))
-        g_string_append_unichar (safe, 0xfffd);
-      else
-        g_string_append_len (safe, p, g_utf8_next_char (p) - p);
+      g_free (lines[i]);
+      lines[i] = clean;
     }
-
-  return g_string_free (safe, FALSE);
+  return g_strjoinv ("\n", lines);
 }
 
 void

@@ -278,14 +278,25 @@ measure_across (Bus              *bus,
     }
   if (!broken)
     cm_card_lock_write_holder (a.gate, device);
+  since = g_get_monotonic_time ();
   while (!broken && !try_flock (a.bus, LOCK_EX, &broken))
-    if (!poll_step (cancellable))
-      {
-        if (ftruncate (a.gate, 0) != 0)
-          g_debug ("Could not clear the bus's gate: %s", g_strerror (errno));
-        across_close (&a);
-        return FALSE;
-      }
+    {
+      /* Bulk jobs pause between two chunks, within a second: one that
+       * does not (or a lock someone else holds) is said, not waited on
+       * in silence. */
+      if (waiting != NULL && g_get_monotonic_time () - since > NAMELESS_AFTER_US)
+        {
+          waiting (_("another program"), user_data);
+          waiting = NULL;
+        }
+      if (!poll_step (cancellable))
+        {
+          if (ftruncate (a.gate, 0) != 0)
+            g_debug ("Could not clear the bus's gate: %s", g_strerror (errno));
+          across_close (&a);
+          return FALSE;
+        }
+    }
   if (broken)
     {
       g_debug ("Cards on bus %s are not kept apart from other programs' cards: %s", key, g_strerror (errno));

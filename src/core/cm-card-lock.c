@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "cm-target.h"
+#include "cm-text.h"
 
 #include "cm-card-lock.h"
 
@@ -108,25 +109,97 @@ cm_card_lock_dup_key (const char *path)
   return g_strdup_printf ("block-%u-%u", major (dev), minor (dev));
 }
 
+/* Whether a lock file can be trusted: a regular file with one name,
+ * owned by root or by this user. Root trusts root's files only: a file
+ * another user made there, that user can delete (the folder is sticky)
+ * while root holds its lock, and the next job makes a new one and runs
+ * beside root's. */
+static gboolean
+is_trusted (const struct stat *st)
+{
+  uid_t me = geteuid ();
+
+  if (!S_ISREG (st->st_mode) || st->st_nlink != 1)
+    return FALSE;
+  return st->st_uid == 0 || st->st_uid == me || me != 0;
+}
+
+/* Root removes what another user put at @file (a link, a folder, a
+ * file whose lock no one holds), so that it can make its own. FALSE,
+ * with errno, when it cannot: a lock another job holds stays. */
+static gboolean
+clear_planted (const char *file,
+               int         fd)
+{
+  struct stat st;
+
+  if (geteuid () != 0)
+    return FALSE;
+  if (fd >= 0 && flock (fd, LOCK_EX | LOCK_NB) != 0)
+    return FALSE;
+  if (lstat (file, &st) != 0)
+    return errno == ENOENT;
+  if (S_ISDIR (st.st_mode))
+    {
+      /* A folder cannot be unlinked; moved aside, it no longer blocks. */
+      g_autofree char *aside = g_strdup_printf ("%s.planted-%" G_GINT64_FORMAT, file, g_get_real_time ());
+
+      return rename (file, aside) == 0;
+    }
+  return unlink (file) == 0 || errno == ENOENT;
+}
+
 /* Opens the lock file without following a link and without O_CREAT on
  * a file another user made (fs.protected_regular refuses that in a
- * sticky folder, even to root): open it if it is there, else make it. */
+ * sticky folder, even to root): open it if it is there, else make it.
+ * O_NONBLOCK so that a planted pipe cannot hold the open. What is not
+ * trusted (is_trusted()) root clears and makes anew. */
 static int
 open_lock_file (const char *file)
 {
-  for (guint attempt = 0; attempt < 3; attempt++)
+  for (guint attempt = 0; attempt < 4; attempt++)
     {
-      int fd = open (file, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+      int fd = open (file, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+      struct stat st;
 
       if (fd < 0 && errno == EACCES)
-        fd = open (file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-      if (fd >= 0 || errno != ENOENT)
-        return fd;
+        fd = open (file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+      if (fd >= 0)
+        {
+          int errsv;
+
+          if (fstat (fd, &st) == 0 && is_trusted (&st))
+            return fd;
+          if (clear_planted (file, fd))
+            {
+              close (fd);
+              continue;
+            }
+          errsv = errno == EWOULDBLOCK ? EWOULDBLOCK : EPERM;
+          /* Held by another job: the caller's flock() says busy. */
+          if (errsv == EWOULDBLOCK)
+            return fd;
+          close (fd);
+          errno = errsv;
+          return -1;
+        }
+      if (errno == ELOOP || errno == EISDIR || errno == ENXIO || errno == EACCES)
+        {
+          int errsv = errno;
+
+          if (clear_planted (file, -1))
+            continue;
+          errno = errsv;
+          return -1;
+        }
+      if (errno != ENOENT)
+        return -1;
       fd = open (file, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
       if (fd >= 0)
         {
-          /* Whatever the umask, any user's job must be able to lock it. */
-          fchmod (fd, 0666);
+          /* Whatever the umask, any user's job must be able to lock it;
+           * only root's own text is root's to write. */
+          fchmod (fd, geteuid () == 0 ? 0644 : 0666);
           return fd;
         }
       if (errno != EEXIST)
@@ -145,20 +218,29 @@ cm_card_lock_open_file (const char *name)
   return open_lock_file (file);
 }
 
-/* What the lock's holder wrote in it, or NULL. */
+/**
+ * cm_card_lock_read_holder:
+ * @fd: a lock file, or a bus's gate
+ *
+ * What the lock's holder wrote in it, cleaned (cm_text_dup_clean()):
+ * anyone who can open the file can write it, so it is one bounded line
+ * without a control character, whatever was planted. %NULL when empty.
+ */
 char *
 cm_card_lock_read_holder (int fd)
 {
-  char buffer[256];
+  char buffer[CM_TEXT_LINE_MAX * 4 + 1];
   ssize_t n = pread (fd, buffer, sizeof buffer - 1, 0);
 
   if (n <= 0)
     return NULL;
   buffer[n] = '\0';
-  g_strchomp (buffer);
-  if (!g_utf8_validate (buffer, -1, NULL) || buffer[0] == '\0')
+  /* The one line break the holder writes ends it. */
+  if (n > 0 && buffer[n - 1] == '\n')
+    buffer[n - 1] = '\0';
+  if (buffer[0] == '\0')
     return NULL;
-  return g_strdup (buffer);
+  return cm_text_dup_clean (buffer, CM_TEXT_LINE_MAX);
 }
 
 void

@@ -24,8 +24,10 @@ typedef enum
 } CmJsonError;
 
 /* A result is a few megabytes at most (a full run's samples); nothing
- * CardMark writes nests deeper than a handful of levels. */
-#define CM_JSON_MAX_BYTES (64 * 1024 * 1024)
+ * CardMark writes nests deeper than a handful of levels. A parsed
+ * document takes some forty times its size in memory, so the bound is
+ * what one may cost: 8 MiB, a few hundred MB and a second or two. */
+#define CM_JSON_MAX_BYTES (8 * 1024 * 1024)
 #define CM_JSON_MAX_DEPTH 64
 
 GQuark      cm_json_error_quark        (void);

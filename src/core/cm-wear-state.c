@@ -416,6 +416,11 @@ cm_wear_state_load (CmWearState  *state,
 
   if (!cm_state_file_read (state->path, STATE_MAX_BYTES, &data, &length))
     {
+      GStatBuf st;
+
+      /* Something is there, but too large or no plain file: not "none". */
+      if (g_lstat (state->path, &st) == 0)
+        return damaged (state, error);
       g_set_error (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NOTHING,
                    _("No stopped wear test of the card in %s is saved, so there is nothing to carry on: start one without --resume."),
                    state->device);

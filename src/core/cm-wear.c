@@ -129,7 +129,22 @@ note_neighbours (Wear *w)
   *known = g_strv_builder_end (builder);
 }
 
-/* Saved at a region's boundary: every place before it is done. */
+/* Saved at a region's boundary: every place before it is done. FALSE
+ * with @error when it could not be. */
+static gboolean
+save_or_fail (Wear     *w,
+              GError  **error)
+{
+  w->last_save = g_get_monotonic_time ();
+  note_neighbours (w);
+  w->p.elapsed = elapsed (w);
+  g_array_set_size (w->p.failed, 0);
+  for (guint64 c = 0; c < w->n_chunks; c++)
+    if (w->failed[c])
+      g_array_append_val (w->p.failed, c);
+  return cm_wear_state_save (w->state, &w->p, error);
+}
+
 static void
 save (Wear     *w,
       gboolean  force)
@@ -139,14 +154,7 @@ save (Wear     *w,
 
   if (!force && now - w->last_save < SAVE_EVERY_US)
     return;
-  w->last_save = now;
-  note_neighbours (w);
-  w->p.elapsed = elapsed (w);
-  g_array_set_size (w->p.failed, 0);
-  for (guint64 c = 0; c < w->n_chunks; c++)
-    if (w->failed[c])
-      g_array_append_val (w->p.failed, c);
-  if (!cm_wear_state_save (w->state, &w->p, &error))
+  if (!save_or_fail (w, &error))
     g_warning ("Could not save the wear test's progress to %s: %s", cm_wear_state_get_path (w->state), error->message);
 }
 
@@ -410,9 +418,11 @@ cm_wear_prove (int                 fd,
       guint64 c = k * n_chunks / MIN (PROOF_REGIONS, n_chunks);
       guint64 len = MIN ((guint64) PROOF_BYTES, size - c * CHUNK);
       /* Before the place a write stopped at, this round's data; after
-       * it, the round before's; nothing yet in round 1. */
-      guint round = place->reading || c < place->place ? place->round : place->round - 1;
-      guint64 key_base = (c * CHUNK) ^ round_key (round);
+       * it, the round before's, or this round's too: the place is saved
+       * every few seconds, and a kill between two saves leaves regions
+       * past it already written. Nothing to tell by in round 1 past it. */
+      gboolean written = place->reading || c < place->place;
+      guint round = written ? place->round : place->round - 1;
       gboolean found = FALSE;
 
       if (round == 0)
@@ -421,7 +431,8 @@ cm_wear_prove (int                 fd,
       if (pread (fd, buffer, len, c * CHUNK) != (ssize_t) len)
         continue;
       for (guint64 s = 0; s < len && !found; s += CM_VERIFY_SECTOR)
-        found = cm_verify_sector_is_ok ((guint8 *) buffer + s, key_base + s);
+        found = cm_verify_sector_is_ok ((guint8 *) buffer + s, ((c * CHUNK) ^ round_key (round)) + s) ||
+                (!written && cm_verify_sector_is_ok ((guint8 *) buffer + s, ((c * CHUNK) ^ round_key (place->round)) + s));
       ours += found;
     }
   free (buffer);
@@ -513,7 +524,21 @@ cm_wear_run (int                     fd,
   w.started = g_get_monotonic_time () - (gint64) (w.p.elapsed * G_USEC_PER_SEC);
   w.round_from = elapsed (&w);
   w.round_from_at = (w.p.reading ? 0.5 : 0) + 0.5 * w.p.place / MAX (w.n_chunks, 1);
-  save (&w, TRUE);
+  /* Where it stands must be kept before the first write, or a stop
+   * could not be carried on: a folder that takes no state is said now,
+   * with the card untouched, not warned about every round. */
+  {
+    g_autoptr(GError) save_error = NULL;
+
+    if (!save_or_fail (&w, &save_error))
+      {
+        g_set_error (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_REFUSED,
+                     _("CardMark cannot keep where the wear test stands (%s), so a stop could not be carried on; "
+                       "nothing was written. Make that folder writable, or free some space, and try again."),
+                     save_error->message);
+        goto out;
+      }
+  }
 
   for (;;)
     {
