@@ -139,7 +139,7 @@ expect_fast () {
 }
 expect_fast 1 "/dev/zero”: It is not a regular file" plot -o "$work/p.svg" /dev/zero
 truncate -s 100G "$work/huge.json"
-expect_fast 1 "huge.json”: It is larger than 67.1.{1,2}MB" plot -o "$work/p.svg" "$work/huge.json"
+expect_fast 1 "huge.json”: It is larger than 8.4.{1,2}MB" plot -o "$work/p.svg" "$work/huge.json"
 # The same deep file in the history folder is skipped with a note, and the
 # results beside it are still listed.
 history_home=$work/history-home
