@@ -491,6 +491,76 @@ make_fs (CmFormatReport  *report,
   return TRUE;
 }
 
+/* The exFAT boot region's checksum (exFAT specification, 3.4): over its
+ * first 11 sectors, leaving out VolumeFlags and PercentInUse. */
+static guint32
+exfat_checksum (const guint8 *region,
+                gsize         len)
+{
+  guint32 sum = 0;
+
+  for (gsize i = 0; i < len; i++)
+    if (i != 106 && i != 107 && i != 112)
+      sum = ((sum & 1) ? 0x80000000u : 0) + (sum >> 1) + region[i];
+  return sum;
+}
+
+/* mkfs.exfat takes the partition's offset from the kernel, which knows
+ * none for a window: write it (in sectors) into both boot regions, with
+ * their checksum, so the boot sector says where it is, as the
+ * specification asks. */
+static gboolean
+exfat_set_offset (int              window,
+                  CmFormatReport  *report,
+                  GError         **error)
+{
+  guint8 head[512];
+  g_autofree guint8 *region = NULL;
+  guint sector, len;
+  guint64 offset;
+  guint32 sum;
+
+  if (!io_at (window, FALSE, head, sizeof head, 0, error))
+    return FALSE;
+  if (memcmp (head + 3, "EXFAT   ", 8) != 0 || head[108] < 9 || head[108] > 12)
+    {
+      g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_IO,
+                   _("mkfs.exfat left no exFAT boot sector on %s. Try again; if it fails again, the card may be failing."),
+                   report->partition);
+      return FALSE;
+    }
+  sector = 1u << head[108];
+  len = 12 * sector;
+  region = g_malloc (len);
+  offset = report->layout.start / sector;
+  for (guint copy = 0; copy < 2; copy++)
+    {
+      if (!io_at (window, FALSE, region, len, (guint64) copy * len, error))
+        return FALSE;
+      for (guint b = 0; b < 8; b++)
+        region[64 + b] = (offset >> (8 * b)) & 0xff;
+      sum = exfat_checksum (region, 11 * sector);
+      for (guint i = 0; i < sector / 4; i++)
+        {
+          guint8 *p = region + 11 * sector + 4 * i;
+
+          p[0] = sum & 0xff, p[1] = (sum >> 8) & 0xff, p[2] = (sum >> 16) & 0xff, p[3] = sum >> 24;
+        }
+      if (!io_at (window, TRUE, region, len, (guint64) copy * len, error))
+        return FALSE;
+    }
+  if (fsync (window) < 0)
+    {
+      int errsv = errno;
+
+      g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_IO,
+                   _("The card did not take the file system's boot sector: %s. Check the card and its reader, and try again."),
+                   g_strerror (errsv));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* Step 4: nothing to mend, or the format failed. */
 static gboolean
 check_fs (CmFormatReport  *report,
@@ -579,6 +649,8 @@ cm_format_run (int                   fd,
     return NULL;
   say (progress, user_data, _("Making the file system"), 0.5);
   ok = !g_cancellable_set_error_if_cancelled (cancellable, error) && make_fs (report, cancellable, error);
+  if (ok && window >= 0 && report->layout.fs == CM_FORMAT_FS_EXFAT)
+    ok = exfat_set_offset (window, report, error);
   if (ok)
     say (progress, user_data, _("Checking the file system"), 0.8);
   ok = ok && check_fs (report, cancellable, error);
