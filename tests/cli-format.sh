@@ -49,7 +49,8 @@ card_sum () { sha256sum "$SIMCARD_DEV" | cut -d' ' -f1; }
 
 # read_layout DEVICE: the MBR's first partition and its boot sector, as
 # shell lines: start (bytes), length (bytes), type, fs, cluster (bytes),
-# hidden (the boot sector's own idea of where it starts, bytes), label.
+# hidden (the boot sector's own idea of where it starts, bytes), label,
+# data (where the first cluster starts, bytes from the card's start).
 read_layout () {
   python3 - "$1" <<'PY'
 import struct, sys
@@ -64,18 +65,21 @@ if bs[3:11] == b'EXFAT   ':
     fs = 'exfat'
     hidden = struct.unpack_from('<Q', bs, 64)[0] * 512
     cluster = (1 << bs[108]) * (1 << bs[109])
+    data = struct.unpack_from('<I', bs, 88)[0] << bs[108]
     label = ''
 else:
     per_sector, spc = struct.unpack_from('<HB', bs, 11)
     cluster = per_sector * spc
     hidden = struct.unpack_from('<I', bs, 28)[0] * per_sector
+    reserved, fats, root, fat16 = struct.unpack_from('<HBHxxxH', bs, 14)
+    data = (reserved + fats * (fat16 or struct.unpack_from('<I', bs, 36)[0])) * per_sector + root * 32
     if bs[82:90] == b'FAT32   ':
         fs, label = 'fat32', bs[71:82]
     else:
         fs, label = bs[54:62].decode().strip().lower(), bs[43:54]
     label = label.decode().strip()
 print(f"start={lba * 512} length={sectors * 512} type={ptype} fs={fs} cluster={cluster} hidden={hidden} "
-      f"label='{label}' others_empty={int(not any(others))}")
+      f"label='{label}' others_empty={int(not any(others))} data={lba * 512 + data}")
 PY
 }
 
@@ -106,6 +110,8 @@ format_card () {
   check "$name: one partition, on a 4 MiB boundary" test $((start % (4 * MiB))) -eq 0 -a "$start" -gt 0 -a "$others_empty" = 1
   check "$name: the boot sector knows where its partition starts" test "$hidden" -eq "$start"
   check "$name: the partition ends on the card" test $((start + length)) -le "$SIMCARD_SIZE"
+  check "$name: the data area (clusters) starts on the boundary unit" json_check "$work/$name.json" \
+    "$data % r['format']['boundary_bytes'] == 0"
   check "$name: the document says what the card holds" json_check "$work/$name.json" \
     "r['kind'] == 'format' and r['format']['file_system'] == '$fs' and r['format']['partition_start'] == $start \
      and r['format']['partition_bytes'] == $length and r['format']['cluster_bytes'] == $cluster and r['format']['fsck_clean']"

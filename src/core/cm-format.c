@@ -426,7 +426,8 @@ run_tool (const char * const  *argv,
 
 static GPtrArray *
 mkfs_argv (const CmFormatReport *report,
-           const char           *tool)
+           const char           *tool,
+           guint                 reserved)
 {
   const CmFormatLayout *l = &report->layout;
   GPtrArray *argv = g_ptr_array_new_with_free_func (g_free);
@@ -450,6 +451,13 @@ mkfs_argv (const CmFormatReport *report,
       g_ptr_array_add (argv, g_strdup_printf ("%u", l->cluster / 512));
       g_ptr_array_add (argv, g_strdup ("-f"));
       g_ptr_array_add (argv, g_strdup ("2"));
+      if (reserved > 0)
+        {
+          /* Exactly these reserved sectors: mkfs.fat aligns nothing itself. */
+          g_ptr_array_add (argv, g_strdup ("-a"));
+          g_ptr_array_add (argv, g_strdup ("-R"));
+          g_ptr_array_add (argv, g_strdup_printf ("%u", reserved));
+        }
       /* The sectors before the partition, as the boot sector records them. */
       g_ptr_array_add (argv, g_strdup ("-h"));
       g_ptr_array_add (argv, g_strdup_printf ("%" G_GUINT64_FORMAT, l->start / 512));
@@ -464,6 +472,45 @@ mkfs_argv (const CmFormatReport *report,
   return argv;
 }
 
+/* Where a FAT's data area starts, in bytes from its partition's start,
+ * and its reserved sectors, from its boot sector. */
+static gboolean
+fat_data_start (const char  *partition,
+                guint       *reserved,
+                guint64     *data_start,
+                GError     **error)
+{
+  guint8 bs[512];
+  guint per_sector, fats, root_entries;
+  guint64 fat_sectors;
+  int fd = open (partition, O_RDONLY | O_CLOEXEC);
+  gboolean ok = fd >= 0 && io_at (fd, FALSE, bs, sizeof bs, 0, error);
+
+  if (fd < 0)
+    g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_IO,
+                 _("Cannot read back the file system on %s: %s"), partition, g_strerror (errno));
+  if (fd >= 0)
+    close (fd);
+  if (!ok)
+    return FALSE;
+  per_sector = bs[11] | bs[12] << 8;
+  *reserved = bs[14] | bs[15] << 8;
+  fats = bs[16];
+  root_entries = bs[17] | bs[18] << 8;
+  fat_sectors = bs[22] | bs[23] << 8;
+  if (fat_sectors == 0)
+    fat_sectors = bs[36] | bs[37] << 8 | bs[38] << 16 | (guint32) bs[39] << 24;
+  if (per_sector != 512)
+    {
+      g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_IO,
+                   _("mkfs.fat left no FAT boot sector on %s. Try again; if it fails again, the card may be failing."),
+                   partition);
+      return FALSE;
+    }
+  *data_start = ((guint64) *reserved + fats * fat_sectors) * 512 + root_entries * 32;
+  return TRUE;
+}
+
 /* Step 3. */
 static gboolean
 make_fs (CmFormatReport  *report,
@@ -476,17 +523,39 @@ make_fs (CmFormatReport  *report,
   g_autofree char *output = NULL;
   int status;
 
+  guint reserved = 0;
+
   if (tool == NULL)
     return FALSE;
-  argv = mkfs_argv (report, tool);
-  if (!run_tool ((const char * const *) argv->pdata, &status, &output, cancellable, error))
-    return FALSE;
-  if (status != 0)
+  /* FAT: the data area starts on the boundary unit, as the SD
+   * Association's formatter lays it out, by growing the reserved area;
+   * the FATs then shrink a little, so it is tried again, a few times. */
+  for (guint tries = 0; tries < 4; tries++)
     {
-      g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_IO,
-                   _("%s could not make the file system on %s (exit status %d): %s"),
-                   tool, report->partition, status, g_strstrip (output));
-      return FALSE;
+      guint64 data_start;
+
+      g_clear_pointer (&argv, g_ptr_array_unref);
+      g_clear_pointer (&output, g_free);
+      argv = mkfs_argv (report, tool, reserved);
+      if (!run_tool ((const char * const *) argv->pdata, &status, &output, cancellable, error))
+        return FALSE;
+      if (status != 0)
+        {
+          g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_IO,
+                       _("%s could not make the file system on %s (exit status %d): %s"),
+                       tool, report->partition, status, g_strstrip (output));
+          return FALSE;
+        }
+      if (exfat)
+        return TRUE;
+      if (!fat_data_start (report->partition, &reserved, &data_start, error))
+        return FALSE;
+      report->data_start = report->layout.start + data_start;
+      if (report->data_start % report->layout.boundary == 0)
+        return TRUE;
+      reserved += (report->layout.boundary - report->data_start % report->layout.boundary) / 512;
+      if (reserved > G_MAXUINT16)
+        return TRUE;
     }
   return TRUE;
 }
@@ -735,6 +804,7 @@ cm_format_report_to_json (const CmFormatReport *report)
     json_builder_add_null_value (builder);
   cm_json_add_string (builder, "partition", report->partition);
   cm_json_add_boolean (builder, "partition_window", report->window);
+  cm_json_add_int (builder, "data_start", report->data_start);
   cm_json_add_string (builder, "discard", cm_format_discard_to_string (report->discard));
   cm_json_add_double (builder, "discard_seconds", report->discard_seconds);
   cm_json_add_int (builder, "discard_samples", report->discard_samples);
@@ -802,6 +872,8 @@ cm_format_report_from_json (JsonNode  *node,
     goto invalid;
   report->fsck_clean = json_node_get_boolean (clean);
   report->window = json_object_get_boolean_member_with_default (o, "partition_window", FALSE);
+  if (json_object_has_member (o, "data_start") && !get_int (o, "data_start", &report->data_start))
+    goto invalid;
   label = json_object_get_member (o, "label");
   if (label != NULL && json_node_get_value_type (label) == G_TYPE_STRING)
     report->label = clean_output (json_node_get_string (label));

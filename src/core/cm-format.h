@@ -35,6 +35,8 @@ typedef struct
   char           *partition;       /* the partition's device */
   gboolean        window;          /* it was a loop device over the partition's
                                     * bytes: the kernel showed no partitions */
+  guint64         data_start;      /* FAT: where its data area starts, bytes
+                                    * from the card's start; 0 for exFAT */
   CmFormatDiscard discard;
   double          discard_seconds;
   guint           discard_samples; /* regions written, discarded and read back */
