@@ -185,7 +185,7 @@ finish_one (const CmCliJobsFuncs *funcs,
   if (stopped)
     {
       if (outcome == NULL)
-        outcome = cm_outcome_new_stopped (funcs->kind);
+        outcome = cm_outcome_new_stopped (funcs->kind != NULL ? funcs->kind : t->job != NULL ? cm_job_get_kind (t->job) : NULL);
       fprintf (stderr, "%s\n", outcome->answer);
       if (funcs->resume_hint != NULL)
         {

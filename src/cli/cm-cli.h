@@ -30,6 +30,8 @@ int  cm_cli_probe_capacity (int       argc,
                             char    **argv);
 int  cm_cli_verify      (int          argc,
                          char       **argv);
+int  cm_cli_format      (int          argc,
+                         char       **argv);
 int  cm_cli_endure      (int          argc,
                          char       **argv);
 char *cm_cli_format_duration (double seconds) G_GNUC_WARN_UNUSED_RESULT;

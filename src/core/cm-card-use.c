@@ -504,6 +504,8 @@ purpose_advice (CmCardUsePurpose purpose)
       return _("CardMark will not overwrite a card in use. Unmount it first, or verify a folder on it.");
     case CM_CARD_USE_WEAR_TEST:
       return _("The wear test overwrites the whole card again and again, so it runs only on a card nothing uses. Unmount it first.");
+    case CM_CARD_USE_FORMAT:
+      return _("Formatting erases the whole card, so it runs only on a card nothing uses. Unmount it first.");
     default:
       g_return_val_if_reached (NULL);
     }

@@ -16,6 +16,7 @@ typedef enum
   CM_CARD_USE_CAPACITY_CHECK,
   CM_CARD_USE_DESTRUCTIVE_VERIFY,
   CM_CARD_USE_WEAR_TEST,
+  CM_CARD_USE_FORMAT,
 } CmCardUsePurpose;
 
 /* Who uses a card: the mount points of the card, its partitions and

@@ -107,5 +107,6 @@ extern const CmJobKind cm_job_kind_capacity;
 extern const CmJobKind cm_job_kind_verify;
 extern const CmJobKind cm_job_kind_wear;
 extern const CmJobKind cm_job_kind_restore;
+extern const CmJobKind cm_job_kind_format;
 
 G_END_DECLS

@@ -94,8 +94,12 @@ cm_outcome_new_stopped (const char *kind)
 {
   g_autofree char *answer = NULL;
 
-  /* Translators: a job stopped before its end; %s is the kind, "Full verify" */
-  answer = g_strdup_printf (_("%s stopped before the end"), cm_job_kind_get_title (kind));
+  if (kind == NULL)
+    /* Translators: a job of no known kind stopped before its end */
+    answer = g_strdup (_("The check stopped before the end"));
+  else
+    /* Translators: a job stopped before its end; %s is the kind, "Full verify" */
+    answer = g_strdup_printf (_("%s stopped before the end"), cm_job_kind_get_title (kind));
   /* Translators: a badge: a job that was stopped before its end */
   return cm_outcome_new (CM_OUTCOME_STOPPED, CM_STATUS_NOT_JUDGED, _("Stopped"), answer);
 }

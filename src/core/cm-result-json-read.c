@@ -577,6 +577,24 @@ read_finite (JsonObject  *object,
   return TRUE;
 }
 
+/* "format" is optional: only a format writes it. It is kept as it is
+ * and read, member by member, by the format's own code (cm-format.c). */
+static gboolean
+read_format (CmResult    *self,
+             JsonObject  *root,
+             GError     **error)
+{
+  JsonNode *node;
+
+  if (!json_object_has_member (root, "format"))
+    return TRUE;
+  node = json_object_get_member (root, "format");
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return invalid (error, "format");
+  self->format = json_node_copy (node);
+  return TRUE;
+}
+
 /* "endurance" is optional: only a wear test writes it. Its thresholds
  * and first_error_round follow from its rounds and are worked out again
  * from them; the rounds must count up from 1 and add up. */
@@ -762,6 +780,7 @@ read_root (CmResult    *self,
       !read_verify (self, root, error) ||
       !read_capacity (self, root, error) ||
       !read_endurance (self, root, error) ||
+      !read_format (self, root, error) ||
       !read_kind (self, root, error))
     return FALSE;
 

@@ -41,6 +41,7 @@ struct _CmResult
   CmVerifySummary *verify;
   CmCapacityReport *capacity;
   CmEndurance *endurance;
+  JsonNode   *format;    /* a format's findings (cm-format.c reads them) */
 };
 
 G_END_DECLS

@@ -206,6 +206,7 @@ cm_result_finalize (GObject *object)
   g_clear_pointer (&self->verify, cm_verify_summary_free);
   g_clear_pointer (&self->capacity, cm_capacity_report_free);
   g_clear_pointer (&self->endurance, cm_endurance_free);
+  g_clear_pointer (&self->format, json_node_unref);
 
   G_OBJECT_CLASS (cm_result_parent_class)->finalize (object);
 }
@@ -750,4 +751,26 @@ cm_result_set_endurance (CmResult          *self,
   g_clear_pointer (&self->endurance, cm_endurance_free);
   if (endurance != NULL)
     self->endurance = cm_endurance_copy (endurance);
+}
+
+/* What a format found, as its document's "format" object (cm-format.c
+ * writes and reads it), or NULL for any other job. */
+JsonNode *
+cm_result_get_format (CmResult *self)
+{
+  g_return_val_if_fail (CM_IS_RESULT (self), NULL);
+
+  return self->format;
+}
+
+void
+cm_result_set_format (CmResult *self,
+                      JsonNode *format)
+{
+  g_return_if_fail (CM_IS_RESULT (self));
+  g_return_if_fail (format == NULL || JSON_NODE_HOLDS_OBJECT (format));
+
+  g_clear_pointer (&self->format, json_node_unref);
+  if (format != NULL)
+    self->format = json_node_copy (format);
 }

@@ -24,6 +24,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fuse.h>
+#include <linux/falloc.h>
 #include <glib.h>
 #include <signal.h>
 #include <stdio.h>
@@ -47,6 +48,7 @@ typedef struct
   guint    open_aus;
   gboolean read_only;
   gboolean refuse_write_open;
+  gboolean ignore_discard;     /* [card] ignore-discard: a discard keeps the data */
   guint64  fail_after;
   guint64  max_command;
   double   credit_us;
@@ -97,6 +99,8 @@ typedef struct
   guint64  penalties;
   guint64  failed;
   guint64  late;               /* commands that could not be credited */
+  guint64  discards;           /* punched holes asked for, honoured or not */
+  guint64  discard_bytes;
   guint64  size_buckets[N_SIZE_BUCKETS];
 
   /* The controller cache (controller_cache_*): the last blocks written,
@@ -433,6 +437,7 @@ model_from_keyfile (GKeyFile  *kf,
   m->fail_after = fail_after;
   m->read_only = key_bool (kf, "card", "read-only", FALSE);
   m->refuse_write_open = key_bool (kf, "card", "refuse-write-open", TRUE);
+  m->ignore_discard = key_bool (kf, "card", "ignore-discard", FALSE);
   m->credit_us = key_double (kf, "card", "credit-us", 2000);
   m->read_latency_us = key_double (kf, "read", "latency-us", 200);
   m->read_mb_s = key_double (kf, "read", "bandwidth-mb-s", 40);
@@ -535,6 +540,7 @@ print_model (const SimModel *m)
   printf ("SIMCARD_FAIL_AFTER=%" G_GUINT64_FORMAT "\n", m->fail_after);
   printf ("SIMCARD_MAX_COMMAND=%" G_GUINT64_FORMAT "\n", m->max_command);
   printf ("SIMCARD_CONTROLLER_CACHE=%" G_GUINT64_FORMAT "\n", m->controller_cache);
+  printf ("SIMCARD_IGNORE_DISCARD=%d\n", m->ignore_discard ? 1 : 0);
   printf ("SIMCARD_SEQ_WRITE_MB_S=%.2f\n",
           bs / predict_request_us (m, TRUE, bs, TRUE));
   printf ("SIMCARD_SEQ_READ_MB_S=%.2f\n",
@@ -938,13 +944,15 @@ stats_text (void)
                           "slow_bytes=%" G_GUINT64_FORMAT "\n"
                           "cache_fill=%" G_GUINT64_FORMAT "\n"
                           "stalls=%" G_GUINT64_FORMAT "\n"
-                          "worn_reads=%" G_GUINT64_FORMAT "\n",
+                          "worn_reads=%" G_GUINT64_FORMAT "\n"
+                          "discards=%" G_GUINT64_FORMAT "\n"
+                          "discard_bytes=%" G_GUINT64_FORMAT "\n",
                           card.commands, card.reads, card.writes,
                           card.read_bytes, card.write_bytes,
                           card.penalties, card.failed, card.late,
                           card.cache_hits, card.cached_bytes, card.slow_bytes,
                           cache_fill_at (now_ns ()), card.stalls,
-                          card.worn_reads);
+                          card.worn_reads, card.discards, card.discard_bytes);
   for (i = 0; i < N_SIZE_BUCKETS; i++)
     if (card.size_buckets[i] > 0)
       g_string_append_printf (s, "size_%" G_GUINT64_FORMAT "=%" G_GUINT64_FORMAT "\n",
@@ -1121,6 +1129,51 @@ sim_write (const char            *path,
   return r;
 }
 
+/* A discard: the loop driver turns BLKDISCARD into a punched hole. The
+ * card forgets the range (it reads back as zeros, as the backing file's
+ * hole does), by host address wrapped onto the real storage the way
+ * writes are; a card with ignore-discard says yes and keeps the data.
+ * Anything but a punched hole is not a card's to do. */
+static int
+sim_fallocate (const char            *path,
+               int                    mode,
+               off_t                  offset,
+               off_t                  len,
+               struct fuse_file_info *fi)
+{
+  guint64 done = 0;
+
+  if (!(mode & FALLOC_FL_PUNCH_HOLE) || fi == NULL || fi->fh != 0)
+    return -EOPNOTSUPP;
+  if (card.model.read_only)
+    return -EROFS;
+  if (card_pulled)
+    return -ENOMEDIUM;
+  if (card_failed ())
+    return -EIO;
+  if ((guint64) offset >= card.model.size)
+    return 0;
+  len = MIN ((guint64) len, card.model.size - offset);
+  g_mutex_lock (&card.lock);
+  card.discards++;
+  card.discard_bytes += len;
+  g_mutex_unlock (&card.lock);
+  if (card.model.ignore_discard)
+    return 0;
+  if ((guint64) len >= card.model.real_size)
+    len = card.model.real_size, offset = 0;
+  while (done < (guint64) len)
+    {
+      guint64 pos = (offset + done) % card.model.real_size;
+      guint64 chunk = MIN ((guint64) len - done, card.model.real_size - pos);
+
+      if (fallocate (card.backing_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, pos, chunk) < 0)
+        return -errno;
+      done += chunk;
+    }
+  return 0;
+}
+
 /* A block device cannot be truncated or chmod-ed; pretend it worked so
  * tools that open card.img with O_TRUNC behave as on a device node. */
 static int
@@ -1167,6 +1220,7 @@ static const struct fuse_operations sim_ops = {
   .chmod = sim_chmod,
   .utimens = sim_utimens,
   .fsync = sim_fsync,
+  .fallocate = sim_fallocate,
 };
 
 /* --set GROUP.KEY=VALUE, the generic override. */

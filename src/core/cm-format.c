@@ -1,0 +1,890 @@
+/* cm-format.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Erase and format a whole card, in the worker thread of its job
+ * (cm-job-format.c). The steps, each checked before the next:
+ *
+ * 1. Discard. A few regions spread over the card are written with data
+ *    of their own, the whole card is discarded (BLKDISCARD), and the
+ *    regions are read back: erased (all zeros or all ones) means the
+ *    card honoured the discard, their data still there means it ignored
+ *    it. Reads bypass the cache (the card's device is open O_DIRECT).
+ * 2. The MBR, written by hand (512 bytes, cm_format_layout_mbr), after
+ *    zeros up to the partition's start, so nothing old is found there;
+ *    then the kernel rereads the table (BLKRRPART) and shows the
+ *    partition's device.
+ * 3. The file system: mkfs.fat or mkfs.exfat, with the layout's type,
+ *    cluster size and alignment given explicitly.
+ * 4. fsck.fat -n or fsck.exfat -n: the format is done only when it
+ *    finds nothing to mend.
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <glib/gi18n-lib.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <linux/loop.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cm-format.h"
+#include "cm-json.h"
+#include "cm-target.h"
+
+#define SAMPLES       16
+#define SAMPLE_BYTES  (64 * 1024)
+#define ZERO_CHUNK    (1024 * 1024)
+#define MAX_OUTPUT    4000
+
+void
+cm_format_report_free (CmFormatReport *report)
+{
+  if (report == NULL)
+    return;
+  g_free (report->label);
+  g_free (report->partition);
+  g_free (report->fsck_output);
+  g_free (report);
+}
+
+const char *
+cm_format_discard_to_string (CmFormatDiscard discard)
+{
+  switch (discard)
+    {
+    case CM_FORMAT_DISCARD_HONOURED:
+      return "honoured";
+    case CM_FORMAT_DISCARD_IGNORED:
+      return "ignored";
+    case CM_FORMAT_DISCARD_PARTLY:
+      return "partly";
+    case CM_FORMAT_DISCARD_NOT_SUPPORTED:
+      return "not-supported";
+    default:
+      g_return_val_if_reached (NULL);
+    }
+}
+
+static gboolean
+discard_from_string (const char      *str,
+                     CmFormatDiscard *discard)
+{
+  for (CmFormatDiscard d = CM_FORMAT_DISCARD_HONOURED; d <= CM_FORMAT_DISCARD_NOT_SUPPORTED; d++)
+    if (g_strcmp0 (str, cm_format_discard_to_string (d)) == 0)
+      {
+        *discard = d;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+/* A tool's words, bounded and without control characters (but the
+ * newlines), before they reach a document, a terminal or a label. */
+static char *
+clean_output (const char *text)
+{
+  g_autofree char *valid = g_utf8_make_valid (text != NULL ? text : "", -1);
+  GString *out = g_string_new (NULL);
+
+  for (const char *p = valid; *p != '\0' && out->len < MAX_OUTPUT; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (c == '\n' || (!g_unichar_iscntrl (c) && c != 0x7f))
+        g_string_append_unichar (out, c);
+    }
+  return g_string_free (out, FALSE);
+}
+
+static gboolean
+io_at (int       fd,
+       gboolean  write,
+       guint8   *buf,
+       gsize     len,
+       guint64   offset,
+       GError  **error)
+{
+  gsize done = 0;
+
+  while (done < len)
+    {
+      ssize_t r = write ? pwrite (fd, buf + done, len - done, offset + done)
+                        : pread (fd, buf + done, len - done, offset + done);
+
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (r <= 0)
+        {
+          int errsv = r < 0 ? errno : EIO;
+
+          g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_IO,
+                       write ? _("Writing to the card at byte %llu failed: %s. Check the card and its reader, and try again.")
+                             : _("Reading the card at byte %llu failed: %s. Check the card and its reader, and try again."),
+                       (unsigned long long) (offset + done), g_strerror (errsv));
+          return FALSE;
+        }
+      done += r;
+    }
+  return TRUE;
+}
+
+static guint8 *
+aligned_buffer (gsize len)
+{
+  void *buf = NULL;
+
+  if (posix_memalign (&buf, 4096, len) != 0)
+    g_error ("out of memory");
+  return buf;
+}
+
+static guint64
+sample_offset (guint   i,
+               guint64 used)
+{
+  guint64 step = used / SAMPLES;
+
+  return (step * i + step / 2) / 4096 * 4096;
+}
+
+static gboolean
+all_bytes (const guint8 *buf,
+           gsize         len,
+           guint8        value)
+{
+  for (gsize i = 0; i < len; i++)
+    if (buf[i] != value)
+      return FALSE;
+  return TRUE;
+}
+
+/* Step 1: the samples written, the card discarded, the samples read. */
+static gboolean
+discard_card (int              fd,
+              CmFormatReport  *report,
+              GError         **error)
+{
+  g_autofree guint8 *pattern = aligned_buffer (SAMPLE_BYTES * SAMPLES);
+  g_autofree guint8 *back = aligned_buffer (SAMPLE_BYTES);
+  guint64 range[2] = { 0, report->device_bytes };
+  guint erased = 0, kept = 0;
+  gint64 start;
+
+  for (gsize i = 0; i < SAMPLE_BYTES * SAMPLES / 4; i++)
+    ((guint32 *) pattern)[i] = g_random_int ();
+  for (guint i = 0; i < SAMPLES; i++)
+    if (!io_at (fd, TRUE, pattern + i * SAMPLE_BYTES, SAMPLE_BYTES, sample_offset (i, report->used_bytes), error))
+      return FALSE;
+  if (fdatasync (fd) < 0 && errno != EINVAL)
+    {
+      int errsv = errno;
+
+      g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_IO,
+                   _("The card did not take what was written to it: %s. Check the card and its reader, and try again."),
+                   g_strerror (errsv));
+      return FALSE;
+    }
+
+  start = g_get_monotonic_time ();
+  if (ioctl (fd, BLKDISCARD, range) < 0)
+    {
+      int errsv = errno;
+
+      if (errsv != EOPNOTSUPP && errsv != ENOTTY && errsv != EINVAL)
+        {
+          g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_IO,
+                       _("Erasing the card (discard) failed: %s. Check the card and its reader, and try again."),
+                       g_strerror (errsv));
+          return FALSE;
+        }
+      report->discard = CM_FORMAT_DISCARD_NOT_SUPPORTED;
+      return TRUE;
+    }
+  report->discard_seconds = (g_get_monotonic_time () - start) / (double) G_USEC_PER_SEC;
+  report->discard_samples = SAMPLES;
+
+  for (guint i = 0; i < SAMPLES; i++)
+    {
+      if (!io_at (fd, FALSE, back, SAMPLE_BYTES, sample_offset (i, report->used_bytes), error))
+        return FALSE;
+      if (all_bytes (back, SAMPLE_BYTES, 0x00) || all_bytes (back, SAMPLE_BYTES, 0xff))
+        erased++;
+      else if (memcmp (back, pattern + i * SAMPLE_BYTES, SAMPLE_BYTES) == 0)
+        kept++;
+    }
+  report->discard = erased == SAMPLES ? CM_FORMAT_DISCARD_HONOURED
+                    : kept == SAMPLES ? CM_FORMAT_DISCARD_IGNORED
+                    : CM_FORMAT_DISCARD_PARTLY;
+  return TRUE;
+}
+
+/* Step 2: zeros up to the partition, the MBR in the first sector. */
+static gboolean
+write_table (int              fd,
+             CmFormatReport  *report,
+             GError         **error)
+{
+  g_autofree guint8 *buf = aligned_buffer (ZERO_CHUNK);
+
+  memset (buf, 0, ZERO_CHUNK);
+  for (guint64 at = ZERO_CHUNK; at < report->layout.start; at += ZERO_CHUNK)
+    if (!io_at (fd, TRUE, buf, MIN (ZERO_CHUNK, report->layout.start - at), at, error))
+      return FALSE;
+  cm_format_layout_mbr (&report->layout, g_random_int (), buf);
+  if (!io_at (fd, TRUE, buf, ZERO_CHUNK, 0, error))
+    return FALSE;
+  if (fdatasync (fd) < 0 && errno != EINVAL)
+    {
+      int errsv = errno;
+
+      g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_IO,
+                   _("The card did not take its partition table: %s. Check the card and its reader, and try again."),
+                   g_strerror (errsv));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The card's name in /sys/class/block. */
+static char *
+block_name (const char *device)
+{
+  g_autofree char *real = realpath (device, NULL);
+
+  return g_path_get_basename (real != NULL ? real : device);
+}
+
+/* The device of the card's first partition, once the kernel shows it. */
+static char *
+find_partition (const char *device)
+{
+  g_autofree char *name = block_name (device);
+  g_autofree char *folder = g_build_filename ("/sys/class/block", name, NULL);
+  g_autoptr(GDir) dir = g_dir_open (folder, 0, NULL);
+  const char *entry;
+
+  while (dir != NULL && (entry = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *file = g_build_filename (folder, entry, "partition", NULL);
+      g_autofree char *text = NULL;
+      g_autofree char *node = NULL;
+      struct stat st;
+
+      if (!g_str_has_prefix (entry, name) || !g_file_get_contents (file, &text, NULL, NULL))
+        continue;
+      node = g_build_filename ("/dev", entry, NULL);
+      if (g_strcmp0 (g_strstrip (text), "1") == 0 && stat (node, &st) == 0 && S_ISBLK (st.st_mode))
+        return g_steal_pointer (&node);
+    }
+  return NULL;
+}
+
+/* Where the kernel shows no partitions (one built without MBR support,
+ * or a loop device attached without --partscan), the file system is
+ * made through a loop device over the partition's bytes of the card:
+ * the same bytes, one more device, gone when it is closed. */
+static int
+open_window (int               card_fd,
+             CmFormatReport   *report,
+             GError          **error)
+{
+  int ctl = open ("/dev/loop-control", O_RDWR | O_CLOEXEC);
+  int errsv = ENODEV;
+
+  for (guint tries = 0; ctl >= 0 && tries < 10; tries++)
+    {
+      struct loop_config config = { 0 };
+      g_autofree char *path = NULL;
+      int n = ioctl (ctl, LOOP_CTL_GET_FREE);
+      int fd;
+
+      if (n < 0)
+        {
+          errsv = errno;
+          break;
+        }
+      path = g_strdup_printf ("/dev/loop%d", n);
+      if ((fd = open (path, O_RDWR | O_CLOEXEC)) < 0)
+        {
+          errsv = errno;
+          continue;
+        }
+      config.fd = card_fd;
+      config.info.lo_offset = report->layout.start;
+      config.info.lo_sizelimit = report->layout.length;
+      config.info.lo_flags = LO_FLAGS_AUTOCLEAR;
+      if (ioctl (fd, LOOP_CONFIGURE, &config) == 0)
+        {
+          close (ctl);
+          report->partition = g_steal_pointer (&path);
+          report->window = TRUE;
+          return fd;
+        }
+      errsv = errno;
+      close (fd);
+      if (errsv != EBUSY)
+        break;
+    }
+  if (ctl >= 0)
+    close (ctl);
+  else
+    errsv = errno;
+  g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_NOT_SUPPORTED,
+               _("The partition table is written, but this computer shows no partitions on the card and "
+                 "cannot reach the partition another way (%s). Format the card on a computer whose kernel "
+                 "reads MBR partition tables."), g_strerror (errsv));
+  return -1;
+}
+
+/* The kernel rereads the table; the partition's device, or a window
+ * (open_window) where it shows none; -1 when neither. Someone (udev's
+ * probe) may hold an old partition for a moment: then it is asked
+ * again, for up to 5 s. */
+static int
+reach_partition (int            fd,
+                 const char    *device,
+                 CmFormatReport *report,
+                 GCancellable  *cancellable,
+                 GError       **error)
+{
+  int errsv = 0;
+
+  for (guint tries = 0; tries < 50; tries++)
+    {
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return -1;
+      errsv = ioctl (fd, BLKRRPART) < 0 ? errno : 0;
+      if (errsv != EBUSY)
+        break;
+      g_usleep (G_USEC_PER_SEC / 10);
+    }
+  /* The kernel adds the partitions before BLKRRPART returns. */
+  if (errsv == 0 && (report->partition = find_partition (device)) != NULL)
+    return -2;
+  if (errsv == 0 || errsv == EINVAL)
+    return open_window (fd, report, error);
+  g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_IO,
+               _("The partition table is written, but the kernel could not read it back from %s (%s). "
+                 "Take the card out, put it back and format it again."),
+               device, g_strerror (errsv));
+  return -1;
+}
+
+/* A tool from the distribution: on PATH, or where Debian puts it, as a
+ * user's PATH may lack /usr/sbin. */
+static char *
+find_tool (const char  *name,
+           const char  *package,
+           GError     **error)
+{
+  static const char *folders[] = { "/usr/sbin", "/sbin", "/usr/bin" };
+  char *path = g_find_program_in_path (name);
+
+  for (guint i = 0; path == NULL && i < G_N_ELEMENTS (folders); i++)
+    {
+      g_autofree char *candidate = g_build_filename (folders[i], name, NULL);
+
+      if (g_file_test (candidate, G_FILE_TEST_IS_EXECUTABLE))
+        path = g_steal_pointer (&candidate);
+    }
+  if (path == NULL)
+    g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_NOT_SUPPORTED,
+                 _("%s is not installed, so the card cannot be formatted. Install the %s package "
+                   "(sudo apt install %s) and try again."), name, package, package);
+  return path;
+}
+
+/* Runs @argv; its exit status in @status, its output (both streams). */
+static gboolean
+run_tool (const char * const  *argv,
+          int                 *status,
+          char               **output,
+          GCancellable        *cancellable,
+          GError             **error)
+{
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autofree char *out = NULL;
+
+  proc = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_MERGE, error);
+  if (proc == NULL)
+    return FALSE;
+  if (!g_subprocess_communicate_utf8 (proc, NULL, cancellable, &out, NULL, error))
+    {
+      g_subprocess_force_exit (proc);
+      return FALSE;
+    }
+  *status = g_subprocess_get_if_exited (proc) ? g_subprocess_get_exit_status (proc) : -1;
+  *output = clean_output (out);
+  return TRUE;
+}
+
+static GPtrArray *
+mkfs_argv (const CmFormatReport *report,
+           const char           *tool,
+           guint                 reserved)
+{
+  const CmFormatLayout *l = &report->layout;
+  GPtrArray *argv = g_ptr_array_new_with_free_func (g_free);
+
+  g_ptr_array_add (argv, g_strdup (tool));
+  if (l->fs == CM_FORMAT_FS_EXFAT)
+    {
+      g_ptr_array_add (argv, g_strdup_printf ("--cluster-size=%u", l->cluster));
+      /* The FAT and the cluster heap start on the boundary unit. */
+      g_ptr_array_add (argv, g_strdup_printf ("--boundary-align=%" G_GUINT64_FORMAT, l->boundary));
+      if (report->label != NULL)
+        g_ptr_array_add (argv, g_strdup_printf ("--volume-label=%s", report->label));
+    }
+  else
+    {
+      g_ptr_array_add (argv, g_strdup ("-F"));
+      g_ptr_array_add (argv, g_strdup (l->fs == CM_FORMAT_FS_FAT12 ? "12" : l->fs == CM_FORMAT_FS_FAT16 ? "16" : "32"));
+      g_ptr_array_add (argv, g_strdup ("-S"));
+      g_ptr_array_add (argv, g_strdup ("512"));
+      g_ptr_array_add (argv, g_strdup ("-s"));
+      g_ptr_array_add (argv, g_strdup_printf ("%u", l->cluster / 512));
+      g_ptr_array_add (argv, g_strdup ("-f"));
+      g_ptr_array_add (argv, g_strdup ("2"));
+      if (reserved > 0)
+        {
+          /* Exactly these reserved sectors: mkfs.fat aligns nothing itself. */
+          g_ptr_array_add (argv, g_strdup ("-a"));
+          g_ptr_array_add (argv, g_strdup ("-R"));
+          g_ptr_array_add (argv, g_strdup_printf ("%u", reserved));
+        }
+      /* The sectors before the partition, as the boot sector records them. */
+      g_ptr_array_add (argv, g_strdup ("-h"));
+      g_ptr_array_add (argv, g_strdup_printf ("%" G_GUINT64_FORMAT, l->start / 512));
+      if (report->label != NULL)
+        {
+          g_ptr_array_add (argv, g_strdup ("-n"));
+          g_ptr_array_add (argv, g_strdup (report->label));
+        }
+    }
+  g_ptr_array_add (argv, g_strdup (report->partition));
+  g_ptr_array_add (argv, NULL);
+  return argv;
+}
+
+/* Where a FAT's data area starts, in bytes from its partition's start,
+ * and its reserved sectors, from its boot sector. */
+static gboolean
+fat_data_start (const char  *partition,
+                guint       *reserved,
+                guint64     *data_start,
+                GError     **error)
+{
+  guint8 bs[512];
+  guint per_sector, fats, root_entries;
+  guint64 fat_sectors;
+  int fd = open (partition, O_RDONLY | O_CLOEXEC);
+  gboolean ok = fd >= 0 && io_at (fd, FALSE, bs, sizeof bs, 0, error);
+
+  if (fd < 0)
+    g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_IO,
+                 _("Cannot read back the file system on %s: %s"), partition, g_strerror (errno));
+  if (fd >= 0)
+    close (fd);
+  if (!ok)
+    return FALSE;
+  per_sector = bs[11] | bs[12] << 8;
+  *reserved = bs[14] | bs[15] << 8;
+  fats = bs[16];
+  root_entries = bs[17] | bs[18] << 8;
+  fat_sectors = bs[22] | bs[23] << 8;
+  if (fat_sectors == 0)
+    fat_sectors = bs[36] | bs[37] << 8 | bs[38] << 16 | (guint32) bs[39] << 24;
+  if (per_sector != 512)
+    {
+      g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_IO,
+                   _("mkfs.fat left no FAT boot sector on %s. Try again; if it fails again, the card may be failing."),
+                   partition);
+      return FALSE;
+    }
+  *data_start = ((guint64) *reserved + fats * fat_sectors) * 512 + root_entries * 32;
+  return TRUE;
+}
+
+/* Step 3. */
+static gboolean
+make_fs (CmFormatReport  *report,
+         GCancellable    *cancellable,
+         GError         **error)
+{
+  gboolean exfat = report->layout.fs == CM_FORMAT_FS_EXFAT;
+  g_autofree char *tool = find_tool (exfat ? "mkfs.exfat" : "mkfs.fat", exfat ? "exfatprogs" : "dosfstools", error);
+  g_autoptr(GPtrArray) argv = NULL;
+  g_autofree char *output = NULL;
+  int status;
+
+  guint reserved = 0;
+
+  if (tool == NULL)
+    return FALSE;
+  /* FAT: the data area starts on the boundary unit, as the SD
+   * Association's formatter lays it out, by growing the reserved area;
+   * the FATs then shrink a little, so it is tried again, a few times. */
+  for (guint tries = 0; tries < 4; tries++)
+    {
+      guint64 data_start;
+
+      g_clear_pointer (&argv, g_ptr_array_unref);
+      g_clear_pointer (&output, g_free);
+      argv = mkfs_argv (report, tool, reserved);
+      if (!run_tool ((const char * const *) argv->pdata, &status, &output, cancellable, error))
+        return FALSE;
+      if (status != 0)
+        {
+          g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_IO,
+                       _("%s could not make the file system on %s (exit status %d): %s"),
+                       tool, report->partition, status, g_strstrip (output));
+          return FALSE;
+        }
+      if (exfat)
+        return TRUE;
+      if (!fat_data_start (report->partition, &reserved, &data_start, error))
+        return FALSE;
+      report->data_start = report->layout.start + data_start;
+      if (report->data_start % report->layout.boundary == 0)
+        return TRUE;
+      reserved += (report->layout.boundary - report->data_start % report->layout.boundary) / 512;
+      if (reserved > G_MAXUINT16)
+        return TRUE;
+    }
+  return TRUE;
+}
+
+/* The exFAT boot region's checksum (exFAT specification, 3.4): over its
+ * first 11 sectors, leaving out VolumeFlags and PercentInUse. */
+static guint32
+exfat_checksum (const guint8 *region,
+                gsize         len)
+{
+  guint32 sum = 0;
+
+  for (gsize i = 0; i < len; i++)
+    if (i != 106 && i != 107 && i != 112)
+      sum = ((sum & 1) ? 0x80000000u : 0) + (sum >> 1) + region[i];
+  return sum;
+}
+
+/* mkfs.exfat takes the partition's offset from the kernel, which knows
+ * none for a window: write it (in sectors) into both boot regions, with
+ * their checksum, so the boot sector says where it is, as the
+ * specification asks. */
+static gboolean
+exfat_set_offset (int              window,
+                  CmFormatReport  *report,
+                  GError         **error)
+{
+  guint8 head[512];
+  g_autofree guint8 *region = NULL;
+  guint sector, len;
+  guint64 offset;
+  guint32 sum;
+
+  if (!io_at (window, FALSE, head, sizeof head, 0, error))
+    return FALSE;
+  if (memcmp (head + 3, "EXFAT   ", 8) != 0 || head[108] < 9 || head[108] > 12)
+    {
+      g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_IO,
+                   _("mkfs.exfat left no exFAT boot sector on %s. Try again; if it fails again, the card may be failing."),
+                   report->partition);
+      return FALSE;
+    }
+  sector = 1u << head[108];
+  len = 12 * sector;
+  region = g_malloc (len);
+  offset = report->layout.start / sector;
+  for (guint copy = 0; copy < 2; copy++)
+    {
+      if (!io_at (window, FALSE, region, len, (guint64) copy * len, error))
+        return FALSE;
+      for (guint b = 0; b < 8; b++)
+        region[64 + b] = (offset >> (8 * b)) & 0xff;
+      sum = exfat_checksum (region, 11 * sector);
+      for (guint i = 0; i < sector / 4; i++)
+        {
+          guint8 *p = region + 11 * sector + 4 * i;
+
+          p[0] = sum & 0xff, p[1] = (sum >> 8) & 0xff, p[2] = (sum >> 16) & 0xff, p[3] = sum >> 24;
+        }
+      if (!io_at (window, TRUE, region, len, (guint64) copy * len, error))
+        return FALSE;
+    }
+  if (fsync (window) < 0)
+    {
+      int errsv = errno;
+
+      g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_IO,
+                   _("The card did not take the file system's boot sector: %s. Check the card and its reader, and try again."),
+                   g_strerror (errsv));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Step 4: nothing to mend, or the format failed. */
+static gboolean
+check_fs (CmFormatReport  *report,
+          GCancellable    *cancellable,
+          GError         **error)
+{
+  gboolean exfat = report->layout.fs == CM_FORMAT_FS_EXFAT;
+  g_autofree char *tool = find_tool (exfat ? "fsck.exfat" : "fsck.fat", exfat ? "exfatprogs" : "dosfstools", error);
+  const char *argv[] = { tool, "-n", report->partition, NULL };
+  int status;
+
+  if (tool == NULL)
+    return FALSE;
+  if (!run_tool (argv, &status, &report->fsck_output, cancellable, error))
+    return FALSE;
+  report->fsck_clean = status == 0;
+  return TRUE;
+}
+
+static void
+say (CmFormatProgressFunc  progress,
+     gpointer              user_data,
+     const char           *phase,
+     double                fraction)
+{
+  if (progress != NULL)
+    progress (phase, fraction, user_data);
+}
+
+/**
+ * cm_format_run:
+ * @fd: the whole card, open for writing (O_DIRECT)
+ * @device: its device, as /dev names it
+ * @device_bytes: its size
+ * @use_bytes: the bytes to lay out (a fake card's real size), 0 for all
+ * @au_bytes: its allocation unit, 0 when not known
+ * @label: (nullable): the volume label
+ *
+ * Blocking: run it in a worker thread.
+ *
+ * Returns: the report (a format whose fsck was not clean too), or
+ *   %NULL with @error set when a step could not be done.
+ */
+CmFormatReport *
+cm_format_run (int                   fd,
+               const char           *device,
+               guint64               device_bytes,
+               guint64               use_bytes,
+               guint64               au_bytes,
+               const char           *label,
+               CmFormatProgressFunc  progress,
+               gpointer              user_data,
+               GCancellable         *cancellable,
+               GError              **error)
+{
+  g_autoptr(CmFormatReport) report = g_new0 (CmFormatReport, 1);
+  gint64 started = g_get_monotonic_time ();
+  int window = -1;
+  gboolean ok;
+
+  g_return_val_if_fail (fd >= 0 && device != NULL, NULL);
+
+  if (use_bytes > device_bytes)
+    {
+      g_autofree char *use = g_format_size (use_bytes);
+      g_autofree char *has = g_format_size (device_bytes);
+
+      g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_TOO_SMALL,
+                   _("%s holds %s; it cannot be formatted to %s. Give a size no larger than the card."),
+                   device, has, use);
+      return NULL;
+    }
+  report->device_bytes = device_bytes;
+  report->used_bytes = use_bytes > 0 ? use_bytes : device_bytes;
+  report->label = g_strdup (label);
+  if (!cm_format_layout_plan (report->used_bytes, au_bytes, &report->layout, error) ||
+      !cm_format_check_label (label, report->layout.fs, error))
+    return NULL;
+
+  say (progress, user_data, _("Erasing the card"), 0.05);
+  if (g_cancellable_set_error_if_cancelled (cancellable, error) || !discard_card (fd, report, error))
+    return NULL;
+  say (progress, user_data, _("Writing the partition table"), 0.4);
+  if (g_cancellable_set_error_if_cancelled (cancellable, error) || !write_table (fd, report, error) ||
+      (window = reach_partition (fd, device, report, cancellable, error)) == -1)
+    return NULL;
+  say (progress, user_data, _("Making the file system"), 0.5);
+  ok = !g_cancellable_set_error_if_cancelled (cancellable, error) && make_fs (report, cancellable, error);
+  if (ok && window >= 0 && report->layout.fs == CM_FORMAT_FS_EXFAT)
+    ok = exfat_set_offset (window, report, error);
+  if (ok)
+    say (progress, user_data, _("Checking the file system"), 0.8);
+  ok = ok && check_fs (report, cancellable, error);
+  if (window >= 0)
+    close (window);
+  if (!ok)
+    return NULL;
+  report->seconds = (g_get_monotonic_time () - started) / (double) G_USEC_PER_SEC;
+  return g_steal_pointer (&report);
+}
+
+/* "FAT32", "exFAT": as people write them. */
+static const char *
+fs_label (CmFormatFs fs)
+{
+  switch (fs)
+    {
+    case CM_FORMAT_FS_FAT12:
+      return "FAT12";
+    case CM_FORMAT_FS_FAT16:
+      return "FAT16";
+    case CM_FORMAT_FS_FAT32:
+      return "FAT32";
+    case CM_FORMAT_FS_EXFAT:
+      return "exFAT";
+    default:
+      g_return_val_if_reached (NULL);
+    }
+}
+
+char *
+cm_format_report_dup_layout_text (const CmFormatReport *report)
+{
+  g_return_val_if_fail (report != NULL, NULL);
+
+  /* Translators: a format's layout: the file system, then the cluster size in KiB */
+  return g_strdup_printf (_("%s, %u KiB clusters"), fs_label (report->layout.fs), report->layout.cluster / 1024);
+}
+
+char *
+cm_format_report_dup_discard_text (const CmFormatReport *report)
+{
+  g_return_val_if_fail (report != NULL, NULL);
+
+  switch (report->discard)
+    {
+    case CM_FORMAT_DISCARD_HONOURED:
+      return g_strdup_printf (_("The card honoured the discard: what was written read back erased (%.1f s)."),
+                              report->discard_seconds);
+    case CM_FORMAT_DISCARD_IGNORED:
+      return g_strdup_printf (_("The card ignored the discard: what was written was still there after it (%.1f s)."),
+                              report->discard_seconds);
+    case CM_FORMAT_DISCARD_PARTLY:
+      return g_strdup_printf (_("The card honoured the discard in part: some of what was written was still there (%.1f s)."),
+                              report->discard_seconds);
+    case CM_FORMAT_DISCARD_NOT_SUPPORTED:
+      return g_strdup (_("The card or its reader does not take a discard, so it was not erased first."));
+    default:
+      g_return_val_if_reached (NULL);
+    }
+}
+
+JsonNode *
+cm_format_report_to_json (const CmFormatReport *report)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+
+  g_return_val_if_fail (report != NULL, NULL);
+
+  json_builder_begin_object (builder);
+  cm_json_add_string (builder, "file_system", cm_format_fs_to_string (report->layout.fs));
+  cm_json_add_int (builder, "partition_start", report->layout.start);
+  cm_json_add_int (builder, "partition_bytes", report->layout.length);
+  cm_json_add_int (builder, "cluster_bytes", report->layout.cluster);
+  cm_json_add_int (builder, "boundary_bytes", report->layout.boundary);
+  cm_json_add_int (builder, "device_bytes", report->device_bytes);
+  cm_json_add_int (builder, "used_bytes", report->used_bytes);
+  json_builder_set_member_name (builder, "label");
+  if (report->label != NULL)
+    json_builder_add_string_value (builder, report->label);
+  else
+    json_builder_add_null_value (builder);
+  cm_json_add_string (builder, "partition", report->partition);
+  cm_json_add_boolean (builder, "partition_window", report->window);
+  cm_json_add_int (builder, "data_start", report->data_start);
+  cm_json_add_string (builder, "discard", cm_format_discard_to_string (report->discard));
+  cm_json_add_double (builder, "discard_seconds", report->discard_seconds);
+  cm_json_add_int (builder, "discard_samples", report->discard_samples);
+  cm_json_add_boolean (builder, "fsck_clean", report->fsck_clean);
+  cm_json_add_string (builder, "fsck_output", report->fsck_output != NULL ? report->fsck_output : "");
+  cm_json_add_double (builder, "seconds", report->seconds);
+  json_builder_end_object (builder);
+  return json_builder_get_root (builder);
+}
+
+static gboolean
+get_int (JsonObject *o,
+         const char *member,
+         guint64    *value)
+{
+  JsonNode *node = json_object_get_member (o, member);
+
+  if (node == NULL || json_node_get_value_type (node) != G_TYPE_INT64 || json_node_get_int (node) < 0)
+    return FALSE;
+  *value = json_node_get_int (node);
+  return TRUE;
+}
+
+static const char *
+get_string (JsonObject *o,
+            const char *member)
+{
+  JsonNode *node = json_object_get_member (o, member);
+
+  if (node == NULL || json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+  return json_node_get_string (node);
+}
+
+/* The document's "format" member, every member checked. */
+CmFormatReport *
+cm_format_report_from_json (JsonNode  *node,
+                            GError   **error)
+{
+  g_autoptr(CmFormatReport) report = g_new0 (CmFormatReport, 1);
+  JsonObject *o;
+  guint64 cluster = 0, samples = 0;
+  JsonNode *label, *clean;
+  const char *text;
+
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    goto invalid;
+  o = json_node_get_object (node);
+  if (!cm_format_fs_from_string (get_string (o, "file_system"), &report->layout.fs) ||
+      !get_int (o, "partition_start", &report->layout.start) ||
+      !get_int (o, "partition_bytes", &report->layout.length) ||
+      !get_int (o, "cluster_bytes", &cluster) || cluster == 0 || cluster > G_MAXUINT32 ||
+      !get_int (o, "boundary_bytes", &report->layout.boundary) ||
+      !get_int (o, "device_bytes", &report->device_bytes) ||
+      !get_int (o, "used_bytes", &report->used_bytes) ||
+      !discard_from_string (get_string (o, "discard"), &report->discard) ||
+      !get_int (o, "discard_samples", &samples) || samples > G_MAXUINT)
+    goto invalid;
+  report->layout.cluster = cluster;
+  report->discard_samples = samples;
+  report->discard_seconds = json_object_get_double_member_with_default (o, "discard_seconds", 0);
+  report->seconds = json_object_get_double_member_with_default (o, "seconds", 0);
+  clean = json_object_get_member (o, "fsck_clean");
+  if (clean == NULL || json_node_get_value_type (clean) != G_TYPE_BOOLEAN)
+    goto invalid;
+  report->fsck_clean = json_node_get_boolean (clean);
+  report->window = json_object_get_boolean_member_with_default (o, "partition_window", FALSE);
+  if (json_object_has_member (o, "data_start") && !get_int (o, "data_start", &report->data_start))
+    goto invalid;
+  label = json_object_get_member (o, "label");
+  if (label != NULL && json_node_get_value_type (label) == G_TYPE_STRING)
+    report->label = clean_output (json_node_get_string (label));
+  if ((text = get_string (o, "partition")) != NULL)
+    report->partition = clean_output (text);
+  if ((text = get_string (o, "fsck_output")) != NULL)
+    report->fsck_output = clean_output (text);
+  return g_steal_pointer (&report);
+
+invalid:
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+               _("The document's “format” member is damaged; it cannot be read."));
+  return NULL;
+}

@@ -1,0 +1,299 @@
+/* cm-job-format.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Erase and format as a kind of card job: the whole unmounted card,
+ * only with leave to destroy its data (CM_VERIFY_FLAGS_DESTROY_DATA),
+ * opened the way every job opens a card, and cm_format_run() in a
+ * worker thread. Its document (kind "format") holds the layout made,
+ * whether the card honoured the discard, and fsck's word.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <sys/stat.h>
+
+#include "cm-card-use.h"
+#include "cm-format.h"
+#include "cm-job-format.h"
+#include "cm-job-kind.h"
+#include "cm-job-open.h"
+#include "cm-target.h"
+
+#define LABEL_KEY "cm-format-label"
+#define SIZE_KEY  "cm-format-size"
+
+/**
+ * cm_job_set_format_options:
+ * @label: (nullable): the volume label
+ * @use_bytes: the bytes to lay out (a fake card's real size), 0 for all
+ *
+ * What a format job makes; set before it runs.
+ */
+void
+cm_job_set_format_options (CmJob      *job,
+                           const char *label,
+                           guint64     use_bytes)
+{
+  g_return_if_fail (CM_IS_JOB (job));
+
+  g_object_set_data_full (G_OBJECT (job), LABEL_KEY, g_strdup (label), g_free);
+  g_object_set_data_full (G_OBJECT (job), SIZE_KEY, g_memdup2 (&use_bytes, sizeof use_bytes), g_free);
+}
+
+typedef struct
+{
+  CmJob          *job;
+  GMainContext   *context;
+  CmTarget       *target;
+  char           *label;
+  guint64         use_bytes;
+  guint64         au_bytes;
+  GDateTime      *started;
+  CmFormatReport *report;
+} FormatJob;
+
+static void
+format_job_free (FormatJob *f)
+{
+  g_clear_object (&f->job);
+  g_clear_pointer (&f->context, g_main_context_unref);
+  g_clear_object (&f->target);
+  g_free (f->label);
+  g_clear_pointer (&f->started, g_date_time_unref);
+  g_clear_pointer (&f->report, cm_format_report_free);
+  g_free (f);
+}
+
+typedef struct
+{
+  CmJob  *job;
+  char   *phase;
+  double  fraction;
+} Report;
+
+static gboolean
+report_in_job (gpointer data)
+{
+  Report *r = data;
+
+  cm_job_report (r->job, r->fraction, -1, r->phase);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+report_free (gpointer data)
+{
+  Report *r = data;
+
+  g_object_unref (r->job);
+  g_free (r->phase);
+  g_free (r);
+}
+
+static void
+progress_cb (const char *phase,
+             double      fraction,
+             gpointer    user_data)
+{
+  FormatJob *f = user_data;
+  Report *r = g_new0 (Report, 1);
+
+  r->job = g_object_ref (f->job);
+  r->phase = g_strdup (phase);
+  r->fraction = fraction;
+  g_main_context_invoke_full (f->context, G_PRIORITY_DEFAULT, report_in_job, r, report_free);
+}
+
+static void
+thread_func (GTask        *task,
+             gpointer      source,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  FormatJob *f = task_data;
+  GError *error = NULL;
+
+  f->report = cm_format_run (cm_target_get_fd (f->target), cm_target_get_path (f->target),
+                             cm_target_get_size (f->target), f->use_bytes, f->au_bytes, f->label,
+                             progress_cb, f, cancellable, &error);
+  if (f->report == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+static CmResult *
+make_result (FormatJob *f)
+{
+  CmResult *result = cm_result_new ();
+  const char *device = cm_target_get_path (f->target);
+  g_autoptr(JsonNode) node = cm_format_report_to_json (f->report);
+  g_autofree char *layout = cm_format_report_dup_layout_text (f->report);
+  g_autofree char *discard = cm_format_report_dup_discard_text (f->report);
+  g_autofree char *summary = NULL;
+
+  cm_result_set_started (result, f->started);
+  cm_result_set_profile (result, "format");
+  cm_result_set_target (result, device, "raw-write", device, NULL);
+  cm_result_set_direct_io (result, TRUE);
+  cm_result_set_area_bytes (result, f->report->used_bytes);
+  cm_result_set_format (result, node);
+  if (f->report->fsck_clean)
+    /* Translators: a format's summary; the first %s is the device, the second the layout */
+    summary = g_strdup_printf (_("%s is formatted: %s, one partition aligned to the card."), device, layout);
+  else
+    /* Translators: a format's summary; %s is the device */
+    summary = g_strdup_printf (_("%s was formatted, but the file system check found faults in it."), device);
+  cm_result_set_summary (result, summary);
+  cm_result_add_note (result, discard);
+  if (f->report->used_bytes < f->report->device_bytes)
+    {
+      g_autofree char *used = g_format_size (f->report->used_bytes);
+      g_autofree char *says = g_format_size (f->report->device_bytes);
+      g_autofree char *note = g_strdup_printf (_("The partition ends where the card's storage does: %s of the %s it reports."),
+                                               used, says);
+
+      cm_result_add_note (result, note);
+    }
+  if (!f->report->fsck_clean && f->report->fsck_output != NULL)
+    cm_result_add_note (result, f->report->fsck_output);
+  return result;
+}
+
+static void
+done_cb (GObject      *object,
+         GAsyncResult *res,
+         gpointer      user_data)
+{
+  GTask *outer = user_data;
+  FormatJob *f = g_task_get_task_data (G_TASK (res));
+  GError *error = NULL;
+
+  cm_target_close (f->target);
+  if (!g_task_propagate_boolean (G_TASK (res), &error))
+    g_task_return_error (outer, error);
+  else
+    g_task_return_pointer (outer, make_result (f), g_object_unref);
+  g_object_unref (outer);
+}
+
+static void
+opened_cb (GObject      *object,
+           GAsyncResult *res,
+           gpointer      user_data)
+{
+  GTask *task = user_data;
+  CmJob *job = g_task_get_source_object (task);
+  g_autoptr(GTask) worker = NULL;
+  GError *error = NULL;
+  CmTarget *target = cm_job_open_target_finish (res, &error);
+  const guint64 *size = g_object_get_data (G_OBJECT (job), SIZE_KEY);
+  CmCardInfo *card = cm_job_get_card (job);
+  FormatJob *f;
+
+  if (target == NULL)
+    {
+      g_task_return_error (task, error);
+      g_object_unref (task);
+      return;
+    }
+  if (cm_target_get_write_protected (target))
+    {
+      g_task_return_new_error (task, CM_TARGET_ERROR, CM_TARGET_ERROR_READ_ONLY,
+                               _("%s is write-protected, so it cannot be formatted. Slide the card's lock switch up, or use another card."),
+                               cm_target_get_path (target));
+      g_object_unref (target);
+      g_object_unref (task);
+      return;
+    }
+
+  f = g_new0 (FormatJob, 1);
+  f->job = g_object_ref (job);
+  f->context = g_main_context_ref_thread_default ();
+  f->target = target;
+  f->label = g_strdup (g_object_get_data (G_OBJECT (job), LABEL_KEY));
+  f->use_bytes = size != NULL ? *size : 0;
+  f->au_bytes = card != NULL ? cm_card_info_get_au_size_bytes (card) : 0;
+  f->started = g_date_time_new_now_utc ();
+
+  worker = g_task_new (job, g_task_get_cancellable (task), done_cb, task);
+  g_task_set_task_data (worker, f, (GDestroyNotify) format_job_free);
+  g_task_run_in_thread (worker, thread_func);
+}
+
+static void
+run (CmJob *job,
+     GTask *task)
+{
+  CmDevice *device = cm_job_get_device (job);
+  const char *path = cm_job_get_path (job) != NULL ? cm_job_get_path (job)
+                     : device != NULL ? cm_device_get_device (device) : NULL;
+  GError *error = NULL;
+  struct stat st;
+
+  if (path == NULL || stat (path, &st) != 0 || !S_ISBLK (st.st_mode))
+    {
+      g_task_return_new_error (task, CM_TARGET_ERROR, CM_TARGET_ERROR_NOT_SUPPORTED,
+                               _("%s is not a card's device. Formatting takes a whole unmounted card, such as /dev/mmcblk0."),
+                               path != NULL ? path : "");
+      g_object_unref (task);
+      return;
+    }
+  if (!(cm_job_get_verify_flags (job) & CM_VERIFY_FLAGS_DESTROY_DATA))
+    {
+      g_task_return_new_error (task, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NEEDS_CONSENT,
+                               _("Formatting erases all of %s and everything on it."), path);
+      g_object_unref (task);
+      return;
+    }
+  if (!cm_card_check_not_in_use (path, CM_CARD_USE_FORMAT, &error))
+    {
+      g_task_return_error (task, error);
+      g_object_unref (task);
+      return;
+    }
+
+  cm_job_report (job, 0, -1, _("Opening the card"));
+  cm_job_open_target_async (device, path, TRUE, cm_job_get_prefer_udisks (job),
+                            g_task_get_cancellable (task), opened_cb, task);
+}
+
+/* Formatted · FAT32, 32 KiB clusters; or failed when fsck found faults. */
+static CmOutcome *
+outcome (CmResult *result)
+{
+  g_autoptr(CmFormatReport) report = cm_format_report_from_json (cm_result_get_format (result), NULL);
+  g_autofree char *layout = NULL;
+  g_autofree char *answer = NULL;
+  CmOutcome *outcome;
+
+  if (report == NULL)
+    return cm_outcome_new (CM_OUTCOME_NOT_JUDGED, CM_STATUS_NOT_JUDGED, _("Not judged"), NULL);
+  layout = cm_format_report_dup_layout_text (report);
+  if (report->fsck_clean)
+    {
+      /* Translators: a format's answer; %s is its layout, "FAT32, 32 KiB clusters" */
+      answer = g_strdup_printf (_("Formatted · %s"), layout);
+      /* Translators: a badge: the card was erased and formatted */
+      return cm_outcome_new (CM_OUTCOME_PASS, CM_STATUS_MEETS, _("Formatted"), answer);
+    }
+  /* Translators: a format's answer when fsck found faults; %s is its layout */
+  answer = g_strdup_printf (_("The file system check found faults · %s"), layout);
+  /* Translators: a badge: the format did not give a clean file system */
+  outcome = cm_outcome_new (CM_OUTCOME_FAIL, CM_STATUS_BELOW, _("Not clean"), answer);
+  outcome->exit_status = 1;
+  return outcome;
+}
+
+const CmJobKind cm_job_kind_format = {
+  .name = "format",
+  .title = N_("Erase and format"),
+  .doing = N_("an erase and format"),
+  .writes = TRUE,
+  /* Translators: what stopping it does, after "Erase and format of /dev/sdb: " */
+  .on_stop = N_("leaves the card erased and perhaps not formatted: format it again"),
+  .run = run,
+  .outcome = outcome,
+};

@@ -1,0 +1,208 @@
+#!/bin/bash
+# cli-format.sh — cardmark-cli format: erase and format simulated cards
+# of 256 MiB, 4 GiB and 34 GiB (sparse) as the SD File System
+# Specification lays them out, and read the layout back from the card
+# itself: the MBR's partition, the boot sector's file system, cluster
+# size and hidden sectors, and fsck -n run here on the partition's bytes.
+# A card that honours discard and one that ignores it are told apart; a
+# fake card is formatted to its real size; a card without
+# --destroy-data, a mounted card and a card another job holds are
+# refused with their sha256 unchanged.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+source "$(dirname "$0")/lib/tap.sh"
+
+here=$(cd "$(dirname "$0")" && pwd)
+[ "$(id -u)" = 0 ] || skip_all "simulated cards need root"
+command -v mkfs.fat > /dev/null && command -v fsck.fat > /dev/null || skip_all "dosfstools is not installed"
+command -v mkfs.exfat > /dev/null && command -v fsck.exfat > /dev/null || skip_all "exfatprogs is not installed"
+
+work=$(mktemp -d /var/tmp/cardmark-format-XXXXXX)
+export XDG_DATA_HOME=$work/xdg
+# The kernel here may show no partitions (no MBR support, or a loop
+# device without --partscan): SIMCARD_PARTSCAN asks for them anyway.
+export SIMCARD_PARTSCAN=1
+cards=()
+windows=()
+holder=
+cleanup () {
+  [ -n "$holder" ] && kill "$holder" 2> /dev/null
+  umount "$work/mnt" 2> /dev/null
+  for w in "${windows[@]}"; do losetup -d "$w" 2> /dev/null; done
+  for d in "${cards[@]}"; do "$here/simcard/simcard-down" "$d"; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+mkdir -p "$work/mnt"
+
+fast=(--set write.bandwidth-mb-s=400 --set read.bandwidth-mb-s=800)
+
+card () {
+  "$here/simcard/simcard-up" "$@" > "$work/card.env" || return 1
+  . "$work/card.env"
+  cards+=("$SIMCARD_DIR")
+  udevadm settle 2> /dev/null
+}
+
+card_sum () { sha256sum "$SIMCARD_DEV" | cut -d' ' -f1; }
+
+# read_layout DEVICE: the MBR's first partition and its boot sector, as
+# shell lines: start (bytes), length (bytes), type, fs, cluster (bytes),
+# hidden (the boot sector's own idea of where it starts, bytes), label,
+# data (where the first cluster starts, bytes from the card's start).
+read_layout () {
+  python3 - "$1" <<'PY'
+import struct, sys
+with open(sys.argv[1], 'rb') as f:
+    mbr = f.read(512)
+    assert mbr[510:512] == b'\x55\xaa', 'no MBR signature'
+    status, ptype, lba, sectors = mbr[446], mbr[450], *struct.unpack_from('<II', mbr, 454)
+    others = mbr[462:510]
+    f.seek(lba * 512)
+    bs = f.read(512)
+if bs[3:11] == b'EXFAT   ':
+    fs = 'exfat'
+    hidden = struct.unpack_from('<Q', bs, 64)[0] * 512
+    cluster = (1 << bs[108]) * (1 << bs[109])
+    data = struct.unpack_from('<I', bs, 88)[0] << bs[108]
+    label = ''
+else:
+    per_sector, spc = struct.unpack_from('<HB', bs, 11)
+    cluster = per_sector * spc
+    hidden = struct.unpack_from('<I', bs, 28)[0] * per_sector
+    reserved, fats, root, fat16 = struct.unpack_from('<HBHxxxH', bs, 14)
+    data = (reserved + fats * (fat16 or struct.unpack_from('<I', bs, 36)[0])) * per_sector + root * 32
+    if bs[82:90] == b'FAT32   ':
+        fs, label = 'fat32', bs[71:82]
+    else:
+        fs, label = bs[54:62].decode().strip().lower(), bs[43:54]
+    label = label.decode().strip()
+print(f"start={lba * 512} length={sectors * 512} type={ptype} fs={fs} cluster={cluster} hidden={hidden} "
+      f"label='{label}' others_empty={int(not any(others))} data={lba * 512 + data}")
+PY
+}
+
+# fsck_here DEVICE START LENGTH FSCK: the file system checked by this
+# test itself, through a loop device over the partition's bytes.
+fsck_here () {
+  local w rc
+  w=$(losetup -f --show -r -o "$2" --sizelimit "$3" "$1") || return 1
+  windows+=("$w")
+  "$4" -n "$w" > "$work/fsck.out" 2>&1
+  rc=$?
+  losetup -d "$w"
+  return $rc
+}
+
+MiB=$((1024 * 1024))
+GiB=$((1024 * MiB))
+
+# format_card NAME SIZE [FORMAT OPTIONS…]: formats the card, reads it back.
+format_card () {
+  local name=$1; shift
+  "$CARDMARK_CLI" format "$SIMCARD_DEV" --destroy-data --json "$@" > "$work/$name.json" 2> "$work/$name.err"
+  rc=$?
+  check "$name: formatted (status 0)" test $rc -eq 0
+  [ $rc -eq 0 ] || sed 's/^/# /' "$work/$name.err"
+  eval "$(read_layout "$SIMCARD_DEV")"
+  echo "# $name: start $start, length $length, type $type, $fs, cluster $cluster, hidden $hidden, label '$label'"
+  check "$name: one partition, on a 4 MiB boundary" test $((start % (4 * MiB))) -eq 0 -a "$start" -gt 0 -a "$others_empty" = 1
+  check "$name: the boot sector knows where its partition starts" test "$hidden" -eq "$start"
+  check "$name: the partition ends on the card" test $((start + length)) -le "$SIMCARD_SIZE"
+  check "$name: the data area (clusters) starts on the boundary unit" json_check "$work/$name.json" \
+    "$data % r['format']['boundary_bytes'] == 0"
+  check "$name: the document says what the card holds" json_check "$work/$name.json" \
+    "r['kind'] == 'format' and r['format']['file_system'] == '$fs' and r['format']['partition_start'] == $start \
+     and r['format']['partition_bytes'] == $length and r['format']['cluster_bytes'] == $cluster and r['format']['fsck_clean']"
+}
+
+# --- 256 MiB: an SDSC card, FAT16 with 16 KiB clusters.
+card good-a1 --size 256MiB -- "${fast[@]}" || skip_all "no simulated card here (see tests/simcard)"
+small_dev=$SIMCARD_DEV
+dd if=/dev/urandom of="$SIMCARD_DEV" bs=1M count=8 oflag=direct status=none
+
+before=$(card_sum)
+"$CARDMARK_CLI" format "$SIMCARD_DEV" > "$work/out" 2> "$work/err"
+check "without --destroy-data it is refused (status 1)" test $? -eq 1
+check "the message says how to go ahead" grep -q -- "--destroy-data" "$work/err"
+"$CARDMARK_CLI" format "$SIMCARD_DEV" --destroy-data --label "FAR TOO LONG A LABEL" > "$work/out" 2> "$work/err"
+check "a label no file system takes is a usage error (status 2)" test $? -eq 2
+"$CARDMARK_CLI" format "$SIMCARD_DEV" --destroy-data --size 1GiB > "$work/out" 2> "$work/err"
+check "a --size larger than the card is refused (status 1)" test $? -eq 1
+"$CARDMARK_CLI" format > "$work/out" 2> "$work/err"
+check "no DEVICE is a usage error (status 2)" test $? -eq 2
+check "the refused card is unchanged (sha256)" test "$(card_sum)" = "$before"
+
+# Another job holds the card: its lock (cm-card-lock.c) is taken here.
+lock=/run/lock/cardmark-block-$((16#$(stat -c %t "$SIMCARD_DEV")))-$((16#$(stat -c %T "$SIMCARD_DEV"))).lock
+python3 -c 'import fcntl, sys, time
+f = open(sys.argv[1], "a")
+fcntl.flock(f, fcntl.LOCK_EX)
+open(sys.argv[2], "w").close()
+time.sleep(600)' "$lock" "$work/held" &
+holder=$!
+while [ ! -e "$work/held" ] && kill -0 "$holder" 2> /dev/null; do sleep 0.05; done
+"$CARDMARK_CLI" format "$SIMCARD_DEV" --destroy-data > "$work/out" 2> "$work/err"
+check "a card another job holds is refused (status 1)" test $? -eq 1
+check "the message says the card is busy" grep -qi "busy" "$work/err"
+kill "$holder"; wait "$holder" 2> /dev/null; holder=
+check "the held card is unchanged (sha256)" test "$(card_sum)" = "$before"
+
+format_card sdsc --label SMALL
+check "sdsc: FAT16 (the SDSC table)" test "$fs" = fat16 -a "$type" = 6
+check "sdsc: 16 KiB clusters" test "$cluster" -eq 16384
+check "sdsc: the label given" test "$label" = SMALL
+check "sdsc: fsck.fat -n finds it clean" fsck_here "$SIMCARD_DEV" "$start" "$length" fsck.fat
+check "sdsc: the card honoured the discard" json_check "$work/sdsc.json" \
+  "r['format']['discard'] == 'honoured' and r['format']['discard_samples'] > 0"
+check "sdsc: its outcome is Formatted" json_check "$work/sdsc.json" "'FAT16' in r['summary']"
+check "the format is kept in the history" grep -q '"kind" *: *"format"' "$XDG_DATA_HOME"/cardmark/history/*.json
+
+# A mounted card is refused, untouched (mounted read-only).
+if command -v mkfs.ext4 > /dev/null && mkfs.ext4 -q -O ^has_journal "$SIMCARD_DEV" &&
+   before=$(card_sum) && mount -o ro "$SIMCARD_DEV" "$work/mnt"; then
+  "$CARDMARK_CLI" format "$SIMCARD_DEV" --destroy-data > "$work/out" 2> "$work/err"
+  check "a mounted card is refused (status 1)" test $? -eq 1
+  check "the message says to unmount it" grep -qi "unmount" "$work/err"
+  umount "$work/mnt"
+  check "the mounted card is unchanged (sha256)" test "$(card_sum)" = "$before"
+else
+  skip "no ext4 to mount a card with"
+fi
+
+# --- A card that ignores discard: the data written before is still there.
+card good-a1 --size 256MiB -- "${fast[@]}" --set card.ignore-discard=true
+check "the card ignores discards (model)" test "$SIMCARD_IGNORE_DISCARD" = 1
+format_card ignoring
+check "ignoring: the document says the card ignored the discard" json_check "$work/ignoring.json" \
+  "r['format']['discard'] == 'ignored'"
+check "ignoring: the card was asked (stats)" grep -q "^discards=[1-9]" "$SIMCARD_DIR/mnt/stats"
+check "ignoring: fsck.fat -n finds it clean" fsck_here "$SIMCARD_DEV" "$start" "$length" fsck.fat
+
+# --- 4 GiB: SDHC, FAT32 with 32 KiB clusters.
+card good-a1 --size 4GiB -- "${fast[@]}"
+format_card sdhc --label "CARD 4G"
+check "sdhc: FAT32 with LBA" test "$fs" = fat32 -a "$type" = 12
+check "sdhc: 32 KiB clusters (at least, from 4 GB up)" test "$cluster" -ge 32768
+check "sdhc: the label given" test "$label" = "CARD 4G"
+check "sdhc: fsck.fat -n finds it clean" fsck_here "$SIMCARD_DEV" "$start" "$length" fsck.fat
+
+# --- 34 GiB (sparse): SDXC, exFAT with 128 KiB clusters or more.
+card good-a1 --size 34GiB -- "${fast[@]}"
+format_card sdxc --label "BIG CARD"
+check "sdxc: exFAT" test "$fs" = exfat -a "$type" = 7
+check "sdxc: 128 KiB clusters or more" test "$cluster" -ge 131072
+check "sdxc: fsck.exfat -n finds it clean" fsck_here "$SIMCARD_DEV" "$start" "$length" fsck.exfat
+check "the 34 GiB card's backing file stays sparse" test "$(du -k "$SIMCARD_DIR/backing.img" | cut -f1)" -lt $((256 * 1024))
+
+# --- A fake card (reports 2 GiB, stores 256 MiB) formatted to its real size.
+card fake-8x --size 2GiB -- "${fast[@]}"
+format_card fake --size "$SIMCARD_REAL_SIZE"
+check "fake: the partition ends where the storage does" test $((start + length)) -le "$SIMCARD_REAL_SIZE"
+check "fake: within one boundary unit of it" json_check "$work/fake.json" \
+  "$SIMCARD_REAL_SIZE - ($start + $length) < max(r['format']['boundary_bytes'], r['format']['cluster_bytes']) \
+   and r['format']['used_bytes'] == $SIMCARD_REAL_SIZE and r['format']['device_bytes'] == $SIMCARD_SIZE"
+check "fake: fsck.fat -n finds it clean" fsck_here "$SIMCARD_DEV" "$start" "$length" fsck.fat
+
+done_testing
