@@ -20,6 +20,7 @@
 
 #include "cm-test-table.h"
 #include "cm-backend.h"
+#include "cm-format.h"
 #include "cm-summary.h"
 #include "cm-chart-capacity.h"
 #include "cm-chart-view.h"
@@ -689,6 +690,29 @@ cm_result_page_init (CmResultPage *self)
   gtk_widget_set_focusable (GTK_WIDGET (self->summary_label), FALSE);
 }
 
+/* An erase and format: the layout made, the erase, the check. */
+static void
+fill_format (CmResultPage *self)
+{
+  g_autoptr(CmFormatReport) report = cm_format_report_from_json (cm_result_get_format (self->result), NULL);
+  g_autofree char *layout = NULL;
+  g_autofree char *discard = NULL;
+
+  hide_benchmark (self);
+  if (report == NULL)
+    return;
+  layout = cm_format_report_dup_layout_text (report);
+  discard = cm_format_report_dup_discard_text (report);
+  add_fact (self, _("File system"), layout);
+  add_size (self, _("Laid out"), report->used_bytes);
+  add_size (self, _("The card says it holds"), report->device_bytes);
+  if (report->label != NULL)
+    add_fact (self, _("Label"), report->label);
+  /* Translators: whether fsck found the new file system clean */
+  add_fact (self, _("File system check"), report->fsck_clean ? _("Clean") : _("Faults found"));
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (add_fact (self, _("Erase"), "")), discard);
+}
+
 /* The page's part of each kind: one line a kind; a kind without one (a
  * benchmark, or one from a newer CardMark) shows its classes, its tests
  * and its charts. */
@@ -700,6 +724,7 @@ static const struct
   { "verify", fill_verify },
   { "capacity", fill_capacity },
   { "wear", fill_wear },
+  { "format", fill_format },
 };
 
 static void

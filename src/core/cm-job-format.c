@@ -18,6 +18,7 @@
 #include "cm-format.h"
 #include "cm-job-format.h"
 #include "cm-job-kind.h"
+#include "cm-summary.h"
 #include "cm-job-open.h"
 #include "cm-target.h"
 
@@ -287,6 +288,21 @@ outcome (CmResult *result)
   return outcome;
 }
 
+/* The layout made and whether the erase took, for History and Compare. */
+static void
+headline (CmResult  *result,
+          GPtrArray *figures)
+{
+  g_autoptr(CmFormatReport) report = cm_format_report_from_json (cm_result_get_format (result), NULL);
+
+  if (report == NULL)
+    return;
+  /* Translators: a format's figure: the file system and its clusters */
+  cm_summary_add_figure (figures, NULL, CM_DIRECTION_WRITE, _("Layout"), cm_format_report_dup_layout_text (report));
+  /* Translators: a format's figure: the size laid out */
+  cm_summary_add_figure (figures, NULL, CM_DIRECTION_READ, _("Laid out"), g_format_size (report->used_bytes));
+}
+
 const CmJobKind cm_job_kind_format = {
   .name = "format",
   .title = N_("Erase and format"),
@@ -296,4 +312,5 @@ const CmJobKind cm_job_kind_format = {
   .on_stop = N_("leaves the card erased and perhaps not formatted: format it again"),
   .run = run,
   .outcome = outcome,
+  .headline = headline,
 };
