@@ -1731,14 +1731,15 @@ assert_live_chart_whole (CmRunPage *page)
 }
 
 /* A run on a folder (no root needed) long enough to cover a write, a read
- * and random reads with a live chart: the main loop keeps answering. */
+ * and random reads with a live chart: the main loop keeps ticking and the
+ * chart fills. The worst stall is printed, not bounded: a busy machine
+ * stretches it whatever the app does. tests/perf/main-loop-stall runs
+ * this test alone, under a load, and holds the figure to the 50 ms goal. */
 static void
 test_main_loop_stall (Fixture       *f,
                       gconstpointer  data)
 {
   g_autoptr(GError) error = NULL;
-  const char *limit = g_getenv ("CARDMARK_MAX_STALL_MS");
-  double max_ms = limit != NULL ? g_ascii_strtod (limit, NULL) : 50;
   Stall stall = { 0 };
   guint stall_id;
 
@@ -1764,12 +1765,11 @@ test_main_loop_stall (Fixture       *f,
   g_assert_true (cm_test_wait_for (run_ended, f, 5));
   g_source_remove (stall_id);
 
+  /* tests/perf/main-loop-stall reads this line. */
   g_test_message ("worst main-loop stall: %.1f ms over %u ticks of 10 ms, %u chart points",
                   stall.worst / 1000.0, stall.ticks,
                   cm_chart_view_get_n_points (cm_run_page_get_chart (CM_RUN_PAGE (cm_window_get_page (f->window, "run")))));
-  /* The performance bar of the app: the main loop never stalls more than
-   * 50 ms while a test runs. CARDMARK_MAX_STALL_MS sets another bound. */
-  g_assert_cmpfloat (stall.worst / 1000.0, <, max_ms);
+  g_assert_cmpuint (stall.ticks, >, 0);
 }
 
 
