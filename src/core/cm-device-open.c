@@ -103,6 +103,62 @@ open_for_benchmark_cb (GObject      *source,
     g_task_return_int (task, fd);
 }
 
+/* What one open asks, kept for asking again. */
+typedef struct
+{
+  gboolean     writable;
+  UDisksBlock *block;
+  int          flags;
+  guint        tries;
+} Open;
+
+static void
+open_free (Open *open)
+{
+  g_clear_object (&open->block);
+  g_free (open);
+}
+
+/* A card that is busy for a moment (udev probing it after a write, or
+ * the job before this one letting go of it) is asked again, for up to
+ * two seconds, before it is called in use. */
+#define OPEN_TRIES    20
+#define OPEN_RETRY_MS 100
+
+static void open_device_cb (GObject      *source,
+                            GAsyncResult *result,
+                            gpointer      user_data);
+
+static void
+call_open_device (GTask *task)
+{
+  Open *open = g_task_get_task_data (task);
+  GVariantBuilder options;
+
+  open->tries++;
+  g_variant_builder_init (&options, G_VARIANT_TYPE_VARDICT);
+  g_variant_builder_add (&options, "{sv}", "flags", g_variant_new_int32 (open->flags));
+  udisks_block_call_open_device (open->block,
+                                 open->writable ? "rw" : "r",
+                                 g_variant_builder_end (&options),
+                                 NULL,
+                                 g_task_get_cancellable (task),
+                                 open_device_cb,
+                                 task);
+}
+
+static gboolean
+open_again_cb (gpointer user_data)
+{
+  GTask *task = user_data;
+
+  if (g_task_return_error_if_cancelled (task))
+    g_object_unref (task);
+  else
+    call_open_device (task);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 open_device_cb (GObject      *source,
                 GAsyncResult *result,
@@ -112,7 +168,8 @@ open_device_cb (GObject      *source,
   g_autoptr(GVariant) handle = NULL;
   g_autoptr(GUnixFDList) fd_list = NULL;
   g_autoptr(GError) error = NULL;
-  gboolean writable = GPOINTER_TO_INT (g_task_get_task_data (task));
+  Open *open = g_task_get_task_data (task);
+  gboolean writable = open->writable;
   GVariantBuilder options;
   int fd;
 
@@ -128,7 +185,15 @@ open_device_cb (GObject      *source,
 
   if (!g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_UNKNOWN_METHOD))
     {
-      g_task_return_error (task, cm_device_error_from_dbus (error));
+      GError *mapped = cm_device_error_from_dbus (error);
+
+      if (g_error_matches (mapped, CM_DEVICE_ERROR, CM_DEVICE_ERROR_BUSY) && open->tries < OPEN_TRIES)
+        {
+          g_error_free (mapped);
+          g_timeout_add (OPEN_RETRY_MS, open_again_cb, g_steal_pointer (&task));
+          return;
+        }
+      g_task_return_error (task, mapped);
       return;
     }
 
@@ -153,7 +218,7 @@ cm_device_open_async (CmDevice            *self,
 {
   g_autoptr(GTask) task = NULL;
   g_autoptr(UDisksBlock) block = NULL;
-  GVariantBuilder options;
+  Open *open;
   int flags = O_DIRECT;
 
   g_return_if_fail (CM_IS_DEVICE (self));
@@ -161,7 +226,6 @@ cm_device_open_async (CmDevice            *self,
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, cm_device_open_async);
-  g_task_set_task_data (task, GINT_TO_POINTER (writable), NULL);
 
   block = udisks_object_get_block (cm_device_get_object (self));
   /* A loop device or reader whose card was pulled stays known to UDisks,
@@ -177,15 +241,12 @@ cm_device_open_async (CmDevice            *self,
   if (writable)
     flags |= O_EXCL;
 
-  g_variant_builder_init (&options, G_VARIANT_TYPE_VARDICT);
-  g_variant_builder_add (&options, "{sv}", "flags", g_variant_new_int32 (flags));
-  udisks_block_call_open_device (block,
-                                 writable ? "rw" : "r",
-                                 g_variant_builder_end (&options),
-                                 NULL,
-                                 cancellable,
-                                 open_device_cb,
-                                 g_steal_pointer (&task));
+  open = g_new0 (Open, 1);
+  open->writable = writable;
+  open->block = g_object_ref (block);
+  open->flags = flags;
+  g_task_set_task_data (task, open, (GDestroyNotify) open_free);
+  call_open_device (g_steal_pointer (&task));
 }
 
 int
