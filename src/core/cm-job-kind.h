@@ -86,5 +86,6 @@ extern const CmJobKind cm_job_kind_bench;
 extern const CmJobKind cm_job_kind_capacity;
 extern const CmJobKind cm_job_kind_verify;
 extern const CmJobKind cm_job_kind_wear;
+extern const CmJobKind cm_job_kind_health;
 
 G_END_DECLS

@@ -17,6 +17,7 @@ static const CmJobKind * const builtin[] = {
   &cm_job_kind_capacity,
   &cm_job_kind_verify,
   &cm_job_kind_wear,
+  &cm_job_kind_health,
 };
 
 /* Kinds the tests add, as the test table's own new-kind test does. */
