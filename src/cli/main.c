@@ -33,6 +33,7 @@ static const Command commands[] = {
   { "probe-capacity", cm_cli_probe_capacity, N_("Check that a card really holds its capacity") },
   { "verify", cm_cli_verify, N_("Write every free byte of a card and read it back (like F3)") },
   { "endure", cm_cli_endure, N_("Wear a card out: write and check all of it, round after round") },
+  { "health", cm_cli_health, N_("Show how worn cards say they are (CMD56)") },
   { "history", cm_cli_history, N_("List the results kept with bench --save") },
 };
 
