@@ -76,4 +76,27 @@ CARDMARK_TEST_GEN_CMD_DIR=$work/replay "$CARDMARK_CLI" health "${devices[0]}" --
 check "a card that answers zeros: not known, exit 0" json_check "$work/out" \
   'r["card"]["health"]["state"] == "not-known" and r["card"]["health"]["layout"] is None'
 
+# The wear test asks before and after each round: Longsys replies whose
+# flash counter grows by 1 GiB in round 1 and by 3 GiB in round 2.
+rm -f "$work/replay/"*
+python3 - "$replies/longsys.bin" "$work/replay" <<'PY'
+import struct, sys
+base = bytearray(open(sys.argv[1], 'rb').read())
+for n, gib in enumerate([100, 101, 101, 104], start=1):
+    struct.pack_into('<I', base, 56, gib)
+    open('%s/00000001.%d.bin' % (sys.argv[2], n), 'wb').write(base)
+PY
+CARDMARK_TEST_GEN_CMD_DIR=$work/replay "$CARDMARK_CLI" endure "${devices[1]}" --destroy-data --rounds 2 --json > "$work/out" 2> "$work/err"
+check "a replayed wear test of 2 rounds ends (exit 0)" test $? -eq 0
+check "each round has the card's flash bytes" json_check "$work/out" \
+  '[x["flash_bytes_written"] for x in r["endurance"]["rounds"]] == [1 << 30, 3 << 30]'
+check "and its write amplification: flash bytes ÷ the bytes the round wrote" json_check "$work/out" \
+  'all(abs(x["write_amplification"] - x["flash_bytes_written"] / (16 << 20)) < 1e-9 for x in r["endurance"]["rounds"])'
+check "the card's last answer is its health" json_check "$work/out" \
+  'r["card"]["health"]["flash_bytes_written"] == 104 << 30'
+rm -f "$work/replay/"*
+"$CARDMARK_CLI" endure "${devices[1]}" --destroy-data --rounds 1 --json > "$work/out" 2> "$work/err"
+check "a card that cannot be asked: null, not zero" json_check "$work/out" \
+  'r["endurance"]["rounds"][0]["flash_bytes_written"] is None and r["endurance"]["rounds"][0]["write_amplification"] is None'
+
 done_testing
