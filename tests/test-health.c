@@ -16,8 +16,12 @@
 #include <locale.h>
 #include <string.h>
 
+#include "cm-card-info.h"
+#include "cm-endurance.h"
 #include "cm-health.h"
 #include "cm-health-transport.h"
+#include "cm-outcome.h"
+#include "cm-result.h"
 
 typedef guint8 Reply[CM_HEALTH_REPLY_SIZE];
 
@@ -409,6 +413,94 @@ test_replay (void)
   g_rmdir (folder);
 }
 
+/* A wear document keeps each round's flash bytes and works the write
+ * amplification out; a card's health reads back from `card.health`. */
+static void
+test_document (void)
+{
+  g_autoptr(CmResult) result = cm_result_new ();
+  g_autoptr(CmResult) back = NULL;
+  g_autoptr(CmEndurance) endurance = cm_endurance_new ();
+  g_autoptr(CmCardInfo) card = cm_card_info_new ();
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) error = NULL;
+  CmWearRound rounds[2] = {
+    { .round = 1, .sectors = 2048, .bytes_written = 1 << 20, .seconds = 1,
+      .flash_known = TRUE, .flash_bytes_written = 3 << 20 },
+    { .round = 2, .sectors = 2048, .bytes_written = 2 << 20, .seconds = 1 },
+  };
+  JsonArray *json_rounds;
+  const CmEndurance *read;
+  CmHealth health;
+
+  g_array_append_vals (endurance->rounds, rounds, 2);
+  cm_result_set_kind (result, "wear");
+  cm_result_set_target (result, "/dev/loop0", "raw-write", "/dev/loop0", NULL);
+  cm_result_set_endurance (result, endurance);
+  cm_health_init_unknown (&health, CM_HEALTH_KNOWN);
+  health.layout = CM_HEALTH_LAYOUT_LONGSYS;
+  health.life_used_percent = 40;
+  health.flash_bytes_written = 5 << 20;
+  cm_card_info_set_health (card, &health);
+  cm_result_set_card (result, card);
+
+  node = cm_result_to_json (result);
+  json_rounds = json_object_get_array_member (json_object_get_object_member (json_node_get_object (node), "endurance"), "rounds");
+  g_assert_cmpfloat (json_object_get_double_member (json_array_get_object_element (json_rounds, 0), "write_amplification"), ==, 3.0);
+  g_assert_true (json_object_get_null_member (json_array_get_object_element (json_rounds, 1), "write_amplification"));
+  g_assert_true (json_object_get_null_member (json_array_get_object_element (json_rounds, 1), "flash_bytes_written"));
+
+  back = cm_result_new_from_json (node, &error);
+  g_assert_no_error (error);
+  read = cm_result_get_endurance (back);
+  g_assert_true (g_array_index (read->rounds, CmWearRound, 0).flash_known);
+  g_assert_cmpuint (g_array_index (read->rounds, CmWearRound, 0).flash_bytes_written, ==, 3 << 20);
+  g_assert_false (g_array_index (read->rounds, CmWearRound, 1).flash_known);
+  g_assert_nonnull (cm_card_info_get_health (cm_result_get_card (back)));
+  g_assert_cmpfloat (cm_card_info_get_health (cm_result_get_card (back))->life_used_percent, ==, 40);
+  g_assert_cmpint (cm_card_info_get_health (cm_result_get_card (back))->layout, ==, CM_HEALTH_LAYOUT_LONGSYS);
+}
+
+static CmOutcome *
+outcome_of (CmHealthState state,
+            double        life_used)
+{
+  g_autoptr(CmResult) result = cm_result_new ();
+  g_autoptr(CmCardInfo) card = cm_card_info_new ();
+  CmHealth health;
+
+  cm_health_init_unknown (&health, state);
+  if (state == CM_HEALTH_KNOWN)
+    health.layout = CM_HEALTH_LAYOUT_SWISSBIT;
+  health.life_used_percent = life_used;
+  cm_card_info_set_health (card, &health);
+  cm_result_set_kind (result, "health");
+  cm_result_set_card (result, card);
+  return cm_result_dup_outcome (result);
+}
+
+/* The kind's outcome: N % used, in a tone by how worn; never a fail. */
+static void
+test_outcome (void)
+{
+  g_autoptr(CmOutcome) fresh = outcome_of (CM_HEALTH_KNOWN, 12);
+  g_autoptr(CmOutcome) worn = outcome_of (CM_HEALTH_KNOWN, 95);
+  g_autoptr(CmOutcome) unknown = outcome_of (CM_HEALTH_NOT_KNOWN, -1);
+  g_autoptr(CmOutcome) usb = outcome_of (CM_HEALTH_NO_ACCESS, -1);
+
+  g_assert_cmpint (fresh->status, ==, CM_OUTCOME_PASS);
+  g_assert_cmpstr (fresh->badge, ==, "12 % used");
+  g_assert_cmpstr (fresh->answer, ==, "12 % of its life used");
+  g_assert_cmpint (fresh->tone, ==, CM_STATUS_MEETS);
+  g_assert_cmpint (worn->tone, ==, CM_STATUS_BELOW);
+  g_assert_cmpint (worn->exit_status, ==, 0);
+  g_assert_cmpint (unknown->status, ==, CM_OUTCOME_NOT_JUDGED);
+  g_assert_cmpstr (unknown->badge, ==, "Not known");
+  g_assert_cmpint (usb->status, ==, CM_OUTCOME_NOT_JUDGED);
+  g_assert_cmpstr (usb->answer, ==, "This reader cannot ask the card");
+  g_assert_cmpint (usb->exit_status, ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -427,6 +519,8 @@ main (int   argc,
   g_test_add_func ("/cardmark/health/blank-and-noise", test_blank_and_noise);
   g_test_add_func ("/cardmark/health/json", test_json);
   g_test_add_func ("/cardmark/health/replay", test_replay);
+  g_test_add_func ("/cardmark/health/document", test_document);
+  g_test_add_func ("/cardmark/health/outcome", test_outcome);
 
   return g_test_run ();
 }
