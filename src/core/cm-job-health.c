@@ -64,7 +64,17 @@ read_thread (GTask        *task,
   /* Read-only: the command reads the card's own table, not its data. */
   if ((fd = open (read->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0)
     {
-      g_task_return_error (task, cm_target_error_from_errno (errno, read->path));
+      int saved = errno;
+
+      /* Not allowed to ask is no failure of the card: not known, and why. */
+      if (saved == EACCES || saved == EPERM)
+        {
+          cm_health_init_unknown (&read->health, CM_HEALTH_NOT_KNOWN);
+          read->note = g_strdup (_("Asking the card for its health needs administrator rights: run it as root."));
+          g_task_return_boolean (task, TRUE);
+          return;
+        }
+      g_task_return_error (task, cm_target_error_from_errno (saved, read->path));
       return;
     }
   cm_health_read_card (fd, &read->health, &error);
