@@ -487,6 +487,7 @@ test_outcome (void)
   g_autoptr(CmOutcome) worn = outcome_of (CM_HEALTH_KNOWN, 95);
   g_autoptr(CmOutcome) unknown = outcome_of (CM_HEALTH_NOT_KNOWN, -1);
   g_autoptr(CmOutcome) usb = outcome_of (CM_HEALTH_NO_ACCESS, -1);
+  g_autoptr(CmOutcome) counts = outcome_of (CM_HEALTH_KNOWN, -1);
 
   g_assert_cmpint (fresh->status, ==, CM_OUTCOME_PASS);
   g_assert_cmpstr (fresh->badge, ==, "12 % used");
@@ -499,6 +500,9 @@ test_outcome (void)
   g_assert_cmpint (usb->status, ==, CM_OUTCOME_NOT_JUDGED);
   g_assert_cmpstr (usb->answer, ==, "This reader cannot ask the card");
   g_assert_cmpint (usb->exit_status, ==, 0);
+  /* Counts but no share of its life: nothing to judge, and it says so. */
+  g_assert_cmpint (counts->status, ==, CM_OUTCOME_NOT_JUDGED);
+  g_assert_cmpstr (counts->answer, ==, "The card tells no share of its life used");
 }
 
 int

@@ -158,7 +158,14 @@ outcome (CmResult *result)
   g_autofree char *badge = NULL;
   CmStatus tone;
 
-  if (health == NULL || health->state != CM_HEALTH_KNOWN || health->life_used_percent < 0)
+  if (health != NULL && health->state == CM_HEALTH_KNOWN && health->life_used_percent < 0)
+    {
+      /* It answered, with counts but no share of its life. */
+      said = cm_health_describe (health);
+      /* Translators: a badge: the card told its counts, not its life used */
+      return cm_outcome_new (CM_OUTCOME_NOT_JUDGED, CM_STATUS_NOT_JUDGED, _("Life not told"), said);
+    }
+  if (health == NULL || health->state != CM_HEALTH_KNOWN)
     {
       CmHealth unknown;
 
