@@ -168,6 +168,23 @@ add_count_or_null (JsonBuilder *builder,
     json_builder_add_null_value (builder);
 }
 
+/* What the card says it wrote to its flash in the round, and that ÷
+ * what the round wrote: null where the card did not tell. */
+static void
+add_flash_written (JsonBuilder       *builder,
+                   const CmWearRound *r,
+                   const CmWearRound *previous)
+{
+  guint64 wrote = r->bytes_written - (previous != NULL ? previous->bytes_written : 0);
+
+  add_count_or_null (builder, "flash_bytes_written", r->flash_known, r->flash_bytes_written);
+  json_builder_set_member_name (builder, "write_amplification");
+  if (r->flash_known && wrote > 0)
+    json_builder_add_double_value (builder, (double) r->flash_bytes_written / wrote);
+  else
+    json_builder_add_null_value (builder);
+}
+
 static void
 build_endurance (JsonBuilder       *builder,
                  const CmEndurance *e)
@@ -215,6 +232,7 @@ build_endurance (JsonBuilder       *builder,
       cm_json_add_int (builder, "new_bad_sectors", r->new_bad_sectors);
       cm_json_add_int (builder, "bytes_written", r->bytes_written);
       cm_json_add_double (builder, "seconds", r->seconds);
+      add_flash_written (builder, r, i > 0 ? &g_array_index (e->rounds, CmWearRound, i - 1) : NULL);
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);
