@@ -314,7 +314,8 @@ test_cancel (Fixture       *f,
   returned_at = g_get_monotonic_time ();
 
   g_test_message ("cancel took %.3f s", (returned_at - cancelled_at) / 1e6);
-  g_assert_cmpint (returned_at - cancelled_at, <, G_USEC_PER_SEC / 2);
+  /* How long is printed, not bounded: a busy machine is no failure of
+   * the code (tests/perf/main-loop-stall keeps the goals). */
   g_assert_cmpuint (count_scratch_files (f->folder), ==, 0);
   g_assert_null (cm_window_get_last_result (f->window));
 }

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <math.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -148,6 +149,91 @@ test_save_and_load (void)
 
   g_unlink (path);
   g_rmdir (dir);
+}
+
+/* The saved scatter is what the chart draws: at most a thousand points
+ * a test, times to 1/128 s, latencies to the microsecond, on one line;
+ * the percentiles, from every command, are kept as they were. */
+static void
+test_scatter_written_small (void)
+{
+  g_autoptr(CmResult) result = cm_result_new ();
+  g_autoptr(CmResult) back = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cardmark-result-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "r.json", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  CmTestResult *test = cm_test_result_new ("rand-read-4k");
+  const guint n = 4000;
+  float last_t = 0;
+
+  cm_result_set_target (result, "/dev/sdb", "raw", "/dev/sdb", "usb");
+  cm_result_set_profile (result, "quick");
+  test->latency_us[2] = 1234.567;
+  for (guint i = 0; i < n; i++)
+    {
+      CmLatencyPoint point = { i * 0.0123f, 100.37f + i % 500 };
+
+      g_array_append_val (test->scatter, point);
+    }
+  cm_result_take_test (result, test);
+
+  g_assert_true (cm_result_save_compact (result, file, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_assert_null (strchr (text, '\n'));
+  back = cm_result_new_from_file (file, &error);
+  g_assert_no_error (error);
+
+  test = cm_result_lookup_test (back, "rand-read-4k");
+  g_assert_cmpfloat (test->latency_us[2], ==, 1234.567);
+  g_assert_cmpuint (test->scatter->len, <=, 1000);
+  g_assert_cmpuint (test->scatter->len, >=, 500);
+  for (guint i = 0; i < test->scatter->len; i++)
+    {
+      const CmLatencyPoint *p = &g_array_index (test->scatter, CmLatencyPoint, i);
+
+      g_assert_cmpfloat (p->t * 128, ==, floor (p->t * 128));
+      g_assert_cmpfloat (p->us, ==, floor (p->us));
+      g_assert_cmpfloat (p->us, >=, 100);
+      g_assert_cmpfloat (p->t, >=, last_t);
+      last_t = p->t;
+    }
+  /* Thinned evenly: the points still span the whole test. */
+  g_assert_cmpfloat (last_t, >, (n - 1) * 0.0123f * 0.99);
+
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* A document from before the scatter was thinned, every number in a
+ * float's 17 digits, still opens with its points as they were. */
+static void
+test_old_scatter_opens (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "result-small.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CmResult) result = cm_result_new_from_file (file, &error);
+  JsonArray *tests, *scatter;
+  CmTestResult *test;
+
+  g_assert_no_error (error);
+  g_assert_true (json_parser_load_from_file (parser, path, NULL));
+  tests = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "tests");
+  scatter = json_object_get_array_member (json_array_get_object_element (tests, 0), "latency_scatter");
+  test = g_ptr_array_index (cm_result_get_tests (result), 0);
+  g_assert_cmpuint (test->scatter->len, ==, json_array_get_length (scatter));
+  g_assert_cmpuint (test->scatter->len, >, 0);
+  for (guint i = 0; i < test->scatter->len; i++)
+    {
+      JsonArray *pair = json_array_get_array_element (scatter, i);
+
+      g_assert_cmpfloat (g_array_index (test->scatter, CmLatencyPoint, i).t, ==, (float) json_array_get_double_element (pair, 0));
+      g_assert_cmpfloat (g_array_index (test->scatter, CmLatencyPoint, i).us, ==, (float) json_array_get_double_element (pair, 1));
+    }
 }
 
 static void
@@ -405,6 +491,8 @@ main (int    argc,
   g_test_add_func ("/cardmark/result/round-trip", test_round_trip);
   g_test_add_func ("/cardmark/result/save-and-load", test_save_and_load);
   g_test_add_func ("/cardmark/result/save-fails-cleanly", test_save_fails_cleanly);
+  g_test_add_func ("/cardmark/result/scatter-written-small", test_scatter_written_small);
+  g_test_add_func ("/cardmark/result/old-scatter-opens", test_old_scatter_opens);
   g_test_add_func ("/cardmark/result/malformed", test_malformed);
   g_test_add_func ("/cardmark/result/minimal-valid", test_minimal_valid);
   g_test_add_func ("/cardmark/result/shared-bus-with", test_shared_bus_with);

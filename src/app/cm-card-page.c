@@ -18,6 +18,7 @@
 #include "cm-job-list.h"
 #include "cm-capacity-probe.h"
 #include "cm-chart-view.h"
+#include "cm-health-row.h"
 #include "cm-history.h"
 #include "cm-summary.h"
 #include "cm-toast.h"
@@ -56,6 +57,7 @@ struct _CmCardPage
   AdwPreferencesGroup *capacity_group;
   AdwActionRow   *capacity_row;
   GtkWidget      *verify_row;
+  GtkWidget      *health_row;   /* a device's only */
   GtkWidget      *wear_row;
   GtkSpinner     *capacity_spinner;
   GtkButton      *capacity_button;
@@ -734,6 +736,14 @@ cm_card_page_get_job_bar_text (CmCardPage *self)
 }
 
 /* The full verify's row, for the tests. */
+/* The Health row, a device's only; NULL for a folder. */
+GtkWidget *
+cm_card_page_get_health_row (CmCardPage *self)
+{
+  g_return_val_if_fail (CM_IS_CARD_PAGE (self), NULL);
+  return self->health_row;
+}
+
 GtkWidget *
 cm_card_page_get_verify_row (CmCardPage *self)
 {
@@ -942,6 +952,11 @@ cm_card_page_new (CmCardItem *item)
   fill_identity (self);
   fill_classes (self);
   fill_methods (self);
+  if (cm_card_item_get_kind (item) == CM_CARD_KIND_DEVICE)
+    {
+      self->health_row = cm_health_row_new (item);
+      adw_preferences_group_add (self->identity_group, self->health_row);
+    }
   self->verify_row = cm_verify_row_new (item);
   adw_preferences_group_add (self->capacity_group, self->verify_row);
   g_signal_connect_object (self->verify_row, "notify::busy", G_CALLBACK (row_busy_cb), self, G_CONNECT_SWAPPED);

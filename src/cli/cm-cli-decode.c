@@ -205,6 +205,7 @@ cm_cli_decode (int    argc,
   g_autofree char *brand_arg = NULL;
   g_autofree char *brand = NULL;
   g_autofree char *claim = NULL;
+  g_autofree char *gen_cmd = NULL;
   gboolean json = FALSE;
   const GOptionEntry entries[] = {
     { "cid", 0, 0, G_OPTION_ARG_STRING, &cid, N_("The CID register (32 hex digits)"), N_("HEX") },
@@ -213,6 +214,7 @@ cm_cli_decode (int    argc,
     { "ssr", 0, 0, G_OPTION_ARG_STRING, &ssr, N_("The SD Status register (128 hex digits)"), N_("HEX") },
     { "brand", 0, 0, G_OPTION_ARG_FILENAME, &brand_arg, N_("The brand printed on the card"), N_("NAME") },
     { "claim", 0, 0, G_OPTION_ARG_STRING, &claim, N_("Classes printed on the card, e.g. C10,U3,A2"), N_("CLASS[,CLASS…]") },
+    { "gen-cmd", 0, 0, G_OPTION_ARG_FILENAME, &gen_cmd, N_("A saved 512-byte reply of the card's health command (CMD56)"), N_("FILE") },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the decoded card as JSON"), NULL },
     { NULL }
   };
@@ -233,8 +235,16 @@ cm_cli_decode (int    argc,
     return cm_cli_usage_error (context, _("decode takes no arguments, only options."));
   if (!cm_cli_option_text ("--brand", brand_arg, &brand, &error))
     return cm_cli_usage_error (context, error->message);
+  if (gen_cmd != NULL && (csd != NULL || scr != NULL || ssr != NULL || brand != NULL || claim != NULL))
+    return cm_cli_usage_error (context, _("--gen-cmd takes only --cid and --json besides."));
+  if (gen_cmd != NULL)
+    {
+      if (cid != NULL && (info = cm_card_info_new_from_registers (cid, NULL, NULL, NULL, &error)) == NULL)
+        return cm_cli_usage_error (context, error->message);
+      return cm_cli_decode_gen_cmd (gen_cmd, info != NULL ? cm_card_info_get_manufacturer_id (info) : -1, json);
+    }
   if (cid == NULL && csd == NULL && scr == NULL && ssr == NULL)
-    return cm_cli_usage_error (context, _("decode needs at least one of --cid, --csd, --scr and --ssr."));
+    return cm_cli_usage_error (context, _("decode needs at least one of --cid, --csd, --scr, --ssr and --gen-cmd."));
 
   info = cm_card_info_new_from_registers (cid, csd, scr, ssr, &error);
   if (info == NULL)

@@ -14,6 +14,7 @@
 #include "cm-json.h"
 #include "cm-sd-registers.h"
 
+#include "cm-health.h"
 #include "cm-card-info.h"
 
 struct _CmCardInfo
@@ -27,6 +28,9 @@ struct _CmCardInfo
   /* The decoded fields. A card read back from JSON has the fields but
    * none of the has_ flags: registers_available is what JSON keeps. */
   CmSdRegisters  regs;
+
+  /* What the card says of its own wear (CMD56), NULL when not asked. */
+  CmHealth      *health;
 };
 
 G_DEFINE_FINAL_TYPE (CmCardInfo, cm_card_info, G_TYPE_OBJECT)
@@ -53,6 +57,7 @@ cm_card_info_finalize (GObject *object)
   CmCardInfo *self = CM_CARD_INFO (object);
 
   g_free (self->unavailable_reason);
+  g_free (self->health);
   g_free (self->brand);
   cm_sd_registers_clear (&self->regs);
 
@@ -239,6 +244,11 @@ cm_card_info_to_json (CmCardInfo *self)
     json_builder_add_int_value (builder, self->regs.performance_enhance);
   else
     json_builder_add_null_value (builder);
+  if (self->health != NULL)
+    {
+      json_builder_set_member_name (builder, "health");
+      json_builder_add_value (builder, cm_health_to_json (self->health));
+    }
 
   json_builder_end_object (builder);
 
@@ -357,6 +367,15 @@ cm_card_info_new_from_json (JsonNode  *node,
       !read_string (object, "card_type", &self->regs.card_type, error) ||
       !read_int (object, "performance_enhance", 0, 255, &performance, error))
     return NULL;
+  if (json_object_has_member (object, "health") &&
+      !JSON_NODE_HOLDS_NULL (json_object_get_member (object, "health")))
+    {
+      CmHealth health;
+
+      if (!cm_health_from_json (json_object_get_member (object, "health"), &health, error))
+        return NULL;
+      cm_card_info_set_health (self, &health);
+    }
 
   self->registers_available = available;
   self->regs.manufacturer_id = mid;
@@ -365,6 +384,30 @@ cm_card_info_new_from_json (JsonNode  *node,
   self->regs.performance_enhance = (int) performance;
 
   return g_steal_pointer (&self);
+}
+
+/**
+ * cm_card_info_get_health:
+ *
+ * What the card says of its own wear, or %NULL when it was not asked.
+ */
+const CmHealth *
+cm_card_info_get_health (CmCardInfo *self)
+{
+  g_return_val_if_fail (CM_IS_CARD_INFO (self), NULL);
+
+  return self->health;
+}
+
+void
+cm_card_info_set_health (CmCardInfo     *self,
+                         const CmHealth *health)
+{
+  g_return_if_fail (CM_IS_CARD_INFO (self));
+
+  g_clear_pointer (&self->health, g_free);
+  if (health != NULL)
+    self->health = g_memdup2 (health, sizeof *health);
 }
 
 /* Getters */

@@ -8,6 +8,8 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
+#include "cm-health.h"
+
 G_BEGIN_DECLS
 
 #define CM_TYPE_CARD_INFO (cm_card_info_get_type ())
@@ -99,5 +101,11 @@ gboolean     cm_card_info_get_cache_supported     (CmCardInfo *self);
 /* The classes the card declares in its own registers, e.g. "C10", "U3",
  * "V30", "A2"; empty when unknown. */
 GStrv        cm_card_info_dup_declared_classes (CmCardInfo *self) G_GNUC_WARN_UNUSED_RESULT;
+
+/* What the card says of its own wear (CMD56, cm-health.h): the JSON
+ * form's `health` member, there only when the card was asked. */
+const CmHealth *cm_card_info_get_health       (CmCardInfo     *self);
+void         cm_card_info_set_health          (CmCardInfo     *self,
+                                               const CmHealth *health);
 
 G_END_DECLS

@@ -38,6 +38,10 @@ typedef struct
   guint64  new_bad_sectors;
   guint64  bytes_written;
   double   seconds;            /* this round's */
+  /* What the card says it wrote to its flash during the round (CMD56,
+   * cm-health.h), where it told its counter before and after. */
+  gboolean flash_known;
+  guint64  flash_bytes_written;
 } CmWearRound;
 
 /* The thresholds, in this order: the first error, then 0.1 %, 1 %, 10 %,

@@ -230,7 +230,7 @@ cm_history_save (CmHistory  *self,
 
   name = file_name_for (result);
   file = g_file_get_child (self->folder, name);
-  if (!cm_result_save (result, file, error))
+  if (!cm_result_save_compact (result, file, error))
     return NULL;
   remember_file (result, file);
   drop_earlier (self, result, file);

@@ -108,5 +108,6 @@ extern const CmJobKind cm_job_kind_verify;
 extern const CmJobKind cm_job_kind_wear;
 extern const CmJobKind cm_job_kind_restore;
 extern const CmJobKind cm_job_kind_format;
+extern const CmJobKind cm_job_kind_health;
 
 G_END_DECLS

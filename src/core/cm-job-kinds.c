@@ -19,6 +19,7 @@ static const CmJobKind * const builtin[] = {
   &cm_job_kind_wear,
   &cm_job_kind_restore,
   &cm_job_kind_format,
+  &cm_job_kind_health,
 };
 
 /* Kinds the tests add, as the test table's own new-kind test does. */

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cm-card-use.h"
+#include "cm-health-transport.h"
 #include "cm-job-open.h"
 #include "cm-job-kind.h"
 #include "cm-summary.h"
@@ -36,6 +37,11 @@ typedef struct
   GTask        *outer;       /* the job's, for the CmResult */
   CmEndurance  *endurance;
   GError       *error;
+  /* The card's own health (CMD56), asked around each round where the
+   * card can be asked; the last answer goes to the document's card. */
+  gboolean      ask_health;
+  char         *replay;
+  CmHealth      health;
 } WearJob;
 
 static void
@@ -45,6 +51,7 @@ wear_job_free (WearJob *w)
   g_clear_pointer (&w->context, g_main_context_unref);
   g_clear_object (&w->target);
   g_free (w->device);
+  g_free (w->replay);
   g_clear_pointer (&w->started, g_date_time_unref);
   g_clear_pointer (&w->state, cm_wear_state_free);
   g_clear_pointer (&w->endurance, cm_endurance_free);
@@ -154,7 +161,27 @@ paused_cb (const char *measurer,
   g_main_context_invoke_full (w->context, G_PRIORITY_DEFAULT, report_in_job, r, report_free);
 }
 
-static const CmWearCallbacks callbacks = { progress_cb, round_done_cb, paused_cb };
+/* On the worker thread, before and after each round. */
+static gint64
+flash_written_cb (int      fd,
+                  gpointer user_data)
+{
+  WearJob *w = user_data;
+  CmHealth health;
+
+  if (w->replay != NULL)
+    cm_health_read_replay (w->replay, &health);
+  else if (w->ask_health)
+    cm_health_read_card (fd, &health, NULL);
+  else
+    return -1;
+  if (health.state != CM_HEALTH_KNOWN)
+    return -1;
+  w->health = health;
+  return health.flash_bytes_written;
+}
+
+static const CmWearCallbacks callbacks = { progress_cb, round_done_cb, paused_cb, flash_written_cb };
 
 static void
 thread_func (GTask        *task,
@@ -182,6 +209,15 @@ make_result (WearJob *w)
   cm_result_set_area_bytes (result, cm_target_get_size (w->target));
   cm_result_set_endurance (result, w->endurance);
   cm_result_set_summary (result, summary);
+  if (w->health.state == CM_HEALTH_KNOWN && cm_job_get_card (w->job) != NULL)
+    cm_card_info_set_health (cm_job_get_card (w->job), &w->health);
+  else if (w->health.state == CM_HEALTH_KNOWN)
+    {
+      g_autoptr(CmCardInfo) bare = cm_card_info_new ();
+
+      cm_card_info_set_health (bare, &w->health);
+      cm_result_set_card (result, bare);
+    }
   if (g_strcmp0 (w->endurance->stopped, "cancelled") == 0)
     cm_result_add_note (result, _("The wear test was stopped before its end; the rounds it finished are kept here."));
   else if (g_strcmp0 (w->endurance->stopped, "half-bad") == 0)
@@ -324,6 +360,10 @@ opened_cb (GObject      *object,
   w->context = g_main_context_ref_thread_default ();
   w->target = target;
   w->device = g_strdup (cm_target_get_path (target));
+  w->ask_health = cm_job_get_device (job) != NULL &&
+                  cm_device_get_reader_kind (cm_job_get_device (job)) == CM_READER_SD_SLOT;
+  w->replay = g_strdup (cm_health_replay_folder ());
+  cm_health_init_unknown (&w->health, CM_HEALTH_NOT_KNOWN);
   w->started = start_time (w->state, resume);
   w->limits.started = g_date_time_to_unix (w->started);
   w->limits.maker_bytes = cm_job_get_wear_maker_bytes (job);

@@ -646,6 +646,14 @@ read_endurance (CmResult    *self,
           !read_verify_count (o, "bytes_written", &r.bytes_written, error) ||
           !read_finite (o, "seconds", &r.seconds, error))
         return FALSE;
+      /* Optional: null, or absent in a document from before, where the
+       * card did not tell; write_amplification is worked out again. */
+      if (json_object_has_member (o, "flash_bytes_written") && !json_object_get_null_member (o, "flash_bytes_written"))
+        {
+          if (!read_verify_count (o, "flash_bytes_written", &r.flash_bytes_written, error))
+            return FALSE;
+          r.flash_known = TRUE;
+        }
       if (number != i + 1)
         return invalid (error, "round");
       if (r.bad_sectors > r.sectors || r.new_bad_sectors > r.bad_sectors)

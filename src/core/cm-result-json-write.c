@@ -10,11 +10,42 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <math.h>
 
 #include "cm-file.h"
 #include "cm-json.h"
 #include "cm-result-private.h"
 
+
+/* The latency scatter as the charts draw it, so a document stays small
+ * (a quick benchmark's was 1 MB, half of it these points): at most
+ * SCATTER_WRITE_MAX points a test, evenly thinned as the engine thins
+ * them; a time to 1/128 s, which a double prints in a few digits, where
+ * a float's 17 digits were noise; a latency to the whole microsecond,
+ * the least the chart draws. The measured percentiles come from every
+ * command and are written apart, unchanged. */
+#define SCATTER_WRITE_MAX 1000
+#define SCATTER_T_STEPS   128.0
+
+static void
+add_latency_scatter (JsonBuilder  *builder,
+                     const GArray *scatter)
+{
+  guint stride = (scatter->len + SCATTER_WRITE_MAX - 1) / SCATTER_WRITE_MAX;
+
+  json_builder_set_member_name (builder, "latency_scatter");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < scatter->len; i += MAX (stride, 1))
+    {
+      const CmLatencyPoint *p = &g_array_index (scatter, CmLatencyPoint, i);
+
+      json_builder_begin_array (builder);
+      json_builder_add_double_value (builder, round (p->t * SCATTER_T_STEPS) / SCATTER_T_STEPS);
+      json_builder_add_int_value (builder, MAX (1, (gint64) round (p->us)));
+      json_builder_end_array (builder);
+    }
+  json_builder_end_array (builder);
+}
 
 /* The cards that moved data on the bus beside a bulk test; left out
  * when none did. */
@@ -86,18 +117,7 @@ build_test (JsonBuilder        *builder,
     }
   json_builder_end_array (builder);
 
-  json_builder_set_member_name (builder, "latency_scatter");
-  json_builder_begin_array (builder);
-  for (guint i = 0; i < test->scatter->len; i++)
-    {
-      const CmLatencyPoint *p = &g_array_index (test->scatter, CmLatencyPoint, i);
-
-      json_builder_begin_array (builder);
-      json_builder_add_double_value (builder, p->t);
-      json_builder_add_double_value (builder, p->us);
-      json_builder_end_array (builder);
-    }
-  json_builder_end_array (builder);
+  add_latency_scatter (builder, test->scatter);
 
   if (test->positions->len > 0)
     {
@@ -168,6 +188,23 @@ add_count_or_null (JsonBuilder *builder,
     json_builder_add_null_value (builder);
 }
 
+/* What the card says it wrote to its flash in the round, and that ÷
+ * what the round wrote: null where the card did not tell. */
+static void
+add_flash_written (JsonBuilder       *builder,
+                   const CmWearRound *r,
+                   const CmWearRound *previous)
+{
+  guint64 wrote = r->bytes_written - (previous != NULL ? previous->bytes_written : 0);
+
+  add_count_or_null (builder, "flash_bytes_written", r->flash_known, r->flash_bytes_written);
+  json_builder_set_member_name (builder, "write_amplification");
+  if (r->flash_known && wrote > 0)
+    json_builder_add_double_value (builder, (double) r->flash_bytes_written / wrote);
+  else
+    json_builder_add_null_value (builder);
+}
+
 static void
 build_endurance (JsonBuilder       *builder,
                  const CmEndurance *e)
@@ -215,6 +252,7 @@ build_endurance (JsonBuilder       *builder,
       cm_json_add_int (builder, "new_bad_sectors", r->new_bad_sectors);
       cm_json_add_int (builder, "bytes_written", r->bytes_written);
       cm_json_add_double (builder, "seconds", r->seconds);
+      add_flash_written (builder, r, i > 0 ? &g_array_index (e->rounds, CmWearRound, i - 1) : NULL);
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);
@@ -387,28 +425,36 @@ cm_result_to_json (CmResult *self)
   return json_builder_get_root (builder);
 }
 
-char *
-cm_result_to_data (CmResult *self,
-                   gsize    *length)
+static char *
+to_data (CmResult *self,
+         gboolean  pretty,
+         gsize    *length)
 {
   g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(JsonNode) root = cm_result_to_json (self);
 
-  g_return_val_if_fail (CM_IS_RESULT (self), NULL);
-
-  root = cm_result_to_json (self);
   json_generator_set_root (generator, root);
-  json_generator_set_pretty (generator, TRUE);
+  json_generator_set_pretty (generator, pretty);
 
   return json_generator_to_data (generator, length);
 }
 
+char *
+cm_result_to_data (CmResult *self,
+                   gsize    *length)
+{
+  g_return_val_if_fail (CM_IS_RESULT (self), NULL);
+
+  return to_data (self, TRUE, length);
+}
+
 /* Writes to a temporary file and renames it over @file, so a crash or a
  * full disk never leaves half a result behind. */
-gboolean
-cm_result_save (CmResult  *self,
-                GFile     *file,
-                GError   **error)
+static gboolean
+save (CmResult  *self,
+      GFile     *file,
+      gboolean   pretty,
+      GError   **error)
 {
   g_autofree char *data = NULL;
   g_autofree char *name = NULL;
@@ -417,10 +463,7 @@ cm_result_save (CmResult  *self,
   gboolean existed;
   gsize length;
 
-  g_return_val_if_fail (CM_IS_RESULT (self), FALSE);
-  g_return_val_if_fail (G_IS_FILE (file), FALSE);
-
-  data = cm_result_to_data (self, &length);
+  data = to_data (self, pretty, &length);
   path = g_file_get_path (file);
   existed = g_file_query_exists (file, NULL);
 
@@ -438,4 +481,28 @@ cm_result_save (CmResult  *self,
   name = g_file_get_parse_name (file);
   g_propagate_prefixed_error (error, local_error, _("Could not save the result to %s: "), name);
   return FALSE;
+}
+
+gboolean
+cm_result_save (CmResult  *self,
+                GFile     *file,
+                GError   **error)
+{
+  g_return_val_if_fail (CM_IS_RESULT (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  return save (self, file, TRUE, error);
+}
+
+/* On one line, for the history: the indentation of a pretty document was
+ * more than half of it, and a history keeps thousands. */
+gboolean
+cm_result_save_compact (CmResult  *self,
+                        GFile     *file,
+                        GError   **error)
+{
+  g_return_val_if_fail (CM_IS_RESULT (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  return save (self, file, FALSE, error);
 }

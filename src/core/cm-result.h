@@ -166,6 +166,9 @@ char         *cm_result_to_data         (CmResult     *self,
 gboolean      cm_result_save            (CmResult     *self,
                                          GFile        *file,
                                          GError      **error);
+gboolean      cm_result_save_compact    (CmResult     *self,
+                                         GFile        *file,
+                                         GError      **error);
 
 GDateTime    *cm_result_get_started     (CmResult     *self);
 void          cm_result_set_started     (CmResult     *self,

@@ -82,6 +82,7 @@ typedef struct
   gint64                 last_save;
   double                 round_from;     /* elapsed () when this round (or this run of it) began */
   double                 round_from_at;  /* and how far into the round it was then, 0 to 1 */
+  gint64                 flash_before;  /* the card's flash counter as the round began, -1: not known */
 } Wear;
 
 static guint64
@@ -364,9 +365,18 @@ read_round (Wear     *w,
 
 /* The round under way is done: it joins the finished ones and the next
  * one starts at the card's first region. */
+static gint64
+flash_written (Wear *w)
+{
+  if (w->cb == NULL || w->cb->flash_written == NULL)
+    return -1;
+  return w->cb->flash_written (w->fd, w->user_data);
+}
+
 static const CmWearRound *
 end_round (Wear *w)
 {
+  gint64 flash_after = flash_written (w);
   CmWearRound r = {
     .round = w->p.round,
     .sectors = w->size / CM_VERIFY_SECTOR,
@@ -376,6 +386,8 @@ end_round (Wear *w)
     .write_mb_per_s = w->p.round_write_seconds > 0 ? w->size / w->p.round_write_seconds / 1e6 : 0,
     .read_mb_per_s = w->p.round_read_seconds > 0 ? w->size / w->p.round_read_seconds / 1e6 : 0,
     .seconds = w->p.round_write_seconds + w->p.round_read_seconds,
+    .flash_known = w->flash_before >= 0 && flash_after >= w->flash_before,
+    .flash_bytes_written = w->flash_before >= 0 && flash_after >= w->flash_before ? flash_after - w->flash_before : 0,
   };
   GArray *rounds = w->p.endurance->rounds;
 
@@ -558,6 +570,8 @@ cm_wear_run (int                     fd,
         }
 
       report (&w, TRUE);
+      /* A round carried on from its middle has no counter to start from. */
+      w.flash_before = !w.p.reading && w.p.place == 0 ? flash_written (&w) : -1;
       if ((!w.p.reading && !write_round (&w, &local_error)) || !read_round (&w, &local_error))
         {
           w.p.endurance->stopped = g_strdup (stop_reason (local_error));

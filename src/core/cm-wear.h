@@ -74,6 +74,11 @@ typedef struct
    * measures its speed; may be NULL. */
   void (*paused)     (const char        *measurer,
                       gpointer           user_data);
+  /* The card's own count of bytes written to its flash (CMD56), or -1
+   * where it does not tell; asked before and after each round. May be
+   * NULL. */
+  gint64 (*flash_written) (int           fd,
+                           gpointer      user_data);
 } CmWearCallbacks;
 
 /* The data of round @round at @offset (a multiple of 512): the full
