@@ -114,7 +114,7 @@ doc = json.load(open(sys.argv[2]))['endurance']['rounds']
 sys.exit(0 if [(int(x['round']), int(x['bad_sectors']), int(x['new_bad_sectors'])) for x in rows]
               == [(x['round'], x['bad_sectors'], x['new_bad_sectors']) for x in doc] else 1)
 PY
-check "the result is in the history" test "$(grep -l '"kind" : "wear"' "$XDG_DATA_HOME"/cardmark*/history/*.json | wc -l)" -ge 1
+check "the result is in the history" test "$(grep -lE '"kind" *: *"wear"' "$XDG_DATA_HOME"/cardmark*/history/*.json | wc -l)" -ge 1
 "$CARDMARK_CLI" history > "$work/history.out" 2> "$work/err"
 check "and the history lists it, with nothing skipped" test $? -eq 0 -a ! -s "$work/err"
 
