@@ -88,6 +88,7 @@ void             cm_job_report_sample      (CmJob      *job,
 void             cm_job_report_bus_pause   (CmJob      *job,
                                             const char *measurer);
 CmDeviceMonitor *cm_job_get_monitor        (CmJob      *job);
+const char      *cm_job_get_device_path    (CmJob      *job);
 const char * const *cm_job_get_claims      (CmJob      *job);
 
 void             cm_job_set_runner         (CmJob      *job,

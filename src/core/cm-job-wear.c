@@ -383,8 +383,7 @@ run (CmJob *job,
      GTask *task)
 {
   CmDevice *device = cm_job_get_device (job);
-  const char *path = cm_job_get_path (job) != NULL ? cm_job_get_path (job)
-                     : device != NULL ? cm_device_get_device (device) : NULL;
+  const char *path = cm_job_get_device_path (job);
   GError *error = NULL;
   struct stat st;
 

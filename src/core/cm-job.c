@@ -566,6 +566,16 @@ cm_job_wear_round_done (CmJob             *job,
     job->wear_round_func (job, round, job->wear_round_data);
 }
 CmDeviceMonitor *cm_job_get_monitor (CmJob *job) { return job->monitor; }
+
+/* The path a kind that takes a whole card works on: the one it was
+ * given, else its device's; NULL when it has neither. */
+const char *
+cm_job_get_device_path (CmJob *job)
+{
+  if (cm_job_get_path (job) != NULL)
+    return cm_job_get_path (job);
+  return job->device != NULL ? cm_device_get_device (job->device) : NULL;
+}
 const char * const *cm_job_get_claims (CmJob *job) { return (const char * const *) job->claims; }
 
 void
