@@ -8,7 +8,7 @@ source "$(dirname "$0")/lib/tap.sh"
 
 work=$(mktemp -d)
 # A folder a run could measure, for the options checked before a run.
-target=$(mktemp -d /var/tmp/cardmark-bad-XXXXXX)
+target=$(mktemp -d "${TMPDIR:-/tmp}"/cardmark-bad-XXXXXX)
 mnt=
 simcard=$(cd "$(dirname "$0")/simcard" && pwd)
 SIMCARD_DIR=
@@ -38,7 +38,7 @@ expect 2 "unknown command" frobnicate
 expect 2 "unknown option" bench --frobnicate /tmp
 expect 2 "quick or full" bench --profile turbo /tmp
 expect 2 "bench needs a TARGET" bench
-expect 2 "output and --plot are for one card" bench --plot "$work/p.svg" /tmp /var/tmp
+expect 2 "output and --plot are for one card" bench --plot "$work/p.svg" "$work" "$target"
 expect 1 "nothing at /nonexistent/card" bench /nonexistent/card
 touch "$work/file.txt"
 expect 1 "is an ordinary file\. Give a folder" bench "$work/file.txt"

@@ -14,7 +14,7 @@ source "$(dirname "$0")/lib/tap.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 [ "$(id -u)" = 0 ] || skip_all "simulated cards need root"
 
-work=$(mktemp -d /var/tmp/cardmark-endure-XXXXXX)
+work=$(mktemp -d "${TMPDIR:-/tmp}"/cardmark-endure-XXXXXX)
 export XDG_DATA_HOME=$work/xdg
 cards=()
 cleanup () {

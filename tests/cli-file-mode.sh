@@ -6,7 +6,7 @@
 source "$(dirname "$0")/lib/tap.sh"
 need_test_hooks CARDMARK_NO_O_DIRECT
 
-dir=$(mktemp -d /var/tmp/cardmark-file-XXXXXX)
+dir=$(mktemp -d "${TMPDIR:-/tmp}"/cardmark-file-XXXXXX)
 out=$(mktemp -d)
 trap 'rm -rf "$dir" "$out"' EXIT
 

@@ -18,7 +18,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 command -v mkfs.fat > /dev/null && command -v fsck.fat > /dev/null || skip_all "dosfstools is not installed"
 command -v mkfs.exfat > /dev/null && command -v fsck.exfat > /dev/null || skip_all "exfatprogs is not installed"
 
-work=$(mktemp -d /var/tmp/cardmark-format-XXXXXX)
+work=$(mktemp -d "${TMPDIR:-/tmp}"/cardmark-format-XXXXXX)
 export XDG_DATA_HOME=$work/xdg
 # The kernel here may show no partitions (no MBR support, or a loop
 # device without --partscan): SIMCARD_PARTSCAN asks for them anyway.

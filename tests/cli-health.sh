@@ -11,7 +11,7 @@
 source "$(dirname "$0")/lib/tap.sh"
 
 replies=$(cd "$(dirname "$0")/data/gen-cmd" && pwd)
-work=$(mktemp -d /var/tmp/cardmark-health-XXXXXX)
+work=$(mktemp -d "${TMPDIR:-/tmp}"/cardmark-health-XXXXXX)
 export XDG_DATA_HOME=$work/xdg
 devices=()
 cleanup () {

@@ -137,7 +137,7 @@ elif kind == 'decode':
 PY
 }
 
-card=$(mktemp -d /var/tmp/cardmark-i18n-XXXXXX)
+card=$(mktemp -d "${TMPDIR:-/tmp}"/cardmark-i18n-XXXXXX)
 trap 'rm -rf "$work" "$card"' EXIT
 XDG_DATA_HOME="$work/data" "$CARDMARK_CLI" bench "$card" --only seq-read --save --json > /dev/null 2>&1
 XDG_DATA_HOME="$work/data" "$CARDMARK_CLI" bench "$card" --only seq-read --save --json > /dev/null 2>&1

@@ -17,7 +17,7 @@ simcard=$(cd "$(dirname "$0")/simcard" && pwd)
 here=$(dirname "$0")
 "$here/env/services-up" || skip_all "the system bus, udev and udisksd could not be started"
 
-work=$(mktemp -d /var/tmp/cardmark-jobs-XXXXXX)
+work=$(mktemp -d "${TMPDIR:-/tmp}"/cardmark-jobs-XXXXXX)
 export XDG_DATA_HOME=$work/xdg
 history=$XDG_DATA_HOME/cardmark/history
 cleanup () {

@@ -16,7 +16,7 @@ case $? in
   *) echo "Bail out! services-up: $reason"; exit 1 ;;
 esac
 
-work=$(mktemp -d /var/tmp/cardmark-list-XXXXXX)
+work=$(mktemp -d "${TMPDIR:-/tmp}"/cardmark-list-XXXXXX)
 loops=()
 cleanup () {
   umount "$work/mnt" 2>/dev/null

@@ -10,7 +10,7 @@ need_simcard_path
 simcard=$(cd "$(dirname "$0")/simcard" && pwd)
 [ "$(id -u)" = 0 ] || skip_all "the probe needs root for loop devices"
 
-work=$(mktemp -d /var/tmp/cardmark-probe-XXXXXX)
+work=$(mktemp -d "${TMPDIR:-/tmp}"/cardmark-probe-XXXXXX)
 # The probe's journals go to the data folder; keep them out of the user's.
 export XDG_DATA_HOME=$work/xdg
 genuine=

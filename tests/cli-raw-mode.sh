@@ -9,7 +9,7 @@ need_test_hooks CARDMARK_MEMORY_BYTES
 [ "$(id -u)" = 0 ] || skip_all "raw mode needs root to attach loop devices"
 [ -e /dev/loop-control ] || skip_all "no loop device support in this kernel"
 
-work=$(mktemp -d /var/tmp/cardmark-raw-XXXXXX)
+work=$(mktemp -d "${TMPDIR:-/tmp}"/cardmark-raw-XXXXXX)
 loops=()
 cleanup () {
   for l in "${loops[@]}"; do

@@ -13,7 +13,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 [ "$(id -u)" = 0 ] || skip_all "simulated cards need root"
 "$here/env/services-up" || skip_all "the system bus, udev and udisksd could not be started"
 
-work=$(mktemp -d /var/tmp/cardmark-simcard-XXXXXX)
+work=$(mktemp -d "${TMPDIR:-/tmp}"/cardmark-simcard-XXXXXX)
 cards=()
 cleanup () {
   umount "$work/mnt" 2>/dev/null

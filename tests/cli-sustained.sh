@@ -12,7 +12,7 @@ source "$(dirname "$0")/lib/tap.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 [ "$(id -u)" = 0 ] || skip_all "simulated cards need root"
 
-work=$(mktemp -d /var/tmp/cardmark-sustained-XXXXXX)
+work=$(mktemp -d "${TMPDIR:-/tmp}"/cardmark-sustained-XXXXXX)
 cards=()
 cleanup () {
   umount "$work/mnt" 2>/dev/null

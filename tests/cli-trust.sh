@@ -15,7 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 [ "$(id -u)" = 0 ] || skip_all "simulated cards and a second user need root"
 command -v useradd > /dev/null && command -v setpriv > /dev/null || skip_all "useradd and setpriv are needed"
 
-work=$(mktemp -d /var/tmp/cardmark-trust-XXXXXX)
+work=$(mktemp -d "${TMPDIR:-/tmp}"/cardmark-trust-XXXXXX)
 chmod 0755 "$work"
 export XDG_DATA_HOME=$work/xdg
 # The simulated card has a bus of its own, named, so its gate's file is known.

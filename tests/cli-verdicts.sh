@@ -14,7 +14,7 @@ export CARDMARK_SIMCARD
 [ -x "$simcard/simcard-up" ] || skip_all "the simulated card is not in this tree"
 [ -x "$CARDMARK_SIMCARD" ] || skip_all "cm-simcard is not built (needs libfuse3-dev)"
 
-work=$(mktemp -d /var/tmp/cardmark-verdicts-XXXXXX)
+work=$(mktemp -d "${TMPDIR:-/tmp}"/cardmark-verdicts-XXXXXX)
 SIMCARD_DIR=
 cleanup () {
   [ -n "$SIMCARD_DIR" ] && "$simcard/simcard-down" "$SIMCARD_DIR"

@@ -14,7 +14,7 @@ source "$(dirname "$0")/lib/tap.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 [ "$(id -u)" = 0 ] || skip_all "simulated cards need root"
 
-work=$(mktemp -d /var/tmp/cardmark-verify-trust-XXXXXX)
+work=$(mktemp -d "${TMPDIR:-/tmp}"/cardmark-verify-trust-XXXXXX)
 export XDG_DATA_HOME=$work/xdg
 export CARDMARK_TEST_VERIFY_FILE_BYTES=$((8 * 1024 * 1024))
 cards=()

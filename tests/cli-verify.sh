@@ -12,7 +12,7 @@ need_test_hooks CARDMARK_TEST_VERIFY_FILE_BYTES
 here=$(cd "$(dirname "$0")" && pwd)
 [ "$(id -u)" = 0 ] || skip_all "simulated cards need root"
 
-work=$(mktemp -d /var/tmp/cardmark-verify-XXXXXX)
+work=$(mktemp -d "${TMPDIR:-/tmp}"/cardmark-verify-XXXXXX)
 export XDG_DATA_HOME=$work/xdg
 cards=()
 cleanup () {
