@@ -57,7 +57,8 @@ fi
 # card does when it leaves the slot.
 "$CARDMARK_CLI" bench "$SIMCARD_DEV" > /dev/null 2> "$work/err" &
 pid=$!
-sleep 3
+# Mid-run: once its first speed test is under way.
+for _ in $(seq 600); do grep -q "Running" "$work/err" && break; sleep 0.05; done
 kill -9 "$SIMCARD_PID"
 start=$(date +%s)
 wait $pid
@@ -78,7 +79,7 @@ check "its read tests report figures" json_check "$work/ro.json" \
 check "and no note claims bytes were written back" json_check "$work/ro.json" \
   'not any("written back" in n or "wrote the card" in n for n in r["notes"])'
 
-card failing || not_ok "failing card"
+card failing -- --set card.fail-after=300 || not_ok "failing card"
 "$CARDMARK_CLI" bench "$SIMCARD_DEV" --allow-write > /dev/null 2> "$work/err"
 status=$?
 check "a card failing with I/O errors ends the run with status 1" test $status -eq 1

@@ -2894,6 +2894,106 @@ test_wear_several (Fixture       *f,
   g_hash_table_unref (b.card);
 }
 
+static gboolean
+row_shows_verify (gpointer data)
+{
+  const char *line = row_second_line (data);
+
+  return line != NULL && g_str_has_prefix (line, "Full verify: ") && strstr (line, "% done") != NULL;
+}
+
+/* Whether the focus is in @card's row, and the row is inside the part
+ * of the window that is shown. */
+static gboolean
+row_focused_in_view (CardRow *card)
+{
+  AdwActionRow *row = cm_card_list_page_get_row_for_device (card->list, card->device);
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (card->list));
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+  graphene_rect_t bounds;
+
+  if (row == NULL || focus == NULL ||
+      (focus != GTK_WIDGET (row) && !gtk_widget_is_ancestor (focus, GTK_WIDGET (row))) ||
+      !gtk_widget_get_mapped (GTK_WIDGET (row)) ||
+      !gtk_widget_compute_bounds (GTK_WIDGET (row), GTK_WIDGET (root), &bounds))
+    return FALSE;
+  return bounds.origin.y >= 0 && bounds.origin.y + bounds.size.height <= gtk_widget_get_height (GTK_WIDGET (root));
+}
+
+/* Verify N Cards… (issue 33): once the user agrees, selection mode ends,
+ * the first card's row takes the focus and is in view, each row shows
+ * its own verify and then its answer. */
+static void
+test_verify_several (Fixture       *f,
+                     gconstpointer  data)
+{
+  const char *args[] = { "good-a1", "--size", "16MiB", "--", "--set", "write.bandwidth-mb-s=8",
+                         "--set", "read.bandwidth-mb-s=16", NULL };
+  Fixture b = { 0 };
+  CmCardListPage *list;
+  CardRow row_a = { 0 }, row_b = { 0 };
+  GtkWidget *dialog;
+  g_autoptr(CmJob) job_a = NULL;
+  g_autoptr(CmJob) job_b = NULL;
+
+  if (!card_up (f, args))
+    return;
+  b.card = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  if (!card_up (&b, args))
+    {
+      g_hash_table_unref (b.card);
+      return;
+    }
+
+  open_window (f);
+  b.window = f->window;
+  g_assert_true (cm_test_wait_for (card_listed, f, 20));
+  g_assert_true (cm_test_wait_for (card_b_listed, &b, 20));
+  list = CM_CARD_LIST_PAGE (cm_window_get_page (f->window, "cards"));
+  row_a = (CardRow) { list, card_get (f, "SIMCARD_DEV"), NULL };
+  row_b = (CardRow) { list, card_get (&b, "SIMCARD_DEV"), NULL };
+
+  cm_card_list_page_set_selection_mode (list, TRUE);
+  tick_card (list, row_a.device);
+  tick_card (list, row_b.device);
+  gtk_widget_activate_action (GTK_WIDGET (list), "cards.verify-selected", NULL);
+  dialog = dialog_titled ("Erase and Verify 2 Cards?");
+  g_assert_nonnull (dialog);
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "verify");
+  gtk_window_close (GTK_WINDOW (dialog));
+
+  g_assert_false (cm_card_list_page_get_selection_mode (list));
+  g_assert_cmpuint (count_active_jobs (f->app), ==, 2);
+  job_a = g_object_ref (job_of (f, row_a.device));
+  job_b = g_object_ref (job_of (f, row_b.device));
+  g_assert_cmpstr (cm_job_get_kind (job_a), ==, "verify");
+  g_assert_cmpstr (cm_job_get_kind (job_b), ==, "verify");
+  cm_test_settle (0.2);
+  g_assert_true (row_focused_in_view (&row_a) || row_focused_in_view (&row_b));
+
+  g_assert_true (cm_test_wait_for (row_shows_verify, &row_a, 30));
+  g_assert_true (cm_test_wait_for (row_shows_verify, &row_b, 30));
+  g_test_message ("A: %s", row_second_line (&row_a));
+  g_test_message ("B: %s", row_second_line (&row_b));
+  cm_test_save_screenshots (GTK_WIDGET (f->window), "cards-verify-several");
+
+  g_assert_true (cm_test_wait_for (job_ended, job_a, 120));
+  g_assert_true (cm_test_wait_for (job_ended, job_b, 120));
+  g_assert_cmpint (cm_job_get_state (job_a), ==, CM_JOB_STATE_DONE);
+  g_assert_cmpint (cm_job_get_state (job_b), ==, CM_JOB_STATE_DONE);
+  g_assert_true (cm_test_wait_for (app_idle, f->app, 20));
+  g_test_message ("A: %s", row_second_line (&row_a));
+  g_test_message ("B: %s", row_second_line (&row_b));
+  g_assert_true (g_str_has_prefix (row_second_line (&row_a), "Full verify: "));
+  g_assert_true (g_str_has_prefix (row_second_line (&row_b), "Full verify: "));
+  g_assert_null (strstr (row_second_line (&row_a), "% done"));
+  g_assert_cmpuint (count_saved_for (row_a.device), ==, 1);
+  g_assert_cmpuint (count_saved_for (row_b.device), ==, 1);
+
+  card_down (&b);
+  g_hash_table_unref (b.card);
+}
+
 /* One sentence for a busy card, across processes: while the app
  * verifies a card, cardmark-cli refuses to benchmark it with the lock's
  * sentence, the one core gives a second job in the app. */
@@ -3025,6 +3125,8 @@ main (int   argc,
   if (have_bus_group () || !CM_TEST_HOOKS)
     g_test_add ("/cardmark/app-simcard/select-several", Fixture, NULL,
                 fixture_set_up, test_select_several, fixture_tear_down);
+  g_test_add ("/cardmark/app-simcard/verify-several", Fixture, NULL,
+              fixture_set_up, test_verify_several, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/wear-several", Fixture, NULL,
               fixture_set_up, test_wear_several, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/cli-refused", Fixture, NULL,

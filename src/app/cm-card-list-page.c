@@ -514,7 +514,7 @@ test_selected_action (GtkWidget  *widget,
   if (items->len == 0)
     return;
   g_signal_emit (self, signals[TEST_ITEMS], 0, items);
-  gtk_toggle_button_set_active (self->select_button, FALSE);
+  cm_card_list_page_show_running (self, items);
 }
 
 /* "Verify N Cards…" and "Wear Test N Cards…": the window asks once,
@@ -796,6 +796,32 @@ cm_card_list_page_get_row_for_device (CmCardListPage *self,
         return ADW_ACTION_ROW (child);
     }
   return NULL;
+}
+
+/* After "Test N Cards", "Verify N Cards…" or "Wear Test N Cards…":
+ * selection mode ends, so each row shows its job, and the first row of
+ * @items that runs one takes the focus, which scrolls it into view
+ * however long the list. */
+void
+cm_card_list_page_show_running (CmCardListPage *self,
+                                GPtrArray      *items)
+{
+  g_return_if_fail (CM_IS_CARD_LIST_PAGE (self));
+  g_return_if_fail (items != NULL);
+
+  gtk_toggle_button_set_active (self->select_button, FALSE);
+  jobs_changed_cb (self);
+  for (guint i = 0; i < items->len; i++)
+    {
+      const char *device = cm_card_item_get_device (g_ptr_array_index (items, i));
+      AdwActionRow *row = device != NULL ? cm_card_list_page_get_row_for_device (self, device) : NULL;
+
+      if (row != NULL && g_object_get_data (G_OBJECT (row), "cm-job") != NULL)
+        {
+          gtk_widget_grab_focus (GTK_WIDGET (row));
+          return;
+        }
+    }
 }
 
 /* Selection mode on or off, as the Select button does. */

@@ -27,6 +27,8 @@ gboolean    cm_card_list_page_row_just_moved (CmCardListPage *self,
 void        cm_card_list_page_activate_row   (CmCardListPage *self,
                                               guint           index);
 
+void        cm_card_list_page_show_running       (CmCardListPage *self,
+                                                  GPtrArray      *items);
 void        cm_card_list_page_set_selection_mode (CmCardListPage *self,
                                                   gboolean        selecting);
 gboolean    cm_card_list_page_get_selection_mode (CmCardListPage *self);

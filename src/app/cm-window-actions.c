@@ -394,7 +394,7 @@ confirm_verify_items_cb (CmWindow         *self,
       job = new_confirmed_job ("verify", item, CM_METHOD_FILE, device);
       start_item_job (self, job);
     }
-  cm_card_list_page_set_selection_mode (self->card_list_page, FALSE);
+  cm_card_list_page_show_running (self->card_list_page, items);
   _cm_window_actions_update (self);
 }
 
@@ -420,7 +420,7 @@ confirm_wear_items_cb (CmWindow         *self,
       cm_job_set_wear_maker_bytes (job, cm_maker_form_get_maker_bytes (form));
       start_item_job (self, job);
     }
-  cm_card_list_page_set_selection_mode (self->card_list_page, FALSE);
+  cm_card_list_page_show_running (self->card_list_page, items);
   _cm_window_actions_update (self);
 }
 
