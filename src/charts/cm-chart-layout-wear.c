@@ -290,41 +290,13 @@ has_data (CmResult *result)
   return endurance_of (result) != NULL;
 }
 
-/* The lowest and highest write amplification of the rounds whose flash
- * bytes the card told (flash bytes ÷ what the round wrote); FALSE when the
- * card told none, so it is not known. */
-static gboolean
-write_amplification_range (const CmEndurance *e,
-                           double            *lo,
-                           double            *hi)
-{
-  gboolean known = FALSE;
-  guint64 before = 0;
-
-  *lo = G_MAXDOUBLE;
-  *hi = 0;
-  for (guint i = 0; i < e->rounds->len; i++)
-    {
-      const CmWearRound *r = &g_array_index (e->rounds, CmWearRound, i);
-      guint64 wrote = r->bytes_written - before;
-
-      before = r->bytes_written;
-      if (!r->flash_known || wrote == 0)
-        continue;
-      *lo = MIN (*lo, (double) r->flash_bytes_written / wrote);
-      *hi = MAX (*hi, (double) r->flash_bytes_written / wrote);
-      known = TRUE;
-    }
-  return known;
-}
-
 static void
 describe_write_amplification (GString           *out,
                               const CmEndurance *e)
 {
   double lo, hi;
 
-  if (!write_amplification_range (e, &lo, &hi))
+  if (!cm_endurance_get_write_amplification (e, &lo, &hi))
     g_string_append (out, _(" The card does not tell what it wrote to its flash, so its write amplification is not known."));
   else
     /* Translators: write amplification, the card's flash bytes ÷ the bytes the test wrote, e.g. "1.02 to 1.10". */
