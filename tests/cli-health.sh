@@ -86,7 +86,7 @@ for n, gib in enumerate([100, 101, 101, 104], start=1):
     struct.pack_into('<I', base, 56, gib)
     open('%s/00000001.%d.bin' % (sys.argv[2], n), 'wb').write(base)
 PY
-CARDMARK_TEST_GEN_CMD_DIR=$work/replay "$CARDMARK_CLI" endure "${devices[1]}" --destroy-data --rounds 2 --json > "$work/out" 2> "$work/err"
+CARDMARK_TEST_GEN_CMD_DIR=$work/replay "$CARDMARK_CLI" endure "${devices[1]}" --destroy-data --rounds 2 --json --csv "$work/wear.csv" > "$work/out" 2> "$work/err"
 check "a replayed wear test of 2 rounds ends (exit 0)" test $? -eq 0
 check "each round has the card's flash bytes" json_check "$work/out" \
   '[x["flash_bytes_written"] for x in r["endurance"]["rounds"]] == [1 << 30, 3 << 30]'
@@ -94,9 +94,26 @@ check "and its write amplification: flash bytes ÷ the bytes the round wrote" js
   'all(abs(x["write_amplification"] - x["flash_bytes_written"] / (16 << 20)) < 1e-9 for x in r["endurance"]["rounds"])'
 check "the card's last answer is its health" json_check "$work/out" \
   'r["card"]["health"]["flash_bytes_written"] == 104 << 30'
+check "--csv has the same flash bytes and write amplification" python3 - "$work/wear.csv" "$work/out" <<'PY'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+doc = json.load(open(sys.argv[2]))['endurance']['rounds']
+sys.exit(0 if len(rows) == len(doc) and all(int(a['flash_bytes_written']) == b['flash_bytes_written']
+                                            and abs(float(a['write_amplification']) - b['write_amplification']) < 1e-3
+                                            for a, b in zip(rows, doc)) else 1)
+PY
 rm -f "$work/replay/"*
-"$CARDMARK_CLI" endure "${devices[1]}" --destroy-data --rounds 1 --json > "$work/out" 2> "$work/err"
+"$CARDMARK_CLI" endure "${devices[1]}" --destroy-data --rounds 1 --json --csv "$work/blank.csv" > "$work/out" 2> "$work/err"
 check "a card that cannot be asked: null, not zero" json_check "$work/out" \
   'r["endurance"]["rounds"][0]["flash_bytes_written"] is None and r["endurance"]["rounds"][0]["write_amplification"] is None'
+check "and --csv leaves its flash columns empty" python3 - "$work/blank.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+sys.exit(0 if len(rows) == 1 and rows[0]['flash_bytes_written'] == '' and rows[0]['write_amplification'] == '' else 1)
+PY
+printf 'round,write_mb_per_s,read_mb_per_s,sectors,bad_sectors,new_bad_sectors,bytes_written,seconds\n' > "$work/old.csv"
+"$CARDMARK_CLI" endure "${devices[1]}" --destroy-data --rounds 1 --csv "$work/old.csv" > /dev/null 2> "$work/err"
+check "a --csv file begun without the flash columns keeps its 8 columns" \
+  test "$(tail -n 1 "$work/old.csv" | awk -F, '{ print NF }')" -eq 8
 
 done_testing

@@ -270,9 +270,43 @@ test_no_internal_names (void)
       g_assert_null (strstr (labels->str, CM_TEST_VERIFY_READ));
       g_assert_null (strstr (summary, CM_TEST_VERIFY_WRITE));
       g_assert_null (strstr (summary, CM_TEST_VERIFY_READ));
+      if (k == 2)
+        /* The card of this wear test did not tell its flash writes. */
+        g_assert_nonnull (strstr (labels->str, "Not known: the card does not tell what it wrote to its flash"));
       g_assert_cmpint (cm_result_page_get_status (page), ==, CM_STATUS_MEETS);
       g_assert_finalize_object (page);
     }
+}
+
+/* A wear test whose card told its flash writes: the page gives the
+ * rounds' write amplification, worked out from them. */
+static void
+test_wear_write_amplification (void)
+{
+  g_autoptr(CmResult) result = cm_result_new ();
+  g_autoptr(GString) labels = g_string_new (NULL);
+  CmEndurance *endurance = cm_endurance_new ();
+  CmResultPage *page;
+
+  for (guint r = 1; r <= 2; r++)
+    {
+      CmWearRound round = { .round = r, .write_mb_per_s = 20, .read_mb_per_s = 40,
+                            .sectors = 1 << 11, .bytes_written = (guint64) r << 20, .seconds = 1,
+                            .flash_known = TRUE, .flash_bytes_written = (guint64) (r + 2) << 19 };
+
+      g_array_append_val (endurance->rounds, round);
+    }
+  cm_result_set_kind (result, "wear");
+  cm_result_set_endurance (result, endurance);
+  cm_endurance_free (endurance);
+  cm_result_set_target (result, "/dev/sdx", "raw-write", "/dev/sdx", NULL);
+  page = g_object_ref_sink (cm_result_page_new (result));
+  cm_test_collect_labels (GTK_WIDGET (page), labels, FALSE);
+  g_test_message ("%s", labels->str);
+  g_assert_nonnull (strstr (labels->str, "Write amplification"));
+  g_assert_nonnull (strstr (labels->str, "1.50 to 2.00"));
+  g_assert_null (strstr (labels->str, "Not known: the card does not tell"));
+  g_assert_finalize_object (page);
 }
 
 typedef struct
@@ -562,6 +596,7 @@ main (int   argc,
 
   g_test_add_func ("/cardmark/app-result/banner-mixed", test_banner_mixed);
   g_test_add_func ("/cardmark/app-result/no-internal-names", test_no_internal_names);
+  g_test_add_func ("/cardmark/app-result/wear-write-amplification", test_wear_write_amplification);
   g_test_add_func ("/cardmark/app-result/live-chart-fits", test_live_chart_fits);
   g_test_add ("/cardmark/app-result/headline-visible", Fixture, NULL,
               fixture_set_up, test_headline_visible, fixture_tear_down);

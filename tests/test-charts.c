@@ -1629,6 +1629,47 @@ test_wear (void)
   g_assert_nonnull (strstr (text, first_words));
 }
 
+/* A wear result of 2 rounds of 1 MiB each; @flash_known: the card told
+ * that it wrote 1.5 MiB, then 2 MiB, to its flash. */
+static GPtrArray *
+wear_with_flash (gboolean flash_known)
+{
+  GPtrArray *results = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(CmEndurance) e = cm_endurance_new ();
+  CmResult *result = cm_result_new ();
+
+  for (guint i = 1; i <= 2; i++)
+    {
+      CmWearRound round = { i, 20, 30, 2048, 0, 0, i * (guint64) (1 << 20), 0.2,
+                            flash_known, (i + 2) * (guint64) (1 << 19) };
+
+      g_array_append_val (e->rounds, round);
+    }
+  e->stopped = g_strdup ("rounds");
+  cm_result_set_kind (result, "wear");
+  cm_result_set_endurance (result, e);
+  g_ptr_array_add (results, result);
+  return results;
+}
+
+/* The wear chart's words give the write amplification where the card told
+ * its flash writes, and say it is not known where it did not. */
+static void
+test_wear_write_amplification (void)
+{
+  g_autoptr(GPtrArray) told = wear_with_flash (TRUE);
+  g_autoptr(GPtrArray) silent = wear_with_flash (FALSE);
+  g_autofree char *told_text = cm_chart_describe (CM_CHART_WEAR, told);
+  g_autofree char *silent_text = cm_chart_describe (CM_CHART_WEAR, silent);
+
+  g_test_message ("%s", told_text);
+  g_assert_nonnull (strstr (told_text, "Write amplification, the card's flash writes ÷ the test's: 1.50 to 2.00 per round."));
+  g_assert_null (strstr (told_text, "not known"));
+  g_test_message ("%s", silent_text);
+  g_assert_nonnull (strstr (silent_text, "its write amplification is not known."));
+  g_assert_null (strstr (silent_text, "Write amplification,"));
+}
+
 static void
 test_empty (void)
 {
@@ -2111,6 +2152,7 @@ main (int   argc,
   g_test_add_func ("/cardmark/charts/export-fails-cleanly", test_export_fails_cleanly);
   g_test_add_func ("/cardmark/charts/verify", test_verify);
   g_test_add_func ("/cardmark/charts/wear", test_wear);
+  g_test_add_func ("/cardmark/charts/wear-write-amplification", test_wear_write_amplification);
   g_test_add_func ("/cardmark/charts/empty", test_empty);
   g_test_add_func ("/cardmark/charts/describe", test_describe);
   g_test_add_func ("/cardmark/charts/capacity-map", test_capacity_map);

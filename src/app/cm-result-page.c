@@ -421,6 +421,23 @@ set_beside_maker (GtkWidget         *row,
   adw_action_row_set_subtitle (ADW_ACTION_ROW (row), share);
 }
 
+/* The rounds' write amplification, or that it is not known where the card
+ * did not tell its flash writes: never a typed-in figure. */
+static void
+add_write_amplification (CmResultPage      *self,
+                         const CmEndurance *endurance)
+{
+  g_autofree char *value = NULL;
+  double lo, hi;
+
+  if (cm_endurance_get_write_amplification (endurance, &lo, &hi))
+    /* Translators: write amplification per round, "1.02 to 1.10" */
+    value = g_strdup_printf (_("%.2f to %.2f"), lo, hi);
+  else
+    value = g_strdup (_("Not known: the card does not tell what it wrote to its flash"));
+  add_fact (self, _("Write amplification"), value);
+}
+
 /* A wear test: its rounds, the thresholds it reached and why it ended. */
 static void
 fill_wear (CmResultPage *self)
@@ -467,6 +484,7 @@ fill_wear (CmResultPage *self)
       set_beside_maker (add_fact (self, title, value), endurance, written);
     }
   add_count (self, _("Sectors bad in the last round"), last->bad_sectors);
+  add_write_amplification (self, endurance);
 }
 
 static CmChartView *

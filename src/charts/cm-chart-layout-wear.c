@@ -291,6 +291,19 @@ has_data (CmResult *result)
 }
 
 static void
+describe_write_amplification (GString           *out,
+                              const CmEndurance *e)
+{
+  double lo, hi;
+
+  if (!cm_endurance_get_write_amplification (e, &lo, &hi))
+    g_string_append (out, _(" The card does not tell what it wrote to its flash, so its write amplification is not known."));
+  else
+    /* Translators: write amplification, the card's flash bytes ÷ the bytes the test wrote, e.g. "1.02 to 1.10". */
+    g_string_append_printf (out, _(" Write amplification, the card's flash writes ÷ the test's: %.2f to %.2f per round."), lo, hi);
+}
+
+static void
 describe (GString  *out,
           CmResult *result)
 {
@@ -317,6 +330,7 @@ describe (GString  *out,
                                             " %u rounds of the wear test: written at %.1f to %.1f MB/s, read back at %.1f to %.1f MB/s.",
                                             e->rounds->len),
                           e->rounds->len, wlo, whi, rlo, rhi);
+  describe_write_amplification (out, e);
   if (!cm_endurance_get_threshold (e, 0, &first, &bytes))
     {
       g_string_append (out, _(" No sector came back wrong."));

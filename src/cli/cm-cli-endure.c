@@ -38,12 +38,47 @@ typedef struct
   const char *csv;
   int         csv_fd;
   gboolean    csv_fresh;
+  gboolean    csv_flash;          /* the file has the flash columns */
   GError     *csv_error;
+  guint       csv_last_round;     /* the last round this run saw end, or 0 */
+  guint64     csv_bytes_before;   /* bytes_written at its end */
   CmHistory  *history;
   int         signal_fd;
 } Endure;
 
-#define CSV_HEADER "round,write_mb_per_s,read_mb_per_s,sectors,bad_sectors,new_bad_sectors,bytes_written,seconds\n"
+#define CSV_HEADER_FIRST "round,write_mb_per_s,read_mb_per_s,sectors,bad_sectors,new_bad_sectors,bytes_written,seconds"
+#define CSV_HEADER CSV_HEADER_FIRST ",flash_bytes_written,write_amplification\n"
+
+/* A file begun before the flash columns keeps its columns, so its lines
+ * stay one table. */
+static gboolean
+csv_has_flash_columns (const char *path)
+{
+  g_autofree char *text = NULL;
+  char *end;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return TRUE;
+  end = strchr (text, '\n');
+  if (end != NULL)
+    *end = '\0';
+  return g_strcmp0 (text, CSV_HEADER_FIRST) != 0;
+}
+
+/* ",FLASH,AMPLIFICATION" for the round, empty where the card did not
+ * tell; wrote is what the round wrote (0: not known). */
+static char *
+dup_csv_flash (const CmWearRound *r,
+               guint64            wrote)
+{
+  char a[G_ASCII_DTOSTR_BUF_SIZE] = "";
+
+  if (!r->flash_known)
+    return g_strdup (",,");
+  if (wrote > 0)
+    g_ascii_formatd (a, sizeof a, "%.3f", (double) r->flash_bytes_written / wrote);
+  return g_strdup_printf (",%llu,%s", (unsigned long long) r->flash_bytes_written, a);
+}
 
 static void
 progress_cb (CmJob       *job,
@@ -65,18 +100,20 @@ progress_cb (CmJob       *job,
 static gboolean
 append_csv (Endure             *e,
             const CmWearRound  *r,
+            guint64             wrote,
             GError            **error)
 {
   char w[G_ASCII_DTOSTR_BUF_SIZE], rd[G_ASCII_DTOSTR_BUF_SIZE], s[G_ASCII_DTOSTR_BUF_SIZE];
   g_autofree char *line = NULL;
+  g_autofree char *flash = e->csv_flash ? dup_csv_flash (r, wrote) : g_strdup ("");
   gsize done = 0, length;
 
-  line = g_strdup_printf ("%s%u,%s,%s,%llu,%llu,%llu,%llu,%s\n", e->csv_fresh ? CSV_HEADER : "", r->round,
+  line = g_strdup_printf ("%s%u,%s,%s,%llu,%llu,%llu,%llu,%s%s\n", e->csv_fresh ? CSV_HEADER : "", r->round,
                           g_ascii_formatd (w, sizeof w, "%.2f", r->write_mb_per_s),
                           g_ascii_formatd (rd, sizeof rd, "%.2f", r->read_mb_per_s),
                           (unsigned long long) r->sectors, (unsigned long long) r->bad_sectors,
                           (unsigned long long) r->new_bad_sectors, (unsigned long long) r->bytes_written,
-                          g_ascii_formatd (s, sizeof s, "%.1f", r->seconds));
+                          g_ascii_formatd (s, sizeof s, "%.1f", r->seconds), flash);
   length = strlen (line);
   while (done < length)
     {
@@ -99,6 +136,19 @@ append_csv (Endure             *e,
   return TRUE;
 }
 
+/* What the round wrote, or 0 when not known here: a resumed test's first
+ * round follows rounds this run did not see. */
+static guint64
+round_wrote (const Endure      *e,
+             const CmWearRound *r)
+{
+  if (r->round == 1)
+    return r->bytes_written;
+  if (e->csv_last_round == r->round - 1 && r->bytes_written >= e->csv_bytes_before)
+    return r->bytes_written - e->csv_bytes_before;
+  return 0;
+}
+
 static void
 round_cb (CmJob             *job,
           const CmWearRound *r,
@@ -111,8 +161,10 @@ round_cb (CmJob             *job,
   cm_cli_jobs_say (t, _("Round %u: %llu of %llu sectors bad (%llu new), write %.1f MB/s, read %.1f MB/s, %s written so far\n"),
                    r->round, (unsigned long long) r->bad_sectors, (unsigned long long) r->sectors,
                    (unsigned long long) r->new_bad_sectors, r->write_mb_per_s, r->read_mb_per_s, written);
-  if (e->csv != NULL && e->csv_error == NULL && !append_csv (e, r, &e->csv_error))
+  if (e->csv != NULL && e->csv_error == NULL && !append_csv (e, r, round_wrote (e, r), &e->csv_error))
     cm_cli_print_error (e->csv_error);
+  e->csv_last_round = r->round;
+  e->csv_bytes_before = r->bytes_written;
 }
 
 /* " (12.5 % of the maker's endurance)" after a figure, when the maker said. */
@@ -319,7 +371,9 @@ cm_cli_endure (int    argc,
   if (csv != NULL && argc > 2)
     return cm_cli_usage_error (context, _("--csv follows one card: give it one DEVICE."));
   e.csv_fd = -1;
-  if (csv != NULL && (e.csv_fd = cm_file_open_append (csv, &e.csv_fresh, &error)) < 0)
+  if (csv != NULL && (e.csv_fd = cm_file_open_append (csv, &e.csv_fresh, &error)) >= 0)
+    e.csv_flash = e.csv_fresh || csv_has_flash_columns (csv);
+  if (csv != NULL && e.csv_fd < 0)
     return cm_cli_usage_error (context, error->message);
 
   e.signal_fd = cm_cli_block_end_signals ();

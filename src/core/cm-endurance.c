@@ -281,3 +281,31 @@ cm_endurance_mark_bad (guint8  *ever_bad,
     }
   return fresh;
 }
+
+/* The lowest and highest write amplification of the rounds whose flash
+ * bytes the card told (flash bytes ÷ what the round wrote); FALSE when the
+ * card told none, so it is not known. */
+gboolean
+cm_endurance_get_write_amplification (const CmEndurance *e,
+                                      double            *lo,
+                                      double            *hi)
+{
+  gboolean known = FALSE;
+  guint64 before = 0;
+
+  *lo = G_MAXDOUBLE;
+  *hi = 0;
+  for (guint i = 0; i < e->rounds->len; i++)
+    {
+      const CmWearRound *r = &g_array_index (e->rounds, CmWearRound, i);
+      guint64 wrote = r->bytes_written - before;
+
+      before = r->bytes_written;
+      if (!r->flash_known || wrote == 0)
+        continue;
+      *lo = MIN (*lo, (double) r->flash_bytes_written / wrote);
+      *hi = MAX (*hi, (double) r->flash_bytes_written / wrote);
+      known = TRUE;
+    }
+  return known;
+}

@@ -66,6 +66,9 @@ gboolean     cm_endurance_get_threshold (const CmEndurance *endurance,
                                          guint             *round,
                                          guint64           *bytes_written);
 guint        cm_endurance_get_first_error_round (const CmEndurance *endurance);
+gboolean     cm_endurance_get_write_amplification (const CmEndurance *endurance,
+                                                   double            *lowest,
+                                                   double            *highest);
 gboolean     cm_endurance_lost_data (const CmEndurance *endurance);
 char        *cm_endurance_describe  (const CmEndurance *endurance) G_GNUC_WARN_UNUSED_RESULT;
 
