@@ -6,12 +6,15 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <sqlite3.h>
 
 #include "cm-history-index.h"
 #include "cm-card-info.h"
 #include "cm-result.h"
+#include "cm-job.h"
+#include "cm-summary.h"
 
 #define INDEX_NAME ".index.sqlite"
 
@@ -25,7 +28,9 @@ struct _CmHistoryIndex
 static const char schema[] =
   "CREATE TABLE IF NOT EXISTS docs ("
   " path TEXT PRIMARY KEY, mtime INTEGER, bytes INTEGER, damaged INTEGER,"
-  " kind TEXT, serial TEXT, name TEXT, brand TEXT, size INTEGER, started INTEGER);"
+  " kind TEXT, serial TEXT, name TEXT, brand TEXT, size INTEGER, started INTEGER,"
+  " title TEXT, run TEXT, verdict TEXT, write REAL, read REAL, rand_write REAL, rand_read REAL,"
+  " problem TEXT);"
   "CREATE INDEX IF NOT EXISTS docs_started ON docs (started DESC);"
   "CREATE INDEX IF NOT EXISTS docs_serial ON docs (serial, started DESC);";
 
@@ -39,6 +44,10 @@ cm_history_entry_free (CmHistoryEntry *entry)
   g_free (entry->serial);
   g_free (entry->name);
   g_free (entry->brand);
+  g_free (entry->title);
+  g_free (entry->run);
+  g_free (entry->verdict);
+  g_free (entry->problem);
   g_free (entry);
 }
 
@@ -50,10 +59,37 @@ set_error (CmHistoryIndex *self, GError **error)
   return FALSE;
 }
 
+/* Bumped when the columns change: an index of another version is rebuilt. */
+#define SCHEMA_VERSION 2
+
+static int
+schema_version (CmHistoryIndex *self)
+{
+  sqlite3_stmt *stmt = NULL;
+  int version = -1;
+
+  if (sqlite3_prepare_v2 (self->db, "PRAGMA user_version", -1, &stmt, NULL) == SQLITE_OK &&
+      sqlite3_step (stmt) == SQLITE_ROW)
+    version = sqlite3_column_int (stmt, 0);
+  sqlite3_finalize (stmt);
+  return version;
+}
+
 static gboolean
 open_db (CmHistoryIndex *self, GError **error)
 {
+  int version;
+
   if (sqlite3_open (self->db_path, &self->db) != SQLITE_OK)
+    return set_error (self, error);
+  version = schema_version (self);
+  if (version != 0 && version != SCHEMA_VERSION)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: version %d", self->db_path, version);
+      return FALSE;
+    }
+  if (version == 0 &&
+      sqlite3_exec (self->db, "PRAGMA user_version = " G_STRINGIFY (SCHEMA_VERSION), NULL, NULL, NULL) != SQLITE_OK)
     return set_error (self, error);
   return sqlite3_exec (self->db, schema, NULL, NULL, NULL) == SQLITE_OK ||
          set_error (self, error);
@@ -109,13 +145,57 @@ known_stamps (CmHistoryIndex *self)
   return known;
 }
 
+static double
+figure (CmResult *result, const char *test_name, gboolean iops)
+{
+  CmTestResult *test = cm_result_lookup_test (result, test_name);
+
+  if (test == NULL || test->error != NULL)
+    return -1;
+  return iops ? test->iops : test->mb_per_s;
+}
+
+/* What the CLI's table and the app's History show of a result: its card,
+ * its run, its verdict and its key figures. */
+static void
+bind_row (sqlite3_stmt *insert, CmResult *result)
+{
+  gboolean bench = g_strcmp0 (cm_result_get_kind (result), "bench") == 0;
+  gboolean verify = cm_result_get_verify (result) != NULL;
+  g_autofree char *verdict = NULL;
+  CmStatus status;
+
+  verdict = bench ? g_strdup (cm_result_get_summary (result)) : cm_summary_dup_answer (result, &status);
+  sqlite3_bind_text (insert, 11, cm_summary_dup_card_title (result), -1, g_free);
+  /* A benchmark by its profile, every other job by its kind. */
+  sqlite3_bind_text (insert, 12, bench ? cm_result_get_profile (result)
+                                       : cm_job_kind_get_title (cm_result_get_kind (result)),
+                     -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text (insert, 13, verdict, -1, SQLITE_TRANSIENT);
+  /* A full verify has no sequential tests: its write and read-back
+   * rates stand in for them. */
+  sqlite3_bind_double (insert, 14, figure (result, verify ? CM_TEST_VERIFY_WRITE : CM_TEST_SEQ_WRITE, FALSE));
+  sqlite3_bind_double (insert, 15, figure (result, verify ? CM_TEST_VERIFY_READ : CM_TEST_SEQ_READ, FALSE));
+  sqlite3_bind_double (insert, 16, figure (result, CM_TEST_RAND_WRITE_4K, TRUE));
+  sqlite3_bind_double (insert, 17, figure (result, CM_TEST_RAND_READ_4K, TRUE));
+}
+
 static void
 index_document (CmHistoryIndex *self, sqlite3_stmt *insert, GFile *file,
-                const char *path, const Stamp *stamp)
+                GFileInfo *info, const char *path, const Stamp *stamp)
 {
-  g_autoptr(CmResult) result = cm_result_new_from_file (file, NULL);
-  CmCardInfo *card = result != NULL ? cm_result_get_card (result) : NULL;
-  GDateTime *started = result != NULL ? cm_result_get_started (result) : NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CmResult) result = NULL;
+  CmCardInfo *card;
+  GDateTime *started;
+
+  /* A FIFO named like a result would block the reader: named, not read. */
+  if (g_file_info_get_file_type (info) != G_FILE_TYPE_REGULAR)
+    g_set_error_literal (&error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE, _("it is not a regular file."));
+  else
+    result = cm_result_new_from_file (file, &error);
+  card = result != NULL ? cm_result_get_card (result) : NULL;
+  started = result != NULL ? cm_result_get_started (result) : NULL;
 
   sqlite3_reset (insert);
   sqlite3_clear_bindings (insert);
@@ -128,7 +208,10 @@ index_document (CmHistoryIndex *self, sqlite3_stmt *insert, GFile *file,
       sqlite3_bind_text (insert, 5, cm_result_get_kind (result), -1, SQLITE_TRANSIENT);
       sqlite3_bind_text (insert, 7, cm_result_get_name (result), -1, SQLITE_TRANSIENT);
       sqlite3_bind_int64 (insert, 10, started != NULL ? g_date_time_to_unix (started) : 0);
+      bind_row (insert, result);
     }
+  else
+    sqlite3_bind_text (insert, 18, error != NULL ? error->message : "", -1, SQLITE_TRANSIENT);
   if (card != NULL)
     {
       sqlite3_bind_text (insert, 6, cm_card_info_get_serial (card), -1, SQLITE_TRANSIENT);
@@ -166,13 +249,13 @@ cm_history_index_refresh (CmHistoryIndex *self, GError **error)
                                           G_FILE_ATTRIBUTE_STANDARD_SIZE ","
                                           G_FILE_ATTRIBUTE_TIME_MODIFIED ","
                                           G_FILE_ATTRIBUTE_TIME_MODIFIED_USEC,
-                                          G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS,
+                                          G_FILE_QUERY_INFO_NONE,
                                           NULL, error);
   if (enumerator == NULL)
     return FALSE;
   if (sqlite3_exec (self->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK ||
       sqlite3_prepare_v2 (self->db,
-                          "INSERT OR REPLACE INTO docs VALUES (?,?,?,?,?,?,?,?,?,?)",
+                          "INSERT OR REPLACE INTO docs VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                           -1, &insert, NULL) != SQLITE_OK)
     return set_error (self, error);
 
@@ -191,8 +274,7 @@ cm_history_index_refresh (CmHistoryIndex *self, GError **error)
         }
       if (info == NULL)
         break;
-      if (g_file_info_get_file_type (info) != G_FILE_TYPE_REGULAR ||
-          !g_str_has_suffix (g_file_info_get_name (info), ".json"))
+      if (!g_str_has_suffix (g_file_info_get_name (info), ".json"))
         continue;
 
       file_path = g_file_get_path (file);
@@ -201,7 +283,7 @@ cm_history_index_refresh (CmHistoryIndex *self, GError **error)
       stamp.bytes = g_file_info_get_size (info);
       seen = g_hash_table_lookup (known, file_path);
       if (seen == NULL || seen->mtime != stamp.mtime || seen->bytes != stamp.bytes)
-        index_document (self, insert, file, file_path, &stamp);
+        index_document (self, insert, file, info, file_path, &stamp);
       g_hash_table_remove (known, file_path);
     }
   sqlite3_finalize (insert);
@@ -246,6 +328,12 @@ entry_from_row (sqlite3_stmt *stmt)
   entry->brand = column_dup (stmt, 7);
   entry->size_bytes = (guint64) sqlite3_column_int64 (stmt, 8);
   entry->started = sqlite3_column_int64 (stmt, 9);
+  entry->title = column_dup (stmt, 10);
+  entry->run = column_dup (stmt, 11);
+  entry->verdict = column_dup (stmt, 12);
+  for (guint i = 0; i < G_N_ELEMENTS (entry->figures); i++)
+    entry->figures[i] = sqlite3_column_type (stmt, 13 + i) == SQLITE_NULL ? -1 : sqlite3_column_double (stmt, 13 + i);
+  entry->problem = column_dup (stmt, 17);
   return entry;
 }
 

@@ -20,6 +20,11 @@ typedef struct
   char    *brand;
   guint64  size_bytes;
   gint64   started;    /* unix seconds, 0 if unknown */
+  char    *title;      /* the card as History titles it */
+  char    *run;        /* a benchmark's profile, or the job's kind */
+  char    *verdict;
+  double   figures[4]; /* write, read MB/s; 4K write, read IOPS; -1 if none */
+  char    *problem;    /* why a damaged document could not be read */
 } CmHistoryEntry;
 
 void cm_history_entry_free (CmHistoryEntry *entry);
