@@ -9,6 +9,7 @@
 
 #include "cm-history.h"
 #include "cm-history-index.h"
+#include "cm-card-info.h"
 
 static GFile *
 save_at (CmHistory *history, int hour, const char *name)
@@ -102,10 +103,53 @@ test_index (void)
   g_assert_no_error (error);
 }
 
+static void
+save_card (CmHistory *history, int hour, const char *json)
+{
+  g_autoptr(CmResult) result = cm_result_new ();
+  g_autoptr(GDateTime) when = g_date_time_new_utc (2026, 12, 3, hour, 0, 0);
+  g_autoptr(JsonNode) node = json_from_string (json, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CmCardInfo) card = cm_card_info_new_from_json (node, &error);
+  g_autoptr(GFile) file = NULL;
+
+  g_assert_no_error (error);
+  cm_result_set_started (result, when);
+  cm_result_set_target (result, "/media/card", "file", NULL, NULL);
+  cm_result_set_card (result, card);
+  file = cm_history_save (history, result, &error);
+  g_assert_no_error (error);
+}
+
+/* Tested before: the newest result of a card with the same CID serial,
+ * with its size and brand, for a cloned-card warning. */
+static void
+test_tested_before (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cardmark-index-XXXXXX", &error);
+  g_autoptr(GFile) folder = g_file_new_for_path (dir);
+  g_autoptr(CmHistory) history = cm_history_new (folder);
+  g_autoptr(CmHistoryIndex) index = NULL;
+  g_autoptr(CmHistoryEntry) last = NULL;
+  g_autoptr(GDateTime) nine = g_date_time_new_utc (2026, 12, 3, 9, 0, 0);
+
+  save_card (history, 8, "{\"registers_available\": true, \"serial\": \"0x00001234\", \"brand\": \"SanDisk\", \"capacity_bytes\": 32000000000}");
+  save_card (history, 9, "{\"registers_available\": true, \"serial\": \"0x00001234\", \"brand\": \"Kingston\", \"capacity_bytes\": 64000000000}");
+  save_card (history, 10, "{\"registers_available\": true, \"serial\": \"0x00005678\", \"brand\": \"SanDisk\", \"capacity_bytes\": 32000000000}");
+  index = open_refreshed (folder);
+  last = cm_history_index_last_for_serial (index, "0x00001234");
+  g_assert_nonnull (last);
+  g_assert_cmpstr (last->brand, ==, "Kingston");
+  g_assert_cmpuint (last->size_bytes, ==, 64000000000);
+  g_assert_cmpint (last->started, ==, g_date_time_to_unix (nine));
+}
+
 int
 main (int argc, char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/cardmark/history-index/index", test_index);
+  g_test_add_func ("/cardmark/history-index/tested-before", test_tested_before);
   return g_test_run ();
 }
