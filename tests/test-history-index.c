@@ -143,6 +143,13 @@ test_tested_before (void)
   g_assert_cmpstr (last->brand, ==, "Kingston");
   g_assert_cmpuint (last->size_bytes, ==, 64000000000);
   g_assert_cmpint (last->started, ==, g_date_time_to_unix (nine));
+
+  /* A save updates the index itself: no refresh needed to see it. */
+  g_clear_pointer (&index, cm_history_index_free);
+  save_card (history, 11, "{\"registers_available\": true, \"serial\": \"0x00001234\", \"brand\": \"SanDisk\", \"capacity_bytes\": 32000000000}");
+  index = cm_history_index_open (folder, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (cm_history_index_count (index), ==, 4);
 }
 
 int

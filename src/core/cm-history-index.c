@@ -114,6 +114,15 @@ cm_history_index_open (GFile *folder, GError **error)
   return g_steal_pointer (&self);
 }
 
+/* Whether the folder has an index beside its documents. */
+gboolean
+cm_history_index_exists (GFile *folder)
+{
+  g_autoptr(GFile) file = g_file_get_child (folder, INDEX_NAME);
+
+  return g_file_query_exists (file, NULL);
+}
+
 void
 cm_history_index_free (CmHistoryIndex *self)
 {

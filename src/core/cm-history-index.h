@@ -34,6 +34,7 @@ typedef struct _CmHistoryIndex CmHistoryIndex;
 
 CmHistoryIndex *cm_history_index_open    (GFile           *folder,
                                           GError         **error) G_GNUC_WARN_UNUSED_RESULT;
+gboolean        cm_history_index_exists  (GFile           *folder);
 void            cm_history_index_free    (CmHistoryIndex  *self);
 gboolean        cm_history_index_refresh (CmHistoryIndex  *self,
                                           GError         **error);
