@@ -13,23 +13,11 @@
 #include "cm-batch-report.h"
 #include "cm-test-table.h"
 #include "cm-history.h"
+#include "cm-history-index.h"
 #include "cm-job.h"
 #include "cm-summary.h"
 
 #include "cm-cli.h"
-
-static double
-figure (CmResult   *result,
-        const char *test_name,
-        gboolean    iops)
-{
-  CmTestResult *test = cm_result_lookup_test (result, test_name);
-
-  if (test == NULL || test->error != NULL)
-    return -1;
-
-  return iops ? test->iops : test->mb_per_s;
-}
 
 /* The columns of the table, in terminal columns; the headings of the
  * user's language may widen them. */
@@ -56,43 +44,29 @@ append_figure (GString *line,
 }
 
 static void
-print_row (CmResult  *result,
-           const int *widths)
+print_row (CmHistoryEntry *entry,
+           const int      *widths)
 {
-  g_autofree char *when = g_date_time_format (cm_result_get_started (result), "%Y-%m-%d %H:%M");
-  /* The card as the app's History titles it: brand or maker and product,
-   * size, name. */
-  g_autofree char *card = cm_summary_dup_card_title (result);
-  gboolean bench = cm_job_kind_measures_speed (cm_result_get_kind (result));
+  g_autoptr(GDateTime) started = g_date_time_new_from_unix_local (entry->started);
+  g_autofree char *when = g_date_time_format (started, "%Y-%m-%d %H:%M");
   g_autoptr(GString) line = g_string_new (NULL);
-  g_autofree char *verdict = NULL;
   g_autofree char *summary = NULL;
-  CmStatus status;
 
   cm_cli_pad (line, when, widths[COLUMN_WHEN], FALSE);
   g_string_append_c (line, ' ');
-  cm_cli_pad (line, card != NULL && *card != '\0' ? card : "?", widths[COLUMN_CARD], FALSE);
+  /* The card as the app's History titles it: brand or maker and product,
+   * size, name. */
+  cm_cli_pad (line, entry->title != NULL && *entry->title != '\0' ? entry->title : "?", widths[COLUMN_CARD], FALSE);
   g_string_append_c (line, ' ');
-  /* A benchmark by its profile, every other job by its kind. */
-  cm_cli_pad (line, bench ? cm_result_get_profile (result) : cm_job_kind_get_title (cm_result_get_kind (result)),
-              widths[COLUMN_RUN], FALSE);
-  /* A full verify has no sequential tests: its write and read-back
-   * rates stand in for them. */
-  append_figure (line, figure (result, cm_result_get_verify (result) ? CM_TEST_VERIFY_WRITE : CM_TEST_SEQ_WRITE, FALSE),
-                 widths[COLUMN_WRITE]);
-  append_figure (line, figure (result, cm_result_get_verify (result) ? CM_TEST_VERIFY_READ : CM_TEST_SEQ_READ, FALSE),
-                 widths[COLUMN_READ]);
-  append_figure (line, figure (result, CM_TEST_RAND_WRITE_4K, TRUE), widths[COLUMN_RAND_WRITE]);
-  append_figure (line, figure (result, CM_TEST_RAND_READ_4K, TRUE), widths[COLUMN_RAND_READ]);
-  /* A benchmark's verdict is its summary; a verify's or a capacity
-   * check's is its answer in a few words, as History says it. */
-  verdict = bench ? g_strdup (cm_result_get_summary (result)) : cm_summary_dup_answer (result, &status);
-  summary = cm_cli_dup_printable (verdict != NULL ? verdict : "", FALSE);
+  cm_cli_pad (line, entry->run != NULL ? entry->run : "", widths[COLUMN_RUN], FALSE);
+  for (guint i = 0; i < G_N_ELEMENTS (entry->figures); i++)
+    append_figure (line, entry->figures[i], widths[COLUMN_WRITE + i]);
+  summary = cm_cli_dup_printable (entry->verdict != NULL ? entry->verdict : "", FALSE);
   printf ("%s  %s\n", line->str, summary);
 }
 
 static void
-print_table (GPtrArray *results)
+print_table (GPtrArray *entries)
 {
   const char *headings[N_COLUMNS] = { _("When"), _("Card"), _("Run"), _("Write"), _("Read"), _("4K write"), _("4K read") };
   const char *units[N_COLUMNS] = { "", "", "", "MB/s", "MB/s", "IOPS", "IOPS" };
@@ -117,8 +91,9 @@ print_table (GPtrArray *results)
   printf ("%s  %s\n", line->str, _("Verdict"));
   printf ("%s\n", unit_line->str);
 
-  for (guint i = 0; i < results->len; i++)
-    print_row (g_ptr_array_index (results, i), widths);
+  /* Oldest first. */
+  for (guint i = entries->len; i > 0; i--)
+    print_row (g_ptr_array_index (entries, i - 1), widths);
 }
 
 /* One document at a time: a tree of the whole history, printed at once,
@@ -147,6 +122,46 @@ print_csv (GPtrArray *results)
   fputs (csv, stdout);
 }
 
+/* The table reads only the index beside the documents: 100 000 of them
+ * are listed without opening one. */
+static int
+list_from_index (CmHistory *history)
+{
+  GFile *folder = cm_history_get_folder (history);
+  g_autoptr(CmHistoryIndex) index = NULL;
+  g_autoptr(GPtrArray) entries = NULL;
+  g_autoptr(GError) error = NULL;
+  guint n_listed = 0;
+
+  if (g_file_query_exists (folder, NULL) &&
+      ((index = cm_history_index_open (folder, &error)) == NULL ||
+       !cm_history_index_refresh (index, &error)))
+    {
+      cm_cli_print_error (error);
+      return CM_EXIT_FAILED;
+    }
+  entries = index != NULL ? cm_history_index_query (index, 0, G_MAXUINT) : g_ptr_array_new ();
+
+  /* Damaged documents come last from the index: named first, as before. */
+  while (entries->len > 0 && ((CmHistoryEntry *) g_ptr_array_index (entries, entries->len - 1))->damaged)
+    {
+      CmHistoryEntry *entry = g_ptr_array_index (entries, entries->len - 1);
+      g_autofree char *message = g_strdup_printf (_("Skipped %s: %s"), entry->path, entry->problem);
+
+      cm_cli_print_message (message);
+      g_ptr_array_remove_index (entries, entries->len - 1);
+    }
+  n_listed = entries->len;
+
+  if (n_listed == 0)
+    {
+      printf ("%s\n", _("No saved results yet. Run “cardmark-cli bench TARGET --save” to keep one."));
+      return CM_EXIT_OK;
+    }
+  print_table (entries);
+  return CM_EXIT_OK;
+}
+
 int
 cm_cli_history (int    argc,
                 char **argv)
@@ -158,17 +173,20 @@ cm_cli_history (int    argc,
     { "csv", 0, 0, G_OPTION_ARG_NONE, &csv, N_("Print the batch report: one CSV line per card, with its size, verdict, real capacity and lost data"), NULL },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new (_("— every check kept in the history: benchmarks (with --save), capacity checks, verifies and wear tests"));
+  g_autoptr(GOptionContext) context = g_option_context_new (_("— results saved with “bench --save”"));
   g_autoptr(GError) error = NULL;
   g_autoptr(CmHistory) history = cm_history_new_default ();
   g_autoptr(GPtrArray) results = NULL;
   g_autoptr(GPtrArray) problems = NULL;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  if (!cm_cli_parse_options (context, &argc, &argv, &error))
+  if (!g_option_context_parse (context, &argc, &argv, &error))
     return cm_cli_usage_error (context, error->message);
   if (argc != 1)
     return cm_cli_usage_error (context, _("history takes no arguments."));
+
+  if (!json && !csv)
+    return list_from_index (history);
 
   if ((results = cm_history_load (history, &problems, &error)) == NULL)
     {

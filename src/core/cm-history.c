@@ -12,6 +12,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "cm-history.h"
+#include "cm-history-index.h"
 
 struct _CmHistory
 {
@@ -184,6 +185,21 @@ cm_history_get_file (CmResult *result)
   return g_object_get_data (G_OBJECT (result), FILE_KEY);
 }
 
+/* Brings the index beside the documents up to date after a save or a
+ * delete, if there is one: it only looks again at what changed. */
+static void
+update_index (CmHistory *self)
+{
+  g_autoptr(CmHistoryIndex) index = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!cm_history_index_exists (self->folder))
+    return;
+  if ((index = cm_history_index_open (self->folder, &error)) == NULL ||
+      !cm_history_index_refresh (index, &error))
+    g_debug ("History index not updated: %s", error->message);
+}
+
 /* Deletes a result loaded from this history: its file only, never
  * anything else in the folder. */
 gboolean
@@ -206,7 +222,10 @@ cm_history_delete (CmHistory  *self,
       return FALSE;
     }
 
-  return g_file_delete (file, NULL, error);
+  if (!g_file_delete (file, NULL, error))
+    return FALSE;
+  update_index (self);
+  return TRUE;
 }
 
 GFile *
@@ -234,6 +253,7 @@ cm_history_save (CmHistory  *self,
     return NULL;
   remember_file (result, file);
   drop_earlier (self, result, file);
+  update_index (self);
 
   return g_steal_pointer (&file);
 }

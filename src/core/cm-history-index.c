@@ -1,0 +1,401 @@
+/* cm-history-index.c: an SQLite index of what lists show of the history
+ * documents, kept beside them and brought up to date from them.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <sqlite3.h>
+
+#include "cm-history-index.h"
+#include "cm-card-info.h"
+#include "cm-result.h"
+#include "cm-job.h"
+#include "cm-summary.h"
+
+/* The index keeps the words lists show (the card's title, the run, the
+ * verdict) in the language they were written in: one index a language,
+ * ".index-ja.sqlite", so a table read in Japanese is never in Spanish. */
+static char *
+dup_index_name (void)
+{
+  g_autofree char *language = g_strdup (g_get_language_names ()[0]);
+
+  g_strcanon (language, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-@", '_');
+  return g_strdup_printf (".index-%s.sqlite", language);
+}
+
+struct _CmHistoryIndex
+{
+  GFile   *folder;
+  char    *db_path;
+  sqlite3 *db;
+};
+
+static const char schema[] =
+  "CREATE TABLE IF NOT EXISTS docs ("
+  " path TEXT PRIMARY KEY, mtime INTEGER, bytes INTEGER, damaged INTEGER,"
+  " kind TEXT, serial TEXT, name TEXT, brand TEXT, size INTEGER, started INTEGER,"
+  " title TEXT, run TEXT, verdict TEXT, write REAL, read REAL, rand_write REAL, rand_read REAL,"
+  " problem TEXT);"
+  "CREATE INDEX IF NOT EXISTS docs_started ON docs (started DESC);"
+  "CREATE INDEX IF NOT EXISTS docs_serial ON docs (serial, started DESC);";
+
+void
+cm_history_entry_free (CmHistoryEntry *entry)
+{
+  if (entry == NULL)
+    return;
+  g_free (entry->path);
+  g_free (entry->kind);
+  g_free (entry->serial);
+  g_free (entry->name);
+  g_free (entry->brand);
+  g_free (entry->title);
+  g_free (entry->run);
+  g_free (entry->verdict);
+  g_free (entry->problem);
+  g_free (entry);
+}
+
+static gboolean
+set_error (CmHistoryIndex *self, GError **error)
+{
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: %s",
+               self->db_path, sqlite3_errmsg (self->db));
+  return FALSE;
+}
+
+/* Bumped when the columns change: an index of another version is rebuilt. */
+#define SCHEMA_VERSION 2
+
+static int
+schema_version (CmHistoryIndex *self)
+{
+  sqlite3_stmt *stmt = NULL;
+  int version = -1;
+
+  if (sqlite3_prepare_v2 (self->db, "PRAGMA user_version", -1, &stmt, NULL) == SQLITE_OK &&
+      sqlite3_step (stmt) == SQLITE_ROW)
+    version = sqlite3_column_int (stmt, 0);
+  sqlite3_finalize (stmt);
+  return version;
+}
+
+static gboolean
+open_db (CmHistoryIndex *self, GError **error)
+{
+  int version;
+
+  if (sqlite3_open (self->db_path, &self->db) != SQLITE_OK)
+    return set_error (self, error);
+  version = schema_version (self);
+  if (version != 0 && version != SCHEMA_VERSION)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: version %d", self->db_path, version);
+      return FALSE;
+    }
+  if (version == 0 &&
+      sqlite3_exec (self->db, "PRAGMA user_version = " G_STRINGIFY (SCHEMA_VERSION), NULL, NULL, NULL) != SQLITE_OK)
+    return set_error (self, error);
+  return sqlite3_exec (self->db, schema, NULL, NULL, NULL) == SQLITE_OK ||
+         set_error (self, error);
+}
+
+CmHistoryIndex *
+cm_history_index_open (GFile *folder, GError **error)
+{
+  g_autoptr(CmHistoryIndex) self = g_new0 (CmHistoryIndex, 1);
+  g_autofree char *dir = g_file_get_path (folder);
+  g_autofree char *name = dup_index_name ();
+
+  self->folder = g_object_ref (folder);
+  self->db_path = g_build_filename (dir, name, NULL);
+  if (!open_db (self, NULL))
+    {
+      /* A damaged index is rebuilt from the documents. */
+      g_clear_pointer (&self->db, sqlite3_close);
+      g_unlink (self->db_path);
+      if (!open_db (self, error))
+        return NULL;
+    }
+  return g_steal_pointer (&self);
+}
+
+/* Whether the folder has an index beside its documents. */
+gboolean
+cm_history_index_exists (GFile *folder)
+{
+  g_autofree char *name = dup_index_name ();
+  g_autoptr(GFile) file = g_file_get_child (folder, name);
+
+  return g_file_query_exists (file, NULL);
+}
+
+/* The index's file, in the history folder. */
+const char *
+cm_history_index_get_path (CmHistoryIndex *self)
+{
+  return self->db_path;
+}
+
+void
+cm_history_index_free (CmHistoryIndex *self)
+{
+  if (self == NULL)
+    return;
+  g_clear_pointer (&self->db, sqlite3_close);
+  g_clear_object (&self->folder);
+  g_free (self->db_path);
+  g_free (self);
+}
+
+typedef struct { gint64 mtime; gint64 bytes; } Stamp;
+
+static GHashTable *
+known_stamps (CmHistoryIndex *self)
+{
+  GHashTable *known = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  sqlite3_stmt *stmt = NULL;
+
+  sqlite3_prepare_v2 (self->db, "SELECT path, mtime, bytes FROM docs", -1, &stmt, NULL);
+  while (stmt != NULL && sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      Stamp *stamp = g_new (Stamp, 1);
+      stamp->mtime = sqlite3_column_int64 (stmt, 1);
+      stamp->bytes = sqlite3_column_int64 (stmt, 2);
+      g_hash_table_insert (known, g_strdup ((const char *) sqlite3_column_text (stmt, 0)), stamp);
+    }
+  sqlite3_finalize (stmt);
+  return known;
+}
+
+static double
+figure (CmResult *result, const char *test_name, gboolean iops)
+{
+  CmTestResult *test = cm_result_lookup_test (result, test_name);
+
+  if (test == NULL || test->error != NULL)
+    return -1;
+  return iops ? test->iops : test->mb_per_s;
+}
+
+/* What the CLI's table and the app's History show of a result: its card,
+ * its run, its verdict and its key figures. */
+static void
+bind_row (sqlite3_stmt *insert, CmResult *result)
+{
+  gboolean bench = cm_job_kind_measures_speed (cm_result_get_kind (result));
+  gboolean verify = cm_result_get_verify (result) != NULL;
+  g_autofree char *verdict = NULL;
+  CmStatus status;
+
+  verdict = bench ? g_strdup (cm_result_get_summary (result)) : cm_summary_dup_answer (result, &status);
+  sqlite3_bind_text (insert, 11, cm_summary_dup_card_title (result), -1, g_free);
+  /* A benchmark by its profile, every other job by its kind. */
+  sqlite3_bind_text (insert, 12, bench ? cm_result_get_profile (result)
+                                       : cm_job_kind_get_title (cm_result_get_kind (result)),
+                     -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text (insert, 13, verdict, -1, SQLITE_TRANSIENT);
+  /* A full verify has no sequential tests: its write and read-back
+   * rates stand in for them. */
+  sqlite3_bind_double (insert, 14, figure (result, verify ? CM_TEST_VERIFY_WRITE : CM_TEST_SEQ_WRITE, FALSE));
+  sqlite3_bind_double (insert, 15, figure (result, verify ? CM_TEST_VERIFY_READ : CM_TEST_SEQ_READ, FALSE));
+  sqlite3_bind_double (insert, 16, figure (result, CM_TEST_RAND_WRITE_4K, TRUE));
+  sqlite3_bind_double (insert, 17, figure (result, CM_TEST_RAND_READ_4K, TRUE));
+}
+
+static void
+index_document (CmHistoryIndex *self, sqlite3_stmt *insert, GFile *file,
+                GFileInfo *info, const char *path, const Stamp *stamp)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CmResult) result = NULL;
+  CmCardInfo *card;
+  GDateTime *started;
+
+  /* A FIFO named like a result would block the reader: named, not read. */
+  if (g_file_info_get_file_type (info) != G_FILE_TYPE_REGULAR)
+    g_set_error_literal (&error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE, _("it is not a regular file."));
+  else
+    result = cm_result_new_from_file (file, &error);
+  card = result != NULL ? cm_result_get_card (result) : NULL;
+  started = result != NULL ? cm_result_get_started (result) : NULL;
+
+  sqlite3_reset (insert);
+  sqlite3_clear_bindings (insert);
+  sqlite3_bind_text (insert, 1, path, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int64 (insert, 2, stamp->mtime);
+  sqlite3_bind_int64 (insert, 3, stamp->bytes);
+  sqlite3_bind_int (insert, 4, result == NULL);
+  if (result != NULL)
+    {
+      sqlite3_bind_text (insert, 5, cm_result_get_kind (result), -1, SQLITE_TRANSIENT);
+      sqlite3_bind_text (insert, 7, cm_result_get_name (result), -1, SQLITE_TRANSIENT);
+      sqlite3_bind_int64 (insert, 10, started != NULL ? g_date_time_to_unix (started) : 0);
+      bind_row (insert, result);
+    }
+  else
+    sqlite3_bind_text (insert, 18, error != NULL ? error->message : "", -1, SQLITE_TRANSIENT);
+  if (card != NULL)
+    {
+      sqlite3_bind_text (insert, 6, cm_card_info_get_serial (card), -1, SQLITE_TRANSIENT);
+      sqlite3_bind_text (insert, 8, cm_card_info_get_brand (card), -1, SQLITE_TRANSIENT);
+      sqlite3_bind_int64 (insert, 9, (sqlite3_int64) cm_card_info_get_capacity_bytes (card));
+    }
+  sqlite3_step (insert);
+}
+
+static void
+forget_document (CmHistoryIndex *self, const char *path)
+{
+  sqlite3_stmt *stmt = NULL;
+
+  sqlite3_prepare_v2 (self->db, "DELETE FROM docs WHERE path = ?", -1, &stmt, NULL);
+  sqlite3_bind_text (stmt, 1, path, -1, SQLITE_STATIC);
+  sqlite3_step (stmt);
+  sqlite3_finalize (stmt);
+}
+
+/* Brings the index up to date: documents added, changed (other mtime or
+ * size) or removed since it was last refreshed. */
+gboolean
+cm_history_index_refresh (CmHistoryIndex *self, GError **error)
+{
+  g_autoptr(GHashTable) known = known_stamps (self);
+  g_autoptr(GFileEnumerator) enumerator = NULL;
+  sqlite3_stmt *insert = NULL;
+  GHashTableIter iter;
+  const char *path;
+
+  enumerator = g_file_enumerate_children (self->folder,
+                                          G_FILE_ATTRIBUTE_STANDARD_NAME ","
+                                          G_FILE_ATTRIBUTE_STANDARD_TYPE ","
+                                          G_FILE_ATTRIBUTE_STANDARD_SIZE ","
+                                          G_FILE_ATTRIBUTE_TIME_MODIFIED ","
+                                          G_FILE_ATTRIBUTE_TIME_MODIFIED_USEC,
+                                          G_FILE_QUERY_INFO_NONE,
+                                          NULL, error);
+  if (enumerator == NULL)
+    return FALSE;
+  if (sqlite3_exec (self->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK ||
+      sqlite3_prepare_v2 (self->db,
+                          "INSERT OR REPLACE INTO docs VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                          -1, &insert, NULL) != SQLITE_OK)
+    return set_error (self, error);
+
+  for (;;)
+    {
+      GFileInfo *info = NULL;
+      GFile *file = NULL;
+      Stamp stamp, *seen;
+      g_autofree char *file_path = NULL;
+
+      if (!g_file_enumerator_iterate (enumerator, &info, &file, NULL, error))
+        {
+          sqlite3_finalize (insert);
+          sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
+          return FALSE;
+        }
+      if (info == NULL)
+        break;
+      if (!g_str_has_suffix (g_file_info_get_name (info), ".json"))
+        continue;
+
+      file_path = g_file_get_path (file);
+      stamp.mtime = (gint64) g_file_info_get_attribute_uint64 (info, G_FILE_ATTRIBUTE_TIME_MODIFIED) * G_USEC_PER_SEC +
+                    g_file_info_get_attribute_uint32 (info, G_FILE_ATTRIBUTE_TIME_MODIFIED_USEC);
+      stamp.bytes = g_file_info_get_size (info);
+      seen = g_hash_table_lookup (known, file_path);
+      if (seen == NULL || seen->mtime != stamp.mtime || seen->bytes != stamp.bytes)
+        index_document (self, insert, file, info, file_path, &stamp);
+      g_hash_table_remove (known, file_path);
+    }
+  sqlite3_finalize (insert);
+
+  g_hash_table_iter_init (&iter, known);
+  while (g_hash_table_iter_next (&iter, (gpointer *) &path, NULL))
+    forget_document (self, path);
+
+  return sqlite3_exec (self->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK ||
+         set_error (self, error);
+}
+
+guint
+cm_history_index_count (CmHistoryIndex *self)
+{
+  sqlite3_stmt *stmt = NULL;
+  guint count = 0;
+
+  sqlite3_prepare_v2 (self->db, "SELECT count(*) FROM docs", -1, &stmt, NULL);
+  if (stmt != NULL && sqlite3_step (stmt) == SQLITE_ROW)
+    count = (guint) sqlite3_column_int64 (stmt, 0);
+  sqlite3_finalize (stmt);
+  return count;
+}
+
+static char *
+column_dup (sqlite3_stmt *stmt, int column)
+{
+  return g_strdup ((const char *) sqlite3_column_text (stmt, column));
+}
+
+static CmHistoryEntry *
+entry_from_row (sqlite3_stmt *stmt)
+{
+  CmHistoryEntry *entry = g_new0 (CmHistoryEntry, 1);
+
+  entry->path = column_dup (stmt, 0);
+  entry->damaged = sqlite3_column_int (stmt, 3) != 0;
+  entry->kind = column_dup (stmt, 4);
+  entry->serial = column_dup (stmt, 5);
+  entry->name = column_dup (stmt, 6);
+  entry->brand = column_dup (stmt, 7);
+  entry->size_bytes = (guint64) sqlite3_column_int64 (stmt, 8);
+  entry->started = sqlite3_column_int64 (stmt, 9);
+  entry->title = column_dup (stmt, 10);
+  entry->run = column_dup (stmt, 11);
+  entry->verdict = column_dup (stmt, 12);
+  for (guint i = 0; i < G_N_ELEMENTS (entry->figures); i++)
+    entry->figures[i] = sqlite3_column_type (stmt, 13 + i) == SQLITE_NULL ? -1 : sqlite3_column_double (stmt, 13 + i);
+  entry->problem = column_dup (stmt, 17);
+  return entry;
+}
+
+/* Entries newest first; damaged documents last. */
+GPtrArray *
+cm_history_index_query (CmHistoryIndex *self, guint offset, guint limit)
+{
+  GPtrArray *entries = g_ptr_array_new_with_free_func ((GDestroyNotify) cm_history_entry_free);
+  sqlite3_stmt *stmt = NULL;
+
+  sqlite3_prepare_v2 (self->db,
+                      "SELECT * FROM docs ORDER BY damaged, started DESC, path DESC"
+                      " LIMIT ? OFFSET ?", -1, &stmt, NULL);
+  sqlite3_bind_int64 (stmt, 1, limit);
+  sqlite3_bind_int64 (stmt, 2, offset);
+  while (stmt != NULL && sqlite3_step (stmt) == SQLITE_ROW)
+    g_ptr_array_add (entries, entry_from_row (stmt));
+  sqlite3_finalize (stmt);
+  return entries;
+}
+
+/* The newest result for a card with this CID serial, or NULL. */
+CmHistoryEntry *
+cm_history_index_last_for_serial (CmHistoryIndex *self, const char *serial)
+{
+  CmHistoryEntry *entry = NULL;
+  sqlite3_stmt *stmt = NULL;
+
+  sqlite3_prepare_v2 (self->db,
+                      "SELECT * FROM docs WHERE serial = ? AND damaged = 0"
+                      " ORDER BY started DESC LIMIT 1", -1, &stmt, NULL);
+  sqlite3_bind_text (stmt, 1, serial, -1, SQLITE_STATIC);
+  if (stmt != NULL && sqlite3_step (stmt) == SQLITE_ROW)
+    entry = entry_from_row (stmt);
+  sqlite3_finalize (stmt);
+  return entry;
+}

@@ -1,0 +1,51 @@
+/* cm-history-index.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+/* One row of the index: what a list shows of one history document. */
+typedef struct
+{
+  char    *path;       /* the document */
+  gboolean damaged;    /* the document could not be read */
+  char    *kind;
+  char    *serial;     /* the card's CID serial, or NULL */
+  char    *name;
+  char    *brand;
+  guint64  size_bytes;
+  gint64   started;    /* unix seconds, 0 if unknown */
+  char    *title;      /* the card as History titles it */
+  char    *run;        /* a benchmark's profile, or the job's kind */
+  char    *verdict;
+  double   figures[4]; /* write, read MB/s; 4K write, read IOPS; -1 if none */
+  char    *problem;    /* why a damaged document could not be read */
+} CmHistoryEntry;
+
+void cm_history_entry_free (CmHistoryEntry *entry);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CmHistoryEntry, cm_history_entry_free)
+
+typedef struct _CmHistoryIndex CmHistoryIndex;
+
+CmHistoryIndex *cm_history_index_open    (GFile           *folder,
+                                          GError         **error) G_GNUC_WARN_UNUSED_RESULT;
+gboolean        cm_history_index_exists  (GFile           *folder);
+const char     *cm_history_index_get_path (CmHistoryIndex *self);
+void            cm_history_index_free    (CmHistoryIndex  *self);
+gboolean        cm_history_index_refresh (CmHistoryIndex  *self,
+                                          GError         **error);
+guint           cm_history_index_count   (CmHistoryIndex  *self);
+GPtrArray      *cm_history_index_query   (CmHistoryIndex  *self,
+                                          guint            offset,
+                                          guint            limit) G_GNUC_WARN_UNUSED_RESULT;
+CmHistoryEntry *cm_history_index_last_for_serial (CmHistoryIndex *self,
+                                                  const char     *serial) G_GNUC_WARN_UNUSED_RESULT;
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CmHistoryIndex, cm_history_index_free)
+
+G_END_DECLS

@@ -1,0 +1,164 @@
+/* test-history-index.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+
+#include "cm-history.h"
+#include "cm-history-index.h"
+#include "cm-card-info.h"
+
+static GFile *
+save_at (CmHistory *history, int hour, const char *name)
+{
+  g_autoptr(CmResult) result = cm_result_new ();
+  g_autoptr(GDateTime) when = g_date_time_new_utc (2026, 12, 2, hour, 0, 0);
+  g_autoptr(GError) error = NULL;
+  GFile *file;
+
+  cm_result_set_started (result, when);
+  cm_result_set_name (result, name);
+  cm_result_set_target (result, "/media/card", "file", NULL, NULL);
+  file = cm_history_save (history, result, &error);
+  g_assert_no_error (error);
+  return file;
+}
+
+static CmHistoryIndex *
+open_refreshed (GFile *folder)
+{
+  g_autoptr(GError) error = NULL;
+  CmHistoryIndex *index = cm_history_index_open (folder, &error);
+
+  g_assert_no_error (error);
+  cm_history_index_refresh (index, &error);
+  g_assert_no_error (error);
+  return index;
+}
+
+static void
+assert_names (CmHistoryIndex *index, const char *const *names)
+{
+  g_autoptr(GPtrArray) entries = cm_history_index_query (index, 0, 100);
+
+  g_assert_cmpuint (entries->len, ==, g_strv_length ((char **) names));
+  for (guint i = 0; i < entries->len; i++)
+    {
+      CmHistoryEntry *entry = g_ptr_array_index (entries, i);
+      g_assert_cmpstr (entry->damaged ? "damaged" : entry->name, ==, names[i]);
+    }
+}
+
+static void
+test_index (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cardmark-index-XXXXXX", &error);
+  g_autoptr(GFile) folder = g_file_new_for_path (dir);
+  g_autoptr(CmHistory) history = cm_history_new (folder);
+  g_autoptr(GFile) first = save_at (history, 8, "first");
+  g_autoptr(GFile) second = save_at (history, 9, "second");
+  g_autoptr(GFile) damaged = g_file_get_child (folder, "damaged.json");
+  g_autofree char *db_path = NULL;
+  g_autoptr(GPtrArray) page = NULL;
+
+  {
+    g_autoptr(CmHistoryIndex) index = open_refreshed (folder);
+    db_path = g_strdup (cm_history_index_get_path (index));
+    g_assert_true (g_file_test (db_path, G_FILE_TEST_IS_REGULAR));
+    g_assert_cmpuint (cm_history_index_count (index), ==, 2);
+    assert_names (index, (const char *[]) { "second", "first", NULL });
+    page = cm_history_index_query (index, 1, 1);
+    g_assert_cmpuint (page->len, ==, 1);
+  }
+
+  /* Behind the index's back: one document added, one removed, a damaged one. */
+  {
+    g_autoptr(GFile) third = save_at (history, 10, "third");
+  }
+  g_assert_true (g_file_delete (first, NULL, &error));
+  g_assert_true (g_file_replace_contents (damaged, "{ not json", 10, NULL, FALSE,
+                                          G_FILE_CREATE_NONE, NULL, NULL, &error));
+  {
+    g_autoptr(CmHistoryIndex) index = open_refreshed (folder);
+    assert_names (index, (const char *[]) { "third", "second", "damaged", NULL });
+  }
+
+  /* A document changed: other size, so indexed again. */
+  g_assert_true (g_file_replace_contents (damaged, "{ still not json }", 18, NULL, FALSE,
+                                          G_FILE_CREATE_NONE, NULL, NULL, &error));
+  {
+    g_autoptr(CmHistoryIndex) index = open_refreshed (folder);
+    assert_names (index, (const char *[]) { "third", "second", "damaged", NULL });
+  }
+
+  /* A damaged index file is rebuilt from the documents. */
+  g_assert_true (g_file_set_contents (db_path, "garbage, not a database at all", -1, &error));
+  {
+    g_autoptr(CmHistoryIndex) index = open_refreshed (folder);
+    assert_names (index, (const char *[]) { "third", "second", "damaged", NULL });
+    g_assert_null (cm_history_index_last_for_serial (index, "0x1234"));
+  }
+  g_assert_no_error (error);
+}
+
+static void
+save_card (CmHistory *history, int hour, const char *json)
+{
+  g_autoptr(CmResult) result = cm_result_new ();
+  g_autoptr(GDateTime) when = g_date_time_new_utc (2026, 12, 3, hour, 0, 0);
+  g_autoptr(JsonNode) node = json_from_string (json, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CmCardInfo) card = cm_card_info_new_from_json (node, &error);
+  g_autoptr(GFile) file = NULL;
+
+  g_assert_no_error (error);
+  cm_result_set_started (result, when);
+  cm_result_set_target (result, "/media/card", "file", NULL, NULL);
+  cm_result_set_card (result, card);
+  file = cm_history_save (history, result, &error);
+  g_assert_no_error (error);
+}
+
+/* Tested before: the newest result of a card with the same CID serial,
+ * with its size and brand, for a cloned-card warning. */
+static void
+test_tested_before (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cardmark-index-XXXXXX", &error);
+  g_autoptr(GFile) folder = g_file_new_for_path (dir);
+  g_autoptr(CmHistory) history = cm_history_new (folder);
+  g_autoptr(CmHistoryIndex) index = NULL;
+  g_autoptr(CmHistoryEntry) last = NULL;
+  g_autoptr(GDateTime) nine = g_date_time_new_utc (2026, 12, 3, 9, 0, 0);
+
+  save_card (history, 8, "{\"registers_available\": true, \"serial\": \"0x00001234\", \"brand\": \"SanDisk\", \"capacity_bytes\": 32000000000}");
+  save_card (history, 9, "{\"registers_available\": true, \"serial\": \"0x00001234\", \"brand\": \"Kingston\", \"capacity_bytes\": 64000000000}");
+  save_card (history, 10, "{\"registers_available\": true, \"serial\": \"0x00005678\", \"brand\": \"SanDisk\", \"capacity_bytes\": 32000000000}");
+  index = open_refreshed (folder);
+  last = cm_history_index_last_for_serial (index, "0x00001234");
+  g_assert_nonnull (last);
+  g_assert_cmpstr (last->brand, ==, "Kingston");
+  g_assert_cmpuint (last->size_bytes, ==, 64000000000);
+  g_assert_cmpint (last->started, ==, g_date_time_to_unix (nine));
+
+  /* A save updates the index itself: no refresh needed to see it. */
+  g_clear_pointer (&index, cm_history_index_free);
+  save_card (history, 11, "{\"registers_available\": true, \"serial\": \"0x00001234\", \"brand\": \"SanDisk\", \"capacity_bytes\": 32000000000}");
+  index = cm_history_index_open (folder, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (cm_history_index_count (index), ==, 4);
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/cardmark/history-index/index", test_index);
+  g_test_add_func ("/cardmark/history-index/tested-before", test_tested_before);
+  return g_test_run ();
+}
