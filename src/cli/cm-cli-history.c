@@ -173,14 +173,14 @@ cm_cli_history (int    argc,
     { "csv", 0, 0, G_OPTION_ARG_NONE, &csv, N_("Print the batch report: one CSV line per card, with its size, verdict, real capacity and lost data"), NULL },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new (_("— results saved with “bench --save”"));
+  g_autoptr(GOptionContext) context = g_option_context_new (_("— every check kept in the history: benchmarks (with --save), capacity checks, verifies and wear tests"));
   g_autoptr(GError) error = NULL;
   g_autoptr(CmHistory) history = cm_history_new_default ();
   g_autoptr(GPtrArray) results = NULL;
   g_autoptr(GPtrArray) problems = NULL;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  if (!g_option_context_parse (context, &argc, &argv, &error))
+  if (!cm_cli_parse_options (context, &argc, &argv, &error))
     return cm_cli_usage_error (context, error->message);
   if (argc != 1)
     return cm_cli_usage_error (context, _("history takes no arguments."));
