@@ -40,6 +40,7 @@
 #include <unistd.h>
 
 #include "cm-duration.h"
+#include "cm-block-io.h"
 #include "cm-capacity-private.h"
 #include "cm-engine.h"
 #include "cm-target.h"
@@ -193,6 +194,7 @@ report_progress (Run             *run,
   run->progress (&progress, run->user_data);
 }
 
+/* The one loop (cm-block-io.c): all of @length, or why not in @errsv. */
 static gboolean
 transfer (int      fd,
           gboolean write,
@@ -201,24 +203,7 @@ transfer (int      fd,
           guint64  offset,
           int     *errsv)
 {
-  gsize done = 0;
-
-  while (done < length)
-    {
-      gssize n = write ? pwrite (fd, buffer + done, length - done, offset + done)
-                       : pread (fd, buffer + done, length - done, offset + done);
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        {
-          /* A write that stops short ran past the end of the device. */
-          *errsv = n < 0 ? errno : (write ? ENOSPC : EIO);
-          return FALSE;
-        }
-      done += n;
-    }
-  return TRUE;
+  return cm_block_io_transfer (fd, write, buffer, length, offset, errsv) == (gssize) length && *errsv == 0;
 }
 
 static GError *

@@ -35,6 +35,7 @@
 
 #include "cm-format.h"
 #include "cm-json.h"
+#include "cm-block-io.h"
 #include "cm-target.h"
 
 #define SAMPLES       16
@@ -110,28 +111,8 @@ io_at (int       fd,
        guint64   offset,
        GError  **error)
 {
-  gsize done = 0;
-
-  while (done < len)
-    {
-      ssize_t r = write ? pwrite (fd, buf + done, len - done, offset + done)
-                        : pread (fd, buf + done, len - done, offset + done);
-
-      if (r < 0 && errno == EINTR)
-        continue;
-      if (r <= 0)
-        {
-          int errsv = r < 0 ? errno : EIO;
-
-          g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_IO,
-                       write ? _("Writing to the card at byte %llu failed: %s. Check the card and its reader, and try again.")
-                             : _("Reading the card at byte %llu failed: %s. Check the card and its reader, and try again."),
-                       (unsigned long long) (offset + done), g_strerror (errsv));
-          return FALSE;
-        }
-      done += r;
-    }
-  return TRUE;
+  return write ? cm_block_io_write_at (fd, buf, len, offset, error)
+               : cm_block_io_read_at (fd, buf, len, offset, error);
 }
 
 static guint8 *

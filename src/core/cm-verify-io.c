@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <unistd.h>
 
+#include "cm-block-io.h"
 #include "cm-engine.h"
 #include "cm-verify-private.h"
 
@@ -162,8 +163,9 @@ work_wait (Work *w)
   g_mutex_unlock (&w->lock);
 }
 
-/* The whole of @length, unless the card stops short: then what was done
- * (-1 when nothing was) and why in @errsv. */
+/* The one loop (cm-block-io.c): the whole of @length, unless the card
+ * stops short: then what was done (0 at the end, -1 when refused at once)
+ * and why in @errsv. */
 static gssize
 transfer (int       fd,
           gboolean  write,
@@ -172,24 +174,7 @@ transfer (int       fd,
           guint64   offset,
           int      *errsv)
 {
-  gsize done = 0;
-
-  *errsv = 0;
-  while (done < length)
-    {
-      gssize n = write ? pwrite (fd, data + done, length - done, offset + done)
-                       : pread (fd, data + done, length - done, offset + done);
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        {
-          *errsv = n < 0 ? errno : EIO;
-          return done > 0 ? (gssize) done : n;
-        }
-      done += n;
-    }
-  return done;
+  return cm_block_io_transfer (fd, write, data, length, offset, errsv);
 }
 
 CmVerifyIo *

@@ -17,6 +17,7 @@
 #include <glib/gi18n-lib.h>
 #include <unistd.h>
 
+#include "cm-block-io.h"
 #include "cm-engine.h"
 
 #include "cm-verify-private.h"
@@ -252,9 +253,11 @@ block_is_ours (CmVerifyRun *run,
   guint64 found = 0;
   gssize done;
 
-  do
-    done = pread (fd, run->buffer, PROOF_BYTES, device ? base + pos : pos);
-  while (done < 0 && errno == EINTR);
+  int errsv;
+
+  /* Near the end of a file less than PROOF_BYTES is there: a sector is
+   * enough. */
+  done = cm_block_io_transfer (fd, FALSE, run->buffer, PROOF_BYTES, device ? base + pos : pos, &errsv);
   if (done < CM_VERIFY_SECTOR)
     return FALSE;
   return cm_verify_sector_found (run->buffer, &found) && (found == base + pos || found < extent);

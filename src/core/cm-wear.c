@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "cm-block-io.h"
 #include "cm-bus.h"
 #include "cm-state-file.h"
 #include "cm-target.h"
@@ -417,6 +418,7 @@ cm_wear_prove (int                 fd,
   guint64 n_chunks = (size + CHUNK - 1) / CHUNK;
   guint64 samples = 0, ours = 0;
   void *buffer = NULL;
+  int errsv;
 
   g_return_val_if_fail (place != NULL, FALSE);
 
@@ -440,7 +442,7 @@ cm_wear_prove (int                 fd,
       if (round == 0)
         continue;
       samples++;
-      if (pread (fd, buffer, len, c * CHUNK) != (ssize_t) len)
+      if (cm_block_io_transfer (fd, FALSE, buffer, len, c * CHUNK, &errsv) != (gssize) len)
         continue;
       for (guint64 s = 0; s < len && !found; s += CM_VERIFY_SECTOR)
         found = cm_verify_sector_is_ok ((guint8 *) buffer + s, ((c * CHUNK) ^ round_key (round)) + s) ||
