@@ -43,6 +43,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "cm-block-io.h"
 #include "cm-capacity-private.h"
 #include "cm-engine.h"
 #include "cm-target.h"
@@ -720,6 +721,8 @@ cm_capacity_journal_find (GFile       *folder,
   return NULL;
 }
 
+/* The one loop (cm-block-io.c): all of @length, or FALSE with why in
+ * errno, which the callers here read. */
 static gboolean
 transfer (int      fd,
           gboolean write,
@@ -727,24 +730,12 @@ transfer (int      fd,
           gsize    length,
           guint64  offset)
 {
-  gsize done = 0;
+  int errsv;
 
-  while (done < length)
-    {
-      gssize n = write ? pwrite (fd, buffer + done, length - done, offset + done)
-                       : pread (fd, buffer + done, length - done, offset + done);
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        {
-          if (n == 0)
-            errno = write ? ENOSPC : EIO;
-          return FALSE;
-        }
-      done += n;
-    }
-  return TRUE;
+  if (cm_block_io_transfer (fd, write, buffer, length, offset, &errsv) == (gssize) length && errsv == 0)
+    return TRUE;
+  errno = errsv;
+  return FALSE;
 }
 
 /* Whether @block carries this check's signature for any place: a card
