@@ -115,5 +115,18 @@ printf 'round,write_mb_per_s,read_mb_per_s,sectors,bad_sectors,new_bad_sectors,b
 "$CARDMARK_CLI" endure "${devices[1]}" --destroy-data --rounds 1 --csv "$work/old.csv" > /dev/null 2> "$work/err"
 check "a --csv file begun without the flash columns keeps its 8 columns" \
   test "$(tail -n 1 "$work/old.csv" | awk -F, '{ print NF }')" -eq 8
+# Weeks of rounds after the old header: still the first line decides.
+{
+  printf 'round,write_mb_per_s,read_mb_per_s,sectors,bad_sectors,new_bad_sectors,bytes_written,seconds\n'
+  seq 1 20000 | awk '{ print $1 ",10.0,20.0,32768,0,0," $1 * 16777216 ",1.6" }'
+} > "$work/long.csv"
+"$CARDMARK_CLI" endure "${devices[1]}" --destroy-data --rounds 1 --csv "$work/long.csv" > /dev/null 2> "$work/err"
+check "a long --csv file begun without the flash columns keeps its 8 columns" \
+  test "$(tail -n 1 "$work/long.csv" | awk -F, '{ print NF }')" -eq 8
+# A header that begins as the old one but goes on is this CardMark's.
+printf 'round,write_mb_per_s,read_mb_per_s,sectors,bad_sectors,new_bad_sectors,bytes_written,seconds,flash_bytes_written,write_amplification\n' > "$work/new.csv"
+"$CARDMARK_CLI" endure "${devices[1]}" --destroy-data --rounds 1 --csv "$work/new.csv" > /dev/null 2> "$work/err"
+check "a --csv file begun with the flash columns keeps its 10 columns" \
+  test "$(tail -n 1 "$work/new.csv" | awk -F, '{ print NF }')" -eq 10
 
 done_testing

@@ -28,6 +28,8 @@
 #include "cm-card-item.h"
 #include "cm-card-list-page.h"
 #include "cm-card-page.h"
+#include "cm-chart-kinds.h"
+#include "cm-chart-view.h"
 #include "cm-history-page.h"
 #include "cm-run-page.h"
 #include "cm-endurance.h"
@@ -500,6 +502,123 @@ test_history_rows (Fixture       *f,
   }
 }
 
+/* A wear test of 12 rounds of 32 MiB, opened from History; @told: the
+ * card told its flash writes (1.1, 1.2, … times the round), but not in
+ * round 5. */
+static CmResult *
+make_wear_result (gboolean told)
+{
+  CmResult *result = cm_result_new ();
+  g_autoptr(CmCardInfo) card = cm_card_info_new ();
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  CmEndurance *endurance = cm_endurance_new ();
+  guint64 sectors = (guint64) 32 << 11;
+
+  for (guint r = 1; r <= 12; r++)
+    {
+      guint64 bad = r < 8 ? 0 : (guint64) 1 << (2 * (r - 8));
+      CmWearRound round = { .round = r, .write_mb_per_s = 22 - r * 0.8, .read_mb_per_s = 80 - r,
+                            .sectors = sectors, .bad_sectors = bad, .new_bad_sectors = bad,
+                            .bytes_written = r * sectors * 512, .seconds = 4,
+                            .flash_known = told && r != 5,
+                            .flash_bytes_written = (guint64) (sectors * 512 * (1 + 0.1 * r)) };
+
+      g_array_append_val (endurance->rounds, round);
+    }
+  endurance->stopped = g_strdup ("rounds");
+  cm_result_set_started (result, now);
+  cm_result_set_kind (result, "wear");
+  cm_result_set_endurance (result, endurance);
+  cm_endurance_free (endurance);
+  cm_result_set_target (result, "/dev/mmcblk0", "raw-write", "/dev/mmcblk0", "sdhci");
+  cm_card_info_set_brand (card, "SanDisk");
+  cm_result_set_card (result, card);
+  cm_result_set_name (result, "SanDisk Industrial 8GB");
+  return result;
+}
+
+static gboolean
+is_wear_chart (GtkWidget *widget)
+{
+  CmChartKind kind;
+
+  return CM_IS_CHART_VIEW (widget) && cm_chart_view_get_chart_kind (CM_CHART_VIEW (widget), &kind) &&
+         kind == CM_CHART_WEAR;
+}
+
+/* The wear chart of the result on screen, scrolled into view. */
+static GtkWidget *
+show_wear_chart (Fixture *f)
+{
+  GtkWidget *page = cm_window_get_page (f->window, "saved");
+  GtkWidget *chart = cm_test_find_mapped (page, is_wear_chart);
+  GtkAdjustment *adjustment;
+  graphene_rect_t bounds;
+
+  g_assert_nonnull (chart);
+  adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (gtk_widget_get_ancestor (chart, GTK_TYPE_SCROLLED_WINDOW)));
+  cm_test_settle (0.3);
+  /* Its bounds in the scrolled window, which move as it scrolls. */
+  g_assert_true (gtk_widget_compute_bounds (chart, gtk_widget_get_ancestor (chart, GTK_TYPE_SCROLLED_WINDOW), &bounds));
+  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_value (adjustment) + bounds.origin.y - 40);
+  return chart;
+}
+
+/* The wear chart draws the write amplification where the card told it:
+ * taller, to give it a panel, and said in the chart's text alternative;
+ * a card that told nothing gets the chart as it was, and words that say
+ * it is not known. */
+static void
+test_wear_chart_write_amplification (Fixture       *f,
+                                     gconstpointer  data)
+{
+  g_autoptr(CmResult) silent = make_wear_result (FALSE);
+  g_autoptr(CmResult) told = make_wear_result (TRUE);
+  CmHistoryPage *history;
+  GtkWidget *chart;
+  g_autofree char *told_words = NULL;
+  g_autofree char *silent_words = NULL;
+  int told_height, silent_height;
+
+  save_to_history (f, silent);
+  save_to_history (f, told);
+  history = show_history (f);
+  g_assert_cmpuint (cm_history_page_get_n_results (history), ==, 2);
+
+  /* Newest first: the card that told. */
+  cm_history_page_open (history, 0);
+  g_assert_true (cm_test_wait_page (f->window, "saved", 10));
+  chart = show_wear_chart (f);
+  told_height = gtk_drawing_area_get_content_height (GTK_DRAWING_AREA (chart));
+  told_words = cm_chart_view_dup_description (CM_CHART_VIEW (chart));
+  g_test_message ("%s", told_words);
+  g_assert_nonnull (strstr (told_words, "Write amplification, the card's flash writes ÷ the test's: 1.10 to 2.20 per round."));
+  if (g_getenv ("CARDMARK_SCREENSHOT_DIR") != NULL)
+    {
+      const int sizes[][2] = { { 800, 480 }, { 1280, 800 } };
+
+      for (guint i = 0; i < G_N_ELEMENTS (sizes) * 2; i++)
+        {
+          gtk_window_set_default_size (GTK_WINDOW (f->window), sizes[i / 2][0], sizes[i / 2][1]);
+          cm_test_settle (0.5);
+          show_wear_chart (f);
+          cm_test_save_screenshot (GTK_WIDGET (f->window), "wear-write-amplification",
+                                   sizes[i / 2][0], sizes[i / 2][1], i % 2 == 1);
+        }
+      gtk_window_set_default_size (GTK_WINDOW (f->window), 800, 480);
+    }
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.back", NULL));
+  cm_history_page_open (history, 1);
+  g_assert_true (cm_test_wait_page (f->window, "saved", 10));
+  chart = show_wear_chart (f);
+  silent_height = gtk_drawing_area_get_content_height (GTK_DRAWING_AREA (chart));
+  silent_words = cm_chart_view_dup_description (CM_CHART_VIEW (chart));
+  g_assert_nonnull (strstr (silent_words, "its write amplification is not known."));
+  g_assert_cmpint (silent_height, ==, cm_chart_kind_get_widget_height (CM_CHART_WEAR));
+  g_assert_cmpint (told_height, >, silent_height);
+}
+
 static void
 test_method_warning (Fixture       *f,
                      gconstpointer  data)
@@ -604,6 +723,8 @@ main (int   argc,
               fixture_set_up, test_history_rows, fixture_tear_down);
   g_test_add ("/cardmark/app-result/method-warning", Fixture, NULL,
               fixture_set_up, test_method_warning, fixture_tear_down);
+  g_test_add ("/cardmark/app-result/wear-chart-write-amplification", Fixture, NULL,
+              fixture_set_up, test_wear_chart_write_amplification, fixture_tear_down);
 
   status = g_test_run ();
   cm_test_data_home_remove ();

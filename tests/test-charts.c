@@ -1670,6 +1670,95 @@ test_wear_write_amplification (void)
   g_assert_null (strstr (silent_text, "Write amplification,"));
 }
 
+/* The wear chart draws each round's write amplification in a panel of
+ * its own under the speeds, where the card told its flash writes: a line
+ * broken where a round did not tell, on the rounds' axis; a wear test
+ * whose card told nothing has no such panel, and its chart is no taller. */
+static void
+test_wear_write_amplification_drawn (void)
+{
+  g_autoptr(GPtrArray) told = wear_cards (1);
+  g_autoptr(GPtrArray) silent = wear_cards (1);
+  g_autoptr(GPtrArray) both = g_ptr_array_new ();
+  CmEndurance *e = (CmEndurance *) cm_result_get_endurance (g_ptr_array_index (told, 0));
+  const int sizes[][2] = { { 800, 480 }, { 1000, 560 },
+                           { 800, cm_chart_kind_get_widget_height_for (CM_CHART_WEAR, told) } };
+  guint unknown = 5, known = 0;
+
+  /* Round 5 did not tell; the others wrote 1.1, 1.2, … times the round. */
+  for (guint i = 0; i < e->rounds->len; i++)
+    {
+      CmWearRound *r = &g_array_index (e->rounds, CmWearRound, i);
+
+      r->flash_known = r->round != unknown;
+      r->flash_bytes_written = (guint64) (r->sectors * 512 * (1 + 0.1 * r->round));
+      known += r->flash_known;
+    }
+  g_assert_cmpint (cm_chart_kind_get_widget_height_for (CM_CHART_WEAR, told), >,
+                   cm_chart_kind_get_widget_height_for (CM_CHART_WEAR, silent));
+  g_assert_cmpint (cm_chart_kind_get_widget_height_for (CM_CHART_WEAR, silent), ==,
+                   cm_chart_kind_get_widget_height (CM_CHART_WEAR));
+
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    {
+      g_autoptr(CmChartLayout) with = cm_chart_layout_new (CM_CHART_WEAR, told, sizes[s][0], sizes[s][1], NULL, TRUE);
+      g_autoptr(CmChartLayout) without = cm_chart_layout_new (CM_CHART_WEAR, silent, sizes[s][0], sizes[s][1], NULL, TRUE);
+      CmChartPanel *speed, *wa;
+      guint points = 0;
+      gboolean titled = FALSE, legend = FALSE;
+
+      g_assert_cmpuint (without->panels->len, ==, 2);
+      for (guint i = 0; i < without->texts->len; i++)
+        g_assert_null (strstr (g_array_index (without->texts, CmChartText, i).text, "Write amplification"));
+
+      g_assert_cmpuint (with->panels->len, ==, 3);
+      check_no_overlap (with);
+      speed = g_ptr_array_index (with->panels, 0);
+      wa = g_ptr_array_index (with->panels, 1);
+      /* Under the speeds, on the same rounds. */
+      g_assert_cmpfloat (wa->plot.y, >, speed->plot.y + speed->plot.height);
+      g_assert_cmpfloat_with_epsilon (wa->plot.x, speed->plot.x, 0.01);
+      g_assert_cmpfloat_with_epsilon (wa->plot.width, speed->plot.width, 0.01);
+      g_assert_cmpfloat (wa->y.min, ==, 0);
+      g_assert_cmpfloat (wa->y.max, >, 1 + 0.1 * e->rounds->len);
+      /* Broken at the round that did not tell. */
+      g_assert_cmpuint (wa->series->len, ==, 2);
+      for (guint i = 0; i < wa->series->len; i++)
+        points += ((CmChartSeries *) g_ptr_array_index (wa->series, i))->points->len;
+      g_assert_cmpuint (points, ==, known);
+      {
+        CmChartSeries *first = g_ptr_array_index (wa->series, 0);
+        const CmChartPoint *p = &g_array_index (first->points, CmChartPoint, 1);
+
+        /* Round 2 wrote 1.2 times what the test wrote. */
+        g_assert_cmpfloat_with_epsilon (p->x, cm_chart_axis_to_pixel (&wa->x, 2), 0.01);
+        g_assert_cmpfloat_with_epsilon (p->y, cm_chart_axis_to_pixel (&wa->y, 1.2), 0.01);
+      }
+      for (guint i = 0; i < with->texts->len; i++)
+        {
+          const char *text = g_array_index (with->texts, CmChartText, i).text;
+
+          titled |= g_str_has_prefix (text, "Write amplification per round");
+          legend |= g_strcmp0 (text, "Write amplification") == 0;
+        }
+      g_assert_true (titled);
+      g_assert_true (legend);
+    }
+
+  /* Compared, only the card that told draws a line. */
+  g_ptr_array_add (both, g_ptr_array_index (told, 0));
+  g_ptr_array_add (both, g_ptr_array_index (silent, 0));
+  {
+    g_autoptr(CmChartLayout) layout = cm_chart_layout_new (CM_CHART_WEAR, both, 1000, 560, NULL, TRUE);
+    CmChartPanel *wa;
+
+    g_assert_cmpuint (layout->panels->len, ==, 3);
+    check_no_overlap (layout);
+    wa = g_ptr_array_index (layout->panels, 1);
+    g_assert_cmpuint (wa->series->len, ==, 2);
+  }
+}
+
 static void
 test_empty (void)
 {
@@ -2153,6 +2242,7 @@ main (int   argc,
   g_test_add_func ("/cardmark/charts/verify", test_verify);
   g_test_add_func ("/cardmark/charts/wear", test_wear);
   g_test_add_func ("/cardmark/charts/wear-write-amplification", test_wear_write_amplification);
+  g_test_add_func ("/cardmark/charts/wear-write-amplification-drawn", test_wear_write_amplification_drawn);
   g_test_add_func ("/cardmark/charts/empty", test_empty);
   g_test_add_func ("/cardmark/charts/describe", test_describe);
   g_test_add_func ("/cardmark/charts/capacity-map", test_capacity_map);

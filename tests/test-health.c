@@ -7,18 +7,25 @@
  * it; zeros, 0xFF, noise, a signature asked with another vendor's
  * argument and fields out of range are not known, never guessed; the
  * `health` object reads back what was written. Also the replay
- * transport the other tests use (CARDMARK_TEST_GEN_CMD_DIR).
+ * transport the other tests use (CARDMARK_TEST_GEN_CMD_DIR), and the
+ * way a user who is not root asks: where the kernel refuses the command
+ * (CARDMARK_TEST_GEN_CMD_REFUSED), the transport runs the helper through
+ * pkexec (CARDMARK_TEST_PKEXEC, a script here that answers as told) and
+ * decodes what it printed.
  */
 
 #include "config.h"
 
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <locale.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "cm-card-info.h"
 #include "cm-endurance.h"
 #include "cm-health.h"
+#include "cm-health-helper.h"
 #include "cm-health-transport.h"
 #include "cm-outcome.h"
 #include "cm-result.h"
@@ -503,6 +510,273 @@ test_outcome (void)
   /* Counts but no share of its life: nothing to judge, and it says so. */
   g_assert_cmpint (counts->status, ==, CM_OUTCOME_NOT_JUDGED);
   g_assert_cmpstr (counts->answer, ==, "The card tells no share of its life used");
+  /* Not asked for want of rights: the answer says why, as the read's note did. */
+  g_assert_null (unknown->answer);
+  {
+    g_autoptr(CmResult) result = cm_result_new ();
+    g_autoptr(CmCardInfo) card = cm_card_info_new ();
+    g_autoptr(CmOutcome) refused = NULL;
+    const char *why = "The Flatpak cannot ask the card for its health: its sandbox cannot get administrator rights.";
+    CmHealth health;
+
+    cm_health_init_unknown (&health, CM_HEALTH_NOT_KNOWN);
+    cm_card_info_set_health (card, &health);
+    cm_result_set_kind (result, "health");
+    cm_result_set_card (result, card);
+    cm_result_add_note (result, why);
+    refused = cm_result_dup_outcome (result);
+    g_assert_cmpstr (refused->badge, ==, "Not known");
+    g_assert_cmpstr (refused->answer, ==, why);
+  }
+}
+
+/* A folder with a pkexec of the test's own: it keeps its arguments in
+ * FOLDER/args and does what CARDMARK_FAKE_PKEXEC says: print FOLDER/reply,
+ * refuse as pkexec does when the password is not given, print what no
+ * helper prints, hang, or run its arguments as pkexec would. */
+typedef struct
+{
+  char *folder;
+  char *args;
+  char *reply;
+  int   fd;   /* a file to ask, which the hook makes refuse */
+} FakePkexec;
+
+static void
+fake_pkexec_set_up (FakePkexec *f)
+{
+  g_autofree char *script = NULL;
+  g_autofree char *card = NULL;
+  const char *text =
+    "#!/bin/sh\n"
+    "printf '%s\\n' \"$@\" > \"$CARDMARK_FAKE_FOLDER/args\"\n"
+    "case \"$CARDMARK_FAKE_PKEXEC\" in\n"
+    "  reply) cat \"$CARDMARK_FAKE_FOLDER/reply\" ;;\n"
+    "  dismissed) exit 126 ;;\n"
+    "  garbage) echo 'not a reply' ;;\n"
+    "  hang) exec sleep 600 ;;\n"
+    "  exec) exec \"$@\" ;;\n"
+    "esac\n";
+
+  f->folder = g_dir_make_tmp ("cardmark-pkexec-XXXXXX", NULL);
+  g_assert_nonnull (f->folder);
+  script = g_build_filename (f->folder, "pkexec", NULL);
+  card = g_build_filename (f->folder, "card", NULL);
+  f->args = g_build_filename (f->folder, "args", NULL);
+  f->reply = g_build_filename (f->folder, "reply", NULL);
+  g_assert_true (g_file_set_contents (script, text, -1, NULL));
+  g_assert_cmpint (g_chmod (script, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (card, "", 0, NULL));
+  f->fd = g_open (card, O_RDONLY, 0);
+  g_assert_cmpint (f->fd, >=, 0);
+  g_setenv ("CARDMARK_FAKE_FOLDER", f->folder, TRUE);
+  g_setenv ("CARDMARK_TEST_PKEXEC", script, TRUE);
+  g_setenv ("CARDMARK_TEST_HEALTH_HELPER", "/usr/libexec/cardmark-read-health", TRUE);
+  g_setenv ("CARDMARK_TEST_GEN_CMD_REFUSED", "1", TRUE);
+}
+
+static void
+fake_pkexec_tear_down (FakePkexec *f)
+{
+  const char *names[] = { "pkexec", "card", "args", "reply" };
+
+  close (f->fd);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *path = g_build_filename (f->folder, names[i], NULL);
+
+      g_unlink (path);
+    }
+  g_rmdir (f->folder);
+  g_free (f->folder);
+  g_free (f->args);
+  g_free (f->reply);
+  g_unsetenv ("CARDMARK_FAKE_FOLDER");
+  g_unsetenv ("CARDMARK_FAKE_PKEXEC");
+  g_unsetenv ("CARDMARK_TEST_PKEXEC");
+  g_unsetenv ("CARDMARK_TEST_HEALTH_HELPER");
+  g_unsetenv ("CARDMARK_TEST_GEN_CMD_REFUSED");
+  g_unsetenv ("CARDMARK_TEST_HEALTH_HELPER_TIMEOUT_MS");
+}
+
+static void
+write_reply (FakePkexec *f,
+             guint32     argument,
+             const Reply r)
+{
+  g_autofree char *line = cm_health_helper_format (argument, r);
+
+  g_assert_true (g_file_set_contents (f->reply, line, -1, NULL));
+}
+
+/* Refused by the kernel, the transport asks through the helper, run by
+ * pkexec with the device as its one argument, and decodes its reply. */
+static void
+test_helper_fallback (void)
+{
+  FakePkexec f;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *args = NULL;
+  Reply r;
+  CmHealth h;
+
+  if (g_strcmp0 (g_getenv ("CARDMARK_TEST_HOOKS"), "1") != 0)
+    {
+      g_test_skip ("needs a build with -Dtest_hooks=true");
+      return;
+    }
+  fake_pkexec_set_up (&f);
+  g_setenv ("CARDMARK_FAKE_PKEXEC", "reply", TRUE);
+  start (r, 'D', 'S');
+  r[8] = 13;
+  write_reply (&f, CM_HEALTH_ARG_SANDISK, r);
+
+  /* The hook refuses the command as the kernel does a user. */
+  cm_health_read_card (f.fd, &h, &error);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED);
+  g_clear_error (&error);
+  g_assert_false (g_file_test (f.args, G_FILE_TEST_EXISTS));
+
+  cm_health_read_as_user (f.fd, "/dev/mmcblk9", &h, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (h.state, ==, CM_HEALTH_KNOWN);
+  g_assert_cmpint (h.layout, ==, CM_HEALTH_LAYOUT_SANDISK);
+  g_assert_cmpfloat (h.life_used_percent, ==, 12);
+  g_assert_true (g_file_get_contents (f.args, &args, NULL, NULL));
+  g_assert_cmpstr (args, ==, "/usr/libexec/cardmark-read-health\n/dev/mmcblk9\n");
+
+  /* Not allowed to open the device at all: the helper too. */
+  g_unlink (f.args);
+  cm_health_read_as_user (-1, "/dev/mmcblk9", &h, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (h.state, ==, CM_HEALTH_KNOWN);
+  g_assert_true (g_file_test (f.args, G_FILE_TEST_EXISTS));
+
+  /* A reply of zeros from the helper is still not known. */
+  memset (r, 0, sizeof r);
+  write_reply (&f, CM_HEALTH_ARG_SANDISK, r);
+  cm_health_read_as_user (f.fd, "/dev/mmcblk9", &h, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (h.state, ==, CM_HEALTH_NOT_KNOWN);
+  g_assert_cmpint (h.layout, ==, CM_HEALTH_LAYOUT_NONE);
+  g_assert_cmpfloat (h.life_used_percent, <, 0);
+  fake_pkexec_tear_down (&f);
+}
+
+/* What goes wrong on the way says so, and leaves the health not known:
+ * the password not given, a reply no helper prints, no answer in time;
+ * and a card that answers (not refused) never starts the helper. */
+static void
+test_helper_failures (void)
+{
+  FakePkexec f;
+  g_autoptr(GError) error = NULL;
+  CmHealth h;
+
+  if (g_strcmp0 (g_getenv ("CARDMARK_TEST_HOOKS"), "1") != 0)
+    {
+      g_test_skip ("needs a build with -Dtest_hooks=true");
+      return;
+    }
+  fake_pkexec_set_up (&f);
+
+  g_setenv ("CARDMARK_FAKE_PKEXEC", "dismissed", TRUE);
+  cm_health_read_as_user (f.fd, "/dev/mmcblk9", &h, NULL, &error);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED);
+  g_assert_nonnull (strstr (error->message, "password was not given"));
+  g_assert_cmpint (h.state, ==, CM_HEALTH_NOT_KNOWN);
+  g_clear_error (&error);
+
+  g_setenv ("CARDMARK_FAKE_PKEXEC", "garbage", TRUE);
+  cm_health_read_as_user (f.fd, "/dev/mmcblk9", &h, NULL, &error);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+  g_assert_cmpint (h.state, ==, CM_HEALTH_NOT_KNOWN);
+  g_clear_error (&error);
+
+  /* A helper that never answers is stopped; the test's own timeout is
+   * short, so the wait ends on the transport's, not on the test's. */
+  g_setenv ("CARDMARK_FAKE_PKEXEC", "hang", TRUE);
+  g_setenv ("CARDMARK_TEST_HEALTH_HELPER_TIMEOUT_MS", "200", TRUE);
+  cm_health_read_as_user (f.fd, "/dev/mmcblk9", &h, NULL, &error);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT);
+  g_assert_cmpint (h.state, ==, CM_HEALTH_NOT_KNOWN);
+  g_clear_error (&error);
+
+  /* Not refused (a file answers the ioctl with ENOTTY): no helper. */
+  g_unsetenv ("CARDMARK_TEST_GEN_CMD_REFUSED");
+  g_unlink (f.args);
+  cm_health_read_as_user (f.fd, "/dev/mmcblk9", &h, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (h.state, ==, CM_HEALTH_NOT_KNOWN);
+  g_assert_false (g_file_test (f.args, G_FILE_TEST_EXISTS));
+  fake_pkexec_tear_down (&f);
+}
+
+/* The built helper, run as pkexec would run it: a device it refuses
+ * comes back as the helper's own words, cleaned. */
+static void
+test_helper_refuses (void)
+{
+  const char *helper = g_getenv ("CARDMARK_HEALTH_HELPER");
+  FakePkexec f;
+  g_autoptr(GError) error = NULL;
+  CmHealth h;
+
+  if (g_strcmp0 (g_getenv ("CARDMARK_TEST_HOOKS"), "1") != 0 || helper == NULL)
+    {
+      g_test_skip ("needs a build with -Dtest_hooks=true and CARDMARK_HEALTH_HELPER");
+      return;
+    }
+  fake_pkexec_set_up (&f);
+  g_setenv ("CARDMARK_FAKE_PKEXEC", "exec", TRUE);
+  g_setenv ("CARDMARK_TEST_HEALTH_HELPER", helper, TRUE);
+  cm_health_read_as_user (f.fd, "/dev/sda", &h, NULL, &error);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_FAILED);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "/dev/sda is not a card in a built-in slot"));
+  g_assert_cmpint (h.state, ==, CM_HEALTH_NOT_KNOWN);
+  fake_pkexec_tear_down (&f);
+}
+
+/* The helper's output: a line per reply, anything else refused. */
+static void
+test_helper_parse (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *zeros = NULL;
+  g_autofree char *micron = NULL;
+  g_autofree char *both = NULL;
+  g_autofree char *cut = NULL;
+  Reply r;
+  CmHealth h;
+
+  memset (r, 0, sizeof r);
+  zeros = cm_health_helper_format (CM_HEALTH_ARG_SANDISK, r);
+  g_assert_cmpuint (strlen (zeros), ==, 8 + 1 + 1024 + 1);
+  start (r, 'M', 'E');
+  r[8] = 7;
+  micron = cm_health_helper_format (CM_HEALTH_ARG_MICRON, r);
+  /* The first argument answered zeros, the next in Micron's layout. */
+  both = g_strconcat (zeros, micron, NULL);
+  g_assert_true (cm_health_helper_parse (both, &h, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (h.layout, ==, CM_HEALTH_LAYOUT_MICRON);
+  g_assert_cmpfloat (h.life_used_percent, ==, 7);
+  /* Micron's reply given as SanDisk's argument is not Micron's answer. */
+  micron[7] = '1';
+  micron[0] = micron[1] = micron[2] = micron[3] = micron[4] = micron[5] = micron[6] = '0';
+  g_assert_true (cm_health_helper_parse (micron, &h, &error));
+  g_assert_cmpint (h.state, ==, CM_HEALTH_NOT_KNOWN);
+  /* Nothing printed: asked, and no layout answered. */
+  g_assert_true (cm_health_helper_parse ("", &h, &error));
+  g_assert_cmpint (h.state, ==, CM_HEALTH_NOT_KNOWN);
+  cut = g_strndup (zeros, 100);
+  g_assert_false (cm_health_helper_parse (cut, &h, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+  g_clear_error (&error);
+  zeros[20] = 'x';
+  g_assert_false (cm_health_helper_parse (zeros, &h, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
 }
 
 int
@@ -525,6 +799,10 @@ main (int   argc,
   g_test_add_func ("/cardmark/health/replay", test_replay);
   g_test_add_func ("/cardmark/health/document", test_document);
   g_test_add_func ("/cardmark/health/outcome", test_outcome);
+  g_test_add_func ("/cardmark/health/helper-parse", test_helper_parse);
+  g_test_add_func ("/cardmark/health/helper-fallback", test_helper_fallback);
+  g_test_add_func ("/cardmark/health/helper-failures", test_helper_failures);
+  g_test_add_func ("/cardmark/health/helper-refuses", test_helper_refuses);
 
   return g_test_run ();
 }

@@ -5,12 +5,12 @@
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-# Usage: test-install.sh BUILDDIR SRCDIR APP_ID PREFIX BINDIR DATADIR LOCALEDIR
-# (tests/meson.build passes them; BINDIR, DATADIR and LOCALEDIR are relative
-# to PREFIX, as meson's options are.)
+# Usage: test-install.sh BUILDDIR SRCDIR APP_ID PREFIX BINDIR DATADIR LOCALEDIR LIBEXECDIR
+# (tests/meson.build passes them; BINDIR, DATADIR, LOCALEDIR and LIBEXECDIR
+# are relative to PREFIX, as meson's options are.)
 
 set -u
-builddir=$1 srcdir=$2 app_id=$3 prefix=$4 bindir=$5 datadir=$6 localedir=$7
+builddir=$1 srcdir=$2 app_id=$3 prefix=$4 bindir=$5 datadir=$6 localedir=$7 libexecdir=$8
 CARDMARK_CLI=${CARDMARK_CLI:-unused}   # tap.sh wants it; this test runs none
 . "$(dirname "$0")/lib/tap.sh"
 
@@ -38,6 +38,27 @@ share=$root/$datadir
 # The programs.
 check "bin/cardmark is executable" test -x "$bin/cardmark"
 check "bin/cardmark-cli is executable" test -x "$bin/cardmark-cli"
+
+# The health helper, and the polkit action that lets pkexec run it: its
+# exec.path must be where the helper is, or pkexec asks with no message.
+helper=$root/$libexecdir/cardmark-read-health
+check "libexec/cardmark-read-health is executable" test -x "$helper"
+policy=$share/polkit-1/actions/io.github.cardmark.CardMark.read-health.policy
+if [ -f "$policy" ]; then
+  ok "polkit-1/actions/io.github.cardmark.CardMark.read-health.policy installed"
+  check "policy exec.path is the installed helper" \
+    grep -qF ">$prefix/$libexecdir/cardmark-read-health</annotate>" "$policy"
+  check "policy asks for the administrator once a session (auth_admin_keep)" \
+    grep -qF "<allow_active>auth_admin_keep</allow_active>" "$policy"
+  if command -v xmllint >/dev/null && [ -f /usr/share/polkit-1/policyconfig-1.dtd ]; then
+    check "policy is valid against polkit's DTD" \
+      quiet xmllint --noout --dtdvalid /usr/share/polkit-1/policyconfig-1.dtd "$policy"
+  else
+    skip "xmllint or polkit's DTD is missing: policy not validated"
+  fi
+else
+  not_ok "polkit-1/actions/io.github.cardmark.CardMark.read-health.policy installed"
+fi
 
 # The desktop file, named after the app ID (GNOME matches windows to it).
 desktop=$share/applications/$app_id.desktop

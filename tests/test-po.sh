@@ -68,6 +68,9 @@ fi
   for f in data/*.desktop.in data/*.desktop.in.in data/*.metainfo.xml.in data/*.metainfo.xml.in.in; do
     [ -f "$f" ] && echo "$f"
   done
+  for f in data/polkit/*.policy.in; do
+    [ -f "$f" ] && grep -q '<message' "$f" && echo "$f"
+  done
   for f in data/*.gschema.xml; do
     [ -f "$f" ] && grep -q '<summary\|<description' "$f" && echo "$f"
   done

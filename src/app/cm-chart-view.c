@@ -158,7 +158,8 @@ set_kind (CmChartView *self,
     return;
   self->kind = kind;
   self->has_kind = TRUE;
-  gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self), cm_chart_kind_get_widget_height (kind));
+  gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self),
+                                       cm_chart_kind_get_widget_height_for (kind, self->results));
   update_description (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_KIND]);
@@ -269,6 +270,10 @@ cm_chart_view_set_results (CmChartView *self,
   for (guint i = 0; results != NULL && i < results->len; i++)
     g_ptr_array_add (self->results, g_object_ref (g_ptr_array_index (results, i)));
 
+  /* Some results draw a panel more (the wear chart's write amplification). */
+  if (self->has_kind)
+    gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self),
+                                         cm_chart_kind_get_widget_height_for (self->kind, self->results));
   update_description (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }

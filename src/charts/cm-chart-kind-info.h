@@ -29,6 +29,9 @@ typedef struct _CmChartKindInfo
   void              (*describe)       (GString           *out,
                                        CmResult          *result);
   int                 widget_height;  /* the app's preferred height for it, in pixels */
+  /* Its height for these results where they need more room than
+   * widget_height (a panel only some results have); NULL for none. */
+  int               (*widget_height_for) (GPtrArray         *results);
   /* The entry of the result page's Export menu, marked for translation,
    * and the exported image's height at CM_CHART_EXPORT_WIDTH; NULL and 0
    * for a kind the app does not offer to export. */

@@ -57,6 +57,19 @@ cm_chart_kind_get_widget_height (CmChartKind kind)
   return cm_chart_kinds_table[kind].info->widget_height;
 }
 
+int
+cm_chart_kind_get_widget_height_for (CmChartKind  kind,
+                                     GPtrArray   *results)
+{
+  const CmChartKindInfo *info;
+
+  g_return_val_if_fail (kind < CM_CHART_N_KINDS, 0);
+  info = cm_chart_kinds_table[kind].info;
+  if (info->widget_height_for != NULL && results != NULL)
+    return MAX (info->widget_height, info->widget_height_for (results));
+  return info->widget_height;
+}
+
 const char *
 cm_chart_kind_get_export_label (CmChartKind kind)
 {

@@ -29,6 +29,10 @@ gboolean    cm_chart_has_data         (CmChartKind  kind,
 
 /* How tall the app shows the chart, in pixels. */
 int         cm_chart_kind_get_widget_height (CmChartKind kind);
+/* How tall the app shows the chart of @results, which may draw more
+ * than the kind's every chart (the wear chart's write amplification). */
+int         cm_chart_kind_get_widget_height_for (CmChartKind  kind,
+                                                 GPtrArray   *results);
 
 /* The width the app exports every chart at, in pixels. */
 #define CM_CHART_EXPORT_WIDTH 1000

@@ -264,22 +264,55 @@ compare_threshold (gconstpointer a,
   return (va > vb) - (va < vb);
 }
 
+/* The room above and below a panel's plot: its title, and its x axis'
+ * labels and title. */
+static void
+panel_margins (CmChartBuilder         *b,
+               const CmChartRect      *area,
+               const CmChartPanelSpec *spec,
+               double                 *top,
+               double                 *bottom)
+{
+  double title_w, title_h, tick_w, tick_h;
+
+  cm_chart_measure (b, CM_CHART_TEXT_PANEL_TITLE, TRUE, spec->title, &title_w, &title_h);
+  cm_chart_measure (b, CM_CHART_TEXT_TICK, FALSE, "0", &tick_w, &tick_h);
+  *top = title_h + tick_h / 2 + GAP;
+  *bottom = tick_h + GAP + (spec->x_title != NULL ? tick_h + 2 : 0);
+}
+
+/* The room the y axis' labels of a panel framed in @area would take on
+ * its left, so that panels stacked one above another can share it. */
+double
+cm_chart_panel_left_gutter (CmChartBuilder         *b,
+                            const CmChartRect      *area,
+                            const CmChartPanelSpec *spec)
+{
+  CmChartAxis axis;
+  double top, bottom, left;
+
+  panel_margins (b, area, spec, &top, &bottom);
+  axis_init (&axis, spec->y_format);
+  axis_build (&axis, spec->y_log, NULL, spec->y_min, spec->y_max,
+              MAX (3, (area->height - top - bottom) / 55));
+  left = MAX (widest_label (b, CM_CHART_TEXT_TICK, NULL, &axis) + GAP, spec->min_left);
+  g_array_unref (axis.ticks);
+  return left;
+}
+
 CmChartPanel *
 cm_chart_panel_frame (CmChartBuilder    *b,
                       const CmChartRect *area,
                       CmChartPanelSpec  *spec)
 {
   CmChartPanel *panel = panel_new (spec);
-  double title_w, title_h, tick_w, tick_h, left, right, top, bottom;
+  double left, right, top, bottom;
   CmChartRect *plot = &panel->plot;
 
-  cm_chart_measure (b, CM_CHART_TEXT_PANEL_TITLE, TRUE, spec->title, &title_w, &title_h);
-  cm_chart_measure (b, CM_CHART_TEXT_TICK, FALSE, "0", &tick_w, &tick_h);
   cm_chart_place_text (b, CM_CHART_TEXT_PANEL_TITLE, spec->title, area->x, area->y, 0, 0,
                        CM_CHART_INK_FG, TRUE, FALSE, NULL);
 
-  top = title_h + tick_h / 2 + GAP;
-  bottom = tick_h + GAP + (spec->x_title != NULL ? tick_h + 2 : 0);
+  panel_margins (b, area, spec, &top, &bottom);
   axis_build (&panel->y, spec->y_log, NULL, spec->y_min, spec->y_max,
               MAX (3, (area->height - top - bottom) / 55));
 
@@ -290,7 +323,7 @@ cm_chart_panel_frame (CmChartBuilder    *b,
 
   /* The class labels' gutter depends on whether their lines are so close
    * that labels move off them, which the y axis alone decides. */
-  left = widest_label (b, CM_CHART_TEXT_TICK, NULL, &panel->y) + GAP;
+  left = MAX (widest_label (b, CM_CHART_TEXT_TICK, NULL, &panel->y) + GAP, spec->min_left);
   right = 8;
   if (spec->thresholds != NULL && spec->thresholds->len > 0)
     {

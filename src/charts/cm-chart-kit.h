@@ -269,6 +269,7 @@ typedef struct
   GArray        *x_fixed_ticks;
   guint          n_groups;      /* > 0: a bar chart */
   GArray        *thresholds;    /* CmChartThresholdSpec */
+  double         min_left;      /* the y labels' gutter at least, so stacked plots line up */
 } CmChartPanelSpec;
 
 typedef struct
@@ -303,6 +304,9 @@ gboolean              cm_chart_place_text             (CmChartBuilder     *b,
 CmChartPanel         *cm_chart_panel_frame            (CmChartBuilder     *b,
                                                        const CmChartRect  *area,
                                                        CmChartPanelSpec   *spec);
+double                cm_chart_panel_left_gutter      (CmChartBuilder     *b,
+                                                       const CmChartRect  *area,
+                                                       const CmChartPanelSpec *spec);
 void                  cm_chart_split_area             (const CmChartRect  *area,
                                                        guint               n,
                                                        guint               i,

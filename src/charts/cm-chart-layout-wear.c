@@ -6,7 +6,9 @@
  * beside it the share of the card that came back wrong in each round, on
  * a log scale, with the thresholds Mikaey's Flash Stress Test counts
  * (the first error, 0.1 %, 1 %, 10 %, 25 % and 50 % bad) marked where a
- * round reached them.
+ * round reached them. Where the card told what it wrote to its flash
+ * (CMD56), a short panel under the speeds gives each round's write
+ * amplification on its own axis.
  */
 
 #include "config.h"
@@ -102,18 +104,66 @@ add_bad_series (GArray            *specs,
     }
 }
 
+/* Each round's write amplification as a line; a round whose flash bytes
+ * the card did not tell breaks it. */
+static void
+add_write_amplification_series (GArray            *specs,
+                                const CmEndurance *e,
+                                int                ink)
+{
+  CmChartSeriesSpec *series = NULL;
+
+  for (guint i = 0; i < e->rounds->len; i++)
+    {
+      double wa;
+
+      if (!cm_endurance_get_round_write_amplification (e, i, &wa))
+        {
+          series = NULL;
+          continue;
+        }
+      if (series == NULL)
+        series = cm_chart_series_add (specs, ink, FALSE, FALSE);
+      cm_chart_series_point (series, g_array_index (e->rounds, CmWearRound, i).round, wa);
+    }
+}
+
+/* The write amplification's panel, under the speeds on the same rounds;
+ * its axis starts at 0 and reaches past 1, where the card wrote no more
+ * than the test. */
+static void
+write_amplification_spec (CmChartPanelSpec *spec,
+                          GArray           *wa,
+                          GArray           *ticks,
+                          double            x_min,
+                          double            x_max)
+{
+  double ex_min, ex_max, y_min, y_max;
+
+  cm_chart_series_extent (wa, &ex_min, &ex_max, &y_min, &y_max);
+  spec->title = _("Write amplification per round");
+  spec->x_title = _("round");
+  spec->x_fixed_ticks = ticks;
+  spec->x_min = x_min;
+  spec->x_max = x_max;
+  spec->y_min = 0;
+  spec->y_max = MAX (y_max * 1.15, 1.2);
+}
+
 static gboolean
 layout (CmChartBuilder    *b,
         const CmChartRect *area)
 {
   g_autoptr(GArray) speeds = cm_chart_series_specs_new ();
   g_autoptr(GArray) bad = cm_chart_series_specs_new ();
+  g_autoptr(GArray) wa = cm_chart_series_specs_new ();
   g_autoptr(GArray) thresholds = cm_chart_threshold_specs_new ();
   g_autoptr(GArray) speed_ticks = NULL;
   g_autoptr(GArray) bad_ticks = NULL;
   CmChartPanelSpec left = { NULL, NULL, CM_CHART_FORMAT_NUMBER, CM_CHART_FORMAT_NUMBER };
   CmChartPanelSpec right = { NULL, NULL, CM_CHART_FORMAT_NUMBER, CM_CHART_FORMAT_PERCENT };
-  CmChartRect left_area, right_area;
+  CmChartPanelSpec below = { NULL, NULL, CM_CHART_FORMAT_NUMBER, CM_CHART_FORMAT_NUMBER };
+  CmChartRect left_area, right_area, wa_area;
   CmChartPanel *panel;
   double x_min, x_max, y_min, y_max, lowest = G_MAXDOUBLE, highest = 0;
   guint last = 0;
@@ -150,6 +200,7 @@ layout (CmChartBuilder    *b,
             }
         }
       add_bad_series (bad, e, b->multi ? CM_CHART_INK_SERIES + (int) r : CM_CHART_INK_BELOW);
+      add_write_amplification_series (wa, e, b->multi ? cm_chart_series_ink (b, r, 0) : CM_CHART_INK_SERIES + 2);
       if (b->multi)
         cm_chart_legend_add_result (b, r, TRUE);
     }
@@ -164,6 +215,8 @@ layout (CmChartBuilder    *b,
       cm_chart_legend_add (b, _("Read back"), CM_CHART_INK_SERIES + 1, FALSE, TRUE, FALSE);
       if (bad->len > 0)
         cm_chart_legend_add (b, _("Bad sectors"), CM_CHART_INK_BELOW, FALSE, TRUE, FALSE);
+      if (wa->len > 0)
+        cm_chart_legend_add (b, _("Write amplification"), CM_CHART_INK_SERIES + 2, FALSE, TRUE, FALSE);
     }
 
   /* The share thresholds as lines: those a round reached named with the
@@ -194,19 +247,41 @@ layout (CmChartBuilder    *b,
 
   cm_chart_split_area (area, 2, 0, &left_area);
   cm_chart_split_area (area, 2, 1, &right_area);
+  /* The write amplification takes the lower part of the speeds' room,
+   * on the same rounds, and only where a round has it. */
+  if (wa->len > 0)
+    {
+      const double gap = 16;
+      double speed_height = floor ((left_area.height - gap) * 0.58);
+
+      wa_area = left_area;
+      wa_area.y = left_area.y + speed_height + gap;
+      wa_area.height = left_area.height - speed_height - gap;
+      left_area.height = speed_height;
+    }
 
   /* Both panels share their rounds' ticks, spaced for the narrower plot
    * (the one with the thresholds' labels beside it). */
   cm_chart_series_extent (speeds, &x_min, &x_max, &y_min, &y_max);
   speed_ticks = round_ticks (last, MAX (2, (right_area.width - 160) / 60), &x_min, &x_max);
   left.title = _("Speed per round, MB/s");
-  left.x_title = _("round");
+  /* The panel under it names the rounds' axis. */
+  left.x_title = wa->len > 0 ? NULL : _("round");
   left.x_fixed_ticks = speed_ticks;
   left.x_min = x_min;
   left.x_max = x_max;
   left.y_max = MAX (y_max * 1.08, 1);
+  if (wa->len > 0)
+    {
+      /* One gutter for both, so that a round is at one x in each. */
+      write_amplification_spec (&below, wa, speed_ticks, x_min, x_max);
+      left.min_left = below.min_left = MAX (cm_chart_panel_left_gutter (b, &left_area, &left),
+                                            cm_chart_panel_left_gutter (b, &wa_area, &below));
+    }
   panel = cm_chart_panel_frame (b, &left_area, &left);
   cm_chart_layout_series (panel, speeds);
+  if (wa->len > 0)
+    cm_chart_layout_series (cm_chart_panel_frame (b, &wa_area, &below), wa);
 
   /* A card that lost nothing still gets the scale its first losses
    * would start on. */
@@ -290,6 +365,21 @@ has_data (CmResult *result)
   return endurance_of (result) != NULL;
 }
 
+/* The write amplification's panel needs room of its own under the speeds. */
+static int
+widget_height_for (GPtrArray *results)
+{
+  for (guint r = 0; r < results->len; r++)
+    {
+      const CmEndurance *e = endurance_of (g_ptr_array_index (results, r));
+      double lo, hi;
+
+      if (e != NULL && cm_endurance_get_write_amplification (e, &lo, &hi))
+        return 400;
+    }
+  return 0;
+}
+
 static void
 describe_write_amplification (GString           *out,
                               const CmEndurance *e)
@@ -361,6 +451,7 @@ const CmChartKindInfo cm_chart_kind_wear = {
   .layout = layout,
   .describe = describe,
   .widget_height = 280,
+  .widget_height_for = widget_height_for,
   .export_label = N_("_Wear Chart…"),
   .export_height = 560,
 };

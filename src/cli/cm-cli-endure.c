@@ -11,10 +11,12 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cm-file.h"
@@ -50,19 +52,34 @@ typedef struct
 #define CSV_HEADER CSV_HEADER_FIRST ",flash_bytes_written,write_amplification\n"
 
 /* A file begun before the flash columns keeps its columns, so its lines
- * stay one table. */
+ * stay one table. Only its first line is read, and no more of it than
+ * the old header and the end of its line: the file may hold the rounds
+ * of weeks. @append_fd is the file opened to add to; a file put in its
+ * place since is not read. */
 static gboolean
-csv_has_flash_columns (const char *path)
+csv_has_flash_columns (const char *path,
+                       int         append_fd)
 {
-  g_autofree char *text = NULL;
-  char *end;
+  const gsize length = strlen (CSV_HEADER_FIRST);
+  char head[sizeof CSV_HEADER_FIRST + 1];
+  struct stat read_st, append_st;
+  gboolean same;
+  ssize_t n;
+  int fd;
 
-  if (!g_file_get_contents (path, &text, NULL, NULL))
+  if ((fd = open (path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)) < 0)
     return TRUE;
-  end = strchr (text, '\n');
-  if (end != NULL)
-    *end = '\0';
-  return g_strcmp0 (text, CSV_HEADER_FIRST) != 0;
+  same = fstat (fd, &read_st) == 0 && fstat (append_fd, &append_st) == 0 &&
+         read_st.st_dev == append_st.st_dev && read_st.st_ino == append_st.st_ino;
+  do
+    n = same ? pread (fd, head, length + 1, 0) : -1;
+  while (n < 0 && errno == EINTR);
+  close (fd);
+  /* The old header, alone on its line or in the file. */
+  if (n >= (ssize_t) length && memcmp (head, CSV_HEADER_FIRST, length) == 0 &&
+      (n == (ssize_t) length || head[length] == '\n'))
+    return FALSE;
+  return TRUE;
 }
 
 /* ",FLASH,AMPLIFICATION" for the round, empty where the card did not
@@ -372,7 +389,7 @@ cm_cli_endure (int    argc,
     return cm_cli_usage_error (context, _("--csv follows one card: give it one DEVICE."));
   e.csv_fd = -1;
   if (csv != NULL && (e.csv_fd = cm_file_open_append (csv, &e.csv_fresh, &error)) >= 0)
-    e.csv_flash = e.csv_fresh || csv_has_flash_columns (csv);
+    e.csv_flash = e.csv_fresh || csv_has_flash_columns (csv, e.csv_fd);
   if (csv != NULL && e.csv_fd < 0)
     return cm_cli_usage_error (context, error->message);
 

@@ -282,30 +282,45 @@ cm_endurance_mark_bad (guint8  *ever_bad,
   return fresh;
 }
 
+/* The write amplification of the round at @index (flash bytes ÷ what
+ * that round wrote); FALSE where the card did not tell its flash bytes. */
+gboolean
+cm_endurance_get_round_write_amplification (const CmEndurance *e,
+                                            guint              index,
+                                            double            *wa)
+{
+  const CmWearRound *r;
+  guint64 before, wrote;
+
+  g_return_val_if_fail (e != NULL && index < e->rounds->len, FALSE);
+
+  r = &g_array_index (e->rounds, CmWearRound, index);
+  before = index > 0 ? g_array_index (e->rounds, CmWearRound, index - 1).bytes_written : 0;
+  wrote = r->bytes_written > before ? r->bytes_written - before : 0;
+  if (!r->flash_known || wrote == 0)
+    return FALSE;
+  *wa = (double) r->flash_bytes_written / wrote;
+  return TRUE;
+}
+
 /* The lowest and highest write amplification of the rounds whose flash
- * bytes the card told (flash bytes ÷ what the round wrote); FALSE when the
- * card told none, so it is not known. */
+ * bytes the card told; FALSE when the card told none, so it is not known. */
 gboolean
 cm_endurance_get_write_amplification (const CmEndurance *e,
                                       double            *lo,
                                       double            *hi)
 {
   gboolean known = FALSE;
-  guint64 before = 0;
+  double wa;
 
   *lo = G_MAXDOUBLE;
   *hi = 0;
   for (guint i = 0; i < e->rounds->len; i++)
-    {
-      const CmWearRound *r = &g_array_index (e->rounds, CmWearRound, i);
-      guint64 wrote = r->bytes_written - before;
-
-      before = r->bytes_written;
-      if (!r->flash_known || wrote == 0)
-        continue;
-      *lo = MIN (*lo, (double) r->flash_bytes_written / wrote);
-      *hi = MAX (*hi, (double) r->flash_bytes_written / wrote);
-      known = TRUE;
-    }
+    if (cm_endurance_get_round_write_amplification (e, i, &wa))
+      {
+        *lo = MIN (*lo, wa);
+        *hi = MAX (*hi, wa);
+        known = TRUE;
+      }
   return known;
 }

@@ -66,6 +66,9 @@ gboolean     cm_endurance_get_threshold (const CmEndurance *endurance,
                                          guint             *round,
                                          guint64           *bytes_written);
 guint        cm_endurance_get_first_error_round (const CmEndurance *endurance);
+gboolean     cm_endurance_get_round_write_amplification (const CmEndurance *endurance,
+                                                         guint              index,
+                                                         double            *write_amplification);
 gboolean     cm_endurance_get_write_amplification (const CmEndurance *endurance,
                                                    double            *lowest,
                                                    double            *highest);

@@ -26,6 +26,19 @@ gboolean cm_health_ask_card    (int          fd,
                                 gboolean     write,
                                 guint8      *reply,
                                 GError     **error);
+/* One CMD56, as cm_health_ask_card () sends it, by whatever way the
+ * caller reaches the card. */
+typedef gboolean (*CmHealthAskFunc) (gpointer     data,
+                                     guint32      argument,
+                                     gboolean     write,
+                                     guint8      *reply,
+                                     GError     **error);
+/* Asks through @ask in every layout in turn until one answers in it;
+ * stops with G_IO_ERROR_PERMISSION_DENIED at the first refusal. */
+void     cm_health_read_with   (CmHealthAskFunc  ask,
+                                gpointer         data,
+                                CmHealth        *health,
+                                GError         **error);
 /* The card behind @fd (the whole device of a built-in slot), asked in
  * every layout in turn until one answers in it. */
 void     cm_health_read_card   (int          fd,

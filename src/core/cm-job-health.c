@@ -17,6 +17,7 @@
 #include <math.h>
 #include <unistd.h>
 
+#include "cm-health-helper.h"
 #include "cm-health-transport.h"
 #include "cm-target.h"
 #include "cm-job-kind.h"
@@ -66,19 +67,16 @@ read_thread (GTask        *task,
     {
       int saved = errno;
 
-      /* Not allowed to ask is no failure of the card: not known, and why. */
-      if (saved == EACCES || saved == EPERM)
+      if (saved != EACCES && saved != EPERM)
         {
-          cm_health_init_unknown (&read->health, CM_HEALTH_NOT_KNOWN);
-          read->note = g_strdup (_("Asking the card for its health needs administrator rights: run it as root."));
-          g_task_return_boolean (task, TRUE);
+          g_task_return_error (task, cm_target_error_from_errno (saved, read->path));
           return;
         }
-      g_task_return_error (task, cm_target_error_from_errno (saved, read->path));
-      return;
     }
-  cm_health_read_card (fd, &read->health, &error);
-  close (fd);
+  /* Not allowed to ask is no failure of the card: not known, and why. */
+  cm_health_read_as_user (fd, read->path, &read->health, cancellable, &error);
+  if (fd >= 0)
+    close (fd);
   if (error != NULL)
     read->note = g_strdup (error->message);
   g_task_return_boolean (task, TRUE);
@@ -167,14 +165,21 @@ outcome (CmResult *result)
     }
   if (health == NULL || health->state != CM_HEALTH_KNOWN)
     {
+      GPtrArray *notes = cm_result_get_notes (result);
+      const char *why = NULL;
       CmHealth unknown;
 
       if (health == NULL)
         cm_health_init_unknown (&unknown, CM_HEALTH_NOT_KNOWN);
       said = cm_health_describe (health != NULL ? health : &unknown);
+      if (health != NULL && health->state == CM_HEALTH_NO_ACCESS)
+        why = said;
+      /* Why it could not be asked (no password given, a Flatpak), where
+       * the read said so. */
+      else if (notes != NULL && notes->len > 0)
+        why = g_ptr_array_index (notes, 0);
       /* Translators: a badge: the card's wear is not known */
-      return cm_outcome_new (CM_OUTCOME_NOT_JUDGED, CM_STATUS_NOT_JUDGED, _("Not known"),
-                             health != NULL && health->state == CM_HEALTH_NO_ACCESS ? said : NULL);
+      return cm_outcome_new (CM_OUTCOME_NOT_JUDGED, CM_STATUS_NOT_JUDGED, _("Not known"), why);
     }
   said = cm_health_describe (health);
   if (health->life_used_percent >= 90)
