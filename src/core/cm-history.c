@@ -438,7 +438,8 @@ cm_history_count_queued (CmHistory *self)
  * cm_history_dup_seen:
  *
  * What is known of @result's card from before: from the store when one
- * is set, else from this computer's index. NULL when the card has no
+ * is set (and was reachable at the last send), else from this
+ * computer's index. NULL when the card has no
  * CID serial; on an error (the store unreachable) NULL and @error set.
  */
 CmStoreSeen *
@@ -455,7 +456,10 @@ cm_history_dup_seen (CmHistory  *self,
 
   if (serial == NULL || *serial == '\0')
     return NULL;
-  if (self->store != NULL)
+  /* A store that could not be reached a moment ago is not waited for
+   * again: this computer's own results answer instead. */
+  if (self->store != NULL &&
+      !g_error_matches (self->store_error, CM_STORE_ERROR, CM_STORE_ERROR_UNREACHABLE))
     entries = cm_store_list_for_serial (self->store, serial, SEEN_LIMIT, error);
   else if (g_file_query_exists (self->folder, NULL))
     {

@@ -136,7 +136,7 @@ set_url_error (GError    **error,
 
   /* Translators: "The store “postgresql://lab@db/cards” is not a URL CardMark can use: …" */
   g_set_error (error, CM_STORE_ERROR, CM_STORE_ERROR_URL,
-               _("The store “%s” is not a URL CardMark can use: %s Give it as postgresql://USER@HOST[:PORT]/DATABASE."),
+               _("The store “%s” is not a URL CardMark can use: %s. Give it as postgresql://USER@HOST[:PORT]/DATABASE."),
                safe, why);
 }
 
@@ -173,15 +173,23 @@ dup_message (const char *message,
              const char *password)
 {
   g_autoptr(GString) text = g_string_new (message != NULL ? message : "");
+  g_autoptr(GString) line = g_string_new (NULL);
   g_autofree char *clean = NULL;
 
   if (password != NULL)
     g_string_replace (text, password, "********", 0);
-  g_strchomp (text->str);
-  for (char *p = text->str; *p != '\0'; p++)
-    if (*p == '\n' || *p == '\t')
-      *p = ' ';
-  clean = cm_text_dup_clean (text->str, 400);
+  /* libpq's lines ("…refused\n\tIs the server running…") as one. */
+  for (const char *p = text->str; *p != '\0'; p++)
+    {
+      gboolean space = g_ascii_isspace (*p);
+
+      if (!space)
+        g_string_append_c (line, *p);
+      else if (line->len > 0 && line->str[line->len - 1] != ' ')
+        g_string_append_c (line, ' ');
+    }
+  g_strchomp (line->str);
+  clean = cm_text_dup_clean (line->str, 400);
   return g_steal_pointer (&clean);
 }
 #endif
@@ -202,7 +210,10 @@ cm_store_url_check (const char  *url,
     return FALSE;
   if (skip_scheme (url) == NULL)
     {
-      set_url_error (error, url, _("it does not begin with postgresql://."));
+      /* Not shown: it may be a connection string with a password. */
+      g_set_error_literal (error, CM_STORE_ERROR, CM_STORE_ERROR_URL,
+                           _("The store must be given as a URL that begins with postgresql://, such as "
+                             "postgresql://USER@HOST[:PORT]/DATABASE."));
       return FALSE;
     }
 #if HAVE_LIBPQ
