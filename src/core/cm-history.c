@@ -449,7 +449,10 @@ cm_history_dup_seen (CmHistory  *self,
 {
   CmCardInfo *card = cm_result_get_card (result);
   const char *serial = card != NULL ? cm_card_info_get_serial (card) : NULL;
+  GFile *file = cm_history_get_file (result);
   g_autoptr(GPtrArray) entries = NULL;
+  g_autofree char *itself = NULL;
+  gboolean from_store;
 
   g_return_val_if_fail (CM_IS_HISTORY (self), NULL);
   g_return_val_if_fail (CM_IS_RESULT (result), NULL);
@@ -458,8 +461,9 @@ cm_history_dup_seen (CmHistory  *self,
     return NULL;
   /* A store that could not be reached a moment ago is not waited for
    * again: this computer's own results answer instead. */
-  if (self->store != NULL &&
-      !g_error_matches (self->store_error, CM_STORE_ERROR, CM_STORE_ERROR_UNREACHABLE))
+  from_store = self->store != NULL &&
+               !g_error_matches (self->store_error, CM_STORE_ERROR, CM_STORE_ERROR_UNREACHABLE);
+  if (from_store)
     entries = cm_store_list_for_serial (self->store, serial, SEEN_LIMIT, error);
   else if (g_file_query_exists (self->folder, NULL))
     {
@@ -473,7 +477,17 @@ cm_history_dup_seen (CmHistory  *self,
     entries = g_ptr_array_new ();
   if (entries == NULL)
     return NULL;
-  return cm_store_seen_new (entries, result);
+  if (file != NULL && from_store)
+    {
+      g_autofree char *contents = NULL;
+      gsize length = 0;
+
+      if (g_file_load_contents (file, NULL, &contents, &length, NULL, NULL))
+        itself = cm_store_dup_id (contents, length);
+    }
+  else if (file != NULL)
+    itself = g_file_get_path (file);
+  return cm_store_seen_new (entries, result, itself);
 }
 
 GFile *

@@ -432,7 +432,7 @@ cm_store_send (CmStore     *self,
 
   entry = cm_history_entry_new_for_result (result);
   outcome = cm_result_dup_outcome (result);
-  id = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) document, length);
+  id = cm_store_dup_id (document, length);
   text = g_strndup (document, length);
   size = g_strdup_printf ("%" G_GUINT64_FORMAT, entry->size_bytes);
   started = g_strdup_printf ("%" G_GINT64_FORMAT, entry->started);
@@ -473,6 +473,18 @@ dup_clean_value (PGresult *res,
   if (PQgetisnull (res, row, column))
     return NULL;
   return cm_text_dup_clean (PQgetvalue (res, row, column), CM_TEXT_LINE_MAX);
+}
+
+/**
+ * cm_store_dup_id:
+ *
+ * A document's id in the store: the SHA-256 of its text as saved.
+ */
+char *
+cm_store_dup_id (const char *document,
+                 gsize       length)
+{
+  return g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) document, length);
 }
 
 /* The columns entry_from_result() reads, in its order. */
@@ -604,14 +616,17 @@ dup_where_when (CmHistoryEntry *entry)
  * @same_serial: (element-type CmHistoryEntry): the results for @result's
  *   CID serial, newest first, from the history's index or the store
  *
+ * @itself: (nullable): @result's own entry's path (its file in the
+ *   history, its id in the store), which is not "before"
+ *
  * What they say of @result's card: when and where it was tested before,
  * and whether a card with its CID serial had another size or brand.
- * Only results started before @result count, so its own saved document
- * (and the earlier parts of a wear test it carries on) never do.
+ * Results that started after @result's start do not count.
  */
 CmStoreSeen *
-cm_store_seen_new (GPtrArray *same_serial,
-                   CmResult  *result)
+cm_store_seen_new (GPtrArray  *same_serial,
+                   CmResult   *result,
+                   const char *itself)
 {
   CmStoreSeen *seen = g_new0 (CmStoreSeen, 1);
   g_autoptr(CmHistoryEntry) self_entry = cm_history_entry_new_for_result (result);
@@ -623,7 +638,7 @@ cm_store_seen_new (GPtrArray *same_serial,
     {
       CmHistoryEntry *entry = g_ptr_array_index (same_serial, i);
 
-      if (entry->started >= self_entry->started)
+      if (entry->started > self_entry->started || g_strcmp0 (entry->path, itself) == 0)
         continue;
       if (seen->previous == NULL)
         seen->previous = entry;
@@ -643,12 +658,15 @@ cm_store_seen_new (GPtrArray *same_serial,
     {
       g_autofree char *where = dup_where_when (seen->clone);
       g_autofree char *size = g_format_size (seen->clone->size_bytes);
+      g_autofree char *card = NULL;
 
+      /* Translators: a card's size and brand: "64.0 GB SanDisk" */
+      card = seen->clone->brand != NULL && *seen->clone->brand != '\0'
+             ? g_strdup_printf (_("%s %s"), size, seen->clone->brand) : g_strdup (size);
       /* Translators: "Cloned card? A card with this CID serial (0x1234abcd) was a 64.0 GB SanDisk on lab-pi-3, 2026-12-04 13:05. …" */
-      seen->warning = g_strdup_printf (_("Cloned card? A card with this CID serial (%s) was a %s %s %s. "
+      seen->warning = g_strdup_printf (_("Cloned card? A card with this CID serial (%s) was a %s %s. "
                                          "Counterfeit cards often carry a copied CID."),
-                                       self_entry->serial, size,
-                                       seen->clone->brand != NULL ? seen->clone->brand : "", where);
+                                       self_entry->serial, card, where);
     }
   return seen;
 }

@@ -57,8 +57,12 @@ GPtrArray   *cm_store_list_for_serial  (CmStore     *self,
                                         guint        limit,
                                         GError     **error) G_GNUC_WARN_UNUSED_RESULT;
 
+char        *cm_store_dup_id           (const char  *document,
+                                        gsize        length) G_GNUC_WARN_UNUSED_RESULT;
+
 CmStoreSeen *cm_store_seen_new         (GPtrArray   *same_serial,
-                                        CmResult    *result) G_GNUC_WARN_UNUSED_RESULT;
+                                        CmResult    *result,
+                                        const char  *itself) G_GNUC_WARN_UNUSED_RESULT;
 void         cm_store_seen_free        (CmStoreSeen *seen);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CmStore, cm_store_free)
