@@ -127,6 +127,18 @@ cm_store_url_dup_safe (const char *url)
   return g_steal_pointer (&clean);
 }
 
+static gboolean
+check_unsupported (GError **error)
+{
+  if (HAVE_LIBPQ)
+    return TRUE;
+  g_set_error_literal (error, CM_STORE_ERROR, CM_STORE_ERROR_UNSUPPORTED,
+                       _("This CardMark was built without PostgreSQL support (libpq), so it cannot send results to a store. "
+                         "Build it with libpq-dev installed, or leave out the store."));
+  return FALSE;
+}
+
+#if HAVE_LIBPQ
 static void
 set_url_error (GError    **error,
                const char *url,
@@ -140,18 +152,6 @@ set_url_error (GError    **error,
                safe, why);
 }
 
-static gboolean
-check_unsupported (GError **error)
-{
-  if (HAVE_LIBPQ)
-    return TRUE;
-  g_set_error_literal (error, CM_STORE_ERROR, CM_STORE_ERROR_UNSUPPORTED,
-                       _("This CardMark was built without PostgreSQL support (libpq), so it cannot send results to a store. "
-                         "Build it with libpq-dev installed, or leave out the store."));
-  return FALSE;
-}
-
-#if HAVE_LIBPQ
 /* The password libpq reads from @url, to scrub out of its messages. */
 static char *
 dup_password (const char *url)
