@@ -303,6 +303,18 @@ cm_store_get_safe_url (CmStore *self)
   return self->safe_url;
 }
 
+/**
+ * cm_store_dup_id:
+ *
+ * A document's id in the store: the SHA-256 of its text as saved.
+ */
+char *
+cm_store_dup_id (const char *document,
+                 gsize       length)
+{
+  return g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) document, length);
+}
+
 #if HAVE_LIBPQ
 
 static const char create_sql[] =
@@ -475,18 +487,6 @@ dup_clean_value (PGresult *res,
   return cm_text_dup_clean (PQgetvalue (res, row, column), CM_TEXT_LINE_MAX);
 }
 
-/**
- * cm_store_dup_id:
- *
- * A document's id in the store: the SHA-256 of its text as saved.
- */
-char *
-cm_store_dup_id (const char *document,
-                 gsize       length)
-{
-  return g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) document, length);
-}
-
 /* The columns entry_from_result() reads, in its order. */
 #define SELECT_ENTRY \
   "SELECT id, machine, kind, serial, name, brand, size_bytes, extract(epoch FROM started)::bigint," \
@@ -538,6 +538,17 @@ query_entries (CmStore     *self,
     g_ptr_array_add (entries, entry_from_result (res, row));
   PQclear (res);
   return g_steal_pointer (&entries);
+}
+
+#else /* !HAVE_LIBPQ */
+
+gboolean
+cm_store_send (CmStore     *self,
+               const char  *document,
+               gsize        length,
+               GError     **error)
+{
+  return check_unsupported (error);
 }
 
 #endif /* HAVE_LIBPQ */
