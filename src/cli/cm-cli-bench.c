@@ -449,7 +449,7 @@ cm_cli_bench (int    argc,
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_description (context, description);
 
-  if (!cm_cli_parse_options (context, &argc, &argv, &error))
+  if (!cm_cli_parse_job_options (context, &argc, &argv, &error))
     return cm_cli_usage_error (context, error->message);
   if ((status = cm_cli_check_operands (context, argc, argv, 1, G_MAXINT, _("bench needs a TARGET (or several)."))) != CM_EXIT_OK)
     return status;
@@ -484,8 +484,10 @@ cm_cli_bench (int    argc,
   g_clear_object (&plan);
 
   /* Everything that is written after the run is checked before it. */
-  if (save)
-    history = cm_history_new_default ();
+  /* A result for the store is kept in the history too: it waits there
+   * while the store cannot be reached. */
+  if (save || cm_cli_get_store_url () != NULL)
+    history = cm_cli_history_new ();
   if (!check_outputs (output, plot, history, &error))
     return cm_cli_usage_error (context, error->message);
 

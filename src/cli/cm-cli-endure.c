@@ -370,7 +370,7 @@ cm_cli_endure (int    argc,
       "carry on with --resume), 1 the run failed (or the card went away: carry on with --resume), 2 usage."),
     cm_cli_jobs_describe ());
   g_option_context_set_description (context, description);
-  if (!cm_cli_parse_options (context, &argc, &argv, &error))
+  if (!cm_cli_parse_job_options (context, &argc, &argv, &error))
     return cm_cli_usage_error (context, error->message);
   if (argc < 2)
     return cm_cli_usage_error (context, _("endure needs a DEVICE, a whole card such as /dev/mmcblk0 (or several)."));
@@ -394,7 +394,7 @@ cm_cli_endure (int    argc,
     return cm_cli_usage_error (context, error->message);
 
   e.signal_fd = cm_cli_block_end_signals ();
-  history = cm_history_new_default ();
+  history = cm_cli_history_new ();
   e.destroy = destroy;
   e.resume = resume;
   e.rounds = (guint) rounds;

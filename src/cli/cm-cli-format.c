@@ -159,7 +159,7 @@ cm_cli_format (int    argc,
       "destroys the card's data: that needs --destroy-data. The result is kept in the history. "
       "Exit status: 0 formatted and checked clean, 1 the format failed or its check found faults, "
       "5 stopped, 2 usage."));
-  if (!cm_cli_parse_options (context, &argc, &argv, &error))
+  if (!cm_cli_parse_job_options (context, &argc, &argv, &error))
     return cm_cli_usage_error (context, error->message);
   if (argc != 2)
     return cm_cli_usage_error (context, _("format needs one DEVICE, a whole card such as /dev/mmcblk0."));
@@ -173,7 +173,7 @@ cm_cli_format (int    argc,
     return cm_cli_usage_error (context, error->message);
 
   f.signal_fd = cm_cli_block_end_signals ();
-  history = cm_history_new_default ();
+  history = cm_cli_history_new ();
   f.destroy = destroy;
   f.label = label;
   f.json = json;

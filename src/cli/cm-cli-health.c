@@ -210,12 +210,12 @@ cm_cli_health (int    argc,
                                  cm_cli_jobs_describe ());
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_description (context, description);
-  if (!cm_cli_parse_options (context, &argc, &argv, &error))
+  if (!cm_cli_parse_job_options (context, &argc, &argv, &error))
     return cm_cli_usage_error (context, error->message);
   if ((status = cm_cli_check_operands (context, argc, argv, 1, G_MAXINT, _("health needs a DEVICE (or several)."))) != CM_EXIT_OK)
     return status;
 
-  history = cm_history_new_default ();
+  history = cm_cli_history_new ();
   health.json = json;
   health.history = history;
   health.signal_fd = cm_cli_block_end_signals ();

@@ -15,6 +15,7 @@
 #include "cm-history.h"
 #include "cm-history-index.h"
 #include "cm-job.h"
+#include "cm-store.h"
 #include "cm-summary.h"
 
 #include "cm-cli.h"
@@ -162,6 +163,43 @@ list_from_index (CmHistory *history)
   return CM_EXIT_OK;
 }
 
+/* history --store: the lab's results, from every machine, in the same
+ * table; the machine each ran on ends its line. */
+static int
+list_from_store (void)
+{
+  /* This machine's results that wait for the store go first, so the
+   * list is whole. */
+  g_autoptr(CmHistory) history = cm_cli_history_new ();
+  CmStore *store = cm_history_get_store (history);
+  g_autoptr(GPtrArray) entries = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if ((entries = cm_store_list (store, &error)) == NULL)
+    {
+      cm_cli_print_error (error);
+      return CM_EXIT_FAILED;
+    }
+  if (entries->len == 0)
+    {
+      /* Translators: "The store postgresql://lab@db/cards holds no results yet." */
+      printf (_("The store %s holds no results yet.\n"), cm_store_get_safe_url (store));
+      return CM_EXIT_OK;
+    }
+  for (guint i = 0; i < entries->len; i++)
+    {
+      CmHistoryEntry *entry = g_ptr_array_index (entries, i);
+      /* Translators: a result's verdict and the machine it ran on: "Meets A1 · on lab-pi-3" */
+      char *verdict = g_strdup_printf (_("%s · on %s"), entry->verdict != NULL ? entry->verdict : "",
+                                       entry->machine != NULL ? entry->machine : "?");
+
+      g_free (entry->verdict);
+      entry->verdict = verdict;
+    }
+  print_table (entries);
+  return CM_EXIT_OK;
+}
+
 int
 cm_cli_history (int    argc,
                 char **argv)
@@ -180,10 +218,14 @@ cm_cli_history (int    argc,
   g_autoptr(GPtrArray) problems = NULL;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  if (!cm_cli_parse_options (context, &argc, &argv, &error))
+  if (!cm_cli_parse_store_options (context, &argc, &argv, &error))
     return cm_cli_usage_error (context, error->message);
   if (argc != 1)
     return cm_cli_usage_error (context, _("history takes no arguments."));
+  if (cm_cli_get_store_url () != NULL && (json || csv))
+    return cm_cli_usage_error (context, _("--store lists the store’s table; --json and --csv read this computer’s history. Give one or the other."));
+  if (cm_cli_get_store_url () != NULL)
+    return list_from_store ();
 
   if (!json && !csv)
     return list_from_index (history);

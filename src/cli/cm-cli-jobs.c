@@ -174,11 +174,15 @@ static int
 finish_one (const CmCliJobsFuncs *funcs,
             CmCliTarget          *t,
             JsonNode            **node,
+            gboolean              json,
             gpointer              user_data)
 {
   gboolean stopped = g_error_matches (t->error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_autoptr(CmOutcome) outcome = t->result != NULL ? cm_result_dup_outcome (t->result) : NULL;
   int status = funcs->finish (t, node, user_data);
+
+  /* What this computer's history, or the lab's store, knew of the card. */
+  cm_cli_store_print_seen (t->result, json);
 
   if (outcome != NULL && outcome->status == CM_OUTCOME_STOPPED)
     stopped = TRUE;
@@ -255,7 +259,7 @@ cm_cli_jobs_run (const CmCliJobsFuncs *funcs,
         g_prefix_error (&t->error, "%s: ", t->target);
       if (several && !json && t->error == NULL)
         printf ("%s%s\n", i > 0 ? "\n" : "", t->target);
-      status = cm_cli_worst_status (status, finish_one (funcs, t, several && json ? &node : NULL, user_data));
+      status = cm_cli_worst_status (status, finish_one (funcs, t, several && json ? &node : NULL, json, user_data));
       fflush (stdout);
       if (node != NULL)
         json_array_add_element (documents, node);
@@ -274,6 +278,7 @@ cm_cli_jobs_run (const CmCliJobsFuncs *funcs,
       json_node_set_array (root, documents);
       cm_cli_print_json (root);
     }
+  cm_cli_store_report ();
 
   return status;
 }

@@ -259,7 +259,7 @@ run_probe (char       **devices,
            gboolean     json,
            const char  *plot)
 {
-  g_autoptr(CmHistory) history = cm_history_new_default ();
+  g_autoptr(CmHistory) history = cm_cli_history_new ();
   const CmCliJobsFuncs funcs = { prepare, finish, watch, NULL, "capacity", NULL };
   Probe probe = { cache_bytes, json, plot, history, -1 };
   int status;
@@ -298,7 +298,7 @@ cm_cli_probe_capacity (int    argc,
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_description (context, description);
-  if (!cm_cli_parse_options (context, &argc, &argv, &error))
+  if (!cm_cli_parse_job_options (context, &argc, &argv, &error))
     return cm_cli_usage_error (context, error->message);
   if ((status = cm_cli_check_operands (context, argc, argv, 1, G_MAXINT, _("probe-capacity needs a DEVICE (or several)."))) != CM_EXIT_OK)
     return status;

@@ -244,7 +244,7 @@ cm_cli_verify (int    argc,
       "Exit status: 0 every byte came back, 4 data was lost, 1 the run failed, 2 usage."),
     cm_cli_jobs_describe ());
   g_option_context_set_description (context, description);
-  if (!cm_cli_parse_options (context, &argc, &argv, &error))
+  if (!cm_cli_parse_job_options (context, &argc, &argv, &error))
     return cm_cli_usage_error (context, error->message);
   if (argc < 2)
     return cm_cli_usage_error (context, _("verify needs a TARGET, a folder or a device (or several)."));
@@ -269,7 +269,7 @@ cm_cli_verify (int    argc,
   flags |= destroy ? CM_VERIFY_FLAGS_DESTROY_DATA : 0;
   /* Blocked before any thread starts, so none of them takes one. */
   v.signal_fd = cm_cli_block_end_signals ();
-  history = cm_history_new_default ();
+  history = cm_cli_history_new ();
   v.flags = flags;
   v.history = history;
   v.read_only = read_only;

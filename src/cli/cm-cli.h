@@ -10,6 +10,8 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
+#include "cm-history.h"
+
 G_BEGIN_DECLS
 
 /* Exit statuses (README.md § cardmark-cli). */
@@ -70,9 +72,23 @@ gboolean cm_cli_parse_options (GOptionContext   *context,
                                int              *argc,
                                char           ***argv,
                                GError          **error);
+gboolean cm_cli_parse_job_options (GOptionContext   *context,
+                                   int              *argc,
+                                   char           ***argv,
+                                   GError          **error);
+gboolean cm_cli_parse_store_options (GOptionContext   *context,
+                                     int              *argc,
+                                     char           ***argv,
+                                     GError          **error);
+const char *cm_cli_get_store_url (void);
+void cm_cli_store_report (void);
 void cm_cli_pad         (GString      *line,
                          const char   *text,
                          int           width,
                          gboolean      right);
+
+CmHistory *cm_cli_history_new (void) G_GNUC_WARN_UNUSED_RESULT;
+void cm_cli_store_print_seen (CmResult *result,
+                              gboolean  json);
 
 G_END_DECLS

@@ -58,6 +58,7 @@ cm_history_entry_free (CmHistoryEntry *entry)
   g_free (entry->run);
   g_free (entry->verdict);
   g_free (entry->problem);
+  g_free (entry->machine);
   g_free (entry);
 }
 
@@ -183,29 +184,62 @@ figure (CmResult *result, const char *test_name, gboolean iops)
   return iops ? test->iops : test->mb_per_s;
 }
 
-/* What the CLI's table and the app's History show of a result: its card,
- * its run, its verdict and its key figures. */
+/**
+ * cm_history_entry_new_for_result:
+ *
+ * What the CLI's table and the app's History show of a result: its card,
+ * its run, its verdict and its key figures. The index keeps these, and so
+ * does the shared store (cm-store.c).
+ */
+CmHistoryEntry *
+cm_history_entry_new_for_result (CmResult *result)
+{
+  CmHistoryEntry *entry = g_new0 (CmHistoryEntry, 1);
+  gboolean bench = cm_job_kind_measures_speed (cm_result_get_kind (result));
+  gboolean verify = cm_result_get_verify (result) != NULL;
+  CmCardInfo *card = cm_result_get_card (result);
+  GDateTime *started = cm_result_get_started (result);
+  CmStatus status;
+
+  entry->kind = g_strdup (cm_result_get_kind (result));
+  entry->name = g_strdup (cm_result_get_name (result));
+  entry->started = started != NULL ? g_date_time_to_unix (started) : 0;
+  if (card != NULL)
+    {
+      entry->serial = g_strdup (cm_card_info_get_serial (card));
+      entry->brand = g_strdup (cm_card_info_get_brand (card));
+      entry->size_bytes = cm_card_info_get_capacity_bytes (card);
+    }
+  entry->verdict = bench ? g_strdup (cm_result_get_summary (result)) : cm_summary_dup_answer (result, &status);
+  entry->title = cm_summary_dup_card_title (result);
+  /* A benchmark by its profile, every other job by its kind. */
+  entry->run = g_strdup (bench ? cm_result_get_profile (result)
+                               : cm_job_kind_get_title (cm_result_get_kind (result)));
+  /* A full verify has no sequential tests: its write and read-back
+   * rates stand in for them. */
+  entry->figures[0] = figure (result, verify ? CM_TEST_VERIFY_WRITE : CM_TEST_SEQ_WRITE, FALSE);
+  entry->figures[1] = figure (result, verify ? CM_TEST_VERIFY_READ : CM_TEST_SEQ_READ, FALSE);
+  entry->figures[2] = figure (result, CM_TEST_RAND_WRITE_4K, TRUE);
+  entry->figures[3] = figure (result, CM_TEST_RAND_READ_4K, TRUE);
+  return entry;
+}
+
 static void
 bind_row (sqlite3_stmt *insert, CmResult *result)
 {
-  gboolean bench = cm_job_kind_measures_speed (cm_result_get_kind (result));
-  gboolean verify = cm_result_get_verify (result) != NULL;
-  g_autofree char *verdict = NULL;
-  CmStatus status;
+  g_autoptr(CmHistoryEntry) entry = cm_history_entry_new_for_result (result);
 
-  verdict = bench ? g_strdup (cm_result_get_summary (result)) : cm_summary_dup_answer (result, &status);
-  sqlite3_bind_text (insert, 11, cm_summary_dup_card_title (result), -1, g_free);
-  /* A benchmark by its profile, every other job by its kind. */
-  sqlite3_bind_text (insert, 12, bench ? cm_result_get_profile (result)
-                                       : cm_job_kind_get_title (cm_result_get_kind (result)),
-                     -1, SQLITE_TRANSIENT);
-  sqlite3_bind_text (insert, 13, verdict, -1, SQLITE_TRANSIENT);
-  /* A full verify has no sequential tests: its write and read-back
-   * rates stand in for them. */
-  sqlite3_bind_double (insert, 14, figure (result, verify ? CM_TEST_VERIFY_WRITE : CM_TEST_SEQ_WRITE, FALSE));
-  sqlite3_bind_double (insert, 15, figure (result, verify ? CM_TEST_VERIFY_READ : CM_TEST_SEQ_READ, FALSE));
-  sqlite3_bind_double (insert, 16, figure (result, CM_TEST_RAND_WRITE_4K, TRUE));
-  sqlite3_bind_double (insert, 17, figure (result, CM_TEST_RAND_READ_4K, TRUE));
+  sqlite3_bind_text (insert, 5, entry->kind, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text (insert, 6, entry->serial, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text (insert, 7, entry->name, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text (insert, 8, entry->brand, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int64 (insert, 9, (sqlite3_int64) entry->size_bytes);
+  sqlite3_bind_int64 (insert, 10, entry->started);
+  sqlite3_bind_text (insert, 11, entry->title, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text (insert, 12, entry->run, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text (insert, 13, entry->verdict, -1, SQLITE_TRANSIENT);
+  for (guint i = 0; i < G_N_ELEMENTS (entry->figures); i++)
+    sqlite3_bind_double (insert, 14 + i, entry->figures[i]);
 }
 
 static void
@@ -214,16 +248,12 @@ index_document (CmHistoryIndex *self, sqlite3_stmt *insert, GFile *file,
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(CmResult) result = NULL;
-  CmCardInfo *card;
-  GDateTime *started;
 
   /* A FIFO named like a result would block the reader: named, not read. */
   if (g_file_info_get_file_type (info) != G_FILE_TYPE_REGULAR)
     g_set_error_literal (&error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE, _("it is not a regular file."));
   else
     result = cm_result_new_from_file (file, &error);
-  card = result != NULL ? cm_result_get_card (result) : NULL;
-  started = result != NULL ? cm_result_get_started (result) : NULL;
 
   sqlite3_reset (insert);
   sqlite3_clear_bindings (insert);
@@ -232,20 +262,9 @@ index_document (CmHistoryIndex *self, sqlite3_stmt *insert, GFile *file,
   sqlite3_bind_int64 (insert, 3, stamp->bytes);
   sqlite3_bind_int (insert, 4, result == NULL);
   if (result != NULL)
-    {
-      sqlite3_bind_text (insert, 5, cm_result_get_kind (result), -1, SQLITE_TRANSIENT);
-      sqlite3_bind_text (insert, 7, cm_result_get_name (result), -1, SQLITE_TRANSIENT);
-      sqlite3_bind_int64 (insert, 10, started != NULL ? g_date_time_to_unix (started) : 0);
-      bind_row (insert, result);
-    }
+    bind_row (insert, result);
   else
     sqlite3_bind_text (insert, 18, error != NULL ? error->message : "", -1, SQLITE_TRANSIENT);
-  if (card != NULL)
-    {
-      sqlite3_bind_text (insert, 6, cm_card_info_get_serial (card), -1, SQLITE_TRANSIENT);
-      sqlite3_bind_text (insert, 8, cm_card_info_get_brand (card), -1, SQLITE_TRANSIENT);
-      sqlite3_bind_int64 (insert, 9, (sqlite3_int64) cm_card_info_get_capacity_bytes (card));
-    }
   sqlite3_step (insert);
 }
 
@@ -398,4 +417,23 @@ cm_history_index_last_for_serial (CmHistoryIndex *self, const char *serial)
     entry = entry_from_row (stmt);
   sqlite3_finalize (stmt);
   return entry;
+}
+
+/* Every result for a card with this CID serial, newest first (at most
+ * @limit): what "tested before" and the cloned-card check look at. */
+GPtrArray *
+cm_history_index_list_for_serial (CmHistoryIndex *self, const char *serial, guint limit)
+{
+  GPtrArray *entries = g_ptr_array_new_with_free_func ((GDestroyNotify) cm_history_entry_free);
+  sqlite3_stmt *stmt = NULL;
+
+  sqlite3_prepare_v2 (self->db,
+                      "SELECT * FROM docs WHERE serial = ? AND damaged = 0"
+                      " ORDER BY started DESC LIMIT ?", -1, &stmt, NULL);
+  sqlite3_bind_text (stmt, 1, serial, -1, SQLITE_STATIC);
+  sqlite3_bind_int64 (stmt, 2, limit);
+  while (stmt != NULL && sqlite3_step (stmt) == SQLITE_ROW)
+    g_ptr_array_add (entries, entry_from_row (stmt));
+  sqlite3_finalize (stmt);
+  return entries;
 }

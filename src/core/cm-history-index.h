@@ -7,6 +7,8 @@
 
 #include <gio/gio.h>
 
+#include "cm-result.h"
+
 G_BEGIN_DECLS
 
 /* One row of the index: what a list shows of one history document. */
@@ -25,8 +27,10 @@ typedef struct
   char    *verdict;
   double   figures[4]; /* write, read MB/s; 4K write, read IOPS; -1 if none */
   char    *problem;    /* why a damaged document could not be read */
+  char    *machine;    /* the test machine, from the shared store; NULL here */
 } CmHistoryEntry;
 
+CmHistoryEntry *cm_history_entry_new_for_result (CmResult *result) G_GNUC_WARN_UNUSED_RESULT;
 void cm_history_entry_free (CmHistoryEntry *entry);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CmHistoryEntry, cm_history_entry_free)
 
@@ -45,6 +49,10 @@ GPtrArray      *cm_history_index_query   (CmHistoryIndex  *self,
                                           guint            limit) G_GNUC_WARN_UNUSED_RESULT;
 CmHistoryEntry *cm_history_index_last_for_serial (CmHistoryIndex *self,
                                                   const char     *serial) G_GNUC_WARN_UNUSED_RESULT;
+
+GPtrArray      *cm_history_index_list_for_serial (CmHistoryIndex *self,
+                                                  const char     *serial,
+                                                  guint           limit) G_GNUC_WARN_UNUSED_RESULT;
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CmHistoryIndex, cm_history_index_free)
 

@@ -10,15 +10,26 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <string.h>
 
 #include "cm-history.h"
 #include "cm-history-index.h"
+#include "cm-store.h"
+
+/* Documents not yet in the shared store: an empty file each in this
+ * folder of the history, named as the document. */
+#define QUEUE_FOLDER ".store-queue"
+
+/* The results of one CID serial "tested before" looks at. */
+#define SEEN_LIMIT 200
 
 struct _CmHistory
 {
   GObject  parent_instance;
 
   GFile   *folder;
+  CmStore *store;
+  GError  *store_error;
 };
 
 G_DEFINE_FINAL_TYPE (CmHistory, cm_history, G_TYPE_OBJECT)
@@ -29,6 +40,8 @@ cm_history_finalize (GObject *object)
   CmHistory *self = (CmHistory *) object;
 
   g_clear_object (&self->folder);
+  g_clear_pointer (&self->store, cm_store_free);
+  g_clear_error (&self->store_error);
 
   G_OBJECT_CLASS (cm_history_parent_class)->finalize (object);
 }
@@ -228,6 +241,255 @@ cm_history_delete (CmHistory  *self,
   return TRUE;
 }
 
+/**
+ * cm_history_set_store:
+ * @url: (nullable): a postgresql:// URL, or %NULL for none
+ *
+ * Every document saved from now on also goes to the store at @url, a
+ * PostgreSQL database several test machines share; one saved while it
+ * cannot be reached waits in the history and goes with a later save or
+ * cm_history_send_queued(). Nothing is connected here.
+ */
+gboolean
+cm_history_set_store (CmHistory   *self,
+                      const char  *url,
+                      GError     **error)
+{
+  CmStore *store = NULL;
+
+  g_return_val_if_fail (CM_IS_HISTORY (self), FALSE);
+
+  if (url != NULL && (store = cm_store_new (url, error)) == NULL)
+    return FALSE;
+  g_clear_pointer (&self->store, cm_store_free);
+  g_clear_error (&self->store_error);
+  self->store = store;
+  return TRUE;
+}
+
+/* The store set with cm_history_set_store(), or NULL. */
+CmStore *
+cm_history_get_store (CmHistory *self)
+{
+  g_return_val_if_fail (CM_IS_HISTORY (self), NULL);
+  return self->store;
+}
+
+/* Why the last send to the store failed, or NULL if it did not. */
+const GError *
+cm_history_get_store_error (CmHistory *self)
+{
+  g_return_val_if_fail (CM_IS_HISTORY (self), NULL);
+  return self->store_error;
+}
+
+static GFile *
+queue_folder (CmHistory *self)
+{
+  return g_file_get_child (self->folder, QUEUE_FOLDER);
+}
+
+static void
+queue_add (CmHistory  *self,
+           const char *name)
+{
+  g_autoptr(GFile) folder = queue_folder (self);
+  g_autoptr(GFile) entry = g_file_get_child (folder, name);
+  g_autofree char *path = g_file_get_path (entry);
+  g_autoptr(GError) error = NULL;
+
+  if (!g_file_make_directory (folder, NULL, &error) && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_EXISTS))
+    g_warning ("Cannot keep %s for the store: %s", name, error->message);
+  g_clear_error (&error);
+  /* Atomic: a half-written entry never names half a document. */
+  if (!g_file_set_contents (path, "", 0, &error))
+    g_warning ("Cannot keep %s for the store: %s", name, error->message);
+}
+
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+/* The names in the queue, oldest first: their names begin with the
+ * document's start. */
+static GPtrArray *
+queue_list (CmHistory *self)
+{
+  g_autoptr(GFile) folder = queue_folder (self);
+  g_autoptr(GFileEnumerator) enumerator = NULL;
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  GFileInfo *info;
+
+  enumerator = g_file_enumerate_children (folder, G_FILE_ATTRIBUTE_STANDARD_NAME,
+                                          G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL, NULL);
+  while (enumerator != NULL && (info = g_file_enumerator_next_file (enumerator, NULL, NULL)) != NULL)
+    {
+      const char *name = g_file_info_get_name (info);
+
+      if (g_str_has_suffix (name, ".json") && strchr (name, '/') == NULL)
+        g_ptr_array_add (names, g_strdup (name));
+      g_object_unref (info);
+    }
+  g_ptr_array_sort (names, compare_names);
+  return names;
+}
+
+/* The text of a document of this history, read as the index reads one:
+ * a regular file of a sensible size, never through a link. */
+static char *
+read_document (CmHistory   *self,
+               const char  *name,
+               gsize       *length,
+               GError     **error)
+{
+  g_autoptr(GFile) file = g_file_get_child (self->folder, name);
+  g_autoptr(GFileInfo) info = NULL;
+  char *contents = NULL;
+
+  info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_TYPE "," G_FILE_ATTRIBUTE_STANDARD_SIZE,
+                            G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL, error);
+  if (info == NULL || !check_history_file (file, info, error))
+    return NULL;
+  if (!g_file_load_contents (file, NULL, &contents, length, NULL, error))
+    return NULL;
+  return contents;
+}
+
+/* Sends one queued document; FALSE when the store is unreachable and
+ * the rest of the queue may as well wait. */
+static gboolean
+send_one (CmHistory  *self,
+          GFile      *queue,
+          const char *name)
+{
+  g_autoptr(GFile) entry = g_file_get_child (queue, name);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *contents = NULL;
+  gsize length = 0;
+
+  contents = read_document (self, name, &length, &error);
+  if (contents == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+    {
+      /* Deleted from the history, or taken over by a carried-on wear
+       * test's newer document (queued itself): nothing left to send. */
+      g_file_delete (entry, NULL, NULL);
+      return TRUE;
+    }
+  if (contents != NULL && cm_store_send (self->store, contents, length, &error))
+    {
+      g_file_delete (entry, NULL, NULL);
+      return TRUE;
+    }
+  g_prefix_error (&error, "%s: ", name);
+  g_clear_error (&self->store_error);
+  self->store_error = g_steal_pointer (&error);
+  return !g_error_matches (self->store_error, CM_STORE_ERROR, CM_STORE_ERROR_UNREACHABLE);
+}
+
+/**
+ * cm_history_send_queued:
+ *
+ * Sends the documents that wait for the store, oldest first, and
+ * returns how many still wait (cm_history_get_store_error() says why).
+ * Each is sent once: the store keeps a document by its checksum, so one
+ * sent twice (two commands at once, a crash before its entry went) is
+ * still one.
+ */
+guint
+cm_history_send_queued (CmHistory *self)
+{
+  g_autoptr(GFile) queue = NULL;
+  g_autoptr(GPtrArray) names = NULL;
+  guint waiting = 0;
+
+  g_return_val_if_fail (CM_IS_HISTORY (self), 0);
+
+  if (self->store == NULL)
+    return 0;
+  g_clear_error (&self->store_error);
+  queue = queue_folder (self);
+  names = queue_list (self);
+  for (guint i = 0; i < names->len; i++)
+    if (!send_one (self, queue, g_ptr_array_index (names, i)))
+      {
+        waiting = names->len - i;
+        break;
+      }
+  if (waiting == 0)
+    waiting = cm_history_count_queued (self);
+  return waiting;
+}
+
+/* How many documents wait for the store. */
+guint
+cm_history_count_queued (CmHistory *self)
+{
+  g_autoptr(GPtrArray) names = NULL;
+
+  g_return_val_if_fail (CM_IS_HISTORY (self), 0);
+  names = queue_list (self);
+  return names->len;
+}
+
+/**
+ * cm_history_dup_seen:
+ *
+ * What is known of @result's card from before: from the store when one
+ * is set (and was reachable at the last send), else from this
+ * computer's index. NULL when the card has no
+ * CID serial; on an error (the store unreachable) NULL and @error set.
+ */
+CmStoreSeen *
+cm_history_dup_seen (CmHistory  *self,
+                     CmResult   *result,
+                     GError    **error)
+{
+  CmCardInfo *card = cm_result_get_card (result);
+  const char *serial = card != NULL ? cm_card_info_get_serial (card) : NULL;
+  GFile *file = cm_history_get_file (result);
+  g_autoptr(GPtrArray) entries = NULL;
+  g_autofree char *itself = NULL;
+  gboolean from_store;
+
+  g_return_val_if_fail (CM_IS_HISTORY (self), NULL);
+  g_return_val_if_fail (CM_IS_RESULT (result), NULL);
+
+  if (serial == NULL || *serial == '\0')
+    return NULL;
+  /* A store that could not be reached a moment ago is not waited for
+   * again: this computer's own results answer instead. */
+  from_store = self->store != NULL &&
+               !g_error_matches (self->store_error, CM_STORE_ERROR, CM_STORE_ERROR_UNREACHABLE);
+  if (from_store)
+    entries = cm_store_list_for_serial (self->store, serial, SEEN_LIMIT, error);
+  else if (g_file_query_exists (self->folder, NULL))
+    {
+      /* Made if missing, as the history's list makes it. */
+      g_autoptr(CmHistoryIndex) index = cm_history_index_open (self->folder, error);
+
+      if (index != NULL && cm_history_index_refresh (index, error))
+        entries = cm_history_index_list_for_serial (index, serial, SEEN_LIMIT);
+    }
+  else
+    entries = g_ptr_array_new ();
+  if (entries == NULL)
+    return NULL;
+  if (file != NULL && from_store)
+    {
+      g_autofree char *contents = NULL;
+      gsize length = 0;
+
+      if (g_file_load_contents (file, NULL, &contents, &length, NULL, NULL))
+        itself = cm_store_dup_id (contents, length);
+    }
+  else if (file != NULL)
+    itself = g_file_get_path (file);
+  return cm_store_seen_new (entries, result, itself);
+}
+
 GFile *
 cm_history_save (CmHistory  *self,
                  CmResult   *result,
@@ -254,6 +516,13 @@ cm_history_save (CmHistory  *self,
   remember_file (result, file);
   drop_earlier (self, result, file);
   update_index (self);
+  if (self->store != NULL)
+    {
+      /* Queued first: a crash or a lost network before the send leaves
+       * the document for the next command, not nowhere. */
+      queue_add (self, name);
+      cm_history_send_queued (self);
+    }
 
   return g_steal_pointer (&file);
 }

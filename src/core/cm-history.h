@@ -8,6 +8,7 @@
 #include <gio/gio.h>
 
 #include "cm-result.h"
+#include "cm-store.h"
 
 G_BEGIN_DECLS
 
@@ -32,6 +33,16 @@ gboolean    cm_history_delete        (CmHistory   *self,
                                       CmResult    *result,
                                       GError     **error);
 GFile      *cm_history_get_file      (CmResult    *result);
+gboolean    cm_history_set_store     (CmHistory   *self,
+                                      const char  *url,
+                                      GError     **error);
+CmStore    *cm_history_get_store     (CmHistory   *self);
+const GError *cm_history_get_store_error (CmHistory *self);
+guint       cm_history_send_queued   (CmHistory   *self);
+guint       cm_history_count_queued  (CmHistory   *self);
+CmStoreSeen *cm_history_dup_seen     (CmHistory   *self,
+                                      CmResult    *result,
+                                      GError     **error) G_GNUC_WARN_UNUSED_RESULT;
 void        cm_history_load_async    (CmHistory            *self,
                                       GCancellable         *cancellable,
                                       GAsyncReadyCallback   callback,

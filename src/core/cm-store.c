@@ -1,0 +1,694 @@
+/* cm-store.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The store a lab shares: one PostgreSQL database that the test machines
+ * send their finished documents to, each as JSONB beside the columns a
+ * list shows and the machine's name. libpq is optional at build time.
+ * The URL's password is never printed or saved: everything that shows a
+ * URL shows cm_store_url_dup_safe()'s.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+#if HAVE_LIBPQ
+#include <libpq-fe.h>
+#endif
+
+#include "cm-outcome.h"
+#include "cm-result.h"
+#include "cm-text.h"
+
+#include "cm-store.h"
+
+/* How long a command waits for an unreachable database before it keeps
+ * the document for later, unless the URL says (connect_timeout=N). */
+#define CONNECT_TIMEOUT "5"
+
+struct _CmStore
+{
+  char     *url;
+  char     *safe_url;
+  char     *password;  /* only to scrub it out of libpq's messages */
+  char     *machine;
+#if HAVE_LIBPQ
+  PGconn   *conn;
+#endif
+  gboolean  table_ready;
+};
+
+G_DEFINE_QUARK (cm-store-error-quark, cm_store_error)
+
+gboolean
+cm_store_is_supported (void)
+{
+  return HAVE_LIBPQ;
+}
+
+static const char *
+skip_scheme (const char *url)
+{
+  if (g_str_has_prefix (url, "postgresql://"))
+    return url + strlen ("postgresql://");
+  if (g_str_has_prefix (url, "postgres://"))
+    return url + strlen ("postgres://");
+  return NULL;
+}
+
+/* The query of a URL without its password=… parameters. */
+static void
+append_query_without_password (GString    *out,
+                               const char *query)
+{
+  g_auto(GStrv) params = g_strsplit (query, "&", -1);
+  gboolean first = TRUE;
+
+  for (guint i = 0; params[i] != NULL; i++)
+    {
+      if (params[i][0] == '\0' || g_ascii_strncasecmp (params[i], "password=", strlen ("password=")) == 0 ||
+          g_ascii_strcasecmp (params[i], "password") == 0)
+        continue;
+      g_string_append_c (out, first ? '?' : '&');
+      g_string_append (out, params[i]);
+      first = FALSE;
+    }
+}
+
+/**
+ * cm_store_url_dup_safe:
+ *
+ * @url as it may be printed or saved: postgresql://user:secret@host/db
+ * becomes postgresql://user@host/db, and a password=… parameter goes. A
+ * text that is no postgresql:// URL is not shown at all.
+ */
+char *
+cm_store_url_dup_safe (const char *url)
+{
+  const char *rest, *authority_end, *at = NULL, *query;
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_autofree char *clean = NULL;
+
+  g_return_val_if_fail (url != NULL, NULL);
+
+  if ((rest = skip_scheme (url)) == NULL)
+    return g_strdup (_("(not a postgresql:// URL)"));
+  g_string_append_len (out, url, rest - url);
+
+  authority_end = rest + strcspn (rest, "/?#");
+  /* The user's part ends at the last @ of the host part: a password may
+   * hold an @ of its own. */
+  for (const char *p = rest; p < authority_end; p++)
+    if (*p == '@')
+      at = p;
+  if (at != NULL)
+    {
+      gsize user_length = strcspn (rest, ":@");
+
+      if (user_length > 0 && rest + user_length <= at)
+        {
+          g_string_append_len (out, rest, MIN (user_length, (gsize) (at - rest)));
+          g_string_append_c (out, '@');
+        }
+      rest = at + 1;
+    }
+  query = strchr (rest, '?');
+  g_string_append_len (out, rest, query != NULL ? (gsize) (query - rest) : strcspn (rest, "#"));
+  if (query != NULL)
+    {
+      g_autofree char *params = g_strndup (query + 1, strcspn (query + 1, "#"));
+
+      append_query_without_password (out, params);
+    }
+
+  clean = cm_text_dup_clean (out->str, 500);
+  return g_steal_pointer (&clean);
+}
+
+static gboolean
+check_unsupported (GError **error)
+{
+  if (HAVE_LIBPQ)
+    return TRUE;
+  g_set_error_literal (error, CM_STORE_ERROR, CM_STORE_ERROR_UNSUPPORTED,
+                       _("This CardMark was built without PostgreSQL support (libpq), so it cannot send results to a store. "
+                         "Build it with libpq-dev installed, or leave out the store."));
+  return FALSE;
+}
+
+#if HAVE_LIBPQ
+static void
+set_url_error (GError    **error,
+               const char *url,
+               const char *why)
+{
+  g_autofree char *safe = cm_store_url_dup_safe (url);
+
+  /* Translators: "The store “postgresql://lab@db/cards” is not a URL CardMark can use: …" */
+  g_set_error (error, CM_STORE_ERROR, CM_STORE_ERROR_URL,
+               _("The store “%s” is not a URL CardMark can use: %s. Give it as postgresql://USER@HOST[:PORT]/DATABASE."),
+               safe, why);
+}
+
+/* The password libpq reads from @url, to scrub out of its messages. */
+static char *
+dup_password (const char *url)
+{
+  PQconninfoOption *options = PQconninfoParse (url, NULL);
+  char *password = NULL;
+
+  for (PQconninfoOption *o = options; o != NULL && o->keyword != NULL; o++)
+    if (g_str_equal (o->keyword, "password") && o->val != NULL && *o->val != '\0')
+      password = g_strdup (o->val);
+  PQconninfoFree (options);
+  return password;
+}
+
+/* A message of libpq's as it may be shown: one clean line, without the
+ * password even if a server or libpq echoed it. */
+static char *
+dup_message (const char *message,
+             const char *password)
+{
+  g_autoptr(GString) text = g_string_new (message != NULL ? message : "");
+  g_autoptr(GString) line = g_string_new (NULL);
+  g_autofree char *clean = NULL;
+
+  if (password != NULL)
+    g_string_replace (text, password, "********", 0);
+  /* libpq's lines ("…refused\n\tIs the server running…") as one. */
+  for (const char *p = text->str; *p != '\0'; p++)
+    {
+      gboolean space = g_ascii_isspace (*p);
+
+      if (!space)
+        g_string_append_c (line, *p);
+      else if (line->len > 0 && line->str[line->len - 1] != ' ')
+        g_string_append_c (line, ' ');
+    }
+  g_strchomp (line->str);
+  clean = cm_text_dup_clean (line->str, 400);
+  return g_steal_pointer (&clean);
+}
+#endif
+
+/**
+ * cm_store_url_check:
+ *
+ * Whether @url is a postgresql:// URL that libpq can read, checked
+ * before any card is touched; nothing is connected.
+ */
+gboolean
+cm_store_url_check (const char  *url,
+                    GError     **error)
+{
+  g_return_val_if_fail (url != NULL, FALSE);
+
+  if (!check_unsupported (error))
+    return FALSE;
+  if (skip_scheme (url) == NULL)
+    {
+      /* Not shown: it may be a connection string with a password. */
+      g_set_error_literal (error, CM_STORE_ERROR, CM_STORE_ERROR_URL,
+                           _("The store must be given as a URL that begins with postgresql://, such as "
+                             "postgresql://USER@HOST[:PORT]/DATABASE."));
+      return FALSE;
+    }
+#if HAVE_LIBPQ
+  {
+    char *why = NULL;
+    PQconninfoOption *options = PQconninfoParse (url, &why);
+
+    if (options == NULL)
+      {
+        g_autofree char *password = dup_password (url);
+        g_autofree char *message = dup_message (why != NULL ? why : "", password);
+
+        PQfreemem (why);
+        set_url_error (error, url, message);
+        return FALSE;
+      }
+    PQconninfoFree (options);
+  }
+#endif
+  return TRUE;
+}
+
+/**
+ * cm_store_dup_machine_name:
+ *
+ * The name this machine's documents carry in the store: the host name,
+ * or $CARDMARK_MACHINE_NAME where a lab's machines share one (every
+ * Raspberry Pi is "raspberrypi" until renamed).
+ */
+char *
+cm_store_dup_machine_name (void)
+{
+  const char *name = g_getenv ("CARDMARK_MACHINE_NAME");
+
+  if (name == NULL || *name == '\0')
+    name = g_get_host_name ();
+  return cm_text_dup_clean (name, 100);
+}
+
+/**
+ * cm_store_new:
+ *
+ * A store at @url, not yet connected: the first send or list connects.
+ */
+CmStore *
+cm_store_new (const char  *url,
+              GError     **error)
+{
+  CmStore *self;
+
+  g_return_val_if_fail (url != NULL, NULL);
+
+  if (!cm_store_url_check (url, error))
+    return NULL;
+  self = g_new0 (CmStore, 1);
+  self->url = g_strdup (url);
+  self->safe_url = cm_store_url_dup_safe (url);
+  self->machine = cm_store_dup_machine_name ();
+#if HAVE_LIBPQ
+  self->password = dup_password (url);
+#endif
+  return self;
+}
+
+void
+cm_store_free (CmStore *self)
+{
+  if (self == NULL)
+    return;
+#if HAVE_LIBPQ
+  g_clear_pointer (&self->conn, PQfinish);
+#endif
+  g_free (self->url);
+  g_free (self->safe_url);
+  if (self->password != NULL)
+    memset (self->password, 0, strlen (self->password));
+  g_free (self->password);
+  g_free (self->machine);
+  g_free (self);
+}
+
+/* The URL as it may be shown. */
+const char *
+cm_store_get_safe_url (CmStore *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->safe_url;
+}
+
+/**
+ * cm_store_dup_id:
+ *
+ * A document's id in the store: the SHA-256 of its text as saved.
+ */
+char *
+cm_store_dup_id (const char *document,
+                 gsize       length)
+{
+  return g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) document, length);
+}
+
+#if HAVE_LIBPQ
+
+static const char create_sql[] =
+  "CREATE TABLE IF NOT EXISTS cardmark_results ("
+  " id text PRIMARY KEY,"           /* SHA-256 of the document */
+  " machine text NOT NULL,"
+  " kind text NOT NULL,"
+  " serial text, name text, brand text, size_bytes bigint,"
+  " started timestamptz, title text, run text, outcome text, verdict text,"
+  " write_mb_s double precision, read_mb_s double precision,"
+  " write_4k_iops double precision, read_4k_iops double precision,"
+  " document jsonb NOT NULL,"
+  " received timestamptz NOT NULL DEFAULT now());"
+  "CREATE INDEX IF NOT EXISTS cardmark_results_started ON cardmark_results (started DESC);"
+  "CREATE INDEX IF NOT EXISTS cardmark_results_serial ON cardmark_results (serial, started DESC);";
+
+/* Unreachable when the connection is gone, failed when the database
+ * refused what it was asked. */
+static void
+set_pq_error (CmStore    *self,
+              GError    **error,
+              const char *message)
+{
+  g_autofree char *why = dup_message (message, self->password);
+  gboolean gone = self->conn == NULL || PQstatus (self->conn) != CONNECTION_OK;
+
+  if (gone)
+    /* Translators: "The store postgresql://lab@db/cards cannot be reached: connection refused" */
+    g_set_error (error, CM_STORE_ERROR, CM_STORE_ERROR_UNREACHABLE,
+                 _("The store %s cannot be reached: %s"), self->safe_url, why);
+  else
+    g_set_error (error, CM_STORE_ERROR, CM_STORE_ERROR_FAILED,
+                 _("The store %s refused the result: %s"), self->safe_url, why);
+}
+
+static gboolean
+connect_store (CmStore  *self,
+               GError  **error)
+{
+  /* connect_timeout before dbname: the URL's own, if it has one, wins. */
+  const char * const keywords[] = { "connect_timeout", "application_name", "dbname", NULL };
+  const char * const values[] = { CONNECT_TIMEOUT, "cardmark", self->url, NULL };
+  PGresult *res;
+
+  if (self->conn != NULL && PQstatus (self->conn) == CONNECTION_OK)
+    return TRUE;
+  g_clear_pointer (&self->conn, PQfinish);
+  self->table_ready = FALSE;
+
+  self->conn = PQconnectdbParams (keywords, values, 1);
+  if (self->conn == NULL || PQstatus (self->conn) != CONNECTION_OK)
+    {
+      set_pq_error (self, error, self->conn != NULL ? PQerrorMessage (self->conn) : "out of memory");
+      g_clear_pointer (&self->conn, PQfinish);
+      return FALSE;
+    }
+
+  /* Several machines may make the table at once: they wait on one lock. */
+  res = PQexec (self->conn, "BEGIN; SELECT pg_advisory_xact_lock(4242); ");
+  PQclear (res);
+  res = PQexec (self->conn, create_sql);
+  if (PQresultStatus (res) != PGRES_COMMAND_OK)
+    {
+      set_pq_error (self, error, PQresultErrorMessage (res));
+      PQclear (res);
+      PQclear (PQexec (self->conn, "ROLLBACK"));
+      return FALSE;
+    }
+  PQclear (res);
+  res = PQexec (self->conn, "COMMIT");
+  PQclear (res);
+  self->table_ready = TRUE;
+  return TRUE;
+}
+
+static char *
+dup_figure (double value)
+{
+  char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (value < 0)
+    return NULL;
+  return g_strdup (g_ascii_dtostr (buffer, sizeof buffer, value));
+}
+
+#define N_INSERT_PARAMS 17
+
+static const char insert_sql[] =
+  "INSERT INTO cardmark_results (id, machine, kind, serial, name, brand, size_bytes,"
+  " started, title, run, outcome, verdict, write_mb_s, read_mb_s, write_4k_iops, read_4k_iops, document)"
+  " VALUES ($1, $2, $3, $4, $5, $6, $7::bigint, to_timestamp($8::bigint), $9, $10, $11, $12,"
+  " $13::float8, $14::float8, $15::float8, $16::float8, $17::jsonb)"
+  " ON CONFLICT (id) DO NOTHING";
+
+/**
+ * cm_store_send:
+ *
+ * Sends one finished document (its text as saved in the history). Its
+ * id is the SHA-256 of that text, so sending it again adds nothing.
+ * CM_STORE_ERROR_UNREACHABLE means: keep it and try later.
+ */
+gboolean
+cm_store_send (CmStore     *self,
+               const char  *document,
+               gsize        length,
+               GError     **error)
+{
+  g_autoptr(CmResult) result = NULL;
+  g_autoptr(CmHistoryEntry) entry = NULL;
+  g_autoptr(CmOutcome) outcome = NULL;
+  g_autofree char *id = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *size = NULL;
+  g_autofree char *started = NULL;
+  char *figures[4];
+  const char *params[N_INSERT_PARAMS];
+  PGresult *res;
+  gboolean ok;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (document != NULL, FALSE);
+
+  if ((result = cm_result_new_from_data (document, length, error)) == NULL)
+    return FALSE;
+  if (!connect_store (self, error))
+    return FALSE;
+
+  entry = cm_history_entry_new_for_result (result);
+  outcome = cm_result_dup_outcome (result);
+  id = cm_store_dup_id (document, length);
+  text = g_strndup (document, length);
+  size = g_strdup_printf ("%" G_GUINT64_FORMAT, entry->size_bytes);
+  started = g_strdup_printf ("%" G_GINT64_FORMAT, entry->started);
+  for (guint i = 0; i < G_N_ELEMENTS (figures); i++)
+    figures[i] = dup_figure (entry->figures[i]);
+
+  params[0] = id;
+  params[1] = self->machine;
+  params[2] = entry->kind != NULL ? entry->kind : "";
+  params[3] = entry->serial;
+  params[4] = entry->name;
+  params[5] = entry->brand;
+  params[6] = entry->size_bytes > 0 ? size : NULL;
+  params[7] = entry->started > 0 ? started : NULL;
+  params[8] = entry->title;
+  params[9] = entry->run;
+  params[10] = outcome != NULL ? cm_outcome_status_to_string (outcome->status) : NULL;
+  params[11] = entry->verdict;
+  for (guint i = 0; i < G_N_ELEMENTS (figures); i++)
+    params[12 + i] = figures[i];
+  params[16] = text;
+
+  res = PQexecParams (self->conn, insert_sql, N_INSERT_PARAMS, NULL, params, NULL, NULL, 0);
+  ok = PQresultStatus (res) == PGRES_COMMAND_OK;
+  if (!ok)
+    set_pq_error (self, error, PQresultErrorMessage (res));
+  PQclear (res);
+  for (guint i = 0; i < G_N_ELEMENTS (figures); i++)
+    g_free (figures[i]);
+  return ok;
+}
+
+static char *
+dup_clean_value (PGresult *res,
+                 int       row,
+                 int       column)
+{
+  if (PQgetisnull (res, row, column))
+    return NULL;
+  return cm_text_dup_clean (PQgetvalue (res, row, column), CM_TEXT_LINE_MAX);
+}
+
+/* The columns entry_from_result() reads, in its order. */
+#define SELECT_ENTRY \
+  "SELECT id, machine, kind, serial, name, brand, size_bytes, extract(epoch FROM started)::bigint," \
+  " title, run, verdict, write_mb_s, read_mb_s, write_4k_iops, read_4k_iops FROM cardmark_results"
+
+/* Everything that comes from the database is text from outside: cleaned. */
+static CmHistoryEntry *
+entry_from_result (PGresult *res,
+                   int       row)
+{
+  CmHistoryEntry *entry = g_new0 (CmHistoryEntry, 1);
+
+  entry->path = dup_clean_value (res, row, 0);
+  entry->machine = dup_clean_value (res, row, 1);
+  entry->kind = dup_clean_value (res, row, 2);
+  entry->serial = dup_clean_value (res, row, 3);
+  entry->name = dup_clean_value (res, row, 4);
+  entry->brand = dup_clean_value (res, row, 5);
+  entry->size_bytes = PQgetisnull (res, row, 6) ? 0 : g_ascii_strtoull (PQgetvalue (res, row, 6), NULL, 10);
+  entry->started = PQgetisnull (res, row, 7) ? 0 : g_ascii_strtoll (PQgetvalue (res, row, 7), NULL, 10);
+  entry->title = dup_clean_value (res, row, 8);
+  entry->run = dup_clean_value (res, row, 9);
+  entry->verdict = dup_clean_value (res, row, 10);
+  for (guint i = 0; i < G_N_ELEMENTS (entry->figures); i++)
+    entry->figures[i] = PQgetisnull (res, row, 11 + i) ? -1 : g_ascii_strtod (PQgetvalue (res, row, 11 + i), NULL);
+  return entry;
+}
+
+static GPtrArray *
+query_entries (CmStore     *self,
+               const char  *sql,
+               int          n_params,
+               const char **params,
+               GError     **error)
+{
+  g_autoptr(GPtrArray) entries = g_ptr_array_new_with_free_func ((GDestroyNotify) cm_history_entry_free);
+  PGresult *res;
+
+  if (!connect_store (self, error))
+    return NULL;
+  res = PQexecParams (self->conn, sql, n_params, NULL, params, NULL, NULL, 0);
+  if (PQresultStatus (res) != PGRES_TUPLES_OK)
+    {
+      set_pq_error (self, error, PQresultErrorMessage (res));
+      PQclear (res);
+      return NULL;
+    }
+  for (int row = 0; row < PQntuples (res); row++)
+    g_ptr_array_add (entries, entry_from_result (res, row));
+  PQclear (res);
+  return g_steal_pointer (&entries);
+}
+
+#else /* !HAVE_LIBPQ */
+
+gboolean
+cm_store_send (CmStore     *self,
+               const char  *document,
+               gsize        length,
+               GError     **error)
+{
+  return check_unsupported (error);
+}
+
+#endif /* HAVE_LIBPQ */
+
+/**
+ * cm_store_list:
+ *
+ * Every result in the store, newest first, as the history's index lists
+ * them; each entry's machine says where it ran.
+ */
+GPtrArray *
+cm_store_list (CmStore  *self,
+               GError  **error)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+#if HAVE_LIBPQ
+  return query_entries (self, SELECT_ENTRY " ORDER BY started DESC, id DESC", 0, NULL, error);
+#else
+  check_unsupported (error);
+  return NULL;
+#endif
+}
+
+/* The store's results for a card with this CID serial, newest first. */
+GPtrArray *
+cm_store_list_for_serial (CmStore     *self,
+                          const char  *serial,
+                          guint        limit,
+                          GError     **error)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (serial != NULL, NULL);
+#if HAVE_LIBPQ
+  {
+    g_autofree char *count = g_strdup_printf ("%u", limit);
+    const char *params[] = { serial, count };
+
+    return query_entries (self, SELECT_ENTRY " WHERE serial = $1 ORDER BY started DESC LIMIT $2::int",
+                          2, params, error);
+  }
+#else
+  check_unsupported (error);
+  return NULL;
+#endif
+}
+
+/* A card's brand printed by the user may be missing on one result and
+ * there on another: only two known values can differ. */
+static gboolean
+differs (CmHistoryEntry *entry,
+         guint64         size_bytes,
+         const char     *brand)
+{
+  if (entry->size_bytes > 0 && size_bytes > 0 && entry->size_bytes != size_bytes)
+    return TRUE;
+  return entry->brand != NULL && *entry->brand != '\0' && brand != NULL && *brand != '\0' &&
+         g_utf8_collate (entry->brand, brand) != 0 &&
+         g_ascii_strcasecmp (entry->brand, brand) != 0;
+}
+
+static char *
+dup_where_when (CmHistoryEntry *entry)
+{
+  g_autoptr(GDateTime) when = g_date_time_new_from_unix_local (entry->started);
+  g_autofree char *date = g_date_time_format (when, "%Y-%m-%d %H:%M");
+
+  if (entry->machine == NULL)
+    /* Translators: where and when a card was tested: "on this computer, 2026-12-04 13:05" */
+    return g_strdup_printf (_("on this computer, %s"), date);
+  /* Translators: where and when a card was tested: "on lab-pi-3, 2026-12-04 13:05" */
+  return g_strdup_printf (_("on %s, %s"), entry->machine, date);
+}
+
+/**
+ * cm_store_seen_new:
+ * @same_serial: (element-type CmHistoryEntry): the results for @result's
+ *   CID serial, newest first, from the history's index or the store
+ *
+ * @itself: (nullable): @result's own entry's path (its file in the
+ *   history, its id in the store), which is not "before"
+ *
+ * What they say of @result's card: when and where it was tested before,
+ * and whether a card with its CID serial had another size or brand.
+ * Results that started after @result's start do not count.
+ */
+CmStoreSeen *
+cm_store_seen_new (GPtrArray  *same_serial,
+                   CmResult   *result,
+                   const char *itself)
+{
+  CmStoreSeen *seen = g_new0 (CmStoreSeen, 1);
+  g_autoptr(CmHistoryEntry) self_entry = cm_history_entry_new_for_result (result);
+
+  g_return_val_if_fail (same_serial != NULL, seen);
+
+  seen->entries = g_ptr_array_ref (same_serial);
+  for (guint i = 0; i < same_serial->len; i++)
+    {
+      CmHistoryEntry *entry = g_ptr_array_index (same_serial, i);
+
+      if (entry->started > self_entry->started || g_strcmp0 (entry->path, itself) == 0)
+        continue;
+      if (seen->previous == NULL)
+        seen->previous = entry;
+      if (seen->clone == NULL && differs (entry, self_entry->size_bytes, self_entry->brand))
+        seen->clone = entry;
+    }
+
+  if (seen->previous != NULL)
+    {
+      g_autofree char *where = dup_where_when (seen->previous);
+
+      /* Translators: "Tested before on lab-pi-3, 2026-12-04 13:05: Meets A1, U1, C10" */
+      seen->sentence = g_strdup_printf (_("Tested before %s: %s"), where,
+                                        seen->previous->verdict != NULL ? seen->previous->verdict : "?");
+    }
+  if (seen->clone != NULL)
+    {
+      g_autofree char *where = dup_where_when (seen->clone);
+      g_autofree char *size = g_format_size (seen->clone->size_bytes);
+      g_autofree char *card = NULL;
+
+      /* Translators: a card's size and brand: "64.0 GB SanDisk" */
+      card = seen->clone->brand != NULL && *seen->clone->brand != '\0'
+             ? g_strdup_printf (_("%s %s"), size, seen->clone->brand) : g_strdup (size);
+      /* Translators: "Cloned card? A card with this CID serial (0x1234abcd) was a 64.0 GB SanDisk on lab-pi-3, 2026-12-04 13:05. …" */
+      seen->warning = g_strdup_printf (_("Cloned card? A card with this CID serial (%s) was a %s %s. "
+                                         "Counterfeit cards often carry a copied CID."),
+                                       self_entry->serial, card, where);
+    }
+  return seen;
+}
+
+void
+cm_store_seen_free (CmStoreSeen *seen)
+{
+  if (seen == NULL)
+    return;
+  g_clear_pointer (&seen->entries, g_ptr_array_unref);
+  g_free (seen->sentence);
+  g_free (seen->warning);
+  g_free (seen);
+}

@@ -1,0 +1,171 @@
+#!/bin/bash
+# cli-store.sh — one PostgreSQL store for several test machines, with a
+# real PostgreSQL (Debian's postgresql, started here as the postgres user
+# in a temporary folder on a free port). Two homes are two machines
+# (CARDMARK_MACHINE_NAME); each runs a quick job with --store. The
+# database is stopped mid-run, so a document waits in the history; once
+# it is back, the next command sends it. At the end the store holds
+# exactly three documents, and the role's password (the URL's, over TCP)
+# is in no output and no file of either home.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+source "$(dirname "$0")/lib/tap.sh"
+
+pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+[ -x "$pg_bin/initdb" ] && [ -x "$pg_bin/pg_ctl" ] && command -v psql > /dev/null ||
+  skip_all "PostgreSQL is not installed (build-aux/install-deps --tests installs it)"
+[ "$(id -u)" = 0 ] || skip_all "loop devices and the postgres user need root"
+id postgres > /dev/null 2>&1 || skip_all "no postgres user to run the database as"
+need_test_hooks CARDMARK_TEST_CID
+"$CARDMARK_CLI" history --store postgresql://x@127.0.0.1/x 2>&1 | grep -q "without PostgreSQL support" &&
+  skip_all "cardmark-cli was built without libpq"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}"/cardmark-store-XXXXXX)
+# The postgres user must reach its own folder inside.
+chmod 711 "$work"
+pg=$work/pg
+install -d -o postgres -m 700 "$pg"
+out=$work/out
+mkdir "$out"
+loop=
+pg_ctl () {
+  runuser -u postgres -- "$pg_bin/pg_ctl" -D "$pg/data" -l "$pg/log" "$@" > /dev/null
+}
+cleanup () {
+  [ -f "$pg/data/postmaster.pid" ] && pg_ctl stop -m immediate
+  [ -n "$loop" ] && losetup -d "$loop" 2> /dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+password=pw$(python3 -c 'import secrets; print(secrets.token_hex(12))')
+runuser -u postgres -- "$pg_bin/initdb" -D "$pg/data" -U postgres -A trust --no-sync > "$pg/initdb.log" 2>&1
+check "initdb in a temporary folder" test $? -eq 0
+# The admin over the socket in $pg; the lab's role only over TCP with
+# its password, as a lab's machines reach the database.
+cat > "$pg/data/pg_hba.conf" <<EOF
+local all all trust
+host all all 127.0.0.1/32 scram-sha-256
+EOF
+pg_start () {
+  pg_ctl -w -o "-p $port -k $pg -c listen_addresses=127.0.0.1 -c fsync=off" start
+}
+admin () {
+  runuser -u postgres -- psql -X -q -A -t -h "$pg" -p "$port" "$@"
+}
+pg_start
+check "postgres starts on port $port" test $? -eq 0
+admin -d postgres -c "CREATE ROLE lab LOGIN PASSWORD '$password'" &&
+  admin -d postgres -c "CREATE DATABASE cards OWNER lab"
+check "a role with a password and its database" test $? -eq 0
+
+url="postgresql://lab:$password@127.0.0.1:$port/cards?connect_timeout=3"
+safe_url="postgresql://lab@127.0.0.1:$port/cards?connect_timeout=3"
+
+# Kingston Canvas Go Plus 64 GB (tests/data/reference/sd-register-vectors.tsv),
+# and a Panasonic 8 GB card's CSD for a clone of it.
+cid=9f54495344363447614b1004af017400
+csd_64g=400e00325b590001cf9f7f800a400000
+csd_8g=400e00325b59000039b37f800a4000f8
+
+# size CSD: the card's size as CardMark prints it ("62.2 GB", GLib's
+# space between is a no-break one: any one character matches it).
+size () {
+  "$CARDMARK_CLI" decode --cid "$cid" --csd "$1" --json |
+    python3 -c 'import json, sys; print("%.1f.GB" % (json.load(sys.stdin)["capacity_bytes"] / 1e9))'
+}
+size_64g=$(size $csd_64g)
+size_8g=$(size $csd_8g)
+check "the two CSDs give two sizes" test "$size_64g" != "$size_8g"
+
+# Every job below reads this CID (a test hook), and this size unless told.
+export CARDMARK_TEST_CID=$cid CARDMARK_TEST_CSD=$csd_64g
+
+truncate -s 16M "$work/card.img"
+loop=$(losetup -f --show "$work/card.img")
+mkdir "$work/folder"
+
+# machine NAME ARGS…: cardmark-cli as that machine, stdout and stderr in
+# $out/NAME.N.out and .err, status in $status.
+n=0
+machine () {
+  local name=$1
+  shift
+  n=$((n + 1))
+  last=$out/$name.$n
+  env HOME="$work/$name" XDG_DATA_HOME="$work/$name/data" CARDMARK_MACHINE_NAME="lab-$name" \
+    "$CARDMARK_CLI" "$@" > "$last.out" 2> "$last.err"
+  status=$?
+}
+queue_of () {
+  ls "$work/$1/data/cardmark/history/.store-queue" 2> /dev/null | wc -l
+}
+rows () {
+  admin -d cards -c "$1"
+}
+
+machine a health "$loop" --store "$url"
+check "machine a: health with --store exits 0" test "$status" -eq 0
+check "its document is in the store, from lab-a" test "$(rows "SELECT machine || ' ' || kind FROM cardmark_results")" = "lab-a health"
+check "nothing tested before" bash -c "! grep -q 'Tested before' '$last.out'"
+check "the card's serial is a column" test "$(rows "SELECT serial FROM cardmark_results")" = "0x4b1004af"
+
+# Machine b measures the same CID, with another card's size.
+CARDMARK_TEST_CSD=$csd_8g CARDMARK_TEST_PLAN=tiny machine b bench "$work/folder" --store "$url"
+check "machine b: a quick benchmark with --store exits 0" test "$status" -eq 0
+check "it was tested before on lab-a" file_says "Tested before on lab-a" "$last.out"
+check "the same CID with another size: a cloned-card warning from the store" file_says "Warning: Cloned card? .*0x4b1004af.* was a $size_64g" "$last.out"
+check "two documents in the store" test "$(rows "SELECT count(*) FROM cardmark_results")" = 2
+check "the benchmark's figures are columns" test "$(rows "SELECT count(*) FROM cardmark_results WHERE kind = 'bench' AND read_mb_s > 0 AND document->>'kind' = 'bench'")" = 1
+check "bench --store keeps the result in the history too" test "$(ls "$work/b/data/cardmark/history/"*.json | wc -l)" = 1
+
+# The database goes away mid-run: the document waits in b's history.
+pg_ctl -w stop -m fast
+check "postgres stopped" test $? -eq 0
+CARDMARK_TEST_CSD=$csd_64g machine b health "$loop" --store "$url"
+check "with the store down, the job still exits 0" test "$status" -eq 0
+check "and says the result waits, and why" file_says "1 result waits for the store.*cannot be reached" "$last.err"
+check "the store is named without its password" file_says "$safe_url" "$last.err"
+check "one document in b's queue" test "$(queue_of b)" = 1
+check "tested before, from this computer's history" file_says "Tested before on this computer" "$last.out"
+check "and the other size warned of from it" file_says "Warning: Cloned card? .*was a $size_8g" "$last.out"
+machine a history --store "$url"
+check "history --store with the store down exits 1" test "$status" -eq 1
+
+pg_start
+check "postgres started again" test $? -eq 0
+check "still two documents before b's next command" test "$(rows "SELECT count(*) FROM cardmark_results")" = 2
+machine b history --store "$url"
+check "b's next command exits 0" test "$status" -eq 0
+check "it sends the kept result first" file_says "Sent 1 kept result to the store $safe_url" "$last.err"
+check "b's queue is empty" test "$(queue_of b)" = 0
+check "the table lists all three, with their machines" test "$(grep -c -e '· on lab-a' -e '· on lab-b' "$last.out")" = 3
+check "exactly three documents in the store" test "$(rows "SELECT count(*) FROM cardmark_results")" = 3
+check "from two machines" test "$(rows "SELECT count(DISTINCT machine) FROM cardmark_results")" = 2
+
+# A send that happened but whose queue entry was left behind (a crash
+# between the two) sends the same document again: still one row.
+first=$(ls "$work/b/data/cardmark/history/" | grep '\.json$' | head -n 1)
+: > "$work/b/data/cardmark/history/.store-queue/$first"
+machine b history --store "$url"
+check "a document sent twice" file_says "Sent 1 kept result" "$last.err"
+check "is still one row: three documents" test "$(rows "SELECT count(*) FROM cardmark_results")" = 3
+
+# Checked before the card is touched: exit 2.
+machine a health "$loop" --store "mysql://lab:$password@127.0.0.1/cards"
+check "a URL that is not postgresql:// is a usage error" test "$status" -eq 2
+machine a health "$loop" --store "postgresql://lab:$password@127.0.0.1:$port/cards?bogus=1"
+check "a parameter libpq does not know is a usage error" test "$status" -eq 2
+CARDMARK_STORE="postgresql://lab:$password@127.0.0.1:$port/cards?bogus=1" machine a health "$loop"
+check "so is a bad CARDMARK_STORE" test "$status" -eq 2
+machine a history --store "postgresql://lab:not$password@127.0.0.1:$port/cards"
+check "a wrong password: exit 1" test "$status" -eq 1
+check "and the message says why" file_says "password authentication failed" "$last.err"
+check "still three documents" test "$(rows "SELECT count(*) FROM cardmark_results")" = 3
+
+check "the password is in no output" bash -c "! grep -r -q -F '$password' '$out'"
+check "and in no file of either home" bash -c "! grep -r -q -F '$password' '$work/a' '$work/b'"
+
+done_testing

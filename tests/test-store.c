@@ -1,0 +1,216 @@
+/* test-store.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The shared store's parts that need no database: the URL as shown, the
+ * queue of documents kept while the store cannot be reached, and what
+ * "tested before" makes of a card's earlier results. tests/cli-store.sh
+ * runs a real PostgreSQL.
+ */
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+
+#include "cm-card-info.h"
+#include "cm-history.h"
+#include "cm-store.h"
+
+static void
+assert_safe (const char *url,
+             const char *expected)
+{
+  g_autofree char *safe = cm_store_url_dup_safe (url);
+
+  g_assert_cmpstr (safe, ==, expected);
+  g_assert_null (strstr (safe, "secret"));
+}
+
+static void
+test_safe_url (void)
+{
+  assert_safe ("postgresql://lab:secret@db.lab:5433/cards", "postgresql://lab@db.lab:5433/cards");
+  assert_safe ("postgres://lab:secret@db/cards?sslmode=require", "postgres://lab@db/cards?sslmode=require");
+  /* A password with an @ of its own, and one in the query. */
+  assert_safe ("postgresql://lab:se@cret@db/cards", "postgresql://lab@db/cards");
+  assert_safe ("postgresql://lab@db/cards?password=secret&connect_timeout=2",
+               "postgresql://lab@db/cards?connect_timeout=2");
+  assert_safe ("postgresql://db/cards?connect_timeout=2&PASSWORD=secret", "postgresql://db/cards?connect_timeout=2");
+  assert_safe ("postgresql://:secret@db/cards", "postgresql://db/cards");
+  assert_safe ("postgresql://lab@db/cards", "postgresql://lab@db/cards");
+  assert_safe ("postgresql://lab:secret@host1:5432,host2:5433/cards", "postgresql://lab@host1:5432,host2:5433/cards");
+  /* A connection string is not shown at all. */
+  assert_safe ("host=db password=secret", "(not a postgresql:// URL)");
+}
+
+static void
+test_url_check (void)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!cm_store_is_supported ())
+    {
+      g_assert_false (cm_store_url_check ("postgresql://db/cards", &error));
+      g_assert_error (error, CM_STORE_ERROR, CM_STORE_ERROR_UNSUPPORTED);
+      return;
+    }
+  g_assert_true (cm_store_url_check ("postgresql://lab:secret@db/cards", &error));
+  g_assert_no_error (error);
+  g_assert_false (cm_store_url_check ("mysql://lab:secret@db/cards", &error));
+  g_assert_error (error, CM_STORE_ERROR, CM_STORE_ERROR_URL);
+  g_assert_null (strstr (error->message, "secret"));
+  g_clear_error (&error);
+  g_assert_false (cm_store_url_check ("postgresql://lab:secret@db/cards?nonsense=1", &error));
+  g_assert_error (error, CM_STORE_ERROR, CM_STORE_ERROR_URL);
+  g_assert_null (strstr (error->message, "secret"));
+}
+
+static CmResult *
+card_result (int         hour,
+             const char *serial,
+             const char *brand,
+             guint64     size)
+{
+  CmResult *result = cm_result_new ();
+  g_autoptr(GDateTime) when = g_date_time_new_utc (2026, 12, 3, hour, 0, 0);
+  g_autofree char *json = g_strdup_printf ("{\"registers_available\": true, \"serial\": \"%s\", "
+                                           "\"brand\": \"%s\", \"capacity_bytes\": %" G_GUINT64_FORMAT "}",
+                                           serial, brand, size);
+  g_autoptr(JsonNode) node = json_from_string (json, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CmCardInfo) card = cm_card_info_new_from_json (node, &error);
+
+  g_assert_no_error (error);
+  cm_result_set_started (result, when);
+  cm_result_set_target (result, "/media/card", "file", NULL, NULL);
+  cm_result_set_card (result, card);
+  return result;
+}
+
+static GFile *
+make_folder (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cardmark-store-XXXXXX", &error);
+
+  g_assert_no_error (error);
+  return g_file_new_for_path (dir);
+}
+
+static void
+save (CmHistory *history,
+      CmResult  *result)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file = cm_history_save (history, result, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (file);
+}
+
+/* Tested before, from this computer's index: an earlier result of the
+ * same serial, never the result itself; another size → a clone. */
+static void
+test_seen_local (void)
+{
+  g_autoptr(GFile) folder = make_folder ();
+  g_autoptr(CmHistory) history = cm_history_new (folder);
+  g_autoptr(CmResult) first = card_result (8, "0x00001234", "SanDisk", 32000000000);
+  g_autoptr(CmResult) other = card_result (9, "0x00005678", "SanDisk", 32000000000);
+  g_autoptr(CmResult) again = card_result (10, "0x00001234", "SanDisk", 32000000000);
+  g_autoptr(CmResult) clone = card_result (11, "0x00001234", "SanDisk", 128000000000);
+  g_autoptr(GError) error = NULL;
+
+  save (history, first);
+  {
+    g_autoptr(CmStoreSeen) seen = cm_history_dup_seen (history, first, &error);
+
+    g_assert_no_error (error);
+    g_assert_nonnull (seen);
+    g_assert_null (seen->previous);
+    g_assert_null (seen->sentence);
+  }
+  save (history, other);
+  save (history, again);
+  {
+    g_autoptr(CmStoreSeen) seen = cm_history_dup_seen (history, again, &error);
+    g_autoptr(GDateTime) eight = g_date_time_new_utc (2026, 12, 3, 8, 0, 0);
+
+    g_assert_no_error (error);
+    g_assert_nonnull (seen->previous);
+    g_assert_cmpint (seen->previous->started, ==, g_date_time_to_unix (eight));
+    g_assert_nonnull (seen->sentence);
+    g_assert_nonnull (strstr (seen->sentence, "this computer"));
+    g_assert_null (seen->clone);
+    g_assert_null (seen->warning);
+  }
+  save (history, clone);
+  {
+    g_autoptr(CmStoreSeen) seen = cm_history_dup_seen (history, clone, &error);
+
+    g_assert_no_error (error);
+    g_assert_nonnull (seen->clone);
+    g_assert_cmpuint (seen->clone->size_bytes, ==, 32000000000);
+    g_assert_nonnull (seen->warning);
+    g_assert_nonnull (strstr (seen->warning, "0x00001234"));
+  }
+}
+
+/* A store that cannot be reached: every saved document waits in the
+ * queue, the error names the store without its password, and the
+ * documents are still in the history. */
+static void
+test_queue_unreachable (void)
+{
+  g_autoptr(GFile) folder = make_folder ();
+  g_autoptr(CmHistory) history = cm_history_new (folder);
+  g_autoptr(CmResult) first = card_result (8, "0x00001234", "SanDisk", 32000000000);
+  g_autoptr(CmResult) second = card_result (9, "0x00001234", "SanDisk", 32000000000);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) results = NULL;
+  g_autoptr(GPtrArray) problems = NULL;
+  const GError *store_error;
+
+  if (!cm_store_is_supported ())
+    {
+      g_test_skip ("built without libpq");
+      return;
+    }
+  /* Port 1 of this computer: refused at once. */
+  g_assert_true (cm_history_set_store (history, "postgresql://lab:secret@127.0.0.1:1/cards?connect_timeout=2", &error));
+  g_assert_no_error (error);
+  save (history, first);
+  g_assert_cmpuint (cm_history_count_queued (history), ==, 1);
+  save (history, second);
+  g_assert_cmpuint (cm_history_count_queued (history), ==, 2);
+  store_error = cm_history_get_store_error (history);
+  g_assert_error ((GError *) store_error, CM_STORE_ERROR, CM_STORE_ERROR_UNREACHABLE);
+  g_assert_nonnull (strstr (store_error->message, "postgresql://lab@127.0.0.1:1/cards"));
+  g_assert_null (strstr (store_error->message, "secret"));
+  g_assert_cmpuint (cm_history_send_queued (history), ==, 2);
+
+  results = cm_history_load (history, &problems, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (results->len, ==, 2);
+  g_assert_cmpuint (problems->len, ==, 0);
+
+  /* A queued document deleted from the history is not sent: its entry
+   * goes when the queue is next looked at. */
+  g_assert_true (cm_history_delete (history, g_ptr_array_index (results, 0), &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (cm_history_send_queued (history), ==, 1);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/cardmark/store/safe-url", test_safe_url);
+  g_test_add_func ("/cardmark/store/url-check", test_url_check);
+  g_test_add_func ("/cardmark/store/seen-local", test_seen_local);
+  g_test_add_func ("/cardmark/store/queue-unreachable", test_queue_unreachable);
+
+  return g_test_run ();
+}
