@@ -47,6 +47,10 @@ typedef struct
   /* Its tests are speed tests: charted side by side in History's
    * Compare, named by the method, judged on the card's classes. */
   gboolean    measures_speed;
+  /* Its run on a whole card (target mode "raw-write") leaves the card's
+   * data destroyed, not put back: the app offers Erase and Format after
+   * it (a full verify of a device, a wear test). */
+  gboolean    erases;
 } CmJobKind;
 
 const CmJobKind *cm_job_kinds_lookup   (const char      *name);

@@ -201,6 +201,7 @@ const CmJobKind cm_job_kind_verify = {
   .title = N_("Full verify"),
   .doing = N_("a full verify"),
   .writes = TRUE,
+  .erases = TRUE,
   /* Translators: what stopping it does, after "Full verify of /dev/sdb: " */
   .on_stop = N_("keeps what it did, to carry on later"),
   .run = run,
