@@ -5,7 +5,8 @@
 # itself: the MBR's partition, the boot sector's file system, cluster
 # size and hidden sectors, and fsck -n run here on the partition's bytes.
 # A card that honours discard and one that ignores it are told apart; a
-# fake card is formatted to its real size; a card without
+# fake card is formatted to its real size, given or (--size real) from
+# its capacity check in the history; a card without
 # --destroy-data, a mounted card and a card another job holds are
 # refused with their sha256 unchanged.
 #
@@ -204,5 +205,22 @@ check "fake: within one boundary unit of it" json_check "$work/fake.json" \
   "$SIMCARD_REAL_SIZE - ($start + $length) < max(r['format']['boundary_bytes'], r['format']['cluster_bytes']) \
    and r['format']['used_bytes'] == $SIMCARD_REAL_SIZE and r['format']['device_bytes'] == $SIMCARD_SIZE"
 check "fake: fsck.fat -n finds it clean" fsck_here "$SIMCARD_DEV" "$start" "$length" fsck.fat
+
+# --- The same card formatted to the real size its capacity check found,
+# read from the history (--size real).
+sum=$(card_sum)
+"$CARDMARK_CLI" format "$SIMCARD_DEV" --destroy-data --size real > /dev/null 2> "$work/real-unknown.err"
+check "real: refused while no check in the history knows its real size (status 1)" test $? -eq 1
+check "real: and says to check its capacity first" grep -q "Check its capacity first" "$work/real-unknown.err"
+check "real: the refused card is unchanged" test "$(card_sum)" = "$sum"
+"$CARDMARK_CLI" probe-capacity "$SIMCARD_DEV" --json > "$work/probe.json"
+check "real: the capacity check calls it fake (status 4)" test $? -eq 4
+good=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["last_good_bytes"])' "$work/probe.json")
+echo "# the capacity check: data kept up to $good bytes (the card stores $SIMCARD_REAL_SIZE)"
+format_card real --size real
+check "real: laid out to what the capacity check found kept data" json_check "$work/real.json" \
+  "r['format']['used_bytes'] == $good and r['format']['device_bytes'] == $SIMCARD_SIZE"
+check "real: the partition ends where the storage does" test $((start + length)) -le "$SIMCARD_REAL_SIZE"
+check "real: fsck.fat -n finds it clean" fsck_here "$SIMCARD_DEV" "$start" "$length" fsck.fat
 
 done_testing

@@ -2410,6 +2410,81 @@ test_format (Fixture       *f,
   g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ==, outcome->answer);
 }
 
+/* A fake card (512 MiB said, 64 MiB kept) checked on its page, then
+ * Erase and Format…: the confirmation offers the real size the check
+ * found, and formatted to it, the partition ends where the storage does
+ * and fsck.fat finds it clean. */
+static void
+test_format_real (Fixture       *f,
+                  gconstpointer  data)
+{
+  const char *args[] = { "fake-8x", "--size", "512MiB",
+                         "--", "--set", "read.bandwidth-mb-s=400", "--set", "write.bandwidth-mb-s=400", NULL };
+  const CmCapacityReport *capacity;
+  guint64 real_size, start, length;
+  CmResultPage *capacity_page;
+  CmCardPage *page;
+  CmFormatRow *row;
+  GtkWidget *dialog;
+  GtkWidget *offer;
+  CmResult *result;
+  g_autoptr(CmFormatReport) report = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GFileInputStream) in = NULL;
+  g_autofree char *size_text = NULL;
+  g_autofree char *fsck = NULL;
+  guint8 mbr[512];
+  gsize got = 0;
+
+  if (!card_up (f, args))
+    return;
+  capacity_page = check_capacity (f);
+  capacity = cm_result_get_capacity (cm_result_page_get_result (capacity_page));
+  g_assert_nonnull (capacity);
+  g_assert_true (capacity->fake);
+  real_size = g_ascii_strtoull (card_get (f, "SIMCARD_REAL_SIZE"), NULL, 10);
+  g_test_message ("the check: data kept up to %" G_GUINT64_FORMAT " bytes, not past %" G_GUINT64_FORMAT
+                  "; the card stores %" G_GUINT64_FORMAT, capacity->last_good_bytes, capacity->real_bytes, real_size);
+
+  page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
+  row = CM_FORMAT_ROW (cm_card_page_get_format_row (page));
+  cm_format_row_activate (row);
+  cm_test_settle (0.2);
+  dialog = visible_dialog ();
+  g_assert_nonnull (dialog);
+  size_text = g_format_size (capacity->last_good_bytes);
+  {
+    g_autofree char *title = g_strdup_printf ("Format to the _real size (%s)", size_text);
+
+    offer = GTK_WIDGET (find_row_titled (dialog, title));
+  }
+  g_assert_nonnull (offer);
+  g_test_message ("%s", adw_action_row_get_subtitle (ADW_ACTION_ROW (offer)));
+  save_dialog_at_sizes (f, dialog, "format-confirm-real");
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "format");
+  gtk_window_close (GTK_WINDOW (dialog));
+  g_assert_true (cm_test_wait_for (format_row_idle, row, 120));
+  g_assert_true (cm_test_wait_for (on_result_page, f, 10));
+  result = cm_result_page_get_result (CM_RESULT_PAGE (cm_window_get_page (f->window, "result")));
+  g_assert_cmpstr (cm_result_get_kind (result), ==, "format");
+  report = cm_format_report_from_json (cm_result_get_format (result), NULL);
+  g_assert_nonnull (report);
+  g_assert_cmpuint (report->used_bytes, ==, capacity->last_good_bytes);
+  g_assert_true (report->fsck_clean);
+
+  file = g_file_new_for_path (card_get (f, "SIMCARD_DEV"));
+  in = g_file_read (file, NULL, NULL);
+  g_assert_nonnull (in);
+  g_assert_true (g_input_stream_read_all (G_INPUT_STREAM (in), mbr, sizeof mbr, &got, NULL, NULL));
+  g_assert_cmpuint (got, ==, sizeof mbr);
+  start = (guint64) GUINT32_FROM_LE (*(guint32 *) (mbr + 454)) * 512;
+  length = (guint64) GUINT32_FROM_LE (*(guint32 *) (mbr + 458)) * 512;
+  g_test_message ("partition from %" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT " bytes", start, length);
+  g_assert_cmpuint (start, >, 0);
+  g_assert_cmpuint (start + length, <=, real_size);
+  g_assert_cmpint (on_bytes_of (card_get (f, "SIMCARD_DEV"), start, length, "fsck.fat -n", &fsck), ==, 0);
+}
+
 /* Closing the window while a job runs asks; "Keep Testing" keeps it. */
 static void
 close_and_keep (Fixture *f)
@@ -3275,6 +3350,8 @@ main (int   argc,
               fixture_set_up, test_wear, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/format", Fixture, NULL,
               fixture_set_up, test_format, fixture_tear_down);
+  g_test_add ("/cardmark/app-simcard/format-real", Fixture, NULL,
+              fixture_set_up, test_format_real, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/wear-carry-on", Fixture, NULL,
               fixture_set_up, test_wear_carry_on, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/capacity-genuine", Fixture, NULL,

@@ -228,6 +228,8 @@ typedef struct
   AdwMessageDialog *dialog;
   AdwEntryRow      *label_row;
   GtkLabel         *error_label;
+  GtkSwitch        *real_switch;  /* NULL: the history knows no real size */
+  guint64           real_bytes;   /* where the card's storage ends */
   CmFormatFs        fs;
 } Form;
 
@@ -235,6 +237,13 @@ static void
 form_free (gpointer data)
 {
   g_free (data);
+}
+
+/* The bytes the format lays out: 0 for the whole card. */
+static guint64
+form_get_use_bytes (Form *form)
+{
+  return form->real_switch != NULL && gtk_switch_get_active (form->real_switch) ? form->real_bytes : 0;
 }
 
 static char *
@@ -264,8 +273,51 @@ label_changed_cb (Form *form)
   adw_message_dialog_set_response_enabled (form->dialog, "format", valid);
 }
 
+static void update_plan (Form *form);
+
+/* "Format to the real size (N GB)", on: the check that found it. */
 static GtkWidget *
-form_new (Form *form)
+real_size_row_new (Form     *form,
+                   CmResult *found)
+{
+  GtkWidget *row = adw_action_row_new ();
+  GtkWidget *toggle = gtk_switch_new ();
+  g_autofree char *real = g_format_size (form->real_bytes);
+  g_autofree char *says = g_format_size (cm_card_item_get_size (form->row->item));
+  g_autofree char *title = NULL;
+  g_autofree char *subtitle = NULL;
+  g_autofree char *when = NULL;
+  GDateTime *started = found != NULL ? cm_result_get_started (found) : NULL;
+
+  /* Translators: %s is a size, "2.1 GB" */
+  title = g_strdup_printf (_("Format to the _real size (%s)"), real);
+  if (started != NULL)
+    {
+      g_autoptr(GDateTime) local = g_date_time_to_local (started);
+
+      when = g_date_time_format (local, "%x");
+    }
+  /* Translators: the first %s is the kind of check ("Capacity check"), the
+   * second its date, the third what the card says it holds */
+  subtitle = g_strdup_printf (_("%s of %s: the card keeps data only up to there, though it says it holds %s. "
+                                "The partition then ends where its storage does."),
+                              cm_job_kind_get_title (cm_result_get_kind (found)), when != NULL ? when : "", says);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  adw_preferences_row_set_use_underline (ADW_PREFERENCES_ROW (row), TRUE);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+  adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 0);
+  gtk_widget_set_valign (toggle, GTK_ALIGN_CENTER);
+  gtk_switch_set_active (GTK_SWITCH (toggle), TRUE);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), toggle);
+  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), toggle);
+  form->real_switch = GTK_SWITCH (toggle);
+  g_signal_connect_swapped (toggle, "notify::active", G_CALLBACK (update_plan), form);
+  return row;
+}
+
+static GtkWidget *
+form_new (Form     *form,
+          CmResult *found)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   GtkWidget *list = gtk_list_box_new ();
@@ -274,6 +326,8 @@ form_new (Form *form)
 
   gtk_list_box_set_selection_mode (GTK_LIST_BOX (list), GTK_SELECTION_NONE);
   gtk_widget_add_css_class (list, "boxed-list");
+  if (form->real_bytes > 0)
+    gtk_list_box_append (GTK_LIST_BOX (list), real_size_row_new (form, found));
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _("_Label (optional)"));
   adw_preferences_row_set_use_underline (ADW_PREFERENCES_ROW (row), TRUE);
   gtk_list_box_append (GTK_LIST_BOX (list), row);
@@ -303,23 +357,72 @@ confirm_cb (CmFormatRow      *self,
   label = form_dup_label (form);
   if (label != NULL && !cm_format_check_label (label, form->fs, NULL))
     return;
-  start (self, label, 0);
+  start (self, label, form_get_use_bytes (form));
 }
 
-/* "FAT32, 32 KiB clusters": what the card's size gets, said before. */
+/* "FAT32, 32 KiB clusters": what @size gets, said before. */
 static char *
 dup_planned_layout (CmFormatRow *self,
+                    guint64      size,
                     CmFormatFs  *fs)
 {
   CmCardInfo *info = cm_card_item_get_card_info (self->item);
   CmFormatReport plan = { 0 };
 
-  if (!cm_format_layout_plan (cm_card_item_get_size (self->item),
-                              info != NULL ? cm_card_info_get_au_size_bytes (info) : 0,
-                              &plan.layout, NULL))
+  if (!cm_format_layout_plan (size, info != NULL ? cm_card_info_get_au_size_bytes (info) : 0, &plan.layout, NULL))
     return NULL;
   *fs = plan.layout.fs;
   return cm_format_report_dup_layout_text (&plan);
+}
+
+/* The dialog's words for the size chosen: what will be lost, and what
+ * the card gets; the label is checked against its file system again. */
+static void
+update_plan (Form *form)
+{
+  CmFormatRow *self = form->row;
+  guint64 use_bytes = form_get_use_bytes (form);
+  g_autofree char *name = cm_text_dup_clean (cm_card_item_get_name (self->item), NAME_MAX_CHARS);
+  g_autofree char *size = g_format_size (cm_card_item_get_size (self->item));
+  g_autofree char *layout = dup_planned_layout (self, use_bytes > 0 ? use_bytes : cm_card_item_get_size (self->item),
+                                                &form->fs);
+  g_autofree char *body = NULL;
+
+  if (layout != NULL)
+    /* Translators: the first %s is the card's name, then its size, its
+     * device, and what it gets, "FAT32, 32 KiB clusters" */
+    body = g_strdup_printf (_("Everything on “%s” (%s, %s) will be lost: its files, its partitions and whatever "
+                              "a check left on it. CardMark erases the whole card, makes one partition aligned "
+                              "to the card, formats it %s and checks it."),
+                            name, size, cm_card_item_get_device (self->item), layout);
+  else
+    /* Translators: the card's name, its size and its device */
+    body = g_strdup_printf (_("Everything on “%s” (%s, %s) will be lost: its files, its partitions and whatever "
+                              "a check left on it."),
+                            name, size, cm_card_item_get_device (self->item));
+  adw_message_dialog_set_body (form->dialog, body);
+  label_changed_cb (form);
+}
+
+/* A fake card's real size, from its last capacity check or verify in
+ * the history, or 0; @found: that check. */
+static guint64
+find_real_size (CmFormatRow  *self,
+                CmResult    **found)
+{
+  g_autoptr(CmHistory) history = cm_history_new_default ();
+  CmCardInfo *info = cm_card_item_get_card_info (self->item);
+  g_autoptr(GError) error = NULL;
+  guint64 real;
+
+  real = cm_format_find_real_size (history, info != NULL ? cm_card_info_get_serial (info) : NULL,
+                                   cm_card_item_get_device (self->item), cm_card_item_get_size (self->item),
+                                   found, &error);
+  /* Without the history, the dialog offers the whole card, as the CLI
+   * does without --size. */
+  if (error != NULL)
+    g_debug ("No real size from the history: %s", error->message);
+  return real;
 }
 
 /* Starts after asking, or stops the format that runs. */
@@ -330,11 +433,7 @@ cm_format_row_activate (CmFormatRow *self)
   GtkWidget *dialog;
   Form *form;
   g_autofree char *why_not = NULL;
-  g_autofree char *name = NULL;
-  g_autofree char *size = NULL;
-  g_autofree char *layout = NULL;
-  g_autofree char *body = NULL;
-  CmFormatFs fs = CM_FORMAT_FS_FAT32;
+  g_autoptr(CmResult) found = NULL;
 
   g_return_if_fail (CM_IS_FORMAT_ROW (self));
 
@@ -350,24 +449,9 @@ cm_format_row_activate (CmFormatRow *self)
       return;
     }
 
-  name = cm_text_dup_clean (cm_card_item_get_name (self->item), NAME_MAX_CHARS);
-  size = g_format_size (cm_card_item_get_size (self->item));
-  layout = dup_planned_layout (self, &fs);
-  if (layout != NULL)
-    /* Translators: the first %s is the card's name, then its size, its
-     * device, and what it gets, "FAT32, 32 KiB clusters" */
-    body = g_strdup_printf (_("Everything on “%s” (%s, %s) will be lost: its files, its partitions and whatever "
-                              "a check left on it. CardMark erases the whole card, makes one partition aligned "
-                              "to the card, formats it %s and checks it."),
-                            name, size, cm_card_item_get_device (self->item), layout);
-  else
-    /* Translators: the card's name, its size and its device */
-    body = g_strdup_printf (_("Everything on “%s” (%s, %s) will be lost: its files, its partitions and whatever "
-                              "a check left on it."),
-                            name, size, cm_card_item_get_device (self->item));
   root = gtk_widget_get_root (GTK_WIDGET (self));
   dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                   _("Erase and Format the Card?"), body);
+                                   _("Erase and Format the Card?"), NULL);
   adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
                                     "cancel", _("_Cancel"),
                                     "format", _("_Erase and Format"),
@@ -379,9 +463,10 @@ cm_format_row_activate (CmFormatRow *self)
   form = g_new0 (Form, 1);
   form->row = self;
   form->dialog = ADW_MESSAGE_DIALOG (dialog);
-  form->fs = fs;
-  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), form_new (form));
+  form->real_bytes = find_real_size (self, &found);
+  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), form_new (form, found));
   g_object_set_data_full (G_OBJECT (dialog), "cm-format-form", form, form_free);
+  update_plan (form);
 
   g_signal_connect_object (dialog, "response", G_CALLBACK (confirm_cb), self, G_CONNECT_SWAPPED);
   gtk_window_present (GTK_WINDOW (dialog));

@@ -137,7 +137,7 @@ cm_cli_format (int    argc,
   GOptionEntry entries[] = {
     { "destroy-data", 0, 0, G_OPTION_ARG_NONE, &destroy, N_("Erase the whole device and everything on it"), NULL },
     { "label", 0, 0, G_OPTION_ARG_STRING, &label, N_("The card's name (FAT: 11 characters, exFAT: 15)"), "NAME" },
-    { "size", 0, 0, G_OPTION_ARG_STRING, &size, N_("Lay out only the first SIZE bytes: a fake card's real size, from its capacity check"), "SIZE" },
+    { "size", 0, 0, G_OPTION_ARG_STRING, &size, N_("Lay out only the first SIZE bytes (a fake card's real size), or \"real\": the real size its last capacity check or verify in the history found"), "SIZE|real" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the result document as JSON"), NULL },
     { NULL }
   };
@@ -155,7 +155,8 @@ cm_cli_format (int    argc,
       "specification's boundary unit, when larger), and makes the file system the SD File System Specification "
       "gives its size: FAT12/FAT16 up to 2 GiB, FAT32 with 32 KiB clusters up to 32 GiB, exFAT with 128 KiB clusters "
       "and more above. mkfs.fat (dosfstools) or mkfs.exfat (exfatprogs) make it and fsck -n checks it. On a fake "
-      "card, --size lays out only the storage that holds data, so the partition ends where the storage does. It "
+      "card, --size lays out only the storage that holds data, so the partition ends where the storage does; "
+      "--size real takes it from the card's last capacity check or full verify in the history. It "
       "destroys the card's data: that needs --destroy-data. The result is kept in the history. "
       "Exit status: 0 formatted and checked clean, 1 the format failed or its check found faults, "
       "5 stopped, 2 usage."));
@@ -169,7 +170,9 @@ cm_cli_format (int    argc,
       !cm_format_check_label (label, CM_FORMAT_FS_EXFAT, NULL))
     return cm_cli_usage_error (context, error->message);
   g_clear_error (&error);
-  if (size != NULL && !cm_size_parse (size, "--size", CM_FORMAT_MIN_SIZE, &f.use_bytes, &error))
+  if (g_strcmp0 (size, "real") == 0)
+    f.use_bytes = CM_FORMAT_USE_REAL_SIZE;
+  else if (size != NULL && !cm_size_parse (size, "--size", CM_FORMAT_MIN_SIZE, &f.use_bytes, &error))
     return cm_cli_usage_error (context, error->message);
 
   f.signal_fd = cm_cli_block_end_signals ();

@@ -16,6 +16,7 @@
 
 #include "cm-card-use.h"
 #include "cm-format.h"
+#include "cm-history-index.h"
 #include "cm-job-format.h"
 #include "cm-job-kind.h"
 #include "cm-summary.h"
@@ -24,6 +25,9 @@
 
 #define LABEL_KEY "cm-format-label"
 #define SIZE_KEY  "cm-format-size"
+/* The newest documents looked at for a card without a CID serial, whose
+ * own are told by their device. */
+#define REAL_SIZE_CANDIDATES 16
 
 /**
  * cm_job_set_format_options:
@@ -43,11 +47,78 @@ cm_job_set_format_options (CmJob      *job,
   g_object_set_data_full (G_OBJECT (job), SIZE_KEY, g_memdup2 (&use_bytes, sizeof use_bytes), g_free);
 }
 
+/**
+ * cm_format_find_real_size:
+ * @history: where the card's checks are kept
+ * @serial: (nullable): the card's CID serial; a card without one is
+ *   told by its device: only documents of @device count
+ * @device: the card's device now
+ * @device_bytes: what the card says it holds
+ * @found: (out) (optional) (transfer full): the document the size comes
+ *   from, when one does
+ *
+ * Where the card's storage that keeps data ends, from its newest
+ * capacity check or full verify in the history (the kind's real_size):
+ * a fake card's real size. 0 when the newest found it whole, or there is
+ * none (or, with @error set, the history's index could not be read). A
+ * document of a card that said it held another size is not this card's.
+ */
+guint64
+cm_format_find_real_size (CmHistory   *history,
+                          const char  *serial,
+                          const char  *device,
+                          guint64      device_bytes,
+                          CmResult   **found,
+                          GError     **error)
+{
+  static const char * const kinds[] = { "capacity", "verify", NULL };
+  g_autoptr(CmHistoryIndex) index = NULL;
+  g_autoptr(GPtrArray) entries = NULL;
+
+  g_return_val_if_fail (CM_IS_HISTORY (history), 0);
+  g_return_val_if_fail (device != NULL, 0);
+
+  if (found != NULL)
+    *found = NULL;
+  if ((index = cm_history_index_open (cm_history_get_folder (history), error)) == NULL ||
+      !cm_history_index_refresh (index, error))
+    return 0;
+  entries = cm_history_index_query_kinds (index, serial, kinds, REAL_SIZE_CANDIDATES);
+  for (guint i = 0; i < entries->len; i++)
+    {
+      CmHistoryEntry *entry = g_ptr_array_index (entries, i);
+      g_autoptr(GFile) file = g_file_new_for_path (entry->path);
+      g_autoptr(CmResult) result = cm_result_new_from_file (file, NULL);
+      const CmJobKind *kind;
+      guint64 reported = 0;
+      guint64 real;
+
+      if (result == NULL || (serial == NULL && g_strcmp0 (cm_result_get_device (result), device) != 0))
+        continue;
+      kind = cm_job_kinds_lookup (cm_result_get_kind (result));
+      if (kind == NULL || kind->real_size == NULL)
+        continue;
+      real = kind->real_size (result, &reported);
+      if (reported != 0 && reported != device_bytes)
+        continue;
+      /* The newest check of the card decides: one that found it whole
+       * says there is no shorter end. */
+      if (real == 0 || real >= device_bytes)
+        return 0;
+      if (found != NULL)
+        *found = g_steal_pointer (&result);
+      return real;
+    }
+  return 0;
+}
+
 typedef struct
 {
   CmJob          *job;
   GMainContext   *context;
   CmTarget       *target;
+  CmHistory      *history;
+  char           *serial;
   char           *label;
   guint64         use_bytes;
   guint64         au_bytes;
@@ -61,6 +132,8 @@ format_job_free (FormatJob *f)
   g_clear_object (&f->job);
   g_clear_pointer (&f->context, g_main_context_unref);
   g_clear_object (&f->target);
+  g_clear_object (&f->history);
+  g_free (f->serial);
   g_free (f->label);
   g_clear_pointer (&f->started, g_date_time_unref);
   g_clear_pointer (&f->report, cm_format_report_free);
@@ -107,6 +180,31 @@ progress_cb (const char *phase,
   g_main_context_invoke_full (f->context, G_PRIORITY_DEFAULT, report_in_job, r, report_free);
 }
 
+/* In the worker, before the card is written to: the real size its last
+ * check found, or why it is not known. */
+static gboolean
+resolve_real_size (FormatJob  *f,
+                   GError    **error)
+{
+  const char *device = cm_target_get_path (f->target);
+  GError *local = NULL;
+
+  f->use_bytes = f->history != NULL
+                 ? cm_format_find_real_size (f->history, f->serial, device, cm_target_get_size (f->target), NULL, &local)
+                 : 0;
+  if (f->use_bytes > 0)
+    return TRUE;
+  if (local != NULL)
+    {
+      g_propagate_prefixed_error (error, local, _("The history could not be read for the card's real size: "));
+      return FALSE;
+    }
+  g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_NOT_SUPPORTED,
+               _("No capacity check or full verify of %s in the history found where its storage ends, so its real "
+                 "size is not known. Check its capacity first, or give the size in bytes."), device);
+  return FALSE;
+}
+
 static void
 thread_func (GTask        *task,
              gpointer      source,
@@ -116,6 +214,11 @@ thread_func (GTask        *task,
   FormatJob *f = task_data;
   GError *error = NULL;
 
+  if (f->use_bytes == CM_FORMAT_USE_REAL_SIZE && !resolve_real_size (f, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
   f->report = cm_format_run (cm_target_get_fd (f->target), cm_target_get_path (f->target),
                              cm_target_get_size (f->target), f->use_bytes, f->au_bytes, f->label,
                              progress_cb, f, cancellable, &error);
@@ -216,6 +319,8 @@ opened_cb (GObject      *object,
   f->target = target;
   f->label = g_strdup (g_object_get_data (G_OBJECT (job), LABEL_KEY));
   f->use_bytes = size != NULL ? *size : 0;
+  f->history = cm_job_get_history (job) != NULL ? g_object_ref (cm_job_get_history (job)) : NULL;
+  f->serial = card != NULL ? g_strdup (cm_card_info_get_serial (card)) : NULL;
   f->au_bytes = card != NULL ? cm_card_info_get_au_size_bytes (card) : 0;
   f->started = g_date_time_new_now_utc ();
 
