@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cm-bench.h"
 #include "cm-card-item.h"
 #include "cm-card-lock.h"
 #include "cm-card-page.h"
@@ -252,8 +253,10 @@ test_confirm (Fixture       *f,
                    ADW_RESPONSE_DESTRUCTIVE);
   g_assert_cmpstr (adw_message_dialog_get_default_response (ADW_MESSAGE_DIALOG (dialog)), ==, "cancel");
   g_assert_true (adw_message_dialog_get_response_enabled (ADW_MESSAGE_DIALOG (dialog), "format"));
-  /* No check of this card in the history: no real size to offer. */
-  g_assert_null (find_type (dialog, GTK_TYPE_SWITCH));
+  /* No check of this card in the history: no real size to offer; the
+   * one switch is the benchmark after, off. */
+  g_assert_nonnull (find_type (dialog, GTK_TYPE_SWITCH));
+  g_assert_false (gtk_switch_get_active (GTK_SWITCH (find_type (dialog, GTK_TYPE_SWITCH))));
 
   /* FAT32 takes 11 characters; the answer waits for one it takes. */
   type_label (dialog, "MUCH TOO LONG A NAME");
@@ -453,6 +456,9 @@ test_format (Fixture       *f,
 
   dialog = open_dialog (row);
   type_label (dialog, "CARD");
+  /* And a quick benchmark after it (the smallest plan). */
+  cm_bench_set_test_plan ("tiny");
+  gtk_switch_set_active (GTK_SWITCH (find_type (dialog, GTK_TYPE_SWITCH)), TRUE);
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "format");
   gtk_window_close (GTK_WINDOW (dialog));
   g_assert_true (cm_format_row_get_busy (CM_FORMAT_ROW (row)));
@@ -496,6 +502,11 @@ test_format (Fixture       *f,
   g_assert_true (has_fact (GTK_WIDGET (result_page), "File system check", "Clean"));
   g_assert_true (has_fact (GTK_WIDGET (result_page), "Erase", "discard"));
   g_assert_true (has_fact (GTK_WIDGET (result_page), "Label", "CARD"));
+  /* The benchmark after the erase: the document's tests, on its page. */
+  g_assert_nonnull (cm_result_lookup_test (result, "seq-write"));
+  g_assert_cmpfloat (cm_result_lookup_test (result, "seq-write")->mb_per_s, >, 0);
+  g_assert_true (has_fact (GTK_WIDGET (result_page), "Speed before and after", "Sequential write: "));
+  g_assert_true (has_fact (GTK_WIDGET (result_page), "Speed before and after", "after"));
 }
 
 static gboolean

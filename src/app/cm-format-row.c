@@ -197,7 +197,8 @@ cm_format_row_follow_job (CmFormatRow *self,
 static void
 start (CmFormatRow *self,
        const char  *label,
-       guint64      use_bytes)
+       guint64      use_bytes,
+       gboolean     bench)
 {
   g_autoptr(CmJob) job = NULL;
   g_autoptr(CmHistory) history = NULL;
@@ -214,6 +215,7 @@ start (CmFormatRow *self,
   /* The user's consent, given in the dialog. */
   cm_job_set_verify_flags (job, CM_VERIFY_FLAGS_DESTROY_DATA);
   cm_job_set_format_options (job, label, use_bytes);
+  cm_job_set_format_bench (job, bench);
   cm_job_set_history (job, history);
   cm_format_row_follow_job (self, job);
   cm_job_list_start (cm_job_list_get_default (), job);
@@ -229,6 +231,7 @@ typedef struct
   AdwEntryRow      *label_row;
   GtkLabel         *error_label;
   GtkSwitch        *real_switch;  /* NULL: the history knows no real size */
+  GtkSwitch        *bench_switch; /* a benchmark after it */
   guint64           real_bytes;   /* where the card's storage ends */
   CmFormatFs        fs;
 } Form;
@@ -315,6 +318,26 @@ real_size_row_new (Form     *form,
   return row;
 }
 
+/* "Measure the speed after", off: a quick benchmark beside the last. */
+static GtkWidget *
+bench_row_new (Form *form)
+{
+  GtkWidget *row = adw_action_row_new ();
+  GtkWidget *toggle = gtk_switch_new ();
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _("Measure the _speed after"));
+  adw_preferences_row_set_use_underline (ADW_PREFERENCES_ROW (row), TRUE);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row),
+                               _("A quick benchmark, beside the card’s last one: what the erase gave back. "
+                                 "About a minute more."));
+  adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 0);
+  gtk_widget_set_valign (toggle, GTK_ALIGN_CENTER);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), toggle);
+  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), toggle);
+  form->bench_switch = GTK_SWITCH (toggle);
+  return row;
+}
+
 static GtkWidget *
 form_new (Form     *form,
           CmResult *found)
@@ -331,6 +354,7 @@ form_new (Form     *form,
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _("_Label (optional)"));
   adw_preferences_row_set_use_underline (ADW_PREFERENCES_ROW (row), TRUE);
   gtk_list_box_append (GTK_LIST_BOX (list), row);
+  gtk_list_box_append (GTK_LIST_BOX (list), bench_row_new (form));
   gtk_box_append (GTK_BOX (box), list);
   gtk_label_set_wrap (GTK_LABEL (error), TRUE);
   gtk_label_set_xalign (GTK_LABEL (error), 0);
@@ -357,7 +381,7 @@ confirm_cb (CmFormatRow      *self,
   label = form_dup_label (form);
   if (label != NULL && !cm_format_check_label (label, form->fs, NULL))
     return;
-  start (self, label, form_get_use_bytes (form));
+  start (self, label, form_get_use_bytes (form), gtk_switch_get_active (form->bench_switch));
 }
 
 /* "FAT32, 32 KiB clusters": what @size gets, said before. */

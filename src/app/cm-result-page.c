@@ -21,6 +21,7 @@
 #include "cm-test-table.h"
 #include "cm-backend.h"
 #include "cm-format.h"
+#include "cm-job-format.h"
 #include "cm-summary.h"
 #include "cm-chart-capacity.h"
 #include "cm-chart-view.h"
@@ -740,6 +741,19 @@ fill_format (CmResultPage *self)
   /* Translators: whether fsck found the new file system clean */
   add_fact (self, _("File system check"), report->fsck_clean ? _("Clean") : _("Faults found"));
   adw_action_row_set_subtitle (ADW_ACTION_ROW (add_fact (self, _("Erase"), "")), discard);
+  /* With a benchmark after it: what the erase gave back. */
+  {
+    g_autoptr(GPtrArray) speeds = cm_format_dup_speed_lines (self->result);
+
+    if (speeds->len > 0)
+      {
+        g_autofree char *text = NULL;
+
+        g_ptr_array_add (speeds, NULL);
+        text = g_strjoinv ("\n", (char **) speeds->pdata);
+        adw_action_row_set_subtitle (ADW_ACTION_ROW (add_fact (self, _("Speed before and after"), "")), text);
+      }
+  }
 }
 
 /* The page's part of each kind: one line a kind; a kind without one (a

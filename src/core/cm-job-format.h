@@ -16,6 +16,9 @@ G_BEGIN_DECLS
 void     cm_job_set_format_options (CmJob      *job,
                                     const char *label,
                                     guint64     use_bytes);
+void     cm_job_set_format_bench   (CmJob      *job,
+                                    gboolean    bench);
+GPtrArray *cm_format_dup_speed_lines (CmResult *result) G_GNUC_WARN_UNUSED_RESULT;
 guint64  cm_format_find_real_size  (CmHistory  *history,
                                     const char *serial,
                                     const char *device,
