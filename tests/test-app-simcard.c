@@ -2336,9 +2336,6 @@ test_format (Fixture       *f,
   page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
   row = CM_FORMAT_ROW (cm_card_page_get_format_row (page));
   g_assert_nonnull (row);
-  cm_test_settle (0.3);
-  scroll_to (GTK_WIDGET (row));
-  cm_test_save_screenshots (GTK_WIDGET (f->window), "format-row");
 
   cm_format_row_activate (row);
   cm_test_settle (0.2);
