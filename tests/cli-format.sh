@@ -5,9 +5,11 @@
 # itself: the MBR's partition, the boot sector's file system, cluster
 # size and hidden sectors, and fsck -n run here on the partition's bytes.
 # A card that honours discard and one that ignores it are told apart; a
-# fake card is formatted to its real size; a card without
+# fake card is formatted to its real size, given or (--size real) from
+# its capacity check in the history; a card without
 # --destroy-data, a mounted card and a card another job holds are
-# refused with their sha256 unchanged.
+# refused with their sha256 unchanged. --bench measures the card after
+# the format and sets it beside its last benchmark in the history.
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 
@@ -171,6 +173,31 @@ else
   skip "no ext4 to mount a card with"
 fi
 
+# --- --bench: a quick benchmark after the format, beside the card's last
+# one in the history (a raw benchmark of this card made first).
+CARDMARK_TEST_PLAN=tiny "$CARDMARK_CLI" bench "$small_dev" --raw --allow-write --save --json > "$work/before.json" 2> "$work/before.err"
+check "bench: a benchmark of the card kept in the history" test $? -eq 0
+sum=$(card_sum)
+CARDMARK_TEST_PLAN=tiny "$CARDMARK_CLI" format "$small_dev" --destroy-data --bench --json > "$work/bench.json" 2> "$work/bench.err"
+check "bench: formatted and measured (status 0)" test $? -eq 0
+check "bench: the benchmark after the erase is the document's tests" json_check "$work/bench.json" \
+  "any(t['name'] == 'seq-write' and t['mb_per_s'] > 0 for t in r['tests'])"
+check "bench: beside it, the card's benchmark before, from the history" python3 - "$work/before.json" "$work/bench.json" <<'PY'
+import json, sys
+before = json.load(open(sys.argv[1]))
+after = json.load(open(sys.argv[2]))
+was = {t['name']: t['mb_per_s'] for t in before['tests']}['seq-write']
+kept = after['format']['bench']['before']['seq_write_mb_per_s']
+print(f"# seq-write: {was} MB/s before (the benchmark), {kept} MB/s kept beside the format")
+sys.exit(0 if abs(kept - was) <= 1e-6 * max(1, was) else 1)
+PY
+eval "$(read_layout "$small_dev")"
+check "bench: the benchmark left the file system clean" fsck_here "$small_dev" "$start" "$length" fsck.fat
+CARDMARK_TEST_PLAN=tiny "$CARDMARK_CLI" format "$small_dev" --destroy-data --bench > "$work/bench.txt" 2> "$work/bench.err"
+sed 's/^/# /' "$work/bench.txt"
+check "bench: the report says it before and after" grep -Eq \
+  "^Sequential write: [0-9.]+ MB/s before, [0-9.]+ MB/s after$" "$work/bench.txt"
+
 # --- A card that ignores discard: the data written before is still there.
 card good-a1 --size 256MiB -- "${fast[@]}" --set card.ignore-discard=true
 check "the card ignores discards (model)" test "$SIMCARD_IGNORE_DISCARD" = 1
@@ -204,5 +231,22 @@ check "fake: within one boundary unit of it" json_check "$work/fake.json" \
   "$SIMCARD_REAL_SIZE - ($start + $length) < max(r['format']['boundary_bytes'], r['format']['cluster_bytes']) \
    and r['format']['used_bytes'] == $SIMCARD_REAL_SIZE and r['format']['device_bytes'] == $SIMCARD_SIZE"
 check "fake: fsck.fat -n finds it clean" fsck_here "$SIMCARD_DEV" "$start" "$length" fsck.fat
+
+# --- The same card formatted to the real size its capacity check found,
+# read from the history (--size real).
+sum=$(card_sum)
+"$CARDMARK_CLI" format "$SIMCARD_DEV" --destroy-data --size real > /dev/null 2> "$work/real-unknown.err"
+check "real: refused while no check in the history knows its real size (status 1)" test $? -eq 1
+check "real: and says to check its capacity first" grep -q "Check its capacity first" "$work/real-unknown.err"
+check "real: the refused card is unchanged" test "$(card_sum)" = "$sum"
+"$CARDMARK_CLI" probe-capacity "$SIMCARD_DEV" --json > "$work/probe.json"
+check "real: the capacity check calls it fake (status 4)" test $? -eq 4
+good=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["last_good_bytes"])' "$work/probe.json")
+echo "# the capacity check: data kept up to $good bytes (the card stores $SIMCARD_REAL_SIZE)"
+format_card real --size real
+check "real: laid out to what the capacity check found kept data" json_check "$work/real.json" \
+  "r['format']['used_bytes'] == $good and r['format']['device_bytes'] == $SIMCARD_SIZE"
+check "real: the partition ends where the storage does" test $((start + length)) -le "$SIMCARD_REAL_SIZE"
+check "real: fsck.fat -n finds it clean" fsck_here "$SIMCARD_DEV" "$start" "$length" fsck.fat
 
 done_testing

@@ -41,6 +41,9 @@
 #include "cm-test-app.h"
 #include "cm-verdict.h"
 #include "cm-endurance.h"
+#include "cm-format.h"
+#include "cm-format-row.h"
+#include "cm-outcome.h"
 #include "cm-verify-row.h"
 #include "cm-wear-row.h"
 #include "cm-window.h"
@@ -2237,6 +2240,248 @@ test_wear (Fixture       *f,
   g_assert_true (g_str_has_prefix (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), "Data lost from round"));
 }
 
+static gboolean
+format_row_idle (gpointer row)
+{
+  return !cm_format_row_get_busy (row);
+}
+
+/* The format has begun writing to the card (past opening it). */
+static gboolean
+format_writing (gpointer row)
+{
+  CmJob *job = cm_format_row_get_job (row);
+
+  return job == NULL || cm_job_get_progress (job) > 0.1;
+}
+
+/* Runs @command with a read-only loop device over bytes @start to
+ * @start + @length of @device as its last argument; its exit status. */
+static int
+on_bytes_of (const char  *device,
+             guint64      start,
+             guint64      length,
+             const char  *command,
+             char       **out)
+{
+  g_autofree char *attach = g_strdup_printf ("losetup -f --show -r -o %" G_GUINT64_FORMAT " --sizelimit %"
+                                             G_GUINT64_FORMAT " %s", start, length, device);
+  g_autofree char *window = NULL;
+  g_autofree char *line = NULL;
+  g_autofree char *detach = NULL;
+  int status = 0;
+
+  g_assert_true (g_spawn_command_line_sync (attach, &window, NULL, &status, NULL));
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_strchomp (window);
+  line = g_strdup_printf ("%s %s", command, window);
+  g_assert_true (g_spawn_command_line_sync (line, out, NULL, &status, NULL));
+  detach = g_strdup_printf ("losetup -d %s", window);
+  run_command (detach);
+  return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
+}
+
+static GtkWidget *
+find_actionable (GtkWidget  *widget,
+                 const char *action)
+{
+  if (GTK_IS_ACTIONABLE (widget) && g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), action) == 0)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_actionable (child, action);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* Erase and Format… on a 256 MiB card's page, as a user does it: the
+ * red confirmation (a label typed), the row and the bar over the page
+ * while it runs, the result page; then the card itself, read here: the
+ * MBR's partition on a 4 MiB boundary, blkid finds FAT (vfat) in it and
+ * fsck.fat -n finds it clean. */
+static void
+test_format (Fixture       *f,
+             gconstpointer  data)
+{
+  /* Slow writes, so that it is seen running. */
+  const char *args[] = { "good-a1", "--size", "256MiB", "--", "--set", "write.bandwidth-mb-s=1",
+                         "--set", "read.bandwidth-mb-s=50", NULL };
+  const char *dev;
+  CmCardPage *page;
+  CmFormatRow *row;
+  GtkWidget *dialog;
+  GtkWidget *field;
+  CmResult *result;
+  GtkWidget *result_page;
+  AdwActionRow *fact;
+  g_autoptr(CmFormatReport) report = NULL;
+  g_autoptr(CmOutcome) outcome = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GFileInputStream) in = NULL;
+  g_autofree char *type = NULL;
+  g_autofree char *fsck = NULL;
+  guint8 mbr[512];
+  gsize got = 0;
+  guint64 start, length;
+
+  if (!card_up (f, args))
+    return;
+  dev = card_get (f, "SIMCARD_DEV");
+  open_window (f);
+  g_assert_true (cm_test_wait_for (card_listed, f, 20));
+  g_assert_true (cm_window_open_path (f->window, dev));
+  page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
+  row = CM_FORMAT_ROW (cm_card_page_get_format_row (page));
+  g_assert_nonnull (row);
+
+  cm_format_row_activate (row);
+  cm_test_settle (0.2);
+  dialog = visible_dialog ();
+  g_assert_nonnull (dialog);
+  g_assert_cmpint (adw_message_dialog_get_response_appearance (ADW_MESSAGE_DIALOG (dialog), "format"), ==,
+                   ADW_RESPONSE_DESTRUCTIVE);
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog)), dev));
+  field = find_field (dialog, "_Label (optional)");
+  g_assert_nonnull (field);
+  gtk_editable_set_text (GTK_EDITABLE (field), "GIVENBACK");
+  save_dialog_at_sizes (f, dialog, "format-confirm");
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "format");
+  gtk_window_close (GTK_WINDOW (dialog));
+  g_assert_true (cm_format_row_get_busy (row));
+  g_assert_true (cm_card_page_get_job (page) == cm_format_row_get_job (row));
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (f->app), "start-test"));
+  g_assert_true (cm_test_wait_for (format_writing, row, 60));
+  if (cm_format_row_get_busy (row))
+    {
+      g_assert_true (g_str_has_prefix (cm_card_page_get_job_bar_text (page), "Erase and format: "));
+      cm_test_save_screenshots (GTK_WIDGET (f->window), "format-running");
+    }
+
+  g_assert_true (cm_test_wait_for (format_row_idle, row, 120));
+  g_assert_true (cm_test_wait_for (on_result_page, f, 10));
+  result_page = cm_window_get_page (f->window, "result");
+  result = cm_result_page_get_result (CM_RESULT_PAGE (result_page));
+  g_assert_true (result == cm_format_row_get_result (row));
+  g_assert_cmpstr (cm_result_get_kind (result), ==, "format");
+  outcome = cm_result_dup_outcome (result);
+  g_test_message ("%s · %s · %s", outcome->badge, outcome->answer, cm_result_get_summary (result));
+  g_assert_cmpint (outcome->status, ==, CM_OUTCOME_PASS);
+  g_assert_cmpint (cm_result_page_get_status (CM_RESULT_PAGE (result_page)), ==, outcome->tone);
+  /* A format is no check that erased the card: nothing more to offer. */
+  g_assert_false (gtk_widget_get_visible (find_actionable (result_page, "win.erase-format")));
+  cm_test_save_screenshots (GTK_WIDGET (f->window), "format-result");
+  fact = find_row_titled (result_page, "Partition");
+  g_assert_nonnull (fact);
+  scroll_to (GTK_WIDGET (fact));
+  cm_test_save_screenshots (GTK_WIDGET (f->window), "format-result-facts");
+
+  /* The card, read here. */
+  report = cm_format_report_from_json (cm_result_get_format (result), NULL);
+  g_assert_nonnull (report);
+  file = g_file_new_for_path (dev);
+  in = g_file_read (file, NULL, NULL);
+  g_assert_nonnull (in);
+  g_assert_true (g_input_stream_read_all (G_INPUT_STREAM (in), mbr, sizeof mbr, &got, NULL, NULL));
+  g_assert_cmpuint (got, ==, sizeof mbr);
+  g_assert_true (mbr[510] == 0x55 && mbr[511] == 0xAA);
+  start = (guint64) GUINT32_FROM_LE (*(guint32 *) (mbr + 454)) * 512;
+  length = (guint64) GUINT32_FROM_LE (*(guint32 *) (mbr + 458)) * 512;
+  g_test_message ("partition type 0x%02x from %" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT " bytes",
+                  mbr[450], start, length);
+  g_assert_cmpuint (start, >, 0);
+  g_assert_cmpuint (start % (4 << 20), ==, 0);
+  g_assert_cmpuint (start + length, <=, g_ascii_strtoull (card_get (f, "SIMCARD_SIZE"), NULL, 10));
+  g_assert_cmpuint (start, ==, report->layout.start);
+  g_assert_cmpuint (length, ==, report->layout.length);
+  g_assert_cmpint (on_bytes_of (dev, start, length, "blkid -p -o value -s TYPE", &type), ==, 0);
+  g_assert_cmpstr (g_strstrip (type), ==, "vfat");
+  g_assert_cmpint (on_bytes_of (dev, start, length, "fsck.fat -n", &fsck), ==, 0);
+  g_test_message ("%s", fsck);
+
+  /* Back on the card's page, the row keeps the format's answer. */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.back", NULL);
+  g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "card");
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ==, outcome->answer);
+}
+
+/* A fake card (512 MiB said, 64 MiB kept) checked on its page, then
+ * Erase and Format…: the confirmation offers the real size the check
+ * found, and formatted to it, the partition ends where the storage does
+ * and fsck.fat finds it clean. */
+static void
+test_format_real (Fixture       *f,
+                  gconstpointer  data)
+{
+  const char *args[] = { "fake-8x", "--size", "512MiB",
+                         "--", "--set", "read.bandwidth-mb-s=400", "--set", "write.bandwidth-mb-s=400", NULL };
+  const CmCapacityReport *capacity;
+  guint64 real_size, start, length;
+  CmResultPage *capacity_page;
+  CmCardPage *page;
+  CmFormatRow *row;
+  GtkWidget *dialog;
+  GtkWidget *offer;
+  CmResult *result;
+  g_autoptr(CmFormatReport) report = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GFileInputStream) in = NULL;
+  g_autofree char *size_text = NULL;
+  g_autofree char *fsck = NULL;
+  guint8 mbr[512];
+  gsize got = 0;
+
+  if (!card_up (f, args))
+    return;
+  capacity_page = check_capacity (f);
+  capacity = cm_result_get_capacity (cm_result_page_get_result (capacity_page));
+  g_assert_nonnull (capacity);
+  g_assert_true (capacity->fake);
+  real_size = g_ascii_strtoull (card_get (f, "SIMCARD_REAL_SIZE"), NULL, 10);
+  g_test_message ("the check: data kept up to %" G_GUINT64_FORMAT " bytes, not past %" G_GUINT64_FORMAT
+                  "; the card stores %" G_GUINT64_FORMAT, capacity->last_good_bytes, capacity->real_bytes, real_size);
+
+  page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
+  row = CM_FORMAT_ROW (cm_card_page_get_format_row (page));
+  cm_format_row_activate (row);
+  cm_test_settle (0.2);
+  dialog = visible_dialog ();
+  g_assert_nonnull (dialog);
+  size_text = g_format_size (capacity->last_good_bytes);
+  {
+    g_autofree char *title = g_strdup_printf ("Format to the _real size (%s)", size_text);
+
+    offer = GTK_WIDGET (find_row_titled (dialog, title));
+  }
+  g_assert_nonnull (offer);
+  g_test_message ("%s", adw_action_row_get_subtitle (ADW_ACTION_ROW (offer)));
+  save_dialog_at_sizes (f, dialog, "format-confirm-real");
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "format");
+  gtk_window_close (GTK_WINDOW (dialog));
+  g_assert_true (cm_test_wait_for (format_row_idle, row, 120));
+  g_assert_true (cm_test_wait_for (on_result_page, f, 10));
+  result = cm_result_page_get_result (CM_RESULT_PAGE (cm_window_get_page (f->window, "result")));
+  g_assert_cmpstr (cm_result_get_kind (result), ==, "format");
+  report = cm_format_report_from_json (cm_result_get_format (result), NULL);
+  g_assert_nonnull (report);
+  g_assert_cmpuint (report->used_bytes, ==, capacity->last_good_bytes);
+  g_assert_true (report->fsck_clean);
+
+  file = g_file_new_for_path (card_get (f, "SIMCARD_DEV"));
+  in = g_file_read (file, NULL, NULL);
+  g_assert_nonnull (in);
+  g_assert_true (g_input_stream_read_all (G_INPUT_STREAM (in), mbr, sizeof mbr, &got, NULL, NULL));
+  g_assert_cmpuint (got, ==, sizeof mbr);
+  start = (guint64) GUINT32_FROM_LE (*(guint32 *) (mbr + 454)) * 512;
+  length = (guint64) GUINT32_FROM_LE (*(guint32 *) (mbr + 458)) * 512;
+  g_test_message ("partition from %" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT " bytes", start, length);
+  g_assert_cmpuint (start, >, 0);
+  g_assert_cmpuint (start + length, <=, real_size);
+  g_assert_cmpint (on_bytes_of (card_get (f, "SIMCARD_DEV"), start, length, "fsck.fat -n", &fsck), ==, 0);
+}
+
 /* Closing the window while a job runs asks; "Keep Testing" keeps it. */
 static void
 close_and_keep (Fixture *f)
@@ -3100,6 +3345,10 @@ main (int   argc,
               fixture_set_up, test_verify_other_card, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/wear", Fixture, NULL,
               fixture_set_up, test_wear, fixture_tear_down);
+  g_test_add ("/cardmark/app-simcard/format", Fixture, NULL,
+              fixture_set_up, test_format, fixture_tear_down);
+  g_test_add ("/cardmark/app-simcard/format-real", Fixture, NULL,
+              fixture_set_up, test_format_real, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/wear-carry-on", Fixture, NULL,
               fixture_set_up, test_wear_carry_on, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/capacity-genuine", Fixture, NULL,

@@ -18,6 +18,7 @@
 #include "cm-job-list.h"
 #include "cm-capacity-probe.h"
 #include "cm-chart-view.h"
+#include "cm-format-row.h"
 #include "cm-health-row.h"
 #include "cm-history.h"
 #include "cm-summary.h"
@@ -59,6 +60,8 @@ struct _CmCardPage
   GtkWidget      *verify_row;
   GtkWidget      *health_row;   /* a device's only */
   GtkWidget      *wear_row;
+  AdwPreferencesGroup *format_group;
+  GtkWidget      *format_row;   /* a device's only */
   GtkSpinner     *capacity_spinner;
   GtkButton      *capacity_button;
   GtkButton      *capacity_show_button;
@@ -339,7 +342,8 @@ can_check_capacity (CmCardPage  *self,
   /* Any card coming or going fills the row again: a card that another
    * check holds stays refused until that check ends. */
   else if (cm_verify_row_get_busy (CM_VERIFY_ROW (self->verify_row)) ||
-           (self->wear_row != NULL && cm_wear_row_get_busy (CM_WEAR_ROW (self->wear_row))))
+           (self->wear_row != NULL && cm_wear_row_get_busy (CM_WEAR_ROW (self->wear_row))) ||
+           (self->format_row != NULL && cm_format_row_get_busy (CM_FORMAT_ROW (self->format_row))))
     *why_not = _("Another check of this card is running. Wait for it to end, or stop it.");
   else
     return TRUE;
@@ -414,6 +418,8 @@ set_probing (CmCardPage *self,
     gtk_widget_set_sensitive (self->verify_row, !probing);
   if (self->wear_row != NULL)
     gtk_widget_set_sensitive (self->wear_row, !probing);
+  if (self->format_row != NULL)
+    gtk_widget_set_sensitive (self->format_row, !probing);
   if (!probing)
     fill_capacity (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_JOB]);
@@ -622,8 +628,10 @@ cm_card_page_get_job (CmCardPage *self)
     return self->capacity_job;
   if (self->verify_row != NULL && cm_verify_row_get_job (CM_VERIFY_ROW (self->verify_row)) != NULL)
     return cm_verify_row_get_job (CM_VERIFY_ROW (self->verify_row));
-  if (self->wear_row != NULL)
+  if (self->wear_row != NULL && cm_wear_row_get_job (CM_WEAR_ROW (self->wear_row)) != NULL)
     return cm_wear_row_get_job (CM_WEAR_ROW (self->wear_row));
+  if (self->format_row != NULL)
+    return cm_format_row_get_job (CM_FORMAT_ROW (self->format_row));
   return NULL;
 }
 
@@ -642,6 +650,14 @@ follow_wear_job (CmCardPage *self,
   cm_wear_row_follow_job (CM_WEAR_ROW (self->wear_row), job);
 }
 
+static void
+follow_format_job (CmCardPage *self,
+                   CmJob      *job)
+{
+  if (self->format_row != NULL)
+    cm_format_row_follow_job (CM_FORMAT_ROW (self->format_row), job);
+}
+
 static const struct
 {
   const char *kind;
@@ -651,6 +667,7 @@ static const struct
   { "capacity", follow_capacity_job },
   { "verify", follow_verify_job },
   { "wear", follow_wear_job },
+  { "format", follow_format_job },
 };
 
 /* Shows @job, one that runs on the page's card, started by an earlier
@@ -678,21 +695,29 @@ row_prepare_job_cb (CmCardPage *self,
   cm_job_set_brand (job, cm_card_page_get_brand (self));
 }
 
-/* A verify or a wear test started or ended: one job on a card at a time. */
+/* A verify, a wear test or a format started or ended: one job on a
+ * card at a time. */
 static void
 row_busy_cb (CmCardPage *self)
 {
   gboolean verifying = cm_verify_row_get_busy (CM_VERIFY_ROW (self->verify_row));
   gboolean wearing = self->wear_row != NULL && cm_wear_row_get_busy (CM_WEAR_ROW (self->wear_row));
-  gboolean busy = verifying || wearing;
+  gboolean formatting = self->format_row != NULL && cm_format_row_get_busy (CM_FORMAT_ROW (self->format_row));
+  gboolean busy = verifying || wearing || formatting;
 
   gtk_widget_set_sensitive (GTK_WIDGET (self->test_group), !busy);
   gtk_widget_set_sensitive (self->start_button, !busy);
   gtk_widget_set_sensitive (GTK_WIDGET (self->class_box), !busy);
   gtk_widget_set_sensitive (GTK_WIDGET (self->capacity_row), !busy);
-  gtk_widget_set_sensitive (self->verify_row, !wearing);
+  gtk_widget_set_sensitive (self->verify_row, !wearing && !formatting);
   if (self->wear_row != NULL)
-    gtk_widget_set_sensitive (self->wear_row, !verifying);
+    gtk_widget_set_sensitive (self->wear_row, !verifying && !formatting);
+  if (self->format_row != NULL)
+    {
+      gtk_widget_set_sensitive (self->format_row, !verifying && !wearing);
+      /* It says why it cannot start while another job holds the card. */
+      cm_format_row_set_item (CM_FORMAT_ROW (self->format_row), self->item);
+    }
   if (!busy)
     fill_capacity (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_JOB]);
@@ -733,6 +758,31 @@ cm_card_page_get_job_bar_text (CmCardPage *self)
   if (!gtk_revealer_get_reveal_child (self->job_bar))
     return NULL;
   return gtk_label_get_label (self->job_label);
+}
+
+/* The Erase and Format row, a device's only; NULL for a folder. */
+GtkWidget *
+cm_card_page_get_format_row (CmCardPage *self)
+{
+  g_return_val_if_fail (CM_IS_CARD_PAGE (self), NULL);
+  return self->format_row;
+}
+
+/**
+ * cm_card_page_erase_and_format:
+ *
+ * Asks to erase and format the page's card, as its Format… does (the
+ * result page of a check that erased it offers it). FALSE for a folder.
+ */
+gboolean
+cm_card_page_erase_and_format (CmCardPage *self)
+{
+  g_return_val_if_fail (CM_IS_CARD_PAGE (self), FALSE);
+
+  if (self->format_row == NULL)
+    return FALSE;
+  cm_format_row_activate (CM_FORMAT_ROW (self->format_row));
+  return TRUE;
 }
 
 /* The full verify's row, for the tests. */
@@ -913,6 +963,7 @@ cm_card_page_class_init (CmCardPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, test_group);
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, start_button);
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, capacity_group);
+  gtk_widget_class_bind_template_child (widget_class, CmCardPage, format_group);
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, capacity_row);
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, capacity_spinner);
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, capacity_button);
@@ -966,6 +1017,15 @@ cm_card_page_new (CmCardItem *item)
   adw_preferences_group_add (self->capacity_group, self->wear_row);
   g_signal_connect_object (self->wear_row, "notify::busy", G_CALLBACK (row_busy_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->wear_row, "show-result", G_CALLBACK (row_show_result_cb), self, G_CONNECT_SWAPPED);
+  if (cm_card_item_get_kind (item) == CM_CARD_KIND_DEVICE)
+    {
+      self->format_row = cm_format_row_new (item);
+      adw_preferences_group_add (self->format_group, self->format_row);
+      g_signal_connect_object (self->format_row, "notify::busy", G_CALLBACK (row_busy_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (self->format_row, "show-result", G_CALLBACK (row_show_result_cb), self, G_CONNECT_SWAPPED);
+    }
+  else
+    gtk_widget_set_visible (GTK_WIDGET (self->format_group), FALSE);
   fill_capacity (self);
   update_method_warning (self);
 
@@ -996,6 +1056,8 @@ cm_card_page_update_item (CmCardPage *self,
     fill_capacity (self);
   cm_verify_row_set_item (CM_VERIFY_ROW (self->verify_row), item);
   cm_wear_row_set_item (CM_WEAR_ROW (self->wear_row), item);
+  if (self->format_row != NULL)
+    cm_format_row_set_item (CM_FORMAT_ROW (self->format_row), item);
 }
 
 CmCardItem *

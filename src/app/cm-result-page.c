@@ -21,6 +21,7 @@
 #include "cm-test-table.h"
 #include "cm-backend.h"
 #include "cm-format.h"
+#include "cm-job-format.h"
 #include "cm-summary.h"
 #include "cm-chart-capacity.h"
 #include "cm-chart-view.h"
@@ -45,6 +46,7 @@ struct _CmResultPage
   GtkLabel            *summary_label;
   GtkGrid             *headline_grid;
   GtkWidget           *again_button;
+  GtkWidget           *erase_button;  /* after a check that erased the card */
   GtkLabel            *again_reason;
   AdwPreferencesGroup *kind_group;
   AdwPreferencesGroup *facts_group;
@@ -675,6 +677,7 @@ cm_result_page_class_init (CmResultPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, summary_label);
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, headline_grid);
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, again_button);
+  gtk_widget_class_bind_template_child (widget_class, CmResultPage, erase_button);
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, again_reason);
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, kind_group);
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, facts_group);
@@ -724,11 +727,33 @@ fill_format (CmResultPage *self)
   add_fact (self, _("File system"), layout);
   add_size (self, _("Laid out"), report->used_bytes);
   add_size (self, _("The card says it holds"), report->device_bytes);
+  {
+    g_autofree char *start = g_format_size_full (report->layout.start, G_FORMAT_SIZE_IEC_UNITS);
+    g_autofree char *length = g_format_size (report->layout.length);
+    /* Translators: the partition made; "from 4.0 MiB in, 252 MB long, /dev/sdb1" */
+    g_autofree char *where = g_strdup_printf (_("From %s in, %s long, %s"), start, length,
+                                              report->partition != NULL ? report->partition : "");
+
+    add_fact (self, _("Partition"), where);
+  }
   if (report->label != NULL)
     add_fact (self, _("Label"), report->label);
   /* Translators: whether fsck found the new file system clean */
   add_fact (self, _("File system check"), report->fsck_clean ? _("Clean") : _("Faults found"));
   adw_action_row_set_subtitle (ADW_ACTION_ROW (add_fact (self, _("Erase"), "")), discard);
+  /* With a benchmark after it: what the erase gave back. */
+  {
+    g_autoptr(GPtrArray) speeds = cm_format_dup_speed_lines (self->result);
+
+    if (speeds->len > 0)
+      {
+        g_autofree char *text = NULL;
+
+        g_ptr_array_add (speeds, NULL);
+        text = g_strjoinv ("\n", (char **) speeds->pdata);
+        adw_action_row_set_subtitle (ADW_ACTION_ROW (add_fact (self, _("Speed before and after"), "")), text);
+      }
+  }
 }
 
 /* The page's part of each kind: one line a kind; a kind without one (a
@@ -782,6 +807,8 @@ cm_result_page_new (CmResult *result)
   gtk_label_set_label (self->verdict_label, headline);
   gtk_label_set_label (self->summary_label, sentence);
 
+  /* A check that left the card erased offers to give it back. */
+  gtk_widget_set_visible (self->erase_button, cm_job_kind_left_card_erased (result));
   fill_headline (self);
   fill_kind (self, kind);
   fill_notes (self);

@@ -113,6 +113,19 @@ open_saved_card (CmWindow *self)
   return TRUE;
 }
 
+/* The card page of the result on screen, when that result left its card
+ * erased and the card is still here: Erase and Format… goes there. */
+static CmCardPage *
+erased_card_page (CmWindow *self)
+{
+  CmResult *result = _cm_window_get_visible_result (self);
+
+  if (result == NULL || self->card_page == NULL || !cm_job_kind_left_card_erased (result) ||
+      g_strcmp0 (cm_result_get_device (result), cm_card_item_get_device (cm_card_page_get_item (self->card_page))) != 0)
+    return NULL;
+  return self->card_page;
+}
+
 /* Which actions apply, from the page on screen and the job of its card;
  * the application's Start and Cancel follow :can-start and :running.
  * Every job goes on while the user looks at other cards; the window
@@ -137,6 +150,8 @@ _cm_window_actions_update (CmWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.choose-folder", !benching);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.show-history", !benching);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.ask-cancel", running);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.erase-format",
+                                 !running && erased_card_page (self) != NULL);
   if (self->result_page != NULL)
     {
       g_autofree char *why_not = dup_again_reason (self);
@@ -804,6 +819,22 @@ export_json_action (GtkWidget  *widget,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
 }
 
+/* After a check that erased the card: back to its page, whose Erase and
+ * Format row asks (and refuses, saying why, where it may not). */
+static void
+erase_format_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *param)
+{
+  CmWindow *self = CM_WINDOW (widget);
+  CmCardPage *page = erased_card_page (self);
+
+  if (page == NULL)
+    return;
+  _cm_window_show_page (self, CM_WINDOW_PAGE_CARD);
+  cm_card_page_erase_and_format (page);
+}
+
 static void
 copy_summary_action (GtkWidget  *widget,
                      const char *action_name,
@@ -837,6 +868,7 @@ _cm_window_class_actions_init (CmWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.escape", NULL, escape_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.escape", NULL);
   gtk_widget_class_install_action (widget_class, "win.show-history", NULL, show_history_action);
+  gtk_widget_class_install_action (widget_class, "win.erase-format", NULL, erase_format_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "win.back", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.choose-folder", NULL);

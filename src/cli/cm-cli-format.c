@@ -28,6 +28,7 @@
 typedef struct
 {
   gboolean    destroy;
+  gboolean    bench;
   const char *label;
   guint64     use_bytes;
   gboolean    json;
@@ -54,6 +55,7 @@ prepare (CmCliTarget *t,
   t->job = cm_job_new ("format", t->target);
   cm_job_set_verify_flags (t->job, f->destroy ? CM_VERIFY_FLAGS_DESTROY_DATA : CM_VERIFY_FLAGS_NONE);
   cm_job_set_format_options (t->job, f->label, f->use_bytes);
+  cm_job_set_format_bench (t->job, f->bench);
   cm_job_set_history (t->job, f->history);
   g_signal_connect (t->job, "notify::progress", G_CALLBACK (progress_cb), t);
   g_signal_connect (t->job, "notify::phase", G_CALLBACK (progress_cb), t);
@@ -74,6 +76,7 @@ print_report (CmResult *result)
   g_autofree char *layout = NULL;
   g_autofree char *discard = NULL;
   g_autofree char *size = NULL;
+  g_autoptr(GPtrArray) speeds = NULL;
 
   if (report == NULL)
     return;
@@ -87,6 +90,9 @@ print_report (CmResult *result)
     printf (_("Label:        %s\n"), report->label);
   printf (_("Discard:      %s\n"), discard);
   printf (_("Check:        %s\n"), report->fsck_clean ? _("clean (fsck -n found nothing to mend)") : _("faults found"));
+  speeds = cm_format_dup_speed_lines (result);
+  for (guint i = 0; i < speeds->len; i++)
+    printf ("%s\n", (const char *) g_ptr_array_index (speeds, i));
   for (guint i = 0; i < cm_result_get_notes (result)->len; i++)
     if (!g_str_equal (g_ptr_array_index (cm_result_get_notes (result), i), discard))
       printf ("%s\n", (const char *) g_ptr_array_index (cm_result_get_notes (result), i));
@@ -131,13 +137,14 @@ int
 cm_cli_format (int    argc,
                char **argv)
 {
-  gboolean destroy = FALSE, json = FALSE;
+  gboolean destroy = FALSE, json = FALSE, bench = FALSE;
   g_autofree char *label = NULL;
   g_autofree char *size = NULL;
   GOptionEntry entries[] = {
     { "destroy-data", 0, 0, G_OPTION_ARG_NONE, &destroy, N_("Erase the whole device and everything on it"), NULL },
     { "label", 0, 0, G_OPTION_ARG_STRING, &label, N_("The card's name (FAT: 11 characters, exFAT: 15)"), "NAME" },
-    { "size", 0, 0, G_OPTION_ARG_STRING, &size, N_("Lay out only the first SIZE bytes: a fake card's real size, from its capacity check"), "SIZE" },
+    { "size", 0, 0, G_OPTION_ARG_STRING, &size, N_("Lay out only the first SIZE bytes (a fake card's real size), or \"real\": the real size its last capacity check or verify in the history found"), "SIZE|real" },
+    { "bench", 0, 0, G_OPTION_ARG_NONE, &bench, N_("Then measure the card's speed (a quick raw benchmark), beside its last benchmark in the history"), NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the result document as JSON"), NULL },
     { NULL }
   };
@@ -155,7 +162,10 @@ cm_cli_format (int    argc,
       "specification's boundary unit, when larger), and makes the file system the SD File System Specification "
       "gives its size: FAT12/FAT16 up to 2 GiB, FAT32 with 32 KiB clusters up to 32 GiB, exFAT with 128 KiB clusters "
       "and more above. mkfs.fat (dosfstools) or mkfs.exfat (exfatprogs) make it and fsck -n checks it. On a fake "
-      "card, --size lays out only the storage that holds data, so the partition ends where the storage does. It "
+      "card, --size lays out only the storage that holds data, so the partition ends where the storage does; "
+      "--size real takes it from the card's last capacity check or full verify in the history. --bench then "
+      "measures the card's speed (a quick raw benchmark that puts back what it writes) and sets it beside its "
+      "last benchmark in the history: what the erase gave back. It "
       "destroys the card's data: that needs --destroy-data. The result is kept in the history. "
       "Exit status: 0 formatted and checked clean, 1 the format failed or its check found faults, "
       "5 stopped, 2 usage."));
@@ -169,12 +179,15 @@ cm_cli_format (int    argc,
       !cm_format_check_label (label, CM_FORMAT_FS_EXFAT, NULL))
     return cm_cli_usage_error (context, error->message);
   g_clear_error (&error);
-  if (size != NULL && !cm_size_parse (size, "--size", CM_FORMAT_MIN_SIZE, &f.use_bytes, &error))
+  if (g_strcmp0 (size, "real") == 0)
+    f.use_bytes = CM_FORMAT_USE_REAL_SIZE;
+  else if (size != NULL && !cm_size_parse (size, "--size", CM_FORMAT_MIN_SIZE, &f.use_bytes, &error))
     return cm_cli_usage_error (context, error->message);
 
   f.signal_fd = cm_cli_block_end_signals ();
   history = cm_cli_history_new ();
   f.destroy = destroy;
+  f.bench = bench;
   f.label = label;
   f.json = json;
   f.history = history;

@@ -402,6 +402,47 @@ cm_history_index_query (CmHistoryIndex *self, guint offset, guint limit)
   return entries;
 }
 
+/**
+ * cm_history_index_query_kinds:
+ * @serial: (nullable): a card's CID serial; %NULL for any card
+ * @kinds: the documents' kinds, %NULL-terminated
+ * @limit: at most this many
+ *
+ * The newest readable documents of @kinds (of the card with @serial),
+ * newest first.
+ */
+GPtrArray *
+cm_history_index_query_kinds (CmHistoryIndex     *self,
+                              const char         *serial,
+                              const char * const *kinds,
+                              guint               limit)
+{
+  GPtrArray *entries = g_ptr_array_new_with_free_func ((GDestroyNotify) cm_history_entry_free);
+  g_autoptr(GString) sql = g_string_new ("SELECT * FROM docs WHERE damaged = 0");
+  sqlite3_stmt *stmt = NULL;
+  guint n = g_strv_length ((char **) kinds);
+  int column = 1;
+
+  g_return_val_if_fail (kinds != NULL && n > 0, entries);
+
+  if (serial != NULL)
+    g_string_append (sql, " AND serial = ?");
+  g_string_append (sql, " AND kind IN (?");
+  for (guint i = 1; i < n; i++)
+    g_string_append (sql, ", ?");
+  g_string_append (sql, ") ORDER BY started DESC, path DESC LIMIT ?");
+  sqlite3_prepare_v2 (self->db, sql->str, -1, &stmt, NULL);
+  if (serial != NULL)
+    sqlite3_bind_text (stmt, column++, serial, -1, SQLITE_STATIC);
+  for (guint i = 0; i < n; i++)
+    sqlite3_bind_text (stmt, column++, kinds[i], -1, SQLITE_STATIC);
+  sqlite3_bind_int64 (stmt, column, limit);
+  while (stmt != NULL && sqlite3_step (stmt) == SQLITE_ROW)
+    g_ptr_array_add (entries, entry_from_row (stmt));
+  sqlite3_finalize (stmt);
+  return entries;
+}
+
 /* The newest result for a card with this CID serial, or NULL. */
 CmHistoryEntry *
 cm_history_index_last_for_serial (CmHistoryIndex *self, const char *serial)

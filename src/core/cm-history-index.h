@@ -49,6 +49,10 @@ GPtrArray      *cm_history_index_query   (CmHistoryIndex  *self,
                                           guint            limit) G_GNUC_WARN_UNUSED_RESULT;
 CmHistoryEntry *cm_history_index_last_for_serial (CmHistoryIndex *self,
                                                   const char     *serial) G_GNUC_WARN_UNUSED_RESULT;
+GPtrArray      *cm_history_index_query_kinds (CmHistoryIndex     *self,
+                                              const char         *serial,
+                                              const char * const *kinds,
+                                              guint               limit) G_GNUC_WARN_UNUSED_RESULT;
 
 GPtrArray      *cm_history_index_list_for_serial (CmHistoryIndex *self,
                                                   const char     *serial,

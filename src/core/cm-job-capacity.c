@@ -180,6 +180,21 @@ headline (CmResult  *result,
   cm_summary_add_figure (figures, NULL, CM_DIRECTION_WRITE, _("Reported size"), g_format_size (report->reported_bytes));
 }
 
+/* A fake card's storage ends somewhere between the last place that kept
+ * its data and the first that did not: the last good place's end is
+ * the size that surely holds data. */
+static guint64
+real_size (CmResult *result,
+           guint64  *reported)
+{
+  const CmCapacityReport *report = cm_result_get_capacity (result);
+
+  *reported = report != NULL ? report->reported_bytes : 0;
+  if (report == NULL || !report->fake || report->last_good_bytes >= report->reported_bytes)
+    return 0;
+  return report->last_good_bytes;
+}
+
 const CmJobKind cm_job_kind_capacity = {
   .name = "capacity",
   .title = N_("Capacity check"),
@@ -190,4 +205,5 @@ const CmJobKind cm_job_kind_capacity = {
   .run = run,
   .outcome = outcome,
   .headline = headline,
+  .real_size = real_size,
 };

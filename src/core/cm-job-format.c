@@ -12,18 +12,30 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <math.h>
 #include <sys/stat.h>
 
+#include "cm-bench.h"
 #include "cm-card-use.h"
 #include "cm-format.h"
+#include "cm-history-index.h"
 #include "cm-job-format.h"
 #include "cm-job-kind.h"
 #include "cm-summary.h"
 #include "cm-job-open.h"
+#include "cm-json.h"
 #include "cm-target.h"
+#include "cm-test-table.h"
+#include "cm-text.h"
 
 #define LABEL_KEY "cm-format-label"
 #define SIZE_KEY  "cm-format-size"
+#define BENCH_KEY "cm-format-bench"
+/* With a benchmark after it, the format is this share of the progress. */
+#define FORMAT_SHARE 0.3
+/* The newest documents looked at for a card without a CID serial, whose
+ * own are told by their device. */
+#define REAL_SIZE_CANDIDATES 16
 
 /**
  * cm_job_set_format_options:
@@ -43,28 +55,205 @@ cm_job_set_format_options (CmJob      *job,
   g_object_set_data_full (G_OBJECT (job), SIZE_KEY, g_memdup2 (&use_bytes, sizeof use_bytes), g_free);
 }
 
+/**
+ * cm_job_set_format_bench:
+ * @bench: whether to measure the card's speed after the erase
+ *
+ * After the erase and format, a quick benchmark of the card (the bench
+ * kind's CmBench, raw, putting back what it writes), set beside the
+ * card's last benchmark in the history: what the erase gave back.
+ */
+void
+cm_job_set_format_bench (CmJob    *job,
+                         gboolean  bench)
+{
+  g_return_if_fail (CM_IS_JOB (job));
+
+  g_object_set_data (G_OBJECT (job), BENCH_KEY, GINT_TO_POINTER (bench));
+}
+
+/* The speeds a format's document sets side by side: the history index's
+ * figures, in its order. */
+static const struct
+{
+  const char *test;
+  const char *member;   /* in "bench"."before" */
+  const char *label;
+  gboolean    iops;
+} speeds[] = {
+  { CM_TEST_SEQ_WRITE, "seq_write_mb_per_s", N_("Sequential write"), FALSE },
+  { CM_TEST_SEQ_READ, "seq_read_mb_per_s", N_("Sequential read"), FALSE },
+  { CM_TEST_RAND_WRITE_4K, "rand_write_4k_iops", N_("Random 4K write"), TRUE },
+  { CM_TEST_RAND_READ_4K, "rand_read_4k_iops", N_("Random 4K read"), TRUE },
+};
+
+/* "12.1 MB/s", "1 520 IOPS" */
+static char *
+format_speed (double   value,
+              gboolean iops)
+{
+  /* Translators: a speed in megabytes a second */
+  return iops ? g_strdup_printf (_("%.0f IOPS"), value) : g_strdup_printf (_("%.1f MB/s"), value);
+}
+
+/**
+ * cm_format_dup_speed_lines:
+ * @result: a format's document
+ *
+ * What the erase gave back, one line a speed: "Sequential write: 12.1
+ * MB/s before, 19.8 MB/s after", the card's last benchmark in the history
+ * beside the one made after the erase (the document's tests). Empty
+ * when no benchmark ran after it.
+ *
+ * Returns: (transfer full): the lines
+ */
+GPtrArray *
+cm_format_dup_speed_lines (CmResult *result)
+{
+  GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
+  JsonNode *format;
+  JsonObject *bench = NULL;
+  JsonObject *before = NULL;
+
+  g_return_val_if_fail (CM_IS_RESULT (result), lines);
+
+  format = cm_result_get_format (result);
+  if (format != NULL && JSON_NODE_HOLDS_OBJECT (format))
+    {
+      JsonNode *node = json_object_get_member (json_node_get_object (format), "bench");
+
+      bench = node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+    }
+  if (bench == NULL)
+    return lines;
+  if (json_object_has_member (bench, "before") && JSON_NODE_HOLDS_OBJECT (json_object_get_member (bench, "before")))
+    before = json_object_get_object_member (bench, "before");
+  for (guint i = 0; i < G_N_ELEMENTS (speeds); i++)
+    {
+      CmTestResult *test = cm_result_lookup_test (result, speeds[i].test);
+      double after = test == NULL ? -1 : speeds[i].iops ? test->iops : test->mb_per_s;
+      double then = before != NULL ? json_object_get_double_member_with_default (before, speeds[i].member, -1) : -1;
+      g_autofree char *after_text = NULL;
+      g_autofree char *then_text = NULL;
+
+      if (after < 0 || !isfinite (after))
+        continue;
+      after_text = format_speed (after, speeds[i].iops);
+      if (then >= 0 && isfinite (then))
+        {
+          then_text = format_speed (then, speeds[i].iops);
+          /* Translators: "Sequential write: 12.1 MB/s before, 19.8 MB/s after" */
+          g_ptr_array_add (lines, g_strdup_printf (_("%s: %s before, %s after"),
+                                                   g_dgettext (GETTEXT_PACKAGE, speeds[i].label), then_text, after_text));
+        }
+      else
+        /* Translators: "Sequential write: 19.8 MB/s after (no benchmark before)" */
+        g_ptr_array_add (lines, g_strdup_printf (_("%s: %s after (no benchmark of the card before)"),
+                                                 g_dgettext (GETTEXT_PACKAGE, speeds[i].label), after_text));
+    }
+  return lines;
+}
+
+/**
+ * cm_format_find_real_size:
+ * @history: where the card's checks are kept
+ * @serial: (nullable): the card's CID serial; a card without one is
+ *   told by its device: only documents of @device count
+ * @device: the card's device now
+ * @device_bytes: what the card says it holds
+ * @found: (out) (optional) (transfer full): the document the size comes
+ *   from, when one does
+ *
+ * Where the card's storage that keeps data ends, from its newest
+ * capacity check or full verify in the history (the kind's real_size):
+ * a fake card's real size. 0 when the newest found it whole, or there is
+ * none (or, with @error set, the history's index could not be read). A
+ * document of a card that said it held another size is not this card's.
+ */
+guint64
+cm_format_find_real_size (CmHistory   *history,
+                          const char  *serial,
+                          const char  *device,
+                          guint64      device_bytes,
+                          CmResult   **found,
+                          GError     **error)
+{
+  static const char * const kinds[] = { "capacity", "verify", NULL };
+  g_autoptr(CmHistoryIndex) index = NULL;
+  g_autoptr(GPtrArray) entries = NULL;
+
+  g_return_val_if_fail (CM_IS_HISTORY (history), 0);
+  g_return_val_if_fail (device != NULL, 0);
+
+  if (found != NULL)
+    *found = NULL;
+  if ((index = cm_history_index_open (cm_history_get_folder (history), error)) == NULL ||
+      !cm_history_index_refresh (index, error))
+    return 0;
+  entries = cm_history_index_query_kinds (index, serial, kinds, REAL_SIZE_CANDIDATES);
+  for (guint i = 0; i < entries->len; i++)
+    {
+      CmHistoryEntry *entry = g_ptr_array_index (entries, i);
+      g_autoptr(GFile) file = g_file_new_for_path (entry->path);
+      g_autoptr(CmResult) result = cm_result_new_from_file (file, NULL);
+      const CmJobKind *kind;
+      guint64 reported = 0;
+      guint64 real;
+
+      if (result == NULL || (serial == NULL && g_strcmp0 (cm_result_get_device (result), device) != 0))
+        continue;
+      kind = cm_job_kinds_lookup (cm_result_get_kind (result));
+      if (kind == NULL || kind->real_size == NULL)
+        continue;
+      real = kind->real_size (result, &reported);
+      if (reported != 0 && reported != device_bytes)
+        continue;
+      /* The newest check of the card decides: one that found it whole
+       * says there is no shorter end. */
+      if (real == 0 || real >= device_bytes)
+        return 0;
+      if (found != NULL)
+        *found = g_steal_pointer (&result);
+      return real;
+    }
+  return 0;
+}
+
 typedef struct
 {
   CmJob          *job;
   GMainContext   *context;
   CmTarget       *target;
+  CmHistory      *history;
+  char           *serial;
   char           *label;
   guint64         use_bytes;
   guint64         au_bytes;
   GDateTime      *started;
   CmFormatReport *report;
+  gboolean        bench;       /* a benchmark after it */
+  JsonNode       *before;      /* the card's last benchmark, or NULL */
+  double          share;       /* of the progress, the format's */
 } FormatJob;
 
 static void
-format_job_free (FormatJob *f)
+format_job_clear (FormatJob *f)
 {
   g_clear_object (&f->job);
   g_clear_pointer (&f->context, g_main_context_unref);
   g_clear_object (&f->target);
+  g_clear_object (&f->history);
+  g_free (f->serial);
   g_free (f->label);
   g_clear_pointer (&f->started, g_date_time_unref);
   g_clear_pointer (&f->report, cm_format_report_free);
-  g_free (f);
+  g_clear_pointer (&f->before, json_node_unref);
+}
+
+static void
+format_job_release (FormatJob *f)
+{
+  g_atomic_rc_box_release_full (f, (GDestroyNotify) format_job_clear);
 }
 
 typedef struct
@@ -103,8 +292,80 @@ progress_cb (const char *phase,
 
   r->job = g_object_ref (f->job);
   r->phase = g_strdup (phase);
-  r->fraction = fraction;
+  r->fraction = fraction * f->share;
   g_main_context_invoke_full (f->context, G_PRIORITY_DEFAULT, report_in_job, r, report_free);
+}
+
+/* In the worker: the card's last benchmark in the history, its figures
+ * as the index has them, or NULL. A card without a CID serial is told
+ * by its device. */
+static JsonNode *
+find_before (FormatJob *f)
+{
+  static const char * const kinds[] = { "bench", NULL };
+  const char *device = cm_target_get_path (f->target);
+  g_autoptr(CmHistoryIndex) index = NULL;
+  g_autoptr(GPtrArray) entries = NULL;
+
+  if (f->history == NULL || (index = cm_history_index_open (cm_history_get_folder (f->history), NULL)) == NULL ||
+      !cm_history_index_refresh (index, NULL))
+    return NULL;
+  entries = cm_history_index_query_kinds (index, f->serial, kinds, REAL_SIZE_CANDIDATES);
+  for (guint i = 0; i < entries->len; i++)
+    {
+      CmHistoryEntry *entry = g_ptr_array_index (entries, i);
+      g_autoptr(JsonBuilder) builder = NULL;
+      g_autoptr(GDateTime) started = NULL;
+
+      if (f->serial == NULL)
+        {
+          g_autoptr(GFile) file = g_file_new_for_path (entry->path);
+          g_autoptr(CmResult) result = cm_result_new_from_file (file, NULL);
+
+          if (result == NULL || g_strcmp0 (cm_result_get_device (result), device) != 0)
+            continue;
+        }
+      builder = json_builder_new ();
+      json_builder_begin_object (builder);
+      started = entry->started > 0 ? g_date_time_new_from_unix_utc (entry->started) : NULL;
+      if (started != NULL)
+        {
+          g_autofree char *iso = g_date_time_format_iso8601 (started);
+
+          cm_json_add_string (builder, "started", iso);
+        }
+      for (guint k = 0; k < G_N_ELEMENTS (speeds); k++)
+        if (entry->figures[k] >= 0)
+          cm_json_add_double (builder, speeds[k].member, entry->figures[k]);
+      json_builder_end_object (builder);
+      return json_builder_get_root (builder);
+    }
+  return NULL;
+}
+
+/* In the worker, before the card is written to: the real size its last
+ * check found, or why it is not known. */
+static gboolean
+resolve_real_size (FormatJob  *f,
+                   GError    **error)
+{
+  const char *device = cm_target_get_path (f->target);
+  GError *local = NULL;
+
+  f->use_bytes = f->history != NULL
+                 ? cm_format_find_real_size (f->history, f->serial, device, cm_target_get_size (f->target), NULL, &local)
+                 : 0;
+  if (f->use_bytes > 0)
+    return TRUE;
+  if (local != NULL)
+    {
+      g_propagate_prefixed_error (error, local, _("The history could not be read for the card's real size: "));
+      return FALSE;
+    }
+  g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_NOT_SUPPORTED,
+               _("No capacity check or full verify of %s in the history found where its storage ends, so its real "
+                 "size is not known. Check its capacity first, or give the size in bytes."), device);
+  return FALSE;
 }
 
 static void
@@ -116,17 +377,28 @@ thread_func (GTask        *task,
   FormatJob *f = task_data;
   GError *error = NULL;
 
+  if (f->use_bytes == CM_FORMAT_USE_REAL_SIZE && !resolve_real_size (f, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
   f->report = cm_format_run (cm_target_get_fd (f->target), cm_target_get_path (f->target),
                              cm_target_get_size (f->target), f->use_bytes, f->au_bytes, f->label,
                              progress_cb, f, cancellable, &error);
+  if (f->report != NULL && f->bench)
+    f->before = find_before (f);
   if (f->report == NULL)
     g_task_return_error (task, error);
   else
     g_task_return_boolean (task, TRUE);
 }
 
+/* With a benchmark after the format: @bench's tests are the document's,
+ * and the format member's "bench" holds the card's last one before. */
 static CmResult *
-make_result (FormatJob *f)
+make_result (FormatJob    *f,
+             CmResult     *bench,
+             const GError *bench_error)
 {
   CmResult *result = cm_result_new ();
   const char *device = cm_target_get_path (f->target);
@@ -140,6 +412,21 @@ make_result (FormatJob *f)
   cm_result_set_target (result, device, "raw-write", device, NULL);
   cm_result_set_direct_io (result, TRUE);
   cm_result_set_area_bytes (result, f->report->used_bytes);
+  if (bench != NULL || bench_error != NULL)
+    {
+      JsonObject *member = json_object_new ();
+
+      json_object_set_member (member, "before", f->before != NULL ? json_node_copy (f->before) : json_node_new (JSON_NODE_NULL));
+      if (bench_error != NULL)
+        {
+          g_autofree char *message = cm_text_dup_clean (bench_error->message, 500);
+
+          json_object_set_string_member (member, "error", message);
+        }
+      json_object_set_object_member (json_node_get_object (node), "bench", member);
+    }
+  while (bench != NULL && cm_result_get_tests (bench)->len > 0)
+    cm_result_take_test (result, g_ptr_array_steal_index (cm_result_get_tests (bench), 0));
   cm_result_set_format (result, node);
   if (f->report->fsck_clean)
     /* Translators: a format's summary; the first %s is the device, the second the layout */
@@ -160,7 +447,96 @@ make_result (FormatJob *f)
     }
   if (!f->report->fsck_clean && f->report->fsck_output != NULL)
     cm_result_add_note (result, f->report->fsck_output);
+  if (bench_error != NULL)
+    {
+      g_autofree char *note = g_strdup_printf (_("The benchmark after the erase did not finish: %s"), bench_error->message);
+
+      cm_result_add_note (result, note);
+    }
   return result;
+}
+
+/* The benchmark after the format. */
+
+static void
+bench_progress_cb (CmRunner  *runner,
+                   double     fraction,
+                   double     seconds_left,
+                   FormatJob *f)
+{
+  cm_job_report (f->job, f->share + (1 - f->share) * fraction, seconds_left, NULL);
+}
+
+static void
+bench_test_started_cb (CmRunner   *runner,
+                       guint       index,
+                       const char *name,
+                       FormatJob  *f)
+{
+  const char *label = cm_test_table_get_label (name);
+  /* Translators: a phase of a format with --bench; %s is a test, "Sequential write" */
+  g_autofree char *phase = g_strdup_printf (_("Speed after the erase: %s"),
+                                            label != NULL ? g_dgettext (GETTEXT_PACKAGE, label) : name);
+
+  cm_job_report (f->job, cm_job_get_progress (f->job), cm_job_get_seconds_left (f->job), phase);
+}
+
+static void
+bench_started_cb (CmBench   *bench,
+                  CmRunner  *runner,
+                  FormatJob *f)
+{
+  g_signal_connect_data (runner, "progress", G_CALLBACK (bench_progress_cb), g_atomic_rc_box_acquire (f),
+                         (GClosureNotify) (void (*) (void)) format_job_release, 0);
+  g_signal_connect_data (runner, "test-started", G_CALLBACK (bench_test_started_cb), g_atomic_rc_box_acquire (f),
+                         (GClosureNotify) (void (*) (void)) format_job_release, 0);
+}
+
+typedef struct
+{
+  GTask     *outer;
+  FormatJob *f;
+} BenchRun;
+
+static void
+bench_done_cb (GObject      *object,
+               GAsyncResult *res,
+               gpointer      user_data)
+{
+  BenchRun *run = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CmResult) bench = cm_bench_run_finish (CM_BENCH (object), res, &error);
+
+  g_task_return_pointer (run->outer, make_result (run->f, bench, bench == NULL ? error : NULL), g_object_unref);
+  g_object_unref (run->outer);
+  format_job_release (run->f);
+  g_free (run);
+}
+
+/* A quick benchmark of the card as the bench kind makes it (raw, what
+ * it writes put back), now that the file system is made. */
+static void
+start_bench (FormatJob *f,
+             GTask     *outer)
+{
+  CmJob *job = f->job;
+  CmDevice *device = cm_job_get_device (job);
+  g_autoptr(CmBench) bench = NULL;
+  BenchRun *run = g_new0 (BenchRun, 1);
+
+  if (device != NULL)
+    bench = cm_bench_new_for_device (device, CM_METHOD_RAW_WRITE);
+  else
+    bench = cm_bench_new_for_path (cm_target_get_path (f->target), TRUE, TRUE);
+  cm_bench_set_card (bench, cm_job_get_card (job));
+  cm_bench_set_profile (bench, CM_PROFILE_QUICK);
+  cm_bench_set_prefer_udisks (bench, cm_job_get_prefer_udisks (job));
+  g_signal_connect_data (bench, "started", G_CALLBACK (bench_started_cb), g_atomic_rc_box_acquire (f),
+                         (GClosureNotify) (void (*) (void)) format_job_release, 0);
+  cm_job_report (job, f->share, -1, _("Measuring the card's speed after the erase"));
+  run->outer = outer;
+  run->f = g_atomic_rc_box_acquire (f);
+  cm_bench_run_async (bench, g_task_get_cancellable (outer), bench_done_cb, run);
 }
 
 static void
@@ -175,8 +551,13 @@ done_cb (GObject      *object,
   cm_target_close (f->target);
   if (!g_task_propagate_boolean (G_TASK (res), &error))
     g_task_return_error (outer, error);
+  else if (f->bench && f->report->fsck_clean)
+    {
+      start_bench (f, outer);
+      return;
+    }
   else
-    g_task_return_pointer (outer, make_result (f), g_object_unref);
+    g_task_return_pointer (outer, make_result (f, NULL, NULL), g_object_unref);
   g_object_unref (outer);
 }
 
@@ -210,17 +591,21 @@ opened_cb (GObject      *object,
       return;
     }
 
-  f = g_new0 (FormatJob, 1);
+  f = g_atomic_rc_box_new0 (FormatJob);
   f->job = g_object_ref (job);
   f->context = g_main_context_ref_thread_default ();
   f->target = target;
   f->label = g_strdup (g_object_get_data (G_OBJECT (job), LABEL_KEY));
   f->use_bytes = size != NULL ? *size : 0;
+  f->history = cm_job_get_history (job) != NULL ? g_object_ref (cm_job_get_history (job)) : NULL;
+  f->serial = card != NULL ? g_strdup (cm_card_info_get_serial (card)) : NULL;
   f->au_bytes = card != NULL ? cm_card_info_get_au_size_bytes (card) : 0;
   f->started = g_date_time_new_now_utc ();
+  f->bench = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (job), BENCH_KEY));
+  f->share = f->bench ? FORMAT_SHARE : 1;
 
   worker = g_task_new (job, g_task_get_cancellable (task), done_cb, task);
-  g_task_set_task_data (worker, f, (GDestroyNotify) format_job_free);
+  g_task_set_task_data (worker, f, (GDestroyNotify) format_job_release);
   g_task_run_in_thread (worker, thread_func);
 }
 

@@ -9,8 +9,21 @@
 
 G_BEGIN_DECLS
 
-void cm_job_set_format_options (CmJob      *job,
-                                const char *label,
-                                guint64     use_bytes);
+/* The bytes to lay out: the card's real size, as its last capacity
+ * check or verify in the history found it. */
+#define CM_FORMAT_USE_REAL_SIZE G_MAXUINT64
+
+void     cm_job_set_format_options (CmJob      *job,
+                                    const char *label,
+                                    guint64     use_bytes);
+void     cm_job_set_format_bench   (CmJob      *job,
+                                    gboolean    bench);
+GPtrArray *cm_format_dup_speed_lines (CmResult *result) G_GNUC_WARN_UNUSED_RESULT;
+guint64  cm_format_find_real_size  (CmHistory  *history,
+                                    const char *serial,
+                                    const char *device,
+                                    guint64     device_bytes,
+                                    CmResult  **found,
+                                    GError    **error);
 
 G_END_DECLS

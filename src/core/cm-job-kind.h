@@ -47,6 +47,18 @@ typedef struct
   /* Its tests are speed tests: charted side by side in History's
    * Compare, named by the method, judged on the card's classes. */
   gboolean    measures_speed;
+  /* Its run on a whole card (target mode "raw-write") leaves the card's
+   * data destroyed, not put back: the app offers Erase and Format after
+   * it (a full verify of a device, a wear test). */
+  gboolean    erases;
+  /* Optional: where the card's storage that keeps data ends, as the
+   * document found it, short of what the card says it holds (a fake
+   * card's capacity check, a full verify of the device that lost data
+   * from there); 0 when it found no such end. @reported: what the card
+   * said it held, 0 when the document does not say. A format can then
+   * end its partition there. */
+  guint64   (*real_size) (CmResult *result,
+                          guint64  *reported);
 } CmJobKind;
 
 const CmJobKind *cm_job_kinds_lookup   (const char      *name);
@@ -56,6 +68,7 @@ void             cm_job_kinds_add_for_testing (const CmJobKind *kind);
 
 /* What a kind reads from the job. */
 const char      *cm_job_get_path           (CmJob      *job);
+CmHistory       *cm_job_get_history        (CmJob      *job);
 CmCardInfo      *cm_job_get_card           (CmJob      *job);
 gboolean         cm_job_get_prefer_udisks  (CmJob      *job);
 CmMethod         cm_job_get_method         (CmJob      *job);

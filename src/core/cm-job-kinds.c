@@ -87,6 +87,28 @@ cm_job_kind_measures_speed (const char *kind)
 }
 
 /**
+ * cm_job_kind_left_card_erased:
+ * @result: a document
+ *
+ * Whether the run it tells of left a whole card with its data destroyed
+ * (a full verify of a device, a wear test), so that the card wants a
+ * partition and a file system again. A raw benchmark puts back what it
+ * overwrote, a capacity check too: they leave the card as it was.
+ */
+gboolean
+cm_job_kind_left_card_erased (CmResult *result)
+{
+  const char *kind;
+  const CmJobKind *row;
+
+  g_return_val_if_fail (CM_IS_RESULT (result), FALSE);
+
+  kind = cm_result_get_kind (result);
+  row = kind != NULL ? cm_job_kinds_lookup (kind) : NULL;
+  return row != NULL && row->erases && g_strcmp0 (cm_result_get_target_mode (result), "raw-write") == 0;
+}
+
+/**
  * cm_job_kind_get_title:
  * @kind: a document's kind
  *

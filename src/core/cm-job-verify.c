@@ -196,14 +196,30 @@ headline (CmResult  *result,
                 cm_summary_format_rate (write->mb_per_s, "MB/s"));
 }
 
+/* A verify of the whole device that lost data: the storage that keeps
+ * it ends where the first bad sector is. */
+static guint64
+real_size (CmResult *result,
+           guint64  *reported)
+{
+  const CmVerifySummary *verify = cm_result_get_verify (result);
+
+  *reported = 0;
+  if (verify == NULL || g_strcmp0 (verify->mode, "device") != 0 || verify->first_bad_offset <= 0)
+    return 0;
+  return (guint64) verify->first_bad_offset;
+}
+
 const CmJobKind cm_job_kind_verify = {
   .name = "verify",
   .title = N_("Full verify"),
   .doing = N_("a full verify"),
   .writes = TRUE,
+  .erases = TRUE,
   /* Translators: what stopping it does, after "Full verify of /dev/sdb: " */
   .on_stop = N_("keeps what it did, to carry on later"),
   .run = run,
   .outcome = outcome,
   .headline = headline,
+  .real_size = real_size,
 };

@@ -502,6 +502,7 @@ const CmJobKind cm_job_kind_wear = {
   .title = N_("Wear test"),
   .doing = N_("a wear test"),
   .writes = TRUE,
+  .erases = TRUE,
   /* Translators: what stopping it does, after "Wear test of /dev/sdb: " */
   .on_stop = N_("keeps the rounds it finished and where it stopped"),
   .keeps_stopped = TRUE,

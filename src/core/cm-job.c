@@ -445,6 +445,14 @@ cm_job_set_cache_bytes (CmJob   *self,
   self->cache_bytes = bytes;
 }
 
+/* The history the job keeps its document in, or NULL. */
+CmHistory *
+cm_job_get_history (CmJob *self)
+{
+  g_return_val_if_fail (CM_IS_JOB (self), NULL);
+  return self->history;
+}
+
 /* Where a capacity check keeps its journal; NULL: beside the history. */
 void
 cm_job_set_journal_folder (CmJob *self,
