@@ -23,14 +23,16 @@ trap 'rm -rf "$tmp"' EXIT
 # refused WHY ARG…: the helper refuses ARG… (status 2), prints nothing on
 # stdout, and says WHY on stderr.
 refused () {
-  local why=$1 status
+  local why=$1 status args
   shift
   "$helper" "$@" >"$tmp/out" 2>"$tmp/err"
   status=$?
+  # An argument may hold a newline: named quoted, on one TAP line.
+  args=$(printf '%q ' "$@")
   if [ "$status" = 2 ] && [ ! -s "$tmp/out" ] && grep -qF -- "$why" "$tmp/err"; then
-    ok "refuses ${*:-no argument}: $(head -n1 "$tmp/err")"
+    ok "refuses ${args:-no argument}: $(head -n1 "$tmp/err" | tr -d '\r')"
   else
-    not_ok "refuses ${*:-no argument} (status $status, want 2 and \"$why\")"
+    not_ok "refuses ${args:-no argument} (status $status, want 2 and \"$why\")"
     sed 's/^/# stdout: /' "$tmp/out"
     sed 's/^/# stderr: /' "$tmp/err"
   fi
