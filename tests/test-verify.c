@@ -461,13 +461,36 @@ test_state_bounds (void)
         case 2: g_array_index (run->numbers, guint, 1) = 1; break;  /* not rising */
         case 3: g_array_index (run->lengths, guint64, 0) = p.verify->file_bytes + CM_VERIFY_SECTOR; break;
         case 4: run->cur_offset = 4096; break;  /* past what file 3 holds */
-        default: run->phase = CM_VERIFY_PHASE_READ + 1; break;  /* a finished run replays nothing */
+        default: run->phase = CM_VERIFY_PHASE_DONE; break;  /* "finished" with nothing counted */
         }
       data = cm_verify_state_to_data (run, &length);
       g_assert_false (parse_back (p.verify, data, length, NULL, &error));
       g_assert_error (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_DAMAGED);
       cm_verify_run_free (run);
     }
+
+  /* Finished, with every sector of its files counted: taken back as it
+   * was, so a stop after the verdict resumes to the same verdict. */
+  {
+    g_autofree char *data = NULL;
+    g_autoptr(GError) error = NULL;
+    CmVerifyRun *back = NULL;
+    gsize length = 0;
+
+    run = stopped_run (p.verify);
+    run->phase = CM_VERIFY_PHASE_DONE;
+    run->read_bytes = run->planned_bytes;
+    run->counts.ok = run->planned_bytes / CM_VERIFY_SECTOR - 3;
+    run->counts.corrupted = 3;
+    data = cm_verify_state_to_data (run, &length);
+    g_assert_true (parse_back (p.verify, data, length, &back, &error));
+    g_assert_no_error (error);
+    g_assert_cmpint (back->phase, ==, CM_VERIFY_PHASE_DONE);
+    g_assert_cmpuint (back->counts.ok, ==, run->counts.ok);
+    g_assert_cmpuint (back->counts.corrupted, ==, 3);
+    cm_verify_run_free (back);
+    cm_verify_run_free (run);
+  }
   prepared_clear (&p);
 }
 

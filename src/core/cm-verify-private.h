@@ -96,6 +96,11 @@ void        cm_verify_io_read  (CmVerifyIo          *io,
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CmVerifyIo, cm_verify_io_free)
 
+/* A run that read everything back and has its verdict: the state says
+ * so before the files are removed, so a stop then still resumes (to the
+ * same verdict, with nothing left to prove or read). */
+#define CM_VERIFY_PHASE_DONE (CM_VERIFY_PHASE_READ + 1)
+
 /* How often the run saves its state file, in µs. */
 #define CM_VERIFY_SAVE_EVERY_US (2 * G_USEC_PER_SEC)
 
@@ -165,6 +170,8 @@ void     cm_verify_run_add_region      (CmVerifyRun  *run,
                                         guint64       start,
                                         guint64       end);
 void     cm_verify_run_save_state      (CmVerifyRun  *run);
+gboolean cm_verify_run_save_state_or_fail (CmVerifyRun  *run,
+                                        GError      **error);
 double   cm_verify_run_get_fraction    (CmVerifyRun  *run);
 void     cm_verify_run_report_progress (CmVerifyRun  *run,
                                         gboolean      force);

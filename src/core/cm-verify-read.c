@@ -232,7 +232,7 @@ cm_verify_read_phase (CmVerifyRun *run,
       cm_verify_run_save_state (run);
     }
   cm_verify_run_flush_point (run, run->read_points);
-  run->phase = CM_VERIFY_PHASE_READ + 1;
+  run->phase = CM_VERIFY_PHASE_DONE;
   return TRUE;
 }
 
@@ -293,6 +293,11 @@ cm_verify_read_prove (CmVerifyRun  *run,
   guint64 extent = 0;
   guint samples = 0, ours = 0;
 
+  /* A run stopped once it had its verdict has nothing left to write or
+   * read, and may have removed its files already: its sealed counts are
+   * the card's, read back by that run. */
+  if (run->phase == CM_VERIFY_PHASE_DONE)
+    return TRUE;
   if (run->buffer == NULL)
     run->buffer = cm_engine_alloc (CHUNK);
   for (guint i = 0; i < run->n_files; i++)

@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 #include <unistd.h>
 
 #include "cm-engine.h"
+#include "cm-test-hooks.h"
 #include "cm-test-table.h"
 #include "cm-verify-private.h"
 
@@ -34,6 +36,16 @@ static double
 seconds_since (gint64 start)
 {
   return (g_get_monotonic_time () - start) / (double) G_USEC_PER_SEC;
+}
+
+/* A test hook: CARDMARK_VERIFY_STOP_AT=MOMENT stops the process
+ * (SIGSTOP) at a named moment, so a test can kill it there instead of
+ * hoping to catch it. */
+static void
+test_stop (const char *moment)
+{
+  if (g_strcmp0 (cm_test_hook ("CARDMARK_VERIFY_STOP_AT"), moment) == 0)
+    raise (SIGSTOP);
 }
 
 /* Writes stretch @index from run->cur_offset to @length (or until the
@@ -395,7 +407,18 @@ run_verify (GTask       *task,
     run->planned_bytes = cm_target_get_size (self->target);
 
   run->bucket = MAX ((guint64) CHUNK * 2, run->planned_bytes / MAX_POINTS / CHUNK * CHUNK);
-  cm_verify_run_save_state (run);
+  /* Where the run stands is on the computer's disk before its first
+   * write, or a stop could not be carried on: a folder that takes no
+   * state is said now, with the card untouched. */
+  if (!cm_verify_run_save_state_or_fail (run, &error))
+    {
+      g_task_return_new_error (task, CM_VERIFY_ERROR, CM_VERIFY_ERROR_REFUSED,
+                               _("CardMark cannot keep where the verify stands (%s), so a stop could not be carried "
+                                 "on; nothing was written. Make that folder writable, or free some space, and try again."),
+                               error->message);
+      g_clear_error (&error);
+      return;
+    }
 
   if (run->phase == CM_VERIFY_PHASE_WRITE)
     {
@@ -416,22 +439,36 @@ run_verify (GTask       *task,
   run->read_shared = cm_bus_share_take_neighbours (run->bus);
   cm_verify_run_report_progress (run, TRUE);
 
+  /* The verdict is kept before the files go, so a stop from here on
+   * resumes to it rather than to files that are no longer there. */
   if (!read_only)
     {
-      if (!(self->flags & CM_VERIFY_FLAGS_KEEP) && self->mode == CM_VERIFY_MODE_FILES)
+      g_autoptr(GError) save_error = NULL;
+      gboolean kept = cm_verify_run_save_state_or_fail (run, &save_error);
+
+      test_stop ("verdict-kept");
+      if (!(self->flags & CM_VERIFY_FLAGS_KEEP) && self->mode == CM_VERIFY_MODE_FILES && kept)
         remove_files (run);
-      g_unlink (self->state_path);
+      test_stop ("files-removed");
     }
   /* A run that checked nothing proves nothing about the card. */
   if (run->counts.ok + run->counts.corrupted + run->counts.changed + run->counts.overwritten + run->unreadable == 0)
     {
+      if (!read_only)
+        g_unlink (self->state_path);
       g_task_return_new_error (task, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NOTHING,
                                _("Nothing on %s could be checked, so there is no verdict on the card. "
                                  "Check that a card is in the reader and that the .h2w files are files on it."),
                                self->folder != NULL ? self->folder : self->path);
       return;
     }
-  g_task_return_pointer (task, make_result (run), g_object_unref);
+  {
+    CmResult *result = make_result (run);
+
+    if (!read_only)
+      g_unlink (self->state_path);
+    g_task_return_pointer (task, result, g_object_unref);
+  }
 }
 
 typedef struct

@@ -149,22 +149,34 @@ cm_verify_state_to_data (CmVerifyRun *run,
   return cm_state_file_seal (key_file, length);
 }
 
-/* Written whole or not at all (a new file renamed over the old), so a
- * stop at any moment leaves the last state or the one before. A
- * --read-only run keeps none: there is nothing to carry on. */
-void
-cm_verify_run_save_state (CmVerifyRun *run)
+/* Written whole or not at all (a new file renamed over the old) and
+ * synced, so a stop at any moment, a kill -9 too, leaves the last state
+ * or the one before. A --read-only run keeps none: there is nothing to
+ * carry on. FALSE with @error when it could not be saved. */
+gboolean
+cm_verify_run_save_state_or_fail (CmVerifyRun  *run,
+                                  GError      **error)
 {
   g_autofree char *data = NULL;
-  g_autoptr(GError) error = NULL;
   gsize length = 0;
 
   run->last_save = g_get_monotonic_time ();
   if (run->self->flags & CM_VERIFY_FLAGS_READ_ONLY)
-    return;
+    return TRUE;
 
   data = cm_verify_state_to_data (run, &length);
-  if (!cm_state_file_write (run->self->state_path, data, length, &error))
+  return cm_state_file_write (run->self->state_path, data, length, error);
+}
+
+/* Saved as the run goes: once the first save before any write has
+ * worked (cm-verify-run.c), a later one that fails only costs the
+ * progress since the last. */
+void
+cm_verify_run_save_state (CmVerifyRun *run)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!cm_verify_run_save_state_or_fail (run, &error))
     g_warning ("Could not save the verify's progress to %s: %s", run->self->state_path, error->message);
 }
 
@@ -223,6 +235,8 @@ places_fit (CmVerifyRun *run,
   if (total > self->card_bytes || run->cur_offset % CM_VERIFY_SECTOR != 0)
     return FALSE;
 
+  if (run->phase == CM_VERIFY_PHASE_DONE)
+    return run->cur_file == run->n_files && run->cur_offset == 0;
   if (run->phase == CM_VERIFY_PHASE_WRITE)
     return run->cur_file == run->n_files
            ? run->cur_offset == 0
@@ -251,6 +265,16 @@ counts_fit (CmVerifyRun *run,
       CmRegion *region = &g_array_index (run->regions, CmRegion, i);
 
       if (region->start >= region->end)
+        return FALSE;
+    }
+  /* A finished run counted every sector of its files. */
+  if (run->phase == CM_VERIFY_PHASE_DONE)
+    {
+      guint64 written = 0;
+
+      for (guint i = 0; i < run->n_files; i++)
+        written += g_array_index (run->lengths, guint64, i);
+      if (total * CM_VERIFY_SECTOR < written)
         return FALSE;
     }
   /* Every sector read was counted once. */
@@ -316,7 +340,7 @@ cm_verify_state_parse (CmVerifyRun  *run,
   g_free (run->started);
   run->started = cm_state_reader_plain_string (&r, "started");
   r.ok = r.ok && run->started != NULL && strlen (run->started) < 64;
-  run->phase = cm_state_reader_u64 (&r, "phase", CM_VERIFY_PHASE_READ);
+  run->phase = cm_state_reader_u64 (&r, "phase", CM_VERIFY_PHASE_DONE);
   run->n_files = cm_state_reader_u64 (&r, "files", max_number);
   run->cur_file = cm_state_reader_u64 (&r, "current-file", max_number);
   run->cur_offset = cm_state_reader_u64 (&r, "current-offset", file_bytes);
