@@ -633,7 +633,11 @@ cm_verify_run_check_ahead (CmVerifyRun  *run,
                            GError      **error)
 {
   g_autoptr(GArray) found = NULL;
-  guint made = MIN (run->cur_file + 1, run->numbers->len);
+  guint made = MIN (run->cur_file, run->numbers->len);
+  /* The file carried on in: named in the state before it was made, or
+   * (killed between the two) the next number a writing run takes. */
+  guint current = run->cur_file < run->numbers->len ? g_array_index (run->numbers, guint, run->cur_file)
+                                                    : run->cur_file + 1;
 
   if (run->self->mode != CM_VERIFY_MODE_FILES || run->phase != CM_VERIFY_PHASE_WRITE)
     return TRUE;
@@ -643,7 +647,7 @@ cm_verify_run_check_ahead (CmVerifyRun  *run,
     {
       guint number = g_array_index (found, guint, i);
       g_autofree char *name = NULL;
-      gboolean ours = FALSE;
+      gboolean ours = number == current;
       int what;
 
       for (guint j = 0; j < made && !ours; j++)
