@@ -3,8 +3,9 @@
 # prove (issue 23): it writes and judges through no link, takes no empty
 # target for the working folder, believes a saved state only for the card
 # that proves it, runs once per card, leaves a state --resume takes after
-# any stop (INT, TERM, HUP, QUIT), fails a run that checked nothing, and
-# bounds every number it reads back. Where the card (or a file outside
+# any stop (INT, TERM, HUP, QUIT), names what another user planted under
+# a .h2w name for what it is (issue 34), fails a run that checked
+# nothing, and bounds every number it reads back. Where the card (or a file outside
 # it) must stay as it was, its sha256 is compared before and after.
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -19,7 +20,14 @@ export XDG_DATA_HOME=$work/xdg
 export CARDMARK_TEST_VERIFY_FILE_BYTES=$((8 * 1024 * 1024))
 cards=()
 loops=()
+# Another user on the machine, who plants files in a card's folder.
+user=
+if command -v useradd > /dev/null && command -v setpriv > /dev/null && useradd -M -d /nonexistent -s /bin/sh cmvtrust$$; then
+  user=cmvtrust$$
+fi
+as_user () { setpriv --reuid="$user" --regid="$user" --clear-groups -- "$@"; }
 cleanup () {
+  [ -n "$user" ] && userdel "$user" 2> /dev/null
   for p in $(jobs -p); do kill "$p" 2>/dev/null; done
   wait 2>/dev/null
   umount "$work/mnt" 2>/dev/null
@@ -83,7 +91,7 @@ n=$(sed -n 's/^files=//p' "$(state_file)")
 ln -s "$work/outside" "$work/mnt/$((n + 2)).h2w"
 wait $pid
 check "a link that appears mid-run stops the verify (status 1)" test $? -eq 1
-check "the message names the link and what to do" grep -q "$((n + 2))\.h2w appeared in .*Remove it" "$work/err"
+check "the message names the link and what to do" grep -q "$((n + 2))\.h2w in .* is a link, not a file CardMark wrote.*Remove it" "$work/err"
 check "the file the link points to is untouched" test "$(sha256sum < "$work/outside")" = "$outside_before"
 
 # --read-only does not judge the card by the link either.
@@ -170,6 +178,64 @@ if diff:
     print("# differ: %s" % [(k, a[k], b[k]) for k in diff], file=sys.stderr)
 sys.exit(1 if diff else 0)
 PY
+
+# Issue 34, case 10: what another user plants under a .h2w name in the
+# card's folder (here shared with them, 0777) while a verify is stopped
+# is named on --resume for what it is (a link, a folder, a pipe, a file
+# the verify did not make), never called a write-protected card; the
+# card and what a link points to stay as they were, and the state is
+# kept, so the verify carries on once it is removed.
+if [ -n "$user" ]; then
+  mount -o remount,noatime "$work/mnt"
+  rm_states
+  "$CARDMARK_CLI" verify "$work/mnt" > /dev/null 2> "$work/err" &
+  pid=$!
+  wait_for files_at_least 2
+  kill -INT $pid
+  wait $pid
+  s=$(state_file)
+  files=$(sed -n 's/^files=//p' "$s")
+  current=$(( $(sed -n 's/^current-file=//p' "$s") + 1 ))
+  [ "$current" -le "$files" ] || current=1
+  next=$((files + 1))
+  chmod 0711 "$work"
+  chmod 0777 "$work/mnt"
+  # plant NAME HOW WORDS: NAME as the user plants it (HOW: link, folder,
+  # pipe or file), then --resume must name it in WORDS (a pattern).
+  plant () {
+    local name=$1 how=$2 words=$3 before after
+    [ -e "$work/mnt/$name" ] && mv "$work/mnt/$name" "$work/$name.kept"
+    case $how in
+      link) as_user ln -s "$work/outside" "$work/mnt/$name" ;;
+      folder) as_user mkdir "$work/mnt/$name" ;;
+      pipe) as_user mkfifo "$work/mnt/$name" ;;
+      file) as_user sh -c "echo planted > '$work/mnt/$name'" ;;
+    esac
+    sync
+    before=$(card_sum)
+    "$CARDMARK_CLI" verify "$work/mnt" --resume > /dev/null 2> "$work/err"
+    check "a $how planted as $name: --resume refuses it (status 1)" test $? -eq 1
+    check "… saying it is $words and what to do" file_says "$name $words.*Remove it, then carry on with --resume" "$work/err"
+    check "… not that the card is write-protected" sh -c "! grep -qi 'write-protected' '$work/err'"
+    sync
+    after=$(card_sum)
+    check "… with the card unchanged (sha256)" test "$after" = "$before"
+    check "… and the state kept" test -n "$(state_file)"
+    rm -rf "$work/mnt/$name"
+    [ -e "$work/$name.kept" ] && mv "$work/$name.kept" "$work/mnt/$name"
+  }
+  plant $current.h2w link "in .* is a link, not a file CardMark wrote"
+  plant 1.h2w pipe "in .* is not a file on the card that CardMark wrote"
+  plant $next.h2w folder "in .* is a folder, not a file CardMark wrote"
+  plant $next.h2w file "appeared in .*this verify did not make it"
+  check "the file the link pointed to is untouched" test "$(sha256sum < "$work/outside")" = "$outside_before"
+  "$CARDMARK_CLI" verify "$work/mnt" --resume > /dev/null 2> "$work/err"
+  check "once they are removed, the verify carries on to its end (status 0)" test $? -eq 0
+  chmod 0755 "$work/mnt"
+  chmod 0700 "$work"
+else
+  skip "no unprivileged user to plant files as (useradd and setpriv are needed)"
+fi
 umount "$work/mnt"
 
 # 5. --resume on another card under the same name: the device stopped

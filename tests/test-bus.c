@@ -11,6 +11,9 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include "cm-bus.h"
 #include "cm-card-lock.h"
@@ -445,6 +448,59 @@ test_waits_for_other_process (void)
   g_free (w.holder);
 }
 
+/* Another user holds the bus's gate and never lets go (a flock on the
+ * file, with text of their own in it): a bulk job pauses, says for whom
+ * (cleaned), and past the limit carries on, naming it among what shared
+ * the bus, without pausing again for it at every chunk. */
+static void
+test_gate_held_for_ever (void)
+{
+#if CM_TEST_HOOKS
+  static const char planted[] = "/dev/sdz\033]0;PWNED\007\033[2J\nfake line\n";
+  g_autofree char *sum = g_compute_checksum_for_string (G_CHECKSUM_SHA256, "test:held", -1);
+  g_autofree char *gate_name = g_strdup_printf ("cardmark-bus-%.16s.gate", sum);
+  g_autofree char *told = NULL;
+  g_auto(GStrv) neighbours = NULL;
+  Bulk a = { 0 };
+  GThread *ta;
+  int gate = cm_card_lock_open_file (gate_name);
+
+  g_assert_cmpint (gate, >=, 0);
+  g_assert_cmpint (flock (gate, LOCK_EX), ==, 0);
+  g_assert_cmpint (pwrite (gate, planted, sizeof planted - 1, 0), ==, (gssize) sizeof planted - 1);
+  g_setenv ("CARDMARK_TEST_BUS_PAUSE_LIMIT_MS", "200", TRUE);
+
+  a.share = cm_bus_share_begin ("test:held", "/dev/a");
+  cm_bus_share_set_paused_func (a.share, bulk_paused_cb, &a);
+  a.stop = g_cancellable_new ();
+  ta = g_thread_new ("a", bulk_thread, &a);
+  /* Before the limit it was paused for ever: this wait never ended. */
+  wait_for_chunks (&a, 10);
+  g_cancellable_cancel (a.stop);
+  g_thread_join (ta);
+
+  told = bulk_take_told (&a);
+  g_test_message ("told: %s", told);
+  g_assert_true (g_str_has_prefix (told, "/dev/sdz"));
+  g_assert_true (g_str_has_suffix (told, ";-;"));
+  g_assert_null (strpbrk (told, "\033\007\n"));
+  /* Told it paused once and carried on once, not at every chunk. */
+  g_assert_true (strstr (told, "/dev/sdz") == g_strrstr (told, "/dev/sdz"));
+  g_assert_true (strstr (told, ";-;") == g_strrstr (told, ";-;"));
+  neighbours = cm_bus_share_take_neighbours (a.share);
+  g_assert_cmpuint (g_strv_length (neighbours), ==, 1);
+  g_assert_true (g_str_has_prefix (neighbours[0], "/dev/sdz"));
+  g_assert_null (strpbrk (neighbours[0], "\033\007\n"));
+
+  g_unsetenv ("CARDMARK_TEST_BUS_PAUSE_LIMIT_MS");
+  cm_bus_share_end (a.share);
+  g_object_unref (a.stop);
+  close (gate);
+#else
+  g_test_skip ("Built without test hooks: the pause limit is 15 minutes");
+#endif
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -468,6 +524,7 @@ main (int   argc,
   g_test_add_func ("/cardmark/bus/no-bus", test_no_bus);
   g_test_add_func ("/cardmark/bus/other-process-measures", test_other_process_measures);
   g_test_add_func ("/cardmark/bus/waits-for-other-process", test_waits_for_other_process);
+  g_test_add_func ("/cardmark/bus/gate-held-for-ever", test_gate_held_for_ever);
 
   status = g_test_run ();
   cm_test_remove_folder (lock_dir);

@@ -482,6 +482,52 @@ test_save_fails_cleanly (void)
   g_assert_cmpint (g_rmdir (dir), ==, 0);
 }
 
+/* Another user can write a document into the history (or hand one
+ * over): every string in it reaches labels and terminal lines cleaned,
+ * an escape sequence, a line break or a bidirectional override never
+ * whole. */
+static gboolean
+is_clean (const char *text)
+{
+  return text != NULL && strpbrk (text, "\033\007\n\r") == NULL && strstr (text, "\u202e") == NULL;
+}
+
+static void
+test_planted_text_cleaned (void)
+{
+  static const char planted[] = "Card\033]0;PWNED\007\033[2J\nfake line\u202eevil";
+  g_autoptr(CmResult) result = make_result ();
+  g_autoptr(CmResult) back = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *data = NULL;
+  g_autofree char *long_name = g_strnfill (100000, 'x');
+
+  cm_result_set_name (result, planted);
+  cm_result_set_summary (result, planted);
+  cm_result_set_host (result, planted);
+  cm_result_add_note (result, planted);
+  data = cm_result_to_data (result, NULL);
+  back = cm_result_new_from_data (data, -1, &error);
+  g_assert_no_error (error);
+
+  g_assert_true (is_clean (cm_result_get_name (back)));
+  g_assert_true (g_str_has_prefix (cm_result_get_name (back), "Card"));
+  g_assert_true (g_str_has_suffix (cm_result_get_name (back), "evil"));
+  g_assert_true (is_clean (cm_result_get_summary (back)));
+  g_assert_true (is_clean (cm_result_get_host (back)));
+  for (guint i = 0; i < cm_result_get_notes (back)->len; i++)
+    g_assert_true (is_clean (g_ptr_array_index (cm_result_get_notes (back), i)));
+
+  /* …and bounded. */
+  g_clear_object (&back);
+  g_clear_pointer (&data, g_free);
+  cm_result_set_name (result, long_name);
+  data = cm_result_to_data (result, NULL);
+  back = cm_result_new_from_data (data, -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_utf8_strlen (cm_result_get_name (back), -1), <=, 2000);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -490,6 +536,7 @@ main (int    argc,
 
   g_test_add_func ("/cardmark/result/round-trip", test_round_trip);
   g_test_add_func ("/cardmark/result/save-and-load", test_save_and_load);
+  g_test_add_func ("/cardmark/result/planted-text-cleaned", test_planted_text_cleaned);
   g_test_add_func ("/cardmark/result/save-fails-cleanly", test_save_fails_cleanly);
   g_test_add_func ("/cardmark/result/scatter-written-small", test_scatter_written_small);
   g_test_add_func ("/cardmark/result/old-scatter-opens", test_old_scatter_opens);

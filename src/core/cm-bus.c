@@ -50,6 +50,11 @@
 /* How long a waiting benchmark gives another process's measurer to
  * write its card's name in the gate before it says it waits anyway. */
 #define NAMELESS_AFTER_US (G_USEC_PER_SEC)
+/* The longest a bulk job pauses for a measurer in another process:
+ * longer than any benchmark's measuring phase, so only a lock held by
+ * what does not measure (another user's flock on the gate, a program
+ * that hangs) reaches it. */
+#define PAUSE_LIMIT_US (G_GINT64_CONSTANT (15) * 60 * G_USEC_PER_SEC)
 
 /* A bus's two lock files, across processes; -1 when they could not be
  * opened (then this process keeps its own cards apart only). */
@@ -75,6 +80,7 @@ struct _CmBusShare
   GHashTable *neighbours;  /* devices that moved data beside this one */
   Across      across;
   gboolean    holding;     /* the bus lock, shared, while a chunk moves */
+  gboolean    overrun;     /* carries on beside a lock held past the limit, until it is let go */
   CmBusPausedFunc paused;
   gpointer        paused_data;
 };
@@ -437,8 +443,34 @@ cm_bus_share_begin (const char *key,
   return share;
 }
 
+static gint64
+pause_limit_us (void)
+{
+  const char *hook = cm_test_hook ("CARDMARK_TEST_BUS_PAUSE_LIMIT_MS");
+
+  return hook != NULL ? g_ascii_strtoll (hook, NULL, 10) * 1000 : PAUSE_LIMIT_US;
+}
+
+/* The job carries on beside what holds the bus's locks past the limit,
+ * and its document names it among the cards that shared the bus. */
+static void
+overrun (CmBusShare *share)
+{
+  g_autofree char *holder = cm_card_lock_read_holder (share->across.gate);
+
+  if (!share->overrun)
+    g_debug ("The bus's lock was held past %" G_GINT64_FORMAT " s; carrying on beside %s",
+             pause_limit_us () / G_USEC_PER_SEC, holder != NULL ? holder : "another program");
+  share->overrun = TRUE;
+  g_mutex_lock (&lock);
+  g_hash_table_add (share->neighbours, holder != NULL ? g_steal_pointer (&holder) : g_strdup (_("another program")));
+  g_mutex_unlock (&lock);
+}
+
 /* Stops at the gate while another process measures (telling the job
  * once, unless @told), then holds the bus (shared) for the next chunk.
+ * A lock held past the limit is not waited on again until it is let
+ * go: another user can hold it for ever, a benchmark cannot.
  * Returns whether the job was told it paused. */
 static gboolean
 yield_across (CmBusShare   *share,
@@ -458,8 +490,14 @@ yield_across (CmBusShare   *share,
           if (try_flock (share->across.bus, LOCK_SH, &broken))
             {
               share->holding = TRUE;
+              share->overrun = FALSE;
               return told;
             }
+        }
+      if (!broken && (share->overrun || g_get_monotonic_time () - since > pause_limit_us ()))
+        {
+          overrun (share);
+          return told;
         }
       if (!told && !broken && share->paused != NULL)
         {

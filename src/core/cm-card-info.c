@@ -16,6 +16,7 @@
 
 #include "cm-health.h"
 #include "cm-card-info.h"
+#include "cm-text.h"
 
 struct _CmCardInfo
 {
@@ -281,7 +282,7 @@ read_string (JsonObject  *object,
     return invalid_member (error, key);
 
   g_free (*out);
-  *out = json_node_dup_string (node);
+  *out = cm_text_dup_clean (json_node_get_string (node), CM_TEXT_FIELD_MAX);
   return TRUE;
 }
 

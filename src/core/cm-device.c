@@ -17,6 +17,7 @@
 #include "cm-card-use.h"
 #include "cm-device-private.h"
 #include "cm-device.h"
+#include "cm-text.h"
 
 struct _CmDevice
 {
@@ -185,6 +186,17 @@ set_string (char       **slot,
   return TRUE;
 }
 
+/* Text from the card and the reader, through UDisks (a model, a volume
+ * label, a backing file's name): cleaned for every label and line. */
+static gboolean
+set_clean_string (char       **slot,
+                  const char  *value)
+{
+  g_autofree char *clean = value != NULL ? cm_text_dup_clean (value, CM_TEXT_LINE_MAX) : NULL;
+
+  return set_string (slot, clean);
+}
+
 static char *
 make_name (CmDevice   *self,
            UDisksLoop *loop)
@@ -292,11 +304,11 @@ update_identity (CmDevice    *self,
     }
 
   notify_if (self, set_string (&self->device, udisks_block_get_device (block)), PROP_DEVICE);
-  notify_if (self, set_string (&self->vendor, drive != NULL ? udisks_drive_get_vendor (drive) : NULL), PROP_VENDOR);
-  notify_if (self, set_string (&self->model, drive != NULL ? udisks_drive_get_model (drive) : NULL), PROP_MODEL);
+  notify_if (self, set_clean_string (&self->vendor, drive != NULL ? udisks_drive_get_vendor (drive) : NULL), PROP_VENDOR);
+  notify_if (self, set_clean_string (&self->model, drive != NULL ? udisks_drive_get_model (drive) : NULL), PROP_MODEL);
   notify_if (self, set_string (&self->sysfs_device_dir, sysfs_dir), PROP_SYSFS_DEVICE_DIR);
   volume_label = find_volume_label (self, block);
-  notify_if (self, set_string (&self->volume_label, volume_label), PROP_VOLUME_LABEL);
+  notify_if (self, set_clean_string (&self->volume_label, volume_label), PROP_VOLUME_LABEL);
 
   if (self->reader_kind != kind)
     {
@@ -311,7 +323,7 @@ update_identity (CmDevice    *self,
     }
 
   name = make_name (self, loop);
-  notify_if (self, set_string (&self->name, name), PROP_NAME);
+  notify_if (self, set_clean_string (&self->name, name), PROP_NAME);
 }
 
 static void

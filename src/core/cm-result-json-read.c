@@ -14,6 +14,7 @@
 
 #include "cm-json.h"
 #include "cm-result-private.h"
+#include "cm-text.h"
 
 static gboolean
 invalid (GError     **error,
@@ -86,7 +87,9 @@ read_string (JsonObject  *object,
   if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
     return invalid (error, member);
 
-  *out = g_strdup (json_node_get_string (node));
+  /* Anyone could have written the document: what it says is cleaned
+   * once, here, for every label and terminal line that shows it. */
+  *out = cm_text_dup_clean (json_node_get_string (node), CM_TEXT_FIELD_MAX);
   return TRUE;
 }
 
@@ -299,7 +302,11 @@ read_strings (JsonObject  *object,
 
       if (!JSON_NODE_HOLDS_VALUE (element) || json_node_get_value_type (element) != G_TYPE_STRING)
         return invalid (error, member);
-      g_strv_builder_add (builder, json_node_get_string (element));
+      {
+        g_autofree char *clean = cm_text_dup_clean (json_node_get_string (element), CM_TEXT_FIELD_MAX);
+
+        g_strv_builder_add (builder, clean);
+      }
     }
   *out = g_strv_builder_end (builder);
   return TRUE;
@@ -826,7 +833,7 @@ read_root (CmResult    *self,
 
       if (!JSON_NODE_HOLDS_VALUE (note) || json_node_get_value_type (note) != G_TYPE_STRING)
         return invalid (error, "notes");
-      g_ptr_array_add (self->notes, g_strdup (json_node_get_string (note)));
+      g_ptr_array_add (self->notes, cm_text_dup_clean (json_node_get_string (note), CM_TEXT_FIELD_MAX));
     }
 
   return TRUE;

@@ -118,6 +118,15 @@ cm_target_error_from_errno (int         errsv,
                             _("The card is in use by another program. Unmount it or close that program first."));
       return g_error_new (CM_TARGET_ERROR, CM_TARGET_ERROR_MOUNTED,
                           _("%s is in use by another program. Unmount it or close that program first."), path);
+    case ELOOP:
+      /* O_NOFOLLOW met a link: never the card's own doing. */
+      if (path == NULL)
+        return g_error_new (CM_TARGET_ERROR, CM_TARGET_ERROR_NOT_SUPPORTED,
+                            _("A file CardMark was to use is a link, and CardMark opens nothing through a link. "
+                              "Remove the link and try again."));
+      return g_error_new (CM_TARGET_ERROR, CM_TARGET_ERROR_NOT_SUPPORTED,
+                          _("%s is a link, and CardMark opens nothing through a link. Give the file or folder itself, "
+                            "or remove the link, and try again."), path);
     case EIO:
       return g_error_new (CM_TARGET_ERROR, CM_TARGET_ERROR_IO,
                           _("The card reported an I/O error. It may be failing, or was pulled out; reinsert it and try again, and back up its data."));

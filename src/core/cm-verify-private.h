@@ -189,6 +189,8 @@ gboolean cm_verify_run_stop_error      (CmVerifyRun  *run,
                                         GError      **error);
 gboolean cm_verify_run_cancelled       (CmVerifyRun  *run,
                                         GError      **error);
+gboolean cm_verify_run_check_ahead     (CmVerifyRun  *run,
+                                        GError      **error);
 int      cm_verify_run_open_file       (CmVerifyRun  *run,
                                         guint         number,
                                         int           flags,

@@ -388,7 +388,8 @@ run_verify (GTask       *task,
   else if (self->flags & CM_VERIFY_FLAGS_RESUME)
     {
       /* Believed only once the card shows what the stopped run wrote. */
-      if (!cm_verify_state_load (run, &error) || !cm_verify_read_prove (run, &error))
+      if (!cm_verify_state_load (run, &error) || !cm_verify_read_prove (run, &error) ||
+          !cm_verify_run_check_ahead (run, &error))
         {
           g_task_return_error (task, error);
           return;

@@ -533,6 +533,8 @@ cm_verify_run_cancelled (CmVerifyRun *run,
   return TRUE;
 }
 
+/* O_NONBLOCK: a FIFO planted under a .h2w name would block the open
+ * for ever; it is refused once opened (or ENXIO, for writing). */
 static int
 open_at (CmVerifyRun *run,
          const char  *name,
@@ -540,33 +542,124 @@ open_at (CmVerifyRun *run,
 {
   int fd;
 
+  flags |= O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
   if (run->direct)
     {
-      fd = openat (run->self->dir_fd, name, flags | O_DIRECT | O_NOFOLLOW | O_CLOEXEC, 0644);
+      fd = openat (run->self->dir_fd, name, flags | O_DIRECT, 0644);
       /* tmpfs and some FUSE filesystems refuse O_DIRECT. */
       if (fd >= 0 || errno != EINVAL)
         return fd;
       run->direct = FALSE;
     }
-  return openat (run->self->dir_fd, name, flags | O_NOFOLLOW | O_CLOEXEC, 0644);
+  return openat (run->self->dir_fd, name, flags, 0644);
 }
+
+typedef enum
+{
+  NOT_A_FILE_LINK,
+  NOT_A_FILE_FOLDER,
+  NOT_A_FILE_OTHER,       /* a FIFO, a socket, a device node, or on another filesystem */
+  NOT_A_FILE_NOT_OURS,    /* a file the run did not make, where it was to make one */
+} NotAFile;
 
 static void
 set_not_a_file (CmVerifyRun  *run,
                 const char   *name,
-                gboolean      appeared,
+                NotAFile      what,
                 GError      **error)
 {
-  if (appeared)
-    g_set_error (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NOT_A_FILE,
-                 _("%s appeared in %s while the verify ran, and the verify did not make it: CardMark stopped rather "
-                   "than write to it. Remove it, then carry on with --resume."),
-                 name, run->self->folder);
-  else
-    g_set_error (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NOT_A_FILE,
-                 _("%s in %s is a link or not a file on the card: CardMark neither writes through it nor judges "
-                   "the card by it. Remove it, then carry on with --resume."),
-                 name, run->self->folder);
+  const char *folder = run->self->folder;
+
+  switch (what)
+    {
+    case NOT_A_FILE_LINK:
+      g_set_error (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NOT_A_FILE,
+                   _("%s in %s is a link, not a file CardMark wrote: CardMark neither writes through it nor judges "
+                     "the card by it, and left it as it is. Remove it, then carry on with --resume."),
+                   name, folder);
+      break;
+    case NOT_A_FILE_FOLDER:
+      g_set_error (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NOT_A_FILE,
+                   _("%s in %s is a folder, not a file CardMark wrote: CardMark neither writes in it nor judges "
+                     "the card by it, and left it as it is. Remove it, then carry on with --resume."),
+                   name, folder);
+      break;
+    case NOT_A_FILE_OTHER:
+      g_set_error (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NOT_A_FILE,
+                   _("%s in %s is not a file on the card that CardMark wrote (a pipe, a device or a file of another "
+                     "filesystem): CardMark neither writes to it nor judges the card by it, and left it as it is. "
+                     "Remove it, then carry on with --resume."),
+                   name, folder);
+      break;
+    case NOT_A_FILE_NOT_OURS:
+    default:
+      g_set_error (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NOT_A_FILE,
+                   _("%s appeared in %s, and this verify did not make it: CardMark stopped rather than write to it, "
+                     "and left it as it is. Remove it, then carry on with --resume."),
+                   name, folder);
+      break;
+    }
+}
+
+/* What is at @name, when it is not a regular file on the card's
+ * filesystem; -1 when it is one (or nothing is there). */
+static int
+not_a_file (CmVerifyRun *run,
+            const char  *name)
+{
+  struct stat st;
+
+  if (fstatat (run->self->dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+    return -1;
+  if (S_ISLNK (st.st_mode))
+    return NOT_A_FILE_LINK;
+  if (S_ISDIR (st.st_mode))
+    return NOT_A_FILE_FOLDER;
+  if (!S_ISREG (st.st_mode) || st.st_dev != run->self->folder_dev)
+    return NOT_A_FILE_OTHER;
+  return -1;
+}
+
+/**
+ * cm_verify_run_check_ahead:
+ *
+ * Before a resumed run writes again: every N.h2w in the card's folder
+ * that the stopped run did not make (a link, a folder, a pipe or a file
+ * another user put there since) is named now, with the card untouched,
+ * rather than met after the run has written on.
+ */
+gboolean
+cm_verify_run_check_ahead (CmVerifyRun  *run,
+                           GError      **error)
+{
+  g_autoptr(GArray) found = NULL;
+  guint made = MIN (run->cur_file, run->numbers->len);
+  /* The file carried on in: named in the state before it was made, or
+   * (killed between the two) the next number a writing run takes. */
+  guint current = run->cur_file < run->numbers->len ? g_array_index (run->numbers, guint, run->cur_file)
+                                                    : run->cur_file + 1;
+
+  if (run->self->mode != CM_VERIFY_MODE_FILES || run->phase != CM_VERIFY_PHASE_WRITE)
+    return TRUE;
+
+  found = cm_verify_list_h2w (run->self->folder);
+  for (guint i = 0; i < found->len; i++)
+    {
+      guint number = g_array_index (found, guint, i);
+      g_autofree char *name = NULL;
+      gboolean ours = number == current;
+      int what;
+
+      for (guint j = 0; j < made && !ours; j++)
+        ours = g_array_index (run->numbers, guint, j) == number;
+      if (ours)
+        continue;
+      name = g_strdup_printf ("%u.h2w", number);
+      what = not_a_file (run, name);
+      set_not_a_file (run, name, what >= 0 ? what : NOT_A_FILE_NOT_OURS, error);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 /**
@@ -586,7 +679,7 @@ cm_verify_run_open_file (CmVerifyRun  *run,
                          GError      **error)
 {
   g_autofree char *name = g_strdup_printf ("%u.h2w", number);
-  struct stat st;
+  struct stat st = { 0 };
   int fd;
 
   if ((flags & O_CREAT) &&
@@ -595,20 +688,40 @@ cm_verify_run_open_file (CmVerifyRun  *run,
     flags |= O_EXCL;
 
   fd = open_at (run, name, flags);
-  if (fd < 0 && (errno == ELOOP || errno == EEXIST || errno == ENOTDIR))
+  if (fd < 0)
     {
-      set_not_a_file (run, name, errno == EEXIST, error);
-      errno = EPERM;
+      /* Whatever the open said (ELOOP for a link, EISDIR for a folder,
+       * ENXIO for a FIFO, EEXIST for any of them or a file the run did
+       * not make): what is there is named, never taken for the card's
+       * own error (a pulled card, a write-protected one). */
+      int errsv = errno;
+      int what = errsv == ENOENT ? -1 : not_a_file (run, name);
+
+      if (what < 0 && errsv == EEXIST)
+        what = NOT_A_FILE_NOT_OURS;
+      if (what >= 0)
+        set_not_a_file (run, name, what, error);
+      errno = errsv;
       return -1;
     }
-  if (fd < 0)
-    return -1;
   if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) || st.st_dev != run->self->folder_dev)
     {
       close (fd);
-      set_not_a_file (run, name, FALSE, error);
+      set_not_a_file (run, name, S_ISDIR (st.st_mode) ? NOT_A_FILE_FOLDER : NOT_A_FILE_OTHER, error);
       errno = EPERM;
       return -1;
     }
+  /* A run that writes made every file it opens: owned by whoever runs
+   * it, with no second name. A file another user put there (or a hard
+   * link to one) is not carried on in, nor the card judged by it. */
+  if (!(run->self->flags & CM_VERIFY_FLAGS_READ_ONLY) &&
+      (st.st_uid != geteuid () || st.st_nlink != 1))
+    {
+      close (fd);
+      set_not_a_file (run, name, NOT_A_FILE_NOT_OURS, error);
+      errno = EPERM;
+      return -1;
+    }
+  fcntl (fd, F_SETFL, fcntl (fd, F_GETFL) & ~O_NONBLOCK);
   return fd;
 }
