@@ -182,7 +182,8 @@ wait_bounded $pid
 echo "# pulled: $(head -c 300 "$work/pulled.err" | tr '\n' ' ')"
 check "a card pulled mid-round stops the test (status 1)" test $rc -eq 1
 check "naming the round, the phase and the place, and how to carry on" \
-  file_says "went away in round 1, writing at .*(byte [0-9]*).*--resume" "$work/pulled.err"
+  file_says "went away in round 1, writing at .*(byte [0-9]*).*carry on" "$work/pulled.err"
+check "… with the CLI's own command" file_says "endure --resume --destroy-data $SIMCARD_DEV" "$work/pulled.err"
 state=$(ls "$states"/device-*"$(basename "$SIMCARD_DEV")".ini 2> /dev/null)
 check "its state is kept" test -n "$state" -a -s "$state"
 kill -USR2 "$SIMCARD_PID"
@@ -201,7 +202,8 @@ kill -USR1 "$SIMCARD_PID"
 wait_bounded $pid
 check "a card pulled in round 2 stops the test (status 1)" test $rc -eq 1
 check "saying it went away in round 2, and how to carry on" \
-  file_says "went away in round 2.*--resume" "$work/pulled2.err"
+  file_says "went away in round 2.*carry on" "$work/pulled2.err"
+check "… with the CLI's own command" file_says "endure --resume --destroy-data $SIMCARD_DEV" "$work/pulled2.err"
 kill -USR2 "$SIMCARD_PID"
 "$CARDMARK_CLI" endure "$SIMCARD_DEV" --destroy-data --resume --rounds 2 > /dev/null 2>&1
 check "put back, it carries on (status 0)" test $? -eq 0

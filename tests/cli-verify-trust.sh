@@ -215,7 +215,8 @@ if [ -n "$user" ]; then
     before=$(card_sum)
     "$CARDMARK_CLI" verify "$work/mnt" --resume > /dev/null 2> "$work/err"
     check "a $how planted as $name: --resume refuses it (status 1)" test $? -eq 1
-    check "… saying it is $words and what to do" file_says "$name $words.*Remove it, then carry on with --resume" "$work/err"
+    check "… saying it is $words and what to do" file_says "$name $words.*Remove it, then carry on\." "$work/err"
+    check "… and the CLI's own way to carry on" grep -q "cardmark-cli verify --resume" "$work/err"
     check "… not that the card is write-protected" sh -c "! grep -qi 'write-protected' '$work/err'"
     sync
     after=$(card_sum)
@@ -255,7 +256,7 @@ before=$(card_sum)
 history_before=$(history_count)
 "$CARDMARK_CLI" verify "$SIMCARD_DEV" --destroy-data --resume > "$work/out" 2> "$work/err"
 check "--resume on a card that does not hold the stopped run's data is refused (status 1)" test $? -eq 1
-check "it says the saved verify is not this card's and what to do" grep -q "does not belong to the card.*without --resume.*delete" "$work/err"
+check "it says the saved verify is not this card's and what to do" grep -q "does not belong to the card.*Start a new verify.*delete" "$work/err"
 check "the card is unchanged (sha256)" test "$(card_sum)" = "$before"
 check "the state is kept, not deleted" cmp -s "$s" "$work/saved.ini"
 check "and nothing was saved in the history" test "$(history_count)" = "$history_before"

@@ -99,7 +99,8 @@ losetup -d "$SIMCARD_DEV"
 kill -9 "$SIMCARD_PID"
 wait $pid
 check "a card pulled mid-verify ends the run with status 1" test $? -eq 1
-check "it says the card was removed and how to carry on" grep -q "removed.*--resume" "$work/err"
+check "it says the card was removed and how to carry on" grep -q "removed.*carry on" "$work/err"
+check "… with the CLI's own command" grep -q "cardmark-cli verify --resume" "$work/err"
 check "its progress is kept" test -n "$state" -a -s "$state"
 rm -f "$state"
 

@@ -240,7 +240,7 @@ test_prepare_refuses (void)
   cm_verify_set_state_folder (again, state);
   g_assert_false (cm_verify_prepare (again, &error));
   g_assert_error (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_FILES_EXIST);
-  g_assert_nonnull (strstr (error->message, "--resume"));
+  g_assert_nonnull (strstr (error->message, "Carry on with the stopped verify"));
   g_clear_error (&error);
 
   /* Neither a folder nor a device. */
@@ -389,7 +389,7 @@ test_state_other_card (void)
   p.verify->identity = g_strdup ("files-268435456-another");
   g_assert_false (parse_back (p.verify, data, length, NULL, &error));
   g_assert_error (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NOT_THIS_CARD);
-  g_assert_nonnull (strstr (error->message, "without --resume"));
+  g_assert_nonnull (strstr (error->message, "a new verify"));
   cm_verify_run_free (run);
   prepared_clear (&p);
 }

@@ -258,6 +258,15 @@ watch (GCancellable *cancellable,
   return cm_cli_watch_end_signals (((Endure *) user_data)->signal_fd, cancellable);
 }
 
+/* The command that carries on with a wear test whose place is kept. */
+static char *
+resume_command (CmCliTarget *t)
+{
+  /* Translators: %s is the card's device, "/dev/sdb" */
+  return g_strdup_printf (_("Where it stopped is kept: carry on with “cardmark-cli endure --resume --destroy-data %s”."),
+                          t->target);
+}
+
 static int
 finish (CmCliTarget  *t,
         JsonNode    **json,
@@ -272,6 +281,14 @@ finish (CmCliTarget  *t,
         fprintf (stderr, "cardmark-cli: %s\n%s\n", t->error->message, _("Add --destroy-data to go ahead."));
       else
         cm_cli_print_error (t->error);
+      /* The card went away with its place saved: core said so, and this
+       * face says the command that carries on. */
+      if (g_error_matches (t->error, CM_TARGET_ERROR, CM_TARGET_ERROR_REMOVED))
+        {
+          g_autofree char *command = resume_command (t);
+
+          fprintf (stderr, "%s\n", command);
+        }
       return CM_EXIT_FAILED;
     }
 
@@ -306,6 +323,12 @@ finish (CmCliTarget  *t,
 
           cm_cli_jobs_say (t, "%s\n", note);
         }
+      if (g_strcmp0 (endurance->stopped, "card-gone") == 0)
+        {
+          g_autofree char *command = resume_command (t);
+
+          cm_cli_jobs_say (t, "%s\n", command);
+        }
       return CM_EXIT_FAILED;
     }
   return CM_EXIT_OK;
@@ -324,9 +347,7 @@ resume_hint (CmCliTarget *t,
     return NULL;
   if (endurance != NULL && g_strcmp0 (endurance->stopped, "card-gone") == 0)
     return NULL;
-  /* Translators: %s is the card's device, "/dev/sdb" */
-  return g_strdup_printf (_("Where it stopped is kept: carry on with “cardmark-cli endure --resume --destroy-data %s”."),
-                          t->target);
+  return resume_command (t);
 }
 
 int

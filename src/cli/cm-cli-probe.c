@@ -187,6 +187,10 @@ finish (CmCliTarget  *t,
                  _("Capacity check cancelled. The card's data was put back."));
       else
         cm_cli_print_error (t->error);
+      /* Core says what to do; the command that does it is this face's. */
+      if (g_error_matches (t->error, CM_CAPACITY_ERROR, CM_CAPACITY_ERROR_INTERRUPTED))
+        /* Translators: %s is the card's device, "/dev/sdb" */
+        fprintf (stderr, _("Put the card's data back with “cardmark-cli probe-capacity --restore %s”.\n"), t->target);
       return CM_EXIT_FAILED;
     }
 

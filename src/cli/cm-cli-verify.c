@@ -154,6 +154,12 @@ static void
 explain_stop (CmVerify     *verify,
               const GError *error)
 {
+  if (g_error_matches (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_FILES_EXIST))
+    {
+      fprintf (stderr, "%s\n", _("Carry on with “cardmark-cli verify --resume”, or check them as they are with "
+                                 "“cardmark-cli verify --read-only”."));
+      return;
+    }
   /* A state refused, or another run's, is not one to carry on with: the
    * error said what to do. */
   if (verify == NULL || !cm_verify_has_saved_state (verify) ||

@@ -426,7 +426,7 @@ path_open_path (CmBench  *self,
     {
       const char *folder = cm_device_get_mount_points (self->device)[0];
 
-      self->note = g_strdup_printf (_("%s is mounted, so CardMark tested a scratch file in %s. Use --raw to read the whole device."),
+      self->note = g_strdup_printf (_("%s is mounted, so CardMark tested a scratch file in %s. A test of the whole device, unmounted, measures the card itself."),
                                     self->path, folder);
       return folder;
     }

@@ -857,7 +857,7 @@ cm_capacity_journal_check_pending (int          fd,
     return FALSE;
   g_set_error (error, CM_CAPACITY_ERROR, CM_CAPACITY_ERROR_INTERRUPTED,
                _("An earlier capacity check of this card was interrupted and its data is still in the journal %s. "
-                 "Put it back first: cardmark-cli probe-capacity --restore %s, or start CardMark."),
+                 "Put it back first: restore %s from its journal, or start CardMark, which does it."),
                path, device);
   return FALSE;
 }

@@ -473,8 +473,7 @@ restore (Run     *run,
 
       g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_IO,
                    _("Some of the card's original data could not be written back: %s "
-                     "Its journal is kept, so you can try again with “cardmark-cli probe-capacity --restore” "
-                     "or at CardMark's next start."),
+                     "Its journal is kept, so it can be restored again, by hand or at CardMark's next start."),
                    cause->message);
     }
   return ok;

@@ -455,7 +455,7 @@ note_sustained_limit (CmResult     *result,
 
   size = g_format_size (limit);
   /* Translators: %s is a size, such as "8.6 GB" */
-  note = g_strdup_printf (_("The long sustained write reached its limit of %s without its speed falling, so the card's write cache may be larger than that. cardmark-cli bench --sustained-limit lets it write further."),
+  note = g_strdup_printf (_("The long sustained write reached its limit of %s without its speed falling, so the card's write cache may be larger than that. A higher limit for the sustained write lets it write further."),
                           size);
   cm_result_add_note (result, note);
 }

@@ -334,7 +334,7 @@ cm_verify_read_prove (CmVerifyRun  *run,
 
   g_set_error (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NOT_THIS_CARD,
                _("The saved verify does not belong to the card in %s: it does not hold what that verify wrote "
-                 "(%u of %u places checked). Start again without --resume (delete the .h2w files first), or delete %s."),
+                 "(%u of %u places checked). Start a new verify (delete the .h2w files first), or delete %s."),
                self->folder != NULL ? self->folder : self->path, ours, samples, self->state_path);
   return FALSE;
 }

@@ -287,7 +287,7 @@ damaged (CmVerifyRun  *run,
          GError      **error)
 {
   g_set_error (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_DAMAGED,
-               _("The saved progress in %s is damaged, so it cannot be trusted. Run verify without --resume "
+               _("The saved progress in %s is damaged, so it cannot be trusted. Start the verify again "
                  "(delete the .h2w files first), or delete %s."),
                run->self->state_path, run->self->state_path);
   return FALSE;
@@ -324,7 +324,7 @@ cm_verify_state_parse (CmVerifyRun  *run,
       if (!r.ok)
         return damaged (run, error);
       g_set_error (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NOT_THIS_CARD,
-                   _("The saved verify in %s does not belong to the card in %s: start again without --resume, or delete %s."),
+                   _("The saved verify in %s does not belong to the card in %s: start a new verify, or delete %s."),
                    self->state_path, self->path, self->state_path);
       return FALSE;
     }
@@ -516,7 +516,7 @@ cm_verify_run_stop_error (CmVerifyRun *run,
   cm_verify_run_save_state (run);
   if (cm_verify_is_removed (errsv))
     g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_REMOVED,
-                 _("The card was removed. Put it back and carry on with --resume: what was done is kept."));
+                 _("The card was removed. Put it back and carry on: what was done is kept."));
   else
     g_propagate_error (error, cm_target_error_from_errno (errsv, NULL));
   return FALSE;
@@ -575,27 +575,27 @@ set_not_a_file (CmVerifyRun  *run,
     case NOT_A_FILE_LINK:
       g_set_error (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NOT_A_FILE,
                    _("%s in %s is a link, not a file CardMark wrote: CardMark neither writes through it nor judges "
-                     "the card by it, and left it as it is. Remove it, then carry on with --resume."),
+                     "the card by it, and left it as it is. Remove it, then carry on."),
                    name, folder);
       break;
     case NOT_A_FILE_FOLDER:
       g_set_error (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NOT_A_FILE,
                    _("%s in %s is a folder, not a file CardMark wrote: CardMark neither writes in it nor judges "
-                     "the card by it, and left it as it is. Remove it, then carry on with --resume."),
+                     "the card by it, and left it as it is. Remove it, then carry on."),
                    name, folder);
       break;
     case NOT_A_FILE_OTHER:
       g_set_error (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NOT_A_FILE,
                    _("%s in %s is not a file on the card that CardMark wrote (a pipe, a device or a file of another "
                      "filesystem): CardMark neither writes to it nor judges the card by it, and left it as it is. "
-                     "Remove it, then carry on with --resume."),
+                     "Remove it, then carry on."),
                    name, folder);
       break;
     case NOT_A_FILE_NOT_OURS:
     default:
       g_set_error (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NOT_A_FILE,
                    _("%s appeared in %s, and this verify did not make it: CardMark stopped rather than write to it, "
-                     "and left it as it is. Remove it, then carry on with --resume."),
+                     "and left it as it is. Remove it, then carry on."),
                    name, folder);
       break;
     }

@@ -384,7 +384,7 @@ prepare_device (CmVerify  *self,
   if (self->flags & CM_VERIFY_FLAGS_READ_ONLY)
     {
       g_set_error (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NOTHING,
-                   _("--read-only checks the .h2w files in a folder; %s is a device that is not mounted."), self->path);
+                   _("Checking the .h2w files already written needs the folder they are in; %s is a device that is not mounted."), self->path);
       return FALSE;
     }
   if (!(self->flags & CM_VERIFY_FLAGS_DESTROY_DATA))
@@ -455,7 +455,7 @@ prepare_folder (CmVerify  *self,
       if (existing->len == 0)
         {
           g_set_error (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NOTHING,
-                       _("%s holds no .h2w files to check. Write them with f3write, or run verify without --read-only."),
+                       _("%s holds no .h2w files to check. Write them with f3write, or run a verify that writes them."),
                        self->folder);
           return FALSE;
         }
@@ -471,8 +471,8 @@ prepare_folder (CmVerify  *self,
   if (!(self->flags & CM_VERIFY_FLAGS_RESUME) && existing->len > 0)
     {
       g_set_error (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_FILES_EXIST,
-                   _("%s already holds .h2w files from an earlier run. Carry on with --resume, check them as they are "
-                     "with --read-only, or delete them first."), self->folder);
+                   _("%s already holds .h2w files from an earlier run. Carry on with the stopped verify, check them as they are, "
+                     "or delete them first."), self->folder);
       return FALSE;
     }
 
@@ -534,7 +534,7 @@ cm_verify_prepare (CmVerify  *self,
   if (ok && (self->flags & CM_VERIFY_FLAGS_RESUME) && !cm_verify_has_saved_state (self))
     {
       g_set_error (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NOTHING,
-                   _("There is no stopped verify of this card to carry on. Run verify without --resume."));
+                   _("There is no stopped verify of this card to carry on. Start a new verify instead."));
       ok = FALSE;
     }
 

@@ -301,7 +301,7 @@ damaged (CmWearState  *state,
 {
   g_set_error (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_DAMAGED,
                _("The saved wear test in %s is damaged, so it cannot be trusted, and nothing was written. "
-                 "Start the wear test again without --resume after deleting %s."),
+                 "Delete %s, then start a new wear test."),
                state->path, state->path);
   return FALSE;
 }
@@ -422,7 +422,7 @@ cm_wear_state_load (CmWearState  *state,
       if (g_lstat (state->path, &st) == 0)
         return damaged (state, error);
       g_set_error (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NOTHING,
-                   _("No stopped wear test of the card in %s is saved, so there is nothing to carry on: start one without --resume."),
+                   _("No stopped wear test of the card in %s is saved, so there is nothing to carry on: start a new one."),
                    state->device);
       return FALSE;
     }
@@ -456,7 +456,7 @@ cm_wear_state_parse (CmWearState  *state,
         return damaged (state, error);
       g_set_error (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NOT_THIS_CARD,
                    _("The saved wear test in %s does not belong to the card in %s, so nothing was written. "
-                     "Start again without --resume, or delete %s."),
+                     "Start a new wear test, or delete %s."),
                    state->path, state->device, state->path);
       return FALSE;
     }

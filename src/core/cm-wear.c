@@ -240,7 +240,7 @@ set_card_gone (Wear         *w,
   save (w, TRUE);
   g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_REMOVED,
                /* Translators: "round 3, writing at 1.2 GB" */
-               _("The card went away in round %u, %s at %s (byte %llu). Put it back and carry on with --resume: what was done is kept."),
+               _("The card went away in round %u, %s at %s (byte %llu). Put it back and carry on: what was done is kept."),
                w->p.round, doing, where, (unsigned long long) offset);
   return FALSE;
 }
@@ -455,7 +455,7 @@ cm_wear_prove (int                 fd,
     return TRUE;
   g_set_error (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NOT_THIS_CARD,
                _("The saved wear test does not belong to this card: it does not hold what that test wrote "
-                 "(%llu of %llu places checked), so nothing was written. Start again without --resume."),
+                 "(%llu of %llu places checked), so nothing was written. Start a new wear test."),
                (unsigned long long) ours, (unsigned long long) samples);
   return FALSE;
 }
