@@ -356,6 +356,15 @@ sent_cb (GObject      *object,
   Sent *sent = g_task_propagate_pointer (G_TASK (result), NULL);
 
   self->sending--;
+  /* A document queued while this send ran goes now; the news waits for
+   * that send, which says it for both. */
+  if (self->send_again)
+    {
+      self->send_again = FALSE;
+      g_clear_pointer (&sent, sent_free);
+      send_in_background (self);
+      return;
+    }
   /* The store may have changed while the send ran: only its own news. */
   if (sent != NULL && g_strcmp0 (g_object_get_data (G_OBJECT (result), "url"), self->store_url) == 0)
     {
@@ -364,11 +373,6 @@ sent_cb (GObject      *object,
       g_signal_emit (self, signals[STORE_SENT], 0, sent->waiting);
     }
   g_clear_pointer (&sent, sent_free);
-  if (self->send_again && self->sending == 0)
-    {
-      self->send_again = FALSE;
-      send_in_background (self);
-    }
 }
 
 static void
