@@ -633,6 +633,65 @@ cm_history_dup_seen (CmHistory  *self,
   return cm_store_seen_new (entries, result, itself);
 }
 
+static void
+seen_thread (GTask        *task,
+             gpointer      source,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  CmHistory *self = source;
+  g_autoptr(CmHistory) looker = cm_history_new (self->folder);
+  const char *url = g_object_get_data (G_OBJECT (task), "url");
+  GError *error = NULL;
+  CmStoreSeen *seen;
+
+  if (url != NULL && !cm_history_set_store (looker, url, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  seen = cm_history_dup_seen (looker, task_data, &error);
+  if (error != NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, seen, (GDestroyNotify) cm_store_seen_free);
+}
+
+/**
+ * cm_history_dup_seen_async:
+ *
+ * cm_history_dup_seen() in another thread, for an app: the store may
+ * take seconds to answer, or not answer.
+ */
+void
+cm_history_dup_seen_async (CmHistory           *self,
+                           CmResult            *result,
+                           GCancellable        *cancellable,
+                           GAsyncReadyCallback  callback,
+                           gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (CM_IS_HISTORY (self));
+  g_return_if_fail (CM_IS_RESULT (result));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, cm_history_dup_seen_async);
+  g_task_set_task_data (task, g_object_ref (result), g_object_unref);
+  g_object_set_data_full (G_OBJECT (task), "url", g_strdup (self->store_url), g_free);
+  g_task_run_in_thread (task, seen_thread);
+}
+
+/* Returns: (transfer full) (nullable): as cm_history_dup_seen() */
+CmStoreSeen *
+cm_history_dup_seen_finish (CmHistory     *self,
+                            GAsyncResult  *result,
+                            GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
 GFile *
 cm_history_save (CmHistory  *self,
                  CmResult   *result,

@@ -46,6 +46,14 @@ guint       cm_history_count_queued  (CmHistory   *self);
 CmStoreSeen *cm_history_dup_seen     (CmHistory   *self,
                                       CmResult    *result,
                                       GError     **error) G_GNUC_WARN_UNUSED_RESULT;
+void        cm_history_dup_seen_async  (CmHistory           *self,
+                                        CmResult            *result,
+                                        GCancellable        *cancellable,
+                                        GAsyncReadyCallback  callback,
+                                        gpointer             user_data);
+CmStoreSeen *cm_history_dup_seen_finish (CmHistory          *self,
+                                        GAsyncResult        *result,
+                                        GError             **error) G_GNUC_WARN_UNUSED_RESULT;
 void        cm_history_load_async    (CmHistory            *self,
                                       GCancellable         *cancellable,
                                       GAsyncReadyCallback   callback,

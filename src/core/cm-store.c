@@ -834,7 +834,7 @@ cm_store_seen_new (GPtrArray  *same_serial,
 
       /* Translators: "Tested before on lab-pi-3, 2026-12-04 13:05: Meets A1, U1, C10" */
       seen->sentence = g_strdup_printf (_("Tested before %s: %s"), where,
-                                        seen->previous->verdict != NULL ? seen->previous->verdict : "?");
+                                        seen->previous->verdict != NULL ? seen->previous->verdict : _("no verdict"));
     }
   if (seen->clone != NULL)
     {

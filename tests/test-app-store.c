@@ -1,4 +1,4 @@
-/* test-app-preferences.c
+/* test-app-store.c
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
@@ -7,7 +7,9 @@
  * to libpq's password file (0600) and is in no setting and no row after;
  * with a store that does not answer, a saved result waits, the window
  * keeps answering meanwhile (the send is in another thread), and the
- * status says how many wait and why. Runs under Xvfb.
+ * status says how many wait and why. A result page names the card's
+ * earlier result of the same CID serial, and warns of a cloned CID when
+ * one of them had another size. Runs under Xvfb.
  *
  * With CARDMARK_SCREENSHOT_DIR set, the window is saved at 800×480 and
  * 1280×800, light and dark.
@@ -20,6 +22,8 @@
 #include <string.h>
 
 #include "cm-app-history.h"
+#include "cm-card-info.h"
+#include "cm-result-page.h"
 #include "cm-preferences.h"
 #include "cm-store.h"
 #include "cm-test-app.h"
@@ -156,6 +160,69 @@ test_store (void)
   cm_test_destroy_window (GTK_WINDOW (preferences));
 }
 
+static CmResult *
+card_result (int         day,
+             const char *serial,
+             guint64     size)
+{
+  CmResult *result = some_result ();
+  g_autoptr(GDateTime) when = g_date_time_new_utc (2026, 11, day, 10, 0, 0);
+  g_autofree char *json = g_strdup_printf ("{\"registers_available\": true, \"serial\": \"%s\", "
+                                           "\"brand\": \"SanDisk\", \"capacity_bytes\": %" G_GUINT64_FORMAT "}",
+                                           serial, size);
+  g_autoptr(JsonNode) node = json_from_string (json, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CmCardInfo) card = cm_card_info_new_from_json (node, &error);
+
+  g_assert_no_error (error);
+  cm_result_set_started (result, when);
+  cm_result_set_card (result, card);
+  return result;
+}
+
+static gboolean
+has_seen_rows (gpointer data)
+{
+  return cm_test_find_by_css_class (data, "cm-seen-before") != NULL &&
+         cm_test_find_by_css_class (data, "cm-seen-warning") != NULL;
+}
+
+/* Without a store, this computer's history answers: the page of the
+ * newest result says when the card was tested before, and warns that
+ * its CID came with another size once. */
+static void
+test_seen_before (void)
+{
+  g_autoptr(CmHistory) history = cm_app_history_dup ();
+  g_autoptr(CmResult) first = card_result (1, "0x0badcafe", 32000000000);
+  g_autoptr(CmResult) second = card_result (2, "0x0badcafe", 64000000000);
+  g_autoptr(CmResult) third = card_result (3, "0x0badcafe", 32000000000);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) labels = g_string_new (NULL);
+  g_autoptr(GFile) f1 = NULL, f2 = NULL, f3 = NULL;
+  GtkWidget *window = gtk_window_new ();
+  CmResultPage *page;
+
+  f1 = cm_history_save (history, first, &error);
+  g_assert_no_error (error);
+  f2 = cm_history_save (history, second, &error);
+  g_assert_no_error (error);
+  f3 = cm_history_save (history, third, &error);
+  g_assert_no_error (error);
+
+  page = cm_result_page_new (third);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (page));
+  gtk_window_set_default_size (GTK_WINDOW (window), 800, 480);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (cm_test_wait_for (has_seen_rows, page, 60));
+  cm_test_collect_labels (GTK_WIDGET (page), labels, TRUE);
+  g_test_message ("%s", labels->str);
+  g_assert_nonnull (strstr (labels->str, "Tested before"));
+  g_assert_nonnull (strstr (labels->str, "0x0badcafe"));
+  cm_test_save_screenshots (window, "result-seen-before");
+  cm_test_destroy_window (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -173,7 +240,8 @@ main (int   argc,
 
   cm_test_app_init (&argc, &argv);
 
-  g_test_add_func ("/cardmark/app-preferences/store", test_store);
+  g_test_add_func ("/cardmark/app-store/preferences", test_store);
+  g_test_add_func ("/cardmark/app-store/seen-before", test_seen_before);
 
   status = g_test_run ();
   cm_test_data_home_remove ();
