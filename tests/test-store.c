@@ -11,6 +11,8 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "cm-card-info.h"
 #include "cm-history.h"
@@ -201,6 +203,99 @@ test_queue_unreachable (void)
   g_assert_cmpuint (cm_history_send_queued (history), ==, 1);
 }
 
+static void
+store_sent_cb (CmHistory *history,
+               guint      waiting,
+               gpointer   user_data)
+{
+  gint *sent = user_data;
+
+  *sent = (gint) waiting;
+}
+
+/* For an app: a save returns before the store is tried, so a store that
+ * does not answer never holds the window; the send in another thread
+ * says when it is done, and how many wait, and why. */
+static void
+test_send_in_background (void)
+{
+  g_autoptr(GFile) folder = make_folder ();
+  g_autoptr(CmHistory) history = cm_history_new (folder);
+  g_autoptr(CmResult) result = card_result (8, "0x00001234", "SanDisk", 32000000000);
+  g_autoptr(GError) error = NULL;
+  gint sent = -1;
+
+  if (!cm_store_is_supported ())
+    {
+      g_test_skip ("built without libpq");
+      return;
+    }
+  g_assert_true (cm_history_set_store (history, "postgresql://lab@127.0.0.1:1/cards?connect_timeout=2", &error));
+  cm_history_set_send_in_background (history, TRUE);
+  g_signal_connect (history, "store-sent", G_CALLBACK (store_sent_cb), &sent);
+  save (history, result);
+  /* Not tried yet in this thread: no answer, no error, the document waits. */
+  g_assert_cmpint (sent, ==, -1);
+  g_assert_null (cm_history_get_store_error (history));
+  g_assert_cmpuint (cm_history_count_queued (history), ==, 1);
+  while (sent < 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpint (sent, ==, 1);
+  g_assert_error ((GError *) cm_history_get_store_error (history), CM_STORE_ERROR, CM_STORE_ERROR_UNREACHABLE);
+}
+
+/* The app keeps no password in its settings: a URL with one is told
+ * apart, and the password goes to libpq's password file, 0600, in place
+ * of the line for the same server, database and user, never through a
+ * link planted at its name. */
+static void
+test_remember_password (void)
+{
+  g_autoptr(GFile) folder = make_folder ();
+  g_autofree char *dir = g_file_get_path (folder);
+  g_autofree char *path = g_build_filename (dir, "pgpass", NULL);
+  g_autofree char *victim = g_build_filename (dir, "victim", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(GError) error = NULL;
+  GStatBuf st;
+
+  if (!cm_store_is_supported ())
+    {
+      g_test_skip ("built without libpq");
+      return;
+    }
+  g_assert_true (cm_store_url_has_password ("postgresql://lab:secret@db/cards"));
+  g_assert_true (cm_store_url_has_password ("postgresql://lab@db/cards?password=secret"));
+  g_assert_false (cm_store_url_has_password ("postgresql://lab@db:5433/cards"));
+  g_assert_false (cm_store_url_has_password ("postgresql://db/cards"));
+
+  g_setenv ("PGPASSFILE", path, TRUE);
+  g_assert_true (g_file_set_contents (victim, "untouched\n", -1, NULL));
+  g_assert_cmpint (symlink (victim, path), ==, 0);
+  g_assert_true (cm_store_remember_password ("postgresql://lab@db:5433/cards", "se:cr\\et", &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (victim, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "untouched\n");
+  g_clear_pointer (&contents, g_free);
+  g_assert_cmpint (g_lstat (path, &st), ==, 0);
+  g_assert_true (S_ISREG (st.st_mode));
+  g_assert_cmpint (st.st_mode & 0777, ==, 0600);
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "db:5433:cards:lab:se\\:cr\\\\et\n");
+  g_clear_pointer (&contents, g_free);
+
+  /* Another server's line is kept; this one's is replaced, then forgotten. */
+  g_assert_true (g_file_set_contents (path, "other:*:*:me:pw\ndb:5433:cards:lab:old\n", -1, NULL));
+  g_assert_true (cm_store_remember_password ("postgresql://lab@db:5433/cards", "new", &error));
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "other:*:*:me:pw\ndb:5433:cards:lab:new\n");
+  g_clear_pointer (&contents, g_free);
+  g_assert_true (cm_store_remember_password ("postgresql://lab@db:5433/cards", NULL, &error));
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "other:*:*:me:pw\n");
+  g_unsetenv ("PGPASSFILE");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -211,6 +306,8 @@ main (int   argc,
   g_test_add_func ("/cardmark/store/url-check", test_url_check);
   g_test_add_func ("/cardmark/store/seen-local", test_seen_local);
   g_test_add_func ("/cardmark/store/queue-unreachable", test_queue_unreachable);
+  g_test_add_func ("/cardmark/store/send-in-background", test_send_in_background);
+  g_test_add_func ("/cardmark/store/remember-password", test_remember_password);
 
   return g_test_run ();
 }

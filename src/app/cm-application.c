@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cm-job-list.h"
+#include "cm-preferences.h"
 #include "cm-window.h"
 
 #include "cm-application.h"
@@ -154,6 +155,16 @@ about_action (GSimpleAction *action,
 }
 
 static void
+preferences_action (GSimpleAction *action,
+                    GVariant      *param,
+                    gpointer       user_data)
+{
+  CmPreferences *preferences = cm_preferences_new (gtk_application_get_active_window (user_data));
+
+  gtk_window_present (GTK_WINDOW (preferences));
+}
+
+static void
 quit_action (GSimpleAction *action,
              GVariant      *param,
              gpointer       user_data)
@@ -175,6 +186,7 @@ static const GActionEntry app_actions[] = {
   { "open-target", open_target_action, "s" },
   { "start-test", start_test_action },
   { "cancel-test", cancel_test_action },
+  { "preferences", preferences_action },
   { "about", about_action },
   { "quit", quit_action },
 };
@@ -184,6 +196,7 @@ cm_application_startup (GApplication *app)
 {
   const char *start_accels[] = { "<Control>Return", NULL };
   const char *quit_accels[] = { "<Control>q", NULL };
+  const char *preferences_accels[] = { "<Control>comma", NULL };
 
   G_APPLICATION_CLASS (cm_application_parent_class)->startup (app);
 
@@ -195,6 +208,7 @@ cm_application_startup (GApplication *app)
   /* Escape, like the run page's Cancel, asks first (win.ask-cancel): a
    * key hit by mistake must not throw away minutes of testing. */
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.preferences", preferences_accels);
 }
 
 /* Start and Cancel, which scripts may call, apply when the window says

@@ -15,6 +15,7 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
+#include "cm-app-history.h"
 #include "cm-job-list.h"
 #include "cm-capacity-probe.h"
 #include "cm-chart-view.h"
@@ -500,7 +501,7 @@ static void
 start_probe (CmCardPage *self)
 {
   g_autoptr(CmJob) job = NULL;
-  g_autoptr(CmHistory) history = cm_history_new_default ();
+  g_autoptr(CmHistory) history = cm_app_history_dup ();
 
   g_assert (self->capacity_job == NULL);
 

@@ -18,6 +18,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "cm-app-history.h"
 #include "cm-backend.h"
 #include "cm-format.h"
 #include "cm-history.h"
@@ -209,7 +210,7 @@ start (CmFormatRow *self,
       cm_toast_show (GTK_WIDGET (self), why_not);
       return;
     }
-  history = cm_history_new_default ();
+  history = cm_app_history_dup ();
   job = cm_backend_new_job ("format", NULL, self->item, CM_METHOD_RAW_WRITE);
   cm_job_set_name (job, cm_card_item_get_name (self->item));
   /* The user's consent, given in the dialog. */
@@ -434,7 +435,7 @@ static guint64
 find_real_size (CmFormatRow  *self,
                 CmResult    **found)
 {
-  g_autoptr(CmHistory) history = cm_history_new_default ();
+  g_autoptr(CmHistory) history = cm_app_history_dup ();
   CmCardInfo *info = cm_card_item_get_card_info (self->item);
   g_autoptr(GError) error = NULL;
   guint64 real;

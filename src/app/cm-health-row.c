@@ -14,6 +14,7 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
+#include "cm-app-history.h"
 #include "cm-job-list.h"
 #include "cm-backend.h"
 #include "cm-history.h"
@@ -94,7 +95,7 @@ job_progress_cb (CmHealthRow *self)
 void
 cm_health_row_ask (CmHealthRow *self)
 {
-  g_autoptr(CmHistory) history = cm_history_new_default ();
+  g_autoptr(CmHistory) history = cm_app_history_dup ();
 
   g_return_if_fail (CM_IS_HEALTH_ROW (self));
 

@@ -18,6 +18,9 @@
 #include <adwaita.h>
 #include <glib/gi18n-lib.h>
 
+#include "cm-card-info.h"
+#include "cm-text.h"
+#include "cm-app-history.h"
 #include "cm-test-table.h"
 #include "cm-backend.h"
 #include "cm-format.h"
@@ -66,6 +69,8 @@ struct _CmResultPage
   CmChartView         *position_chart;
   GtkGrid             *details_grid;
   AdwPreferencesGroup *notes_group;
+  GtkListBox          *seen_list;
+  GCancellable        *seen_lookup;
 };
 
 G_DEFINE_FINAL_TYPE (CmResultPage, cm_result_page, GTK_TYPE_BOX)
@@ -277,6 +282,70 @@ fill_notes (CmResultPage *self)
     }
 
   gtk_widget_set_visible (GTK_WIDGET (self->notes_group), notes->len > 0);
+}
+
+/* "Tested before on lab-a, …" and a cloned-card warning, under the
+ * headline figures, once the history (or the lab's store) has answered. */
+static void
+seen_cb (GObject      *object,
+         GAsyncResult *res,
+         gpointer      user_data)
+{
+  g_autoptr(CmResultPage) self = user_data;
+  g_autoptr(CmStoreSeen) seen = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *lines[2];
+
+  seen = cm_history_dup_seen_finish (CM_HISTORY (object), res, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  g_clear_object (&self->seen_lookup);
+  if (seen == NULL)
+    {
+      if (error != NULL)
+        g_debug ("Tested before: %s", error->message);
+      return;
+    }
+  lines[0] = seen->warning;
+  lines[1] = seen->sentence;
+  for (guint i = 0; i < G_N_ELEMENTS (lines); i++)
+    {
+      g_autofree char *clean = NULL;
+      GtkWidget *row;
+
+      if (lines[i] == NULL)
+        continue;
+      clean = cm_text_dup_clean (lines[i], 0);
+      row = adw_action_row_new ();
+      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), clean);
+      adw_action_row_set_title_lines (ADW_ACTION_ROW (row), 0);
+      gtk_widget_add_css_class (row, lines[i] == seen->warning ? "cm-seen-warning" : "cm-seen-before");
+      if (lines[i] == seen->warning)
+        {
+          GtkWidget *icon = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
+
+          gtk_widget_add_css_class (icon, "warning");
+          adw_action_row_add_prefix (ADW_ACTION_ROW (row), icon);
+        }
+      gtk_list_box_append (self->seen_list, row);
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->seen_list), TRUE);
+}
+
+static void
+look_up_seen (CmResultPage *self)
+{
+  CmCardInfo *card = cm_result_get_card (self->result);
+  const char *serial = card != NULL ? cm_card_info_get_serial (card) : NULL;
+  g_autoptr(CmHistory) history = NULL;
+
+  /* Only a card that names its serial can have been seen before. */
+  if (serial == NULL || *serial == '\0')
+    return;
+  history = cm_app_history_dup ();
+  self->seen_lookup = g_cancellable_new ();
+  cm_history_dup_seen_async (history, self->result, self->seen_lookup, seen_cb, g_object_ref (self));
 }
 
 /* One fact of a verify or a capacity check: "Sectors corrupted  12". */
@@ -656,6 +725,8 @@ cm_result_page_dispose (GObject *object)
 {
   CmResultPage *self = CM_RESULT_PAGE (object);
 
+  g_cancellable_cancel (self->seen_lookup);
+  g_clear_object (&self->seen_lookup);
   gtk_widget_dispose_template (GTK_WIDGET (self), CM_TYPE_RESULT_PAGE);
   g_clear_object (&self->result);
 
@@ -698,6 +769,7 @@ cm_result_page_class_init (CmResultPageClass *klass)
   gtk_widget_class_install_action (widget_class, "result.export-chart", "s", export_chart_action);
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, details_grid);
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, notes_group);
+  gtk_widget_class_bind_template_child (widget_class, CmResultPage, seen_list);
 }
 
 static void
@@ -812,6 +884,7 @@ cm_result_page_new (CmResult *result)
   fill_headline (self);
   fill_kind (self, kind);
   fill_notes (self);
+  look_up_seen (self);
   fill_export_menu (self);
 
   return self;

@@ -20,6 +20,7 @@
 #include <glib/gi18n-lib.h>
 #include <unistd.h>
 
+#include "cm-app-history.h"
 #include "cm-job-list.h"
 #include "cm-backend.h"
 #include "cm-history.h"
@@ -238,7 +239,7 @@ start (CmVerifyRow *self,
 
   if (path == NULL)
     return;
-  history = cm_history_new_default ();
+  history = cm_app_history_dup ();
   job = cm_backend_new_job ("verify", NULL, self->item, CM_METHOD_FILE);
   cm_job_set_name (job, cm_card_item_get_name (self->item));
   /* The page it is on sets what it knows of the card (its brand). */

@@ -17,6 +17,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "cm-app-history.h"
 #include "cm-job-list.h"
 #include "cm-backend.h"
 #include "cm-history.h"
@@ -214,7 +215,7 @@ start (CmWearRow *self,
 
   if (choose_device (self, &why_not) == NULL)
     return;
-  history = cm_history_new_default ();
+  history = cm_app_history_dup ();
   job = cm_backend_new_job ("wear", NULL, self->item, CM_METHOD_RAW_WRITE);
   cm_job_set_name (job, cm_card_item_get_name (self->item));
   /* The user's consent, given in the dialog; rounds until Stop. */

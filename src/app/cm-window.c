@@ -14,6 +14,7 @@
 #include <gio/gunixmounts.h>
 #include <sys/stat.h>
 
+#include "cm-app-history.h"
 #include "cm-accessible.h"
 #include "cm-backend.h"
 #include "cm-journal-watch.h"
@@ -450,7 +451,7 @@ cm_window_init (CmWindow *self)
   cm_accessible_fix_mnemonics (GTK_WIDGET (self));
 
   self->settings = g_settings_new (APP_ID);
-  self->history = cm_history_new_default ();
+  self->history = cm_app_history_dup ();
   gtk_window_set_default_size (GTK_WINDOW (self),
                                g_settings_get_int (self->settings, "window-width"),
                                g_settings_get_int (self->settings, "window-height"));

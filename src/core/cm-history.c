@@ -29,8 +29,20 @@ struct _CmHistory
 
   GFile   *folder;
   CmStore *store;
+  char    *store_url;     /* as given, for a sender in another thread */
   GError  *store_error;
+  gboolean send_in_background;
+  guint    sending;       /* sends under way in other threads */
+  gboolean send_again;    /* a document was queued while one was */
 };
+
+enum
+{
+  STORE_SENT,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (CmHistory, cm_history, G_TYPE_OBJECT)
 
@@ -41,6 +53,7 @@ cm_history_finalize (GObject *object)
 
   g_clear_object (&self->folder);
   g_clear_pointer (&self->store, cm_store_free);
+  g_clear_pointer (&self->store_url, g_free);
   g_clear_error (&self->store_error);
 
   G_OBJECT_CLASS (cm_history_parent_class)->finalize (object);
@@ -50,6 +63,16 @@ static void
 cm_history_class_init (CmHistoryClass *klass)
 {
   G_OBJECT_CLASS (klass)->finalize = cm_history_finalize;
+
+  /**
+   * CmHistory::store-sent:
+   * @waiting: how many documents still wait for the store
+   *
+   * A send in the background (cm_history_set_send_in_background()) is
+   * done; cm_history_get_store_error() says why some still wait.
+   */
+  signals[STORE_SENT] = g_signal_new ("store-sent", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                      NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
 }
 
 static void
@@ -263,8 +286,128 @@ cm_history_set_store (CmHistory   *self,
     return FALSE;
   g_clear_pointer (&self->store, cm_store_free);
   g_clear_error (&self->store_error);
+  g_free (self->store_url);
+  self->store_url = g_strdup (url);
   self->store = store;
   return TRUE;
+}
+
+/**
+ * cm_history_set_send_in_background:
+ *
+ * For an app: documents go to the store in another thread, so a store
+ * that does not answer never holds the window; CmHistory::store-sent
+ * says when each send is done.
+ */
+void
+cm_history_set_send_in_background (CmHistory *self,
+                                   gboolean   background)
+{
+  g_return_if_fail (CM_IS_HISTORY (self));
+  self->send_in_background = background;
+}
+
+typedef struct
+{
+  guint   waiting;
+  GError *error;
+} Sent;
+
+static void
+sent_free (Sent *sent)
+{
+  g_clear_error (&sent->error);
+  g_free (sent);
+}
+
+/* In the sender's thread: a history of its own for the same folder and
+ * store, so nothing of @source's is touched from two threads. */
+static void
+send_thread (GTask        *task,
+             gpointer      source,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  const char *folder_path = task_data;
+  g_autoptr(GFile) folder = g_file_new_for_path (folder_path);
+  g_autoptr(CmHistory) sender = cm_history_new (folder);
+  const char *url = g_object_get_data (G_OBJECT (task), "url");
+  Sent *sent = g_new0 (Sent, 1);
+
+  if (cm_history_set_store (sender, url, &sent->error))
+    {
+      sent->waiting = cm_history_send_queued (sender);
+      if (sender->store_error != NULL)
+        sent->error = g_error_copy (sender->store_error);
+    }
+  else
+    sent->waiting = cm_history_count_queued (sender);
+  g_task_return_pointer (task, sent, (GDestroyNotify) sent_free);
+}
+
+static void send_in_background (CmHistory *self);
+
+static void
+sent_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  CmHistory *self = CM_HISTORY (object);
+  Sent *sent = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  self->sending--;
+  /* A document queued while this send ran goes now; the news waits for
+   * that send, which says it for both. */
+  if (self->send_again)
+    {
+      self->send_again = FALSE;
+      g_clear_pointer (&sent, sent_free);
+      send_in_background (self);
+      return;
+    }
+  /* The store may have changed while the send ran: only its own news. */
+  if (sent != NULL && g_strcmp0 (g_object_get_data (G_OBJECT (result), "url"), self->store_url) == 0)
+    {
+      g_clear_error (&self->store_error);
+      self->store_error = g_steal_pointer (&sent->error);
+      g_signal_emit (self, signals[STORE_SENT], 0, sent->waiting);
+    }
+  g_clear_pointer (&sent, sent_free);
+}
+
+static void
+send_in_background (CmHistory *self)
+{
+  g_autoptr(GTask) task = NULL;
+
+  if (self->store_url == NULL)
+    return;
+  /* One sender at a time; what was queued meanwhile goes next. */
+  if (self->sending > 0)
+    {
+      self->send_again = TRUE;
+      return;
+    }
+  self->sending++;
+  task = g_task_new (self, NULL, sent_cb, NULL);
+  g_task_set_source_tag (task, send_in_background);
+  g_task_set_task_data (task, g_file_get_path (self->folder), g_free);
+  g_object_set_data_full (G_OBJECT (task), "url", g_strdup (self->store_url), g_free);
+  g_task_run_in_thread (task, send_thread);
+}
+
+/**
+ * cm_history_send_queued_in_background:
+ *
+ * Sends what waits for the store in another thread (see
+ * cm_history_set_send_in_background()); CmHistory::store-sent says
+ * when it is done. Does nothing without a store.
+ */
+void
+cm_history_send_queued_in_background (CmHistory *self)
+{
+  g_return_if_fail (CM_IS_HISTORY (self));
+  send_in_background (self);
 }
 
 /* The store set with cm_history_set_store(), or NULL. */
@@ -490,6 +633,65 @@ cm_history_dup_seen (CmHistory  *self,
   return cm_store_seen_new (entries, result, itself);
 }
 
+static void
+seen_thread (GTask        *task,
+             gpointer      source,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  CmHistory *self = source;
+  g_autoptr(CmHistory) looker = cm_history_new (self->folder);
+  const char *url = g_object_get_data (G_OBJECT (task), "url");
+  GError *error = NULL;
+  CmStoreSeen *seen;
+
+  if (url != NULL && !cm_history_set_store (looker, url, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  seen = cm_history_dup_seen (looker, task_data, &error);
+  if (error != NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, seen, (GDestroyNotify) cm_store_seen_free);
+}
+
+/**
+ * cm_history_dup_seen_async:
+ *
+ * cm_history_dup_seen() in another thread, for an app: the store may
+ * take seconds to answer, or not answer.
+ */
+void
+cm_history_dup_seen_async (CmHistory           *self,
+                           CmResult            *result,
+                           GCancellable        *cancellable,
+                           GAsyncReadyCallback  callback,
+                           gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (CM_IS_HISTORY (self));
+  g_return_if_fail (CM_IS_RESULT (result));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, cm_history_dup_seen_async);
+  g_task_set_task_data (task, g_object_ref (result), g_object_unref);
+  g_object_set_data_full (G_OBJECT (task), "url", g_strdup (self->store_url), g_free);
+  g_task_run_in_thread (task, seen_thread);
+}
+
+/* Returns: (transfer full) (nullable): as cm_history_dup_seen() */
+CmStoreSeen *
+cm_history_dup_seen_finish (CmHistory     *self,
+                            GAsyncResult  *result,
+                            GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
 GFile *
 cm_history_save (CmHistory  *self,
                  CmResult   *result,
@@ -521,7 +723,10 @@ cm_history_save (CmHistory  *self,
       /* Queued first: a crash or a lost network before the send leaves
        * the document for the next command, not nowhere. */
       queue_add (self, name);
-      cm_history_send_queued (self);
+      if (self->send_in_background)
+        send_in_background (self);
+      else
+        cm_history_send_queued (self);
     }
 
   return g_steal_pointer (&file);

@@ -39,10 +39,21 @@ gboolean    cm_history_set_store     (CmHistory   *self,
 CmStore    *cm_history_get_store     (CmHistory   *self);
 const GError *cm_history_get_store_error (CmHistory *self);
 guint       cm_history_send_queued   (CmHistory   *self);
+void        cm_history_set_send_in_background (CmHistory *self,
+                                               gboolean   background);
+void        cm_history_send_queued_in_background (CmHistory *self);
 guint       cm_history_count_queued  (CmHistory   *self);
 CmStoreSeen *cm_history_dup_seen     (CmHistory   *self,
                                       CmResult    *result,
                                       GError     **error) G_GNUC_WARN_UNUSED_RESULT;
+void        cm_history_dup_seen_async  (CmHistory           *self,
+                                        CmResult            *result,
+                                        GCancellable        *cancellable,
+                                        GAsyncReadyCallback  callback,
+                                        gpointer             user_data);
+CmStoreSeen *cm_history_dup_seen_finish (CmHistory          *self,
+                                        GAsyncResult        *result,
+                                        GError             **error) G_GNUC_WARN_UNUSED_RESULT;
 void        cm_history_load_async    (CmHistory            *self,
                                       GCancellable         *cancellable,
                                       GAsyncReadyCallback   callback,

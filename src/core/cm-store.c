@@ -11,8 +11,12 @@
 
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <glib/gi18n-lib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #if HAVE_LIBPQ
 #include <libpq-fe.h>
@@ -234,6 +238,173 @@ cm_store_url_check (const char  *url,
   }
 #endif
   return TRUE;
+}
+
+/**
+ * cm_store_url_has_password:
+ *
+ * Whether @url carries a password (postgresql://user:secret@host/db,
+ * or ?password=…): an app keeps such a URL in no setting.
+ */
+gboolean
+cm_store_url_has_password (const char *url)
+{
+#if HAVE_LIBPQ
+  g_autofree char *password = url != NULL && skip_scheme (url) != NULL ? dup_password (url) : NULL;
+
+  return password != NULL;
+#else
+  /* Built without a store: no URL is taken, so none is kept either. */
+  return FALSE;
+#endif
+}
+
+#if HAVE_LIBPQ
+/* A field of libpq's password file: ':' and '\' escaped; empty → any. */
+static void
+append_pgpass_field (GString    *line,
+                     const char *value)
+{
+  if (value == NULL || *value == '\0')
+    {
+      g_string_append_c (line, '*');
+      return;
+    }
+  for (const char *p = value; *p != '\0'; p++)
+    {
+      if (*p == ':' || *p == '\\')
+        g_string_append_c (line, '\\');
+      g_string_append_c (line, *p);
+    }
+}
+
+/* The first four fields of a password file's line, escapes kept: what
+ * a line for the same server, database and user starts with. */
+static char *
+pgpass_key (const char *url)
+{
+  PQconninfoOption *options = PQconninfoParse (url, NULL);
+  const char *host = NULL, *port = NULL, *dbname = NULL, *user = NULL;
+  GString *key = g_string_new (NULL);
+
+  for (PQconninfoOption *o = options; o != NULL && o->keyword != NULL; o++)
+    {
+      if (g_str_equal (o->keyword, "host"))
+        host = o->val;
+      else if (g_str_equal (o->keyword, "port"))
+        port = o->val;
+      else if (g_str_equal (o->keyword, "dbname"))
+        dbname = o->val;
+      else if (g_str_equal (o->keyword, "user"))
+        user = o->val;
+    }
+  /* libpq names a local socket "localhost" here, and a missing user is
+   * the one logged in. */
+  append_pgpass_field (key, host != NULL && *host != '\0' ? host : "localhost");
+  g_string_append_c (key, ':');
+  append_pgpass_field (key, port);
+  g_string_append_c (key, ':');
+  append_pgpass_field (key, dbname);
+  g_string_append_c (key, ':');
+  append_pgpass_field (key, user != NULL && *user != '\0' ? user : g_get_user_name ());
+  g_string_append_c (key, ':');
+  PQconninfoFree (options);
+  return g_string_free (key, FALSE);
+}
+#endif
+
+/**
+ * cm_store_dup_password_file:
+ *
+ * libpq's password file: $PGPASSFILE, else ~/.pgpass. Both faces
+ * connect through libpq, so a password kept there serves the app and
+ * the CLI, and is in no setting and no URL.
+ */
+char *
+cm_store_dup_password_file (void)
+{
+  const char *file = g_getenv ("PGPASSFILE");
+
+  if (file != NULL && *file != '\0')
+    return g_strdup (file);
+  return g_build_filename (g_get_home_dir (), ".pgpass", NULL);
+}
+
+/**
+ * cm_store_remember_password:
+ * @url: the store, without a password
+ * @password: (nullable): its password; %NULL or "" forgets it
+ *
+ * Keeps @password for @url's server, database and user in libpq's
+ * password file (readable by its owner only, as libpq requires), in
+ * place of the line it had; other lines are kept as they were.
+ */
+gboolean
+cm_store_remember_password (const char  *url,
+                            const char  *password,
+                            GError     **error)
+{
+#if HAVE_LIBPQ
+  g_autofree char *path = cm_store_dup_password_file ();
+  g_autofree char *key = NULL;
+  g_autofree char *contents = NULL;
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_auto(GStrv) lines = NULL;
+  GError *local_error = NULL;
+
+  if (!cm_store_url_check (url, error))
+    return FALSE;
+  key = pgpass_key (url);
+  /* The lines it had, read never through a link (one planted at the
+   * name would copy another file in): anything but a file is replaced. */
+  {
+    int fd = open (path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+
+    if (fd < 0 && errno != ENOENT && errno != ELOOP)
+      {
+        int errsv = errno;
+
+        g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv), _("Cannot read %s: %s"), path,
+                     g_strerror (errsv));
+        return FALSE;
+      }
+    if (fd >= 0 && fstat (fd, &st) == 0 && S_ISREG (st.st_mode))
+      {
+        g_autoptr(GMappedFile) mapped = g_mapped_file_new_from_fd (fd, FALSE, &local_error);
+
+        if (mapped == NULL)
+          {
+            close (fd);
+            g_propagate_error (error, local_error);
+            return FALSE;
+          }
+        contents = g_strndup (g_mapped_file_get_contents (mapped), g_mapped_file_get_length (mapped));
+      }
+    if (fd >= 0)
+      close (fd);
+  }
+  lines = g_strsplit (contents != NULL ? contents : "", "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (*lines[i] != '\0' && !g_str_has_prefix (lines[i], key))
+      g_string_append_printf (out, "%s\n", lines[i]);
+  if (password != NULL && *password != '\0')
+    {
+      g_string_append (out, key);
+      /* The last field: only '\\' and ':' need escaping there too. */
+      {
+        g_autoptr(GString) field = g_string_new (NULL);
+
+        append_pgpass_field (field, password);
+        g_string_append_printf (out, "%s\n", field->str);
+      }
+    }
+  /* Written whole to a new file then renamed: a link planted at the
+   * name is replaced, never written through; 0600, or libpq ignores it. */
+  return g_file_set_contents_full (path, out->str, out->len, G_FILE_SET_CONTENTS_CONSISTENT, 0600, error);
+#else
+  return check_unsupported (error);
+#endif
 }
 
 /**
@@ -663,7 +834,7 @@ cm_store_seen_new (GPtrArray  *same_serial,
 
       /* Translators: "Tested before on lab-pi-3, 2026-12-04 13:05: Meets A1, U1, C10" */
       seen->sentence = g_strdup_printf (_("Tested before %s: %s"), where,
-                                        seen->previous->verdict != NULL ? seen->previous->verdict : "?");
+                                        seen->previous->verdict != NULL ? seen->previous->verdict : _("no verdict"));
     }
   if (seen->clone != NULL)
     {

@@ -41,6 +41,11 @@ char        *cm_store_url_dup_safe     (const char  *url) G_GNUC_WARN_UNUSED_RES
 gboolean     cm_store_url_check        (const char  *url,
                                         GError     **error);
 char        *cm_store_dup_machine_name (void) G_GNUC_WARN_UNUSED_RESULT;
+gboolean     cm_store_url_has_password (const char  *url);
+char        *cm_store_dup_password_file (void) G_GNUC_WARN_UNUSED_RESULT;
+gboolean     cm_store_remember_password (const char  *url,
+                                         const char  *password,
+                                         GError     **error);
 
 CmStore     *cm_store_new              (const char  *url,
                                         GError     **error) G_GNUC_WARN_UNUSED_RESULT;

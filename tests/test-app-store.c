@@ -1,0 +1,249 @@
+/* test-app-store.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Preferences, the lab's store (issue 35): an address with a password in
+ * it is refused and kept nowhere; the password given in its own row goes
+ * to libpq's password file (0600) and is in no setting and no row after;
+ * with a store that does not answer, a saved result waits, the window
+ * keeps answering meanwhile (the send is in another thread), and the
+ * status says how many wait and why. A result page names the card's
+ * earlier result of the same CID serial, and warns of a cloned CID when
+ * one of them had another size. Runs under Xvfb.
+ *
+ * With CARDMARK_SCREENSHOT_DIR set, the window is saved at 800×480 and
+ * 1280×800, light and dark.
+ */
+
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "cm-app-history.h"
+#include "cm-card-info.h"
+#include "cm-result-page.h"
+#include "cm-preferences.h"
+#include "cm-store.h"
+#include "cm-test-app.h"
+
+static const char *data_home;
+
+static const char *
+status_text (CmPreferences *preferences)
+{
+  GtkWidget *row = cm_test_find_by_css_class (GTK_WIDGET (preferences), "cm-store-status");
+
+  g_assert_nonnull (row);
+  return adw_action_row_get_subtitle (ADW_ACTION_ROW (row));
+}
+
+typedef struct
+{
+  CmPreferences *preferences;
+  const char    *words;
+} StatusSays;
+
+static gboolean
+status_says (gpointer data)
+{
+  StatusSays *says = data;
+  const char *text = status_text (says->preferences);
+
+  return text != NULL && strstr (text, says->words) != NULL;
+}
+
+/* Every key's value, to show the password is in none. */
+static char *
+all_settings (GSettings *settings)
+{
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_auto(GStrv) keys = NULL;
+  GString *out = g_string_new (NULL);
+
+  g_object_get (settings, "settings-schema", &schema, NULL);
+  keys = g_settings_schema_list_keys (schema);
+  for (guint i = 0; keys[i] != NULL; i++)
+    {
+      g_autoptr(GVariant) value = g_settings_get_value (settings, keys[i]);
+      g_autofree char *text = g_variant_print (value, FALSE);
+
+      g_string_append_printf (out, "%s=%s\n", keys[i], text);
+    }
+  return g_string_free (out, FALSE);
+}
+
+static CmResult *
+some_result (void)
+{
+  CmResult *result = cm_result_new ();
+
+  cm_result_set_target (result, "/dev/loop9", "raw-read", "/dev/loop9", NULL);
+  cm_result_set_name (result, "Test card");
+  cm_result_set_profile (result, "quick");
+  cm_result_take_test (result, cm_test_result_new ("seq-read"));
+  return result;
+}
+
+static void
+test_store (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  const char *pgpass = g_getenv ("PGPASSFILE");
+  g_autofree char *contents = NULL;
+  g_autofree char *values = NULL;
+  g_autoptr(CmHistory) history = NULL;
+  g_autoptr(CmResult) result = NULL;
+  g_autoptr(GFile) saved = NULL;
+  g_autoptr(GError) error = NULL;
+  CmPreferences *preferences;
+  GtkWidget *url_row, *password_row;
+  StatusSays says;
+  GStatBuf st;
+
+  if (!cm_store_is_supported ())
+    {
+      g_test_skip ("built without libpq");
+      return;
+    }
+  preferences = cm_preferences_new (NULL);
+  gtk_window_set_default_size (GTK_WINDOW (preferences), 800, 480);
+  gtk_window_present (GTK_WINDOW (preferences));
+  g_assert_true (cm_test_wait_drawn (GTK_WIDGET (preferences), 30));
+  says = (StatusSays) { preferences, "No store" };
+  g_assert_true (status_says (&says));
+
+  url_row = cm_test_find_by_css_class (GTK_WIDGET (preferences), "cm-store-url");
+  password_row = cm_test_find_by_css_class (GTK_WIDGET (preferences), "cm-store-password");
+  g_assert_nonnull (url_row);
+  g_assert_nonnull (password_row);
+
+  /* An address with a password: refused, kept nowhere. */
+  gtk_editable_set_text (GTK_EDITABLE (url_row), "postgresql://lab:s3cret@127.0.0.1:1/cards");
+  g_signal_emit_by_name (url_row, "apply");
+  says.words = "Leave the password out";
+  g_assert_true (status_says (&says));
+  values = all_settings (settings);
+  g_assert_null (strstr (values, "s3cret"));
+  g_clear_pointer (&values, g_free);
+
+  /* Port 1 of this computer: refused at once, as a store that is down. */
+  gtk_editable_set_text (GTK_EDITABLE (url_row), "postgresql://lab@127.0.0.1:1/cards?connect_timeout=2");
+  g_signal_emit_by_name (url_row, "apply");
+  g_assert_cmpstr (g_settings_get_string (settings, "store-url"), ==,
+                   "postgresql://lab@127.0.0.1:1/cards?connect_timeout=2");
+
+  gtk_editable_set_text (GTK_EDITABLE (password_row), "s3cret");
+  g_signal_emit_by_name (password_row, "apply");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (password_row)), ==, "");
+  g_assert_true (g_file_get_contents (pgpass, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "127.0.0.1:1:cards:lab:s3cret\n");
+  g_assert_cmpint (g_stat (pgpass, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 0777, ==, 0600);
+  values = all_settings (settings);
+  g_assert_null (strstr (values, "s3cret"));
+
+  /* A result saved while the store is down: saved here, and waiting. */
+  says.words = "waits for the store";
+  history = cm_app_history_dup ();
+  result = some_result ();
+  saved = cm_history_save (history, result, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (saved);
+  g_assert_true (cm_test_wait_for (status_says, &says, 60));
+  g_test_message ("status: %s", status_text (preferences));
+  g_assert_nonnull (strstr (status_text (preferences), "127.0.0.1"));
+
+  cm_test_save_screenshots (GTK_WIDGET (preferences), "preferences-store");
+  g_settings_set_string (settings, "store-url", "");
+  cm_test_destroy_window (GTK_WINDOW (preferences));
+}
+
+static CmResult *
+card_result (int         day,
+             const char *serial,
+             guint64     size)
+{
+  CmResult *result = some_result ();
+  g_autoptr(GDateTime) when = g_date_time_new_utc (2026, 11, day, 10, 0, 0);
+  g_autofree char *json = g_strdup_printf ("{\"registers_available\": true, \"serial\": \"%s\", "
+                                           "\"brand\": \"SanDisk\", \"capacity_bytes\": %" G_GUINT64_FORMAT "}",
+                                           serial, size);
+  g_autoptr(JsonNode) node = json_from_string (json, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CmCardInfo) card = cm_card_info_new_from_json (node, &error);
+
+  g_assert_no_error (error);
+  cm_result_set_started (result, when);
+  cm_result_set_card (result, card);
+  return result;
+}
+
+static gboolean
+has_seen_rows (gpointer data)
+{
+  return cm_test_find_by_css_class (data, "cm-seen-before") != NULL &&
+         cm_test_find_by_css_class (data, "cm-seen-warning") != NULL;
+}
+
+/* Without a store, this computer's history answers: the page of the
+ * newest result says when the card was tested before, and warns that
+ * its CID came with another size once. */
+static void
+test_seen_before (void)
+{
+  g_autoptr(CmHistory) history = cm_app_history_dup ();
+  g_autoptr(CmResult) first = card_result (1, "0x0badcafe", 32000000000);
+  g_autoptr(CmResult) second = card_result (2, "0x0badcafe", 64000000000);
+  g_autoptr(CmResult) third = card_result (3, "0x0badcafe", 32000000000);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) labels = g_string_new (NULL);
+  g_autoptr(GFile) f1 = NULL, f2 = NULL, f3 = NULL;
+  GtkWidget *window = gtk_window_new ();
+  CmResultPage *page;
+
+  f1 = cm_history_save (history, first, &error);
+  g_assert_no_error (error);
+  f2 = cm_history_save (history, second, &error);
+  g_assert_no_error (error);
+  f3 = cm_history_save (history, third, &error);
+  g_assert_no_error (error);
+
+  page = cm_result_page_new (third);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (page));
+  gtk_window_set_default_size (GTK_WINDOW (window), 800, 480);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (cm_test_wait_for (has_seen_rows, page, 60));
+  cm_test_collect_labels (GTK_WIDGET (page), labels, TRUE);
+  g_test_message ("%s", labels->str);
+  g_assert_nonnull (strstr (labels->str, "Tested before"));
+  g_assert_nonnull (strstr (labels->str, "0x0badcafe"));
+  cm_test_save_screenshots (window, "result-seen-before");
+  cm_test_destroy_window (GTK_WINDOW (window));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int status;
+
+  /* Before anything asks GLib for the user's data folder, which it keeps. */
+  data_home = cm_test_data_home_make ();
+  /* Before any thread: libpq's password file, of this test's own. */
+  {
+    g_autofree char *pgpass = g_build_filename (data_home, "pgpass", NULL);
+
+    g_setenv ("PGPASSFILE", pgpass, TRUE);
+  }
+
+  cm_test_app_init (&argc, &argv);
+
+  g_test_add_func ("/cardmark/app-store/preferences", test_store);
+  g_test_add_func ("/cardmark/app-store/seen-before", test_seen_before);
+
+  status = g_test_run ();
+  cm_test_data_home_remove ();
+  return status;
+}
