@@ -404,7 +404,6 @@ make_result (FormatJob    *f,
   const char *device = cm_target_get_path (f->target);
   g_autoptr(JsonNode) node = cm_format_report_to_json (f->report);
   g_autofree char *layout = cm_format_report_dup_layout_text (f->report);
-  g_autofree char *discard = cm_format_report_dup_discard_text (f->report);
   g_autofree char *summary = NULL;
 
   cm_result_set_started (result, f->started);
@@ -435,7 +434,8 @@ make_result (FormatJob    *f,
     /* Translators: a format's summary; %s is the device */
     summary = g_strdup_printf (_("%s was formatted, but the file system check found faults in it."), device);
   cm_result_set_summary (result, summary);
-  cm_result_add_note (result, discard);
+  /* The discard is said from the report by each face (the app's Erase
+   * row, the CLI's Discard line): a note as well said it twice. */
   if (f->report->used_bytes < f->report->device_bytes)
     {
       g_autofree char *used = g_format_size (f->report->used_bytes);
