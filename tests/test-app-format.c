@@ -107,6 +107,12 @@ visible_dialog (void)
   return NULL;
 }
 
+static gboolean
+dialog_shown (gpointer data)
+{
+  return visible_dialog () != NULL;
+}
+
 static GtkWidget *
 find_type (GtkWidget *widget,
            GType      type)
@@ -212,9 +218,9 @@ open_dialog (GtkWidget *row)
   GtkWidget *dialog;
 
   cm_format_row_activate (CM_FORMAT_ROW (row));
-  cm_test_settle (0.2);
+  /* The card's real size is looked up first, in another thread. */
+  g_assert_true (cm_test_wait_for (dialog_shown, NULL, 60));
   dialog = visible_dialog ();
-  g_assert_nonnull (dialog);
   return dialog;
 }
 
