@@ -107,6 +107,12 @@ visible_dialog (void)
   return NULL;
 }
 
+static gboolean
+dialog_shown (gpointer data)
+{
+  return visible_dialog () != NULL;
+}
+
 static GtkWidget *
 find_type (GtkWidget *widget,
            GType      type)
@@ -212,9 +218,9 @@ open_dialog (GtkWidget *row)
   GtkWidget *dialog;
 
   cm_format_row_activate (CM_FORMAT_ROW (row));
-  cm_test_settle (0.2);
+  /* The card's real size is looked up first, in another thread. */
+  g_assert_true (cm_test_wait_for (dialog_shown, NULL, 60));
   dialog = visible_dialog ();
-  g_assert_nonnull (dialog);
   return dialog;
 }
 
@@ -403,6 +409,31 @@ on_partition (const char  *device,
   return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
 }
 
+static guint
+count_of (const char *text,
+          const char *words)
+{
+  guint n = 0;
+
+  for (const char *p = strstr (text, words); p != NULL; p = strstr (p + 1, words))
+    n++;
+  return n;
+}
+
+/* How many labels a person sees under @widget say @words (tooltips,
+ * which cm_test_collect_labels() adds, are not counted). */
+static guint
+labels_saying (GtkWidget  *widget,
+               const char *words)
+{
+  guint n = GTK_IS_LABEL (widget) && gtk_widget_is_visible (widget) &&
+            strstr (gtk_label_get_text (GTK_LABEL (widget)), words) != NULL;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    n += labels_saying (child, words);
+  return n;
+}
+
 static gboolean
 has_fact (GtkWidget  *widget,
           const char *title,
@@ -502,6 +533,15 @@ test_format (Fixture       *f,
   g_assert_true (has_fact (GTK_WIDGET (result_page), "File system check", "Clean"));
   g_assert_true (has_fact (GTK_WIDGET (result_page), "Erase", "discard"));
   g_assert_true (has_fact (GTK_WIDGET (result_page), "Label", "CARD"));
+  /* Each said once: the erase, and what was laid out. */
+  {
+    g_autoptr(GString) text = g_string_new (NULL);
+    g_autofree char *discard = cm_format_report_dup_discard_text (report);
+
+    cm_test_collect_labels (GTK_WIDGET (result_page), text, TRUE);
+    g_assert_cmpuint (count_of (text->str, discard), ==, 1);
+    g_assert_cmpuint (labels_saying (GTK_WIDGET (result_page), "Laid out"), ==, 1);
+  }
   /* The benchmark after the erase: the document's tests, on its page. */
   g_assert_nonnull (cm_result_lookup_test (result, "seq-write"));
   g_assert_cmpfloat (cm_result_lookup_test (result, "seq-write")->mb_per_s, >, 0);

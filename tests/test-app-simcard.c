@@ -451,6 +451,12 @@ visible_dialog (void)
 }
 
 static gboolean
+dialog_shown (gpointer data)
+{
+  return visible_dialog () != NULL;
+}
+
+static gboolean
 accept_write_dialog (void)
 {
   GListModel *toplevels = gtk_window_get_toplevels ();
@@ -1805,9 +1811,9 @@ start_verify (Fixture *f)
   GtkWidget *dialog;
 
   cm_verify_row_activate (row);
-  cm_test_settle (0.2);
+  /* The card's real size is looked up first, in another thread. */
+  g_assert_true (cm_test_wait_for (dialog_shown, NULL, 60));
   dialog = visible_dialog ();
-  g_assert_nonnull (dialog);
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "verify");
   gtk_window_close (GTK_WINDOW (dialog));
   g_assert_true (cm_verify_row_get_busy (row));
@@ -2095,9 +2101,9 @@ test_wear_carry_on (Fixture       *f,
   row = CM_WEAR_ROW (cm_card_page_get_wear_row (page));
 
   cm_wear_row_activate (row);
-  cm_test_settle (0.2);
+  /* The card's real size is looked up first, in another thread. */
+  g_assert_true (cm_test_wait_for (dialog_shown, NULL, 60));
   dialog = visible_dialog ();
-  g_assert_nonnull (dialog);
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "wear");
   gtk_window_close (GTK_WINDOW (dialog));
   g_assert_true (cm_test_wait_for (wear_in_round_2, row, 60));
@@ -2115,9 +2121,9 @@ test_wear_carry_on (Fixture       *f,
   cm_test_save_screenshots (GTK_WIDGET (f->window), "wear-carry-on-row");
 
   cm_wear_row_activate (row);
-  cm_test_settle (0.2);
+  /* The card's real size is looked up first, in another thread. */
+  g_assert_true (cm_test_wait_for (dialog_shown, NULL, 60));
   dialog = visible_dialog ();
-  g_assert_nonnull (dialog);
   g_assert_cmpstr (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (dialog)), ==, "Carry On With the Wear Test?");
   g_assert_nonnull (strstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog)), "round 2, writing"));
   g_assert_true (adw_message_dialog_has_response (ADW_MESSAGE_DIALOG (dialog), "carry-on"));
@@ -2173,9 +2179,9 @@ test_wear (Fixture       *f,
   row = CM_WEAR_ROW (cm_card_page_get_wear_row (page));
 
   cm_wear_row_activate (row);
-  cm_test_settle (0.2);
+  /* The card's real size is looked up first, in another thread. */
+  g_assert_true (cm_test_wait_for (dialog_shown, NULL, 60));
   dialog = visible_dialog ();
-  g_assert_nonnull (dialog);
   g_assert_cmpint (adw_message_dialog_get_response_appearance (ADW_MESSAGE_DIALOG (dialog), "wear"), ==,
                    ADW_RESPONSE_DESTRUCTIVE);
   tbw = type_maker_endurance (f, dialog, row);
@@ -2338,9 +2344,9 @@ test_format (Fixture       *f,
   g_assert_nonnull (row);
 
   cm_format_row_activate (row);
-  cm_test_settle (0.2);
+  /* The card's real size is looked up first, in another thread. */
+  g_assert_true (cm_test_wait_for (dialog_shown, NULL, 60));
   dialog = visible_dialog ();
-  g_assert_nonnull (dialog);
   g_assert_cmpint (adw_message_dialog_get_response_appearance (ADW_MESSAGE_DIALOG (dialog), "format"), ==,
                    ADW_RESPONSE_DESTRUCTIVE);
   g_assert_nonnull (strstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog)), dev));
@@ -2446,9 +2452,9 @@ test_format_real (Fixture       *f,
   page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
   row = CM_FORMAT_ROW (cm_card_page_get_format_row (page));
   cm_format_row_activate (row);
-  cm_test_settle (0.2);
+  /* The card's real size is looked up first, in another thread. */
+  g_assert_true (cm_test_wait_for (dialog_shown, NULL, 60));
   dialog = visible_dialog ();
-  g_assert_nonnull (dialog);
   size_text = g_format_size (capacity->last_good_bytes);
   {
     g_autofree char *title = g_strdup_printf ("Format to the _real size (%s)", size_text);
@@ -2489,9 +2495,9 @@ close_and_keep (Fixture *f)
   GtkWidget *dialog;
 
   gtk_window_close (GTK_WINDOW (f->window));
-  cm_test_settle (0.2);
+  /* The card's real size is looked up first, in another thread. */
+  g_assert_true (cm_test_wait_for (dialog_shown, NULL, 60));
   dialog = visible_dialog ();
-  g_assert_nonnull (dialog);
   g_assert_cmpstr (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (dialog)), ==, "Stop Testing and Close?");
   /* It names every job that runs, by its kind and card. */
   {

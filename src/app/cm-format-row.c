@@ -41,6 +41,7 @@ struct _CmFormatRow
   CmCardItem   *item;
   CmJob        *job;          /* the format that runs, watched */
   CmResult     *result;       /* the last one */
+  GCancellable *asking;       /* the real size looked up, before asking */
 
   GtkSpinner   *spinner;
   GtkButton    *button;
@@ -429,50 +430,16 @@ update_plan (Form *form)
   label_changed_cb (form);
 }
 
-/* A fake card's real size, from its last capacity check or verify in
- * the history, or 0; @found: that check. */
-static guint64
-find_real_size (CmFormatRow  *self,
-                CmResult    **found)
-{
-  g_autoptr(CmHistory) history = cm_app_history_dup ();
-  CmCardInfo *info = cm_card_item_get_card_info (self->item);
-  g_autoptr(GError) error = NULL;
-  guint64 real;
-
-  real = cm_format_find_real_size (history, info != NULL ? cm_card_info_get_serial (info) : NULL,
-                                   cm_card_item_get_device (self->item), cm_card_item_get_size (self->item),
-                                   found, &error);
-  /* Without the history, the dialog offers the whole card, as the CLI
-   * does without --size. */
-  if (error != NULL)
-    g_debug ("No real size from the history: %s", error->message);
-  return real;
-}
-
-/* Starts after asking, or stops the format that runs. */
-void
-cm_format_row_activate (CmFormatRow *self)
+/* The confirmation, once the card's real size is known: a fake card's,
+ * from its last capacity check or verify in the history, or 0. */
+static void
+ask (CmFormatRow *self,
+     guint64      real_bytes,
+     CmResult    *found)
 {
   GtkRoot *root;
   GtkWidget *dialog;
   Form *form;
-  g_autofree char *why_not = NULL;
-  g_autoptr(CmResult) found = NULL;
-
-  g_return_if_fail (CM_IS_FORMAT_ROW (self));
-
-  if (self->job != NULL)
-    {
-      cm_job_cancel (self->job);
-      return;
-    }
-  if ((why_not = cm_format_row_dup_why_not (self)) != NULL)
-    {
-      adw_action_row_set_subtitle (ADW_ACTION_ROW (self), why_not);
-      cm_toast_show (GTK_WIDGET (self), why_not);
-      return;
-    }
 
   root = gtk_widget_get_root (GTK_WIDGET (self));
   dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
@@ -488,13 +455,68 @@ cm_format_row_activate (CmFormatRow *self)
   form = g_new0 (Form, 1);
   form->row = self;
   form->dialog = ADW_MESSAGE_DIALOG (dialog);
-  form->real_bytes = find_real_size (self, &found);
+  form->real_bytes = real_bytes;
   adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), form_new (form, found));
   g_object_set_data_full (G_OBJECT (dialog), "cm-format-form", form, form_free);
   update_plan (form);
 
   g_signal_connect_object (dialog, "response", G_CALLBACK (confirm_cb), self, G_CONNECT_SWAPPED);
   gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+real_size_cb (GObject      *object,
+              GAsyncResult *res,
+              gpointer      user_data)
+{
+  g_autoptr(CmFormatRow) self = user_data;
+  g_autoptr(CmResult) found = NULL;
+  g_autoptr(GError) error = NULL;
+  guint64 real;
+
+  real = cm_format_find_real_size_finish (CM_HISTORY (object), res, &found, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  g_clear_object (&self->asking);
+  /* Without the history, the dialog offers the whole card, as the CLI
+   * does without --size. */
+  if (error != NULL)
+    g_debug ("No real size from the history: %s", error->message);
+  ask (self, real, found);
+}
+
+/* Starts after asking, or stops the format that runs. */
+void
+cm_format_row_activate (CmFormatRow *self)
+{
+  g_autofree char *why_not = NULL;
+  g_autoptr(CmHistory) history = NULL;
+  CmCardInfo *info;
+
+  g_return_if_fail (CM_IS_FORMAT_ROW (self));
+
+  if (self->job != NULL)
+    {
+      cm_job_cancel (self->job);
+      return;
+    }
+  if ((why_not = cm_format_row_dup_why_not (self)) != NULL)
+    {
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (self), why_not);
+      cm_toast_show (GTK_WIDGET (self), why_not);
+      return;
+    }
+
+  /* Looked up in another thread: a large history's index may take a
+   * moment to bring up to date, and the window must not wait for it. */
+  if (self->asking != NULL)
+    return;
+  history = cm_app_history_dup ();
+  info = cm_card_item_get_card_info (self->item);
+  self->asking = g_cancellable_new ();
+  cm_format_find_real_size_async (history, info != NULL ? cm_card_info_get_serial (info) : NULL,
+                                  cm_card_item_get_device (self->item), cm_card_item_get_size (self->item),
+                                  self->asking, real_size_cb, g_object_ref (self));
 }
 
 static void
@@ -557,6 +579,8 @@ cm_format_row_dispose (GObject *object)
   if (self->job != NULL)
     g_signal_handlers_disconnect_by_data (self->job, self);
   g_clear_object (&self->job);
+  g_cancellable_cancel (self->asking);
+  g_clear_object (&self->asking);
   g_clear_object (&self->item);
   g_clear_object (&self->result);
 

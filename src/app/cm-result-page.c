@@ -796,8 +796,8 @@ fill_format (CmResultPage *self)
     return;
   layout = cm_format_report_dup_layout_text (report);
   discard = cm_format_report_dup_discard_text (report);
+  /* What was laid out is among the headline figures above. */
   add_fact (self, _("File system"), layout);
-  add_size (self, _("Laid out"), report->used_bytes);
   add_size (self, _("The card says it holds"), report->device_bytes);
   {
     g_autofree char *start = g_format_size_full (report->layout.start, G_FORMAT_SIZE_IEC_UNITS);

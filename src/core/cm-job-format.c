@@ -221,6 +221,108 @@ cm_format_find_real_size (CmHistory   *history,
 
 typedef struct
 {
+  char    *serial;
+  char    *device;
+  guint64  device_bytes;
+} RealSizeAsk;
+
+typedef struct
+{
+  guint64   real;
+  CmResult *found;
+} RealSize;
+
+static void
+real_size_ask_free (RealSizeAsk *ask)
+{
+  g_free (ask->serial);
+  g_free (ask->device);
+  g_free (ask);
+}
+
+static void
+real_size_free (RealSize *size)
+{
+  g_clear_object (&size->found);
+  g_free (size);
+}
+
+static void
+find_real_size_thread (GTask        *task,
+                       gpointer      source,
+                       gpointer      task_data,
+                       GCancellable *cancellable)
+{
+  RealSizeAsk *ask = task_data;
+  RealSize *size = g_new0 (RealSize, 1);
+  GError *error = NULL;
+
+  size->real = cm_format_find_real_size (source, ask->serial, ask->device, ask->device_bytes, &size->found, &error);
+  if (error != NULL)
+    {
+      real_size_free (size);
+      g_task_return_error (task, error);
+      return;
+    }
+  g_task_return_pointer (task, size, (GDestroyNotify) real_size_free);
+}
+
+/**
+ * cm_format_find_real_size_async:
+ *
+ * cm_format_find_real_size() in another thread, for an app: a large
+ * history's index may take a moment to bring up to date.
+ */
+void
+cm_format_find_real_size_async (CmHistory           *history,
+                                const char          *serial,
+                                const char          *device,
+                                guint64              device_bytes,
+                                GCancellable        *cancellable,
+                                GAsyncReadyCallback  callback,
+                                gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (history, cancellable, callback, user_data);
+  RealSizeAsk *ask = g_new0 (RealSizeAsk, 1);
+
+  ask->serial = g_strdup (serial);
+  ask->device = g_strdup (device);
+  ask->device_bytes = device_bytes;
+  g_task_set_source_tag (task, cm_format_find_real_size_async);
+  g_task_set_task_data (task, ask, (GDestroyNotify) real_size_ask_free);
+  g_task_run_in_thread (task, find_real_size_thread);
+}
+
+/* As cm_format_find_real_size(): the real size, or 0 (@error set when
+ * the history could not be read). */
+guint64
+cm_format_find_real_size_finish (CmHistory     *history,
+                                 GAsyncResult  *result,
+                                 CmResult     **found,
+                                 GError       **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  RealSize *size = g_task_propagate_pointer (G_TASK (result), &local_error);
+  guint64 real;
+
+  g_return_val_if_fail (g_task_is_valid (result, history), 0);
+
+  if (found != NULL)
+    *found = NULL;
+  if (size == NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return 0;
+    }
+  real = size->real;
+  if (found != NULL)
+    *found = g_steal_pointer (&size->found);
+  real_size_free (size);
+  return real;
+}
+
+typedef struct
+{
   CmJob          *job;
   GMainContext   *context;
   CmTarget       *target;
@@ -404,7 +506,6 @@ make_result (FormatJob    *f,
   const char *device = cm_target_get_path (f->target);
   g_autoptr(JsonNode) node = cm_format_report_to_json (f->report);
   g_autofree char *layout = cm_format_report_dup_layout_text (f->report);
-  g_autofree char *discard = cm_format_report_dup_discard_text (f->report);
   g_autofree char *summary = NULL;
 
   cm_result_set_started (result, f->started);
@@ -435,7 +536,8 @@ make_result (FormatJob    *f,
     /* Translators: a format's summary; %s is the device */
     summary = g_strdup_printf (_("%s was formatted, but the file system check found faults in it."), device);
   cm_result_set_summary (result, summary);
-  cm_result_add_note (result, discard);
+  /* The discard is said from the report by each face (the app's Erase
+   * row, the CLI's Discard line): a note as well said it twice. */
   if (f->report->used_bytes < f->report->device_bytes)
     {
       g_autofree char *used = g_format_size (f->report->used_bytes);

@@ -25,5 +25,16 @@ guint64  cm_format_find_real_size  (CmHistory  *history,
                                     guint64     device_bytes,
                                     CmResult  **found,
                                     GError    **error);
+void     cm_format_find_real_size_async  (CmHistory           *history,
+                                          const char          *serial,
+                                          const char          *device,
+                                          guint64              device_bytes,
+                                          GCancellable        *cancellable,
+                                          GAsyncReadyCallback  callback,
+                                          gpointer             user_data);
+guint64  cm_format_find_real_size_finish (CmHistory           *history,
+                                          GAsyncResult        *result,
+                                          CmResult           **found,
+                                          GError             **error);
 
 G_END_DECLS
