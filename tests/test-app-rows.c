@@ -5,7 +5,7 @@
  * After a restart (issue 33), a card's page shows each kind's last
  * result of that card from the history — capacity check, verify, wear
  * test — in the kind's own words, dated so it is not read as today's,
- * and a card in another reader is not taken for it. The documents are real ones a run
+ * and a card of another size in the same reader is not taken for it. The documents are real ones a run
  * wrote (tests/data/batch); the page is a new one, as after a restart.
  * Runs under Xvfb.
  */
@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "cm-app-history.h"
+#include "cm-card-info.h"
 #include "cm-card-page.h"
 #include "cm-history-index.h"
 #include "cm-summary.h"
@@ -42,6 +43,14 @@ save_as_this_card (CmHistory  *history,
 
   g_assert_no_error (error);
   cm_result_set_target (result, DEVICE, cm_result_get_target_mode (result), DEVICE, NULL);
+  /* A card without a CID serial, told by its reader and its size. */
+  {
+    g_autoptr(JsonNode) node = json_from_string ("{\"capacity_bytes\": 67108864}", NULL);
+    g_autoptr(CmCardInfo) card = cm_card_info_new_from_json (node, &error);
+
+    g_assert_no_error (error);
+    cm_result_set_card (result, card);
+  }
   saved = cm_history_save (history, result, &error);
   g_assert_no_error (error);
   entry = cm_history_entry_new_for_result (result);
@@ -101,8 +110,8 @@ test_rows_after_restart (void)
   cm_test_save_screenshots (window, "card-rows-after-restart");
   cm_test_destroy_window (GTK_WINDOW (window));
 
-  /* A card without a CID serial in another reader is another card. */
-  other = cm_card_item_new_device ("/dev/sdy", "Card", size, NULL, NULL);
+  /* In the same reader, a card of another size is another card. */
+  other = cm_card_item_new_device (DEVICE, "Card", size * 2, NULL, NULL);
   window = gtk_window_new ();
   page = cm_card_page_new (other);
   gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (page));

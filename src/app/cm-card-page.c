@@ -1006,12 +1006,14 @@ capacity_found_cb (GObject      *source,
                    GAsyncResult *res,
                    gpointer      user_data)
 {
-  g_autoptr(CmCardPage) self = user_data;
+  CmCardPage *self;
   g_autoptr(GError) error = NULL;
   g_autoptr(CmResult) last = cm_app_history_find_last_finish (res, &error);
 
+  /* Cancelled when the page went: nothing of it is touched. */
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
+  self = user_data;
   g_clear_object (&self->capacity_finding);
   if (error != NULL)
     g_debug ("No earlier capacity check: %s", error->message);
@@ -1061,7 +1063,7 @@ cm_card_page_new (CmCardItem *item)
   update_method_warning (self);
   /* After a restart: the card's last capacity check, from the history. */
   self->capacity_finding = g_cancellable_new ();
-  cm_app_history_find_last_async (item, "capacity", self->capacity_finding, capacity_found_cb, g_object_ref (self));
+  cm_app_history_find_last_async (item, "capacity", self->capacity_finding, capacity_found_cb, self);
 
   return self;
 }

@@ -476,14 +476,16 @@ real_size_cb (GObject      *object,
               GAsyncResult *res,
               gpointer      user_data)
 {
-  g_autoptr(CmFormatRow) self = user_data;
+  CmFormatRow *self;
   g_autoptr(CmResult) found = NULL;
   g_autoptr(GError) error = NULL;
   guint64 real;
 
   real = cm_format_find_real_size_finish (CM_HISTORY (object), res, &found, &error);
+  /* Cancelled when the row went: nothing of it is touched. */
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
+  self = user_data;
   g_clear_object (&self->asking);
   /* Without the history, the dialog offers the whole card, as the CLI
    * does without --size. */
@@ -523,7 +525,7 @@ cm_format_row_activate (CmFormatRow *self)
   self->asking = g_cancellable_new ();
   cm_format_find_real_size_async (history, info != NULL ? cm_card_info_get_serial (info) : NULL,
                                   cm_card_item_get_device (self->item), cm_card_item_get_size (self->item),
-                                  self->asking, real_size_cb, g_object_ref (self));
+                                  self->asking, real_size_cb, self);
 }
 
 static void
@@ -569,12 +571,14 @@ last_found_cb (GObject      *source,
                GAsyncResult *res,
                gpointer      user_data)
 {
-  g_autoptr(CmFormatRow) self = user_data;
+  CmFormatRow *self;
   g_autoptr(GError) error = NULL;
   g_autoptr(CmResult) last = cm_app_history_find_last_finish (res, &error);
 
+  /* Cancelled when the row went: nothing of it is touched. */
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
+  self = user_data;
   g_clear_object (&self->finding);
   if (error != NULL)
     g_debug ("No earlier result: %s", error->message);
@@ -602,7 +606,7 @@ cm_format_row_set_item (CmFormatRow *self,
   if (self->result == NULL && self->job == NULL && self->finding == NULL)
     {
       self->finding = g_cancellable_new ();
-      cm_app_history_find_last_async (item, "format", self->finding, last_found_cb, g_object_ref (self));
+      cm_app_history_find_last_async (item, "format", self->finding, last_found_cb, self);
     }
 }
 

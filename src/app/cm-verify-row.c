@@ -462,12 +462,14 @@ last_found_cb (GObject      *source,
                GAsyncResult *res,
                gpointer      user_data)
 {
-  g_autoptr(CmVerifyRow) self = user_data;
+  CmVerifyRow *self;
   g_autoptr(GError) error = NULL;
   g_autoptr(CmResult) last = cm_app_history_find_last_finish (res, &error);
 
+  /* Cancelled when the row went: nothing of it is touched. */
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
+  self = user_data;
   g_clear_object (&self->finding);
   if (error != NULL)
     g_debug ("No earlier result: %s", error->message);
@@ -494,7 +496,7 @@ cm_verify_row_set_item (CmVerifyRow *self,
   if (self->result == NULL && self->job == NULL && self->finding == NULL)
     {
       self->finding = g_cancellable_new ();
-      cm_app_history_find_last_async (item, "verify", self->finding, last_found_cb, g_object_ref (self));
+      cm_app_history_find_last_async (item, "verify", self->finding, last_found_cb, self);
     }
 }
 

@@ -701,7 +701,7 @@ cm_history_dup_seen_finish (CmHistory     *self,
  * @kind: a job kind's name ("verify", "wear", …)
  * @serial: (nullable): the card's CID serial; without one the card is
  *   told by its device and the size it says it has
- * @device: the card's device now
+ * @device: (nullable): the card's device now; %NULL finds nothing
  * @device_bytes: its size
  *
  * The newest document of @kind for this card, so that a card's page
@@ -723,9 +723,10 @@ cm_history_find_last (CmHistory   *self,
   g_autoptr(GPtrArray) entries = NULL;
 
   g_return_val_if_fail (CM_IS_HISTORY (self), NULL);
-  g_return_val_if_fail (kind != NULL && device != NULL, NULL);
+  g_return_val_if_fail (kind != NULL, NULL);
 
-  if (!g_file_query_exists (self->folder, NULL))
+  /* A folder on a card with no device known: no card to tell by. */
+  if (device == NULL || !g_file_query_exists (self->folder, NULL))
     return NULL;
   if ((index = cm_history_index_open (self->folder, error)) == NULL || !cm_history_index_refresh (index, error))
     return NULL;
@@ -738,8 +739,10 @@ cm_history_find_last (CmHistory   *self,
       g_autoptr(GFile) file = NULL;
       g_autoptr(CmResult) result = NULL;
 
-      /* Another card of another size is not this one. */
-      if (serial == NULL && entry->size_bytes != 0 && entry->size_bytes != device_bytes)
+      /* Without a CID serial a card is told by its reader's device and
+       * the size it says it has: a document that knows no size could be
+       * of any card that was in that reader. */
+      if (serial == NULL && (entry->size_bytes == 0 || entry->size_bytes != device_bytes))
         continue;
       file = g_file_new_for_path (entry->path);
       result = cm_result_new_from_file (file, NULL);
@@ -800,7 +803,7 @@ cm_history_find_last_async (CmHistory           *self,
   FindLast *find;
 
   g_return_if_fail (CM_IS_HISTORY (self));
-  g_return_if_fail (kind != NULL && device != NULL);
+  g_return_if_fail (kind != NULL);
 
   find = g_new0 (FindLast, 1);
   find->kind = g_strdup (kind);
