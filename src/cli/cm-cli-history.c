@@ -232,10 +232,43 @@ list_from_index (CmHistory *history,
   return CM_EXIT_OK;
 }
 
+/* A document from the store, whole, as this computer's --json prints
+ * one: read back through the result format, so text from another
+ * machine is cleaned as a document's is. */
+static gboolean
+print_store_document_cb (const char *id,
+                         const char *machine,
+                         const char *document,
+                         gsize       length,
+                         gpointer    user_data)
+{
+  Listing *listing = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CmResult) result = cm_result_new_from_data (document, length, &error);
+  g_autoptr(JsonNode) node = NULL;
+  g_autofree char *text = NULL;
+
+  if (result == NULL)
+    {
+      /* Translators: a document in the store that could not be read, by its id */
+      g_autofree char *message = g_strdup_printf (_("Skipped %s from %s: %s"), id, machine, error->message);
+
+      cm_cli_print_message (message);
+      return TRUE;
+    }
+  node = cm_result_to_json (result);
+  text = json_to_string (node, TRUE);
+  printf ("%s\n%s", listing->n_rows++ > 0 ? "," : "[", text);
+  return TRUE;
+}
+
 /* history --store: the lab's results, from every machine, in the same
- * table; the machine each ran on ends its line. */
+ * table; the machine each ran on ends its line. --json gives every
+ * document, oldest first, one at a time; --csv the batch report of
+ * them all. */
 static int
-list_from_store (void)
+list_from_store (gboolean json,
+                 gboolean csv)
 {
   /* This machine's results that wait for the store go first, so the
    * list is whole. */
@@ -243,6 +276,40 @@ list_from_store (void)
   CmStore *store = cm_history_get_store (history);
   g_autoptr(GPtrArray) entries = NULL;
   g_autoptr(GError) error = NULL;
+
+  if (json)
+    {
+      Listing listing = { { 0 }, 0 };
+
+      /* The array is opened only once the store answers: a store that
+       * cannot be reached prints nothing on stdout. */
+      if (!cm_store_foreach_document (store, print_store_document_cb, &listing, &error))
+        {
+          if (listing.n_rows > 0)
+            fputs ("\n]\n", stdout);
+          cm_cli_print_error (error);
+          return CM_EXIT_FAILED;
+        }
+      printf ("%s]\n", listing.n_rows == 0 ? "[" : "\n");
+      return CM_EXIT_OK;
+    }
+  if (csv)
+    {
+      g_autoptr(GPtrArray) problems = NULL;
+      g_autoptr(GPtrArray) rows = cm_store_build_batch_report (store, &problems, &error);
+      g_autofree char *text = NULL;
+
+      if (rows == NULL)
+        {
+          cm_cli_print_error (error);
+          return CM_EXIT_FAILED;
+        }
+      for (guint i = 0; i < problems->len; i++)
+        cm_cli_print_message (g_ptr_array_index (problems, i));
+      text = cm_batch_report_dup_csv (rows);
+      fputs (text, stdout);
+      return CM_EXIT_OK;
+    }
 
   if ((entries = cm_store_list (store, &error)) == NULL)
     {
@@ -289,10 +356,10 @@ cm_cli_history (int    argc,
     return cm_cli_usage_error (context, error->message);
   if (argc != 1)
     return cm_cli_usage_error (context, _("history takes no arguments."));
-  if (cm_cli_get_store_url () != NULL && (json || csv))
-    return cm_cli_usage_error (context, _("--store lists the store’s table; --json and --csv read this computer’s history. Give one or the other."));
+  if (json && csv)
+    return cm_cli_usage_error (context, _("--json and --csv are two ways to print the same results. Give one or the other."));
   if (cm_cli_get_store_url () != NULL)
-    return list_from_store ();
+    return list_from_store (json, csv);
 
   return list_from_index (history, json, csv);
 }
