@@ -45,6 +45,26 @@ check "it prints the batch report's heading and a line for the card" \
 check "no control character reaches the CSV" \
   python3 -c 'import sys, unicodedata as u; t = open(sys.argv[1], encoding="utf-8", newline="").read().replace("\r\n", ""); sys.exit(any(u.category(c) in ("Cc", "Cf") for c in t))' "$work/csv"
 
+# --json: every readable document, whole, oldest first, read one at a
+# time; the broken one named on stderr.
+for name in cardmark cardmark-devel; do
+  python3 - "$G_TEST_SRCDIR/data/result-small.json" "$XDG_DATA_HOME/$name/history/20261201-080000-bbbbbb.json" <<'PY2'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["started"] = "2026-12-01T08:00:00.000000Z"
+r["target"]["name"] = "Older card"
+json.dump(r, open(sys.argv[2], "w"))
+PY2
+done
+"$CARDMARK_CLI" history --json > "$work/json" 2> "$work/err"
+check "history --json exits 0" test $? -eq 0
+check "it prints both documents, whole and oldest first" \
+  python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(not (len(d) == 2 and d[0]["target"]["name"] == "Older card" and d[1]["started"] > d[0]["started"] and [t["name"] for t in d[0]["tests"]] == [t["name"] for t in json.load(open(sys.argv[2]))["tests"]]))' "$work/json" "$G_TEST_SRCDIR/data/result-small.json"
+check "the broken file is named for --json too" grep -q "Skipped .*bad" "$work/err"
+"$CARDMARK_CLI" history --csv > "$work/csv" 2> /dev/null
+check "--csv from the index keeps one line per card: the two names are two cards" \
+  python3 -c 'import csv, sys; rows = list(csv.reader(open(sys.argv[1], newline=""))); sys.exit(not (len(rows) == 3 and rows[1][0].startswith("Older card")))' "$work/csv"
+
 # A FIFO named like a result must not block the reader.
 for name in cardmark cardmark-devel; do
   mkfifo "$XDG_DATA_HOME/$name/history/pipe.json"

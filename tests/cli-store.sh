@@ -5,7 +5,8 @@
 # (CARDMARK_MACHINE_NAME); each runs a quick job with --store. The
 # database is stopped mid-run, so a document waits in the history; once
 # it is back, the next command sends it. At the end the store holds
-# exactly three documents, and the role's password (the URL's, over TCP)
+# exactly three documents; --json and --csv read them; a wear test
+# carried on replaces its stop's row; and the role's password (the URL's, over TCP)
 # is in no output and no file of either home.
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -153,6 +154,52 @@ machine b history --store "$url"
 check "a document sent twice" file_says "Sent 1 kept result" "$last.err"
 check "is still one row: three documents" test "$(rows "SELECT count(*) FROM cardmark_results")" = 3
 
+# --json and --csv read the store too: every document whole, oldest
+# first, and the batch report of them all.
+machine a history --store "$url" --json
+check "history --store --json exits 0" test "$status" -eq 0
+check "it gives the three documents, whole, oldest first" python3 - "$last.out" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(not (len(d) == 3 and [r["kind"] for r in d] == ["health", "bench", "health"]
+              and all(r["schema"] == 1 and "tests" in r for r in d)
+              and [r["started"] for r in d] == sorted(r["started"] for r in d)))
+PY
+machine a history --store "$url" --csv
+check "history --store --csv exits 0" test "$status" -eq 0
+check "one line for the card the two machines checked, with both kinds" python3 - "$last.out" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+sys.exit(not (rows[0][0] == "card" and len(rows) == 2 and rows[1][6] == "health, bench"))
+PY
+machine a history --store "$url" --json --csv
+check "--json with --csv is a usage error" test "$status" -eq 2
+
+# A wear test stopped and carried on (endure --resume) keeps its start:
+# its second document takes the first's place, in the history
+# (cm_history_save) and in the store. Here the two documents are made as
+# a stop and its carrying on save them, and sent one after the other.
+wear_history=$work/b/data/cardmark/history
+python3 - "$G_TEST_SRCDIR/data/batch/good-wear.json" "$wear_history/20261204-093026-aaaaaa.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["endurance"]["stopped"] = "cancelled"
+d["endurance"]["rounds"] = []
+json.dump(d, open(sys.argv[2], "w"))
+PY
+: > "$wear_history/.store-queue/20261204-093026-aaaaaa.json"
+machine b history --store "$url"
+check "the stopped wear test is sent" file_says "Sent 1 kept result" "$last.err"
+check "four rows" test "$(rows "SELECT count(*) FROM cardmark_results")" = 4
+rm "$wear_history/20261204-093026-aaaaaa.json"
+cp "$G_TEST_SRCDIR/data/batch/good-wear.json" "$wear_history/20261204-093026-bbbbbb.json"
+: > "$wear_history/.store-queue/20261204-093026-bbbbbb.json"
+machine b history --store "$url"
+check "the wear test carried on is sent" file_says "Sent 1 kept result" "$last.err"
+check "and replaces its stop's row: still four rows" test "$(rows "SELECT count(*) FROM cardmark_results")" = 4
+check "the one wear row holds the carried-on document's round" \
+  test "$(rows "SELECT jsonb_array_length(document->'endurance'->'rounds') FROM cardmark_results WHERE kind = 'wear'")" = 1
+
 # Checked before the card is touched: exit 2.
 machine a health "$loop" --store "mysql://lab:$password@127.0.0.1/cards"
 check "a URL that is not postgresql:// is a usage error" test "$status" -eq 2
@@ -163,7 +210,7 @@ check "so is a bad CARDMARK_STORE" test "$status" -eq 2
 machine a history --store "postgresql://lab:not$password@127.0.0.1:$port/cards"
 check "a wrong password: exit 1" test "$status" -eq 1
 check "and the message says why" file_says "password authentication failed" "$last.err"
-check "still three documents" test "$(rows "SELECT count(*) FROM cardmark_results")" = 3
+check "still four documents" test "$(rows "SELECT count(*) FROM cardmark_results")" = 4
 
 check "the password is in no output" bash -c "! grep -r -q -F '$password' '$out'"
 check "and in no file of either home" bash -c "! grep -r -q -F '$password' '$work/a' '$work/b'"

@@ -6,10 +6,12 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <string.h>
 
 #include "cm-history.h"
 #include "cm-history-index.h"
 #include "cm-card-info.h"
+#include "cm-batch-report.h"
 
 static GFile *
 save_at (CmHistory *history, int hour, const char *name)
@@ -154,11 +156,89 @@ test_tested_before (void)
   g_assert_cmpuint (cm_history_index_count (index), ==, 4);
 }
 
+/* "start name": the walk's order can be checked by sorting. */
+static gboolean
+collect_name_cb (CmHistoryEntry *entry, gpointer user_data)
+{
+  g_ptr_array_add (user_data, g_strdup_printf ("%012" G_GINT64_FORMAT " %s", entry->started,
+                                               entry->damaged ? "damaged" : entry->name));
+  return TRUE;
+}
+
+/* history --csv from the index's columns says what the batch report built
+ * from the documents themselves says, and --json's walk gives the
+ * documents oldest first, the damaged apart. */
+static void
+test_batch_from_index (void)
+{
+  const char *names[] = { "fake-bench", "good-bench", "fake-capacity", "good-capacity", "fake-verify", "good-wear" };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cardmark-index-XXXXXX", &error);
+  g_autoptr(GFile) folder = g_file_new_for_path (dir);
+  g_autoptr(CmHistory) history = cm_history_new (folder);
+  g_autoptr(GFile) damaged = g_file_get_child (folder, "damaged.json");
+  g_autoptr(CmHistoryIndex) index = NULL;
+  g_autoptr(GPtrArray) results = NULL;
+  g_autoptr(GPtrArray) problems = NULL;
+  g_autoptr(GPtrArray) from_documents = NULL;
+  g_autoptr(GPtrArray) from_index = NULL;
+  g_autoptr(GPtrArray) walked = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *csv_documents = NULL;
+  g_autofree char *csv_index = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("%s.json", names[i]);
+      g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "batch", name, NULL);
+      g_autoptr(GFile) file = g_file_new_for_path (path);
+      g_autoptr(CmResult) result = cm_result_new_from_file (file, &error);
+      g_autoptr(GFile) saved = NULL;
+
+      g_assert_no_error (error);
+      saved = cm_history_save (history, result, &error);
+      g_assert_no_error (error);
+    }
+  g_assert_true (g_file_replace_contents (damaged, "{ not json", 10, NULL, FALSE,
+                                          G_FILE_CREATE_NONE, NULL, NULL, &error));
+
+  results = cm_history_load (history, &problems, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (results->len, ==, G_N_ELEMENTS (names));
+  from_documents = cm_batch_report_build (results);
+  csv_documents = cm_batch_report_dup_csv (from_documents);
+
+  index = open_refreshed (folder);
+  from_index = cm_history_index_build_batch_report (index);
+  csv_index = cm_batch_report_dup_csv (from_index);
+  g_assert_cmpuint (from_index->len, ==, 2);
+  g_assert_cmpstr (csv_index, ==, csv_documents);
+
+  cm_history_index_foreach (index, TRUE, TRUE, collect_name_cb, walked);
+  g_assert_cmpuint (walked->len, ==, 1);
+  g_assert_true (g_str_has_suffix (g_ptr_array_index (walked, 0), " damaged"));
+  g_ptr_array_set_size (walked, 0);
+  cm_history_index_foreach (index, FALSE, TRUE, collect_name_cb, walked);
+  g_assert_cmpuint (walked->len, ==, G_N_ELEMENTS (names));
+  /* Oldest first. */
+  for (guint i = 1; i < walked->len; i++)
+    g_assert_cmpint (strncmp (g_ptr_array_index (walked, i - 1), g_ptr_array_index (walked, i), 12), <=, 0);
+  for (guint i = 0; i < results->len; i++)
+    {
+      const char *name = cm_result_get_name (g_ptr_array_index (results, i));
+      gboolean found = FALSE;
+
+      for (guint j = 0; j < walked->len && !found; j++)
+        found = g_str_has_suffix (g_ptr_array_index (walked, j), name);
+      g_assert_true (found);
+    }
+}
+
 int
 main (int argc, char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/cardmark/history-index/index", test_index);
   g_test_add_func ("/cardmark/history-index/tested-before", test_tested_before);
+  g_test_add_func ("/cardmark/history-index/batch-from-index", test_batch_from_index);
   return g_test_run ();
 }

@@ -9,6 +9,8 @@
 
 #include <glib/gi18n.h>
 #include <stdio.h>
+#include <string.h>
+#include <time.h>
 
 #include "cm-batch-report.h"
 #include "cm-test-table.h"
@@ -48,11 +50,15 @@ static void
 print_row (CmHistoryEntry *entry,
            const int      *widths)
 {
-  g_autoptr(GDateTime) started = g_date_time_new_from_unix_local (entry->started);
-  g_autofree char *when = g_date_time_format (started, "%Y-%m-%d %H:%M");
+  time_t started = (time_t) entry->started;
+  struct tm tm;
+  char when[64] = "";
   g_autoptr(GString) line = g_string_new (NULL);
   g_autofree char *summary = NULL;
 
+  /* The local time as GDateTime would say it, without its cost a row. */
+  if (localtime_r (&started, &tm) != NULL)
+    strftime (when, sizeof when, "%Y-%m-%d %H:%M", &tm);
   cm_cli_pad (line, when, widths[COLUMN_WHEN], FALSE);
   g_string_append_c (line, ' ');
   /* The card as the app's History titles it: brand or maker and product,
@@ -66,15 +72,17 @@ print_row (CmHistoryEntry *entry,
   printf ("%s  %s\n", line->str, summary);
 }
 
+/* The table's heading lines; its column widths into @widths. */
 static void
-print_table (GPtrArray *entries)
+print_heading (int *widths)
 {
   const char *headings[N_COLUMNS] = { _("When"), _("Card"), _("Run"), _("Write"), _("Read"), _("4K write"), _("4K read") };
   const char *units[N_COLUMNS] = { "", "", "", "MB/s", "MB/s", "IOPS", "IOPS" };
-  int widths[N_COLUMNS] = { 16, 24, 6, 9, 9, 9, 9 };
+  const int min_widths[N_COLUMNS] = { 16, 24, 6, 9, 9, 9, 9 };
   g_autoptr(GString) line = g_string_new (NULL);
   g_autoptr(GString) unit_line = g_string_new (NULL);
 
+  memcpy (widths, min_widths, sizeof min_widths);
   for (const char * const *kind = cm_job_kinds_list_names (); *kind != NULL; kind++)
     widths[COLUMN_RUN] = MAX (widths[COLUMN_RUN], cm_cli_text_width (cm_job_kind_get_title (*kind)));
 
@@ -91,82 +99,176 @@ print_table (GPtrArray *entries)
     }
   printf ("%s  %s\n", line->str, _("Verdict"));
   printf ("%s\n", unit_line->str);
+}
 
-  /* Oldest first. */
+/* @entries newest first; the table oldest first. */
+static void
+print_table (GPtrArray *entries)
+{
+  int widths[N_COLUMNS];
+
+  print_heading (widths);
   for (guint i = entries->len; i > 0; i--)
     print_row (g_ptr_array_index (entries, i - 1), widths);
 }
 
-/* One document at a time: a tree of the whole history, printed at once,
- * took 10 GB for 2000 benchmarks. */
-static void
-print_json (GPtrArray *results)
+/* While the index is read: the table's widths once its heading is
+ * printed, and how many rows or documents were printed. */
+typedef struct
 {
-  fputs ("[", stdout);
-  for (guint i = 0; i < results->len; i++)
+  int      widths[N_COLUMNS];
+  guint    n_rows;
+} Listing;
+
+static gboolean
+name_damaged_cb (CmHistoryEntry *entry,
+                 gpointer        user_data)
+{
+  g_autofree char *message = g_strdup_printf (_("Skipped %s: %s"), entry->path, entry->problem != NULL ? entry->problem : "");
+
+  cm_cli_print_message (message);
+  return TRUE;
+}
+
+static gboolean
+print_row_cb (CmHistoryEntry *entry,
+              gpointer        user_data)
+{
+  Listing *listing = user_data;
+
+  if (listing->n_rows++ == 0)
+    print_heading (listing->widths);
+  print_row (entry, listing->widths);
+  return TRUE;
+}
+
+/* One document at a time, each opened when its turn comes: a tree of the
+ * whole history, printed at once, took 10 GB for 2000 benchmarks. A
+ * document gone or damaged since the index saw it is named and left out. */
+static gboolean
+print_document_cb (CmHistoryEntry *entry,
+                   gpointer        user_data)
+{
+  Listing *listing = user_data;
+  g_autoptr(GFile) file = g_file_new_for_path (entry->path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CmResult) result = cm_result_new_from_file (file, &error);
+  g_autoptr(JsonNode) node = NULL;
+  g_autofree char *text = NULL;
+
+  if (result == NULL)
     {
-      g_autoptr(JsonNode) node = cm_result_to_json (g_ptr_array_index (results, i));
-      g_autofree char *text = json_to_string (node, TRUE);
+      g_autofree char *message = g_strdup_printf (_("Skipped %s: %s"), entry->path, error->message);
 
-      printf ("%s\n%s", i > 0 ? "," : "", text);
+      cm_cli_print_message (message);
+      return TRUE;
     }
-  fputs ("\n]\n", stdout);
+  node = cm_result_to_json (result);
+  text = json_to_string (node, TRUE);
+  printf ("%s\n%s", listing->n_rows++ > 0 ? "," : "", text);
+  return TRUE;
 }
 
-/* The batch report of every saved document, one line per card. */
-static void
-print_csv (GPtrArray *results)
-{
-  g_autoptr(GPtrArray) rows = cm_batch_report_build (results);
-  g_autofree char *csv = cm_batch_report_dup_csv (rows);
-
-  fputs (csv, stdout);
-}
-
-/* The table reads only the index beside the documents: 100 000 of them
- * are listed without opening one. */
-static int
-list_from_index (CmHistory *history)
+/* The index beside the documents, brought up to date; NULL with no
+ * history yet, or on an error (set). */
+static CmHistoryIndex *
+open_index (CmHistory  *history,
+            GError    **error)
 {
   GFile *folder = cm_history_get_folder (history);
   g_autoptr(CmHistoryIndex) index = NULL;
-  g_autoptr(GPtrArray) entries = NULL;
-  g_autoptr(GError) error = NULL;
-  guint n_listed = 0;
 
-  if (g_file_query_exists (folder, NULL) &&
-      ((index = cm_history_index_open (folder, &error)) == NULL ||
-       !cm_history_index_refresh (index, &error)))
+  if (!g_file_query_exists (folder, NULL))
+    return NULL;
+  if ((index = cm_history_index_open (folder, error)) == NULL ||
+      !cm_history_index_refresh (index, error))
+    return NULL;
+  return g_steal_pointer (&index);
+}
+
+/* The table, --json and --csv read only the index beside the documents:
+ * 100 000 of them are listed without opening one, and --json opens them
+ * one at a time. */
+static int
+list_from_index (CmHistory *history,
+                 gboolean   json,
+                 gboolean   csv)
+{
+  g_autoptr(CmHistoryIndex) index = NULL;
+  g_autoptr(GError) error = NULL;
+  Listing listing = { { 0 }, 0 };
+
+  if ((index = open_index (history, &error)) == NULL && error != NULL)
     {
       cm_cli_print_error (error);
       return CM_EXIT_FAILED;
     }
-  entries = index != NULL ? cm_history_index_query (index, 0, G_MAXUINT) : g_ptr_array_new ();
 
-  /* Damaged documents come last from the index: named first, as before. */
-  while (entries->len > 0 && ((CmHistoryEntry *) g_ptr_array_index (entries, entries->len - 1))->damaged)
+  /* Damaged documents are named first, as before. */
+  if (index != NULL)
+    cm_history_index_foreach (index, TRUE, TRUE, name_damaged_cb, NULL);
+
+  if (json)
     {
-      CmHistoryEntry *entry = g_ptr_array_index (entries, entries->len - 1);
-      g_autofree char *message = g_strdup_printf (_("Skipped %s: %s"), entry->path, entry->problem);
-
-      cm_cli_print_message (message);
-      g_ptr_array_remove_index (entries, entries->len - 1);
-    }
-  n_listed = entries->len;
-
-  if (n_listed == 0)
-    {
-      printf ("%s\n", _("No saved results yet. Run “cardmark-cli bench TARGET --save” to keep one."));
+      fputs ("[", stdout);
+      if (index != NULL)
+        cm_history_index_foreach (index, FALSE, TRUE, print_document_cb, &listing);
+      fputs ("\n]\n", stdout);
       return CM_EXIT_OK;
     }
-  print_table (entries);
+  if (csv)
+    {
+      g_autoptr(GPtrArray) rows = index != NULL ? cm_history_index_build_batch_report (index) : g_ptr_array_new ();
+      g_autofree char *text = cm_batch_report_dup_csv (rows);
+
+      fputs (text, stdout);
+      return CM_EXIT_OK;
+    }
+
+  if (index != NULL)
+    cm_history_index_foreach (index, FALSE, TRUE, print_row_cb, &listing);
+  if (listing.n_rows == 0)
+    printf ("%s\n", _("No saved results yet. Run “cardmark-cli bench TARGET --save” to keep one."));
   return CM_EXIT_OK;
 }
 
+/* A document from the store, whole, as this computer's --json prints
+ * one: read back through the result format, so text from another
+ * machine is cleaned as a document's is. */
+static gboolean
+print_store_document_cb (const char *id,
+                         const char *machine,
+                         const char *document,
+                         gsize       length,
+                         gpointer    user_data)
+{
+  Listing *listing = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CmResult) result = cm_result_new_from_data (document, length, &error);
+  g_autoptr(JsonNode) node = NULL;
+  g_autofree char *text = NULL;
+
+  if (result == NULL)
+    {
+      /* Translators: a document in the store that could not be read, by its id */
+      g_autofree char *message = g_strdup_printf (_("Skipped %s from %s: %s"), id, machine, error->message);
+
+      cm_cli_print_message (message);
+      return TRUE;
+    }
+  node = cm_result_to_json (result);
+  text = json_to_string (node, TRUE);
+  printf ("%s\n%s", listing->n_rows++ > 0 ? "," : "[", text);
+  return TRUE;
+}
+
 /* history --store: the lab's results, from every machine, in the same
- * table; the machine each ran on ends its line. */
+ * table; the machine each ran on ends its line. --json gives every
+ * document, oldest first, one at a time; --csv the batch report of
+ * them all. */
 static int
-list_from_store (void)
+list_from_store (gboolean json,
+                 gboolean csv)
 {
   /* This machine's results that wait for the store go first, so the
    * list is whole. */
@@ -174,6 +276,40 @@ list_from_store (void)
   CmStore *store = cm_history_get_store (history);
   g_autoptr(GPtrArray) entries = NULL;
   g_autoptr(GError) error = NULL;
+
+  if (json)
+    {
+      Listing listing = { { 0 }, 0 };
+
+      /* The array is opened only once the store answers: a store that
+       * cannot be reached prints nothing on stdout. */
+      if (!cm_store_foreach_document (store, print_store_document_cb, &listing, &error))
+        {
+          if (listing.n_rows > 0)
+            fputs ("\n]\n", stdout);
+          cm_cli_print_error (error);
+          return CM_EXIT_FAILED;
+        }
+      printf ("%s]\n", listing.n_rows == 0 ? "[" : "\n");
+      return CM_EXIT_OK;
+    }
+  if (csv)
+    {
+      g_autoptr(GPtrArray) problems = NULL;
+      g_autoptr(GPtrArray) rows = cm_store_build_batch_report (store, &problems, &error);
+      g_autofree char *text = NULL;
+
+      if (rows == NULL)
+        {
+          cm_cli_print_error (error);
+          return CM_EXIT_FAILED;
+        }
+      for (guint i = 0; i < problems->len; i++)
+        cm_cli_print_message (g_ptr_array_index (problems, i));
+      text = cm_batch_report_dup_csv (rows);
+      fputs (text, stdout);
+      return CM_EXIT_OK;
+    }
 
   if ((entries = cm_store_list (store, &error)) == NULL)
     {
@@ -214,49 +350,16 @@ cm_cli_history (int    argc,
   g_autoptr(GOptionContext) context = g_option_context_new (_("— every check kept in the history: benchmarks (with --save), capacity checks, verifies and wear tests"));
   g_autoptr(GError) error = NULL;
   g_autoptr(CmHistory) history = cm_history_new_default ();
-  g_autoptr(GPtrArray) results = NULL;
-  g_autoptr(GPtrArray) problems = NULL;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!cm_cli_parse_store_options (context, &argc, &argv, &error))
     return cm_cli_usage_error (context, error->message);
   if (argc != 1)
     return cm_cli_usage_error (context, _("history takes no arguments."));
-  if (cm_cli_get_store_url () != NULL && (json || csv))
-    return cm_cli_usage_error (context, _("--store lists the store’s table; --json and --csv read this computer’s history. Give one or the other."));
+  if (json && csv)
+    return cm_cli_usage_error (context, _("--json and --csv are two ways to print the same results. Give one or the other."));
   if (cm_cli_get_store_url () != NULL)
-    return list_from_store ();
+    return list_from_store (json, csv);
 
-  if (!json && !csv)
-    return list_from_index (history);
-
-  if ((results = cm_history_load (history, &problems, &error)) == NULL)
-    {
-      cm_cli_print_error (error);
-      return CM_EXIT_FAILED;
-    }
-
-  for (guint i = 0; i < problems->len; i++)
-    cm_cli_print_message (g_ptr_array_index (problems, i));
-
-  if (json)
-    {
-      print_json (results);
-      return CM_EXIT_OK;
-    }
-  if (csv)
-    {
-      print_csv (results);
-      return CM_EXIT_OK;
-    }
-
-  if (results->len == 0)
-    {
-      printf ("%s\n", _("No saved results yet. Run “cardmark-cli bench TARGET --save” to keep one."));
-      return CM_EXIT_OK;
-    }
-
-  print_table (results);
-
-  return CM_EXIT_OK;
+  return list_from_index (history, json, csv);
 }

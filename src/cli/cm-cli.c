@@ -213,6 +213,16 @@ cm_cli_text_width (const char *text)
   return width;
 }
 
+static void
+append_spaces (GString *line,
+               int      n)
+{
+  static const char spaces[] = "                                ";
+
+  for (; n > 0; n -= MIN (n, (int) sizeof spaces - 1))
+    g_string_append_len (line, spaces, MIN (n, (int) sizeof spaces - 1));
+}
+
 /**
  * cm_cli_pad:
  * @line: where the cell goes
@@ -238,17 +248,26 @@ cm_cli_pad (GString    *line,
   g_return_if_fail (text != NULL);
   g_return_if_fail (width >= 1);
 
-  valid = cm_cli_dup_printable (text, FALSE);
-  text_width = cm_cli_text_width (valid);
+  /* Printable ASCII (figures, dates) is safe as it is and one column a
+   * byte: a table of 100 000 rows pads 800 000 cells. */
+  for (text_width = 0; text[text_width] >= 0x20 && text[text_width] < 0x7f; text_width++)
+    ;
+  if (text[text_width] != '\0')
+    {
+      valid = cm_cli_dup_printable (text, FALSE);
+      text_width = cm_cli_text_width (valid);
+    }
   if (text_width <= width)
     {
       if (right)
-        g_string_append_printf (line, "%*s", width - text_width, "");
-      g_string_append (line, valid);
+        append_spaces (line, width - text_width);
+      g_string_append (line, valid != NULL ? valid : text);
       if (!right)
-        g_string_append_printf (line, "%*s", width - text_width, "");
+        append_spaces (line, width - text_width);
       return;
     }
+  if (valid == NULL)
+    valid = g_strdup (text);
 
   cut = g_string_new (NULL);
   for (const char *p = valid; *p != '\0'; p = g_utf8_next_char (p))

@@ -28,8 +28,14 @@
 typedef struct
 {
   char      *key;
-  GPtrArray *newest;     /* CmResult, the newest of each kind, in the order kinds came */
+  GPtrArray *newest;     /* CmBatchFacts, the newest of each kind, in the order kinds came */
 } Card;
+
+struct _CmBatchReport
+{
+  GPtrArray  *cards;
+  GHashTable *by_key;
+};
 
 static void
 card_free (Card *card)
@@ -48,6 +54,18 @@ cm_batch_row_free (CmBatchRow *row)
   g_free (row->verdict);
   g_free (row->kinds);
   g_free (row);
+}
+
+void
+cm_batch_facts_free (CmBatchFacts *facts)
+{
+  if (facts == NULL)
+    return;
+  g_free (facts->key);
+  g_free (facts->card);
+  g_free (facts->kind);
+  g_free (facts->answer);
+  g_free (facts);
 }
 
 /* The card's serial number tells it apart wherever it was read; a card
@@ -128,6 +146,30 @@ get_lost (CmResult *result)
   return -1;
 }
 
+/**
+ * cm_batch_facts_new_for_result:
+ *
+ * What the batch report takes from @result; the history's index keeps it
+ * beside the documents.
+ */
+CmBatchFacts *
+cm_batch_facts_new_for_result (CmResult *result)
+{
+  CmBatchFacts *facts = g_new0 (CmBatchFacts, 1);
+  GDateTime *started = cm_result_get_started (result);
+
+  facts->key = dup_card_key (result);
+  facts->card = dup_card_name (result);
+  facts->kind = g_strdup (cm_result_get_kind (result));
+  facts->started = started != NULL ? g_date_time_to_unix (started) * G_USEC_PER_SEC + g_date_time_get_microsecond (started) : 0;
+  facts->size_bytes = get_size (result);
+  facts->answer = cm_summary_dup_answer (result, &facts->status);
+  facts->capacity_real_bytes = cm_result_get_capacity (result) != NULL ? (gint64) cm_result_get_capacity (result)->real_bytes : -1;
+  facts->usable_bytes = cm_result_get_verify (result) != NULL ? (gint64) cm_result_get_verify (result)->usable_bytes : -1;
+  facts->lost_bytes = get_lost (result);
+  return facts;
+}
+
 /* Below over marginal over meets; not judged only when nothing was. */
 static CmStatus
 worse (CmStatus a,
@@ -140,55 +182,77 @@ worse (CmStatus a,
   return rank[b] > rank[a] ? b : a;
 }
 
+/* A document with no start counts as newer, as it always did. */
 static gboolean
-is_newer (CmResult *result,
-          CmResult *than)
+is_newer (const CmBatchFacts *facts,
+          const CmBatchFacts *than)
 {
-  GDateTime *a = cm_result_get_started (result);
-  GDateTime *b = cm_result_get_started (than);
-
-  return a == NULL || b == NULL || g_date_time_compare (a, b) >= 0;
+  return facts->started == 0 || than->started == 0 || facts->started >= than->started;
 }
 
-/* Keeps @result as its card's newest of its kind. */
-static void
-add_document (GPtrArray *cards,
-              GHashTable *by_key,
-              CmResult   *result)
+CmBatchReport *
+cm_batch_report_new (void)
 {
-  g_autofree char *key = dup_card_key (result);
-  Card *card = g_hash_table_lookup (by_key, key);
+  CmBatchReport *self = g_new0 (CmBatchReport, 1);
+
+  self->cards = g_ptr_array_new_with_free_func ((GDestroyNotify) card_free);
+  self->by_key = g_hash_table_new (g_str_hash, g_str_equal);
+  return self;
+}
+
+void
+cm_batch_report_free (CmBatchReport *self)
+{
+  if (self == NULL)
+    return;
+  g_hash_table_unref (self->by_key);
+  g_ptr_array_unref (self->cards);
+  g_free (self);
+}
+
+/**
+ * cm_batch_report_add:
+ * @facts: (transfer full): one document's
+ *
+ * Keeps @facts as its card's newest of its kind, or drops it.
+ */
+void
+cm_batch_report_add (CmBatchReport *self,
+                     CmBatchFacts  *facts)
+{
+  g_autoptr(CmBatchFacts) owned = facts;
+  Card *card = g_hash_table_lookup (self->by_key, facts->key);
 
   if (card == NULL)
     {
       card = g_new0 (Card, 1);
-      card->key = g_strdup (key);
-      card->newest = g_ptr_array_new_with_free_func (g_object_unref);
-      g_ptr_array_add (cards, card);
-      g_hash_table_insert (by_key, card->key, card);
+      card->key = g_strdup (facts->key);
+      card->newest = g_ptr_array_new_with_free_func ((GDestroyNotify) cm_batch_facts_free);
+      g_ptr_array_add (self->cards, card);
+      g_hash_table_insert (self->by_key, card->key, card);
     }
 
   for (guint i = 0; i < card->newest->len; i++)
     {
-      CmResult *kept = g_ptr_array_index (card->newest, i);
+      CmBatchFacts *kept = g_ptr_array_index (card->newest, i);
 
-      if (g_strcmp0 (cm_result_get_kind (kept), cm_result_get_kind (result)) != 0)
+      if (g_strcmp0 (kept->kind, facts->kind) != 0)
         continue;
-      if (is_newer (result, kept))
+      if (is_newer (facts, kept))
         {
-          g_ptr_array_index (card->newest, i) = g_object_ref (result);
-          g_object_unref (kept);
+          g_ptr_array_index (card->newest, i) = g_steal_pointer (&owned);
+          cm_batch_facts_free (kept);
         }
       return;
     }
-  g_ptr_array_add (card->newest, g_object_ref (result));
+  g_ptr_array_add (card->newest, g_steal_pointer (&owned));
 }
 
 static CmBatchRow *
 row_new (Card *card)
 {
   CmBatchRow *row = g_new0 (CmBatchRow, 1);
-  g_autoptr(GPtrArray) answers = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) answers = g_ptr_array_new ();
   g_autoptr(GPtrArray) kinds = g_ptr_array_new ();
 
   row->status = CM_STATUS_NOT_JUDGED;
@@ -196,31 +260,45 @@ row_new (Card *card)
   row->lost_bytes = -1;
   for (guint i = 0; i < card->newest->len; i++)
     {
-      CmResult *result = g_ptr_array_index (card->newest, i);
-      CmStatus status;
-      char *answer = cm_summary_dup_answer (result, &status);
+      CmBatchFacts *facts = g_ptr_array_index (card->newest, i);
 
       if (row->card == NULL)
-        row->card = dup_card_name (result);
-      row->size_bytes = MAX (row->size_bytes, get_size (result));
-      if (answer != NULL)
-        g_ptr_array_add (answers, answer);
-      row->status = worse (row->status, status);
+        row->card = g_strdup (facts->card);
+      row->size_bytes = MAX (row->size_bytes, facts->size_bytes);
+      if (facts->answer != NULL)
+        g_ptr_array_add (answers, facts->answer);
+      row->status = worse (row->status, facts->status);
       /* What really holds data: a capacity check's finding, else what a
        * verify read back whole. */
-      if (cm_result_get_capacity (result) != NULL)
-        row->real_bytes = cm_result_get_capacity (result)->real_bytes;
-      else if (cm_result_get_verify (result) != NULL && row->real_bytes < 0)
-        row->real_bytes = cm_result_get_verify (result)->usable_bytes;
-      if (get_lost (result) >= 0)
-        row->lost_bytes = MAX (row->lost_bytes, get_lost (result));
-      g_ptr_array_add (kinds, (char *) cm_result_get_kind (result));
+      if (facts->capacity_real_bytes >= 0)
+        row->real_bytes = facts->capacity_real_bytes;
+      else if (facts->usable_bytes >= 0 && row->real_bytes < 0)
+        row->real_bytes = facts->usable_bytes;
+      if (facts->lost_bytes >= 0)
+        row->lost_bytes = MAX (row->lost_bytes, facts->lost_bytes);
+      g_ptr_array_add (kinds, facts->kind != NULL ? facts->kind : (char *) "");
     }
   g_ptr_array_add (answers, NULL);
   g_ptr_array_add (kinds, NULL);
   row->verdict = g_strjoinv (" · ", (char **) answers->pdata);
   row->kinds = g_strjoinv (", ", (char **) kinds->pdata);
   return row;
+}
+
+/**
+ * cm_batch_report_get_rows:
+ *
+ * Returns: (transfer full) (element-type CmBatchRow): one row per card,
+ *   in the order its first document was added
+ */
+GPtrArray *
+cm_batch_report_get_rows (CmBatchReport *self)
+{
+  GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) cm_batch_row_free);
+
+  for (guint i = 0; i < self->cards->len; i++)
+    g_ptr_array_add (rows, row_new (g_ptr_array_index (self->cards, i)));
+  return rows;
 }
 
 /**
@@ -233,17 +311,13 @@ row_new (Card *card)
 GPtrArray *
 cm_batch_report_build (GPtrArray *results)
 {
-  g_autoptr(GPtrArray) cards = g_ptr_array_new_with_free_func ((GDestroyNotify) card_free);
-  g_autoptr(GHashTable) by_key = g_hash_table_new (g_str_hash, g_str_equal);
-  GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) cm_batch_row_free);
+  g_autoptr(CmBatchReport) report = cm_batch_report_new ();
 
-  g_return_val_if_fail (results != NULL, rows);
+  g_return_val_if_fail (results != NULL, g_ptr_array_new_with_free_func ((GDestroyNotify) cm_batch_row_free));
 
   for (guint i = 0; i < results->len; i++)
-    add_document (cards, by_key, g_ptr_array_index (results, i));
-  for (guint i = 0; i < cards->len; i++)
-    g_ptr_array_add (rows, row_new (g_ptr_array_index (cards, i)));
-  return rows;
+    cm_batch_report_add (report, cm_batch_facts_new_for_result (g_ptr_array_index (results, i)));
+  return cm_batch_report_get_rows (report);
 }
 
 /* A size for the table, "—" when no document told it. */

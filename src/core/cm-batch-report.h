@@ -25,6 +25,35 @@ typedef struct
 
 void       cm_batch_row_free        (CmBatchRow *row);
 
+/* What the report takes from one document: enough to build it from the
+ * history's index without opening the document again. */
+typedef struct
+{
+  char     *key;          /* tells the card apart: its serial, else name and device */
+  char     *card;         /* as CmBatchRow's */
+  char     *kind;
+  gint64    started;      /* unix microseconds; 0 if unknown */
+  guint64   size_bytes;   /* 0 if the document does not say */
+  char     *answer;       /* the kind's answer in words, or NULL */
+  CmStatus  status;
+  gint64    capacity_real_bytes; /* a capacity check's finding; -1 without one */
+  gint64    usable_bytes;        /* what a verify read back whole; -1 without one */
+  gint64    lost_bytes;          /* -1 when the document checked none */
+} CmBatchFacts;
+
+CmBatchFacts *cm_batch_facts_new_for_result (CmResult *result) G_GNUC_WARN_UNUSED_RESULT;
+void          cm_batch_facts_free           (CmBatchFacts *facts);
+
+/* A report built one document at a time: only the newest document of
+ * each kind of each card is kept. */
+typedef struct _CmBatchReport CmBatchReport;
+
+CmBatchReport *cm_batch_report_new      (void) G_GNUC_WARN_UNUSED_RESULT;
+void           cm_batch_report_add      (CmBatchReport *self,
+                                         CmBatchFacts  *facts);
+GPtrArray     *cm_batch_report_get_rows (CmBatchReport *self) G_GNUC_WARN_UNUSED_RESULT;
+void           cm_batch_report_free     (CmBatchReport *self);
+
 GPtrArray *cm_batch_report_build    (GPtrArray  *results) G_GNUC_WARN_UNUSED_RESULT;
 char      *cm_batch_report_dup_csv  (GPtrArray  *rows) G_GNUC_WARN_UNUSED_RESULT;
 char      *cm_batch_row_dup_size    (const CmBatchRow *row,
@@ -39,5 +68,7 @@ enum
 };
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CmBatchRow, cm_batch_row_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CmBatchFacts, cm_batch_facts_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CmBatchReport, cm_batch_report_free)
 
 G_END_DECLS

@@ -54,6 +54,17 @@ GPtrArray      *cm_history_index_query_kinds (CmHistoryIndex     *self,
                                               const char * const *kinds,
                                               guint               limit) G_GNUC_WARN_UNUSED_RESULT;
 
+/* Returns FALSE to stop. */
+typedef gboolean (*CmHistoryIndexFunc) (CmHistoryEntry *entry,
+                                        gpointer        user_data);
+
+void            cm_history_index_foreach (CmHistoryIndex     *self,
+                                          gboolean            damaged,
+                                          gboolean            oldest_first,
+                                          CmHistoryIndexFunc  func,
+                                          gpointer            user_data);
+GPtrArray      *cm_history_index_build_batch_report (CmHistoryIndex *self) G_GNUC_WARN_UNUSED_RESULT;
+
 GPtrArray      *cm_history_index_list_for_serial (CmHistoryIndex *self,
                                                   const char     *serial,
                                                   guint           limit) G_GNUC_WARN_UNUSED_RESULT;

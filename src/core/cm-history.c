@@ -157,17 +157,15 @@ file_name_for (CmResult *result)
   return g_strdup_printf ("%s%06x.json", stamp, g_random_int () & 0xffffff);
 }
 
-/* Whether @a and @b are one test's: the same kind, card and start. A
- * stopped wear test saves what it did; carried on, it keeps its start,
- * and its new document holds the earlier one's rounds as well. */
+/* Whether @a and @b are one test's: cm_result_dup_run_key(). */
 static gboolean
 same_test (CmResult *a,
            CmResult *b)
 {
-  return g_strcmp0 (cm_result_get_kind (a), cm_result_get_kind (b)) == 0 &&
-         g_strcmp0 (cm_result_get_device (a), cm_result_get_device (b)) == 0 &&
-         cm_result_get_device (a) != NULL &&
-         g_date_time_compare (cm_result_get_started (a), cm_result_get_started (b)) == 0;
+  g_autofree char *key_a = cm_result_dup_run_key (a);
+  g_autofree char *key_b = cm_result_dup_run_key (b);
+
+  return key_a != NULL && g_strcmp0 (key_a, key_b) == 0;
 }
 
 /* Deletes the documents @result, saved as @saved, takes the place of:

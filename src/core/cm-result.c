@@ -307,6 +307,32 @@ cm_result_get_device (CmResult *self)
   return self->device;
 }
 
+/**
+ * cm_result_dup_run_key:
+ *
+ * What tells one test apart from every other on one machine: its kind,
+ * its device and its start to the microsecond. A stopped wear test saves
+ * what it did; carried on, it keeps its start, and its new document (the
+ * earlier one's rounds as well) takes the earlier one's place, in the
+ * history and in the store.
+ *
+ * Returns: (nullable): the key, or %NULL for a test of a folder (no
+ *   device), which is never carried on
+ */
+char *
+cm_result_dup_run_key (CmResult *self)
+{
+  GDateTime *started;
+
+  g_return_val_if_fail (CM_IS_RESULT (self), NULL);
+
+  started = cm_result_get_started (self);
+  if (self->device == NULL || started == NULL)
+    return NULL;
+  return g_strdup_printf ("%s %s %" G_GINT64_FORMAT, self->kind != NULL ? self->kind : "", self->device,
+                          g_date_time_to_unix (started) * G_USEC_PER_SEC + g_date_time_get_microsecond (started));
+}
+
 const char *
 cm_result_get_reader (CmResult *self)
 {

@@ -180,6 +180,7 @@ void          cm_result_set_profile     (CmResult     *self,
 const char   *cm_result_get_target_path (CmResult     *self);
 const char   *cm_result_get_target_mode (CmResult     *self);
 const char   *cm_result_get_device      (CmResult     *self);
+char         *cm_result_dup_run_key     (CmResult     *self) G_GNUC_WARN_UNUSED_RESULT;
 const char   *cm_result_get_reader      (CmResult     *self);
 void          cm_result_set_target      (CmResult     *self,
                                          const char   *path,

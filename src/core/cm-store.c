@@ -22,6 +22,7 @@
 #include <libpq-fe.h>
 #endif
 
+#include "cm-batch-report.h"
 #include "cm-outcome.h"
 #include "cm-result.h"
 #include "cm-text.h"
@@ -500,7 +501,11 @@ static const char create_sql[] =
   " document jsonb NOT NULL,"
   " received timestamptz NOT NULL DEFAULT now());"
   "CREATE INDEX IF NOT EXISTS cardmark_results_started ON cardmark_results (started DESC);"
-  "CREATE INDEX IF NOT EXISTS cardmark_results_serial ON cardmark_results (serial, started DESC);";
+  "CREATE INDEX IF NOT EXISTS cardmark_results_serial ON cardmark_results (serial, started DESC);"
+  /* One test's key (cm_result_dup_run_key()): a wear test carried on
+   * replaces the row of its stop. Added to a table made before it. */
+  "ALTER TABLE cardmark_results ADD COLUMN IF NOT EXISTS run_key text;"
+  "CREATE INDEX IF NOT EXISTS cardmark_results_run ON cardmark_results (machine, run_key);";
 
 /* Unreachable when the connection is gone, failed when the database
  * refused what it was asked. */
@@ -571,14 +576,36 @@ dup_figure (double value)
   return g_strdup (g_ascii_dtostr (buffer, sizeof buffer, value));
 }
 
-#define N_INSERT_PARAMS 17
+#define N_INSERT_PARAMS 18
 
 static const char insert_sql[] =
   "INSERT INTO cardmark_results (id, machine, kind, serial, name, brand, size_bytes,"
-  " started, title, run, outcome, verdict, write_mb_s, read_mb_s, write_4k_iops, read_4k_iops, document)"
+  " started, title, run, outcome, verdict, write_mb_s, read_mb_s, write_4k_iops, read_4k_iops, document, run_key)"
   " VALUES ($1, $2, $3, $4, $5, $6, $7::bigint, to_timestamp($8::bigint), $9, $10, $11, $12,"
-  " $13::float8, $14::float8, $15::float8, $16::float8, $17::jsonb)"
+  " $13::float8, $14::float8, $15::float8, $16::float8, $17::jsonb, $18)"
   " ON CONFLICT (id) DO NOTHING";
+
+/* The earlier documents of the same test on the same machine: a wear
+ * test's stop, which the document carried on from it replaces. */
+static const char replace_sql[] =
+  "DELETE FROM cardmark_results WHERE machine = $1 AND run_key = $2 AND id <> $3";
+
+/* One statement of a send; FALSE with the error set. */
+static gboolean
+exec_params (CmStore     *self,
+             const char  *sql,
+             int          n_params,
+             const char **params,
+             GError     **error)
+{
+  PGresult *res = PQexecParams (self->conn, sql, n_params, NULL, params, NULL, NULL, 0);
+  gboolean ok = PQresultStatus (res) == PGRES_COMMAND_OK;
+
+  if (!ok)
+    set_pq_error (self, error, PQresultErrorMessage (res));
+  PQclear (res);
+  return ok;
+}
 
 /**
  * cm_store_send:
@@ -600,9 +627,9 @@ cm_store_send (CmStore     *self,
   g_autofree char *text = NULL;
   g_autofree char *size = NULL;
   g_autofree char *started = NULL;
+  g_autofree char *run_key = NULL;
   char *figures[4];
   const char *params[N_INSERT_PARAMS];
-  PGresult *res;
   gboolean ok;
 
   g_return_val_if_fail (self != NULL, FALSE);
@@ -637,12 +664,23 @@ cm_store_send (CmStore     *self,
   for (guint i = 0; i < G_N_ELEMENTS (figures); i++)
     params[12 + i] = figures[i];
   params[16] = text;
+  params[17] = run_key = cm_result_dup_run_key (result);
 
-  res = PQexecParams (self->conn, insert_sql, N_INSERT_PARAMS, NULL, params, NULL, NULL, 0);
-  ok = PQresultStatus (res) == PGRES_COMMAND_OK;
-  if (!ok)
-    set_pq_error (self, error, PQresultErrorMessage (res));
-  PQclear (res);
+  /* The row of a stopped wear test goes as its carried-on document comes:
+   * both, or neither. */
+  if (run_key == NULL)
+    ok = exec_params (self, insert_sql, N_INSERT_PARAMS, params, error);
+  else
+    {
+      const char *replace_params[] = { self->machine, run_key, id };
+
+      ok = exec_params (self, "BEGIN", 0, NULL, error) &&
+           exec_params (self, replace_sql, G_N_ELEMENTS (replace_params), replace_params, error) &&
+           exec_params (self, insert_sql, N_INSERT_PARAMS, params, error) &&
+           exec_params (self, "COMMIT", 0, NULL, error);
+      if (!ok && PQstatus (self->conn) == CONNECTION_OK)
+        PQclear (PQexec (self->conn, "ROLLBACK"));
+    }
   for (guint i = 0; i < G_N_ELEMENTS (figures); i++)
     g_free (figures[i]);
   return ok;
@@ -711,6 +749,52 @@ query_entries (CmStore     *self,
   return g_steal_pointer (&entries);
 }
 
+/* Row by row (libpq's single-row mode): the store's 100 000 documents
+ * are never all in memory. */
+static gboolean
+foreach_document (CmStore                *self,
+                  CmStoreDocumentFunc     func,
+                  gpointer                user_data,
+                  GError                **error)
+{
+  gboolean stopped = FALSE;
+  gboolean ok = TRUE;
+  PGresult *res;
+
+  if (!connect_store (self, error))
+    return FALSE;
+  /* The column holds the start to the second; the document's own text
+   * to the microsecond tells apart two machines' checks in one second. */
+  if (!PQsendQuery (self->conn, "SELECT id, machine, document::text FROM cardmark_results"
+                                " ORDER BY started, document->>'started', id") ||
+      !PQsetSingleRowMode (self->conn))
+    {
+      set_pq_error (self, error, PQerrorMessage (self->conn));
+      while ((res = PQgetResult (self->conn)) != NULL)
+        PQclear (res);
+      return FALSE;
+    }
+  while ((res = PQgetResult (self->conn)) != NULL)
+    {
+      ExecStatusType status = PQresultStatus (res);
+
+      if (status == PGRES_SINGLE_TUPLE && !stopped)
+        {
+          g_autofree char *id = dup_clean_value (res, 0, 0);
+          g_autofree char *machine = dup_clean_value (res, 0, 1);
+
+          stopped = !func (id, machine, PQgetvalue (res, 0, 2), (gsize) PQgetlength (res, 0, 2), user_data);
+        }
+      else if (status != PGRES_SINGLE_TUPLE && status != PGRES_TUPLES_OK && ok)
+        {
+          set_pq_error (self, error, PQresultErrorMessage (res));
+          ok = FALSE;
+        }
+      PQclear (res);
+    }
+  return ok;
+}
+
 #else /* !HAVE_LIBPQ */
 
 gboolean
@@ -741,6 +825,77 @@ cm_store_list (CmStore  *self,
   check_unsupported (error);
   return NULL;
 #endif
+}
+
+/**
+ * cm_store_foreach_document:
+ * @func: called with each document's id, machine and text (borrowed),
+ *   oldest first; returns %FALSE to stop
+ *
+ * Every document in the store, one at a time.
+ */
+gboolean
+cm_store_foreach_document (CmStore              *self,
+                           CmStoreDocumentFunc   func,
+                           gpointer              user_data,
+                           GError              **error)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (func != NULL, FALSE);
+#if HAVE_LIBPQ
+  return foreach_document (self, func, user_data, error);
+#else
+  return check_unsupported (error);
+#endif
+}
+
+typedef struct
+{
+  CmBatchReport *report;
+  GPtrArray     *problems;
+} BatchBuild;
+
+static gboolean
+add_to_report_cb (const char *id,
+                  const char *machine,
+                  const char *document,
+                  gsize       length,
+                  gpointer    user_data)
+{
+  BatchBuild *build = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CmResult) result = cm_result_new_from_data (document, length, &error);
+
+  if (result != NULL)
+    cm_batch_report_add (build->report, cm_batch_facts_new_for_result (result));
+  else
+    /* Translators: a document in the store that could not be read, by its id */
+    g_ptr_array_add (build->problems, g_strdup_printf (_("Skipped %s from %s: %s"), id, machine, error->message));
+  return TRUE;
+}
+
+/**
+ * cm_store_build_batch_report:
+ * @problems: (out) (element-type utf8): sentences naming the documents
+ *   that could not be read
+ *
+ * Returns: (transfer full) (element-type CmBatchRow): the batch report of
+ *   every document in the store, read one at a time; %NULL on an error
+ */
+GPtrArray *
+cm_store_build_batch_report (CmStore    *self,
+                             GPtrArray **problems,
+                             GError    **error)
+{
+  g_autoptr(CmBatchReport) report = cm_batch_report_new ();
+  g_autoptr(GPtrArray) bad = g_ptr_array_new_with_free_func (g_free);
+  BatchBuild build = { report, bad };
+
+  if (!cm_store_foreach_document (self, add_to_report_cb, &build, error))
+    return NULL;
+  if (problems != NULL)
+    *problems = g_steal_pointer (&bad);
+  return cm_batch_report_get_rows (report);
 }
 
 /* The store's results for a card with this CID serial, newest first. */

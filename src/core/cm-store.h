@@ -62,6 +62,21 @@ GPtrArray   *cm_store_list_for_serial  (CmStore     *self,
                                         guint        limit,
                                         GError     **error) G_GNUC_WARN_UNUSED_RESULT;
 
+/* Returns FALSE to stop. */
+typedef gboolean (*CmStoreDocumentFunc) (const char *id,
+                                         const char *machine,
+                                         const char *document,
+                                         gsize       length,
+                                         gpointer    user_data);
+
+gboolean     cm_store_foreach_document (CmStore              *self,
+                                        CmStoreDocumentFunc   func,
+                                        gpointer              user_data,
+                                        GError              **error);
+GPtrArray   *cm_store_build_batch_report (CmStore    *self,
+                                          GPtrArray **problems,
+                                          GError    **error) G_GNUC_WARN_UNUSED_RESULT;
+
 char        *cm_store_dup_id           (const char  *document,
                                         gsize        length) G_GNUC_WARN_UNUSED_RESULT;
 
