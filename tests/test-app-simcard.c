@@ -3171,6 +3171,14 @@ row_focused_in_view (CardRow *card)
   return bounds.origin.y >= 0 && bounds.origin.y + bounds.size.height <= gtk_widget_get_height (GTK_WIDGET (root));
 }
 
+static gboolean
+a_row_focused_in_view (gpointer data)
+{
+  CardRow **rows = data;
+
+  return row_focused_in_view (rows[0]) || row_focused_in_view (rows[1]);
+}
+
 /* Verify N Cards… (issue 33): once the user agrees, selection mode ends,
  * the first card's row takes the focus and is in view, each row shows
  * its own verify and then its answer. */
@@ -3219,8 +3227,11 @@ test_verify_several (Fixture       *f,
   job_b = g_object_ref (job_of (f, row_b.device));
   g_assert_cmpstr (cm_job_get_kind (job_a), ==, "verify");
   g_assert_cmpstr (cm_job_get_kind (job_b), ==, "verify");
-  cm_test_settle (0.2);
-  g_assert_true (row_focused_in_view (&row_a) || row_focused_in_view (&row_b));
+  {
+    CardRow *rows[] = { &row_a, &row_b };
+
+    g_assert_true (cm_test_wait_for (a_row_focused_in_view, rows, 30));
+  }
 
   g_assert_true (cm_test_wait_for (row_shows_verify, &row_a, 30));
   g_assert_true (cm_test_wait_for (row_shows_verify, &row_b, 30));

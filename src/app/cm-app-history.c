@@ -10,6 +10,11 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+
+#include "cm-card-info.h"
+#include "cm-summary.h"
+
 #include "cm-app-history.h"
 
 static CmHistory *shared;
@@ -51,4 +56,50 @@ cm_app_history_dup (void)
       apply_store ();
     }
   return g_object_ref (shared);
+}
+
+/**
+ * cm_app_history_find_last_async:
+ * @kind: a job kind's name
+ *
+ * The newest result of @kind for @item's card, looked up in another
+ * thread: what a card's row shows when the app starts again.
+ */
+void
+cm_app_history_find_last_async (CmCardItem          *item,
+                                const char          *kind,
+                                GCancellable        *cancellable,
+                                GAsyncReadyCallback  callback,
+                                gpointer             user_data)
+{
+  g_autoptr(CmHistory) history = cm_app_history_dup ();
+  CmCardInfo *info = cm_card_item_get_card_info (item);
+
+  cm_history_find_last_async (history, kind, info != NULL ? cm_card_info_get_serial (info) : NULL,
+                              cm_card_item_get_device (item), cm_card_item_get_size (item),
+                              cancellable, callback, user_data);
+}
+
+/* Returns: (transfer full) (nullable): the result found, or %NULL */
+CmResult *
+cm_app_history_find_last_finish (GAsyncResult  *result,
+                                 GError       **error)
+{
+  g_autoptr(GObject) history = g_async_result_get_source_object (result);
+
+  return cm_history_find_last_finish (CM_HISTORY (history), result, error);
+}
+
+/* A row's answer for a result from before this session: "On 3 Dec
+ * 2026, 09:40: Intact", so it is not read as today's. */
+char *
+cm_app_history_dup_earlier (CmResult   *result,
+                            const char *answer)
+{
+  g_autofree char *date = cm_summary_dup_date (result);
+
+  if (date == NULL)
+    return g_strdup (answer);
+  /* Translators: a card's last result of a kind, from before: "On 3 Dec 2026, 09:40: Intact" */
+  return g_strdup_printf (_("On %s: %s"), date, answer != NULL ? answer : "");
 }

@@ -79,6 +79,8 @@ struct _CmCardPage
   char           *capacity_outcome;
   gboolean        capacity_fake;
   CmResult       *capacity_result;  /* the last capacity check's document */
+  gboolean        capacity_earlier; /* …from before this session */
+  GCancellable   *capacity_finding; /* that one, looked up after a restart */
 };
 
 G_DEFINE_FINAL_TYPE (CmCardPage, cm_card_page, GTK_TYPE_BOX)
@@ -366,8 +368,10 @@ fill_capacity (CmCardPage *self)
     {
       CmStatus status;
       g_autofree char *answer = cm_summary_dup_answer (self->capacity_result, &status);
+      g_autofree char *text = self->capacity_earlier ? cm_app_history_dup_earlier (self->capacity_result, answer)
+                                                     : g_strdup (answer);
 
-      adw_action_row_set_subtitle (self->capacity_row, answer);
+      adw_action_row_set_subtitle (self->capacity_row, text);
       return;
     }
   adw_action_row_set_subtitle (self->capacity_row,
@@ -456,7 +460,10 @@ capacity_state_cb (CmCardPage *self)
   error = cm_job_get_error (job);
   report = cm_job_get_result (job) != NULL ? cm_result_get_capacity (cm_job_get_result (job)) : NULL;
   if (report != NULL)
-    g_set_object (&self->capacity_result, cm_job_get_result (job));
+    {
+      g_set_object (&self->capacity_result, cm_job_get_result (job));
+      self->capacity_earlier = FALSE;
+    }
   set_probing (self, FALSE);
 
   if (cm_job_get_state (job) == CM_JOB_STATE_CANCELLED)
@@ -872,6 +879,8 @@ cm_card_page_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->shown_job, self);
   g_clear_object (&self->shown_job);
 
+  g_cancellable_cancel (self->capacity_finding);
+  g_clear_object (&self->capacity_finding);
   gtk_widget_dispose_template (GTK_WIDGET (self), CM_TYPE_CARD_PAGE);
   g_clear_object (&self->item);
   g_clear_pointer (&self->capacity_outcome, g_free);
@@ -992,6 +1001,29 @@ cm_card_page_init (CmCardPage *self)
   g_signal_connect (self, "notify::job", G_CALLBACK (job_changed_cb), NULL);
 }
 
+static void
+capacity_found_cb (GObject      *source,
+                   GAsyncResult *res,
+                   gpointer      user_data)
+{
+  CmCardPage *self;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CmResult) last = cm_app_history_find_last_finish (res, &error);
+
+  /* Cancelled when the page went: nothing of it is touched. */
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  self = user_data;
+  g_clear_object (&self->capacity_finding);
+  if (error != NULL)
+    g_debug ("No earlier capacity check: %s", error->message);
+  if (last == NULL || self->capacity_result != NULL || self->capacity_job != NULL)
+    return;
+  self->capacity_result = g_steal_pointer (&last);
+  self->capacity_earlier = TRUE;
+  fill_capacity (self);
+}
+
 CmCardPage *
 cm_card_page_new (CmCardItem *item)
 {
@@ -1029,6 +1061,9 @@ cm_card_page_new (CmCardItem *item)
     gtk_widget_set_visible (GTK_WIDGET (self->format_group), FALSE);
   fill_capacity (self);
   update_method_warning (self);
+  /* After a restart: the card's last capacity check, from the history. */
+  self->capacity_finding = g_cancellable_new ();
+  cm_app_history_find_last_async (item, "capacity", self->capacity_finding, capacity_found_cb, self);
 
   return self;
 }

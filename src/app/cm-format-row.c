@@ -41,6 +41,8 @@ struct _CmFormatRow
   CmCardItem   *item;
   CmJob        *job;          /* the format that runs, watched */
   CmResult     *result;       /* the last one */
+  gboolean      earlier;      /* the result is from before this session */
+  GCancellable *finding;      /* that result, looked up */
   GCancellable *asking;       /* the real size looked up, before asking */
 
   GtkSpinner   *spinner;
@@ -102,8 +104,10 @@ fill_subtitle (CmFormatRow *self)
   if (self->result != NULL)
     {
       g_autoptr(CmOutcome) outcome = cm_result_dup_outcome (self->result);
+      const char *answer = outcome->answer != NULL ? outcome->answer : outcome->badge;
+      g_autofree char *text = self->earlier ? cm_app_history_dup_earlier (self->result, answer) : g_strdup (answer);
 
-      adw_action_row_set_subtitle (ADW_ACTION_ROW (self), outcome->answer != NULL ? outcome->answer : outcome->badge);
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (self), text);
     }
   else if (why_not != NULL)
     adw_action_row_set_subtitle (ADW_ACTION_ROW (self), why_not);
@@ -154,7 +158,10 @@ state_cb (CmFormatRow *self)
 
   error = cm_job_get_error (job);
   if (cm_job_get_result (job) != NULL)
-    g_set_object (&self->result, cm_job_get_result (job));
+    {
+      g_set_object (&self->result, cm_job_get_result (job));
+      self->earlier = FALSE;
+    }
   set_busy (self, FALSE);
   if (cm_job_get_result (job) != NULL)
     {
@@ -469,14 +476,16 @@ real_size_cb (GObject      *object,
               GAsyncResult *res,
               gpointer      user_data)
 {
-  g_autoptr(CmFormatRow) self = user_data;
+  CmFormatRow *self;
   g_autoptr(CmResult) found = NULL;
   g_autoptr(GError) error = NULL;
   guint64 real;
 
   real = cm_format_find_real_size_finish (CM_HISTORY (object), res, &found, &error);
+  /* Cancelled when the row went: nothing of it is touched. */
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
+  self = user_data;
   g_clear_object (&self->asking);
   /* Without the history, the dialog offers the whole card, as the CLI
    * does without --size. */
@@ -516,7 +525,7 @@ cm_format_row_activate (CmFormatRow *self)
   self->asking = g_cancellable_new ();
   cm_format_find_real_size_async (history, info != NULL ? cm_card_info_get_serial (info) : NULL,
                                   cm_card_item_get_device (self->item), cm_card_item_get_size (self->item),
-                                  self->asking, real_size_cb, g_object_ref (self));
+                                  self->asking, real_size_cb, self);
 }
 
 static void
@@ -557,6 +566,30 @@ cm_format_row_get_result (CmFormatRow *self)
   return self->result;
 }
 
+static void
+last_found_cb (GObject      *source,
+               GAsyncResult *res,
+               gpointer      user_data)
+{
+  CmFormatRow *self;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CmResult) last = cm_app_history_find_last_finish (res, &error);
+
+  /* Cancelled when the row went: nothing of it is touched. */
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  self = user_data;
+  g_clear_object (&self->finding);
+  if (error != NULL)
+    g_debug ("No earlier result: %s", error->message);
+  /* A run of this session says more than one from before. */
+  if (last == NULL || self->result != NULL || self->job != NULL || self->item == NULL)
+    return;
+  self->result = g_steal_pointer (&last);
+  self->earlier = TRUE;
+  fill_subtitle (self);
+}
+
 /* The same card, as UDisks sees it now (mounted or not), or the same
  * item again once another job of it started or ended. */
 void
@@ -568,6 +601,13 @@ cm_format_row_set_item (CmFormatRow *self,
   g_set_object (&self->item, item);
   if (self->job == NULL)
     fill_subtitle (self);
+  /* After a restart: the card's last result of this kind, from the
+   * history, once, in another thread. */
+  if (self->result == NULL && self->job == NULL && self->finding == NULL)
+    {
+      self->finding = g_cancellable_new ();
+      cm_app_history_find_last_async (item, "format", self->finding, last_found_cb, self);
+    }
 }
 
 static void
@@ -581,6 +621,8 @@ cm_format_row_dispose (GObject *object)
   g_clear_object (&self->job);
   g_cancellable_cancel (self->asking);
   g_clear_object (&self->asking);
+  g_cancellable_cancel (self->finding);
+  g_clear_object (&self->finding);
   g_clear_object (&self->item);
   g_clear_object (&self->result);
 

@@ -291,14 +291,16 @@ seen_cb (GObject      *object,
          GAsyncResult *res,
          gpointer      user_data)
 {
-  g_autoptr(CmResultPage) self = user_data;
+  CmResultPage *self;
   g_autoptr(CmStoreSeen) seen = NULL;
   g_autoptr(GError) error = NULL;
   const char *lines[2];
 
   seen = cm_history_dup_seen_finish (CM_HISTORY (object), res, &error);
+  /* Cancelled when the page went: nothing of it is touched. */
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
+  self = user_data;
   g_clear_object (&self->seen_lookup);
   if (seen == NULL)
     {
@@ -345,7 +347,7 @@ look_up_seen (CmResultPage *self)
     return;
   history = cm_app_history_dup ();
   self->seen_lookup = g_cancellable_new ();
-  cm_history_dup_seen_async (history, self->result, self->seen_lookup, seen_cb, g_object_ref (self));
+  cm_history_dup_seen_async (history, self->result, self->seen_lookup, seen_cb, self);
 }
 
 /* One fact of a verify or a capacity check: "Sectors corrupted  12". */

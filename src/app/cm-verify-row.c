@@ -38,6 +38,8 @@ struct _CmVerifyRow
   CmJob         *job;           /* the verify that runs, watched */
   gboolean       told_resuming;
   CmResult      *result;        /* the last one */
+  gboolean      earlier;      /* the result is from before this session */
+  GCancellable *finding;      /* that result, looked up */
   double         stopped;       /* where a stopped verify of the card got, 0–1, or -1 */
 
   GtkSpinner    *spinner;
@@ -110,8 +112,9 @@ fill_subtitle (CmVerifyRow *self)
     {
       CmStatus status;
       g_autofree char *answer = cm_summary_dup_answer (self->result, &status);
+      g_autofree char *text = self->earlier ? cm_app_history_dup_earlier (self->result, answer) : g_strdup (answer);
 
-      adw_action_row_set_subtitle (ADW_ACTION_ROW (self), answer);
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (self), text);
     }
   else if (device)
     adw_action_row_set_subtitle (ADW_ACTION_ROW (self),
@@ -187,7 +190,10 @@ state_cb (CmVerifyRow *self)
 
   error = cm_job_get_error (job);
   if (cm_job_get_result (job) != NULL)
-    g_set_object (&self->result, cm_job_get_result (job));
+    {
+      g_set_object (&self->result, cm_job_get_result (job));
+      self->earlier = FALSE;
+    }
   set_busy (self, FALSE);
   if (cm_job_get_state (job) == CM_JOB_STATE_CANCELLED)
     cm_toast_show (GTK_WIDGET (self), _("Verify stopped. What was done is kept: verify again to carry on."));
@@ -451,6 +457,30 @@ cm_verify_row_get_result (CmVerifyRow *self)
   return self->result;
 }
 
+static void
+last_found_cb (GObject      *source,
+               GAsyncResult *res,
+               gpointer      user_data)
+{
+  CmVerifyRow *self;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CmResult) last = cm_app_history_find_last_finish (res, &error);
+
+  /* Cancelled when the row went: nothing of it is touched. */
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  self = user_data;
+  g_clear_object (&self->finding);
+  if (error != NULL)
+    g_debug ("No earlier result: %s", error->message);
+  /* A run of this session says more than one from before. */
+  if (last == NULL || self->result != NULL || self->job != NULL || self->item == NULL)
+    return;
+  self->result = g_steal_pointer (&last);
+  self->earlier = TRUE;
+  fill_subtitle (self);
+}
+
 void
 cm_verify_row_set_item (CmVerifyRow *self,
                         CmCardItem  *item)
@@ -461,6 +491,13 @@ cm_verify_row_set_item (CmVerifyRow *self,
   g_set_object (&self->item, item);
   if (self->job == NULL)
     fill_subtitle (self);
+  /* After a restart: the card's last result of this kind, from the
+   * history, once, in another thread. */
+  if (self->result == NULL && self->job == NULL && self->finding == NULL)
+    {
+      self->finding = g_cancellable_new ();
+      cm_app_history_find_last_async (item, "verify", self->finding, last_found_cb, self);
+    }
 }
 
 static void
@@ -472,6 +509,8 @@ cm_verify_row_dispose (GObject *object)
   if (self->job != NULL)
     g_signal_handlers_disconnect_by_data (self->job, self);
   g_clear_object (&self->job);
+  g_cancellable_cancel (self->finding);
+  g_clear_object (&self->finding);
   g_clear_object (&self->item);
   g_clear_object (&self->result);
   gtk_widget_dispose_template (GTK_WIDGET (self), CM_TYPE_VERIFY_ROW);

@@ -36,6 +36,8 @@ struct _CmWearRow
   CmCardItem    *item;
   CmJob         *job;           /* the wear test that runs, watched */
   CmResult      *result;        /* the last one, with its rounds */
+  gboolean      earlier;      /* the result is from before this session */
+  GCancellable *finding;      /* that result, looked up */
 
   GtkSpinner    *spinner;
   GtkButton     *button;
@@ -102,7 +104,14 @@ fill_subtitle (CmWearRow *self)
       CmStatus status;
 
       answer = cm_summary_dup_answer (self->result, &status);
-      adw_action_row_set_subtitle (ADW_ACTION_ROW (self), answer);
+      if (self->earlier)
+        {
+          g_autofree char *text = cm_app_history_dup_earlier (self->result, answer);
+
+          adw_action_row_set_subtitle (ADW_ACTION_ROW (self), text);
+        }
+      else
+        adw_action_row_set_subtitle (ADW_ACTION_ROW (self), answer);
     }
   else if (device == NULL)
     adw_action_row_set_subtitle (ADW_ACTION_ROW (self), why_not);
@@ -167,7 +176,10 @@ state_cb (CmWearRow *self)
 
   error = cm_job_get_error (job);
   if (cm_job_get_result (job) != NULL)
-    g_set_object (&self->result, cm_job_get_result (job));
+    {
+      g_set_object (&self->result, cm_job_get_result (job));
+      self->earlier = FALSE;
+    }
   set_busy (self, FALSE);
   if (cm_job_get_result (job) != NULL)
     {
@@ -372,6 +384,30 @@ cm_wear_row_get_result (CmWearRow *self)
   return self->result;
 }
 
+static void
+last_found_cb (GObject      *source,
+               GAsyncResult *res,
+               gpointer      user_data)
+{
+  CmWearRow *self;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CmResult) last = cm_app_history_find_last_finish (res, &error);
+
+  /* Cancelled when the row went: nothing of it is touched. */
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  self = user_data;
+  g_clear_object (&self->finding);
+  if (error != NULL)
+    g_debug ("No earlier result: %s", error->message);
+  /* A run of this session says more than one from before. */
+  if (last == NULL || self->result != NULL || self->job != NULL || self->item == NULL)
+    return;
+  self->result = g_steal_pointer (&last);
+  self->earlier = TRUE;
+  fill_subtitle (self);
+}
+
 /* The same card, as UDisks sees it now (mounted or not). */
 void
 cm_wear_row_set_item (CmWearRow  *self,
@@ -382,6 +418,13 @@ cm_wear_row_set_item (CmWearRow  *self,
   g_set_object (&self->item, item);
   if (self->job == NULL)
     fill_subtitle (self);
+  /* After a restart: the card's last result of this kind, from the
+   * history, once, in another thread. */
+  if (self->result == NULL && self->job == NULL && self->finding == NULL)
+    {
+      self->finding = g_cancellable_new ();
+      cm_app_history_find_last_async (item, "wear", self->finding, last_found_cb, self);
+    }
 }
 
 static void
@@ -393,6 +436,8 @@ cm_wear_row_dispose (GObject *object)
   if (self->job != NULL)
     g_signal_handlers_disconnect_by_data (self->job, self);
   g_clear_object (&self->job);
+  g_cancellable_cancel (self->finding);
+  g_clear_object (&self->finding);
   g_clear_object (&self->item);
   g_clear_object (&self->result);
 

@@ -106,6 +106,9 @@ open_db (CmHistoryIndex *self, GError **error)
 
   if (sqlite3_open (self->db_path, &self->db) != SQLITE_OK)
     return set_error (self, error);
+  /* Another thread (the app's look-ups) or process (the CLI) may be
+   * bringing the index up to date: wait for it rather than fail. */
+  sqlite3_busy_timeout (self->db, 30000);
   version = schema_version (self);
   if (version != 0 && version != SCHEMA_VERSION)
     {

@@ -690,6 +690,140 @@ cm_history_dup_seen_finish (CmHistory     *self,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
+/* How many of a kind's newest documents are looked at for a card told
+ * by its device (no CID serial): enough for a few other cards between. */
+#define LAST_CANDIDATES 50
+
+/**
+ * cm_history_find_last:
+ * @kind: a job kind's name ("verify", "wear", …)
+ * @serial: (nullable): the card's CID serial; without one the card is
+ *   told by its device and the size it says it has
+ * @device: (nullable): the card's device now; %NULL finds nothing
+ * @device_bytes: its size
+ *
+ * The newest document of @kind for this card, so that a card's page
+ * shows each kind's last result after the app starts again.
+ *
+ * Returns: (transfer full) (nullable): it, or %NULL when there is none
+ *   (@error set when the history could not be read)
+ */
+CmResult *
+cm_history_find_last (CmHistory   *self,
+                      const char  *kind,
+                      const char  *serial,
+                      const char  *device,
+                      guint64      device_bytes,
+                      GError     **error)
+{
+  const char *kinds[] = { kind, NULL };
+  g_autoptr(CmHistoryIndex) index = NULL;
+  g_autoptr(GPtrArray) entries = NULL;
+
+  g_return_val_if_fail (CM_IS_HISTORY (self), NULL);
+  g_return_val_if_fail (kind != NULL, NULL);
+
+  /* A folder on a card with no device known: no card to tell by. */
+  if (device == NULL || !g_file_query_exists (self->folder, NULL))
+    return NULL;
+  if ((index = cm_history_index_open (self->folder, error)) == NULL || !cm_history_index_refresh (index, error))
+    return NULL;
+  if (serial != NULL && *serial == '\0')
+    serial = NULL;
+  entries = cm_history_index_query_kinds (index, serial, kinds, serial != NULL ? 1 : LAST_CANDIDATES);
+  for (guint i = 0; i < entries->len; i++)
+    {
+      CmHistoryEntry *entry = g_ptr_array_index (entries, i);
+      g_autoptr(GFile) file = NULL;
+      g_autoptr(CmResult) result = NULL;
+
+      /* Without a CID serial a card is told by its reader's device and
+       * the size it says it has: a document that knows no size could be
+       * of any card that was in that reader. */
+      if (serial == NULL && (entry->size_bytes == 0 || entry->size_bytes != device_bytes))
+        continue;
+      file = g_file_new_for_path (entry->path);
+      result = cm_result_new_from_file (file, NULL);
+      if (result == NULL || (serial == NULL && g_strcmp0 (cm_result_get_device (result), device) != 0))
+        continue;
+      remember_file (result, file);
+      return g_steal_pointer (&result);
+    }
+  return NULL;
+}
+
+typedef struct
+{
+  char    *kind;
+  char    *serial;
+  char    *device;
+  guint64  device_bytes;
+} FindLast;
+
+static void
+find_last_free (FindLast *find)
+{
+  g_free (find->kind);
+  g_free (find->serial);
+  g_free (find->device);
+  g_free (find);
+}
+
+static void
+find_last_thread (GTask        *task,
+                  gpointer      source,
+                  gpointer      task_data,
+                  GCancellable *cancellable)
+{
+  FindLast *find = task_data;
+  g_autoptr(CmHistory) looker = cm_history_new (CM_HISTORY (source)->folder);
+  GError *error = NULL;
+  CmResult *result = cm_history_find_last (looker, find->kind, find->serial, find->device, find->device_bytes, &error);
+
+  if (error != NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, result, g_object_unref);
+}
+
+/* cm_history_find_last() in another thread, for an app. */
+void
+cm_history_find_last_async (CmHistory           *self,
+                            const char          *kind,
+                            const char          *serial,
+                            const char          *device,
+                            guint64              device_bytes,
+                            GCancellable        *cancellable,
+                            GAsyncReadyCallback  callback,
+                            gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  FindLast *find;
+
+  g_return_if_fail (CM_IS_HISTORY (self));
+  g_return_if_fail (kind != NULL);
+
+  find = g_new0 (FindLast, 1);
+  find->kind = g_strdup (kind);
+  find->serial = g_strdup (serial);
+  find->device = g_strdup (device);
+  find->device_bytes = device_bytes;
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, cm_history_find_last_async);
+  g_task_set_task_data (task, find, (GDestroyNotify) find_last_free);
+  g_task_run_in_thread (task, find_last_thread);
+}
+
+/* Returns: (transfer full) (nullable): as cm_history_find_last() */
+CmResult *
+cm_history_find_last_finish (CmHistory     *self,
+                             GAsyncResult  *result,
+                             GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
 GFile *
 cm_history_save (CmHistory  *self,
                  CmResult   *result,

@@ -54,6 +54,23 @@ void        cm_history_dup_seen_async  (CmHistory           *self,
 CmStoreSeen *cm_history_dup_seen_finish (CmHistory          *self,
                                         GAsyncResult        *result,
                                         GError             **error) G_GNUC_WARN_UNUSED_RESULT;
+CmResult   *cm_history_find_last     (CmHistory            *self,
+                                      const char           *kind,
+                                      const char           *serial,
+                                      const char           *device,
+                                      guint64               device_bytes,
+                                      GError              **error) G_GNUC_WARN_UNUSED_RESULT;
+void        cm_history_find_last_async (CmHistory          *self,
+                                        const char         *kind,
+                                        const char         *serial,
+                                        const char         *device,
+                                        guint64             device_bytes,
+                                        GCancellable       *cancellable,
+                                        GAsyncReadyCallback callback,
+                                        gpointer            user_data);
+CmResult   *cm_history_find_last_finish (CmHistory         *self,
+                                         GAsyncResult      *result,
+                                         GError           **error) G_GNUC_WARN_UNUSED_RESULT;
 void        cm_history_load_async    (CmHistory            *self,
                                       GCancellable         *cancellable,
                                       GAsyncReadyCallback   callback,
