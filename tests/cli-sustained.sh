@@ -134,7 +134,8 @@ check "C10 meets, U3 is below" json_check "$work/stalls.json" \
   --sustained-limit 64MiB --json > "$work/limit.json" 2> "$work/err"
 check "--sustained-limit 64MiB (the least): the sustained write stops there" json_check "$work/limit.json" \
   'r["tests"][0]["bytes"] == 64 * 2**20'
-check "a note says the limit was reached and how to raise it" json_check "$work/limit.json" \
-  'any("--sustained-limit" in n for n in r["notes"])'
+check "a note says the limit was reached and that a higher one writes further" json_check "$work/limit.json" \
+  'any("reached its limit" in n and "higher limit" in n for n in r["notes"])'
+check "and the CLI says how to raise it" grep -q -- "--sustained-limit SIZE" "$work/err"
 
 done_testing

@@ -398,6 +398,14 @@ finish (CmCliTarget  *t,
     }
 
   status = write_outputs (t->result, b->json, json, t->job, b->history, b->output, b->plot);
+  /* Core's note says a higher limit lets it write further; this face
+   * says how. */
+  for (guint i = 0; i < cm_result_get_tests (t->result)->len; i++)
+    if (((CmTestResult *) g_ptr_array_index (cm_result_get_tests (t->result), i))->reached_limit)
+      {
+        fprintf (stderr, "%s\n", _("Raise the sustained write's limit with --sustained-limit SIZE to let it write further."));
+        break;
+      }
   if (status == CM_EXIT_OK && cm_verdict_any_below (t->result))
     status = CM_EXIT_BELOW;
   return status;

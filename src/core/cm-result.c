@@ -75,6 +75,24 @@ cm_test_result_get_sustained_mb_per_s (const CmTestResult *test)
   return test->sustained_mb_per_s;
 }
 
+/**
+ * cm_test_result_reached_limit:
+ * @limit: the most the test was to write, 0 for none
+ *
+ * Whether a sustained write ran to @limit without its speed falling:
+ * the card's write cache may be larger than that, and a higher limit
+ * would let it write further.
+ */
+gboolean
+cm_test_result_reached_limit (const CmTestResult *test,
+                              guint64             limit)
+{
+  g_return_val_if_fail (test != NULL, FALSE);
+
+  return limit > 0 && test->error == NULL && test->has_cliff && !test->cliff.found &&
+         test->bytes + test->block_size >= limit;
+}
+
 void
 cm_test_result_free (CmTestResult *test)
 {

@@ -69,6 +69,7 @@ typedef struct
   GArray  *scatter;             /* CmLatencyPoint, a bounded subset */
   GArray  *positions;           /* CmPosition, surface tests only */
   gboolean has_cliff;           /* sequential writes: @cliff was looked for */
+  gboolean reached_limit;       /* a sustained write ran to its limit still fast; not saved */
   CmCliff  cliff;               /* where the write rate fell, if it did */
   char    *engine;              /* "psync", "io_uring" or "threads" */
   char    *error;               /* why the test could not run, or NULL */
@@ -78,6 +79,8 @@ typedef struct
 CmTestResult *cm_test_result_new  (const char   *name);
 void          cm_test_result_free (CmTestResult *test);
 double        cm_test_result_get_sustained_mb_per_s (const CmTestResult *test);
+gboolean      cm_test_result_reached_limit          (const CmTestResult *test,
+                                                     guint64             limit);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CmTestResult, cm_test_result_free)
 

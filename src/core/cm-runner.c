@@ -449,9 +449,9 @@ note_sustained_limit (CmResult     *result,
   g_autofree char *size = NULL;
   g_autofree char *note = NULL;
 
-  if (test->error != NULL || !test->has_cliff || test->cliff.found ||
-      test->bytes + test->block_size < limit)
+  if (!cm_test_result_reached_limit (test, limit))
     return;
+  test->reached_limit = TRUE;
 
   size = g_format_size (limit);
   /* Translators: %s is a size, such as "8.6 GB" */
