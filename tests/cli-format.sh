@@ -161,6 +161,16 @@ check "sdsc: the card honoured the discard" json_check "$work/sdsc.json" \
 check "sdsc: its outcome is Formatted" json_check "$work/sdsc.json" "'FAT16' in r['summary']"
 check "the format is kept in the history" grep -q '"kind" *: *"format"' "$XDG_DATA_HOME"/cardmark/history/*.json
 
+# On a terminal the progress line gives the erase's time left, measured
+# from the pieces discarded so far (script(1) gives the CLI a terminal).
+if command -v script > /dev/null; then
+  script -qec "\"$CARDMARK_CLI\" format \"$SIMCARD_DEV\" --destroy-data" /dev/null > "$work/tty" 2>&1
+  check "on a terminal the format finishes (status 0)" test $? -eq 0
+  check "its progress gives the erase's time left" grep -aq "Erasing the card .*%  .* left" "$work/tty"
+else
+  skip "no script(1) to give the CLI a terminal"
+fi
+
 # A mounted card is refused, untouched (mounted read-only).
 if command -v mkfs.ext4 > /dev/null && mkfs.ext4 -q -O ^has_journal "$SIMCARD_DEV" &&
    before=$(card_sum) && mount -o ro "$SIMCARD_DEV" "$work/mnt"; then

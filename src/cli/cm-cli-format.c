@@ -41,8 +41,18 @@ progress_cb (CmJob       *job,
              GParamSpec  *pspec,
              CmCliTarget *t)
 {
-  if (cm_job_get_phase (job) != NULL)
-    cm_cli_jobs_progress (t, "%s  %3.0f %%", cm_job_get_phase (job), cm_job_get_progress (job) * 100);
+  g_autofree char *left = NULL;
+
+  if (cm_job_get_phase (job) == NULL)
+    return;
+  if (cm_job_get_seconds_left (job) < 0)
+    {
+      cm_cli_jobs_progress (t, "%s  %3.0f %%", cm_job_get_phase (job), cm_job_get_progress (job) * 100);
+      return;
+    }
+  left = cm_cli_format_duration (cm_job_get_seconds_left (job));
+  cm_cli_jobs_progress (t, "%s  %3.0f %%  %s %s", cm_job_get_phase (job), cm_job_get_progress (job) * 100,
+                        left, _("left"));
 }
 
 static void
@@ -59,6 +69,7 @@ prepare (CmCliTarget *t,
   cm_job_set_history (t->job, f->history);
   g_signal_connect (t->job, "notify::progress", G_CALLBACK (progress_cb), t);
   g_signal_connect (t->job, "notify::phase", G_CALLBACK (progress_cb), t);
+  g_signal_connect (t->job, "notify::seconds-left", G_CALLBACK (progress_cb), t);
   cm_cli_jobs_say (t, _("Erasing and formatting %s…\n"), t->target);
 }
 

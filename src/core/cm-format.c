@@ -42,6 +42,9 @@
 #define SAMPLE_BYTES  (64 * 1024)
 #define ZERO_CHUNK    (1024 * 1024)
 #define MAX_OUTPUT    4000
+/* The discard goes in this many pieces, so its progress and its time
+ * left can be said and a stop heard between them. */
+#define DISCARD_PIECES 64
 
 void
 cm_format_report_free (CmFormatReport *report)
@@ -145,15 +148,22 @@ all_bytes (const guint8 *buf,
   return TRUE;
 }
 
-/* Step 1: the samples written, the card discarded, the samples read. */
+/* Step 1: the samples written, the card discarded, the samples read.
+ * The discard goes in pieces: after each, the share done and the time
+ * left at the rate measured so far. */
 static gboolean
-discard_card (int              fd,
-              CmFormatReport  *report,
-              GError         **error)
+discard_card (int                    fd,
+              CmFormatReport        *report,
+              CmFormatProgressFunc   progress,
+              gpointer               user_data,
+              double                 from,
+              double                 to,
+              GCancellable          *cancellable,
+              GError               **error)
 {
   g_autofree guint8 *pattern = aligned_buffer (SAMPLE_BYTES * SAMPLES);
   g_autofree guint8 *back = aligned_buffer (SAMPLE_BYTES);
-  guint64 range[2] = { 0, report->device_bytes };
+  guint64 piece = MAX (report->device_bytes / DISCARD_PIECES / ZERO_CHUNK, 1) * ZERO_CHUNK;
   guint erased = 0, kept = 0;
   gint64 start;
 
@@ -173,19 +183,32 @@ discard_card (int              fd,
     }
 
   start = g_get_monotonic_time ();
-  if (ioctl (fd, BLKDISCARD, range) < 0)
+  for (guint64 done = 0; done < report->device_bytes;)
     {
-      int errsv = errno;
+      guint64 range[2] = { done, MIN (piece, report->device_bytes - done) };
+      double elapsed;
 
-      if (errsv != EOPNOTSUPP && errsv != ENOTTY && errsv != EINVAL)
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+      if (ioctl (fd, BLKDISCARD, range) < 0)
         {
-          g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_IO,
-                       _("Erasing the card (discard) failed: %s. Check the card and its reader, and try again."),
-                       g_strerror (errsv));
-          return FALSE;
+          int errsv = errno;
+
+          if (done > 0 || (errsv != EOPNOTSUPP && errsv != ENOTTY && errsv != EINVAL))
+            {
+              g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_IO,
+                           _("Erasing the card (discard) failed: %s. Check the card and its reader, and try again."),
+                           g_strerror (errsv));
+              return FALSE;
+            }
+          report->discard = CM_FORMAT_DISCARD_NOT_SUPPORTED;
+          return TRUE;
         }
-      report->discard = CM_FORMAT_DISCARD_NOT_SUPPORTED;
-      return TRUE;
+      done += range[1];
+      elapsed = (g_get_monotonic_time () - start) / (double) G_USEC_PER_SEC;
+      if (progress != NULL)
+        progress (_("Erasing the card"), from + (to - from) * done / report->device_bytes,
+                  elapsed > 0 ? elapsed / done * (report->device_bytes - done) : -1, user_data);
     }
   report->discard_seconds = (g_get_monotonic_time () - start) / (double) G_USEC_PER_SEC;
   report->discard_samples = SAMPLES;
@@ -637,7 +660,7 @@ say (CmFormatProgressFunc  progress,
      double                fraction)
 {
   if (progress != NULL)
-    progress (phase, fraction, user_data);
+    progress (phase, fraction, -1, user_data);
 }
 
 /**
@@ -691,7 +714,8 @@ cm_format_run (int                   fd,
     return NULL;
 
   say (progress, user_data, _("Erasing the card"), 0.05);
-  if (g_cancellable_set_error_if_cancelled (cancellable, error) || !discard_card (fd, report, error))
+  if (g_cancellable_set_error_if_cancelled (cancellable, error) ||
+      !discard_card (fd, report, progress, user_data, 0.05, 0.4, cancellable, error))
     return NULL;
   say (progress, user_data, _("Writing the partition table"), 0.4);
   if (g_cancellable_set_error_if_cancelled (cancellable, error) || !write_table (fd, report, error) ||

@@ -45,9 +45,11 @@ typedef struct
   double          seconds;
 } CmFormatReport;
 
-/* Called in the worker: @phase in words, @fraction 0–1. */
+/* Called in the worker: @phase in words, @fraction 0–1, @seconds_left
+ * the phase's time left where a rate was measured, else -1. */
 typedef void (*CmFormatProgressFunc) (const char *phase,
                                       double      fraction,
+                                      double      seconds_left,
                                       gpointer    user_data);
 
 CmFormatReport *cm_format_run            (int                   fd,

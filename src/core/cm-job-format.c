@@ -363,6 +363,7 @@ typedef struct
   CmJob  *job;
   char   *phase;
   double  fraction;
+  double  seconds_left;
 } Report;
 
 static gboolean
@@ -370,7 +371,7 @@ report_in_job (gpointer data)
 {
   Report *r = data;
 
-  cm_job_report (r->job, r->fraction, -1, r->phase);
+  cm_job_report (r->job, r->fraction, r->seconds_left, r->phase);
   return G_SOURCE_REMOVE;
 }
 
@@ -387,6 +388,7 @@ report_free (gpointer data)
 static void
 progress_cb (const char *phase,
              double      fraction,
+             double      seconds_left,
              gpointer    user_data)
 {
   FormatJob *f = user_data;
@@ -395,6 +397,7 @@ progress_cb (const char *phase,
   r->job = g_object_ref (f->job);
   r->phase = g_strdup (phase);
   r->fraction = fraction * f->share;
+  r->seconds_left = seconds_left;
   g_main_context_invoke_full (f->context, G_PRIORITY_DEFAULT, report_in_job, r, report_free);
 }
 
