@@ -17,7 +17,30 @@
 #include <glib/gi18n-lib.h>
 
 #include "cm-block-io.h"
+#include "cm-block-io-private.h"
 #include "cm-target.h"
+
+static gssize
+system_call (int       fd,
+             gboolean  write,
+             guint8   *buffer,
+             gsize     length,
+             guint64   offset)
+{
+  return write ? pwrite (fd, buffer, length, offset) : pread (fd, buffer, length, offset);
+}
+
+/* pread/pwrite, or a test's stand-in (cm-block-io-private.h). */
+static CmBlockIoCall transfer_call = system_call;
+
+/* For tests only: @call instead of pread/pwrite (it sets errno as they
+ * do), to make short and interrupted transfers at will; %NULL puts
+ * pread/pwrite back. Not thread-safe: set it before any transfer. */
+void
+_cm_block_io_set_call_for_testing (CmBlockIoCall call)
+{
+  transfer_call = call != NULL ? call : system_call;
+}
 
 /* The whole of @length, unless the card stops short: then what was done
  * (0 when the card had nothing more, -1 when the system refused at once)
@@ -35,8 +58,7 @@ cm_block_io_transfer (int       fd,
   *errsv = 0;
   while (done < length)
     {
-      gssize n = write ? pwrite (fd, buffer + done, length - done, offset + done)
-                       : pread (fd, buffer + done, length - done, offset + done);
+      gssize n = transfer_call (fd, write, buffer + done, length - done, offset + done);
 
       if (n < 0 && errno == EINTR)
         continue;

@@ -7,17 +7,22 @@
  * at most, its answer kept as the document's `card.health`. A card
  * behind a USB reader or a loop device cannot be asked: the document
  * says so, and nothing is judged.
+ *
+ * The card is opened read-only through the one opener every kind uses
+ * (cm-job-open.c), but without a CmDevice, so that it never turns to
+ * UDisks: the kernel lets only CAP_SYS_RAWIO send CMD56, whoever opened
+ * the device, so a descriptor from UDisks would cost a polkit prompt and
+ * still be refused. Where this process may not open the card, the
+ * pkexec helper asks it instead (cm-health-helper.c).
  */
 
 #include "config.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <glib/gi18n-lib.h>
 #include <math.h>
-#include <unistd.h>
 
 #include "cm-health-helper.h"
+#include "cm-job-open.h"
 #include "cm-health-transport.h"
 #include "cm-target.h"
 #include "cm-job-kind.h"
@@ -27,6 +32,7 @@ typedef struct
   char     *path;
   gboolean  slot;
   char     *replay;
+  CmTarget *target;   /* the card, opened read-only; NULL if not allowed */
   CmHealth  health;
   char     *note;
 } Read;
@@ -36,6 +42,7 @@ read_free (Read *read)
 {
   g_free (read->path);
   g_free (read->replay);
+  g_clear_object (&read->target);
   g_free (read->note);
   g_free (read);
 }
@@ -48,7 +55,6 @@ read_thread (GTask        *task,
 {
   Read *read = task_data;
   g_autoptr(GError) error = NULL;
-  int fd;
 
   if (read->replay != NULL)
     {
@@ -62,21 +68,9 @@ read_thread (GTask        *task,
       g_task_return_boolean (task, TRUE);
       return;
     }
-  /* Read-only: the command reads the card's own table, not its data. */
-  if ((fd = open (read->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0)
-    {
-      int saved = errno;
-
-      if (saved != EACCES && saved != EPERM)
-        {
-          g_task_return_error (task, cm_target_error_from_errno (saved, read->path));
-          return;
-        }
-    }
   /* Not allowed to ask is no failure of the card: not known, and why. */
-  cm_health_read_as_user (fd, read->path, &read->health, cancellable, &error);
-  if (fd >= 0)
-    close (fd);
+  cm_health_read_as_user (read->target != NULL ? cm_target_get_fd (read->target) : -1,
+                          read->path, &read->health, cancellable, &error);
   if (error != NULL)
     read->note = g_strdup (error->message);
   g_task_return_boolean (task, TRUE);
@@ -126,12 +120,43 @@ read_done_cb (GObject      *object,
 }
 
 static void
+start_read (GTask *task,
+            Read  *read)
+{
+  CmJob *job = g_task_get_source_object (task);
+  g_autoptr(GTask) thread = g_task_new (job, g_task_get_cancellable (task), read_done_cb, task);
+
+  g_task_set_task_data (thread, read, (GDestroyNotify) read_free);
+  g_task_run_in_thread (thread, read_thread);
+}
+
+static void
+opened_cb (GObject      *object,
+           GAsyncResult *res,
+           gpointer      user_data)
+{
+  GTask *task = user_data;
+  Read *read = g_object_steal_data (G_OBJECT (task), "read");
+  g_autoptr(GError) error = NULL;
+
+  read->target = cm_job_open_target_finish (res, &error);
+  /* Not allowed to open it: the helper asks, as root. */
+  if (read->target == NULL && !g_error_matches (error, CM_TARGET_ERROR, CM_TARGET_ERROR_PERMISSION))
+    {
+      read_free (read);
+      g_task_return_error (task, g_steal_pointer (&error));
+      g_object_unref (task);
+      return;
+    }
+  start_read (task, read);
+}
+
+static void
 run (CmJob *job,
      GTask *task)
 {
   CmDevice *device = cm_job_get_device (job);
   const char *path = cm_job_get_path (job);
-  g_autoptr(GTask) thread = NULL;
   Read *read = g_new0 (Read, 1);
 
   if (device != NULL)
@@ -141,9 +166,16 @@ run (CmJob *job,
   read->replay = g_strdup (cm_health_replay_folder ());
 
   cm_job_report (job, 0, -1, _("Asking the card how worn it is"));
-  thread = g_task_new (job, g_task_get_cancellable (task), read_done_cb, task);
-  g_task_set_task_data (thread, read, (GDestroyNotify) read_free);
-  g_task_run_in_thread (thread, read_thread);
+  if (read->replay != NULL || !read->slot)
+    {
+      start_read (task, read);
+      return;
+    }
+  /* Read-only: the command reads the card's own table, not its data. No
+   * device, so the opener never asks UDisks (see above). */
+  g_object_set_data (G_OBJECT (task), "read", read);
+  cm_job_open_target_async (NULL, read->path, FALSE, FALSE, g_task_get_cancellable (task),
+                            opened_cb, task);
 }
 
 /* "12 % of its life used", in a tone by how worn; else not known. */
