@@ -601,7 +601,29 @@ typedef struct
 {
   GTask     *outer;
   FormatJob *f;
+  guint      tries;
 } BenchRun;
+
+/* Just after mkfs and fsck, udev probes the new file system and holds
+ * the card for a moment: a benchmark that finds it busy then is tried
+ * again, a bounded number of times, half a second apart. */
+#define BENCH_BUSY_TRIES 20
+#define BENCH_BUSY_WAIT_MS 500
+
+static void start_bench (FormatJob *f,
+                         GTask     *outer,
+                         guint      tries);
+
+static gboolean
+bench_again_cb (gpointer data)
+{
+  BenchRun *run = data;
+
+  start_bench (run->f, run->outer, run->tries + 1);
+  format_job_release (run->f);
+  g_free (run);
+  return G_SOURCE_REMOVE;
+}
 
 static void
 bench_done_cb (GObject      *object,
@@ -612,6 +634,12 @@ bench_done_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   g_autoptr(CmResult) bench = cm_bench_run_finish (CM_BENCH (object), res, &error);
 
+  if (bench == NULL && g_error_matches (error, CM_TARGET_ERROR, CM_TARGET_ERROR_MOUNTED) &&
+      run->tries < BENCH_BUSY_TRIES && !g_cancellable_is_cancelled (g_task_get_cancellable (run->outer)))
+    {
+      g_timeout_add (BENCH_BUSY_WAIT_MS, bench_again_cb, run);
+      return;
+    }
   g_task_return_pointer (run->outer, make_result (run->f, bench, bench == NULL ? error : NULL), g_object_unref);
   g_object_unref (run->outer);
   format_job_release (run->f);
@@ -622,7 +650,8 @@ bench_done_cb (GObject      *object,
  * it writes put back), now that the file system is made. */
 static void
 start_bench (FormatJob *f,
-             GTask     *outer)
+             GTask     *outer,
+             guint      tries)
 {
   CmJob *job = f->job;
   CmDevice *device = cm_job_get_device (job);
@@ -640,6 +669,7 @@ start_bench (FormatJob *f,
                          (GClosureNotify) (void (*) (void)) format_job_release, 0);
   cm_job_report (job, f->share, -1, _("Measuring the card's speed after the erase"));
   run->outer = outer;
+  run->tries = tries;
   run->f = g_atomic_rc_box_acquire (f);
   cm_bench_run_async (bench, g_task_get_cancellable (outer), bench_done_cb, run);
 }
@@ -658,7 +688,7 @@ done_cb (GObject      *object,
     g_task_return_error (outer, error);
   else if (f->bench && f->report->fsck_clean)
     {
-      start_bench (f, outer);
+      start_bench (f, outer, 0);
       return;
     }
   else
