@@ -58,36 +58,55 @@ cm_app_history_dup (void)
   return g_object_ref (shared);
 }
 
+typedef struct
+{
+  CmAppHistoryFoundFunc found;
+  gpointer              owner;
+} Finding;
+
+static void
+found_cb (GObject      *source,
+          GAsyncResult *res,
+          gpointer      user_data)
+{
+  g_autofree Finding *finding = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CmResult) last = cm_history_find_last_finish (CM_HISTORY (source), res, &error);
+
+  /* Cancelled when its owner went: nothing of it is touched. */
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  if (error != NULL)
+    g_debug ("No earlier result: %s", error->message);
+  finding->found (finding->owner, last);
+}
+
 /**
- * cm_app_history_find_last_async:
+ * cm_app_history_find_last:
  * @kind: a job kind's name
+ * @cancellable: cancelled when @owner goes
+ * @found: called with the result, or %NULL when there is none, unless
+ *   @cancellable was cancelled
  *
  * The newest result of @kind for @item's card, looked up in another
  * thread: what a card's row shows when the app starts again.
  */
 void
-cm_app_history_find_last_async (CmCardItem          *item,
-                                const char          *kind,
-                                GCancellable        *cancellable,
-                                GAsyncReadyCallback  callback,
-                                gpointer             user_data)
+cm_app_history_find_last (CmCardItem            *item,
+                          const char            *kind,
+                          GCancellable          *cancellable,
+                          CmAppHistoryFoundFunc  found,
+                          gpointer               owner)
 {
   g_autoptr(CmHistory) history = cm_app_history_dup ();
   CmCardInfo *info = cm_card_item_get_card_info (item);
+  Finding *finding = g_new0 (Finding, 1);
 
+  finding->found = found;
+  finding->owner = owner;
   cm_history_find_last_async (history, kind, info != NULL ? cm_card_info_get_serial (info) : NULL,
                               cm_card_item_get_device (item), cm_card_item_get_size (item),
-                              cancellable, callback, user_data);
-}
-
-/* Returns: (transfer full) (nullable): the result found, or %NULL */
-CmResult *
-cm_app_history_find_last_finish (GAsyncResult  *result,
-                                 GError       **error)
-{
-  g_autoptr(GObject) history = g_async_result_get_source_object (result);
-
-  return cm_history_find_last_finish (CM_HISTORY (history), result, error);
+                              cancellable, found_cb, finding);
 }
 
 /* A row's answer for a result from before this session: "On 3 Dec

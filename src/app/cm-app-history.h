@@ -11,13 +11,15 @@
 G_BEGIN_DECLS
 
 CmHistory *cm_app_history_dup (void) G_GNUC_WARN_UNUSED_RESULT;
-void       cm_app_history_find_last_async  (CmCardItem          *item,
-                                            const char          *kind,
-                                            GCancellable        *cancellable,
-                                            GAsyncReadyCallback  callback,
-                                            gpointer             user_data);
-CmResult  *cm_app_history_find_last_finish (GAsyncResult        *result,
-                                            GError             **error) G_GNUC_WARN_UNUSED_RESULT;
+/* Called with the result found, or NULL. */
+typedef void (*CmAppHistoryFoundFunc) (gpointer  owner,
+                                       CmResult *last);
+
+void       cm_app_history_find_last        (CmCardItem            *item,
+                                            const char            *kind,
+                                            GCancellable          *cancellable,
+                                            CmAppHistoryFoundFunc  found,
+                                            gpointer               owner);
 char      *cm_app_history_dup_earlier      (CmResult            *result,
                                             const char          *answer) G_GNUC_WARN_UNUSED_RESULT;
 

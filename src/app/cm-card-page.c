@@ -1001,25 +1001,18 @@ cm_card_page_init (CmCardPage *self)
   g_signal_connect (self, "notify::job", G_CALLBACK (job_changed_cb), NULL);
 }
 
+/* The card's last capacity check from before this session, unless
+ * one of this session says more. */
 static void
-capacity_found_cb (GObject      *source,
-                   GAsyncResult *res,
-                   gpointer      user_data)
+capacity_found (gpointer  owner,
+                CmResult *last)
 {
-  CmCardPage *self;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(CmResult) last = cm_app_history_find_last_finish (res, &error);
+  CmCardPage *self = owner;
 
-  /* Cancelled when the page went: nothing of it is touched. */
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-  self = user_data;
   g_clear_object (&self->capacity_finding);
-  if (error != NULL)
-    g_debug ("No earlier capacity check: %s", error->message);
   if (last == NULL || self->capacity_result != NULL || self->capacity_job != NULL)
     return;
-  self->capacity_result = g_steal_pointer (&last);
+  self->capacity_result = g_object_ref (last);
   self->capacity_earlier = TRUE;
   fill_capacity (self);
 }
@@ -1063,7 +1056,7 @@ cm_card_page_new (CmCardItem *item)
   update_method_warning (self);
   /* After a restart: the card's last capacity check, from the history. */
   self->capacity_finding = g_cancellable_new ();
-  cm_app_history_find_last_async (item, "capacity", self->capacity_finding, capacity_found_cb, self);
+  cm_app_history_find_last (item, "capacity", self->capacity_finding, capacity_found, self);
 
   return self;
 }

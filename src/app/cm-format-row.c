@@ -566,26 +566,18 @@ cm_format_row_get_result (CmFormatRow *self)
   return self->result;
 }
 
+/* The card's last result of this kind from before this session,
+ * unless a run of this one says more. */
 static void
-last_found_cb (GObject      *source,
-               GAsyncResult *res,
-               gpointer      user_data)
+last_found (gpointer  owner,
+            CmResult *last)
 {
-  CmFormatRow *self;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(CmResult) last = cm_app_history_find_last_finish (res, &error);
+  CmFormatRow *self = owner;
 
-  /* Cancelled when the row went: nothing of it is touched. */
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-  self = user_data;
   g_clear_object (&self->finding);
-  if (error != NULL)
-    g_debug ("No earlier result: %s", error->message);
-  /* A run of this session says more than one from before. */
   if (last == NULL || self->result != NULL || self->job != NULL || self->item == NULL)
     return;
-  self->result = g_steal_pointer (&last);
+  self->result = g_object_ref (last);
   self->earlier = TRUE;
   fill_subtitle (self);
 }
@@ -606,7 +598,7 @@ cm_format_row_set_item (CmFormatRow *self,
   if (self->result == NULL && self->job == NULL && self->finding == NULL)
     {
       self->finding = g_cancellable_new ();
-      cm_app_history_find_last_async (item, "format", self->finding, last_found_cb, self);
+      cm_app_history_find_last (item, "format", self->finding, last_found, self);
     }
 }
 
