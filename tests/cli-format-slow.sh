@@ -44,6 +44,8 @@ check "on a terminal the format finishes (status 0)" test $rc -eq 0
 check "the card honoured the discard" json_check "$work/doc.json" "r['format']['discard'] == 'honoured'"
 check "the whole card went to the simulated card as discards" \
   grep -qx "discard_bytes=$SIMCARD_SIZE" "$SIMCARD_DIR/mnt/stats"
+echo "# the erase took $(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["format"]["discard_seconds"])' "$work/doc.json") s;" \
+  "the model charges $((SIMCARD_SIZE / 1048576 * SIMCARD_DISCARD_US_PER_MIB / 1000)) ms"
 # The card answers each discard no sooner than its cost, so the erase
 # took at least what the model charges for the whole card (less the
 # 2 ms the card may credit the first piece with).
