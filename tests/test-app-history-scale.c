@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cm-history-item.h"
+#include "cm-summary.h"
 #include "cm-test-app.h"
 
 #define N_DOCS 5000
@@ -161,6 +162,20 @@ test_scale (void)
   g_assert_nonnull (opened);
   card = g_strdup (cm_result_get_name (opened));
   g_assert_cmpstr (card, ==, "Card 0");
+
+  /* The index's verdict and its colour are the document's. */
+  {
+    CmStatus status;
+    g_autofree char *answer = cm_summary_dup_answer (opened, &status);
+
+    g_assert_cmpint (cm_history_item_get_entry (oldest)->tone, ==, status);
+  }
+
+  /* For the eyes: the list as it looks (CARDMARK_SCREENSHOT_DIR). */
+  cm_test_save_screenshot (window, "history-list", 800, 480, FALSE);
+  cm_test_save_screenshot (window, "history-list", 800, 480, TRUE);
+  cm_test_save_screenshot (window, "history-list", 1280, 800, FALSE);
+  cm_test_save_screenshot (window, "history-list", 1280, 800, TRUE);
 
   cm_test_destroy_window (GTK_WINDOW (window));
 }

@@ -141,9 +141,9 @@ cm_history_item_set_picked (CmHistoryItem *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PICKED]);
 }
 
-/* "3 Dec 2026, 09:40 · Benchmark · quick · Meets U3 and A1 · Write
- * 18.2 MB/s · Read 45.1 MB/s": when, what was done, its answer and the
- * figures the index keeps. */
+/* "3 Dec 2026, 09:40 · Benchmark · quick · Write 18.2 MB/s · Read
+ * 45.1 MB/s": when, what was done and the figures the index keeps; the
+ * verdict has a line of its own. */
 char *
 cm_history_item_dup_facts (CmHistoryItem *self)
 {
@@ -158,14 +158,12 @@ cm_history_item_dup_facts (CmHistoryItem *self)
     {
       g_autoptr(GDateTime) when = g_date_time_new_from_unix_local (e->started);
 
-      g_ptr_array_add (parts, g_date_time_format (when, "%e %b %Y, %H:%M"));
+      g_ptr_array_add (parts, g_date_time_format (when, "%-d %b %Y, %H:%M"));
     }
   if (e->kind != NULL)
     g_ptr_array_add (parts, g_strdup (cm_job_kind_get_title (e->kind)));
   if (e->kind != NULL && e->run != NULL && cm_job_kind_measures_speed (e->kind))
     g_ptr_array_add (parts, g_strdup (e->run));
-  g_ptr_array_add (parts, g_strdup (e->verdict != NULL && e->verdict[0] != '\0' ? e->verdict
-                                                                                : _("No class judged")));
   for (guint i = 0; i < G_N_ELEMENTS (e->figures); i++)
     if (e->figures[i] >= 0)
       g_ptr_array_add (parts, g_strdup_printf (i < 2 ? "%s %.1f MB/s" : "%s %.0f IOPS",
@@ -301,40 +299,51 @@ cm_history_items_load_finish (CmHistory     *history,
 
 static guint n_rows_made;
 
+/* A row as History's list box had them (an AdwActionRow is a list box
+ * row, which a list view cannot hold): the tick, the card, when and what
+ * with its figures, the verdict in its colour. */
 static void
 setup_row_cb (GtkSignalListItemFactory *factory,
               GtkListItem              *list_item)
 {
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
   GtkWidget *text = gtk_box_new (GTK_ORIENTATION_VERTICAL, 3);
   GtkWidget *check = gtk_check_button_new ();
   GtkWidget *title = gtk_label_new (NULL);
   GtkWidget *facts = gtk_label_new (NULL);
+  GtkWidget *verdict = gtk_label_new (NULL);
   GtkWidget *go = gtk_image_new_from_icon_name ("go-next-symbolic");
 
   n_rows_made++;
-  gtk_widget_set_margin_start (box, 12);
-  gtk_widget_set_margin_end (box, 12);
-  gtk_widget_set_margin_top (box, 8);
-  gtk_widget_set_margin_bottom (box, 8);
+  gtk_widget_set_margin_start (row, 12);
+  gtk_widget_set_margin_end (row, 12);
+  gtk_widget_set_margin_top (row, 8);
+  gtk_widget_set_margin_bottom (row, 8);
   gtk_widget_set_valign (check, GTK_ALIGN_CENTER);
   gtk_label_set_xalign (GTK_LABEL (title), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (title), PANGO_ELLIPSIZE_END);
+  gtk_label_set_wrap (GTK_LABEL (title), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (title), PANGO_WRAP_WORD_CHAR);
   gtk_label_set_xalign (GTK_LABEL (facts), 0);
   gtk_label_set_wrap (GTK_LABEL (facts), TRUE);
   gtk_label_set_wrap_mode (GTK_LABEL (facts), PANGO_WRAP_WORD_CHAR);
   gtk_widget_add_css_class (facts, "dim-label");
   gtk_widget_add_css_class (facts, "caption");
   gtk_widget_set_hexpand (text, TRUE);
+  gtk_widget_set_valign (text, GTK_ALIGN_CENTER);
+  gtk_label_set_xalign (GTK_LABEL (verdict), 0);
+  gtk_label_set_wrap (GTK_LABEL (verdict), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (verdict), PANGO_WRAP_WORD_CHAR);
   gtk_box_append (GTK_BOX (text), title);
+  gtk_box_append (GTK_BOX (text), verdict);
   gtk_box_append (GTK_BOX (text), facts);
-  gtk_box_append (GTK_BOX (box), check);
-  gtk_box_append (GTK_BOX (box), text);
-  gtk_box_append (GTK_BOX (box), go);
-  g_object_set_data (G_OBJECT (box), "cm-check", check);
-  g_object_set_data (G_OBJECT (box), "cm-title", title);
-  g_object_set_data (G_OBJECT (box), "cm-facts", facts);
-  gtk_list_item_set_child (list_item, box);
+  gtk_box_append (GTK_BOX (row), check);
+  gtk_box_append (GTK_BOX (row), text);
+  gtk_box_append (GTK_BOX (row), go);
+  g_object_set_data (G_OBJECT (row), "cm-check", check);
+  g_object_set_data (G_OBJECT (row), "cm-title", title);
+  g_object_set_data (G_OBJECT (row), "cm-facts", facts);
+  g_object_set_data (G_OBJECT (row), "cm-verdict", verdict);
+  gtk_list_item_set_child (list_item, row);
 }
 
 static void
@@ -342,33 +351,51 @@ bind_row_cb (GtkSignalListItemFactory *factory,
              GtkListItem              *list_item)
 {
   CmHistoryItem *item = gtk_list_item_get_item (list_item);
-  GtkWidget *box = gtk_list_item_get_child (list_item);
-  GtkWidget *check = g_object_get_data (G_OBJECT (box), "cm-check");
+  GtkWidget *row = gtk_list_item_get_child (list_item);
+  GtkWidget *check = g_object_get_data (G_OBJECT (row), "cm-check");
+  GtkWidget *verdict = g_object_get_data (G_OBJECT (row), "cm-verdict");
+  const CmHistoryEntry *e = item->entry;
   g_autofree char *facts = cm_history_item_dup_facts (item);
   g_autofree char *pick = NULL;
-  const char *title = item->entry->title != NULL ? item->entry->title : item->entry->path;
+  g_autofree char *tone = NULL;
+  const char *title = e->title != NULL ? e->title : e->path;
   GBinding *binding;
 
-  /* Card names are text, not markup. */
-  gtk_label_set_text (g_object_get_data (G_OBJECT (box), "cm-title"), title);
-  gtk_label_set_text (g_object_get_data (G_OBJECT (box), "cm-facts"), facts);
+  /* Card names and file paths are text, not markup. */
+  gtk_label_set_text (g_object_get_data (G_OBJECT (row), "cm-title"), title);
+  gtk_label_set_text (g_object_get_data (G_OBJECT (row), "cm-facts"), facts);
+  /* The verdict in its colour: meets, marginal, below. */
+  gtk_label_set_text (GTK_LABEL (verdict), e->verdict != NULL && e->verdict[0] != '\0' ? e->verdict
+                                                                                      : _("No class judged"));
+  if (e->tone != CM_STATUS_NOT_JUDGED)
+    {
+      tone = g_strdup_printf ("status-%s", cm_status_to_string (e->tone));
+      gtk_widget_add_css_class (verdict, tone);
+    }
+  g_object_set_data_full (G_OBJECT (row), "cm-tone", g_steal_pointer (&tone), g_free);
+  /* GTK 4.8 names nothing after a row: the box says what it picks. */
   pick = g_strdup_printf (_("Compare %s"), title);
   gtk_accessible_update_property (GTK_ACCESSIBLE (check), GTK_ACCESSIBLE_PROPERTY_LABEL, pick, -1);
   binding = g_object_bind_property (item, "picked", check, "active",
                                     G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
-  g_object_set_data (G_OBJECT (box), "cm-binding", binding);
+  g_object_set_data (G_OBJECT (row), "cm-binding", binding);
 }
 
 static void
 unbind_row_cb (GtkSignalListItemFactory *factory,
                GtkListItem              *list_item)
 {
-  GtkWidget *box = gtk_list_item_get_child (list_item);
-  GBinding *binding = g_object_get_data (G_OBJECT (box), "cm-binding");
+  GtkWidget *row = gtk_list_item_get_child (list_item);
+  GtkWidget *verdict = g_object_get_data (G_OBJECT (row), "cm-verdict");
+  GBinding *binding = g_object_get_data (G_OBJECT (row), "cm-binding");
+  const char *tone = g_object_get_data (G_OBJECT (row), "cm-tone");
 
+  if (tone != NULL)
+    gtk_widget_remove_css_class (verdict, tone);
+  g_object_set_data (G_OBJECT (row), "cm-tone", NULL);
   if (binding != NULL)
     g_binding_unbind (binding);
-  g_object_set_data (G_OBJECT (box), "cm-binding", NULL);
+  g_object_set_data (G_OBJECT (row), "cm-binding", NULL);
 }
 
 /* A list view over @items (CmHistoryItem): rows are made for what is on
