@@ -16,6 +16,7 @@
 
 #include "cm-job.h"
 #include "cm-summary.h"
+#include "cm-text.h"
 
 #include "cm-history-item.h"
 
@@ -219,12 +220,14 @@ add_problem_cb (CmHistoryEntry *entry,
                 gpointer        user_data)
 {
   LoadData *data = user_data;
-  g_autofree char *name = g_path_get_basename (entry->path);
+  g_autofree char *base = g_path_get_basename (entry->path);
+  /* A file's name and a parser's words are text from outside. */
+  g_autofree char *name = cm_text_dup_clean (base, CM_TEXT_LINE_MAX);
+  g_autofree char *problem = cm_text_dup_clean (entry->problem != NULL ? entry->problem : _("not a result"),
+                                                CM_TEXT_FIELD_MAX);
 
   /* A damaged document is named, and the rest still listed. */
-  g_ptr_array_add (data->problems,
-                   g_strdup_printf (_("%s could not be read: %s"), name,
-                                    entry->problem != NULL ? entry->problem : _("not a result")));
+  g_ptr_array_add (data->problems, g_strdup_printf (_("%s could not be read: %s"), name, problem));
   return TRUE;
 }
 
