@@ -227,6 +227,8 @@ cm_history_entry_new_for_result (CmResult *result)
       entry->size_bytes = cm_card_info_get_capacity_bytes (card);
     }
   entry->verdict = bench ? g_strdup (cm_result_get_summary (result)) : cm_summary_dup_answer (result, &status);
+  g_free (cm_summary_dup_answer (result, &status));
+  entry->tone = status;
   entry->title = cm_summary_dup_card_title (result);
   /* A benchmark by its profile, every other job by its kind. */
   entry->run = g_strdup (bench ? cm_result_get_profile (result)
@@ -427,6 +429,7 @@ entry_from_row (sqlite3_stmt *stmt)
   for (guint i = 0; i < G_N_ELEMENTS (entry->figures); i++)
     entry->figures[i] = sqlite3_column_type (stmt, 13 + i) == SQLITE_NULL ? -1 : sqlite3_column_double (stmt, 13 + i);
   entry->problem = column_dup (stmt, 17);
+  entry->tone = sqlite3_column_type (stmt, 22) == SQLITE_NULL ? CM_STATUS_NOT_JUDGED : sqlite3_column_int (stmt, 22);
   return entry;
 }
 

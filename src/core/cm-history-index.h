@@ -28,6 +28,7 @@ typedef struct
   double   figures[4]; /* write, read MB/s; 4K write, read IOPS; -1 if none */
   char    *problem;    /* why a damaged document could not be read */
   char    *machine;    /* the test machine, from the shared store; NULL here */
+  CmStatus tone;       /* the verdict's colour (cm_summary_dup_answer()) */
 } CmHistoryEntry;
 
 CmHistoryEntry *cm_history_entry_new_for_result (CmResult *result) G_GNUC_WARN_UNUSED_RESULT;
