@@ -4,9 +4,9 @@
  *
  * History as the index knows it: one small object a saved result, read
  * from the history index in a worker thread, never from the documents.
- * A list view over them makes rows for what is on screen only, so a
- * history of 100 000 results is a few dozen widgets. The document is
- * read when one result is opened or compared.
+ * History's list view (cm-history-page.c) makes rows for what is on
+ * screen only, so a history of 100 000 results is a few dozen widgets.
+ * The document is read when one result is opened or compared.
  */
 
 #include "config.h"
@@ -142,33 +142,30 @@ cm_history_item_set_picked (CmHistoryItem *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PICKED]);
 }
 
-/* "3 Dec 2026, 09:40 · Benchmark · quick · Write 18.2 MB/s · Read
- * 45.1 MB/s": when, what was done and the figures the index keeps; the
- * verdict has a line of its own. */
+/* "3 Dec 2026, 09:40 · Benchmark · Raw device · Meets U3 and A1", "… ·
+ * Full verify · Data lost · 16 MB lost, 48 MB usable": when, what was
+ * done and its answer in words, from the index. */
 char *
 cm_history_item_dup_facts (CmHistoryItem *self)
 {
   const CmHistoryEntry *e;
   g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
-  const char *labels[] = { N_("Write"), N_("Read"), N_("4K write"), N_("4K read") };
 
   g_return_val_if_fail (CM_IS_HISTORY_ITEM (self), NULL);
   e = self->entry;
 
   if (e->started > 0)
     {
-      g_autoptr(GDateTime) when = g_date_time_new_from_unix_local (e->started);
+      g_autoptr(GDateTime) when = g_date_time_new_from_unix_utc (e->started);
 
-      g_ptr_array_add (parts, g_date_time_format (when, "%-d %b %Y, %H:%M"));
+      g_ptr_array_add (parts, cm_summary_format_date (when));
     }
   if (e->kind != NULL)
     g_ptr_array_add (parts, g_strdup (cm_job_kind_get_title (e->kind)));
-  if (e->kind != NULL && e->run != NULL && cm_job_kind_measures_speed (e->kind))
-    g_ptr_array_add (parts, g_strdup (e->run));
-  for (guint i = 0; i < G_N_ELEMENTS (e->figures); i++)
-    if (e->figures[i] >= 0)
-      g_ptr_array_add (parts, g_strdup_printf (i < 2 ? "%s %.1f MB/s" : "%s %.0f IOPS",
-                                               _(labels[i]), e->figures[i]));
+  /* A benchmark's method changes what it can judge: it is said too. */
+  if (e->method != NULL)
+    g_ptr_array_add (parts, g_strdup (e->method));
+  g_ptr_array_add (parts, g_strdup (e->answer != NULL ? e->answer : _("No class judged")));
   g_ptr_array_add (parts, NULL);
   return g_strjoinv (" · ", (char **) parts->pdata);
 }
@@ -298,132 +295,4 @@ cm_history_items_load_finish (CmHistory     *history,
     *problems = g_steal_pointer (&data->problems);
   load_data_free (data);
   return G_LIST_MODEL (store);
-}
-
-static guint n_rows_made;
-
-/* A row as History's list box had them (an AdwActionRow is a list box
- * row, which a list view cannot hold): the tick, the card, when and what
- * with its figures, the verdict in its colour. */
-static void
-setup_row_cb (GtkSignalListItemFactory *factory,
-              GtkListItem              *list_item)
-{
-  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-  GtkWidget *text = gtk_box_new (GTK_ORIENTATION_VERTICAL, 3);
-  GtkWidget *check = gtk_check_button_new ();
-  GtkWidget *title = gtk_label_new (NULL);
-  GtkWidget *facts = gtk_label_new (NULL);
-  GtkWidget *verdict = gtk_label_new (NULL);
-  GtkWidget *go = gtk_image_new_from_icon_name ("go-next-symbolic");
-
-  n_rows_made++;
-  gtk_widget_set_margin_start (row, 12);
-  gtk_widget_set_margin_end (row, 12);
-  gtk_widget_set_margin_top (row, 8);
-  gtk_widget_set_margin_bottom (row, 8);
-  gtk_widget_set_valign (check, GTK_ALIGN_CENTER);
-  gtk_label_set_xalign (GTK_LABEL (title), 0);
-  gtk_label_set_wrap (GTK_LABEL (title), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (title), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_xalign (GTK_LABEL (facts), 0);
-  gtk_label_set_wrap (GTK_LABEL (facts), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (facts), PANGO_WRAP_WORD_CHAR);
-  gtk_widget_add_css_class (facts, "dim-label");
-  gtk_widget_add_css_class (facts, "caption");
-  gtk_widget_set_hexpand (text, TRUE);
-  gtk_widget_set_valign (text, GTK_ALIGN_CENTER);
-  gtk_label_set_xalign (GTK_LABEL (verdict), 0);
-  gtk_label_set_wrap (GTK_LABEL (verdict), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (verdict), PANGO_WRAP_WORD_CHAR);
-  gtk_box_append (GTK_BOX (text), title);
-  gtk_box_append (GTK_BOX (text), verdict);
-  gtk_box_append (GTK_BOX (text), facts);
-  gtk_box_append (GTK_BOX (row), check);
-  gtk_box_append (GTK_BOX (row), text);
-  gtk_box_append (GTK_BOX (row), go);
-  g_object_set_data (G_OBJECT (row), "cm-check", check);
-  g_object_set_data (G_OBJECT (row), "cm-title", title);
-  g_object_set_data (G_OBJECT (row), "cm-facts", facts);
-  g_object_set_data (G_OBJECT (row), "cm-verdict", verdict);
-  gtk_list_item_set_child (list_item, row);
-}
-
-static void
-bind_row_cb (GtkSignalListItemFactory *factory,
-             GtkListItem              *list_item)
-{
-  CmHistoryItem *item = gtk_list_item_get_item (list_item);
-  GtkWidget *row = gtk_list_item_get_child (list_item);
-  GtkWidget *check = g_object_get_data (G_OBJECT (row), "cm-check");
-  GtkWidget *verdict = g_object_get_data (G_OBJECT (row), "cm-verdict");
-  const CmHistoryEntry *e = item->entry;
-  g_autofree char *facts = cm_history_item_dup_facts (item);
-  g_autofree char *pick = NULL;
-  g_autofree char *tone = NULL;
-  const char *title = e->title != NULL ? e->title : e->path;
-  GBinding *binding;
-
-  /* Card names and file paths are text, not markup. */
-  gtk_label_set_text (g_object_get_data (G_OBJECT (row), "cm-title"), title);
-  gtk_label_set_text (g_object_get_data (G_OBJECT (row), "cm-facts"), facts);
-  /* The verdict in its colour: meets, marginal, below. */
-  gtk_label_set_text (GTK_LABEL (verdict), e->verdict != NULL && e->verdict[0] != '\0' ? e->verdict
-                                                                                      : _("No class judged"));
-  if (e->tone != CM_STATUS_NOT_JUDGED)
-    {
-      tone = g_strdup_printf ("status-%s", cm_status_to_string (e->tone));
-      gtk_widget_add_css_class (verdict, tone);
-    }
-  g_object_set_data_full (G_OBJECT (row), "cm-tone", g_steal_pointer (&tone), g_free);
-  /* GTK 4.8 names nothing after a row: the box says what it picks. */
-  pick = g_strdup_printf (_("Compare %s"), title);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (check), GTK_ACCESSIBLE_PROPERTY_LABEL, pick, -1);
-  binding = g_object_bind_property (item, "picked", check, "active",
-                                    G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
-  g_object_set_data (G_OBJECT (row), "cm-binding", binding);
-}
-
-static void
-unbind_row_cb (GtkSignalListItemFactory *factory,
-               GtkListItem              *list_item)
-{
-  GtkWidget *row = gtk_list_item_get_child (list_item);
-  GtkWidget *verdict = g_object_get_data (G_OBJECT (row), "cm-verdict");
-  GBinding *binding = g_object_get_data (G_OBJECT (row), "cm-binding");
-  const char *tone = g_object_get_data (G_OBJECT (row), "cm-tone");
-
-  if (tone != NULL)
-    gtk_widget_remove_css_class (verdict, tone);
-  g_object_set_data (G_OBJECT (row), "cm-tone", NULL);
-  if (binding != NULL)
-    g_binding_unbind (binding);
-  g_object_set_data (G_OBJECT (row), "cm-binding", NULL);
-}
-
-/* A list view over @items (CmHistoryItem): rows are made for what is on
- * screen and reused as it scrolls. Activating a row (a click or Enter)
- * emits GtkListView::activate with its position. */
-GtkWidget *
-cm_history_list_view_new (GListModel *items)
-{
-  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-  GtkSelectionModel *selection = GTK_SELECTION_MODEL (gtk_no_selection_new (g_object_ref (items)));
-  GtkWidget *view;
-
-  g_signal_connect (factory, "setup", G_CALLBACK (setup_row_cb), NULL);
-  g_signal_connect (factory, "bind", G_CALLBACK (bind_row_cb), NULL);
-  g_signal_connect (factory, "unbind", G_CALLBACK (unbind_row_cb), NULL);
-  view = gtk_list_view_new (selection, factory);
-  gtk_list_view_set_single_click_activate (GTK_LIST_VIEW (view), TRUE);
-  gtk_widget_add_css_class (view, "rich-list");
-  gtk_accessible_update_property (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Saved Results"), -1);
-  return view;
-}
-
-/* How many row widgets the list views have made in this process. */
-guint
-cm_history_list_view_count_rows (void)
-{
-  return n_rows_made;
 }

@@ -33,7 +33,4 @@ GListModel *cm_history_items_load_finish (CmHistory           *history,
                                           GPtrArray          **problems,
                                           GError             **error) G_GNUC_WARN_UNUSED_RESULT;
 
-GtkWidget  *cm_history_list_view_new     (GListModel          *items);
-guint       cm_history_list_view_count_rows (void);
-
 G_END_DECLS
