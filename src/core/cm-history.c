@@ -242,13 +242,38 @@ cm_history_delete (CmHistory  *self,
                    GError    **error)
 {
   GFile *file;
-  g_autoptr(GFile) parent = NULL;
 
   g_return_val_if_fail (CM_IS_HISTORY (self), FALSE);
   g_return_val_if_fail (CM_IS_RESULT (result), FALSE);
 
   file = cm_history_get_file (result);
-  parent = file != NULL ? g_file_get_parent (file) : NULL;
+  if (file == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                           _("This result is not in the history, so there is nothing to delete."));
+      return FALSE;
+    }
+  return cm_history_delete_file (self, file, error);
+}
+
+/**
+ * cm_history_delete_file:
+ *
+ * Deletes the saved document @file, which must be in the history's
+ * folder, without reading it (History lists from the index), and brings
+ * the index up to date.
+ */
+gboolean
+cm_history_delete_file (CmHistory  *self,
+                        GFile      *file,
+                        GError    **error)
+{
+  g_autoptr(GFile) parent = NULL;
+
+  g_return_val_if_fail (CM_IS_HISTORY (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  parent = g_file_get_parent (file);
   if (parent == NULL || !g_file_equal (parent, self->folder))
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,

@@ -32,6 +32,9 @@ GPtrArray  *cm_history_load          (CmHistory   *self,
 gboolean    cm_history_delete        (CmHistory   *self,
                                       CmResult    *result,
                                       GError     **error);
+gboolean   cm_history_delete_file    (CmHistory   *self,
+                                      GFile       *file,
+                                      GError     **error);
 GFile      *cm_history_get_file      (CmResult    *result);
 gboolean    cm_history_set_store     (CmHistory   *self,
                                       const char  *url,
