@@ -867,7 +867,12 @@ add_to_report_cb (const char *id,
   g_autoptr(CmResult) result = cm_result_new_from_data (document, length, &error);
 
   if (result != NULL)
-    cm_batch_report_add (build->report, cm_batch_facts_new_for_result (result));
+    {
+      CmBatchFacts *facts = cm_batch_facts_new_for_result (result);
+
+      facts->machine = g_strdup (machine);
+      cm_batch_report_add (build->report, facts);
+    }
   else
     /* Translators: a document in the store that could not be read, by its id */
     g_ptr_array_add (build->problems, g_strdup_printf (_("Skipped %s from %s: %s"), id, machine, error->message));
