@@ -51,6 +51,14 @@ void        cm_history_dup_seen_async  (CmHistory           *self,
                                         GCancellable        *cancellable,
                                         GAsyncReadyCallback  callback,
                                         gpointer             user_data);
+CmStoreSeen *cm_history_dup_seen_for_card (CmHistory   *self,
+                                          CmCardInfo  *card,
+                                          GError     **error) G_GNUC_WARN_UNUSED_RESULT;
+void        cm_history_dup_seen_for_card_async (CmHistory           *self,
+                                                CmCardInfo          *card,
+                                                GCancellable        *cancellable,
+                                                GAsyncReadyCallback  callback,
+                                                gpointer             user_data);
 CmStoreSeen *cm_history_dup_seen_finish (CmHistory          *self,
                                         GAsyncResult        *result,
                                         GError             **error) G_GNUC_WARN_UNUSED_RESULT;
