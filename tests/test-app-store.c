@@ -226,6 +226,22 @@ test_seen_before (void)
   cm_test_destroy_window (GTK_WINDOW (window));
 }
 
+typedef struct
+{
+  GtkWidget  *page;
+  const char *words;
+} WarningSays;
+
+static gboolean
+warning_says (gpointer data)
+{
+  WarningSays *says = data;
+  GtkWidget *warning = cm_test_find_by_css_class (says->page, "cm-seen-warning");
+
+  return warning != NULL &&
+         strstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (warning)), says->words) != NULL;
+}
+
 /* A capacity check of the simulated cards (tests/data/batch), as of
  * this card: one whose outcome has words. */
 static CmResult *
@@ -305,6 +321,19 @@ test_card_page_seen (void)
   cm_test_collect_labels (GTK_WIDGET (page), labels, TRUE);
   g_assert_nonnull (strstr (labels->str, "Cloned card?"));
   cm_test_save_screenshots (window, "card-seen-before");
+
+  /* The user picks the brand on the label: the same CID came as a
+   * SanDisk of this size too, the newest result, which the warning now
+   * names. */
+  {
+    WarningSays says = { GTK_WIDGET (page), date };
+
+    g_assert_true (cm_card_page_set_brand (page, "Samsung"));
+    g_assert_true (cm_test_wait_for (warning_says, &says, 60));
+    warning = cm_test_find_by_css_class (GTK_WIDGET (page), "cm-seen-warning");
+    g_test_message ("%s", adw_preferences_row_get_title (ADW_PREFERENCES_ROW (warning)));
+    g_assert_nonnull (strstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (warning)), "SanDisk"));
+  }
   cm_test_destroy_window (GTK_WINDOW (window));
 }
 

@@ -196,7 +196,7 @@ test_seen_card (void)
   save (history, big);
   save (history, again);
   {
-    g_autoptr(CmStoreSeen) seen = cm_history_dup_seen_for_card (history, card, &error);
+    g_autoptr(CmStoreSeen) seen = cm_history_dup_seen_for_card (history, card, NULL, &error);
     g_autoptr(GDateTime) eleven = g_date_time_new_utc (2026, 12, 3, 11, 0, 0);
     g_autoptr(GDateTime) ten = g_date_time_new_utc (2026, 12, 3, 10, 0, 0);
     g_autofree char *big_size = g_format_size (128000000000);
@@ -212,7 +212,7 @@ test_seen_card (void)
     g_assert_nonnull (strstr (seen->warning, big_size));
   }
   {
-    g_autoptr(CmStoreSeen) seen = cm_history_dup_seen_for_card (history, unseen, &error);
+    g_autoptr(CmStoreSeen) seen = cm_history_dup_seen_for_card (history, unseen, NULL, &error);
 
     g_assert_no_error (error);
     g_assert_nonnull (seen);
@@ -220,7 +220,19 @@ test_seen_card (void)
     g_assert_null (seen->sentence);
     g_assert_null (seen->warning);
   }
-  g_assert_null (cm_history_dup_seen_for_card (history, no_serial, &error));
+  {
+    /* The brand the user gives: one the same CID never came with makes
+     * the newest result the clone; the same brand in other letters does
+     * not. */
+    g_autoptr(CmStoreSeen) samsung = cm_history_dup_seen_for_card (history, card, "Samsung", &error);
+    g_autoptr(CmStoreSeen) sandisk = cm_history_dup_seen_for_card (history, card, "SANDISK", &error);
+
+    g_assert_no_error (error);
+    g_assert_true (samsung->clone == samsung->previous);
+    g_assert_nonnull (strstr (samsung->warning, "SanDisk"));
+    g_assert_cmpuint (sandisk->clone->size_bytes, ==, 128000000000);
+  }
+  g_assert_null (cm_history_dup_seen_for_card (history, no_serial, NULL, &error));
   g_assert_no_error (error);
 }
 

@@ -1021,6 +1021,16 @@ capacity_found (gpointer  owner,
   fill_capacity (self);
 }
 
+/* Tested before, or a cloned CID, from the history or the lab's store:
+ * again when the user picks the brand on the label, which may be another
+ * than the one the same CID came with. */
+static void
+look_up_seen (CmCardPage *self)
+{
+  cm_seen_list_look_up_card (self->seen_list, cm_card_item_get_card_info (self->item),
+                             cm_card_page_get_brand (self));
+}
+
 CmCardPage *
 cm_card_page_new (CmCardItem *item)
 {
@@ -1031,8 +1041,8 @@ cm_card_page_new (CmCardItem *item)
   self = g_object_new (CM_TYPE_CARD_PAGE, NULL);
   self->item = g_object_ref (item);
   fill_identity (self);
-  /* Tested before, or a cloned CID, from the history or the lab's store. */
-  cm_seen_list_look_up_card (self->seen_list, cm_card_item_get_card_info (item));
+  look_up_seen (self);
+  g_signal_connect_object (self->brand_row, "notify::selected", G_CALLBACK (look_up_seen), self, G_CONNECT_SWAPPED);
   fill_classes (self);
   fill_methods (self);
   if (cm_card_item_get_kind (item) == CM_CARD_KIND_DEVICE)

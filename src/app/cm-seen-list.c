@@ -50,6 +50,16 @@ add_row (CmSeenList *self,
 }
 
 static void
+clear_rows (CmSeenList *self)
+{
+  GtkWidget *row;
+
+  while ((row = gtk_widget_get_first_child (GTK_WIDGET (self->list))) != NULL)
+    gtk_list_box_remove (self->list, row);
+  gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
+}
+
+static void
 seen_cb (GObject      *object,
          GAsyncResult *res,
          gpointer      user_data)
@@ -64,6 +74,7 @@ seen_cb (GObject      *object,
     return;
   self = user_data;
   g_clear_object (&self->lookup);
+  clear_rows (self);
   if (seen == NULL)
     {
       if (error != NULL)
@@ -78,23 +89,23 @@ seen_cb (GObject      *object,
   gtk_widget_set_visible (GTK_WIDGET (self), seen->warning != NULL || seen->sentence != NULL);
 }
 
-/* Forgets what was shown and what was being looked up; a card that names
- * no CID serial cannot have been seen before, so nothing is looked up
- * for it. NULL when there is nothing to look up. */
+/* Forgets what was being looked up; what is shown stays until the new
+ * answer replaces it. A card that names no CID serial cannot have been
+ * seen before: nothing is looked up for it, and nothing shown. NULL when
+ * there is nothing to look up. */
 static CmHistory *
 start_over (CmSeenList *self,
             CmCardInfo *card)
 {
   const char *serial = card != NULL ? cm_card_info_get_serial (card) : NULL;
-  GtkWidget *row;
 
   g_cancellable_cancel (self->lookup);
   g_clear_object (&self->lookup);
-  while ((row = gtk_widget_get_first_child (GTK_WIDGET (self->list))) != NULL)
-    gtk_list_box_remove (self->list, row);
-  gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
   if (serial == NULL || *serial == '\0')
-    return NULL;
+    {
+      clear_rows (self);
+      return NULL;
+    }
   self->lookup = g_cancellable_new ();
   return cm_app_history_dup ();
 }
@@ -120,13 +131,15 @@ cm_seen_list_look_up_result (CmSeenList *self,
 /**
  * cm_seen_list_look_up_card:
  * @card: (nullable): the card in a reader now, as its registers tell it
+ * @brand: (nullable): the brand the user says is on its label
  *
  * Shows what is known of @card from every earlier result of its CID
  * serial.
  */
 void
 cm_seen_list_look_up_card (CmSeenList *self,
-                           CmCardInfo *card)
+                           CmCardInfo *card,
+                           const char *brand)
 {
   g_autoptr(CmHistory) history = NULL;
 
@@ -134,7 +147,7 @@ cm_seen_list_look_up_card (CmSeenList *self,
   g_return_if_fail (card == NULL || CM_IS_CARD_INFO (card));
 
   if ((history = start_over (self, card)) != NULL)
-    cm_history_dup_seen_for_card_async (history, card, self->lookup, seen_cb, self);
+    cm_history_dup_seen_for_card_async (history, card, brand, self->lookup, seen_cb, self);
 }
 
 static void

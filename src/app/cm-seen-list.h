@@ -20,6 +20,7 @@ GtkWidget *cm_seen_list_new            (void);
 void       cm_seen_list_look_up_result (CmSeenList *self,
                                         CmResult   *result);
 void       cm_seen_list_look_up_card   (CmSeenList *self,
-                                        CmCardInfo *card);
+                                        CmCardInfo *card,
+                                        const char *brand);
 
 G_END_DECLS

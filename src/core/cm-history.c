@@ -624,12 +624,13 @@ dup_seen (CmHistory             *self,
 
 /* A card in a reader now: every result of its serial is from before. */
 static CmHistoryEntry *
-entry_new_for_card (CmCardInfo *card)
+entry_new_for_card (CmCardInfo *card,
+                    const char *brand)
 {
   CmHistoryEntry *entry = g_new0 (CmHistoryEntry, 1);
 
   entry->serial = g_strdup (cm_card_info_get_serial (card));
-  entry->brand = g_strdup (cm_card_info_get_brand (card));
+  entry->brand = g_strdup (brand != NULL ? brand : cm_card_info_get_brand (card));
   entry->size_bytes = cm_card_info_get_capacity_bytes (card);
   entry->started = G_MAXINT64;
   return entry;
@@ -659,6 +660,8 @@ cm_history_dup_seen (CmHistory  *self,
 
 /**
  * cm_history_dup_seen_for_card:
+ * @brand: (nullable): the brand the user says is on the card's label;
+ *   %NULL for the card's own, if it knows one
  *
  * What is known of @card, as it is in a reader now, from every result of
  * its CID serial: cm_history_dup_seen() before any check of it.
@@ -666,6 +669,7 @@ cm_history_dup_seen (CmHistory  *self,
 CmStoreSeen *
 cm_history_dup_seen_for_card (CmHistory   *self,
                               CmCardInfo  *card,
+                              const char  *brand,
                               GError     **error)
 {
   g_autoptr(CmHistoryEntry) entry = NULL;
@@ -673,7 +677,7 @@ cm_history_dup_seen_for_card (CmHistory   *self,
   g_return_val_if_fail (CM_IS_HISTORY (self), NULL);
   g_return_val_if_fail (CM_IS_CARD_INFO (card), NULL);
 
-  entry = entry_new_for_card (card);
+  entry = entry_new_for_card (card, brand);
   return dup_seen (self, entry, NULL, error);
 }
 
@@ -767,6 +771,7 @@ cm_history_dup_seen_async (CmHistory           *self,
 void
 cm_history_dup_seen_for_card_async (CmHistory           *self,
                                     CmCardInfo          *card,
+                                    const char          *brand,
                                     GCancellable        *cancellable,
                                     GAsyncReadyCallback  callback,
                                     gpointer             user_data)
@@ -774,7 +779,7 @@ cm_history_dup_seen_for_card_async (CmHistory           *self,
   g_return_if_fail (CM_IS_HISTORY (self));
   g_return_if_fail (CM_IS_CARD_INFO (card));
 
-  look_up_seen (self, entry_new_for_card (card), NULL, cancellable, callback, user_data);
+  look_up_seen (self, entry_new_for_card (card, brand), NULL, cancellable, callback, user_data);
 }
 
 /* Returns: (transfer full) (nullable): as cm_history_dup_seen() */
