@@ -177,9 +177,3 @@ cm_seen_list_init (CmSeenList *self)
   adw_bin_set_child (ADW_BIN (self), GTK_WIDGET (self->list));
   gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
 }
-
-GtkWidget *
-cm_seen_list_new (void)
-{
-  return g_object_new (CM_TYPE_SEEN_LIST, NULL);
-}

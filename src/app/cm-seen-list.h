@@ -16,7 +16,6 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (CmSeenList, cm_seen_list, CM, SEEN_LIST, AdwBin)
 
-GtkWidget *cm_seen_list_new            (void);
 void       cm_seen_list_look_up_result (CmSeenList *self,
                                         CmResult   *result);
 void       cm_seen_list_look_up_card   (CmSeenList *self,
