@@ -234,6 +234,22 @@ test_seen_card (void)
   }
   g_assert_null (cm_history_dup_seen_for_card (history, no_serial, NULL, &error));
   g_assert_no_error (error);
+
+  /* A store that cannot be reached (port 1 of this computer), with
+   * nothing sent to it before, as an app's look-up in its own thread:
+   * this computer's results answer. */
+  if (cm_store_is_supported ())
+    {
+      g_autoptr(CmStoreSeen) seen = NULL;
+
+      g_assert_true (cm_history_set_store (history, "postgresql://lab@127.0.0.1:1/cards?connect_timeout=2", &error));
+      g_assert_no_error (error);
+      seen = cm_history_dup_seen_for_card (history, card, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (seen);
+      g_assert_nonnull (strstr (seen->sentence, "Tested before on this computer"));
+      g_assert_nonnull (seen->warning);
+    }
 }
 
 /* A store that cannot be reached: every saved document waits in the

@@ -576,9 +576,9 @@ cm_history_count_queued (CmHistory *self)
 }
 
 /* What is known of @card from before: from the store when one is set
- * (and was reachable at the last send), else from this computer's index.
- * @file is the document of the result @card was read from, which is not
- * "before", or NULL. */
+ * and can be reached, else from this computer's index. @file is the
+ * document of the result @card was read from, which is not "before", or
+ * NULL. */
 static CmStoreSeen *
 dup_seen (CmHistory             *self,
           const CmHistoryEntry  *card,
@@ -596,8 +596,18 @@ dup_seen (CmHistory             *self,
   from_store = self->store != NULL &&
                !g_error_matches (self->store_error, CM_STORE_ERROR, CM_STORE_ERROR_UNREACHABLE);
   if (from_store)
-    entries = cm_store_list_for_serial (self->store, card->serial, SEEN_LIMIT, error);
-  else if (g_file_query_exists (self->folder, NULL))
+    {
+      g_autoptr(GError) store_error = NULL;
+
+      entries = cm_store_list_for_serial (self->store, card->serial, SEEN_LIMIT, &store_error);
+      /* Nor is one that cannot be reached now: an app's look-up in
+       * another thread has sent nothing before it. */
+      if (g_error_matches (store_error, CM_STORE_ERROR, CM_STORE_ERROR_UNREACHABLE))
+        from_store = FALSE;
+      else if (store_error != NULL)
+        g_propagate_error (error, g_steal_pointer (&store_error));
+    }
+  if (!from_store && g_file_query_exists (self->folder, NULL))
     {
       /* Made if missing, as the history's list makes it. */
       g_autoptr(CmHistoryIndex) index = cm_history_index_open (self->folder, error);
@@ -605,7 +615,7 @@ dup_seen (CmHistory             *self,
       if (index != NULL && cm_history_index_refresh (index, error))
         entries = cm_history_index_list_for_serial (index, card->serial, SEEN_LIMIT);
     }
-  else
+  else if (!from_store)
     entries = g_ptr_array_new ();
   if (entries == NULL)
     return NULL;
