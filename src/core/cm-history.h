@@ -54,6 +54,16 @@ void        cm_history_dup_seen_async  (CmHistory           *self,
                                         GCancellable        *cancellable,
                                         GAsyncReadyCallback  callback,
                                         gpointer             user_data);
+CmStoreSeen *cm_history_dup_seen_for_card (CmHistory   *self,
+                                          CmCardInfo  *card,
+                                          const char  *brand,
+                                          GError     **error) G_GNUC_WARN_UNUSED_RESULT;
+void        cm_history_dup_seen_for_card_async (CmHistory           *self,
+                                                CmCardInfo          *card,
+                                                const char          *brand,
+                                                GCancellable        *cancellable,
+                                                GAsyncReadyCallback  callback,
+                                                gpointer             user_data);
 CmStoreSeen *cm_history_dup_seen_finish (CmHistory          *self,
                                         GAsyncResult        *result,
                                         GError             **error) G_GNUC_WARN_UNUSED_RESULT;
