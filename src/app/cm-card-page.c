@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "cm-app-history.h"
+#include "cm-bench-row.h"
 #include "cm-job-list.h"
 #include "cm-capacity-probe.h"
 #include "cm-chart-view.h"
@@ -55,6 +56,7 @@ struct _CmCardPage
   CmMethod        method_fix;
   AdwPreferencesGroup *test_group;
   GtkWidget      *start_button;
+  GtkWidget      *bench_row;    /* the card's last benchmark */
   gboolean        focused_once;
   AdwPreferencesGroup *capacity_group;
   AdwActionRow   *capacity_row;
@@ -793,7 +795,14 @@ cm_card_page_erase_and_format (CmCardPage *self)
   return TRUE;
 }
 
-/* The full verify's row, for the tests. */
+/* The last benchmark's row, for the tests. */
+GtkWidget *
+cm_card_page_get_bench_row (CmCardPage *self)
+{
+  g_return_val_if_fail (CM_IS_CARD_PAGE (self), NULL);
+  return self->bench_row;
+}
+
 /* The Health row, a device's only; NULL for a folder. */
 GtkWidget *
 cm_card_page_get_health_row (CmCardPage *self)
@@ -1052,6 +1061,11 @@ cm_card_page_new (CmCardItem *item)
     }
   else
     gtk_widget_set_visible (GTK_WIDGET (self->format_group), FALSE);
+  /* The card's last benchmark, looked up each time the page shows. */
+  self->bench_row = cm_bench_row_new (item);
+  adw_preferences_group_add (self->test_group, self->bench_row);
+  g_signal_connect_object (self->bench_row, "show-result", G_CALLBACK (row_show_result_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self, "map", G_CALLBACK (cm_bench_row_look_up), self->bench_row, G_CONNECT_SWAPPED);
   fill_capacity (self);
   update_method_warning (self);
   /* After a restart: the card's last capacity check, from the history. */
