@@ -152,6 +152,7 @@ cm_bench_row_init (CmBenchRow *self)
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self), _("Last Benchmark"));
   self->show_button = gtk_button_new_with_mnemonic (_("_Show"));
   gtk_widget_set_valign (self->show_button, GTK_ALIGN_CENTER);
+  gtk_widget_add_css_class (self->show_button, "flat");
   gtk_widget_set_tooltip_text (self->show_button, _("Show the last benchmark of this card"));
   g_signal_connect_swapped (self->show_button, "clicked", G_CALLBACK (show_clicked_cb), self);
   adw_action_row_add_suffix (ADW_ACTION_ROW (self), self->show_button);
