@@ -1097,6 +1097,15 @@ test_again_from_saved (Fixture       *f,
   g_assert_true (cm_card_page_get_checking_capacity (page));
   g_assert_cmpuint (count_active_jobs (f->app), ==, 1);
 
+  /* Test Again while that check runs starts nothing, and stops nothing. */
+  open_newest_saved (f, "capacity");
+  cm_window_start_test (f->window);
+  g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "card");
+  page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
+  g_assert_null (visible_dialog ());
+  g_assert_true (cm_card_page_get_checking_capacity (page));
+  g_assert_cmpuint (count_active_jobs (f->app), ==, 1);
+
   cm_application_cancel_jobs (f->app);
   g_assert_true (cm_test_wait_for (app_idle, f->app, 60));
 
