@@ -274,10 +274,11 @@ test_rows_after_restart (void)
   other = cm_card_item_new_device (DEVICE, "Card", size * 2, NULL, NULL);
   window = gtk_window_new ();
   page = cm_card_page_new (other);
+  /* Its rows look up as it is made; the last benchmark as it shows. */
+  g_assert_cmpuint (cm_app_history_get_finding (), >, 0);
   gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (page));
   gtk_window_present (GTK_WINDOW (window));
   g_assert_true (cm_test_wait_for (page_mapped, page, 20));
-  g_assert_cmpuint (cm_app_history_get_finding (), >, 0);
   g_assert_true (cm_test_wait_for (nothing_looked_up, NULL, 60));
   g_assert_false (g_str_has_prefix (cm_card_page_get_capacity_subtitle (page), "On "));
   g_assert_false (g_str_has_prefix (row_subtitle (cm_card_page_get_verify_row (page)), "On "));
