@@ -5,7 +5,8 @@
 # (CARDMARK_MACHINE_NAME); each runs a quick job with --store. The
 # database is stopped mid-run, so a document waits in the history; once
 # it is back, the next command sends it. At the end the store holds
-# exactly three documents; --json and --csv read them; a wear test
+# exactly three documents; --json and --csv read them, each naming the
+# machine it came from; a wear test
 # carried on replaces its stop's row; and the role's password (the URL's, over TCP)
 # is in no output and no file of either home.
 #
@@ -165,12 +166,22 @@ sys.exit(not (len(d) == 3 and [r["kind"] for r in d] == ["health", "bench", "hea
               and all(r["schema"] == 1 and "tests" in r for r in d)
               and [r["started"] for r in d] == sorted(r["started"] for r in d)))
 PY
+check "each document names the machine that sent it" python3 - "$last.out" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(not ([r.get("machine") for r in d] == ["lab-a", "lab-b", "lab-b"]))
+PY
 machine a history --store "$url" --csv
 check "history --store --csv exits 0" test "$status" -eq 0
 check "one line for the card the two machines checked, with both kinds" python3 - "$last.out" <<'PY'
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1], newline="")))
 sys.exit(not (rows[0][0] == "card" and len(rows) == 2 and rows[1][6] == "health, bench"))
+PY
+check "its machines column names the machine of each check, in their order" python3 - "$last.out" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+sys.exit(not (rows[0][7] == "machines" and rows[1][7] == "lab-b, lab-b"))
 PY
 machine a history --store "$url" --json --csv
 check "--json with --csv is a usage error" test "$status" -eq 2

@@ -742,7 +742,8 @@ open_and_check (Fixture       *f,
   guint n_values = 0;
 
   /* As Enter on the row, or a click on it, opens it. */
-  adw_action_row_activate (ADW_ACTION_ROW (cm_history_page_get_row (history, index)));
+  /* As a click on the row, or Enter, opens it (the list's activation). */
+  cm_history_page_open (history, index);
   g_assert_true (cm_test_wait_page (f->window, "saved", 10));
   page = CM_RESULT_PAGE (cm_window_get_page (f->window, "saved"));
   result = cm_result_page_get_result (page);
@@ -871,9 +872,21 @@ test_kinds_from_history (Fixture       *f,
     for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
       {
         GtkWidget *row = cm_history_page_get_row (page, rows[i].index);
-        const char *title = adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row));
-        const char *subtitle = adw_action_row_get_subtitle (ADW_ACTION_ROW (row));
         g_autoptr(GString) shown = g_string_new (NULL);
+        g_auto(GStrv) lines = NULL;
+        g_autofree char *subtitle = NULL;
+        const char *title;
+
+        /* The row's title, then the rest of what it says: the labels
+         * after its tick box, in order. */
+        for (GtkWidget *w = gtk_widget_get_next_sibling (gtk_widget_get_first_child (row)); w != NULL;
+             w = gtk_widget_get_next_sibling (w))
+          if (!GTK_IS_BUTTON (w))
+            cm_test_collect_labels (w, shown, TRUE);
+        lines = g_strsplit (shown->str, "\n", 2);
+        title = lines[0];
+        subtitle = g_strdup (lines[1] != NULL ? lines[1] : "");
+        g_string_truncate (shown, 0);
 
         g_test_message ("row %u: %s — %s", i, title, subtitle);
         g_assert_nonnull (strstr (title, rows[i].size));

@@ -118,6 +118,15 @@ is_row_in_page (GtkWidget     *focus,
   return GTK_IS_LIST_BOX_ROW (focus) && gtk_widget_is_ancestor (focus, GTK_WIDGET (page));
 }
 
+/* History's rows are a list view's: Tab reaches each row's Open button. */
+static gboolean
+is_open_button_in (GtkWidget     *focus,
+                   gconstpointer  page)
+{
+  return GTK_IS_BUTTON (focus) && g_strcmp0 (gtk_widget_get_tooltip_text (focus), "Open This Result") == 0 &&
+         gtk_widget_is_ancestor (focus, GTK_WIDGET (page));
+}
+
 static gboolean
 is_enabled_check_in (GtkWidget     *focus,
                      gconstpointer  page)
@@ -264,12 +273,13 @@ test_keyboard_only (Fixture       *f,
   run_to_result_and_back (f);
   run_to_result_and_back (f);
 
-  /* History (Ctrl+H), a row opened with Enter, and Escape back to it. */
+  /* History (Ctrl+H), a row opened with Enter on its Open button, and
+   * Escape back to it. */
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-history", NULL);
   history = CM_HISTORY_PAGE (cm_window_get_page (f->window, "history"));
   g_assert_true (cm_test_wait_history_loaded (history, 10));
   g_assert_cmpuint (cm_history_page_get_n_results (history), ==, 2);
-  g_assert_nonnull (tab_to (GTK_WINDOW (f->window), is_row_in_page, history));
+  g_assert_nonnull (tab_to (GTK_WINDOW (f->window), is_open_button_in, history));
   press_enter (GTK_WINDOW (f->window));
   g_assert_true (cm_test_wait_page (f->window, "saved", 60));
   press_escape (f);

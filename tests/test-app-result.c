@@ -490,9 +490,16 @@ test_history_rows (Fixture       *f,
 
   g_assert_true (cm_history_page_delete (history, 1, &error));
   g_assert_no_error (error);
-  /* The page reads the folder again, in a worker. */
+  /* That one item leaves the list; the newer stays, as it was. */
   g_assert_true (cm_test_wait_history_loaded (history, 10));
   g_assert_cmpuint (cm_history_page_get_n_results (history), ==, 1);
+  {
+    g_autoptr(GString) shown = g_string_new (NULL);
+
+    g_assert_true (cm_test_wait_history_loaded (history, 10));
+    cm_test_collect_labels (cm_history_page_get_row (history, 0), shown, FALSE);
+    g_assert_nonnull (strstr (shown->str, "Samsung"));
+  }
   {
     g_autoptr(GPtrArray) left = cm_history_load (f->history, NULL, &error);
 

@@ -9,7 +9,8 @@
  * keeps answering meanwhile (the send is in another thread), and the
  * status says how many wait and why. A result page names the card's
  * earlier result of the same CID serial, and warns of a cloned CID when
- * one of them had another size. Runs under Xvfb.
+ * one of them had another size; so does a card's page, before any
+ * check of it. Runs under Xvfb.
  *
  * With CARDMARK_SCREENSHOT_DIR set, the window is saved at 800×480 and
  * 1280×800, light and dark.
@@ -23,6 +24,8 @@
 
 #include "cm-app-history.h"
 #include "cm-card-info.h"
+#include "cm-card-page.h"
+#include "cm-history-index.h"
 #include "cm-result-page.h"
 #include "cm-preferences.h"
 #include "cm-store.h"
@@ -223,6 +226,117 @@ test_seen_before (void)
   cm_test_destroy_window (GTK_WINDOW (window));
 }
 
+typedef struct
+{
+  GtkWidget  *page;
+  const char *words;
+} WarningSays;
+
+static gboolean
+warning_says (gpointer data)
+{
+  WarningSays *says = data;
+  GtkWidget *warning = cm_test_find_by_css_class (says->page, "cm-seen-warning");
+
+  return warning != NULL &&
+         strstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (warning)), says->words) != NULL;
+}
+
+/* A capacity check of the simulated cards (tests/data/batch), as of
+ * this card: one whose outcome has words. */
+static CmResult *
+capacity_check (int         day,
+                const char *serial,
+                guint64     size)
+{
+  g_autoptr(CmResult) card = card_result (day, serial, size);
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "batch", "good-capacity.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  CmResult *result = cm_result_new_from_file (file, &error);
+
+  g_assert_no_error (error);
+  cm_result_set_started (result, cm_result_get_started (card));
+  cm_result_set_card (result, cm_result_get_card (card));
+  return result;
+}
+
+/* A card in a reader whose CID serial has two results in the history,
+ * one of another size: its page says, before any check, when and where
+ * it was tested last and with what outcome, and warns of a cloned CID,
+ * in the rows a result's page shows. */
+static void
+test_card_page_seen (void)
+{
+  g_autoptr(CmHistory) history = cm_app_history_dup ();
+  g_autoptr(CmResult) older = card_result (4, "0x0c10ed00", 64000000000);
+  g_autoptr(CmResult) newer = capacity_check (5, "0x0c10ed00", 32000000000);
+  g_autoptr(CmCardItem) item = cm_card_item_new_device ("/dev/sdx", "Card", 32000000000, "USB 3 reader", NULL);
+  g_autoptr(CmCardInfo) info = NULL;
+  g_autoptr(CmHistoryEntry) newest = cm_history_entry_new_for_result (newer);
+  g_autoptr(GDateTime) when = g_date_time_new_from_unix_local (newest->started);
+  g_autofree char *date = g_date_time_format (when, "%Y-%m-%d %H:%M");
+  g_autofree char *other_size = g_format_size (64000000000);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) f1 = NULL, f2 = NULL;
+  g_autoptr(GString) labels = g_string_new (NULL);
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *before, *warning;
+  CmCardPage *page;
+
+  f1 = cm_history_save (history, older, &error);
+  g_assert_no_error (error);
+  f2 = cm_history_save (history, newer, &error);
+  g_assert_no_error (error);
+
+  /* The card as its registers tell it: serial and size, no brand. */
+  {
+    g_autoptr(JsonNode) node = json_from_string ("{\"registers_available\": true, \"serial\": \"0x0c10ed00\", "
+                                                 "\"capacity_bytes\": 32000000000}", NULL);
+
+    info = cm_card_info_new_from_json (node, &error);
+    g_assert_no_error (error);
+  }
+  cm_card_item_set_card_info (item, info);
+  page = cm_card_page_new (item);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (page));
+  gtk_window_set_default_size (GTK_WINDOW (window), 800, 480);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (cm_test_wait_for (has_seen_rows, page, 60));
+
+  before = cm_test_find_by_css_class (GTK_WIDGET (page), "cm-seen-before");
+  warning = cm_test_find_by_css_class (GTK_WIDGET (page), "cm-seen-warning");
+  g_test_message ("%s", adw_preferences_row_get_title (ADW_PREFERENCES_ROW (before)));
+  g_test_message ("%s", adw_preferences_row_get_title (ADW_PREFERENCES_ROW (warning)));
+  /* Where, when (the newest result) and its outcome. */
+  g_assert_nonnull (strstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (before)), "Tested before on this computer"));
+  g_assert_nonnull (strstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (before)), date));
+  g_assert_nonnull (newest->verdict);
+  g_assert_true (g_str_has_suffix (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (before)), newest->verdict));
+  /* The other size, and the serial it came with. */
+  g_assert_nonnull (strstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (warning)), "0x0c10ed00"));
+  g_assert_nonnull (strstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (warning)), other_size));
+  g_assert_true (gtk_widget_is_visible (before));
+  g_assert_true (gtk_widget_is_visible (warning));
+  cm_test_collect_labels (GTK_WIDGET (page), labels, TRUE);
+  g_assert_nonnull (strstr (labels->str, "Cloned card?"));
+  cm_test_save_screenshots (window, "card-seen-before");
+
+  /* The user picks the brand on the label: the same CID came as a
+   * SanDisk of this size too, the newest result, which the warning now
+   * names. */
+  {
+    WarningSays says = { GTK_WIDGET (page), date };
+
+    g_assert_true (cm_card_page_set_brand (page, "Samsung"));
+    g_assert_true (cm_test_wait_for (warning_says, &says, 60));
+    warning = cm_test_find_by_css_class (GTK_WIDGET (page), "cm-seen-warning");
+    g_test_message ("%s", adw_preferences_row_get_title (ADW_PREFERENCES_ROW (warning)));
+    g_assert_nonnull (strstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (warning)), "SanDisk"));
+  }
+  cm_test_destroy_window (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -242,6 +356,7 @@ main (int   argc,
 
   g_test_add_func ("/cardmark/app-store/preferences", test_store);
   g_test_add_func ("/cardmark/app-store/seen-before", test_seen_before);
+  g_test_add_func ("/cardmark/app-store/card-page-seen", test_card_page_seen);
 
   status = g_test_run ();
   cm_test_data_home_remove ();

@@ -141,6 +141,55 @@ test_newest_counts (void)
   g_assert_cmpint (row->status, ==, CM_STATUS_MEETS);
 }
 
+static void
+add_from (CmBatchReport *report,
+          CmResult      *result,
+          const char    *machine)
+{
+  CmBatchFacts *facts = cm_batch_facts_new_for_result (result);
+
+  facts->machine = g_strdup (machine);
+  cm_batch_report_add (report, facts);
+}
+
+/* Documents from the lab's store: each line names the machine of each
+ * check it was built from, in the order of its checks, the newest
+ * document's machine where a card had two of a kind. */
+static void
+test_machines (void)
+{
+  g_autoptr(CmResult) older = load ("fake-capacity.json");
+  g_autoptr(CmResult) newer = load ("fake-capacity.json");
+  g_autoptr(CmResult) verify = load ("fake-verify.json");
+  g_autoptr(CmResult) other = load ("good-capacity.json");
+  g_autoptr(GDateTime) later = g_date_time_add_hours (cm_result_get_started (older), 1);
+  g_autoptr(CmBatchReport) report = cm_batch_report_new ();
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autofree char *csv = NULL;
+  g_auto(GStrv) lines = NULL;
+  const CmBatchRow *row;
+
+  cm_result_set_started (newer, later);
+  add_from (report, newer, "lab-b");
+  add_from (report, older, "lab-a");
+  add_from (report, verify, "lab-c");
+  add_from (report, other, "lab-a");
+  rows = cm_batch_report_get_rows (report);
+  g_assert_cmpuint (rows->len, ==, 2);
+  row = g_ptr_array_index (rows, 0);
+  g_assert_cmpstr (row->kinds, ==, "capacity, verify");
+  g_assert_cmpstr (row->machines, ==, "lab-b, lab-c");
+  row = g_ptr_array_index (rows, 1);
+  g_assert_cmpstr (row->machines, ==, "lab-a");
+
+  csv = cm_batch_report_dup_csv (rows);
+  lines = g_strsplit (csv, "\r\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 4);
+  g_assert_true (g_str_has_suffix (lines[0], ",checks,machines"));
+  g_assert_true (g_str_has_suffix (lines[1], ",\"capacity, verify\",\"lab-b, lab-c\""));
+  g_assert_true (g_str_has_suffix (lines[2], ",capacity,lab-a"));
+}
+
 /* A name with a comma and quotes stays one field. */
 static void
 test_csv_quoting (void)
@@ -191,6 +240,7 @@ main (int   argc,
   g_test_add_func ("/cardmark/batch-report/two-cards", test_two_cards);
   g_test_add_func ("/cardmark/batch-report/unknown-figures", test_unknown_figures);
   g_test_add_func ("/cardmark/batch-report/newest-counts", test_newest_counts);
+  g_test_add_func ("/cardmark/batch-report/machines", test_machines);
   g_test_add_func ("/cardmark/batch-report/csv-quoting", test_csv_quoting);
   g_test_add_func ("/cardmark/batch-report/csv-hostile", test_csv_hostile);
 

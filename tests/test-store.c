@@ -158,6 +158,100 @@ test_seen_local (void)
   }
 }
 
+/* A card as its registers tell it in a reader now: no brand (that is
+ * the user's to give). */
+static CmCardInfo *
+card_in_reader (const char *serial,
+                guint64     size)
+{
+  g_autofree char *json = g_strdup_printf ("{\"registers_available\": true, \"serial\": \"%s\", "
+                                           "\"capacity_bytes\": %" G_GUINT64_FORMAT "}", serial, size);
+  g_autoptr(JsonNode) node = json_from_string (json, NULL);
+  g_autoptr(GError) error = NULL;
+  CmCardInfo *card = cm_card_info_new_from_json (node, &error);
+
+  g_assert_no_error (error);
+  return card;
+}
+
+/* A card in a reader, before any check of it (its page): every result of
+ * its serial is from before, the newest named; one of another size is a
+ * clone; a serial never seen says nothing. */
+static void
+test_seen_card (void)
+{
+  g_autoptr(GFile) folder = make_folder ();
+  g_autoptr(CmHistory) history = cm_history_new (folder);
+  g_autoptr(CmResult) first = card_result (8, "0x00001234", "SanDisk", 32000000000);
+  g_autoptr(CmResult) other = card_result (9, "0x00005678", "SanDisk", 32000000000);
+  g_autoptr(CmResult) big = card_result (10, "0x00001234", "SanDisk", 128000000000);
+  g_autoptr(CmResult) again = card_result (11, "0x00001234", "SanDisk", 32000000000);
+  g_autoptr(CmCardInfo) card = card_in_reader ("0x00001234", 32000000000);
+  g_autoptr(CmCardInfo) unseen = card_in_reader ("0x0000abcd", 32000000000);
+  g_autoptr(CmCardInfo) no_serial = cm_card_info_new ();
+  g_autoptr(GError) error = NULL;
+
+  save (history, first);
+  save (history, other);
+  save (history, big);
+  save (history, again);
+  {
+    g_autoptr(CmStoreSeen) seen = cm_history_dup_seen_for_card (history, card, NULL, &error);
+    g_autoptr(GDateTime) eleven = g_date_time_new_utc (2026, 12, 3, 11, 0, 0);
+    g_autoptr(GDateTime) ten = g_date_time_new_utc (2026, 12, 3, 10, 0, 0);
+    g_autofree char *big_size = g_format_size (128000000000);
+
+    g_assert_no_error (error);
+    g_assert_nonnull (seen);
+    /* The newest result counts as "before": nothing of this card's is
+     * its own yet. */
+    g_assert_cmpint (seen->previous->started, ==, g_date_time_to_unix (eleven));
+    g_assert_nonnull (strstr (seen->sentence, "Tested before on this computer"));
+    g_assert_cmpint (seen->clone->started, ==, g_date_time_to_unix (ten));
+    g_assert_nonnull (strstr (seen->warning, "0x00001234"));
+    g_assert_nonnull (strstr (seen->warning, big_size));
+  }
+  {
+    g_autoptr(CmStoreSeen) seen = cm_history_dup_seen_for_card (history, unseen, NULL, &error);
+
+    g_assert_no_error (error);
+    g_assert_nonnull (seen);
+    g_assert_null (seen->previous);
+    g_assert_null (seen->sentence);
+    g_assert_null (seen->warning);
+  }
+  {
+    /* The brand the user gives: one the same CID never came with makes
+     * the newest result the clone; the same brand in other letters does
+     * not. */
+    g_autoptr(CmStoreSeen) samsung = cm_history_dup_seen_for_card (history, card, "Samsung", &error);
+    g_autoptr(CmStoreSeen) sandisk = cm_history_dup_seen_for_card (history, card, "SANDISK", &error);
+
+    g_assert_no_error (error);
+    g_assert_true (samsung->clone == samsung->previous);
+    g_assert_nonnull (strstr (samsung->warning, "SanDisk"));
+    g_assert_cmpuint (sandisk->clone->size_bytes, ==, 128000000000);
+  }
+  g_assert_null (cm_history_dup_seen_for_card (history, no_serial, NULL, &error));
+  g_assert_no_error (error);
+
+  /* A store that cannot be reached (port 1 of this computer), with
+   * nothing sent to it before, as an app's look-up in its own thread:
+   * this computer's results answer. */
+  if (cm_store_is_supported ())
+    {
+      g_autoptr(CmStoreSeen) seen = NULL;
+
+      g_assert_true (cm_history_set_store (history, "postgresql://lab@127.0.0.1:1/cards?connect_timeout=2", &error));
+      g_assert_no_error (error);
+      seen = cm_history_dup_seen_for_card (history, card, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (seen);
+      g_assert_nonnull (strstr (seen->sentence, "Tested before on this computer"));
+      g_assert_nonnull (seen->warning);
+    }
+}
+
 /* A store that cannot be reached: every saved document waits in the
  * queue, the error names the store without its password, and the
  * documents are still in the history. */
@@ -305,6 +399,7 @@ main (int   argc,
   g_test_add_func ("/cardmark/store/safe-url", test_safe_url);
   g_test_add_func ("/cardmark/store/url-check", test_url_check);
   g_test_add_func ("/cardmark/store/seen-local", test_seen_local);
+  g_test_add_func ("/cardmark/store/seen-card", test_seen_card);
   g_test_add_func ("/cardmark/store/queue-unreachable", test_queue_unreachable);
   g_test_add_func ("/cardmark/store/send-in-background", test_send_in_background);
   g_test_add_func ("/cardmark/store/remember-password", test_remember_password);

@@ -22,6 +22,7 @@
 #include "cm-chart-view.h"
 #include "cm-format-row.h"
 #include "cm-health-row.h"
+#include "cm-seen-list.h"
 #include "cm-history.h"
 #include "cm-summary.h"
 #include "cm-toast.h"
@@ -46,6 +47,7 @@ struct _CmCardPage
   AdwPreferencesGroup *identity_group;
   AdwExpanderRow *identity_row;
   AdwActionRow   *declared_row;
+  CmSeenList     *seen_list;
   GtkFlowBox     *class_box;
   AdwComboRow    *brand_row;
   AdwComboRow    *profile_row;
@@ -1075,6 +1077,7 @@ cm_card_page_class_init (CmCardPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, identity_group);
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, identity_row);
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, declared_row);
+  gtk_widget_class_bind_template_child (widget_class, CmCardPage, seen_list);
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, class_box);
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, brand_row);
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, profile_row);
@@ -1106,6 +1109,7 @@ static void
 cm_card_page_init (CmCardPage *self)
 {
   g_type_ensure (CM_TYPE_CHART_VIEW);
+  g_type_ensure (CM_TYPE_SEEN_LIST);
   gtk_widget_init_template (GTK_WIDGET (self));
   g_signal_connect (self, "notify::job", G_CALLBACK (job_changed_cb), NULL);
 }
@@ -1126,6 +1130,16 @@ capacity_found (gpointer  owner,
   fill_capacity (self);
 }
 
+/* Tested before, or a cloned CID, from the history or the lab's store:
+ * again when the user picks the brand on the label, which may be another
+ * than the one the same CID came with. */
+static void
+look_up_seen (CmCardPage *self)
+{
+  cm_seen_list_look_up_card (self->seen_list, cm_card_item_get_card_info (self->item),
+                             cm_card_page_get_brand (self));
+}
+
 CmCardPage *
 cm_card_page_new (CmCardItem *item)
 {
@@ -1136,6 +1150,8 @@ cm_card_page_new (CmCardItem *item)
   self = g_object_new (CM_TYPE_CARD_PAGE, NULL);
   self->item = g_object_ref (item);
   fill_identity (self);
+  look_up_seen (self);
+  g_signal_connect_object (self->brand_row, "notify::selected", G_CALLBACK (look_up_seen), self, G_CONNECT_SWAPPED);
   fill_classes (self);
   fill_methods (self);
   if (cm_card_item_get_kind (item) == CM_CARD_KIND_DEVICE)

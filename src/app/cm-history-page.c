@@ -15,13 +15,14 @@
 #include <string.h>
 
 #include "cm-batch-report.h"
-#include "cm-test-table.h"
 #include "cm-chart.h"
 #include "cm-result-page.h"
 #include "cm-summary.h"
 #include "cm-toast.h"
 
+#include "cm-history-item.h"
 #include "cm-job.h"
+#include "cm-text.h"
 #include "cm-outcome-badge.h"
 #include "cm-verify.h"
 
@@ -32,19 +33,22 @@ struct _CmHistoryPage
   GtkBox               parent_instance;
 
   CmHistory           *history;
-  GPtrArray           *results;   /* CmResult, newest first */
-  GPtrArray           *checks;    /* GtkCheckButton, one per result */
+  GListStore          *items;     /* CmHistoryItem, newest first, from the index */
+  GHashTable          *picked;    /* CmHistoryItem ticked → itself */
+  GHashTable          *rows;      /* row widget shown → its GtkListItem */
   GPtrArray           *problems;  /* char * */
   GPtrArray           *problem_rows;
   GCancellable        *loading;   /* the load in flight, or NULL */
   char                *empty_title;
   char                *empty_description;
+  guint                n_rows_made;
 
   GtkStack            *stack;
   AdwStatusPage       *empty_page;
-  AdwPreferencesGroup *results_group;
-  GtkListBox          *list_box;
-  AdwPreferencesGroup *problems_group;
+  GtkListView         *list_view;
+  GtkLabel            *count_label;
+  GtkWidget           *problems_list;
+  AdwExpanderRow      *problems_row;
   CmChartView         *summary_chart;
   CmChartView         *time_chart;
   GtkGrid             *compare_grid;
@@ -74,58 +78,13 @@ static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (CmHistoryPage, cm_history_page, GTK_TYPE_BOX)
 
+/* Comparisons chart speed tests, which only a benchmark has. */
 static gboolean
-is_bench (CmResult *result)
+is_charted (CmHistoryItem *item)
 {
-  return cm_job_kind_measures_speed (cm_result_get_kind (result));
-}
+  const char *kind = cm_history_item_get_entry (item)->kind;
 
-/* "3 Dec 2026, 09:40 · Benchmark · Meets U3 and A1", "… · Full verify ·
- * Data lost · 16 MB lost, 48 MB usable": when, what was done and its
- * answer in words. */
-static char *
-dup_facts (CmResult *result)
-{
-  g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
-  char *date = cm_summary_dup_date (result);
-  CmStatus status;
-  char *answer = cm_summary_dup_answer (result, &status);
-
-  if (date != NULL)
-    g_ptr_array_add (parts, date);
-  g_ptr_array_add (parts, g_strdup (cm_job_kind_get_title (cm_result_get_kind (result))));
-  /* A benchmark's method changes what it can judge: it is said too. */
-  if (is_bench (result))
-    g_ptr_array_add (parts, g_strdup (cm_summary_method_label (cm_result_get_target_mode (result))));
-  g_ptr_array_add (parts, answer != NULL ? answer : g_strdup (_("No class judged")));
-  g_ptr_array_add (parts, NULL);
-  return g_strjoinv (" · ", (char **) parts->pdata);
-}
-
-/* "Sequential read 45.1 MB/s · Sequential write 18.2 MB/s · …": the
- * figures people compare cards by, those that were measured; a verify's
- * sizes and speeds, a capacity check's sizes. */
-static char *
-dup_figures (CmResult *result)
-{
-  g_autoptr(GPtrArray) figures = cm_summary_dup_headline (result);
-  GString *out = g_string_new (NULL);
-
-  for (guint i = 0; i < figures->len; i++)
-    {
-      const CmHeadlineFigure *f = g_ptr_array_index (figures, i);
-      const CmTestKind *kind = f->test != NULL ? cm_test_table_lookup (f->test) : NULL;
-
-      /* The row has room for four; Compare shows them all. A verify's
-       * or a capacity check's sizes are in its answer already. */
-      if (!f->measured || f->latency || (kind != NULL && kind->queue_depth > 1) ||
-          (f->test == NULL && !is_bench (result)))
-        continue;
-      if (out->len > 0)
-        g_string_append (out, " · ");
-      g_string_append_printf (out, "%s %s", f->label, f->value);
-    }
-  return g_string_free (out, FALSE);
+  return kind != NULL && cm_job_kind_measures_speed (kind);
 }
 
 /* How many results are ticked; with @charted, only the benchmarks, which
@@ -134,52 +93,157 @@ static guint
 count_picked (CmHistoryPage *self,
               gboolean       charted)
 {
+  GHashTableIter iter;
+  gpointer item;
   guint n = 0;
 
-  for (guint i = 0; i < self->checks->len; i++)
-    {
-      GtkWidget *check = g_ptr_array_index (self->checks, i);
-
-      if (!charted || g_object_get_data (G_OBJECT (check), "cm-not-charted") == NULL)
-        n += gtk_check_button_get_active (GTK_CHECK_BUTTON (check));
-    }
+  if (!charted)
+    return g_hash_table_size (self->picked);
+  g_hash_table_iter_init (&iter, self->picked);
+  while (g_hash_table_iter_next (&iter, &item, NULL))
+    n += is_charted (item);
   return n;
+}
+
+static CmHistoryItem *
+row_get_item (GtkWidget *row)
+{
+  GtkListItem *list_item = g_object_get_data (G_OBJECT (row), "cm-list-item");
+
+  return list_item != NULL ? gtk_list_item_get_item (list_item) : NULL;
 }
 
 /* A chart tells CM_CHART_MAX_RESULTS cards apart, one colour each: once
  * that many benchmarks are ticked, the others wait. Any check can join
- * the batch report. */
+ * the batch report. Only the rows on screen have a box to grey out. */
 static void
 update_compare (CmHistoryPage *self)
 {
-  guint charted = count_picked (self, TRUE);
+  gboolean room = count_picked (self, TRUE) < CM_CHART_MAX_RESULTS;
+  GHashTableIter iter;
+  gpointer row;
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "history.compare", count_picked (self, FALSE) >= 2);
-  for (guint i = 0; i < self->checks->len; i++)
+  g_hash_table_iter_init (&iter, self->rows);
+  while (g_hash_table_iter_next (&iter, &row, NULL))
     {
-      GtkWidget *check = g_ptr_array_index (self->checks, i);
+      CmHistoryItem *item = row_get_item (row);
+      GtkWidget *check = g_object_get_data (G_OBJECT (row), "cm-check");
 
-      if (g_object_get_data (G_OBJECT (check), "cm-not-charted") != NULL)
-        continue;
-      gtk_widget_set_sensitive (check, charted < CM_CHART_MAX_RESULTS ||
-                                       gtk_check_button_get_active (GTK_CHECK_BUTTON (check)));
+      if (item != NULL)
+        gtk_widget_set_sensitive (check, !is_charted (item) || room || cm_history_item_get_picked (item));
     }
 }
 
-static void
-check_toggled_cb (CmHistoryPage  *self,
-                  GtkCheckButton *check)
+/* Ticks or unticks @item; a benchmark where the chart has no colour left
+ * is refused. Returns whether it is ticked now. */
+static gboolean
+pick_item (CmHistoryPage *self,
+           CmHistoryItem *item,
+           gboolean       picked)
 {
+  if (picked && !cm_history_item_get_picked (item) && is_charted (item) &&
+      count_picked (self, TRUE) >= CM_CHART_MAX_RESULTS)
+    return FALSE;
+  cm_history_item_set_picked (item, picked);
+  if (picked)
+    g_hash_table_add (self->picked, g_object_ref (item));
+  else
+    g_hash_table_remove (self->picked, item);
   update_compare (self);
+  return picked;
 }
 
 static void
-open_clicked_cb (CmHistoryPage *self,
-                 GtkButton     *button)
+check_toggled_cb (GtkCheckButton *check,
+                  CmHistoryPage  *self)
 {
-  CmResult *result = g_object_get_data (G_OBJECT (button), "cm-result");
+  GtkWidget *row = g_object_get_data (G_OBJECT (check), "cm-row");
+  CmHistoryItem *item = row_get_item (row);
+  gboolean active = gtk_check_button_get_active (check);
 
-  g_signal_emit (self, signals[SIGNAL_OPEN_RESULT], 0, result);
+  /* A row being bound shows its item's tick: nothing changes. */
+  if (item == NULL || active == cm_history_item_get_picked (item))
+    return;
+  if (pick_item (self, item, active) != active)
+    gtk_check_button_set_active (check, FALSE);
+}
+
+/* The document of @item, read now; said in a toast when it cannot be. */
+static CmResult *
+load_item (CmHistoryPage *self,
+           CmHistoryItem *item)
+{
+  g_autoptr(GError) error = NULL;
+  CmResult *result = cm_history_item_load_result (item, &error);
+
+  if (result == NULL)
+    {
+      g_autofree char *clean = cm_text_dup_clean (error->message, CM_TEXT_FIELD_MAX);
+
+      cm_toast_show (GTK_WIDGET (self), clean);
+    }
+  return result;
+}
+
+static void
+open_item (CmHistoryPage *self,
+           CmHistoryItem *item)
+{
+  g_autoptr(CmResult) result = load_item (self, item);
+
+  if (result != NULL)
+    g_signal_emit (self, signals[SIGNAL_OPEN_RESULT], 0, result);
+}
+
+static void
+activate_cb (GtkListView   *view,
+             guint          position,
+             CmHistoryPage *self)
+{
+  g_autoptr(CmHistoryItem) item = g_list_model_get_item (G_LIST_MODEL (self->items), position);
+
+  if (item != NULL)
+    open_item (self, item);
+}
+
+static void
+open_clicked_cb (GtkButton     *button,
+                 CmHistoryPage *self)
+{
+  CmHistoryItem *item = row_get_item (g_object_get_data (G_OBJECT (button), "cm-row"));
+
+  if (item != NULL)
+    open_item (self, item);
+}
+
+static gboolean
+find_item (CmHistoryPage *self,
+           CmHistoryItem *item,
+           guint         *position)
+{
+  return g_list_store_find (self->items, item, position);
+}
+
+static gboolean
+delete_item (CmHistoryPage  *self,
+             CmHistoryItem  *item,
+             GError        **error)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (cm_history_item_get_entry (item)->path);
+  guint position;
+
+  if (!cm_history_delete_file (self->history, file, error))
+    return FALSE;
+  /* The rest of the list, its ticks and where it is scrolled, stay. */
+  g_hash_table_remove (self->picked, item);
+  if (find_item (self, item, &position))
+    g_list_store_remove (self->items, position);
+  update_compare (self);
+  if (g_list_model_get_n_items (G_LIST_MODEL (self->items)) == 0 && self->problems->len == 0)
+    gtk_stack_set_visible_child_name (self->stack, "empty");
+  cm_toast_show (GTK_WIDGET (self), _("Result deleted."));
+  return TRUE;
 }
 
 static void
@@ -187,34 +251,40 @@ delete_response_cb (CmHistoryPage    *self,
                     const char       *response,
                     AdwMessageDialog *dialog)
 {
-  CmResult *result = g_object_get_data (G_OBJECT (dialog), "cm-result");
+  CmHistoryItem *item = g_object_get_data (G_OBJECT (dialog), "cm-item");
   g_autoptr(GError) error = NULL;
 
   if (g_strcmp0 (response, "delete") != 0)
     return;
-  for (guint i = 0; i < self->results->len; i++)
-    if (g_ptr_array_index (self->results, i) == result)
-      {
-        if (!cm_history_page_delete (self, i, &error))
-          cm_toast_show (GTK_WIDGET (self), error->message);
-        return;
-      }
+  if (!delete_item (self, item, &error))
+    cm_toast_show (GTK_WIDGET (self), error->message);
 }
 
 /* Deleting loses a measurement for good, so it is asked first. */
 static void
-delete_clicked_cb (CmHistoryPage *self,
-                   GtkButton     *button)
+delete_clicked_cb (GtkButton     *button,
+                   CmHistoryPage *self)
 {
-  CmResult *result = g_object_get_data (G_OBJECT (button), "cm-result");
+  CmHistoryItem *item = row_get_item (g_object_get_data (G_OBJECT (button), "cm-row"));
+  const CmHistoryEntry *e;
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  g_autofree char *title = cm_summary_dup_card_title (result);
-  g_autofree char *date = cm_summary_dup_date (result);
-  g_autofree char *body = g_strdup_printf (_("The result of %s, tested %s, is removed from the history for good."),
-                                           title, date != NULL ? date : "?");
-  GtkWidget *dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                              _("Delete This Result?"), body);
+  g_autofree char *date = NULL;
+  g_autofree char *body = NULL;
+  GtkWidget *dialog;
 
+  if (item == NULL)
+    return;
+  e = cm_history_item_get_entry (item);
+  if (e->started > 0)
+    {
+      g_autoptr(GDateTime) when = g_date_time_new_from_unix_utc (e->started);
+
+      date = cm_summary_format_date (when);
+    }
+  body = g_strdup_printf (_("The result of %s, tested %s, is removed from the history for good."),
+                          e->title != NULL ? e->title : "?", date != NULL ? date : "?");
+  dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                   _("Delete This Result?"), body);
   adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
                                     "cancel", _("_Cancel"),
                                     "delete", _("_Delete"),
@@ -222,17 +292,17 @@ delete_clicked_cb (CmHistoryPage *self,
   adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "delete", ADW_RESPONSE_DESTRUCTIVE);
   adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
   adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
-  g_object_set_data_full (G_OBJECT (dialog), "cm-result", g_object_ref (result), g_object_unref);
+  g_object_set_data_full (G_OBJECT (dialog), "cm-item", g_object_ref (item), g_object_unref);
   g_signal_connect_object (dialog, "response", G_CALLBACK (delete_response_cb), self, G_CONNECT_SWAPPED);
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
 static GtkWidget *
-new_row_button (CmHistoryPage *self,
-                CmResult      *result,
+new_row_button (GtkWidget     *row,
                 const char    *icon,
                 const char    *tooltip,
-                GCallback      callback)
+                GCallback      callback,
+                CmHistoryPage *self)
 {
   GtkWidget *button = gtk_button_new_from_icon_name (icon);
 
@@ -241,113 +311,175 @@ new_row_button (CmHistoryPage *self,
   gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, tooltip, -1);
   gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
   gtk_widget_add_css_class (button, "flat");
-  g_object_set_data (G_OBJECT (button), "cm-result", result);
-  g_signal_connect_object (button, "clicked", callback, self, G_CONNECT_SWAPPED);
+  g_object_set_data (G_OBJECT (button), "cm-row", row);
+  g_signal_connect_object (button, "clicked", callback, self, 0);
   return button;
 }
 
 static GtkWidget *
-new_result_row (CmHistoryPage *self,
-                CmResult      *result)
+new_wrapping_label (const char *css_class)
 {
-  GtkWidget *row = adw_action_row_new ();
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  if (css_class != NULL)
+    gtk_widget_add_css_class (label, css_class);
+  return label;
+}
+
+/* A row as History's list box had them (an AdwActionRow is a list box
+ * row, which a list view cannot hold): the tick, the card, when and what
+ * with its answer and figures, the outcome's badge, Delete and Open. Made
+ * for the rows on screen only, and given another result as it scrolls. */
+static void
+setup_row_cb (GtkSignalListItemFactory *factory,
+              GtkListItem              *list_item,
+              CmHistoryPage            *self)
+{
+  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  GtkWidget *text = gtk_box_new (GTK_ORIENTATION_VERTICAL, 3);
   GtkWidget *check = gtk_check_button_new ();
-  GtkWidget *open;
-  g_autofree char *title = cm_summary_dup_card_title (result);
-  g_autofree char *pick = NULL;
-  g_autofree char *facts = dup_facts (result);
-  g_autofree char *figures = dup_figures (result);
-  g_autofree char *subtitle = figures[0] != '\0' ? g_strdup_printf ("%s\n%s", facts, figures) : g_strdup (facts);
-  CmStatus status;
-  g_autofree char *banner = cm_summary_dup_answer (result, &status);
-  g_autoptr(CmOutcome) outcome = cm_result_dup_outcome (result);
+  GtkWidget *title = new_wrapping_label (NULL);
+  GtkWidget *subtitle = new_wrapping_label ("dim-label");
+  GtkWidget *badge = gtk_label_new (NULL);
 
-  /* Card names and file paths are text, not markup. */
-  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
-  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
-  adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 0);
+  self->n_rows_made++;
+  gtk_widget_add_css_class (row, "history-row");
+  gtk_widget_set_margin_start (row, 12);
+  gtk_widget_set_margin_end (row, 6);
+  gtk_widget_set_margin_top (row, 9);
+  gtk_widget_set_margin_bottom (row, 9);
   gtk_widget_set_valign (check, GTK_ALIGN_CENTER);
-  /* GTK 4.8 names nothing after a row it is labelled by: the box says
-   * what it picks itself. */
-  pick = g_strdup_printf (_("Compare %s"), title);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (check), GTK_ACCESSIBLE_PROPERTY_LABEL, pick, -1);
-  gtk_accessible_update_relation (GTK_ACCESSIBLE (check),
-                                  GTK_ACCESSIBLE_RELATION_LABELLED_BY, row, NULL,
-                                  -1);
-  adw_action_row_add_prefix (ADW_ACTION_ROW (row), check);
-  g_signal_connect_object (check, "toggled", G_CALLBACK (check_toggled_cb), self, G_CONNECT_SWAPPED);
-  g_ptr_array_add (self->checks, check);
-
-  /* Its outcome in its kind's own words: Meets, Fake, Data lost, Stopped. */
-  if (banner != NULL || outcome->status != CM_OUTCOME_NOT_JUDGED)
-    adw_action_row_add_suffix (ADW_ACTION_ROW (row), cm_outcome_badge_new (outcome));
-  /* Comparisons chart speed tests, which only a benchmark has. */
-  if (!is_bench (result))
-    {
-      /* It joins the batch report, not the speed charts. */
-      g_object_set_data (G_OBJECT (check), "cm-not-charted", GINT_TO_POINTER (TRUE));
-      gtk_widget_set_tooltip_text (check, _("Tick to add this card to the batch report; only benchmarks are charted"));
-    }
-  adw_action_row_add_suffix (ADW_ACTION_ROW (row),
-                             new_row_button (self, result, "user-trash-symbolic", _("Delete This Result"),
-                                             G_CALLBACK (delete_clicked_cb)));
-  /* A click on the row, or Enter, opens it; the box ticks on its own. */
-  open = new_row_button (self, result, "go-next-symbolic", _("Open This Result"), G_CALLBACK (open_clicked_cb));
-  adw_action_row_add_suffix (ADW_ACTION_ROW (row), open);
-  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), open);
-
-  return row;
+  gtk_widget_set_valign (badge, GTK_ALIGN_CENTER);
+  gtk_widget_add_css_class (subtitle, "caption");
+  gtk_widget_set_hexpand (text, TRUE);
+  gtk_widget_set_valign (text, GTK_ALIGN_CENTER);
+  gtk_box_append (GTK_BOX (text), title);
+  gtk_box_append (GTK_BOX (text), subtitle);
+  gtk_box_append (GTK_BOX (row), check);
+  gtk_box_append (GTK_BOX (row), text);
+  gtk_box_append (GTK_BOX (row), badge);
+  gtk_box_append (GTK_BOX (row), new_row_button (row, "user-trash-symbolic", _("Delete This Result"),
+                                                 G_CALLBACK (delete_clicked_cb), self));
+  gtk_box_append (GTK_BOX (row), new_row_button (row, "go-next-symbolic", _("Open This Result"),
+                                                 G_CALLBACK (open_clicked_cb), self));
+  g_object_set_data (G_OBJECT (row), "cm-check", check);
+  g_object_set_data (G_OBJECT (row), "cm-title", title);
+  g_object_set_data (G_OBJECT (row), "cm-subtitle", subtitle);
+  g_object_set_data (G_OBJECT (row), "cm-badge", badge);
+  g_object_set_data (G_OBJECT (check), "cm-row", row);
+  g_signal_connect_object (check, "toggled", G_CALLBACK (check_toggled_cb), self, 0);
+  gtk_list_item_set_child (list_item, row);
 }
 
 static void
-clear_rows (CmHistoryPage *self)
+bind_row_cb (GtkSignalListItemFactory *factory,
+             GtkListItem              *list_item,
+             CmHistoryPage            *self)
 {
-  GtkWidget *child;
+  CmHistoryItem *item = gtk_list_item_get_item (list_item);
+  const CmHistoryEntry *e = cm_history_item_get_entry (item);
+  GtkWidget *row = gtk_list_item_get_child (list_item);
+  GtkWidget *check = g_object_get_data (G_OBJECT (row), "cm-check");
+  GtkWidget *badge = g_object_get_data (G_OBJECT (row), "cm-badge");
+  g_autofree char *facts = cm_history_item_dup_facts (item);
+  g_autofree char *subtitle = NULL;
+  g_autofree char *pick = NULL;
+  const char *title = e->title != NULL ? e->title : e->path;
 
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->list_box))) != NULL)
-    gtk_list_box_remove (self->list_box, child);
+  g_object_set_data (G_OBJECT (row), "cm-list-item", list_item);
+  g_hash_table_insert (self->rows, row, list_item);
+
+  /* Card names and file paths are text, not markup. */
+  gtk_label_set_text (g_object_get_data (G_OBJECT (row), "cm-title"), title);
+  subtitle = e->figures_text != NULL && e->figures_text[0] != '\0' ? g_strdup_printf ("%s\n%s", facts, e->figures_text)
+                                                                   : g_strdup (facts);
+  gtk_label_set_text (g_object_get_data (G_OBJECT (row), "cm-subtitle"), subtitle);
+
+  /* Its outcome in its kind's own words: Meets, Fake, Data lost, Stopped. */
+  if (e->badge != NULL && (e->answer != NULL || e->outcome != CM_OUTCOME_NOT_JUDGED))
+    {
+      CmOutcome outcome = { .status = e->outcome, .tone = e->tone, .badge = e->badge };
+
+      cm_outcome_badge_update (badge, &outcome);
+      gtk_widget_set_visible (badge, TRUE);
+    }
+  else
+    gtk_widget_set_visible (badge, FALSE);
+
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (check), cm_history_item_get_picked (item));
+  /* GTK 4.8 names nothing after a row: the box says what it picks. */
+  pick = g_strdup_printf (_("Compare %s"), title);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (check), GTK_ACCESSIBLE_PROPERTY_LABEL, pick, -1);
+  gtk_widget_set_tooltip_text (check, is_charted (item) ? NULL
+                                      : _("Tick to add this card to the batch report; only benchmarks are charted"));
+  update_compare (self);
+}
+
+static void
+unbind_row_cb (GtkSignalListItemFactory *factory,
+               GtkListItem              *list_item,
+               CmHistoryPage            *self)
+{
+  GtkWidget *row = gtk_list_item_get_child (list_item);
+
+  g_hash_table_remove (self->rows, row);
+  g_object_set_data (G_OBJECT (row), "cm-list-item", NULL);
+}
+
+static void
+clear_problems (CmHistoryPage *self)
+{
   for (guint i = 0; i < self->problem_rows->len; i++)
-    adw_preferences_group_remove (self->problems_group, g_ptr_array_index (self->problem_rows, i));
+    adw_expander_row_remove (self->problems_row, g_ptr_array_index (self->problem_rows, i));
   g_ptr_array_set_size (self->problem_rows, 0);
-  g_ptr_array_set_size (self->checks, 0);
-  g_ptr_array_set_size (self->results, 0);
   g_clear_pointer (&self->problems, g_ptr_array_unref);
 }
 
+/* The files that are not results, folded under one row above the list:
+ * named, never touched. */
 static void
 fill_problems (CmHistoryPage *self)
 {
+  g_autofree char *title = NULL;
+
   for (guint i = 0; i < self->problems->len; i++)
     {
       GtkWidget *row = adw_action_row_new ();
-      GtkWidget *icon = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
 
       adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), g_ptr_array_index (self->problems, i));
       adw_action_row_set_title_lines (ADW_ACTION_ROW (row), 0);
-      adw_action_row_add_prefix (ADW_ACTION_ROW (row), icon);
-      adw_preferences_group_add (self->problems_group, row);
+      adw_expander_row_add_row (self->problems_row, row);
       g_ptr_array_add (self->problem_rows, row);
     }
-  gtk_widget_set_visible (GTK_WIDGET (self->problems_group), self->problems->len > 0);
+  title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u File Could Not Be Read", "%u Files Could Not Be Read",
+                                        self->problems->len),
+                           self->problems->len);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->problems_row), title);
+  gtk_widget_set_visible (self->problems_list, self->problems->len > 0);
 }
 
 static void
 show_loaded (CmHistoryPage *self,
-             GPtrArray     *loaded,
+             GListModel    *loaded,
              GPtrArray     *problems,
              const GError  *error)
 {
-  clear_rows (self);
-  self->problems = problems;
+  guint n;
+
+  clear_problems (self);
+  g_hash_table_remove_all (self->picked);
+  g_list_store_remove_all (self->items);
+  self->problems = problems != NULL ? problems : g_ptr_array_new_with_free_func (g_free);
   if (loaded == NULL)
     {
       g_autofree char *path = g_file_get_path (cm_history_get_folder (self->history));
       g_autofree char *text = g_strdup_printf (_("%s\n\nCheck that %s can be read, then open the history again."),
                                                error->message, path);
 
-      self->problems = g_ptr_array_new_with_free_func (g_free);
       adw_status_page_set_title (self->empty_page, _("The History Could Not Be Read"));
       adw_status_page_set_description (self->empty_page, text);
       gtk_stack_set_visible_child_name (self->stack, "empty");
@@ -358,19 +490,26 @@ show_loaded (CmHistoryPage *self,
   adw_status_page_set_title (self->empty_page, self->empty_title);
   adw_status_page_set_description (self->empty_page, self->empty_description);
 
-  /* Newest first: the run just finished is on top. */
-  for (guint i = loaded->len; i > 0; i--)
-    {
-      CmResult *result = g_ptr_array_index (loaded, i - 1);
+  /* Newest first: the run just finished is on top. One store a history,
+   * spliced in at once, so the list view is told once. */
+  n = g_list_model_get_n_items (loaded);
+  {
+    g_autoptr(GPtrArray) all = g_ptr_array_new_full (n, g_object_unref);
 
-      g_ptr_array_add (self->results, g_object_ref (result));
-      gtk_list_box_append (self->list_box, new_result_row (self, result));
-    }
+    for (guint i = 0; i < n; i++)
+      g_ptr_array_add (all, g_list_model_get_item (loaded, i));
+    g_list_store_splice (self->items, 0, 0, all->pdata, n);
+  }
   fill_problems (self);
+  {
+    g_autofree char *count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u saved result. Tick two or more to compare them.",
+                                                           "%u saved results. Tick two or more to compare them.", n),
+                                              n);
 
-  gtk_widget_set_visible (GTK_WIDGET (self->results_group), self->results->len > 0);
-  gtk_stack_set_visible_child_name (self->stack,
-                                    self->results->len > 0 || self->problems->len > 0 ? "list" : "empty");
+    gtk_label_set_text (self->count_label, count);
+  }
+
+  gtk_stack_set_visible_child_name (self->stack, n > 0 || self->problems->len > 0 ? "list" : "empty");
   update_compare (self);
 }
 
@@ -379,12 +518,12 @@ loaded_cb (GObject      *source,
            GAsyncResult *result,
            gpointer      user_data)
 {
-  g_autoptr(GPtrArray) loaded = NULL;
+  g_autoptr(GListModel) loaded = NULL;
   g_autoptr(GError) error = NULL;
   GPtrArray *problems = NULL;
   CmHistoryPage *self;
 
-  loaded = cm_history_load_finish (CM_HISTORY (source), result, &problems, &error);
+  loaded = cm_history_items_load_finish (CM_HISTORY (source), result, &problems, &error);
 
   /* Cancelled: the page may be gone (disposing cancels), or a newer load
    * replaced this one. Either way nothing here is to be touched. */
@@ -396,8 +535,9 @@ loaded_cb (GObject      *source,
   show_loaded (self, loaded, problems, error);
 }
 
-/* Reads the history folder again, forgetting what was ticked. The files
- * are read in a worker thread; the list changes when they all are. */
+/* Reads the history's index again (brought up to date from the folder
+ * first), forgetting what was ticked, in a worker thread: the documents
+ * themselves are read only when one is opened or compared. */
 void
 cm_history_page_reload (CmHistoryPage *self)
 {
@@ -409,13 +549,13 @@ cm_history_page_reload (CmHistoryPage *self)
   self->loading = g_cancellable_new ();
 
   /* The first time, nothing is shown yet: say what is happening. */
-  if (self->results->len == 0 && self->problems == NULL)
+  if (g_list_model_get_n_items (G_LIST_MODEL (self->items)) == 0 && self->problems == NULL)
     {
       adw_status_page_set_title (self->empty_page, _("Reading the History…"));
       adw_status_page_set_description (self->empty_page, NULL);
     }
 
-  cm_history_load_async (self->history, self->loading, loaded_cb, self);
+  cm_history_items_load_async (self->history, self->loading, loaded_cb, self);
 }
 
 /* Whether a reload is still reading the history folder. */
@@ -512,8 +652,9 @@ cm_history_page_dispose (GObject *object)
   g_clear_pointer (&self->empty_description, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), CM_TYPE_HISTORY_PAGE);
   g_clear_object (&self->history);
-  g_clear_pointer (&self->results, g_ptr_array_unref);
-  g_clear_pointer (&self->checks, g_ptr_array_unref);
+  g_clear_object (&self->items);
+  g_clear_pointer (&self->picked, g_hash_table_unref);
+  g_clear_pointer (&self->rows, g_hash_table_unref);
   g_clear_pointer (&self->problems, g_ptr_array_unref);
   g_clear_pointer (&self->problem_rows, g_ptr_array_unref);
   g_clear_pointer (&self->batch, g_ptr_array_unref);
@@ -540,9 +681,10 @@ cm_history_page_class_init (CmHistoryPageClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/cardmark/CardMark/ui/cm-history-page.ui");
   gtk_widget_class_bind_template_child (widget_class, CmHistoryPage, stack);
   gtk_widget_class_bind_template_child (widget_class, CmHistoryPage, empty_page);
-  gtk_widget_class_bind_template_child (widget_class, CmHistoryPage, results_group);
-  gtk_widget_class_bind_template_child (widget_class, CmHistoryPage, list_box);
-  gtk_widget_class_bind_template_child (widget_class, CmHistoryPage, problems_group);
+  gtk_widget_class_bind_template_child (widget_class, CmHistoryPage, list_view);
+  gtk_widget_class_bind_template_child (widget_class, CmHistoryPage, count_label);
+  gtk_widget_class_bind_template_child (widget_class, CmHistoryPage, problems_list);
+  gtk_widget_class_bind_template_child (widget_class, CmHistoryPage, problems_row);
   gtk_widget_class_bind_template_child (widget_class, CmHistoryPage, summary_chart);
   gtk_widget_class_bind_template_child (widget_class, CmHistoryPage, time_chart);
 
@@ -565,10 +707,24 @@ cm_history_page_class_init (CmHistoryPageClass *klass)
 static void
 cm_history_page_init (CmHistoryPage *self)
 {
-  self->results = g_ptr_array_new_with_free_func (g_object_unref);
-  self->checks = g_ptr_array_new ();
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+
+  self->items = g_list_store_new (CM_TYPE_HISTORY_ITEM);
+  self->picked = g_hash_table_new_full (NULL, NULL, g_object_unref, NULL);
+  self->rows = g_hash_table_new (NULL, NULL);
   self->problem_rows = g_ptr_array_new ();
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  /* Rows for what is on screen only: 100 000 results are a few dozen
+   * widgets, each given another result as the list scrolls. */
+  g_signal_connect_object (factory, "setup", G_CALLBACK (setup_row_cb), self, 0);
+  g_signal_connect_object (factory, "bind", G_CALLBACK (bind_row_cb), self, 0);
+  g_signal_connect_object (factory, "unbind", G_CALLBACK (unbind_row_cb), self, 0);
+  gtk_list_view_set_factory (self->list_view, factory);
+  g_object_unref (factory);
+  gtk_list_view_set_model (self->list_view,
+                           GTK_SELECTION_MODEL (gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->items)))));
+  g_signal_connect_object (self->list_view, "activate", G_CALLBACK (activate_cb), self, 0);
   g_signal_connect_object (self->stack, "notify::visible-child-name", G_CALLBACK (view_changed_cb), self,
                            G_CONNECT_SWAPPED);
   self->empty_title = g_strdup (adw_status_page_get_title (self->empty_page));
@@ -592,7 +748,7 @@ guint
 cm_history_page_get_n_results (CmHistoryPage *self)
 {
   g_return_val_if_fail (CM_IS_HISTORY_PAGE (self), 0);
-  return self->results->len;
+  return g_list_model_get_n_items (G_LIST_MODEL (self->items));
 }
 
 /* Sentences about the files that are not results; borrowed. */
@@ -611,15 +767,22 @@ cm_history_page_set_picked (CmHistoryPage *self,
                             guint          index,
                             gboolean       picked)
 {
-  GtkWidget *check;
+  g_autoptr(CmHistoryItem) item = NULL;
+  GHashTableIter iter;
+  gpointer row;
 
   g_return_val_if_fail (CM_IS_HISTORY_PAGE (self), FALSE);
-  g_return_val_if_fail (index < self->checks->len, FALSE);
 
-  check = g_ptr_array_index (self->checks, index);
-  if (gtk_widget_get_sensitive (check))
-    gtk_check_button_set_active (GTK_CHECK_BUTTON (check), picked);
-  return gtk_check_button_get_active (GTK_CHECK_BUTTON (check));
+  item = g_list_model_get_item (G_LIST_MODEL (self->items), index);
+  g_return_val_if_fail (item != NULL, FALSE);
+
+  picked = pick_item (self, item, picked);
+  /* Its row, if on screen, shows it. */
+  g_hash_table_iter_init (&iter, self->rows);
+  while (g_hash_table_iter_next (&iter, &row, NULL))
+    if (row_get_item (row) == item)
+      gtk_check_button_set_active (g_object_get_data (G_OBJECT (row), "cm-check"), picked);
+  return picked;
 }
 
 static void
@@ -746,21 +909,26 @@ fill_batch_grid (CmHistoryPage *self,
 gboolean
 cm_history_page_compare (CmHistoryPage *self)
 {
-  g_autoptr(GPtrArray) picked = g_ptr_array_new ();
+  g_autoptr(GPtrArray) picked = g_ptr_array_new_with_free_func (g_object_unref);
   g_autoptr(GPtrArray) benches = g_ptr_array_new ();
 
   g_return_val_if_fail (CM_IS_HISTORY_PAGE (self), FALSE);
 
-  /* Oldest first, so that colours follow the order the cards were tested. */
-  for (guint i = self->results->len; i > 0; i--)
-    if (gtk_check_button_get_active (g_ptr_array_index (self->checks, i - 1)))
-      {
-        CmResult *result = g_ptr_array_index (self->results, i - 1);
+  if (count_picked (self, FALSE) < 2)
+    return FALSE;
+  /* Oldest first, so that colours follow the order the cards were
+   * tested. Only the ticked documents are read. */
+  for (guint i = g_list_model_get_n_items (G_LIST_MODEL (self->items)); i > 0; i--)
+    {
+      g_autoptr(CmHistoryItem) item = g_list_model_get_item (G_LIST_MODEL (self->items), i - 1);
+      CmResult *result;
 
-        g_ptr_array_add (picked, result);
-        if (is_bench (result))
-          g_ptr_array_add (benches, result);
-      }
+      if (!cm_history_item_get_picked (item) || (result = load_item (self, item)) == NULL)
+        continue;
+      g_ptr_array_add (picked, result);
+      if (cm_job_kind_measures_speed (cm_result_get_kind (result)))
+        g_ptr_array_add (benches, result);
+    }
 
   if (picked->len < 2)
     return FALSE;
@@ -848,36 +1016,61 @@ cm_history_page_delete (CmHistoryPage  *self,
                         guint           index,
                         GError        **error)
 {
-  CmResult *result;
+  g_autoptr(CmHistoryItem) item = NULL;
 
   g_return_val_if_fail (CM_IS_HISTORY_PAGE (self), FALSE);
-  g_return_val_if_fail (index < self->results->len, FALSE);
 
-  result = g_ptr_array_index (self->results, index);
-  if (!cm_history_delete (self->history, result, error))
-    return FALSE;
-
-  cm_history_page_reload (self);
-  cm_toast_show (GTK_WIDGET (self), _("Result deleted."));
-  return TRUE;
+  item = g_list_model_get_item (G_LIST_MODEL (self->items), index);
+  g_return_val_if_fail (item != NULL, FALSE);
+  return delete_item (self, item, error);
 }
 
-/* Opens the result at @index, newest first, as the Open button does. */
+/* Opens the result at @index, newest first, as activating its row does:
+ * its document is read now. */
 void
 cm_history_page_open (CmHistoryPage *self,
                       guint          index)
 {
   g_return_if_fail (CM_IS_HISTORY_PAGE (self));
-  g_return_if_fail (index < self->results->len);
+  g_return_if_fail (index < g_list_model_get_n_items (G_LIST_MODEL (self->items)));
 
-  g_signal_emit (self, signals[SIGNAL_OPEN_RESULT], 0, g_ptr_array_index (self->results, index));
+  gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.activate-item", "u", index);
 }
 
-/* The row of the result at @index, newest first. */
+/* The row widget showing the result at @index, newest first, or NULL
+ * when it is not on screen (scroll to it first: rows are made for what
+ * is shown). */
 GtkWidget *
 cm_history_page_get_row (CmHistoryPage *self,
                          guint          index)
 {
+  GHashTableIter iter;
+  gpointer row, list_item;
+
   g_return_val_if_fail (CM_IS_HISTORY_PAGE (self), NULL);
-  return GTK_WIDGET (gtk_list_box_get_row_at_index (self->list_box, index));
+
+  g_hash_table_iter_init (&iter, self->rows);
+  while (g_hash_table_iter_next (&iter, &row, &list_item))
+    if (gtk_list_item_get_position (list_item) == index)
+      return row;
+  return NULL;
+}
+
+/* Scrolls the list to the result at @index, newest first. */
+void
+cm_history_page_scroll_to (CmHistoryPage *self,
+                           guint          index)
+{
+  g_return_if_fail (CM_IS_HISTORY_PAGE (self));
+
+  gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u", index);
+}
+
+/* How many row widgets this page has made: a few dozen, however long
+ * the history. */
+guint
+cm_history_page_count_row_widgets (CmHistoryPage *self)
+{
+  g_return_val_if_fail (CM_IS_HISTORY_PAGE (self), 0);
+  return self->n_rows_made;
 }

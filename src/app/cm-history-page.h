@@ -41,5 +41,8 @@ void           cm_history_page_open          (CmHistoryPage  *self,
                                               guint           index);
 GtkWidget     *cm_history_page_get_row       (CmHistoryPage  *self,
                                               guint           index);
+void           cm_history_page_scroll_to     (CmHistoryPage  *self,
+                                              guint           index);
+guint          cm_history_page_count_row_widgets (CmHistoryPage *self);
 
 G_END_DECLS

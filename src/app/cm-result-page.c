@@ -19,8 +19,6 @@
 #include <glib/gi18n-lib.h>
 
 #include "cm-card-info.h"
-#include "cm-text.h"
-#include "cm-app-history.h"
 #include "cm-test-table.h"
 #include "cm-backend.h"
 #include "cm-format.h"
@@ -28,6 +26,7 @@
 #include "cm-summary.h"
 #include "cm-chart-capacity.h"
 #include "cm-chart-view.h"
+#include "cm-seen-list.h"
 #include "cm-toast.h"
 
 #include "cm-verdict.h"
@@ -69,8 +68,7 @@ struct _CmResultPage
   CmChartView         *position_chart;
   GtkGrid             *details_grid;
   AdwPreferencesGroup *notes_group;
-  GtkListBox          *seen_list;
-  GCancellable        *seen_lookup;
+  CmSeenList          *seen_list;
 };
 
 G_DEFINE_FINAL_TYPE (CmResultPage, cm_result_page, GTK_TYPE_BOX)
@@ -282,72 +280,6 @@ fill_notes (CmResultPage *self)
     }
 
   gtk_widget_set_visible (GTK_WIDGET (self->notes_group), notes->len > 0);
-}
-
-/* "Tested before on lab-a, …" and a cloned-card warning, under the
- * headline figures, once the history (or the lab's store) has answered. */
-static void
-seen_cb (GObject      *object,
-         GAsyncResult *res,
-         gpointer      user_data)
-{
-  CmResultPage *self;
-  g_autoptr(CmStoreSeen) seen = NULL;
-  g_autoptr(GError) error = NULL;
-  const char *lines[2];
-
-  seen = cm_history_dup_seen_finish (CM_HISTORY (object), res, &error);
-  /* Cancelled when the page went: nothing of it is touched. */
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-  self = user_data;
-  g_clear_object (&self->seen_lookup);
-  if (seen == NULL)
-    {
-      if (error != NULL)
-        g_debug ("Tested before: %s", error->message);
-      return;
-    }
-  lines[0] = seen->warning;
-  lines[1] = seen->sentence;
-  for (guint i = 0; i < G_N_ELEMENTS (lines); i++)
-    {
-      g_autofree char *clean = NULL;
-      GtkWidget *row;
-
-      if (lines[i] == NULL)
-        continue;
-      clean = cm_text_dup_clean (lines[i], 0);
-      row = adw_action_row_new ();
-      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), clean);
-      adw_action_row_set_title_lines (ADW_ACTION_ROW (row), 0);
-      gtk_widget_add_css_class (row, lines[i] == seen->warning ? "cm-seen-warning" : "cm-seen-before");
-      if (lines[i] == seen->warning)
-        {
-          GtkWidget *icon = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
-
-          gtk_widget_add_css_class (icon, "warning");
-          adw_action_row_add_prefix (ADW_ACTION_ROW (row), icon);
-        }
-      gtk_list_box_append (self->seen_list, row);
-    }
-  gtk_widget_set_visible (GTK_WIDGET (self->seen_list), TRUE);
-}
-
-static void
-look_up_seen (CmResultPage *self)
-{
-  CmCardInfo *card = cm_result_get_card (self->result);
-  const char *serial = card != NULL ? cm_card_info_get_serial (card) : NULL;
-  g_autoptr(CmHistory) history = NULL;
-
-  /* Only a card that names its serial can have been seen before. */
-  if (serial == NULL || *serial == '\0')
-    return;
-  history = cm_app_history_dup ();
-  self->seen_lookup = g_cancellable_new ();
-  cm_history_dup_seen_async (history, self->result, self->seen_lookup, seen_cb, self);
 }
 
 /* One fact of a verify or a capacity check: "Sectors corrupted  12". */
@@ -727,8 +659,6 @@ cm_result_page_dispose (GObject *object)
 {
   CmResultPage *self = CM_RESULT_PAGE (object);
 
-  g_cancellable_cancel (self->seen_lookup);
-  g_clear_object (&self->seen_lookup);
   gtk_widget_dispose_template (GTK_WIDGET (self), CM_TYPE_RESULT_PAGE);
   g_clear_object (&self->result);
 
@@ -744,6 +674,7 @@ cm_result_page_class_init (CmResultPageClass *klass)
   object_class->dispose = cm_result_page_dispose;
 
   g_type_ensure (CM_TYPE_CHART_VIEW);
+  g_type_ensure (CM_TYPE_SEEN_LIST);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/cardmark/CardMark/ui/cm-result-page.ui");
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, banner);
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, verdict_label);
@@ -886,7 +817,7 @@ cm_result_page_new (CmResult *result)
   fill_headline (self);
   fill_kind (self, kind);
   fill_notes (self);
-  look_up_seen (self);
+  cm_seen_list_look_up_result (self->seen_list, self->result);
   fill_export_menu (self);
 
   return self;

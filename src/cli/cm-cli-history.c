@@ -233,8 +233,8 @@ list_from_index (CmHistory *history,
 }
 
 /* A document from the store, whole, as this computer's --json prints
- * one: read back through the result format, so text from another
- * machine is cleaned as a document's is. */
+ * one, with the machine that sent it: read back through the result
+ * format, so text from another machine is cleaned as a document's is. */
 static gboolean
 print_store_document_cb (const char *id,
                          const char *machine,
@@ -257,6 +257,8 @@ print_store_document_cb (const char *id,
       return TRUE;
     }
   node = cm_result_to_json (result);
+  if (machine != NULL)
+    json_object_set_string_member (json_node_get_object (node), "machine", machine);
   text = json_to_string (node, TRUE);
   printf ("%s\n%s", listing->n_rows++ > 0 ? "," : "[", text);
   return TRUE;

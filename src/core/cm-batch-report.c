@@ -53,6 +53,7 @@ cm_batch_row_free (CmBatchRow *row)
   g_free (row->card);
   g_free (row->verdict);
   g_free (row->kinds);
+  g_free (row->machines);
   g_free (row);
 }
 
@@ -65,6 +66,7 @@ cm_batch_facts_free (CmBatchFacts *facts)
   g_free (facts->card);
   g_free (facts->kind);
   g_free (facts->answer);
+  g_free (facts->machine);
   g_free (facts);
 }
 
@@ -254,6 +256,8 @@ row_new (Card *card)
   CmBatchRow *row = g_new0 (CmBatchRow, 1);
   g_autoptr(GPtrArray) answers = g_ptr_array_new ();
   g_autoptr(GPtrArray) kinds = g_ptr_array_new ();
+  g_autoptr(GPtrArray) machines = g_ptr_array_new ();
+  gboolean from_store = FALSE;
 
   row->status = CM_STATUS_NOT_JUDGED;
   row->real_bytes = -1;
@@ -277,11 +281,16 @@ row_new (Card *card)
       if (facts->lost_bytes >= 0)
         row->lost_bytes = MAX (row->lost_bytes, facts->lost_bytes);
       g_ptr_array_add (kinds, facts->kind != NULL ? facts->kind : (char *) "");
+      g_ptr_array_add (machines, facts->machine != NULL ? facts->machine : (char *) "");
+      from_store |= facts->machine != NULL;
     }
   g_ptr_array_add (answers, NULL);
   g_ptr_array_add (kinds, NULL);
+  g_ptr_array_add (machines, NULL);
   row->verdict = g_strjoinv (" · ", (char **) answers->pdata);
   row->kinds = g_strjoinv (", ", (char **) kinds->pdata);
+  if (from_store)
+    row->machines = g_strjoinv (", ", (char **) machines->pdata);
   return row;
 }
 
@@ -404,15 +413,22 @@ append_bytes (GString *csv,
  *
  * The report as CSV for a spreadsheet: a heading line, then one line per
  * card; sizes in bytes, empty where no document told them; the verdict
- * in words and its status as the result format names it.
+ * in words and its status as the result format names it. A report of
+ * documents from the lab's store ends each line with the machine of each
+ * check, in the order of the checks; one of this computer's documents
+ * has no such column.
  */
 char *
 cm_batch_report_dup_csv (GPtrArray *rows)
 {
-  GString *csv = g_string_new ("card,size_bytes,verdict,status,real_capacity_bytes,lost_bytes,checks\r\n");
+  GString *csv = g_string_new ("card,size_bytes,verdict,status,real_capacity_bytes,lost_bytes,checks");
+  gboolean from_store = FALSE;
 
   g_return_val_if_fail (rows != NULL, g_string_free (csv, FALSE));
 
+  for (guint i = 0; i < rows->len && !from_store; i++)
+    from_store = ((const CmBatchRow *) g_ptr_array_index (rows, i))->machines != NULL;
+  g_string_append (csv, from_store ? ",machines\r\n" : "\r\n");
   for (guint i = 0; i < rows->len; i++)
     {
       const CmBatchRow *row = g_ptr_array_index (rows, i);
@@ -423,7 +439,9 @@ cm_batch_report_dup_csv (GPtrArray *rows)
       append_field (csv, cm_status_to_string (row->status), FALSE);
       append_bytes (csv, row->real_bytes);
       append_bytes (csv, row->lost_bytes);
-      append_field (csv, row->kinds, TRUE);
+      append_field (csv, row->kinds, !from_store);
+      if (from_store)
+        append_field (csv, row->machines != NULL ? row->machines : "", TRUE);
     }
   return g_string_free (csv, FALSE);
 }

@@ -21,6 +21,8 @@ typedef struct
   gint64    real_bytes;   /* from a capacity check; -1 without one */
   gint64    lost_bytes;   /* from a full verify or a wear test; -1 without one */
   char     *kinds;        /* the kinds of document it was built from, "bench, capacity" */
+  char     *machines;     /* the machine of each, in the same order, "lab-a, lab-b"; NULL
+                           * when no document came from the lab's store */
 } CmBatchRow;
 
 void       cm_batch_row_free        (CmBatchRow *row);
@@ -39,6 +41,7 @@ typedef struct
   gint64    capacity_real_bytes; /* a capacity check's finding; -1 without one */
   gint64    usable_bytes;        /* what a verify read back whole; -1 without one */
   gint64    lost_bytes;          /* -1 when the document checked none */
+  char     *machine;      /* the machine that sent it to the lab's store, or NULL */
 } CmBatchFacts;
 
 CmBatchFacts *cm_batch_facts_new_for_result (CmResult *result) G_GNUC_WARN_UNUSED_RESULT;

@@ -19,6 +19,7 @@
 #include "cm-card-info.h"
 #include "cm-result.h"
 #include "cm-job.h"
+#include "cm-outcome.h"
 #include "cm-summary.h"
 
 /* The index keeps the words lists show (the card's title, the run, the
@@ -51,7 +52,10 @@ static const char schema[] =
   " capacity_real INTEGER, usable INTEGER, lost INTEGER,"
   /* The start to the microsecond, for the order: a batch's checks of
    * two cards start in the same second. */
-  " started_us INTEGER);"
+  " started_us INTEGER,"
+  /* What History's rows show: the outcome's badge in the kind's words,
+   * a benchmark's method, the figures line (cm_history_entry_new_for_result()). */
+  " outcome INTEGER, badge TEXT, method TEXT, figures_text TEXT);"
   "CREATE INDEX IF NOT EXISTS docs_started ON docs (started DESC);"
   /* The order lists read, so no list sorts 100 000 rows. */
   "CREATE INDEX IF NOT EXISTS docs_list ON docs (damaged, started_us, path);"
@@ -72,6 +76,10 @@ cm_history_entry_free (CmHistoryEntry *entry)
   g_free (entry->verdict);
   g_free (entry->problem);
   g_free (entry->machine);
+  g_free (entry->answer);
+  g_free (entry->badge);
+  g_free (entry->method);
+  g_free (entry->figures_text);
   g_free (entry);
 }
 
@@ -84,7 +92,7 @@ set_error (CmHistoryIndex *self, GError **error)
 }
 
 /* Bumped when the columns change: an index of another version is rebuilt. */
-#define SCHEMA_VERSION 4
+#define SCHEMA_VERSION 5
 
 static int
 schema_version (CmHistoryIndex *self)
@@ -215,6 +223,7 @@ cm_history_entry_new_for_result (CmResult *result)
   gboolean verify = cm_result_get_verify (result) != NULL;
   CmCardInfo *card = cm_result_get_card (result);
   GDateTime *started = cm_result_get_started (result);
+  g_autoptr(CmOutcome) outcome = NULL;
   CmStatus status;
 
   entry->kind = g_strdup (cm_result_get_kind (result));
@@ -233,6 +242,8 @@ cm_history_entry_new_for_result (CmResult *result)
   if (entry->size_bytes == 0)
     entry->size_bytes = cm_result_get_device_bytes (result);
   entry->verdict = bench ? g_strdup (cm_result_get_summary (result)) : cm_summary_dup_answer (result, &status);
+  g_free (cm_summary_dup_answer (result, &status));
+  entry->tone = status;
   entry->title = cm_summary_dup_card_title (result);
   /* A benchmark by its profile, every other job by its kind. */
   entry->run = g_strdup (bench ? cm_result_get_profile (result)
@@ -243,6 +254,14 @@ cm_history_entry_new_for_result (CmResult *result)
   entry->figures[1] = figure (result, verify ? CM_TEST_VERIFY_READ : CM_TEST_SEQ_READ, FALSE);
   entry->figures[2] = figure (result, CM_TEST_RAND_WRITE_4K, TRUE);
   entry->figures[3] = figure (result, CM_TEST_RAND_READ_4K, TRUE);
+
+  outcome = cm_result_dup_outcome (result);
+  entry->outcome = outcome->status;
+  entry->badge = g_strdup (outcome->badge);
+  entry->answer = cm_summary_dup_answer (result, &status);
+  /* A benchmark's method changes what it can judge: History says it. */
+  entry->method = bench ? g_strdup (cm_summary_method_label (cm_result_get_target_mode (result))) : NULL;
+  entry->figures_text = cm_summary_dup_list_figures (result);
   return entry;
 }
 
@@ -274,6 +293,11 @@ bind_row (sqlite3_stmt *insert, CmResult *result)
   sqlite3_bind_int64 (insert, 25, facts->usable_bytes);
   sqlite3_bind_int64 (insert, 26, facts->lost_bytes);
   sqlite3_bind_int64 (insert, 27, facts->started);
+
+  sqlite3_bind_int (insert, 28, entry->outcome);
+  sqlite3_bind_text (insert, 29, entry->badge, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text (insert, 30, entry->method, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text (insert, 31, entry->figures_text, -1, SQLITE_TRANSIENT);
 }
 
 static void
@@ -346,7 +370,7 @@ cm_history_index_refresh (CmHistoryIndex *self, GError **error)
   dir_length = file_path->len;
   if (sqlite3_exec (self->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK ||
       sqlite3_prepare_v2 (self->db,
-                          "INSERT OR REPLACE INTO docs VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                          "INSERT OR REPLACE INTO docs VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                           -1, &insert, NULL) != SQLITE_OK)
     {
       closedir (dir);
@@ -433,6 +457,15 @@ entry_from_row (sqlite3_stmt *stmt)
   for (guint i = 0; i < G_N_ELEMENTS (entry->figures); i++)
     entry->figures[i] = sqlite3_column_type (stmt, 13 + i) == SQLITE_NULL ? -1 : sqlite3_column_double (stmt, 13 + i);
   entry->problem = column_dup (stmt, 17);
+  entry->tone = sqlite3_column_type (stmt, 22) == SQLITE_NULL ? CM_STATUS_NOT_JUDGED : sqlite3_column_int (stmt, 22);
+  entry->tone = CLAMP (entry->tone, CM_STATUS_MEETS, CM_STATUS_NOT_JUDGED);
+  entry->answer = column_dup (stmt, 21);
+  entry->outcome = sqlite3_column_type (stmt, 27) == SQLITE_NULL ? CM_OUTCOME_NOT_JUDGED
+                                                                 : CLAMP (sqlite3_column_int (stmt, 27), CM_OUTCOME_PASS,
+                                                                          CM_OUTCOME_STOPPED);
+  entry->badge = column_dup (stmt, 28);
+  entry->method = column_dup (stmt, 29);
+  entry->figures_text = column_dup (stmt, 30);
   return entry;
 }
 

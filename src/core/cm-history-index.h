@@ -7,6 +7,7 @@
 
 #include <gio/gio.h>
 
+#include "cm-outcome.h"
 #include "cm-result.h"
 
 G_BEGIN_DECLS
@@ -28,6 +29,12 @@ typedef struct
   double   figures[4]; /* write, read MB/s; 4K write, read IOPS; -1 if none */
   char    *problem;    /* why a damaged document could not be read */
   char    *machine;    /* the test machine, from the shared store; NULL here */
+  CmStatus tone;       /* the verdict's colour (cm_summary_dup_answer()) */
+  CmOutcomeStatus outcome; /* pass, fail, not judged or stopped */
+  char    *badge;      /* the outcome in the kind's words: "Fake", "Stopped" */
+  char    *answer;     /* cm_summary_dup_answer(), or NULL */
+  char    *method;     /* a benchmark's method in words, or NULL */
+  char    *figures_text; /* "Sequential read 45.1 MB/s · …", or "" */
 } CmHistoryEntry;
 
 CmHistoryEntry *cm_history_entry_new_for_result (CmResult *result) G_GNUC_WARN_UNUSED_RESULT;

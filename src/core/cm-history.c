@@ -242,13 +242,38 @@ cm_history_delete (CmHistory  *self,
                    GError    **error)
 {
   GFile *file;
-  g_autoptr(GFile) parent = NULL;
 
   g_return_val_if_fail (CM_IS_HISTORY (self), FALSE);
   g_return_val_if_fail (CM_IS_RESULT (result), FALSE);
 
   file = cm_history_get_file (result);
-  parent = file != NULL ? g_file_get_parent (file) : NULL;
+  if (file == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                           _("This result is not in the history, so there is nothing to delete."));
+      return FALSE;
+    }
+  return cm_history_delete_file (self, file, error);
+}
+
+/**
+ * cm_history_delete_file:
+ *
+ * Deletes the saved document @file, which must be in the history's
+ * folder, without reading it (History lists from the index), and brings
+ * the index up to date.
+ */
+gboolean
+cm_history_delete_file (CmHistory  *self,
+                        GFile      *file,
+                        GError    **error)
+{
+  g_autoptr(GFile) parent = NULL;
+
+  g_return_val_if_fail (CM_IS_HISTORY (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  parent = g_file_get_parent (file);
   if (parent == NULL || !g_file_equal (parent, self->folder))
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
@@ -575,46 +600,47 @@ cm_history_count_queued (CmHistory *self)
   return names->len;
 }
 
-/**
- * cm_history_dup_seen:
- *
- * What is known of @result's card from before: from the store when one
- * is set (and was reachable at the last send), else from this
- * computer's index. NULL when the card has no
- * CID serial; on an error (the store unreachable) NULL and @error set.
- */
-CmStoreSeen *
-cm_history_dup_seen (CmHistory  *self,
-                     CmResult   *result,
-                     GError    **error)
+/* What is known of @card from before: from the store when one is set
+ * and can be reached, else from this computer's index. @file is the
+ * document of the result @card was read from, which is not "before", or
+ * NULL. */
+static CmStoreSeen *
+dup_seen (CmHistory             *self,
+          const CmHistoryEntry  *card,
+          GFile                 *file,
+          GError               **error)
 {
-  CmCardInfo *card = cm_result_get_card (result);
-  const char *serial = card != NULL ? cm_card_info_get_serial (card) : NULL;
-  GFile *file = cm_history_get_file (result);
   g_autoptr(GPtrArray) entries = NULL;
   g_autofree char *itself = NULL;
   gboolean from_store;
 
-  g_return_val_if_fail (CM_IS_HISTORY (self), NULL);
-  g_return_val_if_fail (CM_IS_RESULT (result), NULL);
-
-  if (serial == NULL || *serial == '\0')
+  if (card->serial == NULL || *card->serial == '\0')
     return NULL;
   /* A store that could not be reached a moment ago is not waited for
    * again: this computer's own results answer instead. */
   from_store = self->store != NULL &&
                !g_error_matches (self->store_error, CM_STORE_ERROR, CM_STORE_ERROR_UNREACHABLE);
   if (from_store)
-    entries = cm_store_list_for_serial (self->store, serial, SEEN_LIMIT, error);
-  else if (g_file_query_exists (self->folder, NULL))
+    {
+      g_autoptr(GError) store_error = NULL;
+
+      entries = cm_store_list_for_serial (self->store, card->serial, SEEN_LIMIT, &store_error);
+      /* Nor is one that cannot be reached now: an app's look-up in
+       * another thread has sent nothing before it. */
+      if (g_error_matches (store_error, CM_STORE_ERROR, CM_STORE_ERROR_UNREACHABLE))
+        from_store = FALSE;
+      else if (store_error != NULL)
+        g_propagate_error (error, g_steal_pointer (&store_error));
+    }
+  if (!from_store && g_file_query_exists (self->folder, NULL))
     {
       /* Made if missing, as the history's list makes it. */
       g_autoptr(CmHistoryIndex) index = cm_history_index_open (self->folder, error);
 
       if (index != NULL && cm_history_index_refresh (index, error))
-        entries = cm_history_index_list_for_serial (index, serial, SEEN_LIMIT);
+        entries = cm_history_index_list_for_serial (index, card->serial, SEEN_LIMIT);
     }
-  else
+  else if (!from_store)
     entries = g_ptr_array_new ();
   if (entries == NULL)
     return NULL;
@@ -628,7 +654,84 @@ cm_history_dup_seen (CmHistory  *self,
     }
   else if (file != NULL)
     itself = g_file_get_path (file);
-  return cm_store_seen_new (entries, result, itself);
+  return cm_store_seen_new_for_card (entries, card, itself);
+}
+
+/* A card in a reader now: every result of its serial is from before. */
+static CmHistoryEntry *
+entry_new_for_card (CmCardInfo *card,
+                    const char *brand)
+{
+  CmHistoryEntry *entry = g_new0 (CmHistoryEntry, 1);
+
+  entry->serial = g_strdup (cm_card_info_get_serial (card));
+  entry->brand = g_strdup (brand != NULL ? brand : cm_card_info_get_brand (card));
+  entry->size_bytes = cm_card_info_get_capacity_bytes (card);
+  entry->started = G_MAXINT64;
+  return entry;
+}
+
+/**
+ * cm_history_dup_seen:
+ *
+ * What is known of @result's card from before @result: from the store
+ * when one is set (and was reachable at the last send), else from this
+ * computer's index. NULL when the card has no CID serial; on an error
+ * (the store unreachable) NULL and @error set.
+ */
+CmStoreSeen *
+cm_history_dup_seen (CmHistory  *self,
+                     CmResult   *result,
+                     GError    **error)
+{
+  g_autoptr(CmHistoryEntry) card = NULL;
+
+  g_return_val_if_fail (CM_IS_HISTORY (self), NULL);
+  g_return_val_if_fail (CM_IS_RESULT (result), NULL);
+
+  card = cm_history_entry_new_for_result (result);
+  return dup_seen (self, card, cm_history_get_file (result), error);
+}
+
+/**
+ * cm_history_dup_seen_for_card:
+ * @brand: (nullable): the brand the user says is on the card's label;
+ *   %NULL for the card's own, if it knows one
+ *
+ * What is known of @card, as it is in a reader now, from every result of
+ * its CID serial: cm_history_dup_seen() before any check of it.
+ */
+CmStoreSeen *
+cm_history_dup_seen_for_card (CmHistory   *self,
+                              CmCardInfo  *card,
+                              const char  *brand,
+                              GError     **error)
+{
+  g_autoptr(CmHistoryEntry) entry = NULL;
+
+  g_return_val_if_fail (CM_IS_HISTORY (self), NULL);
+  g_return_val_if_fail (CM_IS_CARD_INFO (card), NULL);
+
+  entry = entry_new_for_card (card, brand);
+  return dup_seen (self, entry, NULL, error);
+}
+
+/* What a look-up in another thread takes: copies, so the caller's
+ * objects are not read there. */
+typedef struct
+{
+  CmHistoryEntry *card;
+  GFile          *file;
+  char           *url;
+} SeenLookup;
+
+static void
+seen_lookup_free (SeenLookup *lookup)
+{
+  cm_history_entry_free (lookup->card);
+  g_clear_object (&lookup->file);
+  g_free (lookup->url);
+  g_free (lookup);
 }
 
 static void
@@ -638,21 +741,40 @@ seen_thread (GTask        *task,
              GCancellable *cancellable)
 {
   CmHistory *self = source;
+  SeenLookup *lookup = task_data;
   g_autoptr(CmHistory) looker = cm_history_new (self->folder);
-  const char *url = g_object_get_data (G_OBJECT (task), "url");
   GError *error = NULL;
   CmStoreSeen *seen;
 
-  if (url != NULL && !cm_history_set_store (looker, url, &error))
+  if (lookup->url != NULL && !cm_history_set_store (looker, lookup->url, &error))
     {
       g_task_return_error (task, error);
       return;
     }
-  seen = cm_history_dup_seen (looker, task_data, &error);
+  seen = dup_seen (looker, lookup->card, lookup->file, &error);
   if (error != NULL)
     g_task_return_error (task, error);
   else
     g_task_return_pointer (task, seen, (GDestroyNotify) cm_store_seen_free);
+}
+
+static void
+look_up_seen (CmHistory           *self,
+              CmHistoryEntry      *card,
+              GFile               *file,
+              GCancellable        *cancellable,
+              GAsyncReadyCallback  callback,
+              gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+  SeenLookup *lookup = g_new0 (SeenLookup, 1);
+
+  lookup->card = card;
+  lookup->file = file != NULL ? g_object_ref (file) : NULL;
+  lookup->url = g_strdup (self->store_url);
+  g_task_set_source_tag (task, cm_history_dup_seen_async);
+  g_task_set_task_data (task, lookup, (GDestroyNotify) seen_lookup_free);
+  g_task_run_in_thread (task, seen_thread);
 }
 
 /**
@@ -668,16 +790,31 @@ cm_history_dup_seen_async (CmHistory           *self,
                            GAsyncReadyCallback  callback,
                            gpointer             user_data)
 {
-  g_autoptr(GTask) task = NULL;
-
   g_return_if_fail (CM_IS_HISTORY (self));
   g_return_if_fail (CM_IS_RESULT (result));
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, cm_history_dup_seen_async);
-  g_task_set_task_data (task, g_object_ref (result), g_object_unref);
-  g_object_set_data_full (G_OBJECT (task), "url", g_strdup (self->store_url), g_free);
-  g_task_run_in_thread (task, seen_thread);
+  look_up_seen (self, cm_history_entry_new_for_result (result), cm_history_get_file (result),
+                cancellable, callback, user_data);
+}
+
+/**
+ * cm_history_dup_seen_for_card_async:
+ *
+ * cm_history_dup_seen_for_card() in another thread; finished by
+ * cm_history_dup_seen_finish().
+ */
+void
+cm_history_dup_seen_for_card_async (CmHistory           *self,
+                                    CmCardInfo          *card,
+                                    const char          *brand,
+                                    GCancellable        *cancellable,
+                                    GAsyncReadyCallback  callback,
+                                    gpointer             user_data)
+{
+  g_return_if_fail (CM_IS_HISTORY (self));
+  g_return_if_fail (CM_IS_CARD_INFO (card));
+
+  look_up_seen (self, entry_new_for_card (card, brand), NULL, cancellable, callback, user_data);
 }
 
 /* Returns: (transfer full) (nullable): as cm_history_dup_seen() */

@@ -32,6 +32,9 @@ GPtrArray  *cm_history_load          (CmHistory   *self,
 gboolean    cm_history_delete        (CmHistory   *self,
                                       CmResult    *result,
                                       GError     **error);
+gboolean   cm_history_delete_file    (CmHistory   *self,
+                                      GFile       *file,
+                                      GError     **error);
 GFile      *cm_history_get_file      (CmResult    *result);
 gboolean    cm_history_set_store     (CmHistory   *self,
                                       const char  *url,
@@ -51,6 +54,16 @@ void        cm_history_dup_seen_async  (CmHistory           *self,
                                         GCancellable        *cancellable,
                                         GAsyncReadyCallback  callback,
                                         gpointer             user_data);
+CmStoreSeen *cm_history_dup_seen_for_card (CmHistory   *self,
+                                          CmCardInfo  *card,
+                                          const char  *brand,
+                                          GError     **error) G_GNUC_WARN_UNUSED_RESULT;
+void        cm_history_dup_seen_for_card_async (CmHistory           *self,
+                                                CmCardInfo          *card,
+                                                const char          *brand,
+                                                GCancellable        *cancellable,
+                                                GAsyncReadyCallback  callback,
+                                                gpointer             user_data);
 CmStoreSeen *cm_history_dup_seen_finish (CmHistory          *self,
                                         GAsyncResult        *result,
                                         GError             **error) G_GNUC_WARN_UNUSED_RESULT;

@@ -867,7 +867,12 @@ add_to_report_cb (const char *id,
   g_autoptr(CmResult) result = cm_result_new_from_data (document, length, &error);
 
   if (result != NULL)
-    cm_batch_report_add (build->report, cm_batch_facts_new_for_result (result));
+    {
+      CmBatchFacts *facts = cm_batch_facts_new_for_result (result);
+
+      facts->machine = g_strdup (machine);
+      cm_batch_report_add (build->report, facts);
+    }
   else
     /* Translators: a document in the store that could not be read, by its id */
     g_ptr_array_add (build->problems, g_strdup_printf (_("Skipped %s from %s: %s"), id, machine, error->message));
@@ -949,37 +954,38 @@ dup_where_when (CmHistoryEntry *entry)
 }
 
 /**
- * cm_store_seen_new:
- * @same_serial: (element-type CmHistoryEntry): the results for @result's
+ * cm_store_seen_new_for_card:
+ * @same_serial: (element-type CmHistoryEntry): the results for @card's
  *   CID serial, newest first, from the history's index or the store
+ * @card: the card as a result's entry would name it: its serial, size and
+ *   brand; its start, after which results do not count (%G_MAXINT64 for
+ *   a card in a reader now)
+ * @itself: (nullable): the entry of the result that is not "before" (its
+ *   file in the history, its id in the store)
  *
- * @itself: (nullable): @result's own entry's path (its file in the
- *   history, its id in the store), which is not "before"
- *
- * What they say of @result's card: when and where it was tested before,
- * and whether a card with its CID serial had another size or brand.
- * Results that started after @result's start do not count.
+ * What they say of @card: when and where it was tested before, and
+ * whether a card with its CID serial had another size or brand.
  */
 CmStoreSeen *
-cm_store_seen_new (GPtrArray  *same_serial,
-                   CmResult   *result,
-                   const char *itself)
+cm_store_seen_new_for_card (GPtrArray            *same_serial,
+                            const CmHistoryEntry *card,
+                            const char           *itself)
 {
   CmStoreSeen *seen = g_new0 (CmStoreSeen, 1);
-  g_autoptr(CmHistoryEntry) self_entry = cm_history_entry_new_for_result (result);
 
   g_return_val_if_fail (same_serial != NULL, seen);
+  g_return_val_if_fail (card != NULL, seen);
 
   seen->entries = g_ptr_array_ref (same_serial);
   for (guint i = 0; i < same_serial->len; i++)
     {
       CmHistoryEntry *entry = g_ptr_array_index (same_serial, i);
 
-      if (entry->started > self_entry->started || g_strcmp0 (entry->path, itself) == 0)
+      if (entry->started > card->started || g_strcmp0 (entry->path, itself) == 0)
         continue;
       if (seen->previous == NULL)
         seen->previous = entry;
-      if (seen->clone == NULL && differs (entry, self_entry->size_bytes, self_entry->brand))
+      if (seen->clone == NULL && differs (entry, card->size_bytes, card->brand))
         seen->clone = entry;
     }
 
@@ -995,17 +1001,37 @@ cm_store_seen_new (GPtrArray  *same_serial,
     {
       g_autofree char *where = dup_where_when (seen->clone);
       g_autofree char *size = g_format_size (seen->clone->size_bytes);
-      g_autofree char *card = NULL;
+      g_autofree char *other = NULL;
 
       /* Translators: a card's size and brand: "64.0 GB SanDisk" */
-      card = seen->clone->brand != NULL && *seen->clone->brand != '\0'
-             ? g_strdup_printf (_("%s %s"), size, seen->clone->brand) : g_strdup (size);
+      other = seen->clone->brand != NULL && *seen->clone->brand != '\0'
+              ? g_strdup_printf (_("%s %s"), size, seen->clone->brand) : g_strdup (size);
       /* Translators: "Cloned card? A card with this CID serial (0x1234abcd) was a 64.0 GB SanDisk on lab-pi-3, 2026-12-04 13:05. …" */
       seen->warning = g_strdup_printf (_("Cloned card? A card with this CID serial (%s) was a %s %s. "
                                          "Counterfeit cards often carry a copied CID."),
-                                       self_entry->serial, card, where);
+                                       card->serial, other, where);
     }
   return seen;
+}
+
+/**
+ * cm_store_seen_new:
+ * @same_serial: (element-type CmHistoryEntry): the results for @result's
+ *   CID serial, newest first, from the history's index or the store
+ * @itself: (nullable): @result's own entry's path (its file in the
+ *   history, its id in the store), which is not "before"
+ *
+ * cm_store_seen_new_for_card() for @result's card: results that started
+ * after @result's start do not count.
+ */
+CmStoreSeen *
+cm_store_seen_new (GPtrArray  *same_serial,
+                   CmResult   *result,
+                   const char *itself)
+{
+  g_autoptr(CmHistoryEntry) card = cm_history_entry_new_for_result (result);
+
+  return cm_store_seen_new_for_card (same_serial, card, itself);
 }
 
 void

@@ -83,6 +83,9 @@ char        *cm_store_dup_id           (const char  *document,
 CmStoreSeen *cm_store_seen_new         (GPtrArray   *same_serial,
                                         CmResult    *result,
                                         const char  *itself) G_GNUC_WARN_UNUSED_RESULT;
+CmStoreSeen *cm_store_seen_new_for_card (GPtrArray            *same_serial,
+                                         const CmHistoryEntry *card,
+                                         const char           *itself) G_GNUC_WARN_UNUSED_RESULT;
 void         cm_store_seen_free        (CmStoreSeen *seen);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CmStore, cm_store_free)

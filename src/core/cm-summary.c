@@ -12,6 +12,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "cm-job-kind.h"
+#include "cm-test-table.h"
 #include "cm-outcome.h"
 #include "cm-method.h"
 #include "cm-verdict.h"
@@ -445,17 +446,50 @@ cm_summary_dup_card_title (CmResult *result)
   return g_strjoinv (" · ", (char **) parts->pdata);
 }
 
+/* @when in local time: "3 Dec 2026, 09:40". */
+char *
+cm_summary_format_date (GDateTime *when)
+{
+  g_autoptr(GDateTime) local = NULL;
+
+  if (when == NULL)
+    return NULL;
+  local = g_date_time_to_local (when);
+  return g_date_time_format (local, _("%-d %b %Y, %H:%M"));
+}
+
 /* When the test started, in local time: "3 Dec 2026, 09:40". */
 char *
 cm_summary_dup_date (CmResult *result)
 {
-  GDateTime *started = cm_result_get_started (result);
-  g_autoptr(GDateTime) local = NULL;
+  return cm_summary_format_date (cm_result_get_started (result));
+}
 
-  if (started == NULL)
-    return NULL;
-  local = g_date_time_to_local (started);
-  return g_date_time_format (local, _("%-d %b %Y, %H:%M"));
+/* "Sequential read 45.1 MB/s · Sequential write 18.2 MB/s · …": the
+ * figures people compare cards by, those that were measured, for a line
+ * in a list (History); a verify's speeds. Compare shows them all. */
+char *
+cm_summary_dup_list_figures (CmResult *result)
+{
+  g_autoptr(GPtrArray) figures = cm_summary_dup_headline (result);
+  gboolean bench = cm_job_kind_measures_speed (cm_result_get_kind (result));
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < figures->len; i++)
+    {
+      const CmHeadlineFigure *f = g_ptr_array_index (figures, i);
+      const CmTestKind *kind = f->test != NULL ? cm_test_table_lookup (f->test) : NULL;
+
+      /* A line has room for four. A verify's or a capacity check's
+       * sizes are in its answer already. */
+      if (!f->measured || f->latency || (kind != NULL && kind->queue_depth > 1) ||
+          (f->test == NULL && !bench))
+        continue;
+      if (out->len > 0)
+        g_string_append (out, " · ");
+      g_string_append_printf (out, "%s %s", f->label, f->value);
+    }
+  return g_string_free (out, FALSE);
 }
 
 /* A plain-text summary for the clipboard, forums and bug reports. */

@@ -46,6 +46,8 @@ char       *cm_summary_dup_answer         (CmResult   *result,
                                            CmStatus   *status) G_GNUC_WARN_UNUSED_RESULT;
 char       *cm_summary_dup_card_title     (CmResult   *result) G_GNUC_WARN_UNUSED_RESULT;
 char       *cm_summary_dup_date           (CmResult   *result) G_GNUC_WARN_UNUSED_RESULT;
+char       *cm_summary_format_date        (GDateTime  *when) G_GNUC_WARN_UNUSED_RESULT;
+char       *cm_summary_dup_list_figures   (CmResult   *result) G_GNUC_WARN_UNUSED_RESULT;
 char       *cm_summary_dup_text           (CmResult   *result) G_GNUC_WARN_UNUSED_RESULT;
 char       *cm_summary_dup_method_warning (const char         *target_mode,
                                            const char * const *claims) G_GNUC_WARN_UNUSED_RESULT;

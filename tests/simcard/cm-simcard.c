@@ -49,6 +49,8 @@ typedef struct
   gboolean read_only;
   gboolean refuse_write_open;
   gboolean ignore_discard;     /* [card] ignore-discard: a discard keeps the data */
+  double   discard_latency_us; /* [card] discard-latency-us: each discard command's fixed cost */
+  double   discard_us_per_mib; /* [card] discard-us-per-mib: its cost per MiB of the range */
   guint64  fail_after;
   guint64  max_command;
   double   credit_us;
@@ -438,6 +440,8 @@ model_from_keyfile (GKeyFile  *kf,
   m->read_only = key_bool (kf, "card", "read-only", FALSE);
   m->refuse_write_open = key_bool (kf, "card", "refuse-write-open", TRUE);
   m->ignore_discard = key_bool (kf, "card", "ignore-discard", FALSE);
+  m->discard_latency_us = key_double (kf, "card", "discard-latency-us", 0);
+  m->discard_us_per_mib = key_double (kf, "card", "discard-us-per-mib", 0);
   m->credit_us = key_double (kf, "card", "credit-us", 2000);
   m->read_latency_us = key_double (kf, "read", "latency-us", 200);
   m->read_mb_s = key_double (kf, "read", "bandwidth-mb-s", 40);
@@ -457,6 +461,13 @@ model_from_keyfile (GKeyFile  *kf,
   m->au_size = MAX (m->au_size, 4096);
   m->max_command = CLAMP (m->max_command, 4096, 1024 * 1024);
 
+  if (m->discard_latency_us < 0 || m->discard_us_per_mib < 0)
+    {
+      g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_INVALID_VALUE,
+                   "[card] discard-latency-us and discard-us-per-mib are costs, "
+                   "0 or more microseconds; check the profile and --set");
+      return FALSE;
+    }
   if (m->real_size < 1024 * 1024 || m->read_mb_s <= 0 || m->write_mb_s <= 0)
     {
       g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_INVALID_VALUE,
@@ -541,6 +552,8 @@ print_model (const SimModel *m)
   printf ("SIMCARD_MAX_COMMAND=%" G_GUINT64_FORMAT "\n", m->max_command);
   printf ("SIMCARD_CONTROLLER_CACHE=%" G_GUINT64_FORMAT "\n", m->controller_cache);
   printf ("SIMCARD_IGNORE_DISCARD=%d\n", m->ignore_discard ? 1 : 0);
+  printf ("SIMCARD_DISCARD_LATENCY_US=%g\n", m->discard_latency_us);
+  printf ("SIMCARD_DISCARD_US_PER_MIB=%g\n", m->discard_us_per_mib);
   printf ("SIMCARD_SEQ_WRITE_MB_S=%.2f\n",
           bs / predict_request_us (m, TRUE, bs, TRUE));
   printf ("SIMCARD_SEQ_READ_MB_S=%.2f\n",
@@ -647,20 +660,16 @@ bucket_of (size_t len)
   return b;
 }
 
-/* Takes a slot and works out when this command completes. */
+/* Takes a free slot (waiting for one) and says in @t0 when its command
+ * starts. Called with the lock held. */
 static guint
-command_begin (gboolean  is_write,
-               off_t     offset,
-               size_t    len,
-               gint64   *deadline)
+slot_take (gint64 *t0)
 {
   const SimModel *m = &card.model;
   guint best = G_MAXUINT;
-  gint64 now, t0, lat_end, start;
-  double lat_us;
+  gint64 now;
   guint i;
 
-  g_mutex_lock (&card.lock);
   for (;;)
     {
       for (i = 0; i < m->queue; i++)
@@ -678,12 +687,29 @@ command_begin (gboolean  is_write,
    * that arrives within credit-us of its slot's last completion starts as
    * if it had been sent back to back. */
   now = now_ns ();
-  t0 = now;
+  *t0 = now;
   if (card.slots[best].busy_until > 0 &&
       now - card.slots[best].busy_until < (gint64) (m->credit_us * 1000))
-    t0 = card.slots[best].busy_until;
+    *t0 = card.slots[best].busy_until;
   else if (card.slots[best].busy_until > 0)
     card.late++;
+  return best;
+}
+
+/* Takes a slot and works out when this command completes. */
+static guint
+command_begin (gboolean  is_write,
+               off_t     offset,
+               size_t    len,
+               gint64   *deadline)
+{
+  const SimModel *m = &card.model;
+  gint64 t0, lat_end, start;
+  double lat_us;
+  guint best;
+
+  g_mutex_lock (&card.lock);
+  best = slot_take (&t0);
 
   lat_us = is_write ? m->write_latency_us : m->read_latency_us;
   if (is_write && write_opens_au (offset))
@@ -713,6 +739,32 @@ command_begin (gboolean  is_write,
   card.size_buckets[bucket_of (len)]++;
   g_mutex_unlock (&card.lock);
   return best;
+}
+
+/* A discard the card carries out: discard-latency-us plus
+ * discard-us-per-mib for each MiB of the range asked, during which it
+ * holds a slot and the bus (the card does nothing else while it erases). */
+static guint
+discard_begin (guint64  len,
+               gint64  *deadline)
+{
+  const SimModel *m = &card.model;
+  double cost_us = m->discard_latency_us + m->discard_us_per_mib * len / (1024.0 * 1024.0);
+  gint64 t0;
+  guint slot;
+
+  g_mutex_lock (&card.lock);
+  slot = slot_take (&t0);
+  card.bus_free = MAX (t0, card.bus_free) + (gint64) (cost_us * 1000);
+  *deadline = card.bus_free;
+  g_mutex_unlock (&card.lock);
+  return slot;
+}
+
+static gboolean
+discard_costs (void)
+{
+  return card.model.discard_latency_us > 0 || card.model.discard_us_per_mib > 0;
 }
 
 static void
@@ -1132,8 +1184,9 @@ sim_write (const char            *path,
 /* A discard: the loop driver turns BLKDISCARD into a punched hole. The
  * card forgets the range (it reads back as zeros, as the backing file's
  * hole does), by host address wrapped onto the real storage the way
- * writes are; a card with ignore-discard says yes and keeps the data.
- * Anything but a punched hole is not a card's to do. */
+ * writes are, and answers when the erase's modelled cost is over
+ * (discard_begin); a card with ignore-discard says yes at once and keeps
+ * the data. Anything but a punched hole is not a card's to do. */
 static int
 sim_fallocate (const char            *path,
                int                    mode,
@@ -1142,6 +1195,9 @@ sim_fallocate (const char            *path,
                struct fuse_file_info *fi)
 {
   guint64 done = 0;
+  gint64 deadline = 0;
+  guint slot = 0;
+  int r = 0;
 
   if (!(mode & FALLOC_FL_PUNCH_HOLE) || fi == NULL || fi->fh != 0)
     return -EOPNOTSUPP;
@@ -1160,18 +1216,22 @@ sim_fallocate (const char            *path,
   g_mutex_unlock (&card.lock);
   if (card.model.ignore_discard)
     return 0;
+  if (discard_costs ())
+    slot = discard_begin (len, &deadline);
   if ((guint64) len >= card.model.real_size)
     len = card.model.real_size, offset = 0;
-  while (done < (guint64) len)
+  while (done < (guint64) len && r == 0)
     {
       guint64 pos = (offset + done) % card.model.real_size;
       guint64 chunk = MIN ((guint64) len - done, card.model.real_size - pos);
 
       if (fallocate (card.backing_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, pos, chunk) < 0)
-        return -errno;
+        r = -errno;
       done += chunk;
     }
-  return 0;
+  if (discard_costs ())
+    command_end (slot, deadline);
+  return r;
 }
 
 /* A block device cannot be truncated or chmod-ed; pretend it worked so
