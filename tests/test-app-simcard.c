@@ -757,10 +757,22 @@ open_newest_in_history (Fixture     *f,
   g_assert_true (cm_test_wait_for (history_loaded, history, 10));
   g_assert_cmpuint (cm_history_page_get_n_results (history), >=, 1);
   row = cm_history_page_get_row (history, 0);
-  g_test_message ("row: %s — %s", adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)),
-                  adw_action_row_get_subtitle (ADW_ACTION_ROW (row)));
-  g_assert_true (g_str_has_prefix (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), brand));
-  g_assert_nonnull (strstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), cm_job_kind_get_title (kind)));
+  /* The row's title, then the rest of what it says: the labels after
+   * its tick box, in order (a row of History's list view). */
+  {
+    g_autoptr(GString) shown = g_string_new (NULL);
+    g_auto(GStrv) lines = NULL;
+
+    for (GtkWidget *w = gtk_widget_get_next_sibling (gtk_widget_get_first_child (row)); w != NULL;
+         w = gtk_widget_get_next_sibling (w))
+      if (!GTK_IS_BUTTON (w))
+        cm_test_collect_labels (w, shown, TRUE);
+    lines = g_strsplit (shown->str, "\n", 2);
+    g_test_message ("row: %s — %s", lines[0], lines[1] != NULL ? lines[1] : "");
+    g_assert_true (g_str_has_prefix (lines[0], brand));
+    g_assert_nonnull (lines[1]);
+    g_assert_nonnull (strstr (lines[1], cm_job_kind_get_title (kind)));
+  }
   cm_test_save_screenshots (GTK_WIDGET (f->window), "history-after-check");
 
   cm_history_page_open (history, 0);
