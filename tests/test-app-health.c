@@ -5,7 +5,8 @@
  * The Health row of a card's page: a card behind a USB reader is not
  * asked and the row says why; Ask on another card runs the health kind
  * (here through the replay transport, CARDMARK_TEST_GEN_CMD_DIR, on a
- * loop device) and the row says its answer. A folder has no Health row.
+ * loop device) and the row says its answer, and after a restart that
+ * answer, dated. A folder has no Health row.
  * Runs under Xvfb.
  */
 
@@ -17,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cm-app-history.h"
 #include "cm-card-item.h"
 #include "cm-card-page.h"
 #include "cm-health.h"
@@ -106,6 +108,12 @@ answered (gpointer data)
   return cm_health_row_get_job (data) == NULL;
 }
 
+static gboolean
+nothing_looked_up (gpointer data)
+{
+  return cm_app_history_get_finding () == 0;
+}
+
 static void
 put_le32 (guint8  *r,
           guint    offset,
@@ -161,6 +169,15 @@ test_ask (Fixture       *f,
   g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ==, "23 % of its life used");
   g_assert_true (gtk_widget_get_sensitive (find_button (row)));
 
+  /* After a restart (a new page of the card), the row says that answer,
+   * dated, from the history: not "Not asked yet". */
+  page = show_page (f, item);
+  row = cm_card_page_get_health_row (page);
+  g_assert_true (cm_test_wait_for (nothing_looked_up, NULL, 30));
+  g_test_message ("after a restart: %s", adw_action_row_get_subtitle (ADW_ACTION_ROW (row)));
+  g_assert_true (g_str_has_prefix (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), "On "));
+  g_assert_true (g_str_has_suffix (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ": 23 % of its life used"));
+
   g_unsetenv ("CARDMARK_TEST_GEN_CMD_DIR");
   g_free (command);
   command = g_strdup_printf ("losetup -d %s", device);
@@ -176,12 +193,13 @@ main (int   argc,
 {
   int status;
 
+  /* The health read keeps its document in the history: a data folder of
+   * the test's own, made before anything asks GLib for the user's data
+   * folder, which it keeps (GTK does, for its icons). */
+  cm_test_data_home_make ();
   g_setenv ("GTK_A11Y", "test", TRUE);
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
-  /* The health read keeps its document in the history: a data folder of
-   * the test's own. */
-  cm_test_data_home_make ();
 
   g_test_add ("/cardmark/app-health/usb-reader", Fixture, NULL, fixture_set_up, test_usb_reader, fixture_tear_down);
   g_test_add ("/cardmark/app-health/folder", Fixture, NULL, fixture_set_up, test_folder, fixture_tear_down);

@@ -31,6 +31,7 @@
 #include "cm-card-list-page.h"
 #include "cm-card-lock.h"
 #include "cm-card-page.h"
+#include "cm-health-row.h"
 #include "cm-chart-view.h"
 #include "cm-history.h"
 #include "cm-history-page.h"
@@ -756,10 +757,22 @@ open_newest_in_history (Fixture     *f,
   g_assert_true (cm_test_wait_for (history_loaded, history, 10));
   g_assert_cmpuint (cm_history_page_get_n_results (history), >=, 1);
   row = cm_history_page_get_row (history, 0);
-  g_test_message ("row: %s — %s", adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)),
-                  adw_action_row_get_subtitle (ADW_ACTION_ROW (row)));
-  g_assert_true (g_str_has_prefix (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), brand));
-  g_assert_nonnull (strstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), cm_job_kind_get_title (kind)));
+  /* The row's title, then the rest of what it says: the labels after
+   * its tick box, in order (a row of History's list view). */
+  {
+    g_autoptr(GString) shown = g_string_new (NULL);
+    g_auto(GStrv) lines = NULL;
+
+    for (GtkWidget *w = gtk_widget_get_next_sibling (gtk_widget_get_first_child (row)); w != NULL;
+         w = gtk_widget_get_next_sibling (w))
+      if (!GTK_IS_BUTTON (w))
+        cm_test_collect_labels (w, shown, TRUE);
+    lines = g_strsplit (shown->str, "\n", 2);
+    g_test_message ("row: %s — %s", lines[0], lines[1] != NULL ? lines[1] : "");
+    g_assert_true (g_str_has_prefix (lines[0], brand));
+    g_assert_nonnull (lines[1]);
+    g_assert_nonnull (strstr (lines[1], cm_job_kind_get_title (kind)));
+  }
   cm_test_save_screenshots (GTK_WIDGET (f->window), "history-after-check");
 
   cm_history_page_open (history, 0);
@@ -998,6 +1011,142 @@ test_verify_fake (Fixture       *f,
   g_assert_true (cm_test_wait_for (on_result_page, f, 10));
 
   open_newest_in_history (f, "verify", "SanDisk", CM_CHART_VERIFY, "verify-fake-saved");
+}
+
+static guint count_active_jobs (CmApplication *app);
+
+/* The card's health read asked in this session has its answer. */
+static gboolean
+health_answered (gpointer data)
+{
+  CmHealthRow *row = CM_HEALTH_ROW (cm_card_page_get_health_row (data));
+  const char *said = adw_action_row_get_subtitle (ADW_ACTION_ROW (row));
+
+  return cm_health_row_get_job (row) == NULL && !g_str_has_prefix (said, "On ") &&
+         g_strcmp0 (said, "Not asked yet") != 0 && g_strcmp0 (said, "Asking the card how worn it is") != 0;
+}
+
+/* The newest result in History, of @kind, opened on its saved page. */
+static void
+open_newest_saved (Fixture    *f,
+                   const char *kind)
+{
+  CmHistoryPage *history;
+
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-history", NULL);
+  history = CM_HISTORY_PAGE (cm_window_get_page (f->window, "history"));
+  g_assert_true (cm_test_wait_for (history_loaded, history, 10));
+  cm_history_page_open (history, 0);
+  g_assert_true (cm_test_wait_for (on_saved_page, f->window, 10));
+  g_assert_cmpstr (cm_result_get_kind (cm_result_page_get_result (CM_RESULT_PAGE (cm_window_get_page (f->window, "saved")))), ==, kind);
+}
+
+static gboolean
+card_gone (gpointer data)
+{
+  return !card_listed (data);
+}
+
+static gboolean
+earlier_capacity_shown (gpointer data)
+{
+  Fixture *f = data;
+  CmCardPage *page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
+
+  return page != NULL && g_str_has_prefix (cm_card_page_get_capacity_subtitle (page), "On ");
+}
+
+/* After a restart (a new window: a new card page, the job gone), the
+ * capacity check's row says the card's last check, dated; Test Again on
+ * that check, saved in History, starts a check of the card again: the
+ * card's page asks first, as its row does. Test Again on a saved health
+ * read asks the card again; with the card gone it is off, and starts
+ * nothing. */
+static void
+test_again_from_saved (Fixture       *f,
+                       gconstpointer  data)
+{
+  const char *args[] = { "fake-8x", "--size", "512MiB",
+                         "--", "--set", "read.bandwidth-mb-s=400", "--set", "write.bandwidth-mb-s=400", NULL };
+  g_autoptr(CmResult) checked = NULL;
+  g_autofree char *answer = NULL;
+  CmResultPage *result_page;
+  CmCardPage *page;
+  GtkWidget *dialog;
+  CmStatus status;
+
+  if (!card_up (f, args))
+    return;
+
+  result_page = check_capacity (f);
+  checked = g_object_ref (cm_result_page_get_result (result_page));
+  answer = cm_summary_dup_answer (checked, &status);
+
+  /* The restart: the window and its pages go, and the check with them. */
+  g_assert_true (cm_test_wait_for (app_idle, f->app, 20));
+  cm_test_destroy_window (GTK_WINDOW (f->window));
+  f->window = NULL;
+  open_window (f);
+  g_assert_true (cm_test_wait_for (card_listed, f, 20));
+  g_assert_true (cm_window_open_path (f->window, card_get (f, "SIMCARD_DEV")));
+  g_assert_true (cm_test_wait_for (earlier_capacity_shown, f, 20));
+  page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
+  g_test_message ("row: %s", cm_card_page_get_capacity_subtitle (page));
+  g_assert_true (g_str_has_suffix (cm_card_page_get_capacity_subtitle (page), answer));
+
+  /* Test Again on the saved check, from History. */
+  open_newest_in_history (f, "capacity", "Kingston", CM_CHART_CAPACITY_MAP, "again-saved");
+  result_page = CM_RESULT_PAGE (cm_window_get_page (f->window, "saved"));
+  g_assert_true (cm_result_page_get_offers_again (result_page));
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (f->app), "start-test"));
+  g_action_group_activate_action (G_ACTION_GROUP (f->app), "start-test", NULL);
+  g_assert_true (cm_test_wait_for (dialog_shown, NULL, 10));
+  g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "card");
+  dialog = visible_dialog ();
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "check");
+  gtk_window_close (GTK_WINDOW (dialog));
+  page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
+  g_assert_true (cm_card_page_get_checking_capacity (page));
+  g_assert_cmpuint (count_active_jobs (f->app), ==, 1);
+
+  /* Test Again while that check runs starts nothing, and stops nothing. */
+  open_newest_saved (f, "capacity");
+  cm_window_start_test (f->window);
+  g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "card");
+  page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
+  g_assert_null (visible_dialog ());
+  g_assert_true (cm_card_page_get_checking_capacity (page));
+  g_assert_cmpuint (count_active_jobs (f->app), ==, 1);
+
+  cm_application_cancel_jobs (f->app);
+  g_assert_true (cm_test_wait_for (app_idle, f->app, 60));
+
+  /* Test Again on a saved health read asks the card again. */
+  g_assert_true (cm_window_open_path (f->window, card_get (f, "SIMCARD_DEV")));
+  page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
+  cm_health_row_ask (CM_HEALTH_ROW (cm_card_page_get_health_row (page)));
+  g_assert_true (cm_test_wait_for (health_answered, page, 30));
+  open_newest_saved (f, "health");
+  result_page = CM_RESULT_PAGE (cm_window_get_page (f->window, "saved"));
+  g_assert_true (cm_result_page_get_offers_again (result_page));
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (f->app), "start-test"));
+  g_action_group_activate_action (G_ACTION_GROUP (f->app), "start-test", NULL);
+  g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "card");
+  page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
+  /* Asked in this session: its answer, not the one from before. */
+  g_assert_true (cm_health_row_get_job (CM_HEALTH_ROW (cm_card_page_get_health_row (page))) != NULL ||
+                 health_answered (page));
+  g_assert_true (cm_test_wait_for (health_answered, page, 30));
+  g_test_message ("health again: %s", adw_action_row_get_subtitle (ADW_ACTION_ROW (cm_card_page_get_health_row (page))));
+
+  /* The card gone, Test Again on the saved read says so, and stays. */
+  open_newest_saved (f, "health");
+  card_down (f);
+  g_assert_true (cm_test_wait_for (card_gone, f, 20));
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (f->app), "start-test"));
+  cm_window_start_test (f->window);
+  g_assert_cmpuint (count_active_jobs (f->app), ==, 0);
+  g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "saved");
 }
 
 static void
@@ -3368,6 +3517,8 @@ main (int   argc,
               fixture_set_up, test_format_real, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/wear-carry-on", Fixture, NULL,
               fixture_set_up, test_wear_carry_on, fixture_tear_down);
+  g_test_add ("/cardmark/app-simcard/again-from-saved", Fixture, NULL,
+              fixture_set_up, test_again_from_saved, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/capacity-genuine", Fixture, NULL,
               fixture_set_up, test_capacity_genuine, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/capacity-screens", Fixture, NULL,

@@ -156,6 +156,67 @@ test_tested_before (void)
   g_assert_cmpuint (cm_history_index_count (index), ==, 4);
 }
 
+static void
+save_loop_card (CmHistory *history, int hour, const char *name, const char *device, guint64 device_bytes)
+{
+  g_autoptr(CmResult) result = cm_result_new ();
+  g_autoptr(GDateTime) when = g_date_time_new_utc (2026, 12, 4, hour, 0, 0);
+  g_autoptr(CmCardInfo) card = cm_card_info_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file = NULL;
+
+  cm_result_set_kind (result, "verify");
+  cm_result_set_started (result, when);
+  cm_result_set_name (result, name);
+  cm_result_set_target (result, device, "device", device, NULL);
+  cm_result_set_device_bytes (result, device_bytes);
+  /* Behind a USB reader or a loop device: a brand given, no registers. */
+  cm_card_info_set_brand (card, "Kingston");
+  cm_result_set_card (result, card);
+  file = cm_history_save (history, result, &error);
+  g_assert_no_error (error);
+}
+
+static char *
+dup_last_name (CmHistory *history, const char *device, guint64 device_bytes)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CmResult) last = cm_history_find_last (history, "verify", NULL, device, device_bytes, &error);
+
+  g_assert_no_error (error);
+  return last != NULL ? g_strdup (cm_result_get_name (last)) : NULL;
+}
+
+/* A card without registers (no CID serial, no size of its own) is told
+ * by its reader's device and the size of its block device, which the
+ * document records: two cards in one reader are two cards, and a
+ * document that knows no size is no card's. */
+static void
+test_last_by_device_size (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cardmark-index-XXXXXX", &error);
+  g_autoptr(GFile) folder = g_file_new_for_path (dir);
+  g_autoptr(CmHistory) history = cm_history_new (folder);
+  const guint64 mib = 1024 * 1024;
+  char *name;
+
+  g_assert_no_error (error);
+  save_loop_card (history, 9, "small", "/dev/sdx", 64 * mib);
+  save_loop_card (history, 10, "big", "/dev/sdx", 128 * mib);
+  save_loop_card (history, 11, "no size", "/dev/sdx", 0);
+
+  name = dup_last_name (history, "/dev/sdx", 64 * mib);
+  g_assert_cmpstr (name, ==, "small");
+  g_free (name);
+  name = dup_last_name (history, "/dev/sdx", 128 * mib);
+  g_assert_cmpstr (name, ==, "big");
+  g_free (name);
+  /* Another size, another reader: none of these. */
+  g_assert_null (dup_last_name (history, "/dev/sdx", 32 * mib));
+  g_assert_null (dup_last_name (history, "/dev/sdy", 64 * mib));
+}
+
 /* "start name": the walk's order can be checked by sorting. */
 static gboolean
 collect_name_cb (CmHistoryEntry *entry, gpointer user_data)
@@ -240,5 +301,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/cardmark/history-index/index", test_index);
   g_test_add_func ("/cardmark/history-index/tested-before", test_tested_before);
   g_test_add_func ("/cardmark/history-index/batch-from-index", test_batch_from_index);
+  g_test_add_func ("/cardmark/history-index/last-by-device-size", test_last_by_device_size);
   return g_test_run ();
 }

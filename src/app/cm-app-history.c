@@ -19,6 +19,7 @@
 
 static CmHistory *shared;
 static GSettings *settings;
+static guint finding_count;  /* look-ups of a last result not yet answered */
 
 static void
 apply_store (void)
@@ -73,6 +74,7 @@ found_cb (GObject      *source,
   g_autoptr(GError) error = NULL;
   g_autoptr(CmResult) last = cm_history_find_last_finish (CM_HISTORY (source), res, &error);
 
+  finding_count--;
   /* Cancelled when its owner went: nothing of it is touched. */
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
@@ -104,9 +106,23 @@ cm_app_history_find_last (CmCardItem            *item,
 
   finding->found = found;
   finding->owner = owner;
+  finding_count++;
   cm_history_find_last_async (history, kind, info != NULL ? cm_card_info_get_serial (info) : NULL,
                               cm_card_item_get_device (item), cm_card_item_get_size (item),
                               cancellable, found_cb, finding);
+}
+
+/**
+ * cm_app_history_get_finding:
+ *
+ * Returns: how many look-ups of a last result have not been answered
+ *   yet: 0 once every row that looked has its answer, or knows there is
+ *   none
+ */
+guint
+cm_app_history_get_finding (void)
+{
+  return finding_count;
 }
 
 /* A row's answer for a result from before this session: "On 3 Dec

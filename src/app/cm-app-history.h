@@ -20,6 +20,7 @@ void       cm_app_history_find_last        (CmCardItem            *item,
                                             GCancellable          *cancellable,
                                             CmAppHistoryFoundFunc  found,
                                             gpointer               owner);
+guint      cm_app_history_get_finding      (void);
 char      *cm_app_history_dup_earlier      (CmResult            *result,
                                             const char          *answer) G_GNUC_WARN_UNUSED_RESULT;
 

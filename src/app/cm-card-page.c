@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "cm-app-history.h"
+#include "cm-bench-row.h"
 #include "cm-job-list.h"
 #include "cm-capacity-probe.h"
 #include "cm-chart-view.h"
@@ -57,6 +58,7 @@ struct _CmCardPage
   CmMethod        method_fix;
   AdwPreferencesGroup *test_group;
   GtkWidget      *start_button;
+  GtkWidget      *bench_row;    /* the card's last benchmark */
   gboolean        focused_once;
   AdwPreferencesGroup *capacity_group;
   AdwActionRow   *capacity_row;
@@ -81,6 +83,7 @@ struct _CmCardPage
   char           *capacity_outcome;
   gboolean        capacity_fake;
   CmResult       *capacity_result;  /* the last capacity check's document */
+  gboolean        again_deeper;     /* Test Again on a deeper check: ticked */
   gboolean        capacity_earlier; /* …from before this session */
   GCancellable   *capacity_finding; /* that one, looked up after a restart */
 };
@@ -583,6 +586,8 @@ cm_card_page_check_capacity (CmCardPage *self)
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_check_button_set_child (GTK_CHECK_BUTTON (deeper), label);
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (deeper), self->again_deeper);
+  self->again_deeper = FALSE;
   gtk_widget_set_name (deeper, "deeper-check");
   adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), deeper);
   adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
@@ -668,17 +673,114 @@ follow_format_job (CmCardPage *self,
     cm_format_row_follow_job (CM_FORMAT_ROW (self->format_row), job);
 }
 
+/* Test Again on a saved document of the kind: as a click on its row,
+ * asking first where it writes. */
+static gboolean
+capacity_again (CmCardPage *self,
+                CmResult   *result)
+{
+  /* As deep as it was. */
+  self->again_deeper = cm_result_get_capacity (result) != NULL &&
+                       cm_result_get_capacity (result)->cache_ruled_out >= DEEPER_CACHE;
+  cm_card_page_check_capacity (self);
+  return TRUE;
+}
+
+static gboolean
+verify_again (CmCardPage *self,
+              CmResult   *result)
+{
+  cm_verify_row_activate (CM_VERIFY_ROW (self->verify_row));
+  return TRUE;
+}
+
+static gboolean
+wear_again (CmCardPage *self,
+            CmResult   *result)
+{
+  cm_wear_row_activate (CM_WEAR_ROW (self->wear_row));
+  return TRUE;
+}
+
+static gboolean
+health_again (CmCardPage *self,
+              CmResult   *result)
+{
+  /* A folder's page has no Health row. */
+  if (self->health_row == NULL)
+    return FALSE;
+  cm_health_row_ask (CM_HEALTH_ROW (self->health_row));
+  return TRUE;
+}
+
+/* A job of the kind that runs is followed on its row; a saved document
+ * of the kind runs again from it (a format is asked for on its own, a
+ * benchmark's Test Again is the window's). */
 static const struct
 {
   const char *kind;
   void      (*follow) (CmCardPage *self,
                        CmJob      *job);
+  gboolean  (*again)  (CmCardPage *self,
+                       CmResult   *result);
 } kind_rows[] = {
-  { "capacity", follow_capacity_job },
-  { "verify", follow_verify_job },
-  { "wear", follow_wear_job },
-  { "format", follow_format_job },
+  { "capacity", follow_capacity_job, capacity_again },
+  { "verify", follow_verify_job, verify_again },
+  { "wear", follow_wear_job, wear_again },
+  { "format", follow_format_job, NULL },
+  { "health", NULL, health_again },
 };
+
+static gint
+find_kind_row (const char *kind)
+{
+  for (guint i = 0; kind != NULL && i < G_N_ELEMENTS (kind_rows); i++)
+    if (g_str_equal (kind, kind_rows[i].kind))
+      return (gint) i;
+  return -1;
+}
+
+/**
+ * cm_card_page_can_test_again:
+ * @kind: a document's kind
+ *
+ * Whether Test Again on a saved document of @kind starts it on its
+ * card's page.
+ */
+gboolean
+cm_card_page_can_test_again (const char *kind)
+{
+  gint i = find_kind_row (kind);
+
+  return i >= 0 && kind_rows[i].again != NULL;
+}
+
+/**
+ * cm_card_page_test_again:
+ * @result: a saved document of this page's card
+ *
+ * Starts @result's kind on the card again, through its row, as a click
+ * there does: what writes to the card asks first. Nothing starts while
+ * a job runs on the card (a click on a row that runs would stop it).
+ *
+ * Returns: FALSE when this page cannot run @result's kind now
+ */
+gboolean
+cm_card_page_test_again (CmCardPage *self,
+                         CmResult   *result)
+{
+  CmJob *busy;
+  gint i;
+
+  g_return_val_if_fail (CM_IS_CARD_PAGE (self), FALSE);
+  g_return_val_if_fail (CM_IS_RESULT (result), FALSE);
+
+  busy = cm_job_list_lookup (cm_job_list_get_default (), self->item);
+  if (busy != NULL && cm_job_is_active (busy))
+    return FALSE;
+  i = find_kind_row (cm_result_get_kind (result));
+  return i >= 0 && kind_rows[i].again != NULL && kind_rows[i].again (self, result);
+}
 
 /* Shows @job, one that runs on the page's card, started by an earlier
  * page of the same card. */
@@ -692,7 +794,7 @@ cm_card_page_follow_job (CmCardPage *self,
   if (!cm_job_is_active (job) || cm_card_page_get_job (self) != NULL)
     return;
   for (guint i = 0; i < G_N_ELEMENTS (kind_rows); i++)
-    if (g_str_equal (cm_job_get_kind (job), kind_rows[i].kind))
+    if (kind_rows[i].follow != NULL && g_str_equal (cm_job_get_kind (job), kind_rows[i].kind))
       kind_rows[i].follow (self, job);
 }
 
@@ -795,7 +897,14 @@ cm_card_page_erase_and_format (CmCardPage *self)
   return TRUE;
 }
 
-/* The full verify's row, for the tests. */
+/* The last benchmark's row, for the tests. */
+GtkWidget *
+cm_card_page_get_bench_row (CmCardPage *self)
+{
+  g_return_val_if_fail (CM_IS_CARD_PAGE (self), NULL);
+  return self->bench_row;
+}
+
 /* The Health row, a device's only; NULL for a folder. */
 GtkWidget *
 cm_card_page_get_health_row (CmCardPage *self)
@@ -1068,6 +1177,11 @@ cm_card_page_new (CmCardItem *item)
     }
   else
     gtk_widget_set_visible (GTK_WIDGET (self->format_group), FALSE);
+  /* The card's last benchmark, looked up each time the page shows. */
+  self->bench_row = cm_bench_row_new (item);
+  adw_preferences_group_add (self->test_group, self->bench_row);
+  g_signal_connect_object (self->bench_row, "show-result", G_CALLBACK (row_show_result_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self, "map", G_CALLBACK (cm_bench_row_look_up), self->bench_row, G_CONNECT_SWAPPED);
   fill_capacity (self);
   update_method_warning (self);
   /* After a restart: the card's last capacity check, from the history. */

@@ -39,9 +39,13 @@ gboolean    cm_card_page_get_checking_capacity (CmCardPage *self);
 const char *cm_card_page_get_capacity_outcome  (CmCardPage *self,
                                                 gboolean   *fake);
 GtkWidget  *cm_card_page_get_verify_row        (CmCardPage *self);
+gboolean    cm_card_page_can_test_again        (const char *kind);
+gboolean    cm_card_page_test_again            (CmCardPage *self,
+                                               CmResult   *result);
 GtkWidget  *cm_card_page_get_format_row    (CmCardPage *self);
 gboolean    cm_card_page_erase_and_format  (CmCardPage *self);
 GtkWidget  *cm_card_page_get_health_row        (CmCardPage *self);
+GtkWidget  *cm_card_page_get_bench_row         (CmCardPage *self);
 CmJob      *cm_card_page_get_job               (CmCardPage *self);
 const char *cm_card_page_get_job_bar_text     (CmCardPage *self);
 GtkWidget  *cm_card_page_get_wear_row         (CmCardPage *self);

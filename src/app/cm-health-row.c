@@ -6,7 +6,8 @@
  * in the application, which asks the card how worn it says it is
  * (CMD56, read-only, seconds); the row then says its answer, "12 % of
  * its life used", or why it is not known. A card behind a USB reader
- * cannot be asked, and the row says so without asking.
+ * cannot be asked, and the row says so without asking. After a restart
+ * the row says the card's last answer, dated, until it is asked again.
  */
 
 #include "config.h"
@@ -28,6 +29,8 @@ struct _CmHealthRow
 
   CmCardItem   *item;
   CmJob        *job;          /* the read that runs, watched */
+  gboolean      asked;        /* asked in this session */
+  GCancellable *finding;      /* the last answer, looked up after a restart */
 
   GtkSpinner   *spinner;
   GtkButton    *button;
@@ -58,6 +61,7 @@ job_state_cb (CmHealthRow *self)
   CmResult *result;
   g_autoptr(CmOutcome) outcome = NULL;
 
+  self->asked = TRUE;
   switch (cm_job_get_state (self->job))
     {
     case CM_JOB_STATE_DONE:
@@ -85,6 +89,24 @@ job_state_cb (CmHealthRow *self)
 static void
 job_progress_cb (CmHealthRow *self)
 {
+}
+
+/* The card's last answer from before this session, dated so it is not
+ * read as today's, unless it was asked in this one. */
+static void
+last_found (gpointer  owner,
+            CmResult *last)
+{
+  CmHealthRow *self = owner;
+  g_autoptr(CmOutcome) outcome = NULL;
+  g_autofree char *earlier = NULL;
+
+  g_clear_object (&self->finding);
+  if (last == NULL || self->asked || self->job != NULL)
+    return;
+  outcome = cm_result_dup_outcome (last);
+  earlier = cm_app_history_dup_earlier (last, outcome->answer != NULL ? outcome->answer : outcome->badge);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (self), earlier);
 }
 
 /**
@@ -132,6 +154,8 @@ cm_health_row_dispose (GObject *object)
   if (self->job != NULL)
     g_signal_handlers_disconnect_by_data (self->job, self);
   g_clear_object (&self->job);
+  g_cancellable_cancel (self->finding);
+  g_clear_object (&self->finding);
   g_clear_object (&self->item);
   G_OBJECT_CLASS (cm_health_row_parent_class)->dispose (object);
 }
@@ -171,6 +195,11 @@ cm_health_row_new (CmCardItem *item)
       gtk_widget_set_visible (GTK_WIDGET (self->button), FALSE);
     }
   else
-    adw_action_row_set_subtitle (ADW_ACTION_ROW (self), _("Not asked yet"));
+    {
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (self), _("Not asked yet"));
+      /* After a restart: what the card answered last time. */
+      self->finding = g_cancellable_new ();
+      cm_app_history_find_last (item, "health", self->finding, last_found, self);
+    }
   return GTK_WIDGET (self);
 }

@@ -871,6 +871,25 @@ cm_result_page_set_again_reason (CmResultPage *self,
   gtk_widget_set_tooltip_text (self->again_button, why_not);
 }
 
+/* A saved document of a kind that runs again from its card's page (not
+ * only a benchmark): Test Again shows. */
+void
+cm_result_page_offer_again (CmResultPage *self)
+{
+  g_return_if_fail (CM_IS_RESULT_PAGE (self));
+
+  gtk_widget_set_visible (self->again_button, TRUE);
+}
+
+/* Whether Test Again is on the page. */
+gboolean
+cm_result_page_get_offers_again (CmResultPage *self)
+{
+  g_return_val_if_fail (CM_IS_RESULT_PAGE (self), FALSE);
+
+  return gtk_widget_get_visible (self->again_button);
+}
+
 /* What the page says about Test Again being greyed out, or NULL. */
 const char *
 cm_result_page_get_again_reason (CmResultPage *self)

@@ -24,6 +24,8 @@ gboolean      cm_result_page_export_chart   (CmResultPage *self,
                                              CmChartKind   kind,
                                              GFile        *file,
                                              GError      **error);
+void          cm_result_page_offer_again (CmResultPage *self);
+gboolean      cm_result_page_get_offers_again (CmResultPage *self);
 void          cm_result_page_set_again_reason (CmResultPage *self,
                                                const char   *why_not);
 const char   *cm_result_page_get_again_reason (CmResultPage *self);

@@ -14,6 +14,7 @@
 
 #include "cm-job-list.h"
 #include "cm-backend.h"
+#include "cm-history-index.h"
 #include "cm-maker-form.h"
 #include "cm-summary.h"
 #include "cm-toast.h"
@@ -65,8 +66,24 @@ dup_again_reason (CmWindow *self)
   return NULL;
 }
 
+/* Whether a card in the list is the one in @device now. */
+static gboolean
+listed (CmWindow   *self,
+        const char *device)
+{
+  for (guint i = 0; device != NULL && i < g_list_model_get_n_items (self->devices); i++)
+    {
+      g_autoptr(CmCardItem) item = g_list_model_get_item (self->devices, i);
+
+      if (g_strcmp0 (cm_card_item_get_device (item), device) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 /* A saved benchmark's card, to test again from History: its device for
- * a raw test, its folder for a safe one; NULL when it is not here now. */
+ * a raw test, its folder for a safe one; a saved check, verify, wear
+ * test or health read's device; NULL when it is not here now. */
 static const char *
 saved_card_path (CmWindow *self)
 {
@@ -74,15 +91,41 @@ saved_card_path (CmWindow *self)
                      ? _cm_window_get_visible_result (self) : NULL;
   const char *path;
 
-  if (result == NULL || !cm_job_kind_measures_speed (cm_result_get_kind (result)))
+  if (result == NULL)
     return NULL;
+  /* A check, verify, wear test or health read: only on a card in the
+   * list (a device node outlives a card taken out of its reader). */
+  if (!cm_job_kind_measures_speed (cm_result_get_kind (result)))
+    return cm_card_page_can_test_again (cm_result_get_kind (result)) && listed (self, cm_result_get_device (result))
+           ? cm_result_get_device (result) : NULL;
   path = g_strcmp0 (cm_result_get_target_mode (result), "file") == 0 || cm_result_get_device (result) == NULL
          ? cm_result_get_target_path (result) : cm_result_get_device (result);
   return path != NULL && g_file_test (path, G_FILE_TEST_EXISTS) ? path : NULL;
 }
 
+/* Whether @item is the card @result (a check, verify, wear test or
+ * health read) was of: the same CID serial where both tell one, else
+ * the same size, as the history tells a card without registers
+ * (cm_history_find_last()): its registers' size, else its block
+ * device's. A document that knows none is of no card: what it starts
+ * may write over the whole card. */
+static gboolean
+same_card (CmResult   *result,
+           CmCardItem *item)
+{
+  g_autoptr(CmHistoryEntry) was = cm_history_entry_new_for_result (result);
+  CmCardInfo *is = cm_card_item_get_card_info (item);
+  const char *is_serial = is != NULL ? cm_card_info_get_serial (is) : NULL;
+
+  if (was->serial != NULL && is_serial != NULL)
+    return g_strcmp0 (was->serial, is_serial) == 0;
+  return was->size_bytes != 0 && was->size_bytes == cm_card_item_get_size (item);
+}
+
 /* Opens the saved benchmark's card with what it was tested with: its
- * classes, method and profile. FALSE when that card is not here. */
+ * classes, method and profile; a saved check, verify, wear test or
+ * health read starts again there, asking first as its row does. FALSE
+ * when that card is not here. */
 static gboolean
 open_saved_card (CmWindow *self)
 {
@@ -97,6 +140,9 @@ open_saved_card (CmWindow *self)
   gtk_widget_activate_action (GTK_WIDGET (self), "win.open-path", "s", path);
   if (self->card_page == NULL || _cm_window_get_visible_page (self) != CM_WINDOW_PAGE_CARD)
     return FALSE;
+  if (!cm_job_kind_measures_speed (cm_result_get_kind (result)))
+    return same_card (result, cm_card_page_get_item (self->card_page)) &&
+           cm_card_page_test_again (self->card_page, result);
   for (guint i = 0; i < cm_result_get_claims (result)->len; i++)
     {
       CmClaim *claim = g_ptr_array_index (cm_result_get_claims (result), i);
@@ -579,11 +625,30 @@ cm_window_start_test (CmWindow *self)
 
   g_return_if_fail (CM_IS_WINDOW (self));
 
-  /* Test Again on a saved benchmark: its card, as it was tested. */
-  if (_cm_window_get_visible_page (self) == CM_WINDOW_PAGE_SAVED && !open_saved_card (self))
+  /* Test Again on a saved result: its card, as it was tested. */
+  if (_cm_window_get_visible_page (self) == CM_WINDOW_PAGE_SAVED)
     {
-      cm_toast_show (GTK_WIDGET (self->toast_overlay), _("The card of this result is not connected."));
-      return;
+      gboolean bench = _cm_window_get_visible_result (self) != NULL &&
+                       cm_job_kind_measures_speed (cm_result_get_kind (_cm_window_get_visible_result (self)));
+
+      if (!open_saved_card (self))
+        {
+          g_autofree char *why_not = NULL;
+
+          /* Its reader's page opened: a job of the card holds it, or
+           * another card is in the reader. */
+          if (_cm_window_get_visible_page (self) == CM_WINDOW_PAGE_CARD)
+            why_not = dup_again_reason (self);
+          if (why_not == NULL)
+            why_not = g_strdup (_cm_window_get_visible_page (self) == CM_WINDOW_PAGE_CARD
+                                ? _("This is another card than the one of that result: nothing was started on it.")
+                                : _("The card of this result is not connected."));
+          cm_toast_show (GTK_WIDGET (self->toast_overlay), why_not);
+          return;
+        }
+      /* Another kind started (or asked to) on the card's page. */
+      if (!bench)
+        return;
     }
   page = self->card_page;
   if (page == NULL)

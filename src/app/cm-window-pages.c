@@ -227,7 +227,13 @@ open_result_cb (CmWindow      *self,
                 CmResult      *result,
                 CmHistoryPage *history)
 {
-  _cm_window_replace_page (self, CM_WINDOW_PAGE_SAVED, GTK_WIDGET (cm_result_page_new (result)));
+  CmResultPage *page = cm_result_page_new (result);
+
+  /* A saved check, verify, wear test or health read runs again from its
+   * card's page; a benchmark's Test Again is there already. */
+  if (cm_card_page_can_test_again (cm_result_get_kind (result)))
+    cm_result_page_offer_again (page);
+  _cm_window_replace_page (self, CM_WINDOW_PAGE_SAVED, GTK_WIDGET (page));
   _cm_window_show_page (self, CM_WINDOW_PAGE_SAVED);
 }
 

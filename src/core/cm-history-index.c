@@ -92,7 +92,7 @@ set_error (CmHistoryIndex *self, GError **error)
 }
 
 /* Bumped when the columns change: an index of another version is rebuilt. */
-#define SCHEMA_VERSION 4
+#define SCHEMA_VERSION 5
 
 static int
 schema_version (CmHistoryIndex *self)
@@ -235,6 +235,12 @@ cm_history_entry_new_for_result (CmResult *result)
       entry->brand = g_strdup (cm_card_info_get_brand (card));
       entry->size_bytes = cm_card_info_get_capacity_bytes (card);
     }
+  /* A card whose registers can't be read (behind a USB reader, a loop
+   * device) is still as big as its block device, which every job
+   * records: without it such a card could not be told from another one
+   * in the same reader. */
+  if (entry->size_bytes == 0)
+    entry->size_bytes = cm_result_get_device_bytes (result);
   entry->verdict = bench ? g_strdup (cm_result_get_summary (result)) : cm_summary_dup_answer (result, &status);
   g_free (cm_summary_dup_answer (result, &status));
   entry->tone = status;

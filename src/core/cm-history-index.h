@@ -21,7 +21,7 @@ typedef struct
   char    *serial;     /* the card's CID serial, or NULL */
   char    *name;
   char    *brand;
-  guint64  size_bytes;
+  guint64  size_bytes; /* the card's registers', else its block device's; 0 if unknown */
   gint64   started;    /* unix seconds, 0 if unknown */
   char    *title;      /* the card as History titles it */
   char    *run;        /* a benchmark's profile, or the job's kind */

@@ -837,7 +837,8 @@ cm_history_dup_seen_finish (CmHistory     *self,
  * @serial: (nullable): the card's CID serial; without one the card is
  *   told by its device and the size it says it has
  * @device: (nullable): the card's device now; %NULL finds nothing
- * @device_bytes: its size
+ * @device_bytes: its size: the block device's, which is what a
+ *   document records when the card's registers tell none
  *
  * The newest document of @kind for this card, so that a card's page
  * shows each kind's last result after the app starts again.
