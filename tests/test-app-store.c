@@ -275,7 +275,8 @@ test_card_page_seen (void)
   g_autoptr(CmCardInfo) info = NULL;
   g_autoptr(CmHistoryEntry) newest = cm_history_entry_new_for_result (newer);
   g_autoptr(GDateTime) when = g_date_time_new_from_unix_local (newest->started);
-  g_autofree char *date = g_date_time_format (when, "%Y-%m-%d %H:%M");
+  /* Dated as the rows below it are: "4 Dec 2026, 13:05". */
+  g_autofree char *date = g_date_time_format (when, "%-d %b %Y, %H:%M");
   g_autofree char *other_size = g_format_size (64000000000);
   g_autoptr(GError) error = NULL;
   g_autoptr(GFile) f1 = NULL, f2 = NULL;

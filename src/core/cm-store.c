@@ -25,6 +25,7 @@
 #include "cm-batch-report.h"
 #include "cm-outcome.h"
 #include "cm-result.h"
+#include "cm-summary.h"
 #include "cm-text.h"
 
 #include "cm-store.h"
@@ -943,11 +944,12 @@ differs (CmHistoryEntry *entry,
 static char *
 dup_where_when (CmHistoryEntry *entry)
 {
-  g_autoptr(GDateTime) when = g_date_time_new_from_unix_local (entry->started);
-  g_autofree char *date = g_date_time_format (when, "%Y-%m-%d %H:%M");
+  g_autoptr(GDateTime) when = g_date_time_new_from_unix_utc (entry->started);
+  /* As every other date a card's page and the CLI's reports say. */
+  g_autofree char *date = cm_summary_format_date (when);
 
   if (entry->machine == NULL)
-    /* Translators: where and when a card was tested: "on this computer, 2026-12-04 13:05" */
+    /* Translators: where and when a card was tested: "on this computer, 4 Dec 2026, 13:05" */
     return g_strdup_printf (_("on this computer, %s"), date);
   /* Translators: where and when a card was tested: "on lab-pi-3, 2026-12-04 13:05" */
   return g_strdup_printf (_("on %s, %s"), entry->machine, date);
