@@ -1144,6 +1144,12 @@ test_again_from_saved (Fixture       *f,
   card_down (f);
   g_assert_true (cm_test_wait_for (card_gone, f, 20));
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (f->app), "start-test"));
+  {
+    CmResultPage *saved = CM_RESULT_PAGE (cm_window_get_page (f->window, "saved"));
+
+    g_test_message ("why not: %s", cm_result_page_get_again_reason (saved));
+    g_assert_nonnull (strstr (cm_result_page_get_again_reason (saved), "not connected"));
+  }
   cm_window_start_test (f->window);
   g_assert_cmpuint (count_active_jobs (f->app), ==, 0);
   g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "saved");

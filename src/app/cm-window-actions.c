@@ -204,6 +204,12 @@ _cm_window_actions_update (CmWindow *self)
 
       cm_result_page_set_again_reason (self->result_page, why_not);
     }
+  /* A saved result whose card is not here: Test Again says why it is off. */
+  if (self->saved_page != NULL && cm_result_page_get_offers_again (self->saved_page))
+    cm_result_page_set_again_reason (self->saved_page,
+                                     page == CM_WINDOW_PAGE_SAVED && saved_card_path (self) == NULL
+                                     ? _("The card of this result is not connected: put it in to test it again.")
+                                     : NULL);
 
   _cm_window_set_run_state (self, running, can_start);
 }
