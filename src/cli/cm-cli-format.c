@@ -87,6 +87,7 @@ print_report (CmResult *result)
   g_autofree char *layout = NULL;
   g_autofree char *discard = NULL;
   g_autofree char *size = NULL;
+  g_autofree char *check = NULL;
   g_autoptr(GPtrArray) speeds = NULL;
 
   if (report == NULL)
@@ -100,7 +101,8 @@ print_report (CmResult *result)
   if (report->label != NULL)
     printf (_("Label:        %s\n"), report->label);
   printf (_("Discard:      %s\n"), discard);
-  printf (_("Check:        %s\n"), report->fsck_clean ? _("clean (fsck -n found nothing to mend)") : _("faults found"));
+  check = cm_format_report_dup_check_text (report);
+  printf (_("Check:        %s\n"), check);
   speeds = cm_format_dup_speed_lines (result);
   for (guint i = 0; i < speeds->len; i++)
     printf ("%s\n", (const char *) g_ptr_array_index (speeds, i));

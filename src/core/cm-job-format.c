@@ -14,6 +14,7 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cm-bench.h"
 #include "cm-card-use.h"
@@ -25,6 +26,7 @@
 #include "cm-job-open.h"
 #include "cm-json.h"
 #include "cm-target.h"
+#include "cm-test-hooks.h"
 #include "cm-test-table.h"
 #include "cm-text.h"
 
@@ -336,6 +338,7 @@ typedef struct
   gboolean        bench;       /* a benchmark after it */
   JsonNode       *before;      /* the card's last benchmark, or NULL */
   double          share;       /* of the progress, the format's */
+  gboolean        through_udisks; /* not root: UDisks makes the file system */
 } FormatJob;
 
 static void
@@ -489,7 +492,7 @@ thread_func (GTask        *task,
     }
   f->report = cm_format_run (cm_target_get_fd (f->target), cm_target_get_path (f->target),
                              cm_target_get_size (f->target), f->use_bytes, f->au_bytes, f->label,
-                             progress_cb, f, cancellable, &error);
+                             f->through_udisks, progress_cb, f, cancellable, &error);
   if (f->report != NULL && f->bench)
     f->before = find_before (f);
   if (f->report == NULL)
@@ -532,7 +535,11 @@ make_result (FormatJob    *f,
   while (bench != NULL && cm_result_get_tests (bench)->len > 0)
     cm_result_take_test (result, g_ptr_array_steal_index (cm_result_get_tests (bench), 0));
   cm_result_set_format (result, node);
-  if (f->report->fsck_clean)
+  if (!f->report->fsck_ran)
+    /* Translators: a format's summary when nothing could check the new file system; the first %s is the device, the second the layout */
+    summary = g_strdup_printf (_("%s is formatted: %s, one partition aligned to the card; its file system was not checked."),
+                               device, layout);
+  else if (f->report->fsck_clean)
     /* Translators: a format's summary; the first %s is the device, the second the layout */
     summary = g_strdup_printf (_("%s is formatted: %s, one partition aligned to the card."), device, layout);
   else
@@ -550,7 +557,22 @@ make_result (FormatJob    *f,
 
       cm_result_add_note (result, note);
     }
-  if (!f->report->fsck_clean && f->report->fsck_output != NULL)
+  {
+    g_autofree char *choice = cm_format_report_dup_choice_text (f->report);
+
+    if (choice != NULL)
+      cm_result_add_note (result, choice);
+  }
+  if (!f->report->fsck_ran)
+    {
+      /* Translators: %s says why, "UDisks cannot check exfat file systems on this computer" */
+      g_autofree char *note = g_strdup_printf (_("The new file system was not checked: %s. Check it on a computer "
+                                                 "where you are root (fsck -n on the partition) before trusting it "
+                                                 "with data."), f->report->fsck_output);
+
+      cm_result_add_note (result, note);
+    }
+  else if (!f->report->fsck_clean && f->report->fsck_output != NULL)
     cm_result_add_note (result, f->report->fsck_output);
   if (bench_error != NULL)
     {
@@ -738,6 +760,10 @@ opened_cb (GObject      *object,
   f->started = g_date_time_new_now_utc ();
   f->bench = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (job), BENCH_KEY));
   f->share = f->bench ? FORMAT_SHARE : 1;
+  /* Rereading the table and opening the partition need root; without
+   * it, UDisks makes the file system (CARDMARK_FORMAT_VIA_UDISKS lets
+   * the tests, who run as root, take that route). */
+  f->through_udisks = geteuid () != 0 || cm_test_hook ("CARDMARK_FORMAT_VIA_UDISKS") != NULL;
 
   worker = g_task_new (job, g_task_get_cancellable (task), done_cb, task);
   g_task_set_task_data (worker, f, (GDestroyNotify) format_job_release);
@@ -792,6 +818,13 @@ outcome (CmResult *result)
   if (report == NULL)
     return cm_outcome_new (CM_OUTCOME_NOT_JUDGED, CM_STATUS_NOT_JUDGED, _("Not judged"), NULL);
   layout = cm_format_report_dup_layout_text (report);
+  if (!report->fsck_ran)
+    {
+      /* Translators: a format's answer when nothing could check the new file system; %s is its layout */
+      answer = g_strdup_printf (_("Formatted, not checked · %s"), layout);
+      /* Translators: a badge: the card was formatted, but nothing checked its file system */
+      return cm_outcome_new (CM_OUTCOME_NOT_JUDGED, CM_STATUS_NOT_JUDGED, _("Not checked"), answer);
+    }
   if (report->fsck_clean)
     {
       /* Translators: a format's answer; %s is its layout, "FAT32, 32 KiB clusters" */
