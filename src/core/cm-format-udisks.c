@@ -92,6 +92,29 @@ why_not_checked (UDisksManager *manager,
   return g_strdup_printf (_("UDisks cannot check %s file systems on this computer"), type);
 }
 
+/* The partition's type in the MBR says what mkfs made (a FAT32 where
+ * the specification asked for FAT16), so that nothing reading the table
+ * expects another file system. */
+static gboolean
+set_mbr_type (int              fd,
+              CmFormatReport  *report,
+              GError         **error)
+{
+  g_autofree guint8 *head = NULL;
+  guint8 type = cm_format_fs_mbr_type (report->layout.fs);
+
+  if (type == report->layout.mbr_type)
+    return TRUE;
+  head = cm_format_aligned_buffer (4096);
+  if (!cm_format_io_at (fd, FALSE, head, 4096, 0, error))
+    return FALSE;
+  head[446 + 4] = type;
+  if (!cm_format_io_at (fd, TRUE, head, 4096, 0, error))
+    return FALSE;
+  report->layout.mbr_type = type;
+  return TRUE;
+}
+
 /* mkfs.fat on a loop device records no sectors before its partition:
  * the boot sector (and a FAT32's backup of it) is told, as root's -h
  * does. Nothing else in it depends on that field. */
@@ -244,7 +267,7 @@ out:
     return FALSE;
 
   /* What mkfs made, from the card itself. */
-  if (!cm_format_read_boot (fd, report, error))
+  if (!cm_format_read_boot (fd, report, error) || !set_mbr_type (fd, report, error))
     return FALSE;
   if (report->layout.fs == CM_FORMAT_FS_EXFAT)
     return cm_format_exfat_set_offset (fd, report->layout.start, report, error);
