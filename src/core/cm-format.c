@@ -958,8 +958,12 @@ cm_format_report_to_json (const CmFormatReport *report)
   cm_json_add_double (builder, "discard_seconds", report->discard_seconds);
   cm_json_add_int (builder, "discard_samples", report->discard_samples);
   cm_json_add_string (builder, "made_by", report->through_udisks ? "udisks" : "mkfs");
-  cm_json_add_string (builder, "asked_file_system", cm_format_fs_to_string (report->asked_fs));
-  cm_json_add_int (builder, "asked_cluster_bytes", report->asked_cluster);
+  /* Made by mkfs with CardMark's arguments, it is what was asked for. */
+  if (report->through_udisks)
+    {
+      cm_json_add_string (builder, "asked_file_system", cm_format_fs_to_string (report->asked_fs));
+      cm_json_add_int (builder, "asked_cluster_bytes", report->asked_cluster);
+    }
   cm_json_add_boolean (builder, "fsck_ran", report->fsck_ran);
   cm_json_add_boolean (builder, "fsck_clean", report->fsck_clean);
   cm_json_add_string (builder, "fsck_output", report->fsck_output != NULL ? report->fsck_output : "");
