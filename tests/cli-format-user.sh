@@ -95,10 +95,12 @@ mbr_type () { case $1 in fat12) echo 1 ;; fat16) echo 6 ;; fat32) echo 12 ;; exf
 
 MiB=$((1024 * 1024))
 
-# format_as_user NAME LABEL: the card formatted by the user, read back.
+# format_as_user NAME LABEL [OPTIONS…]: the card formatted by the user,
+# read back.
 format_as_user () {
-  local name=$1 label=$2
-  as_user "$work/bin/cardmark-cli" format "$SIMCARD_DEV" --destroy-data --label "$label" \
+  local name=$1 asked_label=$2
+  shift 2
+  as_user "$work/bin/cardmark-cli" format "$SIMCARD_DEV" --destroy-data --label "$asked_label" "$@" \
     > "$work/$name.out" 2> "$work/$name.err"
   rc=$?
   check "$name: the user formatted the card (status 0)" test $rc -eq 0
@@ -116,7 +118,7 @@ format_as_user () {
   check "$name: the document's file system and cluster size are the card's" json_check "$work/$name.json" \
     "r['format']['file_system'] == '$fs' and r['format']['cluster_bytes'] == $cluster"
   check "$name: blkid finds the same file system there" test "$(probe "$start" TYPE)" = "$([ "$fs" = exfat ] && echo exfat || echo vfat)"
-  check "$name: with the label asked for" test "$(probe "$start" LABEL)" = "$2"
+  check "$name: with the label asked for" test "$(probe "$start" LABEL)" = "$asked_label"
   check "$name: the boot sector knows where its partition starts" test "$hidden" -eq "$start"
   check "$name: no loop device is left over the card" test -z "$(losetup -j "$SIMCARD_DEV")"
 }
@@ -153,9 +155,10 @@ else
     "any('which is the one the SD specification asks for' in n for n in r['notes'])"
 fi
 
-# --- 34 GiB (sparse): exFAT, which UDisks here cannot check.
+# --- 34 GiB (sparse): exFAT, which UDisks here cannot check; a quick
+# benchmark after it all the same.
 card good-a1 --size 34GiB -- "${fast[@]}" || skip_all "no simulated card here (see tests/simcard)"
-format_as_user sdxc CMXC
+CARDMARK_TEST_PLAN=tiny format_as_user sdxc CMXC --bench
 check "sdxc: exFAT" test "$fs" = exfat
 check "sdxc: the document says it was not checked, and not clean" json_check "$work/sdxc.json" \
   "r['format']['fsck_ran'] is False and r['format']['fsck_clean'] is False and r['format']['fsck_output']"
@@ -163,5 +166,7 @@ check "sdxc: the CLI says it was not checked" grep -q "^Check: *not checked: " "
 check "sdxc: and claims no clean check" test -z "$(grep -i "clean" "$work/sdxc.out")"
 check "sdxc: the summary says its file system was not checked" grep -q "its file system was not checked" "$work/sdxc.out"
 check "sdxc: fsck.exfat -n here finds what UDisks made clean" fsck_here "$start" "$length" fsck.exfat
+check "sdxc: the benchmark after it measured the card" json_check "$work/sdxc.json" \
+  "len(r['tests']) > 0 and all(t['mb_per_s'] > 0 or t.get('iops', 0) > 0 for t in r['tests']) and 'error' not in r['format']['bench']"
 
 done_testing

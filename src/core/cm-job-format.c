@@ -696,6 +696,46 @@ start_bench (FormatJob *f,
   cm_bench_run_async (bench, g_task_get_cancellable (outer), bench_done_cb, run);
 }
 
+/* After the table is written and the card let go of: the result, or
+ * the benchmark first. */
+static void
+finish (FormatJob *f,
+        GTask     *outer)
+{
+  /* A file system nothing could check is measured too: the benchmark
+   * writes only what it puts back. */
+  if (f->bench && (f->report->fsck_clean || !f->report->fsck_ran))
+    {
+      start_bench (f, outer, 0);
+      return;
+    }
+  g_task_return_pointer (outer, make_result (f, NULL, NULL), g_object_unref);
+  g_object_unref (outer);
+}
+
+typedef struct
+{
+  GTask     *outer;
+  FormatJob *f;
+} Rescan;
+
+static void
+rescanned_cb (GObject      *object,
+              GAsyncResult *res,
+              gpointer      user_data)
+{
+  Rescan *rescan = user_data;
+  g_autoptr(GError) error = NULL;
+
+  /* Where the kernel cannot read the table (or polkit says no), the
+   * card shows its partition once it is put in again: nothing is lost. */
+  if (!udisks_block_call_rescan_finish (UDISKS_BLOCK (object), res, &error))
+    g_debug ("UDisks did not rescan the card: %s", error->message);
+  finish (rescan->f, rescan->outer);
+  format_job_release (rescan->f);
+  g_free (rescan);
+}
+
 static void
 done_cb (GObject      *object,
          GAsyncResult *res,
@@ -703,19 +743,36 @@ done_cb (GObject      *object,
 {
   GTask *outer = user_data;
   FormatJob *f = g_task_get_task_data (G_TASK (res));
+  CmDevice *device = cm_job_get_device (f->job);
   GError *error = NULL;
 
   cm_target_close (f->target);
   if (!g_task_propagate_boolean (G_TASK (res), &error))
-    g_task_return_error (outer, error);
-  else if (f->bench && f->report->fsck_clean)
     {
-      start_bench (f, outer, 0);
+      g_task_return_error (outer, error);
+      g_object_unref (outer);
       return;
     }
-  else
-    g_task_return_pointer (outer, make_result (f, NULL, NULL), g_object_unref);
-  g_object_unref (outer);
+  /* Made through UDisks, the kernel still knows the card's old table:
+   * UDisks (as root) has it read the new one, now that the card is let
+   * go of, so the partition shows without taking the card out. */
+  if (f->through_udisks && device != NULL)
+    {
+      g_autoptr(UDisksBlock) block = udisks_object_get_block (cm_device_get_object (device));
+
+      if (block != NULL)
+        {
+          Rescan *rescan = g_new0 (Rescan, 1);
+          GVariantBuilder options;
+
+          rescan->outer = outer;
+          rescan->f = g_atomic_rc_box_acquire (f);
+          g_variant_builder_init (&options, G_VARIANT_TYPE_VARDICT);
+          udisks_block_call_rescan (block, g_variant_builder_end (&options), NULL, rescanned_cb, rescan);
+          return;
+        }
+    }
+  finish (f, outer);
 }
 
 static void
