@@ -38,6 +38,7 @@
 #include "cm-json.h"
 #include "cm-block-io.h"
 #include "cm-target.h"
+#include "cm-test-hooks.h"
 
 #define io_at cm_format_io_at
 #define aligned_buffer cm_format_aligned_buffer
@@ -49,6 +50,20 @@
 /* The discard goes in this many pieces, so its progress and its time
  * left can be said and a stop heard between them. */
 #define DISCARD_PIECES 64
+
+/**
+ * cm_format_needs_udisks:
+ *
+ * Rereading the partition table and opening the partition need root:
+ * without it, the file system is made through UDisks, whose mkfs
+ * chooses the cluster size. CARDMARK_FORMAT_VIA_UDISKS lets the tests,
+ * who run as root, take that route.
+ */
+gboolean
+cm_format_needs_udisks (void)
+{
+  return geteuid () != 0 || cm_test_hook ("CARDMARK_FORMAT_VIA_UDISKS") != NULL;
+}
 
 void
 cm_format_report_free (CmFormatReport *report)

@@ -71,6 +71,8 @@ CmFormatReport *cm_format_run            (int                   fd,
                                           gpointer              user_data,
                                           GCancellable         *cancellable,
                                           GError              **error) G_GNUC_WARN_UNUSED_RESULT;
+/* Whether a format by this process goes through UDisks (not root). */
+gboolean        cm_format_needs_udisks   (void);
 void            cm_format_report_free    (CmFormatReport       *report);
 JsonNode       *cm_format_report_to_json (const CmFormatReport *report) G_GNUC_WARN_UNUSED_RESULT;
 CmFormatReport *cm_format_report_from_json (JsonNode           *node,

@@ -14,7 +14,6 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "cm-bench.h"
 #include "cm-card-use.h"
@@ -26,7 +25,6 @@
 #include "cm-job-open.h"
 #include "cm-json.h"
 #include "cm-target.h"
-#include "cm-test-hooks.h"
 #include "cm-test-table.h"
 #include "cm-text.h"
 
@@ -817,10 +815,7 @@ opened_cb (GObject      *object,
   f->started = g_date_time_new_now_utc ();
   f->bench = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (job), BENCH_KEY));
   f->share = f->bench ? FORMAT_SHARE : 1;
-  /* Rereading the table and opening the partition need root; without
-   * it, UDisks makes the file system (CARDMARK_FORMAT_VIA_UDISKS lets
-   * the tests, who run as root, take that route). */
-  f->through_udisks = geteuid () != 0 || cm_test_hook ("CARDMARK_FORMAT_VIA_UDISKS") != NULL;
+  f->through_udisks = cm_format_needs_udisks ();
 
   worker = g_task_new (job, g_task_get_cancellable (task), done_cb, task);
   g_task_set_task_data (worker, f, (GDestroyNotify) format_job_release);
