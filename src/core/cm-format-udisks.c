@@ -74,6 +74,7 @@ udisks_type (CmFormatFs fs)
 static char *
 why_not_checked (UDisksManager *manager,
                  const char    *type,
+                 const char    *name,
                  GCancellable  *cancellable)
 {
   g_autoptr(GVariant) available = NULL;
@@ -88,8 +89,8 @@ why_not_checked (UDisksManager *manager,
   if (util != NULL && *util != '\0')
     /* Translators: why a format's file system was not checked; %s is a program, fsck.vfat */
     return g_strdup_printf (_("UDisks cannot check it here, as %s is not installed"), util);
-  /* Translators: why a format's file system was not checked; %s is exfat or vfat */
-  return g_strdup_printf (_("UDisks cannot check %s file systems on this computer"), type);
+  /* Translators: why a format's file system was not checked; %s is exFAT or FAT */
+  return g_strdup_printf (_("UDisks cannot check %s file systems on this computer"), name);
 }
 
 /* The partition's type in the MBR says what mkfs made (a FAT32 where
@@ -219,7 +220,7 @@ cm_format_udisks_make_fs (int              fd,
       goto out;
     }
 
-  why = why_not_checked (manager, type, cancellable);
+  why = why_not_checked (manager, type, report->layout.fs == CM_FORMAT_FS_EXFAT ? "exFAT" : "FAT", cancellable);
   if (why == NULL)
     {
       g_autoptr(UDisksFilesystem) fs = NULL;
