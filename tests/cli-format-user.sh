@@ -28,9 +28,11 @@ cards=()
 windows=()
 user=
 rule=
+opener=
 cleanup () {
   [ -n "$rule" ] && rm -f "$rule"
   [ -n "$user" ] && userdel "$user" 2> /dev/null
+  [ -n "$opener" ] && userdel "$opener" 2> /dev/null
   for w in "${windows[@]}"; do losetup -d "$w" 2> /dev/null; done
   for d in "${cards[@]}"; do "$here/simcard/simcard-down" "$d"; done
   rm -rf "$work"
@@ -49,12 +51,21 @@ as_user () {
     setpriv --reuid="$user" --regid="$user" --clear-groups -- "$@")
 }
 
+# A second user, whom polkit lets open the card and nothing more.
+useradd -M -d /nonexistent -s /bin/sh cmfmtopen$$ && opener=cmfmtopen$$
+as_opener () {
+  (cd / && HOME=$work/home XDG_DATA_HOME=$work/opener-xdg \
+    setpriv --reuid="$opener" --regid="$opener" --clear-groups -- "$@")
+}
+
 # polkit lets this user (and no other) do what UDisks asks of it, as an
 # administrator's rule or an agent's "yes" would on a desktop.
 rule=/etc/polkit-1/rules.d/49-cardmark-test-$user.rules
 cat > "$rule" <<EOF
 polkit.addRule(function(action, subject) {
   if (action.id.indexOf("org.freedesktop.udisks2.") == 0 && subject.user == "$user")
+    return polkit.Result.YES;
+  if (action.id.indexOf("org.freedesktop.udisks2.open-device") == 0 && subject.user == "$opener")
     return polkit.Result.YES;
 });
 EOF
@@ -138,6 +149,19 @@ check "the refused card is unchanged (sha256)" test "$(card_sum)" = "$before"
 check "a user polkit refuses gets status 1" test $? -eq 1
 check "the message says permission was refused" grep -q "Permission to open the card was refused" "$work/err"
 check "and the card is unchanged (sha256)" test "$(card_sum)" = "$before"
+
+# Allowed to open the card but not to have UDisks make a file system:
+# the erase and the table are done, and the words say so.
+if [ -n "$opener" ]; then
+  mkdir -p "$work/opener-xdg" && chown "$opener" "$work/opener-xdg"
+  as_opener "$work/bin/cardmark-cli" format "$SIMCARD_DEV" --destroy-data > "$work/out" 2> "$work/err"
+  check "a user UDisks may not make the file system for gets status 1" test $? -eq 1
+  check "the message says UDisks failed, and what was done" \
+    file_says "UDisks failed reaching the partition: .*The card is erased and its partition table written" "$work/err"
+  check "and no loop device is left over the card" test -z "$(losetup -j "$SIMCARD_DEV")"
+else
+  skip "a second user could not be made"
+fi
 
 format_as_user sdsc CMUSER
 check "sdsc: UDisks' check ran and found it clean" json_check "$work/sdsc.json" \
