@@ -55,9 +55,9 @@ set_udisks_error (GError     **error,
     }
   g_dbus_error_strip_remote_error (remote);
   words = cm_format_clean_output (remote->message);
-  /* Translators: the first %s is a step, "making the file system", the second UDisks' words */
+  /* Translators: the first %s is a step, "make the file system", the second UDisks' words */
   g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_IO,
-               _("UDisks failed %s: %s. The card is erased and its partition table written; "
+               _("UDisks could not %s: %s. The card is erased and its partition table written; "
                  "format it again, or format it as root."), doing, g_strstrip (words));
   g_error_free (remote);
 }
@@ -181,7 +181,7 @@ cm_format_udisks_make_fs (int              fd,
                                                    CM_UDISKS_NAME, CM_UDISKS_MANAGER, cancellable, &local);
   if (manager == NULL || g_unix_fd_list_append (fds, fd, &local) < 0)
     {
-      set_udisks_error (error, local, _("reaching the partition"));
+      set_udisks_error (error, local, _("reach the partition"));
       return FALSE;
     }
   g_variant_builder_init (&options, G_VARIANT_TYPE_VARDICT);
@@ -191,7 +191,7 @@ cm_format_udisks_make_fs (int              fd,
   if (!udisks_manager_call_loop_setup_sync (manager, g_variant_new_handle (0), g_variant_builder_end (&options),
                                             fds, &path, NULL, cancellable, &local))
     {
-      set_udisks_error (error, local, _("reaching the partition"));
+      set_udisks_error (error, local, _("reach the partition"));
       return FALSE;
     }
 
@@ -202,7 +202,7 @@ cm_format_udisks_make_fs (int              fd,
                                                CM_UDISKS_NAME, path, cancellable, &local);
   if (loop == NULL)
     {
-      set_udisks_error (error, local, _("reaching the partition"));
+      set_udisks_error (error, local, _("reach the partition"));
       goto out;
     }
   g_free (report->partition);
@@ -216,7 +216,7 @@ cm_format_udisks_make_fs (int              fd,
     g_variant_builder_add (&options, "{sv}", "label", g_variant_new_string (report->label));
   if (!udisks_block_call_format_sync (block, type, g_variant_builder_end (&options), cancellable, &local))
     {
-      set_udisks_error (error, local, _("making the file system"));
+      set_udisks_error (error, local, _("make the file system"));
       goto out;
     }
 
@@ -234,7 +234,7 @@ cm_format_udisks_make_fs (int              fd,
       if (fs == NULL ||
           !udisks_filesystem_call_check_sync (fs, g_variant_builder_end (&options), &consistent, cancellable, &local))
         {
-          set_udisks_error (error, local, _("checking the file system"));
+          set_udisks_error (error, local, _("check the file system"));
           goto out;
         }
       report->fsck_ran = TRUE;
@@ -260,7 +260,7 @@ out:
        * is read back and handed on. */
       if (!udisks_loop_call_delete_sync (loop, g_variant_builder_end (&options), NULL, &ignored) && ok)
         {
-          set_udisks_error (error, g_steal_pointer (&ignored), _("letting go of the partition"));
+          set_udisks_error (error, g_steal_pointer (&ignored), _("let go of the partition"));
           ok = FALSE;
         }
     }
