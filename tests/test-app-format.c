@@ -549,6 +549,77 @@ test_format (Fixture       *f,
   g_assert_true (has_fact (GTK_WIDGET (result_page), "Speed before and after", "after"));
 }
 
+/* As a user who is not root (CARDMARK_FORMAT_VIA_UDISKS: the tests run
+ * as root): the confirmation says UDisks formats the card and its mkfs
+ * chooses the clusters; a 34 GiB card gets exFAT, which UDisks here
+ * cannot check, and its row and page say "Not checked", never
+ * "Formatted" or "Clean". */
+static void
+test_through_udisks (Fixture       *f,
+                     gconstpointer  data)
+{
+  const guint64 size = G_GUINT64_CONSTANT (34) << 30;
+  g_autoptr(CmCardItem) item = NULL;
+  g_autoptr(CmResult) result = NULL;
+  g_autoptr(CmFormatReport) report = NULL;
+  g_autoptr(CmOutcome) outcome = NULL;
+  g_autofree char *type = NULL;
+  CmResultPage *result_page;
+  CmCardPage *page;
+  GtkWidget *row;
+  GtkWidget *dialog;
+  guint64 start, length;
+
+  if (!make_card (f, size))
+    return;
+  if (!g_file_test ("/usr/sbin/mkfs.exfat", G_FILE_TEST_EXISTS) && !g_file_test ("/sbin/mkfs.exfat", G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("exfatprogs is not installed");
+      return;
+    }
+  g_setenv ("CARDMARK_FORMAT_VIA_UDISKS", "1", TRUE);
+  item = cm_card_item_new_device (f->loop, "Test Card", size, NULL, NULL);
+  page = show_page (f, item);
+  row = cm_card_page_get_format_row (page);
+  g_signal_connect (row, "show-result", G_CALLBACK (result_cb), &result);
+
+  dialog = open_dialog (row);
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog)), "UDisks formats it"));
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog)), "mkfs chooses the cluster size"));
+  type_label (dialog, "CARD");
+  cm_test_save_screenshots (dialog, "format-confirm-udisks");
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "format");
+  gtk_window_close (GTK_WINDOW (dialog));
+  g_assert_true (cm_test_wait_for (row_idle, row, 120));
+  g_unsetenv ("CARDMARK_FORMAT_VIA_UDISKS");
+
+  g_assert_nonnull (result);
+  report = cm_format_report_from_json (cm_result_get_format (result), NULL);
+  g_assert_nonnull (report);
+  g_assert_true (report->through_udisks);
+  read_mbr (f->loop, &start, &length);
+  g_assert_cmpuint (start, ==, report->layout.start);
+  g_assert_cmpuint (length, ==, report->layout.length);
+  g_assert_cmpint (on_partition (f->loop, start, length, "blkid -p -o value -s TYPE", &type), ==, 0);
+  g_assert_cmpstr (g_strstrip (type), ==, "exfat");
+  g_assert_false (report->fsck_ran);
+  outcome = cm_result_dup_outcome (result);
+  g_test_message ("%s: %s", outcome->badge, outcome->answer);
+  g_assert_cmpint (outcome->status, ==, CM_OUTCOME_NOT_JUDGED);
+  g_assert_cmpstr (outcome->badge, ==, "Not checked");
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ==, outcome->answer);
+
+  result_page = cm_result_page_new (result);
+  gtk_window_set_child (GTK_WINDOW (f->window), GTK_WIDGET (result_page));
+  cm_test_settle (0.2);
+  g_assert_true (has_fact (GTK_WIDGET (result_page), "File system check", "Not checked"));
+  g_assert_true (has_fact (GTK_WIDGET (result_page), "File system", "exFAT"));
+  g_assert_cmpuint (labels_saying (GTK_WIDGET (result_page), "The new file system was not checked"), ==, 1);
+  g_assert_cmpuint (labels_saying (GTK_WIDGET (result_page), "Clean"), ==, 0);
+  g_assert_cmpuint (labels_saying (GTK_WIDGET (result_page), "UDisks made the file system"), ==, 1);
+  cm_test_save_screenshots (f->window, "format-result-udisks");
+}
+
 static gboolean
 erase_offered (CmResult *result)
 {
@@ -627,6 +698,7 @@ main (int   argc,
   g_test_add ("/cardmark/app-format/confirm", Fixture, NULL, fixture_set_up, test_confirm, fixture_tear_down);
   g_test_add ("/cardmark/app-format/held", Fixture, NULL, fixture_set_up, test_held, fixture_tear_down);
   g_test_add ("/cardmark/app-format/format", Fixture, NULL, fixture_set_up, test_format, fixture_tear_down);
+  g_test_add ("/cardmark/app-format/through-udisks", Fixture, NULL, fixture_set_up, test_through_udisks, fixture_tear_down);
   g_test_add ("/cardmark/app-format/offer", Fixture, NULL, fixture_set_up, test_offer, fixture_tear_down);
 
   status = g_test_run ();

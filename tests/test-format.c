@@ -4,7 +4,10 @@
  *
  * The format's document: its "format" member written and read back
  * through a whole result document, a damaged one refused, text from it
- * cleaned, and its outcome (Formatted, or Not clean with status 1).
+ * cleaned, and its outcome (Formatted, or Not clean with status 1). A
+ * format made through UDisks (not root) keeps what the specification
+ * asked for beside what mkfs chose, and one nothing checked is never a
+ * pass.
  */
 
 #include "config.h"
@@ -30,6 +33,7 @@ new_report (guint64  size,
   report->discard = CM_FORMAT_DISCARD_IGNORED;
   report->discard_seconds = 1.5;
   report->discard_samples = 16;
+  report->fsck_ran = TRUE;
   report->fsck_clean = clean;
   report->fsck_output = g_strdup ("fsck says\nthis");
   return report;
@@ -128,6 +132,77 @@ test_damaged (void)
   g_assert_null (cm_format_report_from_json (node, &error));
 }
 
+/* Made through UDisks: mkfs chose 4 KiB clusters where the specification
+ * asks for 32 KiB, and nothing could check it. */
+static void
+test_not_checked (void)
+{
+  g_autoptr(CmFormatReport) report = new_report (G_GUINT64_CONSTANT (4) << 30, TRUE);
+  g_autoptr(CmResult) back = NULL;
+  g_autoptr(CmFormatReport) read = NULL;
+  g_autoptr(CmOutcome) outcome = NULL;
+  g_autofree char *check = NULL;
+  g_autofree char *choice = NULL;
+  guint32 planned = report->layout.cluster;
+
+  g_assert_cmpuint (planned, !=, 4096);
+  report->asked_fs = report->layout.fs;
+  report->asked_cluster = report->layout.cluster;
+  report->layout.cluster = 4096;
+  report->data_start = report->layout.start + 4096;
+  report->through_udisks = TRUE;
+  report->fsck_ran = FALSE;
+  report->fsck_clean = FALSE;
+  g_free (report->fsck_output);
+  report->fsck_output = g_strdup ("UDisks cannot check vfat file systems on this computer");
+  back = round_trip (report);
+  read = cm_format_report_from_json (cm_result_get_format (back), NULL);
+  g_assert_nonnull (read);
+  g_assert_true (read->through_udisks);
+  g_assert_false (read->fsck_ran);
+  g_assert_false (read->fsck_clean);
+  g_assert_cmpuint (read->layout.cluster, ==, 4096);
+  g_assert_cmpuint (read->asked_cluster, ==, planned);
+  g_assert_cmpint (read->asked_fs, ==, CM_FORMAT_FS_FAT32);
+
+  outcome = cm_result_dup_outcome (back);
+  g_assert_cmpint (outcome->status, ==, CM_OUTCOME_NOT_JUDGED);
+  g_assert_cmpint (outcome->tone, !=, CM_STATUS_MEETS);
+  g_assert_cmpint (outcome->exit_status, ==, 0);
+  g_assert_nonnull (strstr (outcome->answer, "not checked"));
+  g_assert_nonnull (strstr (outcome->answer, "4 KiB"));
+
+  check = cm_format_report_dup_check_text (read);
+  g_assert_true (g_str_has_prefix (check, "not checked: UDisks cannot check"));
+  g_assert_null (strstr (check, "clean"));
+  choice = cm_format_report_dup_choice_text (read);
+  g_assert_nonnull (strstr (choice, "not the SD specification's (FAT32, 32 KiB clusters)"));
+  g_assert_nonnull (strstr (choice, "does not start on the card's boundary unit"));
+}
+
+/* A document from before the UDisks route: made by mkfs as asked, and
+ * checked; its own words on the check stand. */
+static void
+test_older_document (void)
+{
+  g_autoptr(CmFormatReport) report = new_report (G_GUINT64_CONSTANT (4) << 30, TRUE);
+  g_autoptr(JsonNode) node = cm_format_report_to_json (report);
+  JsonObject *o = json_node_get_object (node);
+  g_autoptr(CmFormatReport) read = NULL;
+  g_autofree char *choice = NULL;
+
+  json_object_remove_member (o, "fsck_ran");
+  json_object_remove_member (o, "made_by");
+  read = cm_format_report_from_json (node, NULL);
+  g_assert_nonnull (read);
+  g_assert_true (read->fsck_ran);
+  g_assert_true (read->fsck_clean);
+  g_assert_false (read->through_udisks);
+  g_assert_cmpuint (read->asked_cluster, ==, read->layout.cluster);
+  choice = cm_format_report_dup_choice_text (read);
+  g_assert_null (choice);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -136,5 +211,7 @@ main (int   argc,
   g_test_add_func ("/cardmark/format/round-trip", test_round_trip);
   g_test_add_func ("/cardmark/format/outcome", test_outcome);
   g_test_add_func ("/cardmark/format/damaged", test_damaged);
+  g_test_add_func ("/cardmark/format/not-checked", test_not_checked);
+  g_test_add_func ("/cardmark/format/older-document", test_older_document);
   return g_test_run ();
 }

@@ -744,7 +744,8 @@ fill_format (CmResultPage *self)
   if (report->label != NULL)
     add_fact (self, _("Label"), report->label);
   /* Translators: whether fsck found the new file system clean */
-  add_fact (self, _("File system check"), report->fsck_clean ? _("Clean") : _("Faults found"));
+  add_fact (self, _("File system check"),
+            !report->fsck_ran ? _("Not checked") : report->fsck_clean ? _("Clean") : _("Faults found"));
   adw_action_row_set_subtitle (ADW_ACTION_ROW (add_fact (self, _("Erase"), "")), discard);
   /* With a benchmark after it: what the erase gave back. */
   {

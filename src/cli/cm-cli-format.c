@@ -87,6 +87,7 @@ print_report (CmResult *result)
   g_autofree char *layout = NULL;
   g_autofree char *discard = NULL;
   g_autofree char *size = NULL;
+  g_autofree char *check = NULL;
   g_autoptr(GPtrArray) speeds = NULL;
 
   if (report == NULL)
@@ -100,7 +101,8 @@ print_report (CmResult *result)
   if (report->label != NULL)
     printf (_("Label:        %s\n"), report->label);
   printf (_("Discard:      %s\n"), discard);
-  printf (_("Check:        %s\n"), report->fsck_clean ? _("clean (fsck -n found nothing to mend)") : _("faults found"));
+  check = cm_format_report_dup_check_text (report);
+  printf (_("Check:        %s\n"), check);
   speeds = cm_format_dup_speed_lines (result);
   for (guint i = 0; i < speeds->len; i++)
     printf ("%s\n", (const char *) g_ptr_array_index (speeds, i));
@@ -172,13 +174,17 @@ cm_cli_format (int    argc,
       "erased), writes one MBR partition starting on a 4 MiB boundary (or the card's allocation unit, or the "
       "specification's boundary unit, when larger), and makes the file system the SD File System Specification "
       "gives its size: FAT12/FAT16 up to 2 GiB, FAT32 with 32 KiB clusters up to 32 GiB, exFAT with 128 KiB clusters "
-      "and more above. mkfs.fat (dosfstools) or mkfs.exfat (exfatprogs) make it and fsck -n checks it. On a fake "
+      "and more above. mkfs.fat (dosfstools) or mkfs.exfat (exfatprogs) make it and fsck -n checks it. Run by a user "
+      "who is not root, it opens the card through UDisks (polkit asks), writes the same partition table, and UDisks "
+      "makes the file system: its mkfs chooses the cluster size, which the result reports as its choice; UDisks "
+      "checks it where it can (FAT), else the result says it was not checked. On a fake "
       "card, --size lays out only the storage that holds data, so the partition ends where the storage does; "
       "--size real takes it from the card's last capacity check or full verify in the history. --bench then "
       "measures the card's speed (a quick raw benchmark that puts back what it writes) and sets it beside its "
       "last benchmark in the history: what the erase gave back. It "
       "destroys the card's data: that needs --destroy-data. The result is kept in the history. "
-      "Exit status: 0 formatted and checked clean, 1 the format failed or its check found faults, "
+      "Exit status: 0 formatted and checked clean (or formatted where nothing could check it: the output says so), "
+      "1 the format failed or its check found faults, "
       "5 stopped, 2 usage."));
   if (!cm_cli_parse_job_options (context, &argc, &argv, &error))
     return cm_cli_usage_error (context, error->message);

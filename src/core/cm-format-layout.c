@@ -44,8 +44,9 @@ static const Row table[] = {
 /* An MBR counts sectors in 32 bits. */
 #define MBR_MAX_BYTES (G_GUINT64_CONSTANT (0xffffffff) * 512)
 
-static guint8
-mbr_type (CmFormatFs fs)
+/* The MBR's partition type for @fs. */
+guint8
+cm_format_fs_mbr_type (CmFormatFs fs)
 {
   switch (fs)
     {
@@ -122,7 +123,7 @@ cm_format_layout_plan (guint64         size,
   layout->fs = row->fs;
   layout->cluster = row->cluster;
   layout->boundary = row->boundary;
-  layout->mbr_type = mbr_type (row->fs);
+  layout->mbr_type = cm_format_fs_mbr_type (row->fs);
   /* The partition starts on 4 MiB, on the boundary unit and on the
    * allocation unit: their least common multiple (an AU of 12 or 24 MiB
    * is no power of two). */

@@ -42,6 +42,7 @@ gboolean    cm_format_layout_plan    (guint64         size,
 const char *cm_format_fs_to_string   (CmFormatFs      fs);
 gboolean    cm_format_fs_from_string (const char     *str,
                                       CmFormatFs     *fs);
+guint8      cm_format_fs_mbr_type    (CmFormatFs      fs);
 /* The 512-byte MBR with the layout's one partition; @disk_id its
  * signature. */
 void        cm_format_layout_mbr     (const CmFormatLayout *layout,

@@ -34,9 +34,14 @@
 #include <unistd.h>
 
 #include "cm-format.h"
+#include "cm-format-private.h"
 #include "cm-json.h"
 #include "cm-block-io.h"
 #include "cm-target.h"
+#include "cm-test-hooks.h"
+
+#define io_at cm_format_io_at
+#define aligned_buffer cm_format_aligned_buffer
 
 #define SAMPLES       16
 #define SAMPLE_BYTES  (64 * 1024)
@@ -45,6 +50,20 @@
 /* The discard goes in this many pieces, so its progress and its time
  * left can be said and a stop heard between them. */
 #define DISCARD_PIECES 64
+
+/**
+ * cm_format_needs_udisks:
+ *
+ * Rereading the partition table and opening the partition need root:
+ * without it, the file system is made through UDisks, whose mkfs
+ * chooses the cluster size. CARDMARK_FORMAT_VIA_UDISKS lets the tests,
+ * who run as root, take that route.
+ */
+gboolean
+cm_format_needs_udisks (void)
+{
+  return geteuid () != 0 || cm_test_hook ("CARDMARK_FORMAT_VIA_UDISKS") != NULL;
+}
 
 void
 cm_format_report_free (CmFormatReport *report)
@@ -90,8 +109,8 @@ discard_from_string (const char      *str,
 
 /* A tool's words, bounded and without control characters (but the
  * newlines), before they reach a document, a terminal or a label. */
-static char *
-clean_output (const char *text)
+char *
+cm_format_clean_output (const char *text)
 {
   g_autofree char *valid = g_utf8_make_valid (text != NULL ? text : "", -1);
   GString *out = g_string_new (NULL);
@@ -106,8 +125,8 @@ clean_output (const char *text)
   return g_string_free (out, FALSE);
 }
 
-static gboolean
-io_at (int       fd,
+gboolean
+cm_format_io_at (int       fd,
        gboolean  write,
        guint8   *buf,
        gsize     len,
@@ -118,8 +137,8 @@ io_at (int       fd,
                : cm_block_io_read_at (fd, buf, len, offset, error);
 }
 
-static guint8 *
-aligned_buffer (gsize len)
+guint8 *
+cm_format_aligned_buffer (gsize len)
 {
   void *buf = NULL;
 
@@ -424,7 +443,7 @@ run_tool (const char * const  *argv,
       return FALSE;
     }
   *status = g_subprocess_get_if_exited (proc) ? g_subprocess_get_exit_status (proc) : -1;
-  *output = clean_output (out);
+  *output = cm_format_clean_output (out);
   return TRUE;
 }
 
@@ -579,21 +598,24 @@ exfat_checksum (const guint8 *region,
 }
 
 /* mkfs.exfat takes the partition's offset from the kernel, which knows
- * none for a window: write it (in sectors) into both boot regions, with
- * their checksum, so the boot sector says where it is, as the
- * specification asks. */
-static gboolean
-exfat_set_offset (int              window,
-                  CmFormatReport  *report,
-                  GError         **error)
+ * none for a window (or a loop device UDisks made over the partition):
+ * write it (in sectors) into both boot regions, with their checksum, so
+ * the boot sector says where it is, as the specification asks. @fd
+ * reaches the file system at @base; both regions are read and written
+ * at once, in a buffer fit for a card opened O_DIRECT. */
+gboolean
+cm_format_exfat_set_offset (int              fd,
+                            guint64          base,
+                            CmFormatReport  *report,
+                            GError         **error)
 {
-  guint8 head[512];
-  g_autofree guint8 *region = NULL;
+  g_autofree guint8 *head = aligned_buffer (4096);
+  g_autofree guint8 *regions = NULL;
   guint sector, len;
   guint64 offset;
   guint32 sum;
 
-  if (!io_at (window, FALSE, head, sizeof head, 0, error))
+  if (!io_at (fd, FALSE, head, 4096, base, error))
     return FALSE;
   if (memcmp (head + 3, "EXFAT   ", 8) != 0 || head[108] < 9 || head[108] > 12)
     {
@@ -604,12 +626,15 @@ exfat_set_offset (int              window,
     }
   sector = 1u << head[108];
   len = 12 * sector;
-  region = g_malloc (len);
+  /* Both regions: 24 sectors, a whole number of 4 KiB blocks. */
+  regions = aligned_buffer (2 * len);
   offset = report->layout.start / sector;
+  if (!io_at (fd, FALSE, regions, 2 * len, base, error))
+    return FALSE;
   for (guint copy = 0; copy < 2; copy++)
     {
-      if (!io_at (window, FALSE, region, len, (guint64) copy * len, error))
-        return FALSE;
+      guint8 *region = regions + copy * len;
+
       for (guint b = 0; b < 8; b++)
         region[64 + b] = (offset >> (8 * b)) & 0xff;
       sum = exfat_checksum (region, 11 * sector);
@@ -619,10 +644,10 @@ exfat_set_offset (int              window,
 
           p[0] = sum & 0xff, p[1] = (sum >> 8) & 0xff, p[2] = (sum >> 16) & 0xff, p[3] = sum >> 24;
         }
-      if (!io_at (window, TRUE, region, len, (guint64) copy * len, error))
-        return FALSE;
     }
-  if (fsync (window) < 0)
+  if (!io_at (fd, TRUE, regions, 2 * len, base, error))
+    return FALSE;
+  if (fsync (fd) < 0 && errno != EINVAL)
     {
       int errsv = errno;
 
@@ -631,6 +656,62 @@ exfat_set_offset (int              window,
                    g_strerror (errsv));
       return FALSE;
     }
+  return TRUE;
+}
+
+/**
+ * cm_format_read_boot:
+ * @fd: the whole card (O_DIRECT is fine)
+ * @report: its layout's start says where the partition is
+ *
+ * Reads back the file system the partition holds, from its boot
+ * sector: its type, its cluster size and where its data area starts
+ * (bytes from the card's start), into @report's layout. Where a tool
+ * of UDisks' choosing made it, this is what was made.
+ */
+gboolean
+cm_format_read_boot (int              fd,
+                     CmFormatReport  *report,
+                     GError         **error)
+{
+  g_autofree guint8 *bs = aligned_buffer (4096);
+  guint per_sector, fats, root_entries, reserved;
+  guint64 fat_sectors, sectors, clusters;
+
+  if (!io_at (fd, FALSE, bs, 4096, report->layout.start, error))
+    return FALSE;
+  if (memcmp (bs + 3, "EXFAT   ", 8) == 0 && bs[108] >= 9 && bs[108] <= 12 && bs[108] + bs[109] <= 25)
+    {
+      report->layout.fs = CM_FORMAT_FS_EXFAT;
+      report->layout.cluster = 1u << (bs[108] + bs[109]);
+      report->data_start = 0;
+      return TRUE;
+    }
+  per_sector = bs[11] | bs[12] << 8;
+  reserved = bs[14] | bs[15] << 8;
+  fats = bs[16];
+  root_entries = bs[17] | bs[18] << 8;
+  fat_sectors = bs[22] | bs[23] << 8;
+  if (fat_sectors == 0)
+    fat_sectors = bs[36] | bs[37] << 8 | bs[38] << 16 | (guint32) bs[39] << 24;
+  sectors = bs[19] | bs[20] << 8;
+  if (sectors == 0)
+    sectors = bs[32] | bs[33] << 8 | bs[34] << 16 | (guint32) bs[35] << 24;
+  if ((per_sector != 512 && per_sector != 1024 && per_sector != 2048 && per_sector != 4096) ||
+      bs[13] == 0 || (bs[13] & (bs[13] - 1)) != 0 || fats == 0 || bs[510] != 0x55 || bs[511] != 0xaa)
+    {
+      g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_IO,
+                   _("The new partition holds no FAT or exFAT boot sector that CardMark can read. Format the card again; "
+                     "if it fails again, the card may be failing."));
+      return FALSE;
+    }
+  report->layout.cluster = per_sector * bs[13];
+  report->data_start = report->layout.start + ((guint64) reserved + fats * fat_sectors) * per_sector + root_entries * 32;
+  /* The FAT's type is its count of clusters (Microsoft's FAT
+   * specification), not what its label says. */
+  clusters = sectors > (report->data_start - report->layout.start) / per_sector
+             ? (sectors - (report->data_start - report->layout.start) / per_sector) / bs[13] : 0;
+  report->layout.fs = clusters < 4085 ? CM_FORMAT_FS_FAT12 : clusters < 65525 ? CM_FORMAT_FS_FAT16 : CM_FORMAT_FS_FAT32;
   return TRUE;
 }
 
@@ -649,6 +730,7 @@ check_fs (CmFormatReport  *report,
     return FALSE;
   if (!run_tool (argv, &status, &report->fsck_output, cancellable, error))
     return FALSE;
+  report->fsck_ran = TRUE;
   report->fsck_clean = status == 0;
   return TRUE;
 }
@@ -671,6 +753,10 @@ say (CmFormatProgressFunc  progress,
  * @use_bytes: the bytes to lay out (a fake card's real size), 0 for all
  * @au_bytes: its allocation unit, 0 when not known
  * @label: (nullable): the volume label
+ * @through_udisks: this process may not do what needs root (make the
+ *   kernel reread the table, open the partition): the file system is
+ *   made and checked through UDisks (cm-format-udisks.c), which chooses
+ *   its cluster size, read back and reported as its choice
  *
  * Blocking: run it in a worker thread.
  *
@@ -684,6 +770,7 @@ cm_format_run (int                   fd,
                guint64               use_bytes,
                guint64               au_bytes,
                const char           *label,
+               gboolean              through_udisks,
                CmFormatProgressFunc  progress,
                gpointer              user_data,
                GCancellable         *cancellable,
@@ -712,19 +799,33 @@ cm_format_run (int                   fd,
   if (!cm_format_layout_plan (report->used_bytes, au_bytes, &report->layout, error) ||
       !cm_format_check_label (label, report->layout.fs, error))
     return NULL;
+  report->asked_fs = report->layout.fs;
+  report->asked_cluster = report->layout.cluster;
+  report->through_udisks = through_udisks;
 
   say (progress, user_data, _("Erasing the card"), 0.05);
   if (g_cancellable_set_error_if_cancelled (cancellable, error) ||
       !discard_card (fd, report, progress, user_data, 0.05, 0.4, cancellable, error))
     return NULL;
   say (progress, user_data, _("Writing the partition table"), 0.4);
-  if (g_cancellable_set_error_if_cancelled (cancellable, error) || !write_table (fd, report, error) ||
-      (window = reach_partition (fd, device, report, cancellable, error)) == -1)
+  if (g_cancellable_set_error_if_cancelled (cancellable, error) || !write_table (fd, report, error))
+    return NULL;
+  if (through_udisks)
+    {
+      /* The table is the one written above, through the card's UDisks
+       * handle; UDisks makes and checks the file system in it. */
+      say (progress, user_data, _("Making the file system"), 0.5);
+      if (!cm_format_udisks_make_fs (fd, report, cancellable, error))
+        return NULL;
+      report->seconds = (g_get_monotonic_time () - started) / (double) G_USEC_PER_SEC;
+      return g_steal_pointer (&report);
+    }
+  if ((window = reach_partition (fd, device, report, cancellable, error)) == -1)
     return NULL;
   say (progress, user_data, _("Making the file system"), 0.5);
   ok = !g_cancellable_set_error_if_cancelled (cancellable, error) && make_fs (report, cancellable, error);
   if (ok && window >= 0 && report->layout.fs == CM_FORMAT_FS_EXFAT)
-    ok = exfat_set_offset (window, report, error);
+    ok = cm_format_exfat_set_offset (window, 0, report, error);
   if (ok)
     say (progress, user_data, _("Checking the file system"), 0.8);
   ok = ok && check_fs (report, cancellable, error);
@@ -762,6 +863,64 @@ cm_format_report_dup_layout_text (const CmFormatReport *report)
 
   /* Translators: a format's layout: the file system, then the cluster size in KiB */
   return g_strdup_printf (_("%s, %u KiB clusters"), fs_label (report->layout.fs), report->layout.cluster / 1024);
+}
+
+/**
+ * cm_format_report_dup_check_text:
+ *
+ * What the check of the new file system found, or why none ran: never
+ * "clean" for a file system nothing checked.
+ */
+char *
+cm_format_report_dup_check_text (const CmFormatReport *report)
+{
+  g_return_val_if_fail (report != NULL, NULL);
+
+  if (!report->fsck_ran)
+    /* Translators: a format's check; %s says why, "UDisks cannot check exFAT on this computer" */
+    return g_strdup_printf (_("not checked: %s"), report->fsck_output != NULL ? report->fsck_output : "");
+  if (report->through_udisks)
+    return g_strdup (report->fsck_clean ? _("clean (UDisks' check found nothing to mend)") : _("faults found (UDisks' check)"));
+  return g_strdup (report->fsck_clean ? _("clean (fsck -n found nothing to mend)") : _("faults found"));
+}
+
+char *
+cm_format_report_dup_choice_text (const CmFormatReport *report)
+{
+  GString *text;
+  gboolean misaligned;
+
+  g_return_val_if_fail (report != NULL, NULL);
+
+  if (!report->through_udisks)
+    return NULL;
+  misaligned = report->layout.fs != CM_FORMAT_FS_EXFAT && report->layout.boundary > 0 &&
+               report->data_start % report->layout.boundary != 0;
+  if (report->layout.fs == report->asked_fs && report->layout.cluster == report->asked_cluster)
+    text = g_string_new (_("UDisks made the file system, as CardMark was not running as root: its mkfs chose the "
+                           "cluster size, which is the one the SD specification asks for."));
+  else
+    {
+      g_autofree char *asked = NULL;
+
+      /* Translators: "FAT32, 32 KiB clusters": the specification's layout */
+      asked = g_strdup_printf (_("%s, %u KiB clusters"), fs_label (report->asked_fs), report->asked_cluster / 1024);
+      text = g_string_new (NULL);
+      /* Translators: a format made through UDisks; %s is the specification's layout, "FAT32, 32 KiB clusters" */
+      g_string_printf (text, _("UDisks made the file system, as CardMark was not running as root: its type and "
+                               "cluster size are its mkfs's own choice, not the SD specification's (%s)."), asked);
+    }
+  if (misaligned)
+    {
+      g_string_append_c (text, ' ');
+      g_string_append (text, _("Its data area does not start on the card's boundary unit, as the specification asks."));
+    }
+  if (misaligned || report->layout.fs != report->asked_fs || report->layout.cluster != report->asked_cluster)
+    {
+      g_string_append_c (text, ' ');
+      g_string_append (text, _("Format the card as root for the specification's layout."));
+    }
+  return g_string_free (text, FALSE);
 }
 
 char *
@@ -813,6 +972,14 @@ cm_format_report_to_json (const CmFormatReport *report)
   cm_json_add_string (builder, "discard", cm_format_discard_to_string (report->discard));
   cm_json_add_double (builder, "discard_seconds", report->discard_seconds);
   cm_json_add_int (builder, "discard_samples", report->discard_samples);
+  cm_json_add_string (builder, "made_by", report->through_udisks ? "udisks" : "mkfs");
+  /* Made by mkfs with CardMark's arguments, it is what was asked for. */
+  if (report->through_udisks)
+    {
+      cm_json_add_string (builder, "asked_file_system", cm_format_fs_to_string (report->asked_fs));
+      cm_json_add_int (builder, "asked_cluster_bytes", report->asked_cluster);
+    }
+  cm_json_add_boolean (builder, "fsck_ran", report->fsck_ran);
   cm_json_add_boolean (builder, "fsck_clean", report->fsck_clean);
   cm_json_add_string (builder, "fsck_output", report->fsck_output != NULL ? report->fsck_output : "");
   cm_json_add_double (builder, "seconds", report->seconds);
@@ -876,16 +1043,34 @@ cm_format_report_from_json (JsonNode  *node,
   if (clean == NULL || json_node_get_value_type (clean) != G_TYPE_BOOLEAN)
     goto invalid;
   report->fsck_clean = json_node_get_boolean (clean);
+  /* Documents from before the UDisks route: made by mkfs as the
+   * specification asks, and checked. */
+  report->fsck_ran = json_object_get_boolean_member_with_default (o, "fsck_ran", TRUE);
+  report->fsck_clean = report->fsck_clean && report->fsck_ran;
+  report->through_udisks = g_strcmp0 (get_string (o, "made_by"), "udisks") == 0;
+  report->asked_fs = report->layout.fs;
+  report->asked_cluster = report->layout.cluster;
+  if (json_object_has_member (o, "asked_file_system") &&
+      !cm_format_fs_from_string (get_string (o, "asked_file_system"), &report->asked_fs))
+    goto invalid;
+  if (json_object_has_member (o, "asked_cluster_bytes"))
+    {
+      guint64 asked = 0;
+
+      if (!get_int (o, "asked_cluster_bytes", &asked) || asked == 0 || asked > G_MAXUINT32)
+        goto invalid;
+      report->asked_cluster = asked;
+    }
   report->window = json_object_get_boolean_member_with_default (o, "partition_window", FALSE);
   if (json_object_has_member (o, "data_start") && !get_int (o, "data_start", &report->data_start))
     goto invalid;
   label = json_object_get_member (o, "label");
   if (label != NULL && json_node_get_value_type (label) == G_TYPE_STRING)
-    report->label = clean_output (json_node_get_string (label));
+    report->label = cm_format_clean_output (json_node_get_string (label));
   if ((text = get_string (o, "partition")) != NULL)
-    report->partition = clean_output (text);
+    report->partition = cm_format_clean_output (text);
   if ((text = get_string (o, "fsck_output")) != NULL)
-    report->fsck_output = clean_output (text);
+    report->fsck_output = cm_format_clean_output (text);
   return g_steal_pointer (&report);
 
 invalid:

@@ -28,7 +28,13 @@ typedef enum
 
 typedef struct
 {
-  CmFormatLayout  layout;
+  CmFormatLayout  layout;          /* as made on the card: through UDisks,
+                                    * its file system and cluster are
+                                    * mkfs's own choice, read back */
+  CmFormatFs      asked_fs;        /* what the specification asks for */
+  guint32         asked_cluster;
+  gboolean        through_udisks;  /* the file system was made by UDisks'
+                                    * Format, as a user who is not root */
   guint64         device_bytes;    /* what the card says it holds */
   guint64         used_bytes;      /* what was laid out: less on a fake card */
   char           *label;           /* NULL: none given */
@@ -40,8 +46,10 @@ typedef struct
   CmFormatDiscard discard;
   double          discard_seconds;
   guint           discard_samples; /* regions written, discarded and read back */
-  gboolean        fsck_clean;
-  char           *fsck_output;     /* bounded and cleaned */
+  gboolean        fsck_ran;        /* FALSE: nothing could check it */
+  gboolean        fsck_clean;      /* FALSE when it did not run */
+  char           *fsck_output;     /* bounded and cleaned; or why it did
+                                    * not run */
   double          seconds;
 } CmFormatReport;
 
@@ -58,10 +66,13 @@ CmFormatReport *cm_format_run            (int                   fd,
                                           guint64               use_bytes,
                                           guint64               au_bytes,
                                           const char           *label,
+                                          gboolean              through_udisks,
                                           CmFormatProgressFunc  progress,
                                           gpointer              user_data,
                                           GCancellable         *cancellable,
                                           GError              **error) G_GNUC_WARN_UNUSED_RESULT;
+/* Whether a format by this process goes through UDisks (not root). */
+gboolean        cm_format_needs_udisks   (void);
 void            cm_format_report_free    (CmFormatReport       *report);
 JsonNode       *cm_format_report_to_json (const CmFormatReport *report) G_GNUC_WARN_UNUSED_RESULT;
 CmFormatReport *cm_format_report_from_json (JsonNode           *node,
@@ -70,6 +81,11 @@ const char     *cm_format_discard_to_string (CmFormatDiscard    discard);
 /* "FAT32, 32 KiB clusters" */
 char           *cm_format_report_dup_layout_text (const CmFormatReport *report) G_GNUC_WARN_UNUSED_RESULT;
 char           *cm_format_report_dup_discard_text (const CmFormatReport *report) G_GNUC_WARN_UNUSED_RESULT;
+/* "clean (fsck -n found nothing to mend)", "faults found", "not checked: …" */
+char           *cm_format_report_dup_check_text (const CmFormatReport *report) G_GNUC_WARN_UNUSED_RESULT;
+/* Where the file system is not the one the specification asks for (made
+ * through UDisks, whose mkfs chooses): says so; else NULL. */
+char           *cm_format_report_dup_choice_text (const CmFormatReport *report) G_GNUC_WARN_UNUSED_RESULT;
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CmFormatReport, cm_format_report_free)
 

@@ -336,6 +336,7 @@ typedef struct
   gboolean        bench;       /* a benchmark after it */
   JsonNode       *before;      /* the card's last benchmark, or NULL */
   double          share;       /* of the progress, the format's */
+  gboolean        through_udisks; /* not root: UDisks makes the file system */
 } FormatJob;
 
 static void
@@ -489,7 +490,7 @@ thread_func (GTask        *task,
     }
   f->report = cm_format_run (cm_target_get_fd (f->target), cm_target_get_path (f->target),
                              cm_target_get_size (f->target), f->use_bytes, f->au_bytes, f->label,
-                             progress_cb, f, cancellable, &error);
+                             f->through_udisks, progress_cb, f, cancellable, &error);
   if (f->report != NULL && f->bench)
     f->before = find_before (f);
   if (f->report == NULL)
@@ -532,7 +533,11 @@ make_result (FormatJob    *f,
   while (bench != NULL && cm_result_get_tests (bench)->len > 0)
     cm_result_take_test (result, g_ptr_array_steal_index (cm_result_get_tests (bench), 0));
   cm_result_set_format (result, node);
-  if (f->report->fsck_clean)
+  if (!f->report->fsck_ran)
+    /* Translators: a format's summary when nothing could check the new file system; the first %s is the device, the second the layout */
+    summary = g_strdup_printf (_("%s is formatted: %s, one partition aligned to the card; its file system was not checked."),
+                               device, layout);
+  else if (f->report->fsck_clean)
     /* Translators: a format's summary; the first %s is the device, the second the layout */
     summary = g_strdup_printf (_("%s is formatted: %s, one partition aligned to the card."), device, layout);
   else
@@ -550,7 +555,22 @@ make_result (FormatJob    *f,
 
       cm_result_add_note (result, note);
     }
-  if (!f->report->fsck_clean && f->report->fsck_output != NULL)
+  {
+    g_autofree char *choice = cm_format_report_dup_choice_text (f->report);
+
+    if (choice != NULL)
+      cm_result_add_note (result, choice);
+  }
+  if (!f->report->fsck_ran)
+    {
+      /* Translators: %s says why, "UDisks cannot check exfat file systems on this computer" */
+      g_autofree char *note = g_strdup_printf (_("The new file system was not checked: %s. Check it on a computer "
+                                                 "where you are root (fsck -n on the partition) before trusting it "
+                                                 "with data."), f->report->fsck_output);
+
+      cm_result_add_note (result, note);
+    }
+  else if (!f->report->fsck_clean && f->report->fsck_output != NULL)
     cm_result_add_note (result, f->report->fsck_output);
   if (bench_error != NULL)
     {
@@ -674,6 +694,46 @@ start_bench (FormatJob *f,
   cm_bench_run_async (bench, g_task_get_cancellable (outer), bench_done_cb, run);
 }
 
+/* After the table is written and the card let go of: the result, or
+ * the benchmark first. */
+static void
+finish (FormatJob *f,
+        GTask     *outer)
+{
+  /* A file system nothing could check is measured too: the benchmark
+   * writes only what it puts back. */
+  if (f->bench && (f->report->fsck_clean || !f->report->fsck_ran))
+    {
+      start_bench (f, outer, 0);
+      return;
+    }
+  g_task_return_pointer (outer, make_result (f, NULL, NULL), g_object_unref);
+  g_object_unref (outer);
+}
+
+typedef struct
+{
+  GTask     *outer;
+  FormatJob *f;
+} Rescan;
+
+static void
+rescanned_cb (GObject      *object,
+              GAsyncResult *res,
+              gpointer      user_data)
+{
+  Rescan *rescan = user_data;
+  g_autoptr(GError) error = NULL;
+
+  /* Where the kernel cannot read the table (or polkit says no), the
+   * card shows its partition once it is put in again: nothing is lost. */
+  if (!udisks_block_call_rescan_finish (UDISKS_BLOCK (object), res, &error))
+    g_debug ("UDisks did not rescan the card: %s", error->message);
+  finish (rescan->f, rescan->outer);
+  format_job_release (rescan->f);
+  g_free (rescan);
+}
+
 static void
 done_cb (GObject      *object,
          GAsyncResult *res,
@@ -681,19 +741,36 @@ done_cb (GObject      *object,
 {
   GTask *outer = user_data;
   FormatJob *f = g_task_get_task_data (G_TASK (res));
+  CmDevice *device = cm_job_get_device (f->job);
   GError *error = NULL;
 
   cm_target_close (f->target);
   if (!g_task_propagate_boolean (G_TASK (res), &error))
-    g_task_return_error (outer, error);
-  else if (f->bench && f->report->fsck_clean)
     {
-      start_bench (f, outer, 0);
+      g_task_return_error (outer, error);
+      g_object_unref (outer);
       return;
     }
-  else
-    g_task_return_pointer (outer, make_result (f, NULL, NULL), g_object_unref);
-  g_object_unref (outer);
+  /* Made through UDisks, the kernel still knows the card's old table:
+   * UDisks (as root) has it read the new one, now that the card is let
+   * go of, so the partition shows without taking the card out. */
+  if (f->through_udisks && device != NULL)
+    {
+      g_autoptr(UDisksBlock) block = udisks_object_get_block (cm_device_get_object (device));
+
+      if (block != NULL)
+        {
+          Rescan *rescan = g_new0 (Rescan, 1);
+          GVariantBuilder options;
+
+          rescan->outer = outer;
+          rescan->f = g_atomic_rc_box_acquire (f);
+          g_variant_builder_init (&options, G_VARIANT_TYPE_VARDICT);
+          udisks_block_call_rescan (block, g_variant_builder_end (&options), NULL, rescanned_cb, rescan);
+          return;
+        }
+    }
+  finish (f, outer);
 }
 
 static void
@@ -738,6 +815,7 @@ opened_cb (GObject      *object,
   f->started = g_date_time_new_now_utc ();
   f->bench = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (job), BENCH_KEY));
   f->share = f->bench ? FORMAT_SHARE : 1;
+  f->through_udisks = cm_format_needs_udisks ();
 
   worker = g_task_new (job, g_task_get_cancellable (task), done_cb, task);
   g_task_set_task_data (worker, f, (GDestroyNotify) format_job_release);
@@ -792,6 +870,13 @@ outcome (CmResult *result)
   if (report == NULL)
     return cm_outcome_new (CM_OUTCOME_NOT_JUDGED, CM_STATUS_NOT_JUDGED, _("Not judged"), NULL);
   layout = cm_format_report_dup_layout_text (report);
+  if (!report->fsck_ran)
+    {
+      /* Translators: a format's answer when nothing could check the new file system; %s is its layout */
+      answer = g_strdup_printf (_("Formatted, not checked · %s"), layout);
+      /* Translators: a badge: the card was formatted, but nothing checked its file system */
+      return cm_outcome_new (CM_OUTCOME_NOT_JUDGED, CM_STATUS_NOT_JUDGED, _("Not checked"), answer);
+    }
   if (report->fsck_clean)
     {
       /* Translators: a format's answer; %s is its layout, "FAT32, 32 KiB clusters" */
