@@ -234,48 +234,6 @@ test_not_regular (void)
   g_rmdir (dir);
 }
 
-static void
-loaded_cb (GObject      *source,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  GAsyncResult **out = user_data;
-
-  *out = g_object_ref (result);
-}
-
-/* The same results and problems, read in a worker thread. */
-static void
-test_load_async (void)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("cardmark-history-XXXXXX", NULL);
-  g_autofree char *junk = g_build_filename (dir, "broken.json", NULL);
-  g_autoptr(GFile) folder = g_file_new_for_path (dir);
-  g_autoptr(CmHistory) history = cm_history_new (folder);
-  g_autoptr(CmResult) one = result_at (9, "Ultra");
-  g_autoptr(GFile) saved = cm_history_save (history, one, &error);
-  g_autoptr(GAsyncResult) async = NULL;
-  g_autoptr(GPtrArray) results = NULL;
-  g_autoptr(GPtrArray) problems = NULL;
-
-  g_assert_no_error (error);
-  g_assert_true (g_file_set_contents (junk, "{", -1, NULL));
-
-  cm_history_load_async (history, NULL, loaded_cb, &async);
-  while (async == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  results = cm_history_load_finish (history, async, &problems, &error);
-  g_assert_no_error (error);
-  g_assert_cmpuint (results->len, ==, 1);
-  g_assert_cmpstr (cm_result_get_name (g_ptr_array_index (results, 0)), ==, "Ultra");
-  g_assert_cmpuint (problems->len, ==, 1);
-
-  g_file_delete (saved, NULL, NULL);
-  g_unlink (junk);
-  g_rmdir (dir);
-}
-
 int
 main (int    argc,
       char **argv)
@@ -285,7 +243,6 @@ main (int    argc,
   g_test_add_func ("/cardmark/history/save-load", test_save_load);
   g_test_add_func ("/cardmark/history/carried-on", test_carried_on);
   g_test_add_func ("/cardmark/history/not-regular", test_not_regular);
-  g_test_add_func ("/cardmark/history/load-async", test_load_async);
 
   return g_test_run ();
 }

@@ -131,6 +131,14 @@ cm_format_exfat_set_offset (int              fd,
     }
   if (!io_at (fd, TRUE, regions, 2 * len, base, error))
     return FALSE;
+  return cm_format_sync_boot (fd, error);
+}
+
+/* Makes sure the card took a boot sector just written. */
+gboolean
+cm_format_sync_boot (int      fd,
+                     GError **error)
+{
   if (fsync (fd) < 0 && errno != EINVAL)
     {
       int errsv = errno;

@@ -148,16 +148,7 @@ fat_set_hidden (int              fd,
       if (!cm_format_io_at (fd, TRUE, head, 4096, block, error))
         return FALSE;
     }
-  if (fsync (fd) < 0 && errno != EINVAL)
-    {
-      int errsv = errno;
-
-      g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_IO,
-                   _("The card did not take the file system's boot sector: %s. Check the card and its reader, and try again."),
-                   g_strerror (errsv));
-      return FALSE;
-    }
-  return TRUE;
+  return cm_format_sync_boot (fd, error);
 }
 
 gboolean

@@ -84,13 +84,5 @@ void        cm_history_find_last_async (CmHistory          *self,
 CmResult   *cm_history_find_last_finish (CmHistory         *self,
                                          GAsyncResult      *result,
                                          GError           **error) G_GNUC_WARN_UNUSED_RESULT;
-void        cm_history_load_async    (CmHistory            *self,
-                                      GCancellable         *cancellable,
-                                      GAsyncReadyCallback   callback,
-                                      gpointer              user_data);
-GPtrArray  *cm_history_load_finish   (CmHistory            *self,
-                                      GAsyncResult         *result,
-                                      GPtrArray           **problems,
-                                      GError              **error) G_GNUC_WARN_UNUSED_RESULT;
 
 G_END_DECLS
