@@ -230,13 +230,14 @@ typedef struct
 {
   GtkWidget  *page;
   const char *words;
+  const char *row;  /* its style class; NULL: the warning */
 } WarningSays;
 
 static gboolean
 warning_says (gpointer data)
 {
   WarningSays *says = data;
-  GtkWidget *warning = cm_test_find_by_css_class (says->page, "cm-seen-warning");
+  GtkWidget *warning = cm_test_find_by_css_class (says->page, says->row != NULL ? says->row : "cm-seen-warning");
 
   return warning != NULL &&
          strstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (warning)), says->words) != NULL;
@@ -334,6 +335,23 @@ test_card_page_seen (void)
     warning = cm_test_find_by_css_class (GTK_WIDGET (page), "cm-seen-warning");
     g_test_message ("%s", adw_preferences_row_get_title (ADW_PREFERENCES_ROW (warning)));
     g_assert_nonnull (strstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (warning)), "SanDisk"));
+  }
+
+  /* A check of the card ends while the user looks elsewhere: when its
+   * page shows again, it names that one as the newest. */
+  {
+    g_autoptr(CmResult) latest = capacity_check (6, "0x0c10ed00", 32000000000);
+    g_autoptr(GFile) f3 = cm_history_save (history, latest, &error);
+    g_autoptr(CmHistoryEntry) entry = cm_history_entry_new_for_result (latest);
+    g_autoptr(GDateTime) latest_when = g_date_time_new_from_unix_local (entry->started);
+    g_autofree char *latest_date = g_date_time_format (latest_when, "%-d %b %Y, %H:%M");
+    WarningSays says = { GTK_WIDGET (page), latest_date, "cm-seen-before" };
+
+    g_assert_no_error (error);
+    g_assert_false (warning_says (&says));
+    gtk_widget_set_visible (GTK_WIDGET (page), FALSE);
+    gtk_widget_set_visible (GTK_WIDGET (page), TRUE);
+    g_assert_true (cm_test_wait_for (warning_says, &says, 60));
   }
   cm_test_destroy_window (GTK_WINDOW (window));
 }

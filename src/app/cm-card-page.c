@@ -1150,8 +1150,12 @@ cm_card_page_new (CmCardItem *item)
   self = g_object_new (CM_TYPE_CARD_PAGE, NULL);
   self->item = g_object_ref (item);
   fill_identity (self);
+  /* What is known of the card before: looked up now, when the brand is
+   * picked, and each time the page shows again (a check may have ended
+   * and been sent to the store since). */
   look_up_seen (self);
   g_signal_connect_object (self->brand_row, "notify::selected", G_CALLBACK (look_up_seen), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self, "map", G_CALLBACK (look_up_seen), self, G_CONNECT_SWAPPED);
   fill_classes (self);
   fill_methods (self);
   if (cm_card_item_get_kind (item) == CM_CARD_KIND_DEVICE)

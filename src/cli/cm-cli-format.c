@@ -36,23 +36,34 @@ typedef struct
   int         signal_fd;
 } Format;
 
+/* The phase, the share done and the time left, on the card's progress
+ * line; each change of them notifies, but a line is printed again only
+ * when what it says changed. */
 static void
 progress_cb (CmJob       *job,
              GParamSpec  *pspec,
              CmCliTarget *t)
 {
   g_autofree char *left = NULL;
+  char *line;
 
   if (cm_job_get_phase (job) == NULL)
     return;
   if (cm_job_get_seconds_left (job) < 0)
+    line = g_strdup_printf ("%s  %3.0f %%", cm_job_get_phase (job), cm_job_get_progress (job) * 100);
+  else
     {
-      cm_cli_jobs_progress (t, "%s  %3.0f %%", cm_job_get_phase (job), cm_job_get_progress (job) * 100);
+      left = cm_cli_format_duration (cm_job_get_seconds_left (job));
+      line = g_strdup_printf ("%s  %3.0f %%  %s %s", cm_job_get_phase (job), cm_job_get_progress (job) * 100,
+                              left, _("left"));
+    }
+  if (g_strcmp0 (line, g_object_get_data (G_OBJECT (job), "cm-cli-line")) == 0)
+    {
+      g_free (line);
       return;
     }
-  left = cm_cli_format_duration (cm_job_get_seconds_left (job));
-  cm_cli_jobs_progress (t, "%s  %3.0f %%  %s %s", cm_job_get_phase (job), cm_job_get_progress (job) * 100,
-                        left, _("left"));
+  g_object_set_data_full (G_OBJECT (job), "cm-cli-line", line, g_free);
+  cm_cli_jobs_progress (t, "%s", line);
 }
 
 static void
