@@ -409,6 +409,14 @@ bind_row_cb (GtkSignalListItemFactory *factory,
   else
     gtk_widget_set_visible (badge, FALSE);
 
+  /* The list's row (GTK 4.8 has no accessible label on a list item: it
+   * is set on the row widget that holds ours) is named after its card,
+   * and described by what the row says of it. */
+  if (gtk_widget_get_parent (row) != NULL)
+    gtk_accessible_update_property (GTK_ACCESSIBLE (gtk_widget_get_parent (row)),
+                                    GTK_ACCESSIBLE_PROPERTY_LABEL, title,
+                                    GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, subtitle,
+                                    -1);
   gtk_check_button_set_active (GTK_CHECK_BUTTON (check), cm_history_item_get_picked (item));
   /* GTK 4.8 names nothing after a row: the box says what it picks. */
   pick = g_strdup_printf (_("Compare %s"), title);
