@@ -229,6 +229,19 @@ else
     "any('which is the one the SD specification asks for' in n for n in r['notes'])"
 fi
 
+# --- A card that does not keep what it is given: its blocks wear out
+# after one write (then read back inverted), and the partition's head
+# was written once before. The copy's read-back finds it, says so, and
+# the format fails; no image is left.
+card good-a1 --size 1GiB -- "${fast[@]}" --set wear.writes=1 --set wear.spread=0 || skip_all "no simulated card here (see tests/simcard)"
+dd if=/dev/urandom of="$SIMCARD_DEV" bs=1M seek=4 count=12 oflag=direct status=none
+as_user "$work/bin/cardmark-cli" format "$SIMCARD_DEV" --destroy-data > "$work/out" 2> "$work/err"
+check "worn: the format fails (status 1)" test $? -eq 1
+sed "s/^/# /" "$work/err"
+check "worn: the message says the card did not keep the file system, and what to do" \
+  file_says "The card did not keep the new file system: .* into its partition it read back other bytes than were written.*capacity check" "$work/err"
+check "worn: no image is left in the user's temporary folder" test -z "$(ls -A "$work/utmp")"
+
 # --- 4 GiB (sparse) that ignores the discard: FAT32, whose FATs and
 # root directory mkfs writes in full, so what the erase left (0xFF, then
 # old data) is no fault on the card's bytes, where the image's holes
