@@ -203,6 +203,16 @@ if [ -n "$opener" ]; then
   [ $rc -eq 0 ] || sed "s/^/# /" "$work/err"
   check "and no loop device is left over the card" test -z "$(losetup -j "$SIMCARD_DEV")"
   check "and no image is left behind" test -z "$(ls -A "$work/opener-tmp")"
+  # Where no image can be made, UDisks' route needs more than opening
+  # the card: the erase and the table are done, and the words say so.
+  (cd / && HOME=$work/home XDG_DATA_HOME=$work/opener-xdg TMPDIR=/nonexistent/cardmark \
+    setpriv --reuid="$opener" --regid="$opener" --clear-groups -- \
+    "$work/bin/cardmark-cli" format "$SIMCARD_DEV" --destroy-data > "$work/out" 2> "$work/err")
+  check "without an image, a user UDisks may not make the file system for gets status 1" test $? -eq 1
+  sed "s/^/# /" "$work/err"
+  check "the message says UDisks failed, and what was done" \
+    file_says "UDisks could not reach the partition: .*The card is erased and its partition table written" "$work/err"
+  check "and no loop device is left over the card" test -z "$(losetup -j "$SIMCARD_DEV")"
 else
   skip "a second user could not be made"
 fi

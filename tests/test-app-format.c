@@ -592,7 +592,7 @@ test_through_udisks (Fixture       *f,
   g_assert_nonnull (strstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog)), "and checks it"));
   g_assert_null (strstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog)), "UDisks"));
   type_label (dialog, "CARD");
-  cm_test_save_screenshots (dialog, "format-confirm-udisks");
+  cm_test_save_screenshots (dialog, "format-confirm-user");
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "format");
   gtk_window_close (GTK_WINDOW (dialog));
   g_assert_true (cm_test_wait_for (row_idle, row, 120));
@@ -628,7 +628,7 @@ test_through_udisks (Fixture       *f,
   g_assert_true (has_fact (GTK_WIDGET (result_page), "File system", "exFAT"));
   g_assert_cmpuint (labels_saying (GTK_WIDGET (result_page), "not checked"), ==, 0);
   g_assert_cmpuint (labels_saying (GTK_WIDGET (result_page), "UDisks made the file system"), ==, 0);
-  cm_test_save_screenshots (f->window, "format-result-udisks");
+  cm_test_save_screenshots (f->window, "format-result-user");
 }
 
 static gboolean
