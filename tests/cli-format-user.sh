@@ -1,15 +1,18 @@
 #!/bin/bash
 # cli-format-user.sh — cardmark-cli format as a user who is not root
 # (issue 37). The card is opened through UDisks (polkit allows the test's
-# user, by a rule of this test's own), erased, given its table as the SD
-# File System Specification lays it out, and UDisks makes and checks the
-# file system. Read back from the card itself: the partition's start
-# (aligned) and type, the file system's type, cluster size, hidden
-# sectors and label; the document and the words say the cluster size is
-# mkfs's choice where it is not the specification's, and a file system
-# UDisks cannot check (exFAT here) is said to be not checked — never
-# "clean". A refusal (no --destroy-data; a user polkit refuses) leaves
-# the card's sha256 unchanged.
+# user, by a rule of this test's own), erased and given its table as the
+# SD File System Specification lays it out; the file system is made by
+# the same mkfs as root's on an image of the partition, checked there
+# (fsck -n), copied onto the card and read back. Read back from the card
+# itself and set beside what root's route makes of the same card: the
+# partition's start and type, the file system's type, cluster size, data
+# area, hidden sectors and label; fsck -n on the card's own bytes, here,
+# also after an erase that left 0xFF or old data (a card that ignores
+# the discard). Where no image can be made (no temporary folder), UDisks
+# makes the file system, and the words say its mkfs chose. A refusal (no
+# --destroy-data; a user polkit refuses) leaves the card's sha256
+# unchanged.
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 
@@ -46,8 +49,12 @@ mkdir -p "$work/bin" "$work/home"
 cp "$CARDMARK_CLI" "$work/bin/cardmark-cli"
 chmod 755 "$work/bin" "$work/bin/cardmark-cli"
 chown "$user:$user" "$work/home"
+# The user's temporary folder, where the image is made (and must be gone
+# after); USER_TMPDIR can point it elsewhere.
+mkdir -p "$work/utmp"
+chown "$user:$user" "$work/utmp"
 as_user () {
-  (cd / && HOME=$work/home XDG_DATA_HOME=$work/home/xdg \
+  (cd / && HOME=$work/home XDG_DATA_HOME=$work/home/xdg TMPDIR=${USER_TMPDIR:-$work/utmp} \
     setpriv --reuid="$user" --regid="$user" --clear-groups -- "$@")
 }
 
@@ -106,8 +113,19 @@ mbr_type () { case $1 in fat12) echo 1 ;; fat16) echo 6 ;; fat32) echo 12 ;; exf
 
 MiB=$((1024 * 1024))
 
+# format_as_root NAME: the card formatted by root's route, read back.
+format_as_root () {
+  "$CARDMARK_CLI" format "$SIMCARD_DEV" --destroy-data --json > "$work/$1.json" 2> "$work/$1.err"
+  rc=$?
+  check "$1: root formatted the card (status 0)" test $rc -eq 0
+  [ $rc -eq 0 ] || sed 's/^/# /' "$work/$1.err"
+  eval "$(read_layout "$SIMCARD_DEV")"
+  echo "# $1: start $start, length $length, type $type, $fs, cluster $cluster, data $data"
+  root_layout="$start $length $type $fs $cluster $data"
+}
+
 # format_as_user NAME LABEL [OPTIONS…]: the card formatted by the user,
-# read back.
+# read back. MADE_BY: the route expected (image, or udisks).
 format_as_user () {
   local name=$1 asked_label=$2
   shift 2
@@ -122,7 +140,7 @@ format_as_user () {
   echo "# $name: start $start, length $length, type $type, $fs, cluster $cluster, hidden $hidden, label '$label'"
   check "$name: one partition, on a 4 MiB boundary" test $((start % (4 * MiB))) -eq 0 -a "$start" -gt 0 -a "$others_empty" = 1
   check "$name: it is where the document says, as the specification lays it out" json_check "$work/$name.json" \
-    "r['format']['made_by'] == 'udisks' and r['format']['partition_start'] == $start \
+    "r['format']['made_by'] == '${MADE_BY:-image}' and r['format']['partition_start'] == $start \
      and r['format']['partition_bytes'] == $length and $start % r['format']['boundary_bytes'] == 0"
   check "$name: the partition ends on the card" test $((start + length)) -le "$SIMCARD_SIZE"
   check "$name: its type in the MBR is the file system's ($fs)" test "$type" = "$(mbr_type "$fs")"
@@ -132,10 +150,33 @@ format_as_user () {
   check "$name: with the label asked for" test "$(probe "$start" LABEL)" = "$asked_label"
   check "$name: the boot sector knows where its partition starts" test "$hidden" -eq "$start"
   check "$name: no loop device is left over the card" test -z "$(losetup -j "$SIMCARD_DEV")"
+  check "$name: no image is left in the user's temporary folder" test -z "$(ls -A "$work/utmp")"
+  user_layout="$start $length $type $fs $cluster $data"
 }
 
-# --- 1 GiB: the specification asks for FAT16 with 16 KiB clusters;
-# UDisks' mkfs.vfat chooses for itself.
+# image_checked NAME: made on an image, checked and read back, as the
+# document and the CLI say; the specification's layout, as root's
+# route made it on the same card; clean by fsck -n here too.
+image_checked () {
+  local name=$1 tool=fsck.fat
+  [ "$fs" = exfat ] && tool=fsck.exfat
+  check "$name: the same layout as root's route gives the card ($root_layout)" test "$user_layout" = "$root_layout"
+  check "$name: the data area (clusters) starts on the boundary unit" json_check "$work/$name.json" \
+    "$data % r['format']['boundary_bytes'] == 0"
+  check "$name: fsck -n ran on the image and found it clean" json_check "$work/$name.json" \
+    "r['format']['fsck_ran'] is True and r['format']['fsck_clean'] is True and r['format']['copied_bytes'] > 0"
+  check "$name: the document names the partition as the kernel will, no loop device of the run" json_check \
+    "$work/$name.json" "r['format']['partition'] == '${SIMCARD_DEV}p1' and not r['format']['partition_window']"
+  check "$name: the CLI says it was checked and read back" \
+    grep -q "^Check: *clean (fsck -n found nothing to mend; the card read back what was written)" "$work/$name.out"
+  check "$name: and says nothing of UDisks' or mkfs's own choice" test -z "$(grep -i "UDisks made\|own choice\|not checked" "$work/$name.out")"
+  check "$name: the summary says it is formatted, aligned, with nothing left unsaid" \
+    grep -q "is formatted: .*, one partition aligned to the card\.$" "$work/$name.out"
+  check "$name: $tool -n here finds the card's bytes clean" fsck_here "$start" "$length" "$tool"
+  [ $? -eq 0 ] || sed 's/^/# /' "$work/fsck.out"
+}
+
+# --- 1 GiB: the specification asks for FAT16 with 16 KiB clusters.
 card good-a1 --size 1GiB -- "${fast[@]}" || skip_all "no simulated card here (see tests/simcard)"
 dd if=/dev/urandom of="$SIMCARD_DEV" bs=1M count=8 oflag=direct status=none
 
@@ -150,12 +191,24 @@ check "a user polkit refuses gets status 1" test $? -eq 1
 check "the message says permission was refused" grep -q "Permission to open the card was refused" "$work/err"
 check "and the card is unchanged (sha256)" test "$(card_sum)" = "$before"
 
-# Allowed to open the card but not to have UDisks make a file system:
-# the erase and the table are done, and the words say so.
+# Allowed to open the card and nothing more: the image route asks no
+# more of UDisks, so the card is formatted all the same.
 if [ -n "$opener" ]; then
-  mkdir -p "$work/opener-xdg" && chown "$opener" "$work/opener-xdg"
-  as_opener "$work/bin/cardmark-cli" format "$SIMCARD_DEV" --destroy-data > "$work/out" 2> "$work/err"
-  check "a user UDisks may not make the file system for gets status 1" test $? -eq 1
+  mkdir -p "$work/opener-xdg" "$work/opener-tmp" && chown "$opener" "$work/opener-xdg" "$work/opener-tmp"
+  (cd / && HOME=$work/home XDG_DATA_HOME=$work/opener-xdg TMPDIR=$work/opener-tmp \
+    setpriv --reuid="$opener" --regid="$opener" --clear-groups -- \
+    "$work/bin/cardmark-cli" format "$SIMCARD_DEV" --destroy-data > "$work/out" 2> "$work/err")
+  rc=$?
+  check "a user polkit lets only open the card formats it all the same (status 0)" test $rc -eq 0
+  [ $rc -eq 0 ] || sed "s/^/# /" "$work/err"
+  check "and no loop device is left over the card" test -z "$(losetup -j "$SIMCARD_DEV")"
+  check "and no image is left behind" test -z "$(ls -A "$work/opener-tmp")"
+  # Where no image can be made, UDisks' route needs more than opening
+  # the card: the erase and the table are done, and the words say so.
+  (cd / && HOME=$work/home XDG_DATA_HOME=$work/opener-xdg TMPDIR=/nonexistent/cardmark \
+    setpriv --reuid="$opener" --regid="$opener" --clear-groups -- \
+    "$work/bin/cardmark-cli" format "$SIMCARD_DEV" --destroy-data > "$work/out" 2> "$work/err")
+  check "without an image, a user UDisks may not make the file system for gets status 1" test $? -eq 1
   sed "s/^/# /" "$work/err"
   check "the message says UDisks failed, and what was done" \
     file_says "UDisks could not reach the partition: .*The card is erased and its partition table written" "$work/err"
@@ -164,33 +217,67 @@ else
   skip "a second user could not be made"
 fi
 
+format_as_root sdsc-root
 format_as_user sdsc CMUSER
-check "sdsc: UDisks' check ran and found it clean" json_check "$work/sdsc.json" \
+image_checked sdsc
+
+# Where no image can be made (the temporary folder cannot be made),
+# UDisks makes the file system: its mkfs's choice, said so.
+USER_TMPDIR=/nonexistent/cardmark MADE_BY=udisks format_as_user fallback CMUSER
+check "fallback: UDisks' check ran and found it clean" json_check "$work/fallback.json" \
   "r['format']['fsck_ran'] is True and r['format']['fsck_clean'] is True"
-check "sdsc: fsck.fat -n here finds it clean too" fsck_here "$start" "$length" fsck.fat
-check "sdsc: the CLI says UDisks checked it" grep -q "^Check: *clean (UDisks' check" "$work/sdsc.out"
+check "fallback: fsck.fat -n here finds it clean too" fsck_here "$start" "$length" fsck.fat
+check "fallback: the CLI says UDisks checked it" grep -q "^Check: *clean (UDisks' check" "$work/fallback.out"
 # Whether mkfs's cluster size is the specification's decides the words.
-if json_check "$work/sdsc.json" "r['format']['cluster_bytes'] != r['format']['asked_cluster_bytes'] or \
-                                 r['format']['file_system'] != r['format']['asked_file_system']"; then
-  check "sdsc: the document says the cluster size is mkfs's, not the specification's" json_check "$work/sdsc.json" \
+if json_check "$work/fallback.json" "r['format']['cluster_bytes'] != r['format']['asked_cluster_bytes'] or \
+                                     r['format']['file_system'] != r['format']['asked_file_system']"; then
+  check "fallback: the document says the cluster size is mkfs's, not the specification's" json_check "$work/fallback.json" \
     "any(\"mkfs's own choice, not the SD specification's\" in n for n in r['notes'])"
-  check "sdsc: and so does the CLI" grep -q "mkfs's own choice, not the SD specification's" "$work/sdsc.out"
+  check "fallback: and so does the CLI" grep -q "mkfs's own choice, not the SD specification's" "$work/fallback.out"
 else
-  check "sdsc: the document says mkfs chose the specification's cluster size" json_check "$work/sdsc.json" \
+  check "fallback: the document says mkfs chose the specification's cluster size" json_check "$work/fallback.json" \
     "any('which is the one the SD specification asks for' in n for n in r['notes'])"
 fi
 
-# --- 34 GiB (sparse): exFAT, which UDisks here cannot check; a quick
-# benchmark after it all the same.
+# --- A card that does not keep what it is given: its blocks wear out
+# after one write (then read back inverted), and the partition's head
+# was written once before. The copy's read-back finds it, says so, and
+# the format fails; no image is left.
+card good-a1 --size 1GiB -- "${fast[@]}" --set wear.writes=1 --set wear.spread=0 || skip_all "no simulated card here (see tests/simcard)"
+dd if=/dev/urandom of="$SIMCARD_DEV" bs=1M seek=4 count=12 oflag=direct status=none
+as_user "$work/bin/cardmark-cli" format "$SIMCARD_DEV" --destroy-data > "$work/out" 2> "$work/err"
+check "worn: the format fails (status 1)" test $? -eq 1
+sed "s/^/# /" "$work/err"
+check "worn: the message says the card did not keep the file system, and what to do" \
+  file_says "The card did not keep the new file system: .* into its partition it read back other bytes than were written.*capacity check" "$work/err"
+check "worn: no image is left in the user's temporary folder" test -z "$(ls -A "$work/utmp")"
+
+# --- 4 GiB (sparse) that ignores the discard: FAT32, whose FATs and
+# root directory mkfs writes in full, so what the erase left (0xFF, then
+# old data) is no fault on the card's bytes, where the image's holes
+# were not copied.
+card good-a1 --size 4GiB -- "${fast[@]}" --set card.ignore-discard=true || skip_all "no simulated card here (see tests/simcard)"
+format_as_root sdhc-root
+for old in ff data; do
+  if [ $old = ff ]; then
+    tr '\0' '\377' < /dev/zero | dd of="$SIMCARD_DEV" bs=1M count=64 iflag=fullblock oflag=direct status=none
+  else
+    dd if=/dev/urandom of="$SIMCARD_DEV" bs=1M count=64 oflag=direct status=none
+  fi
+  format_as_user "sdhc-$old" CMHC
+  check "sdhc-$old: the card ignored the discard" json_check "$work/sdhc-$old.json" "r['format']['discard'] == 'ignored'"
+  check "sdhc-$old: what the erase left is still on the card, past what was copied" \
+    test "$(dd if="$SIMCARD_DEV" bs=1M skip=63 count=1 status=none | od -An -tx1 | tr -d ' \n' | cut -c1-8)" != 00000000
+  image_checked "sdhc-$old"
+done
+
+# --- 34 GiB (sparse): exFAT, checked (UDisks could not check it here);
+# a quick benchmark after it.
 card good-a1 --size 34GiB -- "${fast[@]}" || skip_all "no simulated card here (see tests/simcard)"
+format_as_root sdxc-root
 CARDMARK_TEST_PLAN=tiny format_as_user sdxc CMXC --bench
 check "sdxc: exFAT" test "$fs" = exfat
-check "sdxc: the document says it was not checked, and not clean" json_check "$work/sdxc.json" \
-  "r['format']['fsck_ran'] is False and r['format']['fsck_clean'] is False and r['format']['fsck_output']"
-check "sdxc: the CLI says it was not checked" grep -q "^Check: *not checked: " "$work/sdxc.out"
-check "sdxc: and claims no clean check" test -z "$(grep -i "clean" "$work/sdxc.out")"
-check "sdxc: the summary says its file system was not checked" grep -q "its file system was not checked" "$work/sdxc.out"
-check "sdxc: fsck.exfat -n here finds what UDisks made clean" fsck_here "$start" "$length" fsck.exfat
+image_checked sdxc
 check "sdxc: the benchmark after it measured the card" json_check "$work/sdxc.json" \
   "len(r['tests']) > 0 and all(t['mb_per_s'] > 0 or t.get('iops', 0) > 0 for t in r['tests']) and 'error' not in r['format']['bench']"
 

@@ -550,10 +550,12 @@ test_format (Fixture       *f,
 }
 
 /* As a user who is not root (CARDMARK_FORMAT_VIA_UDISKS: the tests run
- * as root): the confirmation says UDisks formats the card and its mkfs
- * chooses the clusters; a 34 GiB card gets exFAT, which UDisks here
- * cannot check, and its row and page say "Not checked", never
- * "Formatted" or "Clean". */
+ * as root): the card is open through UDisks and the file system made on
+ * an image of the partition with the specification's layout, checked
+ * and copied onto the card. A 34 GiB card gets exFAT with the
+ * specification's cluster size (the plan's, as root's route makes it),
+ * checked by fsck -n and read back: its row and page say "Formatted"
+ * and "Clean", and nothing says UDisks chose the layout. */
 static void
 test_through_udisks (Fixture       *f,
                      gconstpointer  data)
@@ -564,6 +566,8 @@ test_through_udisks (Fixture       *f,
   g_autoptr(CmFormatReport) report = NULL;
   g_autoptr(CmOutcome) outcome = NULL;
   g_autofree char *type = NULL;
+  g_autofree char *fsck_out = NULL;
+  CmFormatLayout plan;
   CmResultPage *result_page;
   CmCardPage *page;
   GtkWidget *row;
@@ -584,10 +588,11 @@ test_through_udisks (Fixture       *f,
   g_signal_connect (row, "show-result", G_CALLBACK (result_cb), &result);
 
   dialog = open_dialog (row);
-  g_assert_nonnull (strstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog)), "UDisks formats it"));
-  g_assert_nonnull (strstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog)), "mkfs chooses the cluster size"));
+  g_assert_true (cm_format_layout_plan (size, 0, &plan, NULL));
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog)), "and checks it"));
+  g_assert_null (strstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog)), "UDisks"));
   type_label (dialog, "CARD");
-  cm_test_save_screenshots (dialog, "format-confirm-udisks");
+  cm_test_save_screenshots (dialog, "format-confirm-user");
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "format");
   gtk_window_close (GTK_WINDOW (dialog));
   g_assert_true (cm_test_wait_for (row_idle, row, 120));
@@ -596,28 +601,34 @@ test_through_udisks (Fixture       *f,
   g_assert_nonnull (result);
   report = cm_format_report_from_json (cm_result_get_format (result), NULL);
   g_assert_nonnull (report);
-  g_assert_true (report->through_udisks);
+  g_assert_true (report->through_image);
+  g_assert_false (report->through_udisks);
+  g_assert_cmpint (report->layout.fs, ==, plan.fs);
+  g_assert_cmpuint (report->layout.cluster, ==, plan.cluster);
+  g_assert_cmpuint (report->copied_bytes, >, 0);
   read_mbr (f->loop, &start, &length);
   g_assert_cmpuint (start, ==, report->layout.start);
   g_assert_cmpuint (length, ==, report->layout.length);
   g_assert_cmpint (on_partition (f->loop, start, length, "blkid -p -o value -s TYPE", &type), ==, 0);
   g_assert_cmpstr (g_strstrip (type), ==, "exfat");
-  g_assert_false (report->fsck_ran);
+  g_assert_true (report->fsck_ran);
+  g_assert_true (report->fsck_clean);
+  /* The card's own bytes, checked here too. */
+  g_assert_cmpint (on_partition (f->loop, start, length, "fsck.exfat -n", &fsck_out), ==, 0);
   outcome = cm_result_dup_outcome (result);
   g_test_message ("%s: %s", outcome->badge, outcome->answer);
-  g_assert_cmpint (outcome->status, ==, CM_OUTCOME_NOT_JUDGED);
-  g_assert_cmpstr (outcome->badge, ==, "Not checked");
+  g_assert_cmpint (outcome->status, ==, CM_OUTCOME_PASS);
+  g_assert_cmpstr (outcome->badge, ==, "Formatted");
   g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ==, outcome->answer);
 
   result_page = cm_result_page_new (result);
   gtk_window_set_child (GTK_WINDOW (f->window), GTK_WIDGET (result_page));
   cm_test_settle (0.2);
-  g_assert_true (has_fact (GTK_WIDGET (result_page), "File system check", "Not checked"));
+  g_assert_true (has_fact (GTK_WIDGET (result_page), "File system check", "Clean"));
   g_assert_true (has_fact (GTK_WIDGET (result_page), "File system", "exFAT"));
-  g_assert_cmpuint (labels_saying (GTK_WIDGET (result_page), "The new file system was not checked"), ==, 1);
-  g_assert_cmpuint (labels_saying (GTK_WIDGET (result_page), "Clean"), ==, 0);
-  g_assert_cmpuint (labels_saying (GTK_WIDGET (result_page), "UDisks made the file system"), ==, 1);
-  cm_test_save_screenshots (f->window, "format-result-udisks");
+  g_assert_cmpuint (labels_saying (GTK_WIDGET (result_page), "not checked"), ==, 0);
+  g_assert_cmpuint (labels_saying (GTK_WIDGET (result_page), "UDisks made the file system"), ==, 0);
+  cm_test_save_screenshots (f->window, "format-result-user");
 }
 
 static gboolean

@@ -180,6 +180,41 @@ test_not_checked (void)
   g_assert_nonnull (strstr (choice, "does not start on the card's boundary unit"));
 }
 
+/* Made on an image as a user who is not root: the specification's
+ * layout, checked and read back; the document says so and reads back
+ * so, and it is a pass like root's. */
+static void
+test_through_image (void)
+{
+  g_autoptr(CmFormatReport) report = new_report (G_GUINT64_CONSTANT (4) << 30, TRUE);
+  g_autoptr(CmResult) back = NULL;
+  g_autoptr(CmFormatReport) read = NULL;
+  g_autoptr(CmOutcome) outcome = NULL;
+  g_autofree char *check = NULL;
+  g_autoptr(JsonNode) node = NULL;
+
+  report->through_image = TRUE;
+  report->copied_bytes = 8 << 20;
+  node = cm_format_report_to_json (report);
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (node), "made_by"), ==, "image");
+  back = round_trip (report);
+  read = cm_format_report_from_json (cm_result_get_format (back), NULL);
+  g_assert_nonnull (read);
+  g_assert_true (read->through_image);
+  g_assert_false (read->through_udisks);
+  g_assert_cmpuint (read->copied_bytes, ==, 8 << 20);
+  g_assert_true (read->fsck_ran && read->fsck_clean);
+  g_assert_null (cm_format_report_dup_choice_text (read));
+  check = cm_format_report_dup_check_text (read);
+  g_assert_nonnull (strstr (check, "the card read back what was written"));
+  outcome = cm_result_dup_outcome (back);
+  g_assert_cmpint (outcome->status, ==, CM_OUTCOME_PASS);
+
+  /* A damaged count is no document. */
+  json_object_set_string_member (json_node_get_object (node), "copied_bytes", "many");
+  g_assert_null (cm_format_report_from_json (node, NULL));
+}
+
 /* A document from before the UDisks route: made by mkfs as asked, and
  * checked; its own words on the check stand. */
 static void
@@ -213,5 +248,6 @@ main (int   argc,
   g_test_add_func ("/cardmark/format/damaged", test_damaged);
   g_test_add_func ("/cardmark/format/not-checked", test_not_checked);
   g_test_add_func ("/cardmark/format/older-document", test_older_document);
+  g_test_add_func ("/cardmark/format/through-image", test_through_image);
   return g_test_run ();
 }

@@ -421,15 +421,8 @@ update_plan (Form *form)
                                                 &form->fs);
   g_autofree char *body = NULL;
 
-  if (layout != NULL && cm_format_needs_udisks ())
-    /* Translators: the first %s is the card's name, then its size, its
-     * device, and what the specification asks for, "FAT32, 32 KiB clusters" */
-    body = g_strdup_printf (_("Everything on “%s” (%s, %s) will be lost: its files, its partitions and whatever "
-                              "a check left on it. CardMark erases the whole card and makes one partition aligned "
-                              "to the card; as it is not running as root, UDisks formats it and checks it where "
-                              "it can, and its mkfs chooses the cluster size (the specification asks for %s)."),
-                            name, size, cm_card_item_get_device (self->item), layout);
-  else if (layout != NULL)
+  /* As root or not, the card gets the same layout, checked. */
+  if (layout != NULL)
     /* Translators: the first %s is the card's name, then its size, its
      * device, and what it gets, "FAT32, 32 KiB clusters" */
     body = g_strdup_printf (_("Everything on “%s” (%s, %s) will be lost: its files, its partitions and whatever "

@@ -2,7 +2,8 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * What cm-format.c and its UDisks route (cm-format-udisks.c) share.
+ * What cm-format.c and its routes for a user who is not root
+ * (cm-format-image.c, cm-format-udisks.c) share.
  */
 
 #pragma once
@@ -28,8 +29,21 @@ gboolean  cm_format_exfat_set_offset (int              fd,
                                       guint64          base,
                                       CmFormatReport  *report,
                                       GError         **error);
-/* Steps 3 and 4 as a user who is not root: the partition's file system
- * made and checked through UDisks (cm-format-udisks.c). */
+/* As a user who is not root: the image of the partition, made and
+ * checked by cm-format.c, copied onto the card and read back
+ * (cm-format-image.c). */
+gboolean  cm_format_image_copy       (int                    card,
+                                      int                    image,
+                                      CmFormatReport        *report,
+                                      CmFormatProgressFunc   progress,
+                                      gpointer               user_data,
+                                      double                 from,
+                                      double                 to,
+                                      GCancellable          *cancellable,
+                                      GError               **error);
+/* Steps 3 and 4 as a user who is not root, where no image can be made:
+ * the partition's file system made and checked through UDisks
+ * (cm-format-udisks.c). */
 gboolean  cm_format_udisks_make_fs   (int              fd,
                                       CmFormatReport  *report,
                                       GCancellable    *cancellable,

@@ -18,12 +18,19 @@
  *    cluster size and alignment given explicitly.
  * 4. fsck.fat -n or fsck.exfat -n: the format is done only when it
  *    finds nothing to mend.
+ *
+ * As a user who is not root, the card is open through UDisks and steps
+ * 1 and 2 are the same; steps 3 and 4 run on a sparse image of the
+ * partition, with the same mkfs arguments, and the image is copied onto
+ * the card and read back (make_fs_image, cm-format-image.c). Where no
+ * image can be made, UDisks makes the file system (cm-format-udisks.c).
  */
 
 #include "config.h"
 
 #include <errno.h>
 #include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <linux/loop.h>
@@ -54,9 +61,10 @@
  * cm_format_needs_udisks:
  *
  * Rereading the partition table and opening the partition need root:
- * without it, the file system is made through UDisks, whose mkfs
- * chooses the cluster size. CARDMARK_FORMAT_VIA_UDISKS lets the tests,
- * who run as root, take that route.
+ * without it, the card is open through UDisks and the file system is
+ * made on an image of the partition, then copied onto the card.
+ * CARDMARK_FORMAT_VIA_UDISKS lets the tests, who run as root, take that
+ * route.
  */
 gboolean
 cm_format_needs_udisks (void)
@@ -409,6 +417,7 @@ run_tool (const char * const  *argv,
 static GPtrArray *
 mkfs_argv (const CmFormatReport *report,
            const char           *tool,
+           const char           *target,
            guint                 reserved)
 {
   const CmFormatLayout *l = &report->layout;
@@ -449,7 +458,7 @@ mkfs_argv (const CmFormatReport *report,
           g_ptr_array_add (argv, g_strdup (report->label));
         }
     }
-  g_ptr_array_add (argv, g_strdup (report->partition));
+  g_ptr_array_add (argv, g_strdup (target));
   g_ptr_array_add (argv, NULL);
   return argv;
 }
@@ -493,9 +502,10 @@ fat_data_start (const char  *partition,
   return TRUE;
 }
 
-/* Step 3. */
+/* Step 3, on @target: the partition's device, or its image. */
 static gboolean
 make_fs (CmFormatReport  *report,
+         const char      *target,
          GCancellable    *cancellable,
          GError         **error)
 {
@@ -518,19 +528,19 @@ make_fs (CmFormatReport  *report,
 
       g_clear_pointer (&argv, g_ptr_array_unref);
       g_clear_pointer (&output, g_free);
-      argv = mkfs_argv (report, tool, reserved);
+      argv = mkfs_argv (report, tool, target, reserved);
       if (!run_tool ((const char * const *) argv->pdata, &status, &output, cancellable, error))
         return FALSE;
       if (status != 0)
         {
           g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_IO,
                        _("%s could not make the file system on %s (exit status %d): %s"),
-                       tool, report->partition, status, g_strstrip (output));
+                       tool, target, status, g_strstrip (output));
           return FALSE;
         }
       if (exfat)
         return TRUE;
-      if (!fat_data_start (report->partition, &reserved, &data_start, error))
+      if (!fat_data_start (target, &reserved, &data_start, error))
         return FALSE;
       report->data_start = report->layout.start + data_start;
       if (report->data_start % report->layout.boundary == 0)
@@ -544,12 +554,13 @@ make_fs (CmFormatReport  *report,
 
 static gboolean
 check_fs (CmFormatReport  *report,
+          const char      *target,
           GCancellable    *cancellable,
           GError         **error)
 {
   gboolean exfat = report->layout.fs == CM_FORMAT_FS_EXFAT;
   g_autofree char *tool = find_tool (exfat ? "fsck.exfat" : "fsck.fat", exfat ? "exfatprogs" : "dosfstools", error);
-  const char *argv[] = { tool, "-n", report->partition, NULL };
+  const char *argv[] = { tool, "-n", target, NULL };
   int status;
 
   if (tool == NULL)
@@ -571,6 +582,94 @@ say (CmFormatProgressFunc  progress,
     progress (phase, fraction, -1, user_data);
 }
 
+/* The partition's device as the kernel names it once it reads the
+ * table: mmcblk0 → mmcblk0p1, sdb → sdb1, loop12 → loop12p1. */
+static char *
+kernel_partition_name (const char *device)
+{
+  g_autofree char *name = block_name (device);
+  gsize len = strlen (name);
+
+  return g_strdup_printf ("/dev/%s%s1", name, len > 0 && g_ascii_isdigit (name[len - 1]) ? "p" : "");
+}
+
+typedef enum
+{
+  IMAGE_FAILED,   /* @error says why */
+  IMAGE_NO_ROOM,  /* no image can be made here: take UDisks' route */
+  IMAGE_DONE,
+} ImageOutcome;
+
+/* Steps 3 and 4 as a user who is not root: the same mkfs command line
+ * as root's on a sparse image of the partition in a private temporary
+ * folder, fsck -n on the image, then the image copied onto the card
+ * through its UDisks handle and read back (cm-format-image.c). The
+ * image is removed however it ends. */
+static ImageOutcome
+make_fs_image (int                   card,
+               const char           *device,
+               CmFormatReport       *report,
+               CmFormatProgressFunc  progress,
+               gpointer              user_data,
+               GCancellable         *cancellable,
+               GError              **error)
+{
+  g_autoptr(GError) local = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *image = NULL;
+  ImageOutcome outcome = IMAGE_FAILED;
+  int fd = -1;
+
+  dir = g_dir_make_tmp ("cardmark-format-XXXXXX", &local);
+  if (dir == NULL)
+    {
+      g_debug ("No image of the partition: %s", local->message);
+      return IMAGE_NO_ROOM;
+    }
+  image = g_build_filename (dir, "partition.img", NULL);
+  /* Sparse: only what mkfs writes takes room. */
+  if ((fd = open (image, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) < 0 ||
+      ftruncate (fd, report->layout.length) < 0)
+    {
+      g_debug ("No image of the partition in %s: %s", dir, g_strerror (errno));
+      outcome = IMAGE_NO_ROOM;
+      goto out;
+    }
+  g_free (report->partition);
+  report->partition = kernel_partition_name (device);
+  report->window = FALSE;
+  if (!make_fs (report, image, cancellable, error))
+    goto out;
+  /* mkfs.exfat finds no partition's offset for a file: told here, so
+   * the bytes checked and read back are the card's final ones. (A
+   * FAT's hidden sectors are in mkfs.fat's arguments.) */
+  if (report->layout.fs == CM_FORMAT_FS_EXFAT && !cm_format_exfat_set_offset (fd, 0, report, error))
+    goto out;
+  say (progress, user_data, _("Checking the file system"), 0.6);
+  if (g_cancellable_set_error_if_cancelled (cancellable, error) || !check_fs (report, image, cancellable, error))
+    goto out;
+  /* Its words name the partition, not a file that is gone. */
+  {
+    GString *words = g_string_new (report->fsck_output);
+
+    g_string_replace (words, image, report->partition, 0);
+    g_free (report->fsck_output);
+    report->fsck_output = g_string_free (words, FALSE);
+  }
+  if (!cm_format_image_copy (card, fd, report, progress, user_data, 0.65, 0.98, cancellable, error) ||
+      !cm_format_read_boot (card, report, error))
+    goto out;
+  report->through_image = TRUE;
+  outcome = IMAGE_DONE;
+
+out:
+  if (fd >= 0)
+    close (fd);
+  g_unlink (image);
+  g_rmdir (dir);
+  return outcome;
+}
+
 /**
  * cm_format_run:
  * @fd: the whole card, open for writing (O_DIRECT)
@@ -581,8 +680,10 @@ say (CmFormatProgressFunc  progress,
  * @label: (nullable): the volume label
  * @through_udisks: this process may not do what needs root (make the
  *   kernel reread the table, open the partition): the file system is
- *   made and checked through UDisks (cm-format-udisks.c), which chooses
- *   its cluster size, read back and reported as its choice
+ *   made and checked on an image of the partition and copied onto the
+ *   card through its handle (make_fs_image); where no image can be made,
+ *   by UDisks (cm-format-udisks.c), whose mkfs chooses its cluster size,
+ *   read back and reported as its choice
  *
  * Blocking: run it in a worker thread.
  *
@@ -627,7 +728,6 @@ cm_format_run (int                   fd,
     return NULL;
   report->asked_fs = report->layout.fs;
   report->asked_cluster = report->layout.cluster;
-  report->through_udisks = through_udisks;
 
   say (progress, user_data, _("Erasing the card"), 0.05);
   if (g_cancellable_set_error_if_cancelled (cancellable, error) ||
@@ -639,22 +739,34 @@ cm_format_run (int                   fd,
   if (through_udisks)
     {
       /* The table is the one written above, through the card's UDisks
-       * handle; UDisks makes and checks the file system in it. */
+       * handle; the file system is made on an image and copied into
+       * it, or, where no image can be made, made by UDisks. */
       say (progress, user_data, _("Making the file system"), 0.5);
-      if (!cm_format_udisks_make_fs (fd, report, cancellable, error))
-        return NULL;
+      switch (make_fs_image (fd, device, report, progress, user_data, cancellable, error))
+        {
+        case IMAGE_FAILED:
+          return NULL;
+        case IMAGE_NO_ROOM:
+          report->through_udisks = TRUE;
+          if (!cm_format_udisks_make_fs (fd, report, cancellable, error))
+            return NULL;
+          break;
+        case IMAGE_DONE:
+        default:
+          break;
+        }
       report->seconds = (g_get_monotonic_time () - started) / (double) G_USEC_PER_SEC;
       return g_steal_pointer (&report);
     }
   if ((window = reach_partition (fd, device, report, cancellable, error)) == -1)
     return NULL;
   say (progress, user_data, _("Making the file system"), 0.5);
-  ok = !g_cancellable_set_error_if_cancelled (cancellable, error) && make_fs (report, cancellable, error);
+  ok = !g_cancellable_set_error_if_cancelled (cancellable, error) && make_fs (report, report->partition, cancellable, error);
   if (ok && window >= 0 && report->layout.fs == CM_FORMAT_FS_EXFAT)
     ok = cm_format_exfat_set_offset (window, 0, report, error);
   if (ok)
     say (progress, user_data, _("Checking the file system"), 0.8);
-  ok = ok && check_fs (report, cancellable, error);
+  ok = ok && check_fs (report, report->partition, cancellable, error);
   if (window >= 0)
     close (window);
   if (!ok)
@@ -707,6 +819,8 @@ cm_format_report_dup_check_text (const CmFormatReport *report)
     return g_strdup_printf (_("not checked: %s"), report->fsck_output != NULL ? report->fsck_output : "");
   if (report->through_udisks)
     return g_strdup (report->fsck_clean ? _("clean (UDisks' check found nothing to mend)") : _("faults found (UDisks' check)"));
+  if (report->through_image && report->fsck_clean)
+    return g_strdup (_("clean (fsck -n found nothing to mend; the card read back what was written)"));
   return g_strdup (report->fsck_clean ? _("clean (fsck -n found nothing to mend)") : _("faults found"));
 }
 
@@ -798,7 +912,10 @@ cm_format_report_to_json (const CmFormatReport *report)
   cm_json_add_string (builder, "discard", cm_format_discard_to_string (report->discard));
   cm_json_add_double (builder, "discard_seconds", report->discard_seconds);
   cm_json_add_int (builder, "discard_samples", report->discard_samples);
-  cm_json_add_string (builder, "made_by", report->through_udisks ? "udisks" : "mkfs");
+  cm_json_add_string (builder, "made_by", report->through_image ? "image" : report->through_udisks ? "udisks" : "mkfs");
+  /* Through an image: the bytes copied onto the card and read back. */
+  if (report->through_image)
+    cm_json_add_int (builder, "copied_bytes", report->copied_bytes);
   /* Made by mkfs with CardMark's arguments, it is what was asked for. */
   if (report->through_udisks)
     {
@@ -874,6 +991,9 @@ cm_format_report_from_json (JsonNode  *node,
   report->fsck_ran = json_object_get_boolean_member_with_default (o, "fsck_ran", TRUE);
   report->fsck_clean = report->fsck_clean && report->fsck_ran;
   report->through_udisks = g_strcmp0 (get_string (o, "made_by"), "udisks") == 0;
+  report->through_image = g_strcmp0 (get_string (o, "made_by"), "image") == 0;
+  if (json_object_has_member (o, "copied_bytes") && !get_int (o, "copied_bytes", &report->copied_bytes))
+    goto invalid;
   report->asked_fs = report->layout.fs;
   report->asked_cluster = report->layout.cluster;
   if (json_object_has_member (o, "asked_file_system") &&

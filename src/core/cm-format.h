@@ -35,10 +35,17 @@ typedef struct
   guint32         asked_cluster;
   gboolean        through_udisks;  /* the file system was made by UDisks'
                                     * Format, as a user who is not root */
+  gboolean        through_image;   /* as a user who is not root: made by
+                                    * mkfs with CardMark's arguments on an
+                                    * image, checked there, copied onto the
+                                    * card and read back */
+  guint64         copied_bytes;    /* through an image: the bytes copied and
+                                    * read back the same */
   guint64         device_bytes;    /* what the card says it holds */
   guint64         used_bytes;      /* what was laid out: less on a fake card */
   char           *label;           /* NULL: none given */
-  char           *partition;       /* the partition's device */
+  char           *partition;       /* the partition's device; through an
+                                    * image, as the kernel names it */
   gboolean        window;          /* it was a loop device over the partition's
                                     * bytes: the kernel showed no partitions */
   guint64         data_start;      /* FAT: where its data area starts, bytes
