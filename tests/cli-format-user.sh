@@ -24,6 +24,9 @@ command -v useradd > /dev/null && command -v setpriv > /dev/null || skip_all "us
 command -v pkcheck > /dev/null && [ -d /etc/polkit-1/rules.d ] || skip_all "polkit (pkcheck, /etc/polkit-1/rules.d) is missing"
 command -v fsck.fat > /dev/null && command -v fsck.exfat > /dev/null || skip_all "dosfstools or exfatprogs is missing"
 command -v blkid > /dev/null || skip_all "blkid is missing"
+# UDisks opens the card for the user and polkit says whether it may: the
+# test starts them itself, run alone or after any other test.
+"$here/env/services-up" || skip_all "the system bus, udev and udisksd could not be started"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}"/cardmark-format-user-XXXXXX)
 chmod 755 "$work"

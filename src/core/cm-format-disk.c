@@ -134,21 +134,39 @@ cm_format_exfat_set_offset (int              fd,
   return cm_format_sync_boot (fd, error);
 }
 
+/**
+ * cm_format_sync:
+ * @fd: the whole card
+ * @sentence: what to say if the card did not take it: a translated
+ *   sentence with one %s, for the reason
+ * @error: return location for an error
+ *
+ * Makes sure the card took what was just written to it (a file
+ * descriptor that cannot be synced, EINVAL, has nothing held back).
+ *
+ * Returns: %FALSE with @sentence in @error if it did not
+ */
+gboolean
+cm_format_sync (int         fd,
+                const char *sentence,
+                GError    **error)
+{
+  if (fdatasync (fd) < 0 && errno != EINVAL)
+    {
+      int errsv = errno;
+
+      g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_IO, sentence, g_strerror (errsv));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* Makes sure the card took a boot sector just written. */
 gboolean
 cm_format_sync_boot (int      fd,
                      GError **error)
 {
-  if (fsync (fd) < 0 && errno != EINVAL)
-    {
-      int errsv = errno;
-
-      g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_IO,
-                   _("The card did not take the file system's boot sector: %s. Check the card and its reader, and try again."),
-                   g_strerror (errsv));
-      return FALSE;
-    }
-  return TRUE;
+  return cm_format_sync (fd, _("The card did not take the file system's boot sector: %s. Check the card and its reader, and try again."), error);
 }
 
 /**

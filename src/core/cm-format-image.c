@@ -212,15 +212,8 @@ cm_format_image_copy (int                    card,
     return FALSE;
   if (!pass (card, image, ranges, total, FALSE, report, progress, user_data, from, middle, cancellable, error))
     return FALSE;
-  if (fdatasync (card) < 0 && errno != EINVAL)
-    {
-      int errsv = errno;
-
-      g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_IO,
-                   _("The card did not take the new file system: %s. Check the card and its reader, and try again."),
-                   g_strerror (errsv));
-      return FALSE;
-    }
+  if (!cm_format_sync (card, _("The card did not take the new file system: %s. Check the card and its reader, and try again."), error))
+    return FALSE;
   /* Read back from the card, not from a cache of what was written
    * (where the card could not be opened O_DIRECT). */
   posix_fadvise (card, 0, 0, POSIX_FADV_DONTNEED);

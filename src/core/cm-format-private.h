@@ -19,6 +19,9 @@ gboolean  cm_format_io_at            (int              fd,
                                       guint64          offset,
                                       GError         **error);
 guint8   *cm_format_aligned_buffer   (gsize            len);
+gboolean  cm_format_sync             (int              fd,
+                                      const char      *sentence,
+                                      GError         **error);
 gboolean  cm_format_sync_boot        (int              fd,
                                       GError         **error);
 char     *cm_format_clean_output     (const char      *text);

@@ -158,15 +158,8 @@ discard_card (int                    fd,
   for (guint i = 0; i < SAMPLES; i++)
     if (!io_at (fd, TRUE, pattern + i * SAMPLE_BYTES, SAMPLE_BYTES, sample_offset (i, report->used_bytes), error))
       return FALSE;
-  if (fdatasync (fd) < 0 && errno != EINVAL)
-    {
-      int errsv = errno;
-
-      g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_IO,
-                   _("The card did not take what was written to it: %s. Check the card and its reader, and try again."),
-                   g_strerror (errsv));
-      return FALSE;
-    }
+  if (!cm_format_sync (fd, _("The card did not take what was written to it: %s. Check the card and its reader, and try again."), error))
+    return FALSE;
 
   start = g_get_monotonic_time ();
   for (guint64 done = 0; done < report->device_bytes;)
@@ -229,16 +222,7 @@ write_table (int              fd,
   cm_format_layout_mbr (&report->layout, g_random_int (), buf);
   if (!io_at (fd, TRUE, buf, ZERO_CHUNK, 0, error))
     return FALSE;
-  if (fdatasync (fd) < 0 && errno != EINVAL)
-    {
-      int errsv = errno;
-
-      g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_IO,
-                   _("The card did not take its partition table: %s. Check the card and its reader, and try again."),
-                   g_strerror (errsv));
-      return FALSE;
-    }
-  return TRUE;
+  return cm_format_sync (fd, _("The card did not take its partition table: %s. Check the card and its reader, and try again."), error);
 }
 
 /* The card's name in /sys/class/block. */
