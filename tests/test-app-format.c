@@ -92,43 +92,6 @@ show_page (Fixture    *f,
   return page;
 }
 
-static GtkWidget *
-visible_dialog (void)
-{
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i);
-
-      if (ADW_IS_MESSAGE_DIALOG (window) && gtk_widget_get_visible (GTK_WIDGET (window)))
-        return GTK_WIDGET (window);
-    }
-  return NULL;
-}
-
-static gboolean
-dialog_shown (gpointer data)
-{
-  return visible_dialog () != NULL;
-}
-
-static GtkWidget *
-find_type (GtkWidget *widget,
-           GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_type (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 /* The row's own Format…/Stop button (the last of its buttons). */
 static GtkWidget *
 row_button (GtkWidget *row)
@@ -184,7 +147,7 @@ assert_refused (Fixture    *f,
   g_assert_false (gtk_widget_get_sensitive (row_button (row)));
   cm_format_row_activate (CM_FORMAT_ROW (row));
   cm_test_settle (0.2);
-  g_assert_null (visible_dialog ());
+  g_assert_null (cm_test_visible_dialog ());
   g_assert_false (cm_format_row_get_busy (CM_FORMAT_ROW (row)));
 }
 
@@ -205,7 +168,7 @@ static void
 type_label (GtkWidget  *dialog,
             const char *text)
 {
-  GtkWidget *row = find_type (dialog, ADW_TYPE_ENTRY_ROW);
+  GtkWidget *row = cm_test_find_type (dialog, ADW_TYPE_ENTRY_ROW);
 
   g_assert_nonnull (row);
   gtk_editable_set_text (GTK_EDITABLE (row), text);
@@ -219,8 +182,8 @@ open_dialog (GtkWidget *row)
 
   cm_format_row_activate (CM_FORMAT_ROW (row));
   /* The card's real size is looked up first, in another thread. */
-  g_assert_true (cm_test_wait_for (dialog_shown, NULL, 60));
-  dialog = visible_dialog ();
+  g_assert_true (cm_test_wait_for (cm_test_dialog_shown, NULL, 60));
+  dialog = cm_test_visible_dialog ();
   return dialog;
 }
 
@@ -261,16 +224,16 @@ test_confirm (Fixture       *f,
   g_assert_true (adw_message_dialog_get_response_enabled (ADW_MESSAGE_DIALOG (dialog), "format"));
   /* No check of this card in the history: no real size to offer; the
    * one switch is the benchmark after, off. */
-  g_assert_nonnull (find_type (dialog, GTK_TYPE_SWITCH));
-  g_assert_false (gtk_switch_get_active (GTK_SWITCH (find_type (dialog, GTK_TYPE_SWITCH))));
+  g_assert_nonnull (cm_test_find_type (dialog, GTK_TYPE_SWITCH));
+  g_assert_false (gtk_switch_get_active (GTK_SWITCH (cm_test_find_type (dialog, GTK_TYPE_SWITCH))));
 
   /* FAT32 takes 11 characters; the answer waits for one it takes. */
   type_label (dialog, "MUCH TOO LONG A NAME");
   g_assert_false (adw_message_dialog_get_response_enabled (ADW_MESSAGE_DIALOG (dialog), "format"));
-  g_assert_true (gtk_widget_has_css_class (find_type (dialog, ADW_TYPE_ENTRY_ROW), "error"));
+  g_assert_true (gtk_widget_has_css_class (cm_test_find_type (dialog, ADW_TYPE_ENTRY_ROW), "error"));
   type_label (dialog, "CARD");
   g_assert_true (adw_message_dialog_get_response_enabled (ADW_MESSAGE_DIALOG (dialog), "format"));
-  g_assert_false (gtk_widget_has_css_class (find_type (dialog, ADW_TYPE_ENTRY_ROW), "error"));
+  g_assert_false (gtk_widget_has_css_class (cm_test_find_type (dialog, ADW_TYPE_ENTRY_ROW), "error"));
 
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
   gtk_window_close (GTK_WINDOW (dialog));
@@ -489,7 +452,7 @@ test_format (Fixture       *f,
   type_label (dialog, "CARD");
   /* And a quick benchmark after it (the smallest plan). */
   cm_bench_set_test_plan ("tiny");
-  gtk_switch_set_active (GTK_SWITCH (find_type (dialog, GTK_TYPE_SWITCH)), TRUE);
+  gtk_switch_set_active (GTK_SWITCH (cm_test_find_type (dialog, GTK_TYPE_SWITCH)), TRUE);
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "format");
   gtk_window_close (GTK_WINDOW (dialog));
   g_assert_true (cm_format_row_get_busy (CM_FORMAT_ROW (row)));

@@ -168,27 +168,6 @@ check_active (gpointer check)
   return gtk_check_button_get_active (check);
 }
 
-static GtkWidget *
-visible_dialog (void)
-{
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i);
-
-      if (ADW_IS_MESSAGE_DIALOG (window) && gtk_widget_get_visible (GTK_WIDGET (window)))
-        return GTK_WIDGET (window);
-    }
-  return NULL;
-}
-
-static gboolean
-dialog_shown (gpointer data)
-{
-  return visible_dialog () != NULL;
-}
-
 /* Fixture. */
 
 static void
@@ -312,17 +291,17 @@ test_keyboard_only (Fixture       *f,
   g_assert_true (cm_window_get_running (f->window));
   g_assert_true (cm_test_wait_run_points (f->window, 2, 30));
   press_escape (f);
-  g_assert_true (cm_test_wait_for (dialog_shown, NULL, 5));
-  dialog = visible_dialog ();
+  g_assert_true (cm_test_wait_for (cm_test_dialog_shown, NULL, 5));
+  dialog = cm_test_visible_dialog ();
   g_assert_true (gtk_widget_activate_action (dialog, "window.close", NULL));
   cm_test_settle (0.1);
-  g_assert_null (visible_dialog ());
+  g_assert_null (cm_test_visible_dialog ());
   g_assert_true (cm_window_get_running (f->window));
 
   g_assert_nonnull (tab_to (GTK_WINDOW (f->window), is_button, "_Cancel"));
   press_enter (GTK_WINDOW (f->window));
-  g_assert_true (cm_test_wait_for (dialog_shown, NULL, 5));
-  dialog = visible_dialog ();
+  g_assert_true (cm_test_wait_for (cm_test_dialog_shown, NULL, 5));
+  dialog = cm_test_visible_dialog ();
   g_assert_true (cm_window_get_running (f->window));
   g_assert_nonnull (tab_to (GTK_WINDOW (dialog), is_button, "_Stop"));
   press_enter (GTK_WINDOW (dialog));

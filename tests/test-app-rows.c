@@ -289,33 +289,6 @@ test_rows_after_restart (void)
   cm_test_destroy_window (GTK_WINDOW (window));
 }
 
-static GtkWidget *
-visible_dialog (void)
-{
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i);
-
-      if (ADW_IS_MESSAGE_DIALOG (window) && gtk_widget_get_visible (GTK_WIDGET (window)))
-        return GTK_WIDGET (window);
-    }
-  return NULL;
-}
-
-static gboolean
-dialog_shown (gpointer data)
-{
-  return visible_dialog () != NULL;
-}
-
-static gboolean
-dialog_gone (gpointer data)
-{
-  return visible_dialog () == NULL;
-}
-
 /* Test Again on a saved capacity check, verify or wear test of the card
  * starts it again through its row on the card's page: each writes over
  * the card, so each asks first, in a dialog that offers to go on. A
@@ -344,15 +317,15 @@ test_again_asks_first (void)
       g_assert_nonnull (saved);
       g_assert_true (cm_card_page_can_test_again (kinds[i]));
       g_assert_true (cm_card_page_test_again (page, saved));
-      g_assert_true (cm_test_wait_for (dialog_shown, NULL, 10));
-      dialog = visible_dialog ();
+      g_assert_true (cm_test_wait_for (cm_test_dialog_shown, NULL, 10));
+      dialog = cm_test_visible_dialog ();
       g_test_message ("%s: %s", kinds[i], adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (dialog)));
       g_assert_true (adw_message_dialog_get_response_enabled (ADW_MESSAGE_DIALOG (dialog), "cancel"));
       /* Nothing starts before the answer. */
       g_assert_null (cm_card_page_get_job (page));
       adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
       gtk_window_close (GTK_WINDOW (dialog));
-      g_assert_true (cm_test_wait_for (dialog_gone, NULL, 10));
+      g_assert_true (cm_test_wait_for (cm_test_dialog_gone, NULL, 10));
       g_assert_null (cm_card_page_get_job (page));
     }
   cm_test_destroy_window (GTK_WINDOW (window));

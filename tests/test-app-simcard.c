@@ -434,48 +434,15 @@ open_card (Fixture  *f,
   cm_card_page_set_claims (page, claims);
 }
 
-static GtkWidget *
-visible_dialog (void)
-{
-  GListModel *toplevels = gtk_window_get_toplevels ();
-  guint n = g_list_model_get_n_items (toplevels);
-
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i);
-
-      if (ADW_IS_MESSAGE_DIALOG (window) && gtk_widget_get_visible (GTK_WIDGET (window)))
-        return GTK_WIDGET (window);
-    }
-
-  return NULL;
-}
-
-static gboolean
-dialog_shown (gpointer data)
-{
-  return visible_dialog () != NULL;
-}
-
 static gboolean
 accept_write_dialog (void)
 {
-  GListModel *toplevels = gtk_window_get_toplevels ();
-  guint n = g_list_model_get_n_items (toplevels);
+  GtkWidget *dialog = cm_test_visible_dialog ();
 
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i);
-
-      if (ADW_IS_MESSAGE_DIALOG (window) && gtk_widget_get_visible (GTK_WIDGET (window)))
-        {
-          /* As a click on "Write to Card" does; the dialog closes itself. */
-          adw_message_dialog_response (ADW_MESSAGE_DIALOG (window), "write");
-          return TRUE;
-        }
-    }
-
-  return FALSE;
+  /* As a click on "Write to Card" does; the dialog closes itself. */
+  if (dialog != NULL)
+    adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "write");
+  return dialog != NULL;
 }
 
 static void
@@ -658,7 +625,7 @@ assert_on_kind_page (Fixture     *f,
 
   g_assert_nonnull (find_button (GTK_WIDGET (page), "_Export"));
   g_assert_true (gtk_widget_is_sensitive (find_button (GTK_WIDGET (page), "_Copy Summary")));
-  g_assert_null (visible_dialog ());
+  g_assert_null (cm_test_visible_dialog ());
   return page;
 }
 
@@ -680,7 +647,7 @@ start_capacity_check (Fixture *f)
   cm_card_page_check_capacity (page);
   cm_test_settle (0.2);
   g_assert_false (cm_card_page_get_checking_capacity (page));
-  dialog = visible_dialog ();
+  dialog = cm_test_visible_dialog ();
   g_assert_nonnull (dialog);
   /* As a click on "Check Card" does: the response, then the dialog closes. */
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "check");
@@ -948,7 +915,7 @@ test_verify_fake (Fixture       *f,
       cm_verify_row_activate (row);
       cm_test_settle (0.2);
       g_assert_false (cm_verify_row_get_busy (row));
-      dialog = visible_dialog ();
+      dialog = cm_test_visible_dialog ();
       g_assert_nonnull (dialog);
       g_assert_cmpint (adw_message_dialog_get_response_appearance (ADW_MESSAGE_DIALOG (dialog), "verify"), ==,
                        ADW_RESPONSE_DESTRUCTIVE);
@@ -1100,9 +1067,9 @@ test_again_from_saved (Fixture       *f,
   g_assert_true (cm_result_page_get_offers_again (result_page));
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (f->app), "start-test"));
   g_action_group_activate_action (G_ACTION_GROUP (f->app), "start-test", NULL);
-  g_assert_true (cm_test_wait_for (dialog_shown, NULL, 10));
+  g_assert_true (cm_test_wait_for (cm_test_dialog_shown, NULL, 10));
   g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "card");
-  dialog = visible_dialog ();
+  dialog = cm_test_visible_dialog ();
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "check");
   gtk_window_close (GTK_WINDOW (dialog));
   page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
@@ -1114,7 +1081,7 @@ test_again_from_saved (Fixture       *f,
   cm_window_start_test (f->window);
   g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "card");
   page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
-  g_assert_null (visible_dialog ());
+  g_assert_null (cm_test_visible_dialog ());
   g_assert_true (cm_card_page_get_checking_capacity (page));
   g_assert_cmpuint (count_active_jobs (f->app), ==, 1);
 
@@ -1181,7 +1148,7 @@ test_capacity_genuine (Fixture       *f,
   g_assert_true (cm_test_wait_for (capacity_checked, f, 120));
   cm_test_settle (0.2);
   g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "history");
-  g_assert_null (visible_dialog ());
+  g_assert_null (cm_test_visible_dialog ());
 
   /* Back on the card's page, its row says the answer, and Show opens the
    * capacity check's page. */
@@ -1222,7 +1189,7 @@ journal_offered (gpointer data)
 {
   Fixture *f = data;
 
-  return visible_dialog () != NULL &&
+  return cm_test_visible_dialog () != NULL &&
          g_strcmp0 (cm_journal_watch_get_offered (cm_window_get_journal_watch (f->window)),
                     card_get (f, "SIMCARD_DEV")) == 0;
 }
@@ -1290,7 +1257,7 @@ test_restore_offer (Fixture       *f,
 
   open_window (f);
   g_assert_true (cm_test_wait_for (journal_offered, f, 20));
-  dialog = visible_dialog ();
+  dialog = cm_test_visible_dialog ();
   g_assert_nonnull (find_label (dialog, card_get (f, "SIMCARD_DEV")));
   if (g_getenv ("CARDMARK_SCREENSHOT_DIR") != NULL)
     save_screen (GTK_WIDGET (dialog), "restore", 800, 600);
@@ -1359,7 +1326,7 @@ test_capacity_screens (Fixture       *f,
 
       cm_card_page_check_capacity (page);
       cm_test_settle (0.3);
-      dialog = visible_dialog ();
+      dialog = cm_test_visible_dialog ();
       g_assert_nonnull (dialog);
       save_screen (dialog, "ask", w, h);
       adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "check");
@@ -1461,7 +1428,7 @@ device_checksum (const char *device)
 static gboolean
 stop_and_close_cb (gpointer data)
 {
-  GtkWidget *dialog = visible_dialog ();
+  GtkWidget *dialog = cm_test_visible_dialog ();
 
   g_assert_nonnull (dialog);
   g_assert_cmpstr (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (dialog)), ==, "Stop Testing and Close?");
@@ -1541,7 +1508,7 @@ test_capacity_keys (Fixture       *f,
 
   cm_card_page_check_capacity (page);
   cm_test_settle (0.3);
-  dialog = visible_dialog ();
+  dialog = cm_test_visible_dialog ();
   g_assert_nonnull (dialog);
   focus = gtk_window_get_focus (GTK_WINDOW (dialog));
   g_assert_nonnull (focus);
@@ -1559,9 +1526,9 @@ test_capacity_keys (Fixture       *f,
   /* Escape: stopped at once, nothing asked, the data put back. */
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.escape", NULL);
   cm_test_settle (0.1);
-  g_assert_null (visible_dialog ());
+  g_assert_null (cm_test_visible_dialog ());
   g_assert_true (cm_test_wait_for (capacity_checked, f, 60));
-  g_assert_null (visible_dialog ());
+  g_assert_null (cm_test_visible_dialog ());
   g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "card");
   after = device_checksum (card_get (f, "SIMCARD_DEV"));
   g_assert_cmpstr (after, ==, before);
@@ -1967,8 +1934,8 @@ start_verify (Fixture *f)
 
   cm_verify_row_activate (row);
   /* The card's real size is looked up first, in another thread. */
-  g_assert_true (cm_test_wait_for (dialog_shown, NULL, 60));
-  dialog = visible_dialog ();
+  g_assert_true (cm_test_wait_for (cm_test_dialog_shown, NULL, 60));
+  dialog = cm_test_visible_dialog ();
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "verify");
   gtk_window_close (GTK_WINDOW (dialog));
   g_assert_true (cm_verify_row_get_busy (row));
@@ -1978,7 +1945,7 @@ start_verify (Fixture *f)
 static GtkWidget *
 dialog_titled (const char *heading)
 {
-  GtkWidget *dialog = visible_dialog ();
+  GtkWidget *dialog = cm_test_visible_dialog ();
 
   if (dialog == NULL || g_strcmp0 (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (dialog)), heading) != 0)
     return NULL;
@@ -2257,8 +2224,8 @@ test_wear_carry_on (Fixture       *f,
 
   cm_wear_row_activate (row);
   /* The card's real size is looked up first, in another thread. */
-  g_assert_true (cm_test_wait_for (dialog_shown, NULL, 60));
-  dialog = visible_dialog ();
+  g_assert_true (cm_test_wait_for (cm_test_dialog_shown, NULL, 60));
+  dialog = cm_test_visible_dialog ();
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "wear");
   gtk_window_close (GTK_WINDOW (dialog));
   g_assert_true (cm_test_wait_for (wear_in_round_2, row, 60));
@@ -2277,8 +2244,8 @@ test_wear_carry_on (Fixture       *f,
 
   cm_wear_row_activate (row);
   /* The card's real size is looked up first, in another thread. */
-  g_assert_true (cm_test_wait_for (dialog_shown, NULL, 60));
-  dialog = visible_dialog ();
+  g_assert_true (cm_test_wait_for (cm_test_dialog_shown, NULL, 60));
+  dialog = cm_test_visible_dialog ();
   g_assert_cmpstr (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (dialog)), ==, "Carry On With the Wear Test?");
   g_assert_nonnull (strstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog)), "round 2, writing"));
   g_assert_true (adw_message_dialog_has_response (ADW_MESSAGE_DIALOG (dialog), "carry-on"));
@@ -2335,8 +2302,8 @@ test_wear (Fixture       *f,
 
   cm_wear_row_activate (row);
   /* The card's real size is looked up first, in another thread. */
-  g_assert_true (cm_test_wait_for (dialog_shown, NULL, 60));
-  dialog = visible_dialog ();
+  g_assert_true (cm_test_wait_for (cm_test_dialog_shown, NULL, 60));
+  dialog = cm_test_visible_dialog ();
   g_assert_cmpint (adw_message_dialog_get_response_appearance (ADW_MESSAGE_DIALOG (dialog), "wear"), ==,
                    ADW_RESPONSE_DESTRUCTIVE);
   tbw = type_maker_endurance (f, dialog, row);
@@ -2500,8 +2467,8 @@ test_format (Fixture       *f,
 
   cm_format_row_activate (row);
   /* The card's real size is looked up first, in another thread. */
-  g_assert_true (cm_test_wait_for (dialog_shown, NULL, 60));
-  dialog = visible_dialog ();
+  g_assert_true (cm_test_wait_for (cm_test_dialog_shown, NULL, 60));
+  dialog = cm_test_visible_dialog ();
   g_assert_cmpint (adw_message_dialog_get_response_appearance (ADW_MESSAGE_DIALOG (dialog), "format"), ==,
                    ADW_RESPONSE_DESTRUCTIVE);
   g_assert_nonnull (strstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog)), dev));
@@ -2608,8 +2575,8 @@ test_format_real (Fixture       *f,
   row = CM_FORMAT_ROW (cm_card_page_get_format_row (page));
   cm_format_row_activate (row);
   /* The card's real size is looked up first, in another thread. */
-  g_assert_true (cm_test_wait_for (dialog_shown, NULL, 60));
-  dialog = visible_dialog ();
+  g_assert_true (cm_test_wait_for (cm_test_dialog_shown, NULL, 60));
+  dialog = cm_test_visible_dialog ();
   size_text = g_format_size (capacity->last_good_bytes);
   {
     g_autofree char *title = g_strdup_printf ("Format to the _real size (%s)", size_text);
@@ -2651,8 +2618,8 @@ close_and_keep (Fixture *f)
 
   gtk_window_close (GTK_WINDOW (f->window));
   /* The card's real size is looked up first, in another thread. */
-  g_assert_true (cm_test_wait_for (dialog_shown, NULL, 60));
-  dialog = visible_dialog ();
+  g_assert_true (cm_test_wait_for (cm_test_dialog_shown, NULL, 60));
+  dialog = cm_test_visible_dialog ();
   g_assert_cmpstr (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (dialog)), ==, "Stop Testing and Close?");
   /* It names every job that runs, by its kind and card. */
   {
@@ -2712,8 +2679,8 @@ test_jobs_keep_awake (Fixture       *f,
   page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
   cm_card_page_check_capacity (page);
   cm_test_settle (0.2);
-  adw_message_dialog_response (ADW_MESSAGE_DIALOG (visible_dialog ()), "check");
-  gtk_window_close (GTK_WINDOW (visible_dialog ()));
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (cm_test_visible_dialog ()), "check");
+  gtk_window_close (GTK_WINDOW (cm_test_visible_dialog ()));
   g_assert_true (cm_card_page_get_checking_capacity (page));
   g_assert_true (cm_application_get_inhibiting (f->app));
   cm_test_settle (0.3);

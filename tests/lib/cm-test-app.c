@@ -363,6 +363,50 @@ cm_test_find_by_css_class (GtkWidget  *widget,
   return NULL;
 }
 
+GtkWidget *
+cm_test_find_type (GtkWidget *widget,
+                   GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = cm_test_find_type (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+GtkWidget *
+cm_test_visible_dialog (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i);
+
+      if (ADW_IS_MESSAGE_DIALOG (window) && gtk_widget_get_visible (GTK_WIDGET (window)))
+        return GTK_WIDGET (window);
+    }
+  return NULL;
+}
+
+gboolean
+cm_test_dialog_shown (gpointer unused)
+{
+  return cm_test_visible_dialog () != NULL;
+}
+
+gboolean
+cm_test_dialog_gone (gpointer unused)
+{
+  return cm_test_visible_dialog () == NULL;
+}
+
 void
 cm_test_collect_labels (GtkWidget *widget,
                         GString   *out,

@@ -52,6 +52,15 @@ gboolean  cm_test_wait_history_loaded (CmHistoryPage  *page,
 GtkWidget *cm_test_find_mapped        (GtkWidget      *root,
                                        gboolean      (*match) (GtkWidget *widget));
 
+/* The first widget under @widget (itself included) of @type. */
+GtkWidget *cm_test_find_type         (GtkWidget  *widget,
+                                      GType       type);
+/* The message dialog on screen, if any; conditions for cm_test_wait_for()
+ * that one is shown, or none is. */
+GtkWidget *cm_test_visible_dialog    (void);
+gboolean   cm_test_dialog_shown      (gpointer    unused);
+gboolean   cm_test_dialog_gone       (gpointer    unused);
+
 /* The first widget under @widget (itself included) with the CSS class. */
 GtkWidget *cm_test_find_by_css_class (GtkWidget  *widget,
                                       const char *css);
