@@ -284,4 +284,58 @@ image_checked sdxc
 check "sdxc: the benchmark after it measured the card" json_check "$work/sdxc.json" \
   "len(r['tests']) > 0 and all(t['mb_per_s'] > 0 or t.get('iops', 0) > 0 for t in r['tests']) and 'error' not in r['format']['bench']"
 
+# --- Stopped while the image is copied onto the card (Ctrl-C, then a
+# signal from elsewhere). The card's first writes go to its fast cache,
+# which the erase's samples and the table fill (1 MiB of samples and the
+# 4 MiB before the partition); every write after that, the copy's, goes
+# at 50 kB/s, so the copy of a few dozen KiB takes seconds. The signal is
+# sent once the CLI's progress line (read from a terminal) says the copy
+# has begun.
+copy_card=(--set write.bandwidth-mb-s=400 --set read.bandwidth-mb-s=800
+           --set cache.size=5MiB --set cache.after-bandwidth-mb-s=0.05)
+docs () { ls "$work"/home/xdg/cardmark*/history/*.json 2> /dev/null | wc -l; }
+mkdir -p "$work/stoptmp"
+chown "$user:$user" "$work/stoptmp"
+
+# stop_in_copy SIGNAL: the user's format of a fresh card stopped by
+# SIGNAL during the copy; its terminal in $work/stop-SIGNAL.tty.
+stop_in_copy () {
+  local sig=$1 tty=$work/stop-$1.tty pid= runner
+  card good-a1 --size 256MiB -- "${copy_card[@]}" || return 1
+  before_docs=$(docs)
+  rm -f "$work/pid"
+  script -qfec "echo \$\$ > '$work/pid'; cd / && exec env HOME='$work/home' XDG_DATA_HOME='$work/home/xdg' \
+    TMPDIR='$work/stoptmp' setpriv --reuid='$user' --regid='$user' --clear-groups -- \
+    '$work/bin/cardmark-cli' format '$SIMCARD_DEV' --destroy-data --json > '$work/stop-$sig.json'" \
+    /dev/null > "$tty" 2>&1 &
+  runner=$!
+  # Until the copy's phase is on its line, or the run ends before it.
+  while kill -0 $runner 2> /dev/null && ! grep -q "Writing the file system to the card" "$tty"; do sleep 0.05; done
+  pid=$(cat "$work/pid" 2> /dev/null)
+  in_copy=0
+  grep -q "Writing the file system to the card" "$tty" && in_copy=1
+  image_there=$(ls "$work"/stoptmp/cardmark-format-*/partition.img 2> /dev/null | wc -l)
+  [ -n "$pid" ] && kill -"$sig" "$pid"
+  wait $runner
+  stop_rc=$?
+}
+
+for sig in INT TERM; do
+  stop_in_copy $sig || { skip "no simulated card here (see tests/simcard)"; continue; }
+  tty=$work/stop-$sig.tty
+  check "SIG$sig in the copy: the copy had begun, its image in the private temporary folder" \
+    test "$in_copy" = 1 -a "$image_there" = 1
+  check "SIG$sig in the copy: the format ends stopped (status 5)" test "$stop_rc" -eq 5
+  [ "$stop_rc" -eq 5 ] || tr '\r' '\n' < "$tty" | sed 's/^/# /'
+  check "SIG$sig in the copy: it says it stopped, after the erase, and to format the card again" \
+    file_says "The format was stopped after the card was erased: the card has no working file system. Format it again before you use it." "$tty"
+  check "SIG$sig in the copy: and the stopped answer" file_says "Erase and format stopped before the end" "$tty"
+  check "SIG$sig in the copy: nothing says formatted or clean" \
+    test -z "$(grep -i "formatted\|clean\|Check:" "$tty" | grep -v "Erasing and formatting")"
+  check "SIG$sig in the copy: no document is printed or saved, as for any kind stopped before a result" \
+    test ! -s "$work/stop-$sig.json" -a "$(docs)" = "$before_docs"
+  check "SIG$sig in the copy: the private temporary folder and its image are gone" test -z "$(ls -A "$work/stoptmp")"
+  check "SIG$sig in the copy: no loop device is left over the card" test -z "$(losetup -j "$SIMCARD_DEV")"
+done
+
 done_testing

@@ -88,7 +88,10 @@ static guint
 watch (GCancellable *cancellable,
        gpointer      user_data)
 {
-  return cm_cli_watch_end_signals (((Format *) user_data)->signal_fd, cancellable);
+  /* INT, TERM, HUP and QUIT stop the format, which keeps nothing: the
+   * card is left without a working file system, as the error then says. */
+  return cm_cli_watch_end_signals_saying (((Format *) user_data)->signal_fd, cancellable,
+                                          _("Stopping the format…"));
 }
 
 static void

@@ -140,6 +140,10 @@ pass (int                    card,
   const char *phase = verify ? _("Checking the file system") : _("Writing the file system to the card");
   guint64 done = 0;
 
+  /* The phase is said before the first piece: a file system of a few
+   * hundred KiB is one piece, and a slow card takes its time over it. */
+  if (progress != NULL)
+    progress (phase, from, -1, user_data);
   for (guint i = 0; i < ranges->len; i++)
     {
       Range r = g_array_index (ranges, Range, i);

@@ -654,38 +654,19 @@ out:
   return outcome;
 }
 
-/**
- * cm_format_run:
- * @fd: the whole card, open for writing (O_DIRECT)
- * @device: its device, as /dev names it
- * @device_bytes: its size
- * @use_bytes: the bytes to lay out (a fake card's real size), 0 for all
- * @au_bytes: its allocation unit, 0 when not known
- * @label: (nullable): the volume label
- * @through_udisks: this process may not do what needs root (make the
- *   kernel reread the table, open the partition): the file system is
- *   made and checked on an image of the partition and copied onto the
- *   card through its handle (make_fs_image); where no image can be made,
- *   by UDisks (cm-format-udisks.c), whose mkfs chooses its cluster size,
- *   read back and reported as its choice
- *
- * Blocking: run it in a worker thread.
- *
- * Returns: the report (a format whose fsck was not clean too), or
- *   %NULL with @error set when a step could not be done.
- */
-CmFormatReport *
-cm_format_run (int                   fd,
-               const char           *device,
-               guint64               device_bytes,
-               guint64               use_bytes,
-               guint64               au_bytes,
-               const char           *label,
-               gboolean              through_udisks,
-               CmFormatProgressFunc  progress,
-               gpointer              user_data,
-               GCancellable         *cancellable,
-               GError              **error)
+static CmFormatReport *
+run_steps (int                   fd,
+           const char           *device,
+           guint64               device_bytes,
+           guint64               use_bytes,
+           guint64               au_bytes,
+           const char           *label,
+           gboolean              through_udisks,
+           CmFormatProgressFunc  progress,
+           gpointer              user_data,
+           gboolean             *erased,
+           GCancellable         *cancellable,
+           GError              **error)
 {
   g_autoptr(CmFormatReport) report = g_new0 (CmFormatReport, 1);
   gint64 started = g_get_monotonic_time ();
@@ -717,6 +698,7 @@ cm_format_run (int                   fd,
   if (g_cancellable_set_error_if_cancelled (cancellable, error) ||
       !discard_card (fd, report, progress, user_data, 0.05, 0.4, cancellable, error))
     return NULL;
+  *erased = TRUE;
   say (progress, user_data, _("Writing the partition table"), 0.4);
   if (g_cancellable_set_error_if_cancelled (cancellable, error) || !write_table (fd, report, error))
     return NULL;
@@ -757,6 +739,64 @@ cm_format_run (int                   fd,
     return NULL;
   report->seconds = (g_get_monotonic_time () - started) / (double) G_USEC_PER_SEC;
   return g_steal_pointer (&report);
+}
+
+/**
+ * cm_format_run:
+ * @fd: the whole card, open for writing (O_DIRECT)
+ * @device: its device, as /dev names it
+ * @device_bytes: its size
+ * @use_bytes: the bytes to lay out (a fake card's real size), 0 for all
+ * @au_bytes: its allocation unit, 0 when not known
+ * @label: (nullable): the volume label
+ * @through_udisks: this process may not do what needs root (make the
+ *   kernel reread the table, open the partition): the file system is
+ *   made and checked on an image of the partition and copied onto the
+ *   card through its handle (make_fs_image); where no image can be made,
+ *   by UDisks (cm-format-udisks.c), whose mkfs chooses its cluster size,
+ *   read back and reported as its choice
+ *
+ * Blocking: run it in a worker thread.
+ *
+ * Returns: the report (a format whose fsck was not clean too), or
+ *   %NULL with @error set when a step could not be done. Stopped
+ *   (%G_IO_ERROR_CANCELLED), the error says what state the card is left
+ *   in and that it wants formatting again.
+ */
+CmFormatReport *
+cm_format_run (int                   fd,
+               const char           *device,
+               guint64               device_bytes,
+               guint64               use_bytes,
+               guint64               au_bytes,
+               const char           *label,
+               gboolean              through_udisks,
+               CmFormatProgressFunc  progress,
+               gpointer              user_data,
+               GCancellable         *cancellable,
+               GError              **error)
+{
+  GError *local = NULL;
+  gboolean erased = FALSE;
+  CmFormatReport *report = run_steps (fd, device, device_bytes, use_bytes, au_bytes, label, through_udisks,
+                                      progress, user_data, &erased, cancellable, &local);
+
+  if (report != NULL)
+    return report;
+  /* Stopped part way, the card holds neither its old data nor a file
+   * system to use: said so, with what to do. */
+  if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_clear_error (&local);
+      local = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                   erased ? _("The format was stopped after the card was erased: the card has no "
+                                              "working file system. Format it again before you use it.")
+                                          : _("The format was stopped while it erased the card: some of the card's old "
+                                              "data may be left on it, and it has no working file system. Format it "
+                                              "again before you use it."));
+    }
+  g_propagate_error (error, local);
+  return NULL;
 }
 
 /* "FAT32", "exFAT": as people write them. */

@@ -660,7 +660,14 @@ bench_done_cb (GObject      *object,
       g_timeout_add (BENCH_BUSY_WAIT_MS, bench_again_cb, run);
       return;
     }
-  g_task_return_pointer (run->outer, make_result (run->f, bench, bench == NULL ? error : NULL), g_object_unref);
+  if (g_cancellable_is_cancelled (g_task_get_cancellable (run->outer)))
+    /* Stopped in the benchmark: the job stops, as any that is stopped
+     * before its end, saying the card is formatted. */
+    g_task_return_new_error (run->outer, G_IO_ERROR, G_IO_ERROR_CANCELLED, "%s",
+                             _("The card is formatted, but the benchmark after the format was stopped before it "
+                               "ended. Run a benchmark to measure the card."));
+  else
+    g_task_return_pointer (run->outer, make_result (run->f, bench, bench == NULL ? error : NULL), g_object_unref);
   g_object_unref (run->outer);
   format_job_release (run->f);
   g_free (run);
@@ -818,6 +825,8 @@ opened_cb (GObject      *object,
   f->through_udisks = cm_format_needs_udisks ();
 
   worker = g_task_new (job, g_task_get_cancellable (task), done_cb, task);
+  /* Stopped, cm_format_run() says in what state it left the card. */
+  g_task_set_check_cancellable (worker, FALSE);
   g_task_set_task_data (worker, f, (GDestroyNotify) format_job_release);
   g_task_run_in_thread (worker, thread_func);
 }
@@ -914,6 +923,7 @@ const CmJobKind cm_job_kind_format = {
   .writes = TRUE,
   /* Translators: what stopping it does, after "Erase and format of /dev/sdb: " */
   .on_stop = N_("leaves the card erased and perhaps not formatted: format it again"),
+  .says_stop = TRUE,
   .run = run,
   .outcome = outcome,
   .headline = headline,

@@ -29,6 +29,10 @@ typedef struct
   /* A run that is stopped still ends with its document (what it finished)
    * rather than G_IO_ERROR_CANCELLED: the wear test's rounds. */
   gboolean    keeps_stopped;
+  /* A run that is stopped ends with its own G_IO_ERROR_CANCELLED, whose
+   * words say what state it left the card in (the format's); GIO's
+   * "Operation was cancelled" is not put in their place. */
+  gboolean    says_stop;
   /* Starts the work; ends by returning a CmResult or an error on @task,
    * whose source object is the job. */
   void      (*run)    (CmJob *job,

@@ -1111,7 +1111,7 @@ cm_job_run_async (CmJob               *self,
   self->cancellable = cancellable != NULL ? g_object_ref (cancellable) : g_cancellable_new ();
   task = g_task_new (self, self->cancellable, callback, user_data);
   g_task_set_source_tag (task, cm_job_run_async);
-  if (self->kind->keeps_stopped)
+  if (self->kind->keeps_stopped || self->kind->says_stop)
     g_task_set_check_cancellable (task, FALSE);
 
   if (self->path != NULL && *self->path == '\0')
@@ -1130,7 +1130,7 @@ cm_job_run_async (CmJob               *self,
 
   set_state (self, CM_JOB_STATE_RUNNING);
   inner = g_task_new (self, self->cancellable, kind_done_cb, g_steal_pointer (&task));
-  if (self->kind->keeps_stopped)
+  if (self->kind->keeps_stopped || self->kind->says_stop)
     g_task_set_check_cancellable (inner, FALSE);
   self->kind->run (self, g_steal_pointer (&inner));
 }
