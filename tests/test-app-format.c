@@ -31,14 +31,21 @@
 #include "cm-outcome.h"
 #include "cm-result-page.h"
 #include "cm-test-app.h"
+#include "cm-test-simcard.h"
 
 typedef struct
 {
-  GtkWidget *window;
-  char      *folder;
-  char      *image;
-  char      *loop;
+  GtkWidget  *window;
+  char       *folder;
+  char       *image;
+  char       *loop;
+  GHashTable *card;       /* a simulated card's SIMCARD_* values */
+  GPid        guard_pid;  /* and the guard that takes it down */
+  int         guard_fd;
 } Fixture;
+
+/* Why the tests on a simulated card skip, when they do. */
+static char *services_skip_reason;
 
 static void
 fixture_set_up (Fixture       *f,
@@ -49,6 +56,7 @@ fixture_set_up (Fixture       *f,
   gtk_window_present (GTK_WINDOW (f->window));
   f->folder = g_dir_make_tmp ("cardmark-app-format-XXXXXX", NULL);
   g_assert_nonnull (f->folder);
+  f->card = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 }
 
 static void
@@ -67,6 +75,9 @@ fixture_tear_down (Fixture       *f,
                    gconstpointer  data)
 {
   cm_test_destroy_window (GTK_WINDOW (f->window));
+  if (f->guard_pid != 0)
+    cm_test_simcard_down (g_hash_table_lookup (f->card, "SIMCARD_DIR"), &f->guard_pid, f->guard_fd);
+  g_hash_table_unref (f->card);
   if (f->loop != NULL)
     {
       g_autofree char *command = g_strdup_printf ("losetup -d %s", f->loop);
@@ -92,9 +103,10 @@ show_page (Fixture    *f,
   return page;
 }
 
-/* The row's own Format…/Stop button (the last of its buttons). */
+/* The row's own button saying @label (Format… or Stop). */
 static GtkWidget *
-row_button (GtkWidget *row)
+row_button_saying (GtkWidget  *row,
+                   const char *label)
 {
   GtkWidget *found = NULL;
   GtkWidget *stack[64];
@@ -106,13 +118,19 @@ row_button (GtkWidget *row)
       GtkWidget *widget = stack[--n];
 
       if (GTK_IS_BUTTON (widget) && gtk_widget_get_visible (widget) &&
-          g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), "_Format…") == 0)
+          g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0)
         found = widget;
       for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL && n < G_N_ELEMENTS (stack);
            child = gtk_widget_get_next_sibling (child))
         stack[n++] = child;
     }
   return found;
+}
+
+static GtkWidget *
+row_button (GtkWidget *row)
+{
+  return row_button_saying (row, "_Format…");
 }
 
 static void
@@ -594,6 +612,216 @@ test_through_udisks (Fixture       *f,
   cm_test_save_screenshots (f->window, "format-result-user");
 }
 
+/* A simulated card of 256 MiB with @args set in its model: FALSE, after
+ * g_test_skip(), where none can be attached. */
+static gboolean
+simcard_up (Fixture            *f,
+            const char * const *args)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+
+  if (services_skip_reason != NULL)
+    {
+      g_test_skip (services_skip_reason);
+      return FALSE;
+    }
+  g_ptr_array_add (argv, (char *) "good-a1");
+  g_ptr_array_add (argv, (char *) "--size");
+  g_ptr_array_add (argv, (char *) "256MiB");
+  g_ptr_array_add (argv, (char *) "--");
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  g_ptr_array_add (argv, NULL);
+  if (!cm_test_simcard_up ((const char * const *) argv->pdata, f->card, &f->guard_pid, &f->guard_fd))
+    return FALSE;
+  run_command ("udevadm settle");
+  return TRUE;
+}
+
+/* The format's private temporary folders (cardmark-format-XXXXXX) in
+ * this test's own temporary folder, and how many hold an image. */
+static guint
+format_folders (guint *images)
+{
+  g_autoptr(GDir) dir = g_dir_open (g_get_tmp_dir (), 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  g_assert_nonnull (dir);
+  *images = 0;
+  while ((name = g_dir_read_name (dir)) != NULL)
+    if (g_str_has_prefix (name, "cardmark-format-"))
+      {
+        g_autofree char *image = g_build_filename (g_get_tmp_dir (), name, "partition.img", NULL);
+
+        n++;
+        *images += g_file_test (image, G_FILE_TEST_EXISTS);
+      }
+  return n;
+}
+
+typedef struct
+{
+  GtkWidget  *row;
+  const char *phase;
+} Phase;
+
+/* The row's progress says @phase. */
+static gboolean
+row_says_phase (gpointer data)
+{
+  Phase *p = data;
+  const char *subtitle = adw_action_row_get_subtitle (ADW_ACTION_ROW (p->row));
+
+  return !cm_format_row_get_busy (CM_FORMAT_ROW (p->row)) ||
+         (subtitle != NULL && g_str_has_prefix (subtitle, p->phase));
+}
+
+static void
+count_result_cb (GtkWidget *row,
+                 CmResult  *result,
+                 guint     *n)
+{
+  (*n)++;
+}
+
+/* Starts a format of the card through the row, as a user does. */
+static GtkWidget *
+start_format (Fixture *f,
+              guint   *results)
+{
+  const char *dev = g_hash_table_lookup (f->card, "SIMCARD_DEV");
+  g_autoptr(CmCardItem) item = cm_card_item_new_device (dev, "Test Card", 256 << 20, NULL, NULL);
+  CmCardPage *page = show_page (f, item);
+  GtkWidget *row = cm_card_page_get_format_row (page);
+  GtkWidget *dialog;
+
+  g_signal_connect (row, "show-result", G_CALLBACK (count_result_cb), results);
+  dialog = open_dialog (row);
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "format");
+  gtk_window_close (GTK_WINDOW (dialog));
+  g_assert_true (cm_format_row_get_busy (CM_FORMAT_ROW (row)));
+  return row;
+}
+
+/* Stop pressed, the row says so: the Stopped badge in a stopped job's
+ * tone (never a success's), core's sentence of what state the card is
+ * in, its Format… button back to format it again, no result and no
+ * private temporary folder left. */
+static void
+stop_and_check (Fixture    *f,
+                GtkWidget  *row,
+                guint      *results,
+                const char *says,
+                const char *shot)
+{
+  GtkWidget *stop = row_button_saying (row, "_Stop");
+  /* An earlier format of a card of this size, found in the history. */
+  CmResult *before = cm_format_row_get_result (CM_FORMAT_ROW (row));
+  GtkWidget *badge;
+  GtkWidget *dialog;
+  guint images = 0;
+
+  g_assert_nonnull (stop);
+  gtk_widget_activate (stop);
+  g_assert_true (cm_test_wait_for (row_idle, row, 60));
+  cm_test_settle (0.1);
+
+  g_test_message ("%s", adw_action_row_get_subtitle (ADW_ACTION_ROW (row)));
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ==, says);
+  badge = cm_test_find_by_css_class (row, "status-not-judged");
+  g_assert_nonnull (badge);
+  g_assert_true (gtk_widget_is_visible (badge));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (badge)), ==, "Stopped");
+  g_assert_null (cm_test_find_by_css_class (row, "status-meets"));
+  g_assert_cmpuint (labels_saying (row, "Formatted"), ==, 0);
+  g_assert_nonnull (row_button (row));
+  g_assert_true (gtk_widget_get_sensitive (row_button (row)));
+  /* No result of its own: the stopped format kept no document. */
+  g_assert_true (cm_format_row_get_result (CM_FORMAT_ROW (row)) == before);
+  g_assert_cmpuint (*results, ==, 0);
+  g_assert_cmpuint (format_folders (&images), ==, 0);
+  cm_test_save_screenshots (f->window, shot);
+
+  /* Format again: the row's button opens the confirmation once more. */
+  dialog = open_dialog (row);
+  g_assert_nonnull (dialog);
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  gtk_window_close (GTK_WINDOW (dialog));
+  g_assert_true (cm_test_wait_for (cm_test_dialog_gone, NULL, 10));
+  g_assert_false (cm_format_row_get_busy (CM_FORMAT_ROW (row)));
+}
+
+/* As a user who is not root (the image route): the copy of the file
+ * system onto the card is slow, as the card's cache is full (the
+ * erase's samples and the table fill its 5 MiB; every later write goes
+ * at 50 kB/s), so Stop lands while it copies. */
+static void
+test_stop_in_copy (Fixture       *f,
+                   gconstpointer  data)
+{
+  const char *args[] = { "--set", "write.bandwidth-mb-s=400", "--set", "read.bandwidth-mb-s=800",
+                         "--set", "cache.size=5MiB", "--set", "cache.after-bandwidth-mb-s=0.05", NULL };
+  Phase copying = { NULL, "Writing the file system to the card" };
+  guint results = 0, images = 0;
+
+  if (!simcard_up (f, args))
+    return;
+  g_setenv ("CARDMARK_FORMAT_VIA_UDISKS", "1", TRUE);
+  copying.row = start_format (f, &results);
+  g_assert_true (cm_test_wait_for (row_says_phase, &copying, 120));
+  g_unsetenv ("CARDMARK_FORMAT_VIA_UDISKS");
+  g_test_message ("%s", adw_action_row_get_subtitle (ADW_ACTION_ROW (copying.row)));
+  g_assert_true (cm_format_row_get_busy (CM_FORMAT_ROW (copying.row)));
+  /* The image is there while it is copied, in a folder of its own. */
+  g_assert_cmpuint (format_folders (&images), ==, 1);
+  g_assert_cmpuint (images, ==, 1);
+  stop_and_check (f, copying.row, &results,
+                  "The format was stopped after the card was erased: the card has no working file system. "
+                  "Format it again before you use it.", "format-stopped-copy");
+}
+
+/* A card whose erase takes time (40 ms for each MiB discarded, about
+ * ten seconds): while it erases, the row's progress says so with a time
+ * left above nothing, and Stop stops it there. */
+static void
+test_stop_in_erase (Fixture       *f,
+                    gconstpointer  data)
+{
+  const char *args[] = { "--set", "write.bandwidth-mb-s=400", "--set", "read.bandwidth-mb-s=800",
+                         "--set", "card.discard-us-per-mib=40000", NULL };
+  Phase erasing = { NULL, "Erasing the card, " };
+  guint results = 0;
+  CmJob *job;
+  const char *subtitle;
+
+  if (!simcard_up (f, args))
+    return;
+  erasing.row = start_format (f, &results);
+  job = cm_format_row_get_job (CM_FORMAT_ROW (erasing.row));
+  g_assert_nonnull (job);
+  /* The erase's first pieces give its rate, so its time left. */
+  g_assert_true (cm_test_wait_for (row_says_phase, &erasing, 60));
+  while (cm_format_row_get_busy (CM_FORMAT_ROW (erasing.row)) && cm_job_get_seconds_left (job) <= 0)
+    g_main_context_iteration (NULL, TRUE);
+  subtitle = adw_action_row_get_subtitle (ADW_ACTION_ROW (erasing.row));
+  g_test_message ("%s (%.1f s left)", subtitle, cm_job_get_seconds_left (job));
+  g_assert_true (cm_format_row_get_busy (CM_FORMAT_ROW (erasing.row)));
+  g_assert_true (g_str_has_prefix (subtitle, "Erasing the card, "));
+  g_assert_cmpfloat (cm_job_get_seconds_left (job), >, 0);
+  g_assert_nonnull (strstr (subtitle, " left"));
+  {
+    g_autofree char *left = cm_job_dup_progress_text (job);
+
+    g_assert_cmpstr (subtitle, ==, left);
+  }
+  cm_test_save_screenshots (f->window, "format-erasing");
+  stop_and_check (f, erasing.row, &results,
+                  "The format was stopped while it erased the card: some of the card's old data may be left on "
+                  "it, and it has no working file system. Format it again before you use it.",
+                  "format-stopped-erase");
+}
+
 static gboolean
 erase_offered (CmResult *result)
 {
@@ -661,6 +889,13 @@ main (int   argc,
 {
   int status;
 
+  g_autofree char *tmp = g_build_filename (g_getenv ("TMPDIR") != NULL ? g_getenv ("TMPDIR") : "/tmp",
+                                           "cardmark-app-format-tmp-XXXXXX", NULL);
+
+  /* A temporary folder of the test's own, before GLib is asked for it:
+   * a stopped format's private folder must be gone from it. */
+  g_assert_nonnull (g_mkdtemp (tmp));
+  g_setenv ("TMPDIR", tmp, TRUE);
   g_setenv ("GTK_A11Y", "test", TRUE);
   cm_test_app_init (&argc, &argv);
   /* A format keeps its document in the history: a data folder of the
@@ -674,8 +909,12 @@ main (int   argc,
   g_test_add ("/cardmark/app-format/format", Fixture, NULL, fixture_set_up, test_format, fixture_tear_down);
   g_test_add ("/cardmark/app-format/through-udisks", Fixture, NULL, fixture_set_up, test_through_udisks, fixture_tear_down);
   g_test_add ("/cardmark/app-format/offer", Fixture, NULL, fixture_set_up, test_offer, fixture_tear_down);
+  g_test_add ("/cardmark/app-format/stop-in-copy", Fixture, NULL, fixture_set_up, test_stop_in_copy, fixture_tear_down);
+  g_test_add ("/cardmark/app-format/stop-in-erase", Fixture, NULL, fixture_set_up, test_stop_in_erase, fixture_tear_down);
+  services_skip_reason = cm_test_services_up ();
 
   status = g_test_run ();
   cm_test_data_home_remove ();
+  g_assert_cmpint (g_rmdir (tmp), ==, 0);
   return status;
 }

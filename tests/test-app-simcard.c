@@ -40,6 +40,7 @@
 #include "cm-run-page.h"
 #include "cm-summary.h"
 #include "cm-test-app.h"
+#include "cm-test-simcard.h"
 #include "cm-verdict.h"
 #include "cm-endurance.h"
 #include "cm-format.h"
@@ -148,22 +149,6 @@ has_samples (gpointer data)
 
 /* The simulated card. */
 
-static void
-spawn_guard (Fixture *f)
-{
-  g_autofree char *down = g_test_build_filename (G_TEST_DIST, "simcard", "simcard-down", NULL);
-  const char *argv[] = { "/bin/sh", "-c", "read _ignored; exec \"$0\" \"$1\" >/dev/null 2>&1",
-                         down, card_get (f, "SIMCARD_DIR"), NULL };
-  g_autoptr(GError) error = NULL;
-
-  /* The guard holds the read end of a pipe whose write end only this
-   * process has: when the test ends, however it ends (an assertion
-   * aborts, a crash), the guard reads EOF and takes the card down. */
-  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD,
-                                           NULL, NULL, &f->guard_pid, &f->guard_fd, NULL, NULL, &error));
-  g_assert_no_error (error);
-}
-
 /* Returns FALSE, after g_test_skip(), in a build that does not read the
  * CARDMARK_* hook a test steers cardmark-cli with. */
 static gboolean
@@ -185,50 +170,13 @@ static gboolean
 card_up (Fixture            *f,
          const char * const *args)
 {
-  g_autofree char *up = g_test_build_filename (G_TEST_DIST, "simcard", "simcard-up", NULL);
-  g_autofree char *bin = g_test_build_filename (G_TEST_BUILT, "simcard", "cm-simcard", NULL);
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_auto(GStrv) env = g_environ_setenv (g_get_environ (), "CARDMARK_SIMCARD", bin, TRUE);
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
-  g_auto(GStrv) lines = NULL;
-  g_autoptr(GError) error = NULL;
-  int status;
-
   if (services_skip_reason != NULL)
     {
       g_test_skip (services_skip_reason);
       return FALSE;
     }
-
-  g_ptr_array_add (argv, up);
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (char *) args[i]);
-  g_ptr_array_add (argv, NULL);
-
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, env, G_SPAWN_DEFAULT, NULL, NULL,
-                               &out, &err, &status, &error));
-  g_assert_no_error (error);
-  if (WIFEXITED (status) && WEXITSTATUS (status) == 77)
-    {
-      g_autofree char *reason = g_strdup_printf ("simcard-up: %s", g_strstrip (err));
-
-      g_test_skip (reason);
-      return FALSE;
-    }
-  if (!g_spawn_check_wait_status (status, &error))
-    g_error ("simcard-up %s failed: %s", args[0], err);
-
-  lines = g_strsplit (out, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      char *eq = strchr (lines[i], '=');
-
-      if (eq != NULL)
-        g_hash_table_insert (f->card, g_strndup (lines[i], eq - lines[i]), g_strdup (eq + 1));
-    }
-
-  spawn_guard (f);
+  if (!cm_test_simcard_up (args, f->card, &f->guard_pid, &f->guard_fd))
+    return FALSE;
   g_test_message ("simulated card %s (%s) at %s", card_get (f, "SIMCARD_DEV"), args[0], card_get (f, "SIMCARD_DIR"));
   return TRUE;
 }
@@ -236,16 +184,8 @@ card_up (Fixture            *f,
 static void
 card_down (Fixture *f)
 {
-  int status;
-
-  if (f->guard_pid == 0)
-    return;
-
-  close (f->guard_fd);
-  g_assert_cmpint (waitpid (f->guard_pid, &status, 0), ==, f->guard_pid);
-  g_spawn_close_pid (f->guard_pid);
-  f->guard_pid = 0;
-  g_assert_false (g_file_test (card_get (f, "SIMCARD_DIR"), G_FILE_TEST_EXISTS));
+  if (f->guard_pid != 0)
+    cm_test_simcard_down (card_get (f, "SIMCARD_DIR"), &f->guard_pid, f->guard_fd);
 }
 
 /* Fixture. */
@@ -3425,24 +3365,6 @@ test_cli_refused (Fixture       *f,
   g_assert_true (cm_verify_row_get_busy (row));
 }
 
-static void
-start_services (void)
-{
-  g_autofree char *script = g_test_build_filename (G_TEST_DIST, "env", "services-up", NULL);
-  const char *argv[] = { script, NULL };
-  g_autofree char *err = NULL;
-  g_autoptr(GError) error = NULL;
-  int status;
-
-  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, &err, &status, &error))
-    g_error ("could not run %s: %s", script, error->message);
-
-  if (WIFEXITED (status) && WEXITSTATUS (status) == 77)
-    services_skip_reason = g_strdup_printf ("services-up: %s", g_strstrip (err));
-  else if (!g_spawn_check_wait_status (status, &error))
-    g_error ("%s failed: %s", script, err);
-}
-
 int
 main (int   argc,
       char *argv[])
@@ -3457,10 +3379,7 @@ main (int   argc,
   adw_init ();
   g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
 
-  if (getuid () != 0)
-    services_skip_reason = g_strdup ("needs root to start udisksd and attach a simulated card");
-  else
-    start_services ();
+  services_skip_reason = cm_test_services_up ();
 
   g_test_add ("/cardmark/app-simcard/raw-read", Fixture, NULL,
               fixture_set_up, test_raw_read, fixture_tear_down);

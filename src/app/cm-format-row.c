@@ -25,6 +25,7 @@
 #include "cm-job-format.h"
 #include "cm-job-list.h"
 #include "cm-outcome.h"
+#include "cm-outcome-badge.h"
 #include "cm-text.h"
 #include "cm-toast.h"
 #include "cm-verify.h"
@@ -48,6 +49,7 @@ struct _CmFormatRow
   GtkSpinner   *spinner;
   GtkButton    *button;
   GtkButton    *show_button;
+  GtkWidget    *badge;        /* "Stopped", after a format was stopped */
 };
 
 G_DEFINE_FINAL_TYPE (CmFormatRow, cm_format_row, ADW_TYPE_ACTION_ROW)
@@ -125,7 +127,10 @@ set_busy (CmFormatRow *self,
   gtk_spinner_set_spinning (self->spinner, busy);
   gtk_button_set_label (self->button, busy ? _("_Stop") : _("_Format…"));
   if (busy)
-    gtk_widget_set_visible (GTK_WIDGET (self->show_button), FALSE);
+    {
+      gtk_widget_set_visible (GTK_WIDGET (self->show_button), FALSE);
+      gtk_widget_set_visible (self->badge, FALSE);
+    }
   else
     fill_subtitle (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
@@ -176,8 +181,16 @@ state_cb (CmFormatRow *self)
     }
   else if (cm_job_get_state (job) == CM_JOB_STATE_CANCELLED)
     {
+      g_autoptr(CmOutcome) stopped = cm_outcome_new_stopped (cm_job_get_kind (job));
+
+      /* The badge of any stopped job, in its tone, and core's sentence:
+       * the state the format left the card in, and to format it again
+       * (the row's Format… button, back in its place). */
+      cm_outcome_badge_update (self->badge, stopped);
+      gtk_widget_set_visible (self->badge, TRUE);
       adw_action_row_set_subtitle (ADW_ACTION_ROW (self),
-                                   _("Stopped: the card may be erased and not formatted. Format it again to use it."));
+                                   error != NULL ? error->message
+                                                 : _("Stopped: the card may be erased and not formatted. Format it again to use it."));
       cm_toast_show (GTK_WIDGET (self), _("Format stopped. The card may be erased and not formatted: format it again."));
     }
   else if (error != NULL)
@@ -668,6 +681,7 @@ cm_format_row_class_init (CmFormatRowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CmFormatRow, spinner);
   gtk_widget_class_bind_template_child (widget_class, CmFormatRow, button);
   gtk_widget_class_bind_template_child (widget_class, CmFormatRow, show_button);
+  gtk_widget_class_bind_template_child (widget_class, CmFormatRow, badge);
   gtk_widget_class_bind_template_callback (widget_class, button_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, show_clicked_cb);
 }
