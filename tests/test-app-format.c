@@ -704,6 +704,26 @@ start_format (Fixture *f,
   return row;
 }
 
+/* Screenshots of the page scrolled to @row, at each size. */
+static void
+shots_of_row (Fixture    *f,
+              GtkWidget  *row,
+              const char *name)
+{
+  const int sizes[][2] = { { 800, 480 }, { 1280, 800 } };
+
+  if (g_getenv ("CARDMARK_SCREENSHOT_DIR") == NULL)
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      gtk_window_set_default_size (GTK_WINDOW (f->window), sizes[i][0], sizes[i][1]);
+      g_assert_true (cm_test_wait_drawn (f->window, 10));
+      cm_test_scroll_to (row);
+      cm_test_save_screenshot (f->window, name, sizes[i][0], sizes[i][1], FALSE);
+      cm_test_save_screenshot (f->window, name, sizes[i][0], sizes[i][1], TRUE);
+    }
+}
+
 /* Stop pressed, the row says so: the Stopped badge in a stopped job's
  * tone (never a success's), core's sentence of what state the card is
  * in, its Format… button back to format it again, no result and no
@@ -741,7 +761,7 @@ stop_and_check (Fixture    *f,
   g_assert_true (cm_format_row_get_result (CM_FORMAT_ROW (row)) == before);
   g_assert_cmpuint (*results, ==, 0);
   g_assert_cmpuint (format_folders (&images), ==, 0);
-  cm_test_save_screenshots (f->window, shot);
+  shots_of_row (f, row, shot);
 
   /* Format again: the row's button opens the confirmation once more. */
   dialog = open_dialog (row);
@@ -815,7 +835,7 @@ test_stop_in_erase (Fixture       *f,
 
     g_assert_cmpstr (subtitle, ==, left);
   }
-  cm_test_save_screenshots (f->window, "format-erasing");
+  shots_of_row (f, erasing.row, "format-erasing");
   stop_and_check (f, erasing.row, &results,
                   "The format was stopped while it erased the card: some of the card's old data may be left on "
                   "it, and it has no working file system. Format it again before you use it.",

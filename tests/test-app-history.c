@@ -34,21 +34,6 @@
 
 static const char *data_home;
 
-/* Scrolls the page so that @widget is at the top, to see it in a
- * screenshot. */
-static void
-scroll_to (GtkWidget *widget)
-{
-  GtkWidget *scrolled = gtk_widget_get_ancestor (widget, GTK_TYPE_SCROLLED_WINDOW);
-  GtkWidget *content;
-  double x, y;
-
-  g_assert_nonnull (scrolled);
-  content = gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scrolled));
-  g_assert_true (gtk_widget_translate_coordinates (widget, content, 0, 0, &x, &y));
-  gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled)), y - 12);
-}
-
 static GFile *
 history_folder (void)
 {
@@ -212,10 +197,10 @@ test_result_charts (Fixture       *f,
   cm_test_save_screenshots (GTK_WIDGET (f->window), "result");
   if (g_getenv ("CARDMARK_SCREENSHOT_DIR") != NULL)
     {
-      scroll_to (gtk_widget_get_parent (gtk_widget_get_parent (gtk_widget_get_parent (
+      cm_test_scroll_to (gtk_widget_get_parent (gtk_widget_get_parent (gtk_widget_get_parent (
         GTK_WIDGET (lookup_chart (charts, CM_CHART_SUMMARY))))));
       cm_test_save_screenshots (GTK_WIDGET (f->window), "result-charts");
-      scroll_to (gtk_widget_get_parent (gtk_widget_get_parent (gtk_widget_get_parent (
+      cm_test_scroll_to (gtk_widget_get_parent (gtk_widget_get_parent (gtk_widget_get_parent (
         GTK_WIDGET (lookup_chart (charts, CM_CHART_LATENCY))))));
       cm_test_save_screenshots (GTK_WIDGET (f->window), "result-latency");
     }
@@ -930,7 +915,7 @@ test_kinds_from_history (Fixture       *f,
     {
       g_autoptr(GPtrArray) charts = cm_result_page_dup_charts (result_page);
 
-      scroll_to (gtk_widget_get_parent (gtk_widget_get_parent (gtk_widget_get_parent (
+      cm_test_scroll_to (gtk_widget_get_parent (gtk_widget_get_parent (gtk_widget_get_parent (
         g_ptr_array_index (charts, 0)))));
       cm_test_save_screenshots (GTK_WIDGET (f->window), "verify-from-history-chart");
     }
@@ -944,7 +929,7 @@ test_kinds_from_history (Fixture       *f,
     {
       g_autoptr(GPtrArray) charts = cm_result_page_dup_charts (result_page);
 
-      scroll_to (gtk_widget_get_parent (gtk_widget_get_parent (gtk_widget_get_parent (
+      cm_test_scroll_to (gtk_widget_get_parent (gtk_widget_get_parent (gtk_widget_get_parent (
         g_ptr_array_index (charts, 0)))));
       cm_test_save_screenshots (GTK_WIDGET (f->window), "capacity-from-history-chart");
     }

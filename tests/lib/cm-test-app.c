@@ -111,6 +111,21 @@ cm_test_save_png (GtkWidget  *widget,
   g_assert_true (gdk_texture_save_to_png (texture, path));
 }
 
+/* Scrolls the page so that @widget is at the top, to see it in a
+ * screenshot. */
+void
+cm_test_scroll_to (GtkWidget *widget)
+{
+  GtkWidget *scrolled = gtk_widget_get_ancestor (widget, GTK_TYPE_SCROLLED_WINDOW);
+  GtkWidget *content;
+  double x, y;
+
+  g_assert_nonnull (scrolled);
+  content = gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scrolled));
+  g_assert_true (gtk_widget_translate_coordinates (widget, content, 0, 0, &x, &y));
+  gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled)), y - 12);
+}
+
 /* Destroys @window and checks that nothing kept it alive: no page,
  * signal handler or pending callback still holds it. */
 void

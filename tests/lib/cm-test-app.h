@@ -25,6 +25,7 @@ gboolean cm_test_wait_drawn (GtkWidget     *widget,
 void     cm_test_save_png (GtkWidget       *widget,
                            const char      *path);
 void     cm_test_destroy_window (GtkWindow *window);
+void     cm_test_scroll_to      (GtkWidget *widget);
 
 /* GTK for a test program, with libadwaita and without animations: pages
  * switch at once, so that what a test sees is what it asserts. */
