@@ -5,6 +5,7 @@
 # progress line's time left, measured from the pieces discarded so far,
 # is more than 0:00 while the card erases and goes down as it does.
 # The progress is read back from a terminal (script(1)), as a user sees it.
+# Then a second format is stopped (SIGINT) while it erases, and says so.
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 
@@ -70,5 +71,25 @@ check "the time left goes down as the card erases" \
   awk 'NR == 1 { first = $2 } { last = $2 } END { exit !(NR > 1 && first > 0 && last < first) }' "$work/left"
 check "the share done only grows while the card erases" \
   awk 'NR > 1 && $1 < prev { bad = 1 } { prev = $1 } END { exit bad }' "$work/left"
+
+# Stopped (Ctrl-C) while the card erases, once its line gives a time
+# left: status 5, and the words say the card's old data may be left and
+# to format it again; nothing says formatted, nothing is saved.
+before_docs=$(ls "$XDG_DATA_HOME"/cardmark*/history/*.json 2> /dev/null | wc -l)
+script -qfec "echo \$\$ > \"$work/pid\"; exec \"$CARDMARK_CLI\" format \"$SIMCARD_DEV\" --destroy-data > \"$work/stop.out\"" \
+  /dev/null > "$work/stop.tty" 2>&1 &
+runner=$!
+while kill -0 $runner 2> /dev/null && ! grep -q "Erasing the card .* left" "$work/stop.tty"; do sleep 0.05; done
+check "the erase's line gave a time left before the stop" grep -q "Erasing the card .* left" "$work/stop.tty"
+kill -INT "$(cat "$work/pid")"
+wait $runner
+rc=$?
+check "stopped while erasing, the format ends stopped (status 5)" test $rc -eq 5
+[ $rc -eq 5 ] || tr '\r' '\n' < "$work/stop.tty" | sed 's/^/# /'
+check "it says the card's old data may be left, and to format it again" \
+  file_says "The format was stopped while it erased the card: some of the card's old data may be left on it, and it has no working file system. Format it again before you use it." "$work/stop.tty"
+check "nothing says it is formatted, and no result is saved" \
+  test -z "$(grep -i "formatted\|clean" "$work/stop.tty" "$work/stop.out" | grep -v "Erasing and formatting")" \
+  -a "$(ls "$XDG_DATA_HOME"/cardmark*/history/*.json 2> /dev/null | wc -l)" = "$before_docs"
 
 done_testing

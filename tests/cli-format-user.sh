@@ -12,7 +12,9 @@
 # the discard). Where no image can be made (no temporary folder), UDisks
 # makes the file system, and the words say its mkfs chose. A refusal (no
 # --destroy-data; a user polkit refuses) leaves the card's sha256
-# unchanged.
+# unchanged. A format stopped (SIGINT, SIGTERM) while its image is
+# copied onto a slow card ends stopped, says what state the card is in,
+# saves nothing and leaves no image.
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 
