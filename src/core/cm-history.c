@@ -913,10 +913,10 @@ cm_history_find_last (CmHistory   *self,
       g_autoptr(GFile) file = NULL;
       g_autoptr(CmResult) result = NULL;
 
-      /* Without a CID serial a card is told by its reader's device and
-       * the size it says it has: a document that knows no size could be
-       * of any card that was in that reader. */
-      if (serial == NULL && (entry->size_bytes == 0 || entry->size_bytes != device_bytes))
+      /* By its CID serial (the index found these by it), else by the
+       * size it says it has and, below, its reader's device: a document
+       * that knows no size could be of any card that was in that reader. */
+      if (!cm_history_entry_is_of_card (entry, serial, device_bytes))
         continue;
       file = g_file_new_for_path (entry->path);
       result = cm_result_new_from_file (file, NULL);
