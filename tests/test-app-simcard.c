@@ -963,6 +963,68 @@ earlier_capacity_shown (gpointer data)
   return page != NULL && g_str_has_prefix (cm_card_page_get_capacity_subtitle (page), "On ");
 }
 
+/* The toast on screen; one being hidden (it takes no clicks any more)
+ * is not. */
+static gboolean
+is_toast (GtkWidget *widget)
+{
+  return g_str_equal (gtk_widget_get_css_name (widget), "toast") && gtk_widget_get_can_target (widget);
+}
+
+/* The message of the toast on screen (cm-toast.c's label), or NULL. */
+static const char *
+toast_shown (CmWindow *window)
+{
+  GtkWidget *toast = cm_test_find_mapped (GTK_WIDGET (window), is_toast);
+  GtkWidget *label = toast != NULL ? cm_test_find_by_css_class (toast, "toast-message") : NULL;
+
+  return label != NULL ? gtk_label_get_label (GTK_LABEL (label)) : NULL;
+}
+
+typedef struct
+{
+  CmWindow   *window;
+  const char *text;
+} ToastWait;
+
+static gboolean
+toast_says (gpointer data)
+{
+  ToastWait *wait = data;
+
+  return g_strcmp0 (toast_shown (wait->window), wait->text) == 0;
+}
+
+/* Waits until the window's toast says @text; the overlay shows one at a
+ * time, so one shown before may have to time out first. */
+static void
+assert_toast_says (Fixture    *f,
+                   const char *text)
+{
+  ToastWait wait = { f->window, text };
+
+  if (!cm_test_wait_for (toast_says, &wait, 30))
+    g_error ("the toast says \"%s\", not \"%s\"", toast_shown (f->window), text);
+  g_test_message ("toast: %s", text);
+}
+
+/* Closes every toast, as clicks on their close buttons: the next
+ * message is then the one a test waits for. (libadwaita shows the next
+ * toast waiting at once, while the one closed fades.) */
+static void
+close_toasts (Fixture *f)
+{
+  GtkWidget *toast;
+  guint n = 0;
+
+  while ((toast = cm_test_find_mapped (GTK_WIDGET (f->window), is_toast)) != NULL)
+    {
+      g_assert_cmpuint (++n, <, 32);
+      /* A click (GtkButton's own activate clicks a moment later). */
+      g_signal_emit_by_name (cm_test_find_by_css_class (toast, "circular"), "clicked");
+    }
+}
+
 /* After a restart (a new window: a new card page, the job gone), the
  * capacity check's row says the card's last check, dated; Test Again on
  * that check, saved in History, starts a check of the card again: the
@@ -1016,7 +1078,9 @@ test_again_from_saved (Fixture       *f,
   g_assert_true (cm_card_page_get_checking_capacity (page));
   g_assert_cmpuint (count_active_jobs (f->app), ==, 1);
 
-  /* Test Again while that check runs starts nothing, and stops nothing. */
+  /* Test Again while that check runs starts nothing, and stops nothing,
+   * and says why. */
+  close_toasts (f);
   open_newest_saved (f, "capacity");
   cm_window_start_test (f->window);
   g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "card");
@@ -1024,6 +1088,11 @@ test_again_from_saved (Fixture       *f,
   g_assert_null (cm_test_visible_dialog ());
   g_assert_true (cm_card_page_get_checking_capacity (page));
   g_assert_cmpuint (count_active_jobs (f->app), ==, 1);
+  {
+    g_autofree char *busy = cm_job_dup_busy_text (cm_card_page_get_job (page));
+
+    assert_toast_says (f, busy);
+  }
 
   cm_application_cancel_jobs (f->app);
   g_assert_true (cm_test_wait_for (app_idle, f->app, 60));
@@ -2308,6 +2377,279 @@ test_wear (Fixture       *f,
   g_assert_true (g_str_has_prefix (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), "Data lost from round"));
 }
 
+/* Test Again from a saved result, when it must start nothing. */
+
+static gboolean job_ended (gpointer data);
+
+/* The newest saved result of @kind opened from History, as a user
+ * would: the first row of that kind. */
+static CmResult *
+open_saved_of_kind (Fixture    *f,
+                    const char *kind)
+{
+  for (guint i = 0;; i++)
+    {
+      CmHistoryPage *history;
+      CmResult *result;
+
+      gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-history", NULL);
+      history = CM_HISTORY_PAGE (cm_window_get_page (f->window, "history"));
+      g_assert_true (cm_test_wait_for (history_loaded, history, 10));
+      g_assert_cmpuint (i, <, cm_history_page_get_n_results (history));
+      cm_history_page_open (history, i);
+      g_assert_true (cm_test_wait_for (on_saved_page, f->window, 10));
+      result = cm_result_page_get_result (CM_RESULT_PAGE (cm_window_get_page (f->window, "saved")));
+      if (g_strcmp0 (cm_result_get_kind (result), kind) == 0)
+        {
+          g_assert_true (cm_result_page_get_offers_again (CM_RESULT_PAGE (cm_window_get_page (f->window, "saved"))));
+          return result;
+        }
+    }
+}
+
+/* Test Again on the saved result on screen while @job runs on its card:
+ * the card's page opens on the job, which goes on with its row busy; no
+ * other job starts, no dialog asks, and the toast gives the job's busy
+ * text. @busy_row says whether the new page's row shows @job. */
+static void
+assert_again_refused_while (Fixture  *f,
+                            CmJob    *job,
+                            gboolean (*busy_row) (CmCardPage *page,
+                                                  CmJob      *job))
+{
+  g_autofree char *busy = cm_job_dup_busy_text (job);
+  CmCardPage *page;
+
+  g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "saved");
+  g_assert_true (cm_job_is_active (job));
+  /* Test Again stays on: pressed, it says why it did nothing. */
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (f->app), "start-test"));
+  g_action_group_activate_action (G_ACTION_GROUP (f->app), "start-test", NULL);
+
+  g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "card");
+  page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
+  g_assert_null (cm_test_visible_dialog ());
+  g_assert_true (cm_job_is_active (job));
+  g_assert_cmpuint (count_active_jobs (f->app), ==, 1);
+  g_assert_true (cm_card_page_get_job (page) == job);
+  g_assert_true (busy_row (page, job));
+  assert_toast_says (f, busy);
+  /* Nothing asked meanwhile either. */
+  g_assert_null (cm_test_visible_dialog ());
+}
+
+static gboolean
+verify_row_runs (CmCardPage *page,
+                 CmJob      *job)
+{
+  CmVerifyRow *row = CM_VERIFY_ROW (cm_card_page_get_verify_row (page));
+
+  return cm_verify_row_get_busy (row) && cm_verify_row_get_job (row) == job;
+}
+
+static gboolean
+wear_row_runs (CmCardPage *page,
+               CmJob      *job)
+{
+  CmWearRow *row = CM_WEAR_ROW (cm_card_page_get_wear_row (page));
+
+  return cm_wear_row_get_busy (row) && cm_wear_row_get_job (row) == job;
+}
+
+/* "Wear Test…" on the card page shown, as a click on its confirmation
+ * (the first one, or carrying on a stopped test). */
+static CmWearRow *
+start_wear (Fixture *f)
+{
+  CmCardPage *page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
+  CmWearRow *row = CM_WEAR_ROW (cm_card_page_get_wear_row (page));
+  AdwMessageDialog *dialog;
+
+  cm_wear_row_activate (row);
+  /* The card's real size is looked up first, in another thread. */
+  g_assert_true (cm_test_wait_for (cm_test_dialog_shown, NULL, 60));
+  dialog = ADW_MESSAGE_DIALOG (cm_test_visible_dialog ());
+  adw_message_dialog_response (dialog, adw_message_dialog_has_response (dialog, "carry-on") ? "carry-on" : "wear");
+  gtk_window_close (GTK_WINDOW (dialog));
+  g_assert_true (cm_wear_row_get_busy (row));
+  return row;
+}
+
+/* A saved verify and a saved wear test of a card, then Test Again on
+ * each while a wear test, then while a verify, runs on the card: it
+ * starts nothing, stops nothing, asks nothing, and says why. */
+static void
+test_again_while_busy (Fixture       *f,
+                       gconstpointer  data)
+{
+  /* A card that never wears out: its wear test runs until stopped. A
+   * verify of it takes about a second. */
+  const char *args[] = { "good-a1", "--size", "16MiB", "--", "--set", "write.bandwidth-mb-s=40",
+                         "--set", "read.bandwidth-mb-s=80", NULL };
+  const char *kinds[] = { "verify", "wear" };
+  CmCardPage *page;
+  CmVerifyRow *verify_row;
+  CmWearRow *wear_row;
+  g_autoptr(CmJob) job = NULL;
+
+  if (!card_up (f, args))
+    return;
+  open_window (f);
+  g_assert_true (cm_test_wait_for (card_listed, f, 20));
+  g_assert_true (cm_window_open_path (f->window, card_get (f, "SIMCARD_DEV")));
+
+  /* The saved results: a verify to its end, a wear test stopped in its
+   * second round (a stopped wear test keeps its first round). */
+  verify_row = start_verify (f);
+  g_assert_true (cm_test_wait_for (verify_idle, verify_row, 60));
+  g_assert_nonnull (cm_verify_row_get_result (verify_row));
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.escape", NULL);
+  g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "card");
+  wear_row = start_wear (f);
+  g_assert_true (cm_test_wait_for (wear_in_round_2, wear_row, 60));
+  cm_wear_row_activate (wear_row);
+  g_assert_true (cm_test_wait_for (wear_row_idle, wear_row, 30));
+  g_assert_true (cm_test_wait_for (app_idle, f->app, 20));
+
+  /* A wear test runs (until it is stopped): Test Again on either saved
+   * result, as a user would, from History. */
+  g_assert_true (cm_window_open_path (f->window, card_get (f, "SIMCARD_DEV")));
+  wear_row = start_wear (f);
+  g_set_object (&job, cm_wear_row_get_job (wear_row));
+  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+    {
+      g_test_message ("Test Again on a saved %s while a wear test runs", kinds[i]);
+      close_toasts (f);
+      open_saved_of_kind (f, kinds[i]);
+      assert_again_refused_while (f, job, wear_row_runs);
+    }
+  page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
+  wear_row = CM_WEAR_ROW (cm_card_page_get_wear_row (page));
+  cm_wear_row_activate (wear_row);
+  g_assert_true (cm_test_wait_for (job_ended, job, 30));
+  g_assert_true (cm_test_wait_for (app_idle, f->app, 20));
+
+  /* A verify runs. It is started from the card's page while the saved
+   * result is on screen, so that it still runs when Test Again is
+   * pressed however slow this machine is: nothing in between lets the
+   * main loop hear it end. It then goes on to its end. */
+  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+    {
+      g_test_message ("Test Again on a saved %s while a verify runs", kinds[i]);
+      close_toasts (f);
+      open_saved_of_kind (f, kinds[i]);
+      verify_row = start_verify (f);
+      g_set_object (&job, cm_verify_row_get_job (verify_row));
+      assert_again_refused_while (f, job, verify_row_runs);
+      g_assert_true (cm_test_wait_for (job_ended, job, 60));
+      g_assert_cmpint (cm_job_get_state (job), ==, CM_JOB_STATE_DONE);
+      g_assert_nonnull (cm_job_get_result (job));
+      g_assert_true (cm_test_wait_for (app_idle, f->app, 20));
+    }
+}
+
+/* A list item of the card at the fixture's device, of the fixture's
+ * card's size (UDisks may tell the size after the device). */
+static gboolean
+card_listed_at_size (gpointer data)
+{
+  Fixture *f = data;
+  CmCardListPage *list = CM_CARD_LIST_PAGE (cm_window_get_page (f->window, "cards"));
+  GListModel *model = cm_card_list_page_get_model (list);
+  guint64 size = g_ascii_strtoull (card_get (f, "SIMCARD_SIZE"), NULL, 10);
+
+  for (guint i = 0; model != NULL && i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(CmCardItem) item = g_list_model_get_item (model, i);
+
+      if (g_strcmp0 (cm_card_item_get_device (item), card_get (f, "SIMCARD_DEV")) == 0 &&
+          cm_card_item_get_size (item) == size)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* A verify and a health read saved of one card, then another card, of
+ * another size, in the same reader (the same loop device): Test Again
+ * on either opens the reader's page, starts and asks nothing, writes
+ * nothing on the card there, and says it is another card. */
+static void
+test_again_other_card (Fixture       *f,
+                       gconstpointer  data)
+{
+  const char *args_a[] = { "good-a1", "--size", "32MiB", "--", "--set", "write.bandwidth-mb-s=200",
+                           "--set", "read.bandwidth-mb-s=400", NULL };
+  const char *args_b[] = { "good-a1", "--size", "48MiB", "--", "--set", "read.bandwidth-mb-s=400", NULL };
+  const char *kinds[] = { "verify", "health" };
+  g_autofree char *dev_a = NULL;
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  guint64 size_a, size_b;
+  CmVerifyRow *row;
+  CmCardPage *page;
+
+  if (!card_up (f, args_a))
+    return;
+  dev_a = g_strdup (card_get (f, "SIMCARD_DEV"));
+  size_a = g_ascii_strtoull (card_get (f, "SIMCARD_SIZE"), NULL, 10);
+  open_window (f);
+  g_assert_true (cm_test_wait_for (card_listed, f, 20));
+  g_assert_true (cm_window_open_path (f->window, dev_a));
+  row = start_verify (f);
+  g_assert_true (cm_test_wait_for (verify_idle, row, 60));
+  g_assert_nonnull (cm_verify_row_get_result (row));
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.escape", NULL);
+  page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
+  cm_health_row_ask (CM_HEALTH_ROW (cm_card_page_get_health_row (page)));
+  g_assert_true (cm_test_wait_for (health_answered, page, 30));
+  g_assert_true (cm_test_wait_for (app_idle, f->app, 20));
+  cm_test_destroy_window (GTK_WINDOW (f->window));
+  f->window = NULL;
+  card_down (f);
+
+  /* Another card in the same reader. */
+  if (!card_up (f, args_b))
+    return;
+  if (g_strcmp0 (card_get (f, "SIMCARD_DEV"), dev_a) != 0)
+    {
+      g_test_skip ("the second card came up as another loop device than the first");
+      return;
+    }
+  size_b = g_ascii_strtoull (card_get (f, "SIMCARD_SIZE"), NULL, 10);
+  g_assert_cmpuint (size_b, !=, size_a);
+  open_window (f);
+  g_assert_true (cm_test_wait_for (card_listed_at_size, f, 20));
+  before = device_checksum (dev_a);
+
+  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+    {
+      CmResult *result;
+
+      g_test_message ("Test Again on a saved %s of the other card", kinds[i]);
+      close_toasts (f);
+      result = open_saved_of_kind (f, kinds[i]);
+      /* The document is of the first card: its device, its size. */
+      g_assert_cmpstr (cm_result_get_device (result), ==, dev_a);
+      g_assert_cmpuint (cm_result_get_device_bytes (result), ==, size_a);
+      /* A card is at its device, so Test Again is on. */
+      g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (f->app), "start-test"));
+      g_action_group_activate_action (G_ACTION_GROUP (f->app), "start-test", NULL);
+      g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "card");
+      page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
+      g_assert_cmpuint (cm_card_item_get_size (cm_card_page_get_item (page)), ==, size_b);
+      g_assert_null (cm_test_visible_dialog ());
+      g_assert_cmpuint (count_active_jobs (f->app), ==, 0);
+      g_assert_null (cm_card_page_get_job (page));
+      g_assert_null (cm_health_row_get_job (CM_HEALTH_ROW (cm_card_page_get_health_row (page))));
+      assert_toast_says (f, "This is another card than the one of that result: nothing was started on it.");
+      g_assert_null (cm_test_visible_dialog ());
+      g_assert_cmpuint (count_active_jobs (f->app), ==, 0);
+    }
+
+  after = device_checksum (dev_a);
+  g_assert_cmpstr (after, ==, before);
+}
+
 static gboolean
 format_row_idle (gpointer row)
 {
@@ -3411,6 +3753,10 @@ main (int   argc,
               fixture_set_up, test_wear_carry_on, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/again-from-saved", Fixture, NULL,
               fixture_set_up, test_again_from_saved, fixture_tear_down);
+  g_test_add ("/cardmark/app-simcard/again-while-busy", Fixture, NULL,
+              fixture_set_up, test_again_while_busy, fixture_tear_down);
+  g_test_add ("/cardmark/app-simcard/again-other-card", Fixture, NULL,
+              fixture_set_up, test_again_other_card, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/capacity-genuine", Fixture, NULL,
               fixture_set_up, test_capacity_genuine, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/capacity-screens", Fixture, NULL,

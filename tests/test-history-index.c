@@ -217,6 +217,37 @@ test_last_by_device_size (void)
   g_assert_null (dup_last_name (history, "/dev/sdy", 64 * mib));
 }
 
+/* Which card a document is of, as the history finds a card's last
+ * result and Test Again tells it from another card in the reader: by
+ * its CID serial where the document and the card both tell one, else
+ * by its size; a document that knows neither is of no card. */
+static void
+test_is_of_card (void)
+{
+  const guint64 mib = 1024 * 1024;
+  CmHistoryEntry with_serial = { .serial = (char *) "0x1234abcd", .size_bytes = 64 * mib };
+  CmHistoryEntry without_serial = { .serial = NULL, .size_bytes = 64 * mib };
+  CmHistoryEntry empty_serial = { .serial = (char *) "", .size_bytes = 64 * mib };
+  CmHistoryEntry knows_nothing = { 0 };
+
+  /* Both tell a serial: it decides, whatever the sizes. */
+  g_assert_true (cm_history_entry_is_of_card (&with_serial, "0x1234abcd", 64 * mib));
+  g_assert_true (cm_history_entry_is_of_card (&with_serial, "0x1234abcd", 128 * mib));
+  g_assert_false (cm_history_entry_is_of_card (&with_serial, "0x5678ef01", 64 * mib));
+  /* One of them tells none (the card now behind a USB reader, or the
+   * document of a loop device): the size. */
+  g_assert_true (cm_history_entry_is_of_card (&with_serial, NULL, 64 * mib));
+  g_assert_true (cm_history_entry_is_of_card (&with_serial, "", 64 * mib));
+  g_assert_false (cm_history_entry_is_of_card (&with_serial, NULL, 128 * mib));
+  g_assert_true (cm_history_entry_is_of_card (&without_serial, "0x5678ef01", 64 * mib));
+  g_assert_true (cm_history_entry_is_of_card (&empty_serial, "0x5678ef01", 64 * mib));
+  g_assert_false (cm_history_entry_is_of_card (&without_serial, NULL, 32 * mib));
+  /* No serial, no size: no card, not even one that tells no size. */
+  g_assert_false (cm_history_entry_is_of_card (&knows_nothing, NULL, 0));
+  g_assert_false (cm_history_entry_is_of_card (&knows_nothing, NULL, 64 * mib));
+  g_assert_false (cm_history_entry_is_of_card (&knows_nothing, "0x1234abcd", 64 * mib));
+}
+
 /* "start name": the walk's order can be checked by sorting. */
 static gboolean
 collect_name_cb (CmHistoryEntry *entry, gpointer user_data)
@@ -302,5 +333,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/cardmark/history-index/tested-before", test_tested_before);
   g_test_add_func ("/cardmark/history-index/batch-from-index", test_batch_from_index);
   g_test_add_func ("/cardmark/history-index/last-by-device-size", test_last_by_device_size);
+  g_test_add_func ("/cardmark/history-index/is-of-card", test_is_of_card);
   return g_test_run ();
 }

@@ -252,6 +252,73 @@ test_seen_card (void)
     }
 }
 
+/* How many connections wait on @listener (drained). */
+static guint
+count_connections (GSocket *listener)
+{
+  guint n = 0;
+  GSocket *connection;
+
+  while ((connection = g_socket_accept (listener, NULL, NULL)) != NULL)
+    {
+      n++;
+      g_object_unref (connection);
+    }
+  return n;
+}
+
+/* A store that takes the connection and never answers, looked up as the
+ * app does (a history of its own for each look-up): the first look-up
+ * waits out its connect timeout and this computer's results answer; the
+ * next one answers from them at once, without connecting again. */
+static void
+test_seen_unreachable_once (void)
+{
+  g_autoptr(GFile) folder = make_folder ();
+  g_autoptr(CmHistory) history = cm_history_new (folder);
+  g_autoptr(CmResult) first = card_result (8, "0x00004321", "SanDisk", 32000000000);
+  g_autoptr(CmCardInfo) card = card_in_reader ("0x00004321", 32000000000);
+  g_autoptr(GSocket) listener = NULL;
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) any_port = g_inet_socket_address_new (loopback, 0);
+  g_autoptr(GSocketAddress) bound = NULL;
+  g_autofree char *url = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!cm_store_is_supported ())
+    {
+      g_test_skip ("built without libpq");
+      return;
+    }
+  save (history, first);
+  listener = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_socket_bind (listener, any_port, TRUE, &error));
+  g_assert_true (g_socket_listen (listener, &error));
+  g_assert_no_error (error);
+  g_socket_set_blocking (listener, FALSE);
+  bound = g_socket_get_local_address (listener, &error);
+  g_assert_no_error (error);
+  url = g_strdup_printf ("postgresql://lab@127.0.0.1:%u/cards?connect_timeout=2&sslmode=disable",
+                         g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound)));
+
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr(CmHistory) looker = cm_history_new (folder);
+      g_autoptr(CmStoreSeen) seen = NULL;
+
+      g_assert_true (cm_history_set_store (looker, url, &error));
+      seen = cm_history_dup_seen_for_card (looker, card, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (seen);
+      g_assert_nonnull (strstr (seen->sentence, "Tested before on this computer"));
+      if (i == 0)
+        g_assert_cmpuint (count_connections (listener), >=, 1);
+      else
+        g_assert_cmpuint (count_connections (listener), ==, 0);
+    }
+}
+
 /* A store that cannot be reached: every saved document waits in the
  * queue, the error names the store without its password, and the
  * documents are still in the history. */
@@ -400,6 +467,7 @@ main (int   argc,
   g_test_add_func ("/cardmark/store/url-check", test_url_check);
   g_test_add_func ("/cardmark/store/seen-local", test_seen_local);
   g_test_add_func ("/cardmark/store/seen-card", test_seen_card);
+  g_test_add_func ("/cardmark/store/seen-unreachable-once", test_seen_unreachable_once);
   g_test_add_func ("/cardmark/store/queue-unreachable", test_queue_unreachable);
   g_test_add_func ("/cardmark/store/send-in-background", test_send_in_background);
   g_test_add_func ("/cardmark/store/remember-password", test_remember_password);

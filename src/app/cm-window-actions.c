@@ -104,22 +104,17 @@ saved_card_path (CmWindow *self)
 }
 
 /* Whether @item is the card @result (a check, verify, wear test or
- * health read) was of: the same CID serial where both tell one, else
- * the same size, as the history tells a card without registers
- * (cm_history_find_last()): its registers' size, else its block
- * device's. A document that knows none is of no card: what it starts
- * may write over the whole card. */
+ * health read) was of, as the history tells a card
+ * (cm_history_entry_is_of_card()). */
 static gboolean
 same_card (CmResult   *result,
            CmCardItem *item)
 {
   g_autoptr(CmHistoryEntry) was = cm_history_entry_new_for_result (result);
   CmCardInfo *is = cm_card_item_get_card_info (item);
-  const char *is_serial = is != NULL ? cm_card_info_get_serial (is) : NULL;
 
-  if (was->serial != NULL && is_serial != NULL)
-    return g_strcmp0 (was->serial, is_serial) == 0;
-  return was->size_bytes != 0 && was->size_bytes == cm_card_item_get_size (item);
+  return cm_history_entry_is_of_card (was, is != NULL ? cm_card_info_get_serial (is) : NULL,
+                                      cm_card_item_get_size (item));
 }
 
 /* Opens the saved benchmark's card with what it was tested with: its

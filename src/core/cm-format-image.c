@@ -171,6 +171,14 @@ pass (int                    card,
 
                   while (first < len && buf[first] == back[first])
                     first++;
+                  if (at + first == 0)
+                    {
+                      g_set_error_literal (error, CM_TARGET_ERROR, CM_TARGET_ERROR_IO,
+                                           _("The card did not keep the new file system: at its partition's start "
+                                             "it read back other bytes than were written. The card may be failing "
+                                             "or fake; run a capacity check before trusting it with data."));
+                      return FALSE;
+                    }
                   where = g_format_size_full (at + first, G_FORMAT_SIZE_IEC_UNITS);
                   /* Translators: %s is where in the partition, "1.0 MiB" */
                   g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_IO,

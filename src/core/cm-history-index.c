@@ -83,6 +83,30 @@ cm_history_entry_free (CmHistoryEntry *entry)
   g_free (entry);
 }
 
+/**
+ * cm_history_entry_is_of_card:
+ * @serial: (nullable): the card's CID serial, %NULL or "" when its
+ *   registers tell none (a loop device, a card behind a USB reader)
+ * @size_bytes: the card's size: its block device's
+ *
+ * Whether @entry's document is of that card: the same CID serial where
+ * both tell one, else the same size (a card without registers is told
+ * by its size, which every document records). A document that knows
+ * neither is of no card: what starts again from it may write over
+ * whichever card is in the reader.
+ */
+gboolean
+cm_history_entry_is_of_card (const CmHistoryEntry *entry,
+                             const char           *serial,
+                             guint64               size_bytes)
+{
+  g_return_val_if_fail (entry != NULL, FALSE);
+
+  if (entry->serial != NULL && *entry->serial != '\0' && serial != NULL && *serial != '\0')
+    return g_str_equal (entry->serial, serial);
+  return entry->size_bytes != 0 && entry->size_bytes == size_bytes;
+}
+
 static gboolean
 set_error (CmHistoryIndex *self, GError **error)
 {

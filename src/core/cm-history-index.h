@@ -39,6 +39,9 @@ typedef struct
 
 CmHistoryEntry *cm_history_entry_new_for_result (CmResult *result) G_GNUC_WARN_UNUSED_RESULT;
 void cm_history_entry_free (CmHistoryEntry *entry);
+gboolean cm_history_entry_is_of_card (const CmHistoryEntry *entry,
+                                      const char           *serial,
+                                      guint64               size_bytes);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CmHistoryEntry, cm_history_entry_free)
 
 typedef struct _CmHistoryIndex CmHistoryIndex;

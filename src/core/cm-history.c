@@ -600,6 +600,43 @@ cm_history_count_queued (CmHistory *self)
   return names->len;
 }
 
+/* A store that did not answer a look-up is not asked again for a
+ * minute: the look-ups meanwhile answer from this computer's index at
+ * once instead of each waiting out the connect timeout. An app makes a
+ * history of its own for each look-up, in a thread of its own (the card
+ * page, the result page, each brand picked), so this is the process's. */
+#define UNREACHABLE_USEC (60 * G_USEC_PER_SEC)
+G_LOCK_DEFINE_STATIC (unreachable);
+static char *unreachable_url;
+static gint64 unreachable_until;
+
+static gboolean
+store_lately_unreachable (const char *url)
+{
+  gboolean lately;
+
+  G_LOCK (unreachable);
+  lately = g_strcmp0 (url, unreachable_url) == 0 && g_get_monotonic_time () < unreachable_until;
+  G_UNLOCK (unreachable);
+  return lately;
+}
+
+static void
+remember_store_answer (const char *url,
+                       gboolean    answered)
+{
+  G_LOCK (unreachable);
+  if (!answered)
+    {
+      g_free (unreachable_url);
+      unreachable_url = g_strdup (url);
+      unreachable_until = g_get_monotonic_time () + UNREACHABLE_USEC;
+    }
+  else if (g_strcmp0 (url, unreachable_url) == 0)
+    g_clear_pointer (&unreachable_url, g_free);
+  G_UNLOCK (unreachable);
+}
+
 /* What is known of @card from before: from the store when one is set
  * and can be reached, else from this computer's index. @file is the
  * document of the result @card was read from, which is not "before", or
@@ -619,7 +656,8 @@ dup_seen (CmHistory             *self,
   /* A store that could not be reached a moment ago is not waited for
    * again: this computer's own results answer instead. */
   from_store = self->store != NULL &&
-               !g_error_matches (self->store_error, CM_STORE_ERROR, CM_STORE_ERROR_UNREACHABLE);
+               !g_error_matches (self->store_error, CM_STORE_ERROR, CM_STORE_ERROR_UNREACHABLE) &&
+               !store_lately_unreachable (self->store_url);
   if (from_store)
     {
       g_autoptr(GError) store_error = NULL;
@@ -627,9 +665,9 @@ dup_seen (CmHistory             *self,
       entries = cm_store_list_for_serial (self->store, card->serial, SEEN_LIMIT, &store_error);
       /* Nor is one that cannot be reached now: an app's look-up in
        * another thread has sent nothing before it. */
-      if (g_error_matches (store_error, CM_STORE_ERROR, CM_STORE_ERROR_UNREACHABLE))
-        from_store = FALSE;
-      else if (store_error != NULL)
+      from_store = !g_error_matches (store_error, CM_STORE_ERROR, CM_STORE_ERROR_UNREACHABLE);
+      remember_store_answer (self->store_url, from_store);
+      if (from_store && store_error != NULL)
         g_propagate_error (error, g_steal_pointer (&store_error));
     }
   if (!from_store && g_file_query_exists (self->folder, NULL))
@@ -875,10 +913,10 @@ cm_history_find_last (CmHistory   *self,
       g_autoptr(GFile) file = NULL;
       g_autoptr(CmResult) result = NULL;
 
-      /* Without a CID serial a card is told by its reader's device and
-       * the size it says it has: a document that knows no size could be
-       * of any card that was in that reader. */
-      if (serial == NULL && (entry->size_bytes == 0 || entry->size_bytes != device_bytes))
+      /* By its CID serial (the index found these by it), else by the
+       * size it says it has and, below, its reader's device: a document
+       * that knows no size could be of any card that was in that reader. */
+      if (!cm_history_entry_is_of_card (entry, serial, device_bytes))
         continue;
       file = g_file_new_for_path (entry->path);
       result = cm_result_new_from_file (file, NULL);
