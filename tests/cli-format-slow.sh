@@ -5,7 +5,8 @@
 # progress line's time left, measured from the pieces discarded so far,
 # is more than 0:00 while the card erases and goes down as it does.
 # The progress is read back from a terminal (script(1)), as a user sees it.
-# Then a second format is stopped (SIGINT) while it erases, and says so.
+# Then a second format is stopped (SIGINT) while it erases, and says so,
+# and a third in the benchmark after it (--bench).
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 
@@ -91,5 +92,30 @@ check "it says the card's old data may be left, and to format it again" \
 check "nothing says it is formatted, and no result is saved" \
   test -z "$(grep -i "formatted\|clean" "$work/stop.tty" "$work/stop.out" | grep -v "Erasing and formatting")" \
   -a "$(ls "$XDG_DATA_HOME"/cardmark*/history/*.json 2> /dev/null | wc -l)" = "$before_docs"
+
+# Stopped (Ctrl-C) in the benchmark after the format (--bench): the card
+# is formatted, and the words say so and that the benchmark did not end;
+# status 5, nothing saved, never "Formatted" as a pass. The benchmark
+# puts back what it wrote, so the file system on the card is clean.
+before_docs=$(ls "$XDG_DATA_HOME"/cardmark*/history/*.json 2> /dev/null | wc -l)
+script -qfec "echo \$\$ > \"$work/pid\"; exec \"$CARDMARK_CLI\" format \"$SIMCARD_DEV\" --destroy-data --bench > \"$work/bench.out\"" \
+  /dev/null > "$work/bench.tty" 2>&1 &
+runner=$!
+while kill -0 $runner 2> /dev/null && ! grep -q "Measuring the card's speed after the erase" "$work/bench.tty"; do sleep 0.05; done
+check "the benchmark after the format began before the stop" \
+  grep -q "Measuring the card's speed after the erase" "$work/bench.tty"
+kill -INT "$(cat "$work/pid")"
+wait $runner
+rc=$?
+check "stopped in its benchmark, the format ends stopped (status 5)" test $rc -eq 5
+[ $rc -eq 5 ] || tr '\r' '\n' < "$work/bench.tty" | sed 's/^/# /'
+check "it says the card is formatted and the benchmark did not end" \
+  file_says "The card is formatted, but the benchmark after the format was stopped before it ended. Run a benchmark to measure the card." "$work/bench.tty"
+check "no result is saved and no document printed" \
+  test ! -s "$work/bench.out" -a "$(ls "$XDG_DATA_HOME"/cardmark*/history/*.json 2> /dev/null | wc -l)" = "$before_docs"
+eval "$(python3 "$here/lib/read-layout.py" "$SIMCARD_DEV")"
+window=$(losetup -f --show -r -o "$start" --sizelimit "$length" "$SIMCARD_DEV")
+check "the card's file system is whole after the stopped benchmark (fsck.fat -n)" fsck.fat -n "$window"
+losetup -d "$window"
 
 done_testing
