@@ -7,8 +7,13 @@
 # it is back, the next command sends it. At the end the store holds
 # exactly three documents; --json and --csv read them, each naming the
 # machine it came from; a wear test
-# carried on replaces its stop's row; and the role's password (the URL's, over TCP)
-# is in no output and no file of either home.
+# carried on replaces its stop's row; and the role's password (from
+# PGPASSWORD, over TCP) is in no output and no file of either home.
+# Issue 47: a password in --store, in any spelling, is refused (exit 2)
+# and never printed, a URL libpq cannot read is not echoed; a trigger's
+# RAISE NOTICE with escape sequences reaches no terminal; results queued
+# for a store that is down go to that store only. Issue 48: with the
+# database gone mid-send, history --store says how many still wait.
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 
@@ -63,8 +68,10 @@ admin -d postgres -c "CREATE ROLE lab LOGIN PASSWORD '$password'" &&
   admin -d postgres -c "CREATE DATABASE cards OWNER lab"
 check "a role with a password and its database" test $? -eq 0
 
-url="postgresql://lab:$password@127.0.0.1:$port/cards?connect_timeout=3"
-safe_url="postgresql://lab@127.0.0.1:$port/cards?connect_timeout=3"
+# The password as a lab gives it, never in a command line (ps).
+export PGPASSWORD=$password
+url="postgresql://lab@127.0.0.1:$port/cards?connect_timeout=3"
+safe_url=$url
 
 # Kingston Canvas Go Plus 64 GB (tests/data/reference/sd-register-vectors.tsv),
 # and a Panasonic 8 GB card's CSD for a clone of it.
@@ -107,12 +114,28 @@ queue_of () {
 rows () {
   admin -d cards -c "$1"
 }
+rows2 () {
+  admin -d cards2 -c "$1"
+}
 
 machine a health "$loop" --store "$url"
 check "machine a: health with --store exits 0" test "$status" -eq 0
 check "its document is in the store, from lab-a" test "$(rows "SELECT machine || ' ' || kind FROM cardmark_results")" = "lab-a health"
 check "nothing tested before" bash -c "! grep -q 'Tested before' '$last.out'"
 check "the card's serial is a column" test "$(rows "SELECT serial FROM cardmark_results")" = "0x4b1004af"
+
+# From here every result sent to the store meets a trigger that writes
+# to the terminal, as a hostile or careless server may: a new window
+# title, a cleared screen and a fake prompt, as a NOTICE.
+admin -d cards <<'SQL'
+CREATE FUNCTION shout() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE NOTICE '%', E'\033]0;pwned-title\007\033[2J\033[Hroot@lab:~# pwned-prompt';
+  RETURN NEW;
+END $$;
+CREATE TRIGGER shout BEFORE INSERT ON cardmark_results FOR EACH ROW EXECUTE FUNCTION shout();
+SQL
+check "a trigger that raises a notice with escape sequences" test $? -eq 0
 
 # Machine b measures the same CID, with another card's size.
 CARDMARK_TEST_CSD=$csd_8g CARDMARK_TEST_PLAN=tiny machine b bench "$work/folder" --store "$url"
@@ -212,18 +235,91 @@ check "the one wear row holds the carried-on document's round" \
   test "$(rows "SELECT jsonb_array_length(document->'endurance'->'rounds') FROM cardmark_results WHERE kind = 'wear'")" = 1
 
 # Checked before the card is touched: exit 2.
-machine a health "$loop" --store "mysql://lab:$password@127.0.0.1/cards"
+machine a health "$loop" --store "mysql://lab@127.0.0.1/cards"
 check "a URL that is not postgresql:// is a usage error" test "$status" -eq 2
-machine a health "$loop" --store "postgresql://lab:$password@127.0.0.1:$port/cards?bogus=1"
+machine a health "$loop" --store "postgresql://lab@127.0.0.1:$port/cards?bogus=1"
 check "a parameter libpq does not know is a usage error" test "$status" -eq 2
 CARDMARK_STORE="postgresql://lab:$password@127.0.0.1:$port/cards?bogus=1" machine a health "$loop"
 check "so is a bad CARDMARK_STORE" test "$status" -eq 2
-machine a history --store "postgresql://lab:not$password@127.0.0.1:$port/cards"
+PGPASSWORD=not$password machine a history --store "postgresql://lab@127.0.0.1:$port/cards"
 check "a wrong password: exit 1" test "$status" -eq 1
 check "and the message says why" file_says "password authentication failed" "$last.err"
 check "still four documents" test "$(rows "SELECT count(*) FROM cardmark_results")" = 4
 
+# Two stores, one down (its database takes no connections): a result
+# queued for it does not go to the other, even when the other is named.
+admin -d postgres -c "CREATE DATABASE cards2 OWNER lab" &&
+  admin -d postgres -c "ALTER DATABASE cards2 ALLOW_CONNECTIONS false"
+check "a second store, down" test $? -eq 0
+url2="postgresql://lab@127.0.0.1:$port/cards2?connect_timeout=3"
+before=$(rows "SELECT count(*) FROM cardmark_results")
+machine c health "$loop" --store "$url2"
+check "machine c: health with its store down exits 0" test "$status" -eq 0
+check "its result waits" test "$(queue_of c)" = 1
+machine c history --store "$url"
+check "history --store with the other store exits 0" test "$status" -eq 0
+check "sends nothing to it" bash -c "! grep -q 'Sent' '$last.err'"
+check "the other store has no more rows" test "$(rows "SELECT count(*) FROM cardmark_results")" = "$before"
+check "the result still waits for its own store" test "$(queue_of c)" = 1
+admin -d postgres -c "ALTER DATABASE cards2 ALLOW_CONNECTIONS true"
+machine c history --store "$url2"
+check "once its store is back, it goes there" file_says "Sent 1 kept result to the store $url2" "$last.err"
+check "one row in the second store" test "$(rows2 "SELECT count(*) FROM cardmark_results")" = 1
+check "c's queue is empty" test "$(queue_of c)" = 0
+
+# The database goes away mid-send: of two results kept for it, the first
+# goes, then the connection ends (the server ends its own backend at the
+# second insert); history --store says one still waits.
+admin -d cards2 <<'SQL'
+CREATE FUNCTION hang_up() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF (SELECT count(*) FROM cardmark_results) >= 2 THEN
+    PERFORM pg_terminate_backend(pg_backend_pid());
+  END IF;
+  RETURN NEW;
+END $$;
+CREATE TRIGGER hang_up BEFORE INSERT ON cardmark_results FOR EACH ROW EXECUTE FUNCTION hang_up();
+SQL
+check "a store that hangs up at its third row" test $? -eq 0
+admin -d postgres -c "ALTER DATABASE cards2 ALLOW_CONNECTIONS false"
+check "down for now" test $? -eq 0
+machine d health "$loop" --store "$url2"
+machine d health "$loop" --store "$url2"
+check "two results wait for it" test "$(queue_of d)" = 2
+admin -d postgres -c "ALTER DATABASE cards2 ALLOW_CONNECTIONS true"
+machine d history --store "$url2"
+check "history --store sends the first" file_says "Sent 1 kept result to the store $url2" "$last.err"
+check "and says how many still wait, and why" file_says "1 result waits for the store.*$url2.*terminat" "$last.err"
+check "one still waits" test "$(queue_of d)" = 1
+
+# A password given in the command line is refused before anything is
+# touched, in every spelling, and printed nowhere; a URL libpq cannot
+# read is not echoed at all. The environment is not in ps: allowed there.
+n_before=$(rows "SELECT count(*) FROM cardmark_results")
+for spelling in "postgresql://lab:$password@127.0.0.1:$port/cards" \
+                "postgresql://lab@127.0.0.1:$port/cards?password=$password" \
+                "postgresql://lab@127.0.0.1:$port/cards?pass%77ord=$password" \
+                "postgresql://lab@127.0.0.1:$port/cards?%70assword=$password"; do
+  machine a health "$loop" --store "$spelling"
+  check "a password in --store is a usage error (${spelling%%$password*}…)" test "$status" -eq 2
+  check "which says where a password goes" file_says "pgpass.*PGPASSWORD.*Password row" "$last.err"
+  machine a history --store "$spelling"
+  check "history too" test "$status" -eq 2
+done
+for spelling in "postgresql://lab:$password@[::1/cards" "postgresql://lab:S3cr3t%zz$password@127.0.0.1:$port/cards"; do
+  machine a history --store "$spelling"
+  check "a URL libpq cannot read is a usage error" test "$status" -eq 2
+  check "and is not echoed" bash -c "! grep -q -e 'lab' -e '127.0.0.1' -e 'S3cr3t' -e '::1' '$last.err' '$last.out'"
+done
+check "nothing was sent meanwhile" test "$(rows "SELECT count(*) FROM cardmark_results")" = "$n_before"
+PGPASSWORD= CARDMARK_STORE="postgresql://lab:$password@127.0.0.1:$port/cards?pass%77ord=$password" machine a health "$loop"
+check "a password in CARDMARK_STORE is taken" test "$status" -eq 0
+check "and the result is in the store" test "$(rows "SELECT count(*) FROM cardmark_results")" = "$((n_before + 1))"
+
+check "the notices' escape sequences reached no output" bash -c "! grep -r -q -P '\x1b|\x07' '$out'"
+check "nor their words" bash -c "! grep -r -q -e pwned -e 'root@lab' '$out'"
+check "nor the schema's own notices" bash -c "! grep -r -q -i -e NOTICE -e 'already exists' '$out'"
 check "the password is in no output" bash -c "! grep -r -q -F '$password' '$out'"
-check "and in no file of either home" bash -c "! grep -r -q -F '$password' '$work/a' '$work/b'"
+check "and in no file of any home" bash -c "! grep -r -q -F '$password' '$work/a' '$work/b' '$work/c' '$work/d'"
 
 done_testing

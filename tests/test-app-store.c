@@ -7,7 +7,9 @@
  * to libpq's password file (0600) and is in no setting and no row after;
  * with a store that does not answer, a saved result waits, the window
  * keeps answering meanwhile (the send is in another thread), and the
- * status says how many wait and why. A result page names the card's
+ * status says how many wait and why; with nothing listening it says it
+ * could not reach the store, never that every result is in it (issue
+ * 49), and the password row's show/hide button has a name. A result page names the card's
  * earlier result of the same CID serial, and warns of a cloned CID when
  * one of them had another size; so does a card's page, before any
  * check of it. Runs under Xvfb.
@@ -55,6 +57,24 @@ status_says (gpointer data)
   const char *text = status_text (says->preferences);
 
   return text != NULL && strstr (text, says->words) != NULL;
+}
+
+/* The password row's show/hide button: the button with its eye icon. */
+static GtkWidget *
+find_peek_button (GtkWidget *widget)
+{
+  const char *icon = GTK_IS_BUTTON (widget) ? gtk_button_get_icon_name (GTK_BUTTON (widget)) : NULL;
+
+  if (icon != NULL && g_str_has_prefix (icon, "view-"))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_peek_button (child);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
 }
 
 /* Every key's value, to show the password is in none. */
@@ -136,6 +156,24 @@ test_store (void)
   g_signal_emit_by_name (url_row, "apply");
   g_assert_cmpstr (g_settings_get_string (settings, "store-url"), ==,
                    "postgresql://lab@127.0.0.1:1/cards?connect_timeout=2");
+  /* Nothing waits, but nothing listens there either: the status says so
+   * once it has tried, and never that every result is in it. */
+  says.words = "cannot be reached";
+  g_assert_true (cm_test_wait_for (status_says, &says, 60));
+  g_test_message ("status: %s", status_text (preferences));
+  g_assert_null (strstr (status_text (preferences), "Every result is in"));
+
+  /* The password row's show/hide button is named for a screen reader,
+   * by what it does now. */
+  {
+    GtkWidget *peek = find_peek_button (password_row);
+
+    g_assert_nonnull (peek);
+    gtk_test_accessible_assert_property (GTK_ACCESSIBLE (peek), GTK_ACCESSIBLE_PROPERTY_LABEL, "Show the password");
+    g_signal_emit_by_name (peek, "clicked");
+    gtk_test_accessible_assert_property (GTK_ACCESSIBLE (peek), GTK_ACCESSIBLE_PROPERTY_LABEL, "Hide the password");
+    g_signal_emit_by_name (peek, "clicked");
+  }
 
   gtk_editable_set_text (GTK_EDITABLE (password_row), "s3cret");
   g_signal_emit_by_name (password_row, "apply");
@@ -371,6 +409,9 @@ main (int   argc,
     g_setenv ("PGPASSFILE", pgpass, TRUE);
   }
 
+  /* GTK's test accessibility backend, so what a screen reader is told
+   * can be read back; "none" keeps no accessible properties at all. */
+  g_setenv ("GTK_A11Y", "test", TRUE);
   cm_test_app_init (&argc, &argv);
 
   g_test_add_func ("/cardmark/app-store/preferences", test_store);

@@ -37,12 +37,29 @@ test_safe_url (void)
   assert_safe ("postgresql://lab:se@cret@db/cards", "postgresql://lab@db/cards");
   assert_safe ("postgresql://lab@db/cards?password=secret&connect_timeout=2",
                "postgresql://lab@db/cards?connect_timeout=2");
-  assert_safe ("postgresql://db/cards?connect_timeout=2&PASSWORD=secret", "postgresql://db/cards?connect_timeout=2");
+  /* libpq knows no "PASSWORD": a URL it cannot read is not shown. */
+  assert_safe ("postgresql://db/cards?connect_timeout=2&PASSWORD=secret",
+               cm_store_is_supported () ? "(an address that cannot be read, not shown)" : "postgresql://db/cards?connect_timeout=2");
   assert_safe ("postgresql://:secret@db/cards", "postgresql://db/cards");
   assert_safe ("postgresql://lab@db/cards", "postgresql://lab@db/cards");
   assert_safe ("postgresql://lab:secret@host1:5432,host2:5433/cards", "postgresql://lab@host1:5432,host2:5433/cards");
   /* A connection string is not shown at all. */
   assert_safe ("host=db password=secret", "(not a postgresql:// URL)");
+  if (!cm_store_is_supported ())
+    return;
+  /* Every spelling of the password libpq reads (issue 47): a %-escaped
+   * key, the sslpassword, a password with a '/' or a '?' in it. */
+  assert_safe ("postgresql://lab@db/cards?pass%77ord=secret&connect_timeout=2",
+               "postgresql://lab@db/cards?connect_timeout=2");
+  assert_safe ("postgresql://lab@db/cards?%70%61%73%73%77%6f%72%64=secret", "postgresql://lab@db/cards");
+  assert_safe ("postgresql://lab@db/cards?sslpassword=secret", "postgresql://lab@db/cards");
+  assert_safe ("postgresql://lab:se?cret@db/cards", "postgresql://lab@db/cards");
+  assert_safe ("postgresql://lab:se/cret@db/cards", "postgresql://lab@db/cards");
+  assert_safe ("postgresql://lab@db/cards?application_name=a@b", "postgresql://lab@db/cards?application_name=a@b");
+  /* libpq cannot read these: which part is the password cannot be
+   * known, so none of the URL is shown. */
+  assert_safe ("postgresql://lab:secret@[::1/cards", "(an address that cannot be read, not shown)");
+  assert_safe ("postgresql://lab:S3cr3t%zzsecret@db/cards", "(an address that cannot be read, not shown)");
 }
 
 static void
@@ -65,6 +82,26 @@ test_url_check (void)
   g_assert_false (cm_store_url_check ("postgresql://lab:secret@db/cards?nonsense=1", &error));
   g_assert_error (error, CM_STORE_ERROR, CM_STORE_ERROR_URL);
   g_assert_null (strstr (error->message, "secret"));
+  /* A URL libpq cannot read is not echoed, whole or in part, nor the
+   * piece of it libpq quotes (issue 47). */
+  for (guint i = 0; i < 3; i++)
+    {
+      const char *urls[] = { "postgresql://lab:secret@[::1/cards", "postgresql://lab:S3cr3t%zzsecret@db/cards",
+                             "postgresql://lab@db/cards?password=secret%zz" };
+
+      g_clear_error (&error);
+      g_assert_false (cm_store_url_check (urls[i], &error));
+      g_assert_error (error, CM_STORE_ERROR, CM_STORE_ERROR_URL);
+      g_test_message ("%s", error->message);
+      g_assert_null (strstr (error->message, "secret"));
+      g_assert_null (strstr (error->message, "S3cr3t"));
+      g_assert_null (strstr (error->message, "lab"));
+    }
+  /* Every spelling of a password is seen as one. */
+  g_assert_true (cm_store_url_has_password ("postgresql://lab:secret@db/cards"));
+  g_assert_true (cm_store_url_has_password ("postgresql://lab@db/cards?password=secret"));
+  g_assert_true (cm_store_url_has_password ("postgresql://lab@db/cards?pass%77ord=secret"));
+  g_assert_false (cm_store_url_has_password ("postgresql://lab@db/cards"));
 }
 
 static CmResult *
@@ -364,6 +401,39 @@ test_queue_unreachable (void)
   g_assert_cmpuint (cm_history_send_queued (history), ==, 1);
 }
 
+/* Results queued while one store is down wait for that store only
+ * (issue 47): the history set to another store neither counts nor sends
+ * them, and they are still there for their own. */
+static void
+test_queue_per_store (void)
+{
+  g_autoptr(GFile) folder = make_folder ();
+  g_autoptr(CmHistory) history = cm_history_new (folder);
+  g_autoptr(CmResult) result = card_result (8, "0x00001234", "SanDisk", 32000000000);
+  g_autoptr(GError) error = NULL;
+
+  if (!cm_store_is_supported ())
+    {
+      g_test_skip ("built without libpq");
+      return;
+    }
+  g_assert_true (cm_history_set_store (history, "postgresql://lab@127.0.0.1:1/cards?connect_timeout=2", &error));
+  g_assert_no_error (error);
+  save (history, result);
+  g_assert_cmpuint (cm_history_count_queued (history), ==, 1);
+
+  /* Another store, on another port: not its queue. */
+  g_assert_true (cm_history_set_store (history, "postgresql://lab@127.0.0.1:2/cards?connect_timeout=2", &error));
+  g_assert_cmpuint (cm_history_count_queued (history), ==, 0);
+  g_assert_cmpuint (cm_history_send_queued (history), ==, 0);
+  g_assert_null (cm_history_get_store_error (history));
+
+  /* The first store again, given with another timeout: still its own. */
+  g_assert_true (cm_history_set_store (history, "postgresql://lab@127.0.0.1:1/cards?connect_timeout=3", &error));
+  g_assert_cmpuint (cm_history_count_queued (history), ==, 1);
+  g_assert_cmpuint (cm_history_send_queued (history), ==, 1);
+}
+
 static void
 store_sent_cb (CmHistory *history,
                guint      waiting,
@@ -469,6 +539,7 @@ main (int   argc,
   g_test_add_func ("/cardmark/store/seen-card", test_seen_card);
   g_test_add_func ("/cardmark/store/seen-unreachable-once", test_seen_unreachable_once);
   g_test_add_func ("/cardmark/store/queue-unreachable", test_queue_unreachable);
+  g_test_add_func ("/cardmark/store/queue-per-store", test_queue_per_store);
   g_test_add_func ("/cardmark/store/send-in-background", test_send_in_background);
   g_test_add_func ("/cardmark/store/remember-password", test_remember_password);
 

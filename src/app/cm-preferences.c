@@ -29,9 +29,23 @@ struct _CmPreferences
   GSettings            *settings;
   CmHistory            *history;
   gboolean              sending;
+  char                 *reached;  /* the key of the store last reached */
 };
 
 G_DEFINE_FINAL_TYPE (CmPreferences, cm_preferences, ADW_TYPE_PREFERENCES_WINDOW)
+
+/* The widget after @widget in a walk of @root's tree, depth first. */
+static GtkWidget *
+cm_preferences_next_widget (GtkWidget *root,
+                            GtkWidget *widget)
+{
+  if (gtk_widget_get_first_child (widget) != NULL)
+    return gtk_widget_get_first_child (widget);
+  for (; widget != NULL && widget != root; widget = gtk_widget_get_parent (widget))
+    if (gtk_widget_get_next_sibling (widget) != NULL)
+      return gtk_widget_get_next_sibling (widget);
+  return NULL;
+}
 
 static void
 set_status (CmPreferences *self,
@@ -67,11 +81,21 @@ update_status (CmPreferences *self)
       return;
     }
   waiting = cm_history_count_queued (self->history);
-  if (waiting == 0)
+  if (waiting == 0 && error != NULL)
+    /* "The store … cannot be reached: …" */
+    set_status (self, error->message);
+  else if (waiting == 0 && g_strcmp0 (self->reached, cm_store_get_key (store)) == 0)
     {
       g_autofree char *text = g_strdup_printf (_("Every result is in %s."), cm_store_get_safe_url (store));
 
       set_status (self, text);
+    }
+  else if (waiting == 0)
+    {
+      /* Said only once the store answered: it is tried now. */
+      self->sending = TRUE;
+      cm_history_send_queued_in_background (self->history);
+      set_status (self, _("Sending…"));
     }
   else
     {
@@ -83,11 +107,17 @@ update_status (CmPreferences *self)
     }
 }
 
+/* The history tells only the news of its store of now. */
 static void
 store_sent_cb (CmPreferences *self,
                guint          waiting)
 {
+  CmStore *store = cm_history_get_store (self->history);
+
   self->sending = FALSE;
+  g_clear_pointer (&self->reached, g_free);
+  if (store != NULL && cm_history_get_store_error (self->history) == NULL)
+    self->reached = g_strdup (cm_store_get_key (store));
   update_status (self);
 }
 
@@ -152,6 +182,39 @@ password_applied_cb (CmPreferences *self)
   update_status (self);
 }
 
+/* The show/hide button's name follows what it does now, as its icon
+ * does. */
+static void
+name_peek_button (GtkButton *button)
+{
+  const char *icon = gtk_button_get_icon_name (button);
+  gboolean shown = icon != NULL && g_str_has_prefix (icon, "view-conceal");
+
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  shown ? _("Hide the password") : _("Show the password"),
+                                  -1);
+}
+
+/* AdwPasswordEntryRow's show/hide button has an icon and no name: a
+ * screen reader would call it "GtkImage". */
+static void
+name_show_text_button (CmPreferences *self)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->password_row));
+       child != NULL;
+       child = cm_preferences_next_widget (GTK_WIDGET (self->password_row), child))
+    {
+      const char *icon = GTK_IS_BUTTON (child) ? gtk_button_get_icon_name (GTK_BUTTON (child)) : NULL;
+
+      if (icon != NULL && (g_str_has_prefix (icon, "view-reveal") || g_str_has_prefix (icon, "view-conceal")))
+        {
+          name_peek_button (GTK_BUTTON (child));
+          g_signal_connect (child, "notify::icon-name", G_CALLBACK (name_peek_button), NULL);
+        }
+    }
+}
+
 static void
 cm_preferences_dispose (GObject *object)
 {
@@ -161,6 +224,7 @@ cm_preferences_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->history, self);
   g_clear_object (&self->history);
   g_clear_object (&self->settings);
+  g_clear_pointer (&self->reached, g_free);
 
   G_OBJECT_CLASS (cm_preferences_parent_class)->dispose (object);
 }
@@ -197,6 +261,7 @@ cm_preferences_init (CmPreferences *self)
   gtk_editable_set_text (GTK_EDITABLE (self->url_row), url);
   gtk_widget_set_sensitive (GTK_WIDGET (self->url_row), cm_store_is_supported ());
   gtk_widget_set_sensitive (GTK_WIDGET (self->password_row), cm_store_is_supported ());
+  name_show_text_button (self);
   update_status (self);
 }
 

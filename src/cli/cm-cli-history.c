@@ -101,17 +101,6 @@ print_heading (int *widths)
   printf ("%s\n", unit_line->str);
 }
 
-/* @entries newest first; the table oldest first. */
-static void
-print_table (GPtrArray *entries)
-{
-  int widths[N_COLUMNS];
-
-  print_heading (widths);
-  for (guint i = entries->len; i > 0; i--)
-    print_row (g_ptr_array_index (entries, i - 1), widths);
-}
-
 /* While the index is read: the table's widths once its heading is
  * printed, and how many rows or documents were printed. */
 typedef struct
@@ -264,25 +253,41 @@ print_store_document_cb (const char *id,
   return TRUE;
 }
 
+/* A row of the store's table as it comes: the heading before the first,
+ * the machine it ran on after its verdict. */
+static gboolean
+print_store_row_cb (CmHistoryEntry *entry,
+                    gpointer        user_data)
+{
+  Listing *listing = user_data;
+  /* Translators: a result's verdict and the machine it ran on: "Meets A1 · on lab-pi-3" */
+  char *verdict = g_strdup_printf (_("%s · on %s"), entry->verdict != NULL ? entry->verdict : "",
+                                   entry->machine != NULL ? entry->machine : "?");
+
+  g_free (entry->verdict);
+  entry->verdict = verdict;
+  return print_row_cb (entry, listing);
+}
+
 /* history --store: the lab's results, from every machine, in the same
- * table; the machine each ran on ends its line. --json gives every
- * document, oldest first, one at a time; --csv the batch report of
- * them all. */
+ * table, oldest first, each row printed as the store sends it (100 000
+ * rows are never all in memory); the machine each ran on ends its line.
+ * --json gives every document, oldest first, one at a time; --csv the
+ * batch report of them all. */
 static int
 list_from_store (gboolean json,
                  gboolean csv)
 {
-  /* This machine's results that wait for the store go first, so the
-   * list is whole. */
+  /* This machine's results that wait for this store go first, so the
+   * list is whole; those that still wait are counted. */
   g_autoptr(CmHistory) history = cm_cli_history_new ();
   CmStore *store = cm_history_get_store (history);
-  g_autoptr(GPtrArray) entries = NULL;
   g_autoptr(GError) error = NULL;
+  Listing listing = { { 0 }, 0 };
 
+  cm_cli_store_report ();
   if (json)
     {
-      Listing listing = { { 0 }, 0 };
-
       /* The array is opened only once the store answers: a store that
        * cannot be reached prints nothing on stdout. */
       if (!cm_store_foreach_document (store, print_store_document_cb, &listing, &error))
@@ -313,28 +318,15 @@ list_from_store (gboolean json,
       return CM_EXIT_OK;
     }
 
-  if ((entries = cm_store_list (store, &error)) == NULL)
+  if (!cm_store_foreach_entry (store, print_store_row_cb, &listing, &error))
     {
+      fflush (stdout);
       cm_cli_print_error (error);
       return CM_EXIT_FAILED;
     }
-  if (entries->len == 0)
-    {
-      /* Translators: "The store postgresql://lab@db/cards holds no results yet." */
-      printf (_("The store %s holds no results yet.\n"), cm_store_get_safe_url (store));
-      return CM_EXIT_OK;
-    }
-  for (guint i = 0; i < entries->len; i++)
-    {
-      CmHistoryEntry *entry = g_ptr_array_index (entries, i);
-      /* Translators: a result's verdict and the machine it ran on: "Meets A1 · on lab-pi-3" */
-      char *verdict = g_strdup_printf (_("%s · on %s"), entry->verdict != NULL ? entry->verdict : "",
-                                       entry->machine != NULL ? entry->machine : "?");
-
-      g_free (entry->verdict);
-      entry->verdict = verdict;
-    }
-  print_table (entries);
+  if (listing.n_rows == 0)
+    /* Translators: "The store postgresql://lab@db/cards holds no results yet." */
+    printf (_("The store %s holds no results yet.\n"), cm_store_get_safe_url (store));
   return CM_EXIT_OK;
 }
 

@@ -41,6 +41,16 @@ parse_store_option (GOptionContext   *context,
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!cm_cli_parse_options (context, argc, argv, error))
     return FALSE;
+  /* The environment is not in ps: a password there is the user's choice. */
+  if (store_url != NULL && cm_store_url_has_password (store_url))
+    {
+      g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                           _("Leave the password out of --store: every user of this computer sees a command line "
+                             "(ps) for as long as the command runs. Keep it in ~/.pgpass (a line "
+                             "HOST:PORT:DATABASE:USER:PASSWORD, mode 0600), in PGPASSWORD, or in the app’s "
+                             "Password row, which keeps it there."));
+      return FALSE;
+    }
   if (store_url == NULL && from_environment && variable != NULL && *variable != '\0')
     store_url = g_strdup (variable);
   return store_url == NULL || cm_store_url_check (store_url, error);

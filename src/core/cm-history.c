@@ -16,8 +16,9 @@
 #include "cm-history-index.h"
 #include "cm-store.h"
 
-/* Documents not yet in the shared store: an empty file each in this
- * folder of the history, named as the document. */
+/* Documents not yet in the shared store: a file each in this folder of
+ * the history, named as the document, holding the key of the store it is
+ * for (cm_store_get_key()); empty, from before, for whichever store. */
 #define QUEUE_FOLDER ".store-queue"
 
 /* The results of one CID serial "tested before" looks at. */
@@ -362,6 +363,11 @@ send_thread (GTask        *task,
       sent->waiting = cm_history_send_queued (sender);
       if (sender->store_error != NULL)
         sent->error = g_error_copy (sender->store_error);
+      /* With nothing to send, nothing was connected: whether the store
+       * answers is still measured, so no one is told it holds every
+       * result before it was ever reached. */
+      else
+        cm_store_reach (sender->store, &sent->error);
     }
   else
     sent->waiting = cm_history_count_queued (sender);
@@ -467,8 +473,9 @@ queue_add (CmHistory  *self,
   if (!g_file_make_directory (folder, NULL, &error) && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_EXISTS))
     g_warning ("Cannot keep %s for the store: %s", name, error->message);
   g_clear_error (&error);
-  /* Atomic: a half-written entry never names half a document. */
-  if (!g_file_set_contents (path, "", 0, &error))
+  /* Atomic: a half-written entry never names half a document, nor
+   * half a store. It goes to this store only. */
+  if (!g_file_set_contents (path, cm_store_get_key (self->store), -1, &error))
     g_warning ("Cannot keep %s for the store: %s", name, error->message);
 }
 
@@ -479,8 +486,26 @@ compare_names (gconstpointer a,
   return strcmp (*(const char * const *) a, *(const char * const *) b);
 }
 
-/* The names in the queue, oldest first: their names begin with the
- * document's start. */
+/* Whether the queue's entry @name waits for this history's store: it
+ * names it, or no store (an entry made before entries named theirs). */
+static gboolean
+queued_for_store (CmHistory  *self,
+                  GFile      *folder,
+                  const char *name)
+{
+  g_autoptr(GFile) entry = g_file_get_child (folder, name);
+  g_autofree char *path = g_file_get_path (entry);
+  g_autofree char *key = NULL;
+
+  if (self->store == NULL)
+    return TRUE;
+  if (!g_file_get_contents (path, &key, NULL, NULL))
+    return FALSE;
+  return *key == '\0' || g_str_equal (key, cm_store_get_key (self->store));
+}
+
+/* The names in the queue for this history's store (all, without one),
+ * oldest first: their names begin with the document's start. */
 static GPtrArray *
 queue_list (CmHistory *self)
 {
@@ -489,13 +514,14 @@ queue_list (CmHistory *self)
   GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
   GFileInfo *info;
 
-  enumerator = g_file_enumerate_children (folder, G_FILE_ATTRIBUTE_STANDARD_NAME,
+  enumerator = g_file_enumerate_children (folder, G_FILE_ATTRIBUTE_STANDARD_NAME "," G_FILE_ATTRIBUTE_STANDARD_TYPE,
                                           G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL, NULL);
   while (enumerator != NULL && (info = g_file_enumerator_next_file (enumerator, NULL, NULL)) != NULL)
     {
       const char *name = g_file_info_get_name (info);
 
-      if (g_str_has_suffix (name, ".json") && strchr (name, '/') == NULL)
+      if (g_str_has_suffix (name, ".json") && strchr (name, '/') == NULL &&
+          g_file_info_get_file_type (info) == G_FILE_TYPE_REGULAR && queued_for_store (self, folder, name))
         g_ptr_array_add (names, g_strdup (name));
       g_object_unref (info);
     }

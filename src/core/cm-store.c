@@ -39,6 +39,7 @@ struct _CmStore
   char     *url;
   char     *safe_url;
   char     *password;  /* only to scrub it out of libpq's messages */
+  char     *key;       /* cm_store_get_key() */
   char     *machine;
 #if HAVE_LIBPQ
   PGconn   *conn;
@@ -64,7 +65,21 @@ skip_scheme (const char *url)
   return NULL;
 }
 
-/* The query of a URL without its password=… parameters. */
+/* Whether a query parameter's key, as libpq reads it (%-escapes
+ * decoded), names a password: "password", "sslpassword", and any spelling
+ * of them, such as "pass%77ord". A key that does not decode is dropped
+ * too: what it is cannot be known. */
+static gboolean
+is_password_key (const char *param)
+{
+  g_autofree char *raw = g_strndup (param, strcspn (param, "="));
+  g_autofree char *key = g_uri_unescape_string (raw, NULL);
+  g_autofree char *folded = key != NULL ? g_ascii_strdown (key, -1) : NULL;
+
+  return folded == NULL || strstr (folded, "password") != NULL;
+}
+
+/* The query of a URL without its password parameters. */
 static void
 append_query_without_password (GString    *out,
                                const char *query)
@@ -74,8 +89,7 @@ append_query_without_password (GString    *out,
 
   for (guint i = 0; params[i] != NULL; i++)
     {
-      if (params[i][0] == '\0' || g_ascii_strncasecmp (params[i], "password=", strlen ("password=")) == 0 ||
-          g_ascii_strcasecmp (params[i], "password") == 0)
+      if (params[i][0] == '\0' || is_password_key (params[i]))
         continue;
       g_string_append_c (out, first ? '?' : '&');
       g_string_append (out, params[i]);
@@ -83,17 +97,38 @@ append_query_without_password (GString    *out,
     }
 }
 
+/* Where the user's part of @rest ends: its last @ that no '=' comes
+ * before. libpq ends it at the first @, but a password typed with an @,
+ * a '/' or a '?' of its own is still hidden whole; an @ in a query's
+ * value is not taken for it. */
+static const char *
+find_credentials_end (const char *rest)
+{
+  const char *at = NULL;
+
+  for (const char *p = rest; *p != '\0' && *p != '='; p++)
+    if (*p == '@')
+      at = p;
+  return at;
+}
+
+#if HAVE_LIBPQ
+static char *dup_password (const char *url);
+#endif
+
 /**
  * cm_store_url_dup_safe:
  *
  * @url as it may be printed or saved: postgresql://user:secret@host/db
- * becomes postgresql://user@host/db, and a password=… parameter goes. A
- * text that is no postgresql:// URL is not shown at all.
+ * becomes postgresql://user@host/db, and a password=… parameter goes,
+ * however its key is spelled. A text that is no postgresql:// URL, or
+ * that libpq cannot read (so what is its password cannot be known), is
+ * not shown at all.
  */
 char *
 cm_store_url_dup_safe (const char *url)
 {
-  const char *rest, *authority_end, *at = NULL, *query;
+  const char *rest, *at, *query;
   g_autoptr(GString) out = g_string_new (NULL);
   g_autofree char *clean = NULL;
 
@@ -101,15 +136,18 @@ cm_store_url_dup_safe (const char *url)
 
   if ((rest = skip_scheme (url)) == NULL)
     return g_strdup (_("(not a postgresql:// URL)"));
+#if HAVE_LIBPQ
+  {
+    PQconninfoOption *options = PQconninfoParse (url, NULL);
+
+    if (options == NULL)
+      return g_strdup (_("(an address that cannot be read, not shown)"));
+    PQconninfoFree (options);
+  }
+#endif
   g_string_append_len (out, url, rest - url);
 
-  authority_end = rest + strcspn (rest, "/?#");
-  /* The user's part ends at the last @ of the host part: a password may
-   * hold an @ of its own. */
-  for (const char *p = rest; p < authority_end; p++)
-    if (*p == '@')
-      at = p;
-  if (at != NULL)
+  if ((at = find_credentials_end (rest)) != NULL)
     {
       gsize user_length = strcspn (rest, ":@");
 
@@ -128,6 +166,16 @@ cm_store_url_dup_safe (const char *url)
 
       append_query_without_password (out, params);
     }
+#if HAVE_LIBPQ
+  /* Whatever libpq takes for the password is in no shown text, however
+   * it came to be there. */
+  {
+    g_autofree char *password = dup_password (url);
+
+    if (password != NULL)
+      g_string_replace (out, password, "********", 0);
+  }
+#endif
 
   clean = cm_text_dup_clean (out->str, 500);
   return g_steal_pointer (&clean);
@@ -145,17 +193,31 @@ check_unsupported (GError **error)
 }
 
 #if HAVE_LIBPQ
+/* libpq's reason a URL cannot be read, without the piece of the URL it
+ * quotes at its end (‘invalid percent-encoded token: "S3cr3t%zz"’): that
+ * piece may be the password. */
+static char *
+dup_url_reason (const char *why)
+{
+  g_autofree char *text = g_strdup (why != NULL ? why : "");
+  char *quoted = g_strrstr (text, ": \"");
+
+  if (quoted != NULL)
+    *quoted = '\0';
+  return cm_text_dup_clean (g_strstrip (text), CM_TEXT_LINE_MAX);
+}
+
+/* The URL itself is not echoed: libpq could not read it, so which part
+ * of it is a password cannot be known. */
 static void
 set_url_error (GError    **error,
-               const char *url,
                const char *why)
 {
-  g_autofree char *safe = cm_store_url_dup_safe (url);
+  g_autofree char *reason = dup_url_reason (why);
 
-  /* Translators: "The store “postgresql://lab@db/cards” is not a URL CardMark can use: …" */
   g_set_error (error, CM_STORE_ERROR, CM_STORE_ERROR_URL,
-               _("The store “%s” is not a URL CardMark can use: %s. Give it as postgresql://USER@HOST[:PORT]/DATABASE."),
-               safe, why);
+               _("The store’s address is not a URL CardMark can use (%s). Give it as postgresql://USER@HOST[:PORT]/DATABASE."),
+               reason);
 }
 
 /* The password libpq reads from @url, to scrub out of its messages. */
@@ -229,11 +291,8 @@ cm_store_url_check (const char  *url,
 
     if (options == NULL)
       {
-        g_autofree char *password = dup_password (url);
-        g_autofree char *message = dup_message (why != NULL ? why : "", password);
-
+        set_url_error (error, why);
         PQfreemem (why);
-        set_url_error (error, url, message);
         return FALSE;
       }
     PQconninfoFree (options);
@@ -447,6 +506,9 @@ cm_store_new (const char  *url,
   self->machine = cm_store_dup_machine_name ();
 #if HAVE_LIBPQ
   self->password = dup_password (url);
+  self->key = pgpass_key (url);
+#else
+  self->key = g_strdup (self->safe_url);
 #endif
   return self;
 }
@@ -464,6 +526,7 @@ cm_store_free (CmStore *self)
   if (self->password != NULL)
     memset (self->password, 0, strlen (self->password));
   g_free (self->password);
+  g_free (self->key);
   g_free (self->machine);
   g_free (self);
 }
@@ -527,6 +590,19 @@ set_pq_error (CmStore    *self,
                  _("The store %s refused the result: %s"), self->safe_url, why);
 }
 
+/* A notice of the server's (a trigger's RAISE NOTICE, a warning) is
+ * never printed as libpq would print it, raw on stderr: with
+ * G_MESSAGES_DEBUG it is logged, one clean line. */
+static void
+notice_cb (void       *user_data,
+           const char *message)
+{
+  CmStore *self = user_data;
+  g_autofree char *clean = dup_message (message, self->password);
+
+  g_debug ("The store says: %s", clean);
+}
+
 static gboolean
 connect_store (CmStore  *self,
                GError  **error)
@@ -548,9 +624,12 @@ connect_store (CmStore  *self,
       g_clear_pointer (&self->conn, PQfinish);
       return FALSE;
     }
+  PQsetNoticeProcessor (self->conn, notice_cb, self);
 
-  /* Several machines may make the table at once: they wait on one lock. */
-  res = PQexec (self->conn, "BEGIN; SELECT pg_advisory_xact_lock(4242); ");
+  /* Several machines may make the table at once: they wait on one lock.
+   * IF NOT EXISTS says "already exists, skipping" as a notice each time:
+   * not asked for. */
+  res = PQexec (self->conn, "BEGIN; SET LOCAL client_min_messages = warning; SELECT pg_advisory_xact_lock(4242); ");
   PQclear (res);
   res = PQexec (self->conn, create_sql);
   if (PQresultStatus (res) != PGRES_COMMAND_OK)
@@ -796,6 +875,60 @@ foreach_document (CmStore                *self,
   return ok;
 }
 
+/* The list, oldest first, fetched a batch at a time through a cursor:
+ * memory stays one batch's however many rows the store holds, and each
+ * row is handed on as it comes. */
+#define FETCH_BATCH 2000
+
+static gboolean
+foreach_entry (CmStore             *self,
+               CmStoreEntryFunc     func,
+               gpointer             user_data,
+               GError             **error)
+{
+  static const char fetch_sql[] = "FETCH " G_STRINGIFY (FETCH_BATCH) " FROM cardmark_list";
+  gboolean more = TRUE;
+
+  if (!connect_store (self, error))
+    return FALSE;
+  if (!exec_params (self, "BEGIN READ ONLY", 0, NULL, error) ||
+      !exec_params (self, "DECLARE cardmark_list NO SCROLL CURSOR FOR " SELECT_ENTRY " ORDER BY started, id", 0, NULL, error))
+    {
+      if (PQstatus (self->conn) == CONNECTION_OK)
+        PQclear (PQexec (self->conn, "ROLLBACK"));
+      return FALSE;
+    }
+  while (more)
+    {
+      PGresult *res = PQexec (self->conn, fetch_sql);
+      int n;
+
+      if (PQresultStatus (res) != PGRES_TUPLES_OK)
+        {
+          set_pq_error (self, error, PQresultErrorMessage (res));
+          PQclear (res);
+          if (PQstatus (self->conn) == CONNECTION_OK)
+            PQclear (PQexec (self->conn, "ROLLBACK"));
+          return FALSE;
+        }
+      n = PQntuples (res);
+      more = n == FETCH_BATCH;
+      for (int row = 0; row < n; row++)
+        {
+          g_autoptr(CmHistoryEntry) entry = entry_from_result (res, row);
+
+          if (!func (entry, user_data))
+            {
+              more = FALSE;
+              break;
+            }
+        }
+      PQclear (res);
+    }
+  PQclear (PQexec (self->conn, "ROLLBACK"));
+  return TRUE;
+}
+
 #else /* !HAVE_LIBPQ */
 
 gboolean
@@ -826,6 +959,62 @@ cm_store_list (CmStore  *self,
   check_unsupported (error);
   return NULL;
 #endif
+}
+
+/**
+ * cm_store_foreach_entry:
+ * @func: called with each result's entry (borrowed), oldest first, as
+ *   the store sends it; returns %FALSE to stop
+ *
+ * Every result in the store, as cm_store_list() gives them but oldest
+ * first and one at a time: its memory does not grow with the store.
+ */
+gboolean
+cm_store_foreach_entry (CmStore           *self,
+                        CmStoreEntryFunc   func,
+                        gpointer           user_data,
+                        GError           **error)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (func != NULL, FALSE);
+#if HAVE_LIBPQ
+  return foreach_entry (self, func, user_data, error);
+#else
+  return check_unsupported (error);
+#endif
+}
+
+/**
+ * cm_store_reach:
+ *
+ * Connects to the store now, if it is not connected, and makes its table:
+ * whether it answers, measured rather than assumed.
+ */
+gboolean
+cm_store_reach (CmStore  *self,
+                GError  **error)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+#if HAVE_LIBPQ
+  return connect_store (self, error);
+#else
+  return check_unsupported (error);
+#endif
+}
+
+/**
+ * cm_store_get_key:
+ *
+ * Which store this is, as a document queued for it names it: its
+ * server, port, database and user, without the password or the URL's
+ * other parameters, so the same store given with another timeout is
+ * still the same.
+ */
+const char *
+cm_store_get_key (CmStore *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->key;
 }
 
 /**

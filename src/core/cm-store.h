@@ -69,6 +69,17 @@ typedef gboolean (*CmStoreDocumentFunc) (const char *id,
                                          gsize       length,
                                          gpointer    user_data);
 
+/* Returns FALSE to stop. */
+typedef gboolean (*CmStoreEntryFunc) (CmHistoryEntry *entry,
+                                      gpointer        user_data);
+
+gboolean     cm_store_foreach_entry    (CmStore              *self,
+                                        CmStoreEntryFunc      func,
+                                        gpointer              user_data,
+                                        GError              **error);
+gboolean     cm_store_reach            (CmStore              *self,
+                                        GError              **error);
+const char  *cm_store_get_key          (CmStore              *self);
 gboolean     cm_store_foreach_document (CmStore              *self,
                                         CmStoreDocumentFunc   func,
                                         gpointer              user_data,
