@@ -9,6 +9,7 @@
 
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "cm-queue-host.h"
@@ -143,6 +144,61 @@ test_no_card (void)
   g_assert_cmpint (facts->now, ==, CM_QUEUEING_UNKNOWN);
   g_assert_cmpint (facts->listing, ==, CM_CQE_LISTING_UNKNOWN);
   assert_words (facts, "Whether queueing is on could not be read");
+}
+
+static void
+write_file (const char *root,
+            const char *path,
+            const char *contents,
+            gssize      length)
+{
+  g_autofree char *full = g_build_filename (root, path, NULL);
+  g_autofree char *dir = g_path_get_dirname (full);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  g_file_set_contents (full, contents, length, &error);
+  g_assert_no_error (error);
+}
+
+static int
+sd_cqe_of (const char *root)
+{
+  g_autoptr(CmQueueHost) facts = cm_queue_host_read_from (root, NULL);
+
+  return facts->sd_cqe;
+}
+
+/* The slot's supports-cqe as the device tree may hold it: one cell (the
+ * kernels since January 2025), an empty boolean (before: every A2 card
+ * not known bad was queued, as sd_cqe=2 does now), absent (no engine),
+ * or a cell of another size, which is not read. */
+static void
+test_sd_cqe_forms (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *root = g_dir_make_tmp ("cm-queue-host-XXXXXX", &error);
+  g_autofree char *command = NULL;
+  static const char compatible[] = "raspberrypi,5-model-b\0brcm,bcm2712";
+  static const char alias[] = "/axi/mmc@1000fff000";
+  static const char cell[] = { 0, 0, 0, 2 };
+  const char *property = "proc/device-tree/axi/mmc@1000fff000/supports-cqe";
+
+  g_assert_no_error (error);
+  write_file (root, "proc/device-tree/compatible", compatible, sizeof compatible);
+  g_assert_cmpint (sd_cqe_of (root), ==, -1);
+
+  write_file (root, "proc/device-tree/aliases/mmc0", alias, sizeof alias);
+  g_assert_cmpint (sd_cqe_of (root), ==, 0);
+  write_file (root, property, cell, sizeof cell);
+  g_assert_cmpint (sd_cqe_of (root), ==, 2);
+  write_file (root, property, "", 0);
+  g_assert_cmpint (sd_cqe_of (root), ==, 2);
+  write_file (root, property, cell, 2);
+  g_assert_cmpint (sd_cqe_of (root), ==, -1);
+
+  command = g_strdup_printf ("rm -rf '%s'", root);
+  g_assert_cmpint (system (command), ==, 0);
 }
 
 static CmCqeCid
@@ -280,6 +336,7 @@ main (int   argc,
   g_test_add_func ("/cardmark/queue-host/pi4", test_pi4);
   g_test_add_func ("/cardmark/queue-host/laptop", test_laptop);
   g_test_add_func ("/cardmark/queue-host/no-card", test_no_card);
+  g_test_add_func ("/cardmark/queue-host/sd-cqe-forms", test_sd_cqe_forms);
   g_test_add_func ("/cardmark/queue-host/table-entries", test_table_entries);
   g_test_add_func ("/cardmark/queue-host/table-wildcards", test_table_wildcards);
   g_test_add_func ("/cardmark/queue-host/table-bounds", test_table_bounds);
