@@ -39,6 +39,8 @@ struct _CmHistoryIndex
   GFile   *folder;
   char    *db_path;
   sqlite3 *db;
+  CmHistoryIndexProgressFunc progress;
+  gpointer progress_data;
 };
 
 static const char schema[] =
@@ -51,8 +53,9 @@ static const char schema[] =
   " card_key TEXT, card_label TEXT, report_size INTEGER, answer TEXT, status INTEGER,"
   " capacity_real INTEGER, usable INTEGER, lost INTEGER,"
   /* The start to the microsecond, for the order: a batch's checks of
-   * two cards start in the same second. */
-  " started_us INTEGER,"
+   * two cards start in the same second. 0 for a damaged document, so
+   * that the lists page through every row by (started_us, path). */
+  " started_us INTEGER NOT NULL DEFAULT 0,"
   /* What History's rows show: the outcome's badge in the kind's words,
    * a benchmark's method, the figures line (cm_history_entry_new_for_result()). */
   " outcome INTEGER, badge TEXT, method TEXT, figures_text TEXT);"
@@ -107,16 +110,32 @@ cm_history_entry_is_of_card (const CmHistoryEntry *entry,
   return entry->size_bytes != 0 && entry->size_bytes == size_bytes;
 }
 
+/* Whether SQLite found the file not to be a sound database: the index
+ * is then a cache to throw away, never a reason to fail. */
+static gboolean
+is_damage (int code)
+{
+  code &= 0xff;
+  return code == SQLITE_CORRUPT || code == SQLITE_NOTADB;
+}
+
+/* G_IO_ERROR_INVALID_DATA for a damaged index, G_IO_ERROR_BUSY when
+ * another connection held it too long, else G_IO_ERROR_FAILED. */
 static gboolean
 set_error (CmHistoryIndex *self, GError **error)
 {
-  g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: %s",
-               self->db_path, sqlite3_errmsg (self->db));
+  int code = sqlite3_errcode (self->db) & 0xff;
+
+  g_set_error (error, G_IO_ERROR,
+               is_damage (code) ? G_IO_ERROR_INVALID_DATA
+               : code == SQLITE_BUSY || code == SQLITE_LOCKED ? G_IO_ERROR_BUSY
+               : G_IO_ERROR_FAILED,
+               "%s: %s", self->db_path, sqlite3_errmsg (self->db));
   return FALSE;
 }
 
 /* Bumped when the columns change: an index of another version is rebuilt. */
-#define SCHEMA_VERSION 5
+#define SCHEMA_VERSION 6
 
 static int
 schema_version (CmHistoryIndex *self)
@@ -131,22 +150,54 @@ schema_version (CmHistoryIndex *self)
   return version;
 }
 
+/* SQLite's quick check reads every page: noise in the middle of the
+ * file, or a file cut short, is found here, before a list stops half
+ * way or a save stops updating the index. */
+static gboolean
+check_sound (CmHistoryIndex *self, GError **error)
+{
+  sqlite3_stmt *stmt = NULL;
+  const char *answer;
+
+  if (sqlite3_prepare_v2 (self->db, "PRAGMA quick_check(1)", -1, &stmt, NULL) != SQLITE_OK ||
+      sqlite3_step (stmt) != SQLITE_ROW)
+    {
+      set_error (self, error);
+      sqlite3_finalize (stmt);
+      return FALSE;
+    }
+  answer = (const char *) sqlite3_column_text (stmt, 0);
+  if (g_strcmp0 (answer, "ok") != 0)
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: %s", self->db_path, answer);
+  sqlite3_finalize (stmt);
+  return error == NULL || *error == NULL;
+}
+
 static gboolean
 open_db (CmHistoryIndex *self, GError **error)
 {
   int version;
 
+  if (g_file_test (self->db_path, G_FILE_TEST_IS_DIR))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: a folder", self->db_path);
+      return FALSE;
+    }
   if (sqlite3_open (self->db_path, &self->db) != SQLITE_OK)
     return set_error (self, error);
-  /* Another thread (the app's look-ups) or process (the CLI) may be
-   * bringing the index up to date: wait for it rather than fail. */
+  /* Two writers (a save and a list) wait for each other's batch; a
+   * reader waits for no one and holds no one (write-ahead log). */
   sqlite3_busy_timeout (self->db, 30000);
+  if (!check_sound (self, error))
+    return FALSE;
   version = schema_version (self);
   if (version != 0 && version != SCHEMA_VERSION)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: version %d", self->db_path, version);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: version %d", self->db_path, version);
       return FALSE;
     }
+  if (sqlite3_exec (self->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL) != SQLITE_OK)
+    return set_error (self, error);
   if (version == 0 &&
       sqlite3_exec (self->db, "PRAGMA user_version = " G_STRINGIFY (SCHEMA_VERSION), NULL, NULL, NULL) != SQLITE_OK)
     return set_error (self, error);
@@ -154,20 +205,63 @@ open_db (CmHistoryIndex *self, GError **error)
          set_error (self, error);
 }
 
+/* Deletes @file, and what is in it if it is a folder (without following
+ * links): whatever took the index's place. */
+static void
+delete_tree (GFile *file)
+{
+  g_autoptr(GFileEnumerator) children = NULL;
+
+  children = g_file_enumerate_children (file, G_FILE_ATTRIBUTE_STANDARD_NAME,
+                                        G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL, NULL);
+  while (children != NULL)
+    {
+      GFile *child = NULL;
+
+      if (!g_file_enumerator_iterate (children, NULL, &child, NULL, NULL) || child == NULL)
+        break;
+      delete_tree (child);
+    }
+  g_file_delete (file, NULL, NULL);
+}
+
+/* The index is a cache of the documents: a damaged one is thrown away,
+ * with its log, and built again. */
+static void
+throw_away (CmHistoryIndex *self)
+{
+  static const char * const suffixes[] = { "", "-wal", "-shm", "-journal" };
+
+  g_clear_pointer (&self->db, sqlite3_close);
+  for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
+    {
+      g_autofree char *path = g_strconcat (self->db_path, suffixes[i], NULL);
+      g_autoptr(GFile) file = g_file_new_for_path (path);
+
+      delete_tree (file);
+    }
+}
+
 CmHistoryIndex *
 cm_history_index_open (GFile *folder, GError **error)
 {
   g_autoptr(CmHistoryIndex) self = g_new0 (CmHistoryIndex, 1);
+  g_autoptr(GError) local_error = NULL;
   g_autofree char *dir = g_file_get_path (folder);
   g_autofree char *name = dup_index_name ();
 
   self->folder = g_object_ref (folder);
   self->db_path = g_build_filename (dir, name, NULL);
-  if (!open_db (self, NULL))
+  if (!open_db (self, &local_error))
     {
-      /* A damaged index is rebuilt from the documents. */
-      g_clear_pointer (&self->db, sqlite3_close);
-      g_unlink (self->db_path);
+      /* Held too long by another: not damaged, not to throw away. */
+      if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_BUSY))
+        {
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return NULL;
+        }
+      g_debug ("History index thrown away: %s", local_error->message);
+      throw_away (self);
       if (!open_db (self, error))
         return NULL;
     }
@@ -191,6 +285,24 @@ cm_history_index_get_path (CmHistoryIndex *self)
   return self->db_path;
 }
 
+/**
+ * cm_history_index_set_progress_func:
+ * @func: (nullable): called while cm_history_index_refresh() builds
+ * @user_data: for @func
+ *
+ * Asks cm_history_index_refresh() to tell how far it is: see
+ * #CmHistoryIndexProgressFunc.
+ */
+void
+cm_history_index_set_progress_func (CmHistoryIndex             *self,
+                                    CmHistoryIndexProgressFunc  func,
+                                    gpointer                    user_data)
+{
+  g_return_if_fail (self != NULL);
+  self->progress = func;
+  self->progress_data = user_data;
+}
+
 void
 cm_history_index_free (CmHistoryIndex *self)
 {
@@ -204,22 +316,48 @@ cm_history_index_free (CmHistoryIndex *self)
 
 typedef struct { gint64 mtime; gint64 bytes; } Stamp;
 
-static GHashTable *
-known_stamps (CmHistoryIndex *self)
+/* A document to index: new, or changed since it was indexed. */
+typedef struct
 {
-  GHashTable *known = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  sqlite3_stmt *stmt = NULL;
+  char    *path;
+  Stamp    stamp;
+  gboolean regular;
+} Change;
 
-  sqlite3_prepare_v2 (self->db, "SELECT path, mtime, bytes FROM docs", -1, &stmt, NULL);
-  while (stmt != NULL && sqlite3_step (stmt) == SQLITE_ROW)
+static void
+change_free (Change *change)
+{
+  g_free (change->path);
+  g_free (change);
+}
+
+static GHashTable *
+known_stamps (CmHistoryIndex *self, GError **error)
+{
+  g_autoptr(GHashTable) known = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  sqlite3_stmt *stmt = NULL;
+  int rc;
+
+  if (sqlite3_prepare_v2 (self->db, "SELECT path, mtime, bytes FROM docs", -1, &stmt, NULL) != SQLITE_OK)
+    {
+      set_error (self, error);
+      return NULL;
+    }
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
       Stamp *stamp = g_new (Stamp, 1);
       stamp->mtime = sqlite3_column_int64 (stmt, 1);
       stamp->bytes = sqlite3_column_int64 (stmt, 2);
       g_hash_table_insert (known, g_strdup ((const char *) sqlite3_column_text (stmt, 0)), stamp);
     }
+  if (rc != SQLITE_DONE)
+    {
+      set_error (self, error);
+      sqlite3_finalize (stmt);
+      return NULL;
+    }
   sqlite3_finalize (stmt);
-  return known;
+  return g_steal_pointer (&known);
 }
 
 static double
@@ -324,123 +462,229 @@ bind_row (sqlite3_stmt *insert, CmResult *result)
   sqlite3_bind_text (insert, 31, entry->figures_text, -1, SQLITE_TRANSIENT);
 }
 
-static void
-index_document (CmHistoryIndex *self, sqlite3_stmt *insert, gboolean regular,
-                const char *path, const Stamp *stamp)
+static int
+index_document (sqlite3_stmt *insert, const Change *change)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(CmResult) result = NULL;
 
   /* A FIFO named like a result would block the reader: named, not read. */
-  if (!regular)
+  if (!change->regular)
     g_set_error_literal (&error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE, _("it is not a regular file."));
   else
     {
-      g_autoptr(GFile) file = g_file_new_for_path (path);
+      g_autoptr(GFile) file = g_file_new_for_path (change->path);
 
       result = cm_result_new_from_file (file, &error);
     }
 
   sqlite3_reset (insert);
   sqlite3_clear_bindings (insert);
-  sqlite3_bind_text (insert, 1, path, -1, SQLITE_TRANSIENT);
-  sqlite3_bind_int64 (insert, 2, stamp->mtime);
-  sqlite3_bind_int64 (insert, 3, stamp->bytes);
+  sqlite3_bind_text (insert, 1, change->path, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int64 (insert, 2, change->stamp.mtime);
+  sqlite3_bind_int64 (insert, 3, change->stamp.bytes);
   sqlite3_bind_int (insert, 4, result == NULL);
+  sqlite3_bind_int64 (insert, 27, 0);
   if (result != NULL)
     bind_row (insert, result);
   else
     sqlite3_bind_text (insert, 18, error != NULL ? error->message : "", -1, SQLITE_TRANSIENT);
-  sqlite3_step (insert);
+  return sqlite3_step (insert);
 }
 
-static void
-forget_document (CmHistoryIndex *self, const char *path)
+static gboolean
+forget_documents (CmHistoryIndex *self, GHashTable *gone, GError **error)
 {
   sqlite3_stmt *stmt = NULL;
-
-  sqlite3_prepare_v2 (self->db, "DELETE FROM docs WHERE path = ?", -1, &stmt, NULL);
-  sqlite3_bind_text (stmt, 1, path, -1, SQLITE_STATIC);
-  sqlite3_step (stmt);
-  sqlite3_finalize (stmt);
-}
-
-/* Brings the index up to date: documents added, changed (other mtime or
- * size) or removed since it was last refreshed. The folder is read with
- * readdir() and fstatat(): GIO's enumerator, a GFileInfo and a GFile a
- * document, took a quarter of listing 100 000 of them. */
-gboolean
-cm_history_index_refresh (CmHistoryIndex *self, GError **error)
-{
-  g_autoptr(GHashTable) known = known_stamps (self);
-  g_autofree char *dir_path = g_file_get_path (self->folder);
-  g_autoptr(GString) file_path = g_string_new (dir_path);
-  gsize dir_length;
-  sqlite3_stmt *insert = NULL;
   GHashTableIter iter;
   const char *path;
+
+  if (g_hash_table_size (gone) == 0)
+    return TRUE;
+  if (sqlite3_exec (self->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK ||
+      sqlite3_prepare_v2 (self->db, "DELETE FROM docs WHERE path = ?", -1, &stmt, NULL) != SQLITE_OK)
+    goto failed;
+  g_hash_table_iter_init (&iter, gone);
+  while (g_hash_table_iter_next (&iter, (gpointer *) &path, NULL))
+    {
+      sqlite3_reset (stmt);
+      sqlite3_bind_text (stmt, 1, path, -1, SQLITE_STATIC);
+      if (sqlite3_step (stmt) != SQLITE_DONE)
+        goto failed;
+    }
+  sqlite3_finalize (stmt);
+  if (sqlite3_exec (self->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
+    return TRUE;
+
+failed:
+  set_error (self, error);
+  sqlite3_finalize (stmt);
+  sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
+  return FALSE;
+}
+
+/* The documents added or changed (other mtime or size) since the index
+ * was last refreshed; what is left in @known is gone. The folder is read
+ * with readdir() and fstatat(): GIO's enumerator, a GFileInfo and a
+ * GFile a document, took a quarter of listing 100 000 of them. */
+static GPtrArray *
+list_changes (CmHistoryIndex *self, GHashTable *known, GError **error)
+{
+  g_autoptr(GPtrArray) changes = g_ptr_array_new_with_free_func ((GDestroyNotify) change_free);
+  g_autofree char *dir_path = g_file_get_path (self->folder);
+  g_autoptr(GString) file_path = g_string_new (dir_path);
   struct dirent *dirent;
+  gsize dir_length;
+  int saved_errno;
   DIR *dir;
 
   if (dir_path == NULL || (dir = opendir (dir_path)) == NULL)
     {
-      int saved_errno = errno;
-
+      saved_errno = errno;
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
                    "%s: %s", dir_path != NULL ? dir_path : "?", g_strerror (saved_errno));
-      return FALSE;
+      return NULL;
     }
   g_string_append_c (file_path, G_DIR_SEPARATOR);
   dir_length = file_path->len;
-  if (sqlite3_exec (self->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK ||
-      sqlite3_prepare_v2 (self->db,
-                          "INSERT OR REPLACE INTO docs VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                          -1, &insert, NULL) != SQLITE_OK)
-    {
-      closedir (dir);
-      return set_error (self, error);
-    }
-
   for (errno = 0; (dirent = readdir (dir)) != NULL; errno = 0)
     {
       struct stat st;
-      Stamp stamp, *seen;
+      Stamp *seen;
 
       if (!g_str_has_suffix (dirent->d_name, ".json"))
         continue;
-      /* Gone since it was listed: forgotten below, as if never seen. */
+      /* Gone since it was listed: forgotten, as if never seen. */
       if (fstatat (dirfd (dir), dirent->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
         continue;
 
       g_string_truncate (file_path, dir_length);
       g_string_append (file_path, dirent->d_name);
-      stamp.mtime = (gint64) st.st_mtim.tv_sec * G_USEC_PER_SEC + st.st_mtim.tv_nsec / 1000;
-      stamp.bytes = st.st_size;
       seen = g_hash_table_lookup (known, file_path->str);
-      if (seen == NULL || seen->mtime != stamp.mtime || seen->bytes != stamp.bytes)
-        index_document (self, insert, S_ISREG (st.st_mode), file_path->str, &stamp);
+      if (seen == NULL ||
+          seen->mtime != (gint64) st.st_mtim.tv_sec * G_USEC_PER_SEC + st.st_mtim.tv_nsec / 1000 ||
+          seen->bytes != st.st_size)
+        {
+          Change *change = g_new0 (Change, 1);
+
+          change->path = g_strdup (file_path->str);
+          change->stamp.mtime = (gint64) st.st_mtim.tv_sec * G_USEC_PER_SEC + st.st_mtim.tv_nsec / 1000;
+          change->stamp.bytes = st.st_size;
+          change->regular = S_ISREG (st.st_mode);
+          g_ptr_array_add (changes, change);
+        }
       g_hash_table_remove (known, file_path->str);
     }
-  if (errno != 0)
+  saved_errno = errno;
+  closedir (dir);
+  if (saved_errno != 0)
     {
-      int saved_errno = errno;
-
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
                    "%s: %s", dir_path, g_strerror (saved_errno));
-      closedir (dir);
-      sqlite3_finalize (insert);
-      sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
-      return FALSE;
+      return NULL;
     }
-  closedir (dir);
-  sqlite3_finalize (insert);
+  return g_steal_pointer (&changes);
+}
 
-  g_hash_table_iter_init (&iter, known);
-  while (g_hash_table_iter_next (&iter, (gpointer *) &path, NULL))
-    forget_document (self, path);
+/* One transaction: the changes from @start, at most a batch of them. */
+static gboolean
+index_batch (CmHistoryIndex *self,
+             sqlite3_stmt   *insert,
+             GPtrArray      *changes,
+             guint           start,
+             GError        **error)
+{
+  guint end = MIN (changes->len, start + CM_HISTORY_INDEX_BATCH_SIZE);
 
+  if (sqlite3_exec (self->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+    return set_error (self, error);
+  for (guint i = start; i < end; i++)
+    {
+      if (index_document (insert, g_ptr_array_index (changes, i)) != SQLITE_DONE)
+        {
+          set_error (self, error);
+          sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
+          return FALSE;
+        }
+    }
   return sqlite3_exec (self->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK ||
          set_error (self, error);
+}
+
+static gboolean
+tell_progress (CmHistoryIndex *self, guint done, guint total, GError **error)
+{
+  if (self->progress == NULL || self->progress (done, total, self->progress_data))
+    return TRUE;
+  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Stopped building the history’s index."));
+  return FALSE;
+}
+
+/* Each batch is its own transaction, kept however the build ends: the
+ * next refresh finds those documents indexed and goes on from there. */
+static gboolean
+refresh_once (CmHistoryIndex *self, GError **error)
+{
+  g_autoptr(GHashTable) known = NULL;
+  g_autoptr(GPtrArray) changes = NULL;
+  sqlite3_stmt *insert = NULL;
+  gboolean ok = TRUE;
+
+  if ((known = known_stamps (self, error)) == NULL ||
+      (changes = list_changes (self, known, error)) == NULL ||
+      !forget_documents (self, known, error))
+    return FALSE;
+  if (changes->len == 0)
+    return TRUE;
+  if (sqlite3_prepare_v2 (self->db,
+                          "INSERT OR REPLACE INTO docs VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                          -1, &insert, NULL) != SQLITE_OK)
+    return set_error (self, error);
+  ok = tell_progress (self, 0, changes->len, error);
+  for (guint start = 0; ok && start < changes->len; start += CM_HISTORY_INDEX_BATCH_SIZE)
+    ok = index_batch (self, insert, changes, start, error) &&
+         tell_progress (self, MIN (changes->len, start + CM_HISTORY_INDEX_BATCH_SIZE), changes->len, error);
+  sqlite3_finalize (insert);
+  return ok;
+}
+
+/* Thrown away, opened anew and built again from the documents. */
+static gboolean
+rebuild (CmHistoryIndex *self, GError **error)
+{
+  throw_away (self);
+  return open_db (self, error) && refresh_once (self, error);
+}
+
+/**
+ * cm_history_index_refresh:
+ *
+ * Brings the index up to date with the documents beside it: those added,
+ * changed or removed since it was last refreshed, in batches of
+ * %CM_HISTORY_INDEX_BATCH_SIZE documents, each kept once done (see
+ * cm_history_index_set_progress_func()). An index found damaged on the
+ * way is built again from the documents, without a word.
+ *
+ * Returns: %FALSE on an error: the folder can't be read, the index
+ *   can't be written, or the progress function stopped it
+ *   (%G_IO_ERROR_CANCELLED)
+ */
+gboolean
+cm_history_index_refresh (CmHistoryIndex *self, GError **error)
+{
+  g_autoptr(GError) local_error = NULL;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  if (refresh_once (self, &local_error))
+    return TRUE;
+  if (!g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA))
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  g_debug ("History index thrown away: %s", local_error->message);
+  return rebuild (self, error);
 }
 
 guint
@@ -493,6 +737,45 @@ entry_from_row (sqlite3_stmt *stmt)
   return entry;
 }
 
+/* How many rows a list reads at a time. */
+#define PAGE_ROWS 256
+
+/* The rows after the key (@after_us, @after_path) in the list's order,
+ * at most a page of them, read in a short transaction of their own. */
+static int
+read_page (CmHistoryIndex *self,
+           gboolean        damaged,
+           gboolean        oldest_first,
+           gint64         *after_us,
+           char          **after_path,
+           GPtrArray      *page)
+{
+  sqlite3_stmt *stmt = NULL;
+  int rc;
+
+  rc = sqlite3_prepare_v2 (self->db,
+                           oldest_first ? "SELECT * FROM docs WHERE damaged = ? AND (started_us, path) > (?, ?)"
+                                          " ORDER BY damaged, started_us, path LIMIT ?"
+                                        : "SELECT * FROM docs WHERE damaged = ? AND (started_us, path) < (?, ?)"
+                                          " ORDER BY damaged DESC, started_us DESC, path DESC LIMIT ?",
+                           -1, &stmt, NULL);
+  if (rc != SQLITE_OK)
+    return rc;
+  sqlite3_bind_int (stmt, 1, damaged != FALSE);
+  sqlite3_bind_int64 (stmt, 2, *after_us);
+  sqlite3_bind_text (stmt, 3, *after_path, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int (stmt, 4, PAGE_ROWS);
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      g_ptr_array_add (page, entry_from_row (stmt));
+      *after_us = sqlite3_column_int64 (stmt, 26);
+      g_free (*after_path);
+      *after_path = column_dup (stmt, 0);
+    }
+  sqlite3_finalize (stmt);
+  return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
 /**
  * cm_history_index_foreach:
  * @damaged: %TRUE for the documents that could not be read, %FALSE for
@@ -500,7 +783,10 @@ entry_from_row (sqlite3_stmt *stmt)
  * @oldest_first: the order
  * @func: called with each entry, which it borrows; returns %FALSE to stop
  *
- * Every entry, one at a time, never all of them in memory.
+ * Every entry, one at a time, never all of them in memory. The index is
+ * read a page at a time and never held while @func runs: a slow reader
+ * (history --json | less) makes no writer wait. An index found damaged on
+ * the way is built again and read on from where it was.
  */
 void
 cm_history_index_foreach (CmHistoryIndex     *self,
@@ -509,21 +795,37 @@ cm_history_index_foreach (CmHistoryIndex     *self,
                           CmHistoryIndexFunc  func,
                           gpointer            user_data)
 {
-  sqlite3_stmt *stmt = NULL;
+  g_autoptr(GPtrArray) page = g_ptr_array_new_with_free_func ((GDestroyNotify) cm_history_entry_free);
+  g_autofree char *after_path = g_strdup ("");
+  gint64 after_us = oldest_first ? G_MININT64 : G_MAXINT64;
+  gboolean healed = FALSE;
 
-  sqlite3_prepare_v2 (self->db,
-                      oldest_first ? "SELECT * FROM docs WHERE damaged = ? ORDER BY damaged, started_us, path"
-                                   : "SELECT * FROM docs WHERE damaged = ? ORDER BY damaged DESC, started_us DESC, path DESC",
-                      -1, &stmt, NULL);
-  sqlite3_bind_int (stmt, 1, damaged != FALSE);
-  while (stmt != NULL && sqlite3_step (stmt) == SQLITE_ROW)
+  for (;;)
     {
-      g_autoptr(CmHistoryEntry) entry = entry_from_row (stmt);
+      g_autoptr(GError) error = NULL;
+      gint64 page_us = after_us;
+      g_autofree char *page_path = g_strdup (after_path);
+      int rc;
 
-      if (!func (entry, user_data))
-        break;
+      g_ptr_array_set_size (page, 0);
+      rc = read_page (self, damaged, oldest_first, &after_us, &after_path, page);
+      if (is_damage (rc) && !healed)
+        {
+          healed = TRUE;
+          after_us = page_us;
+          g_free (after_path);
+          after_path = g_steal_pointer (&page_path);
+          if (rebuild (self, &error))
+            continue;
+          g_debug ("History index not rebuilt: %s", error->message);
+          return;
+        }
+      for (guint i = 0; i < page->len; i++)
+        if (!func (g_ptr_array_index (page, i), user_data))
+          return;
+      if (rc != SQLITE_OK || page->len < PAGE_ROWS)
+        return;
     }
-  sqlite3_finalize (stmt);
 }
 
 /**
