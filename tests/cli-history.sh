@@ -155,4 +155,16 @@ wait "$lister"
 check "the held listing then finishes, exit 0" test $? -eq 0
 wait "$reader"
 
+# A build of many documents says how far it is on stderr, a line a batch
+# off a terminal, up to all of them.
+make_history many 600
+XDG_DATA_HOME=$work/many "$CARDMARK_CLI" history > /dev/null 2> "$work/many.err"
+check "a long build exits 0" test $? -eq 0
+n=$(ls "$work"/many/cardmark/history/*.json | wc -l)
+check "it starts from 0 of every document" file_says "^Indexing the history: 0 of $n…$" "$work/many.err"
+check "and ends at all of them" test "$(tail -n 1 "$work/many.err")" = "Indexing the history: $n of $n…"
+check "in several batches" test "$(grep -c '^Indexing the history' "$work/many.err")" -gt 2
+XDG_DATA_HOME=$work/many "$CARDMARK_CLI" history > /dev/null 2> "$work/many.err"
+check "up to date, it says nothing" test ! -s "$work/many.err"
+
 done_testing

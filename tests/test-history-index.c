@@ -325,6 +325,182 @@ test_batch_from_index (void)
     }
 }
 
+/* A history of @n documents a second apart, written with no index. */
+static GFile *
+make_history (guint n)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cardmark-index-XXXXXX", &error);
+  GFile *folder = g_file_new_for_path (dir);
+  g_autoptr(CmHistory) history = cm_history_new (folder);
+  g_autoptr(GDateTime) start = g_date_time_new_utc (2026, 12, 2, 8, 0, 0);
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(CmResult) result = cm_result_new ();
+      g_autoptr(GDateTime) when = g_date_time_add_seconds (start, i);
+      g_autofree char *name = g_strdup_printf ("card %u", i);
+      g_autoptr(GFile) file = NULL;
+
+      cm_result_set_started (result, when);
+      cm_result_set_name (result, name);
+      cm_result_set_target (result, "/media/card", "file", NULL, NULL);
+      file = cm_history_save (history, result, &error);
+      g_assert_no_error (error);
+    }
+  return folder;
+}
+
+/* The folder make_history() wrote, with its documents and index. */
+static void
+remove_history (GFile *folder)
+{
+  g_autofree char *path = g_file_get_path (folder);
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+typedef struct
+{
+  GArray *done;      /* each call's figures */
+  guint   total;
+  guint   stop_after; /* stop once this many are done; 0 never */
+} Progress;
+
+static gboolean
+record_progress_cb (guint done, guint total, gpointer user_data)
+{
+  Progress *progress = user_data;
+
+  g_array_append_val (progress->done, done);
+  progress->total = total;
+  return progress->stop_after == 0 || done < progress->stop_after;
+}
+
+/* The build is a transaction a batch: stopped after the first, it keeps
+ * that batch, and the next refresh reads only the rest, telling so. */
+static void
+test_batches (void)
+{
+  guint n = 2 * CM_HISTORY_INDEX_BATCH_SIZE + 10;
+  g_autoptr(GFile) folder = make_history (n);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) first = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) second = g_array_new (FALSE, FALSE, sizeof (guint));
+  Progress stopped = { first, 0, 1 };
+  Progress resumed = { second, 0, 0 };
+
+  {
+    g_autoptr(CmHistoryIndex) index = cm_history_index_open (folder, &error);
+
+    g_assert_no_error (error);
+    cm_history_index_set_progress_func (index, record_progress_cb, &stopped);
+    g_assert_false (cm_history_index_refresh (index, &error));
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+    g_clear_error (&error);
+    g_assert_cmpuint (stopped.total, ==, n);
+    g_assert_cmpuint (first->len, ==, 2);
+    g_assert_cmpuint (g_array_index (first, guint, 0), ==, 0);
+    g_assert_cmpuint (g_array_index (first, guint, 1), ==, CM_HISTORY_INDEX_BATCH_SIZE);
+  }
+  {
+    g_autoptr(CmHistoryIndex) index = cm_history_index_open (folder, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (cm_history_index_count (index), ==, CM_HISTORY_INDEX_BATCH_SIZE);
+    cm_history_index_set_progress_func (index, record_progress_cb, &resumed);
+    g_assert_true (cm_history_index_refresh (index, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (resumed.total, ==, n - CM_HISTORY_INDEX_BATCH_SIZE);
+    g_assert_cmpuint (second->len, ==, 3);
+    g_assert_cmpuint (g_array_index (second, guint, 1), ==, CM_HISTORY_INDEX_BATCH_SIZE);
+    g_assert_cmpuint (g_array_index (second, guint, 2), ==, n - CM_HISTORY_INDEX_BATCH_SIZE);
+    g_assert_cmpuint (cm_history_index_count (index), ==, n);
+
+    /* Up to date: nothing to tell. */
+    g_array_set_size (second, 0);
+    g_assert_true (cm_history_index_refresh (index, &error));
+    g_assert_cmpuint (second->len, ==, 0);
+  }
+  remove_history (folder);
+}
+
+typedef struct
+{
+  guint   seen;
+  gint64  last;
+  gboolean in_order;
+} Walk;
+
+static gboolean
+walk_cb (CmHistoryEntry *entry, gpointer user_data)
+{
+  Walk *walk = user_data;
+
+  walk->in_order = walk->in_order && (walk->seen == 0 || entry->started < walk->last);
+  walk->last = entry->started;
+  walk->seen++;
+  return TRUE;
+}
+
+/* A list is read a page at a time: every entry once, in order, however
+ * many pages it spans. */
+static void
+test_foreach_pages (void)
+{
+  guint n = 2 * CM_HISTORY_INDEX_BATCH_SIZE + 10;
+  g_autoptr(GFile) folder = make_history (n);
+  g_autoptr(CmHistoryIndex) index = open_refreshed (folder);
+  Walk walk = { 0, 0, TRUE };
+
+  cm_history_index_foreach (index, FALSE, FALSE, walk_cb, &walk);
+  g_assert_cmpuint (walk.seen, ==, n);
+  g_assert_true (walk.in_order);
+  g_clear_pointer (&index, cm_history_index_free);
+  remove_history (folder);
+}
+
+/* Noise in the middle of the index, found when it is opened: it is
+ * built again from the documents, every one of them. */
+static void
+test_heals (void)
+{
+  guint n = CM_HISTORY_INDEX_BATCH_SIZE;
+  g_autoptr(GFile) folder = make_history (n);
+  g_autofree char *db_path = NULL;
+  g_autoptr(GError) error = NULL;
+  char noise[4096];
+  FILE *file;
+
+  {
+    g_autoptr(CmHistoryIndex) index = open_refreshed (folder);
+
+    db_path = g_strdup (cm_history_index_get_path (index));
+  }
+  for (guint i = 0; i < sizeof noise; i++)
+    noise[i] = (char) g_random_int ();
+  file = fopen (db_path, "r+b");
+  g_assert_nonnull (file);
+  g_assert_cmpint (fseek (file, 8192, SEEK_SET), ==, 0);
+  g_assert_cmpuint (fwrite (noise, 1, sizeof noise, file), ==, sizeof noise);
+  fclose (file);
+  {
+    g_autoptr(CmHistoryIndex) index = open_refreshed (folder);
+
+    g_assert_cmpuint (cm_history_index_count (index), ==, n);
+  }
+  remove_history (folder);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -334,5 +510,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/cardmark/history-index/batch-from-index", test_batch_from_index);
   g_test_add_func ("/cardmark/history-index/last-by-device-size", test_last_by_device_size);
   g_test_add_func ("/cardmark/history-index/is-of-card", test_is_of_card);
+  g_test_add_func ("/cardmark/history-index/batches", test_batches);
+  g_test_add_func ("/cardmark/history-index/foreach-pages", test_foreach_pages);
+  g_test_add_func ("/cardmark/history-index/heals", test_heals);
   return g_test_run ();
 }
