@@ -196,7 +196,10 @@ open_db (CmHistoryIndex *self, GError **error)
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: version %d", self->db_path, version);
       return FALSE;
     }
-  if (sqlite3_exec (self->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL) != SQLITE_OK)
+  /* A cache needs no sync at each batch: a batch lost to a power cut
+   * is read again from its documents. */
+  if (sqlite3_exec (self->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL) != SQLITE_OK ||
+      sqlite3_exec (self->db, "PRAGMA synchronous = NORMAL", NULL, NULL, NULL) != SQLITE_OK)
     return set_error (self, error);
   if (version == 0 &&
       sqlite3_exec (self->db, "PRAGMA user_version = " G_STRINGIFY (SCHEMA_VERSION), NULL, NULL, NULL) != SQLITE_OK)
@@ -427,12 +430,65 @@ cm_history_entry_new_for_result (CmResult *result)
   return entry;
 }
 
-static void
-bind_row (sqlite3_stmt *insert, CmResult *result)
+/* A document read by a worker: what its row of the index holds. */
+typedef struct
 {
-  g_autoptr(CmHistoryEntry) entry = cm_history_entry_new_for_result (result);
-  g_autoptr(CmBatchFacts) facts = NULL;
+  const Change   *change;  /* the refresh's */
+  CmHistoryEntry *entry;   /* NULL when it could not be read */
+  CmBatchFacts   *facts;
+  char           *problem;
+} Read;
 
+static void
+read_free (Read *read)
+{
+  g_clear_pointer (&read->entry, cm_history_entry_free);
+  g_clear_pointer (&read->facts, cm_batch_facts_free);
+  g_free (read->problem);
+  g_free (read);
+}
+
+/* What the workers share: the changes to read and where each read goes. */
+typedef struct
+{
+  GPtrArray   *changes;
+  GAsyncQueue *reads;
+} Reading;
+
+/* In a worker: parsing a document is most of a build, so every core
+ * parses while the refresh's own thread writes the rows. */
+static void
+read_document_cb (gpointer data,
+                  gpointer user_data)
+{
+  Reading *reading = user_data;
+  Read *read = g_new0 (Read, 1);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CmResult) result = NULL;
+
+  read->change = g_ptr_array_index (reading->changes, GPOINTER_TO_UINT (data) - 1);
+  /* A FIFO named like a result would block the reader: named, not read. */
+  if (!read->change->regular)
+    g_set_error_literal (&error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE, _("it is not a regular file."));
+  else
+    {
+      g_autoptr(GFile) file = g_file_new_for_path (read->change->path);
+
+      result = cm_result_new_from_file (file, &error);
+    }
+  if (result != NULL)
+    {
+      read->entry = cm_history_entry_new_for_result (result);
+      read->facts = cm_batch_facts_new_for_result (result);
+    }
+  else
+    read->problem = g_strdup (error != NULL ? error->message : "");
+  g_async_queue_push (reading->reads, read);
+}
+
+static void
+bind_row (sqlite3_stmt *insert, const CmHistoryEntry *entry, const CmBatchFacts *facts)
+{
   sqlite3_bind_text (insert, 5, entry->kind, -1, SQLITE_TRANSIENT);
   sqlite3_bind_text (insert, 6, entry->serial, -1, SQLITE_TRANSIENT);
   sqlite3_bind_text (insert, 7, entry->name, -1, SQLITE_TRANSIENT);
@@ -445,7 +501,6 @@ bind_row (sqlite3_stmt *insert, CmResult *result)
   for (guint i = 0; i < G_N_ELEMENTS (entry->figures); i++)
     sqlite3_bind_double (insert, 14 + i, entry->figures[i]);
 
-  facts = cm_batch_facts_new_for_result (result);
   sqlite3_bind_text (insert, 19, facts->key, -1, SQLITE_TRANSIENT);
   sqlite3_bind_text (insert, 20, facts->card, -1, SQLITE_TRANSIENT);
   sqlite3_bind_int64 (insert, 21, (sqlite3_int64) facts->size_bytes);
@@ -463,32 +518,19 @@ bind_row (sqlite3_stmt *insert, CmResult *result)
 }
 
 static int
-index_document (sqlite3_stmt *insert, const Change *change)
+insert_read (sqlite3_stmt *insert, const Read *read)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(CmResult) result = NULL;
-
-  /* A FIFO named like a result would block the reader: named, not read. */
-  if (!change->regular)
-    g_set_error_literal (&error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE, _("it is not a regular file."));
-  else
-    {
-      g_autoptr(GFile) file = g_file_new_for_path (change->path);
-
-      result = cm_result_new_from_file (file, &error);
-    }
-
   sqlite3_reset (insert);
   sqlite3_clear_bindings (insert);
-  sqlite3_bind_text (insert, 1, change->path, -1, SQLITE_TRANSIENT);
-  sqlite3_bind_int64 (insert, 2, change->stamp.mtime);
-  sqlite3_bind_int64 (insert, 3, change->stamp.bytes);
-  sqlite3_bind_int (insert, 4, result == NULL);
+  sqlite3_bind_text (insert, 1, read->change->path, -1, SQLITE_STATIC);
+  sqlite3_bind_int64 (insert, 2, read->change->stamp.mtime);
+  sqlite3_bind_int64 (insert, 3, read->change->stamp.bytes);
+  sqlite3_bind_int (insert, 4, read->entry == NULL);
   sqlite3_bind_int64 (insert, 27, 0);
-  if (result != NULL)
-    bind_row (insert, result);
+  if (read->entry != NULL)
+    bind_row (insert, read->entry, read->facts);
   else
-    sqlite3_bind_text (insert, 18, error != NULL ? error->message : "", -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text (insert, 18, read->problem, -1, SQLITE_STATIC);
   return sqlite3_step (insert);
 }
 
@@ -586,21 +628,32 @@ list_changes (CmHistoryIndex *self, GHashTable *known, GError **error)
   return g_steal_pointer (&changes);
 }
 
-/* One transaction: the changes from @start, at most a batch of them. */
+static gboolean
+tell_progress (CmHistoryIndex *self, guint done, guint total, GError **error)
+{
+  if (self->progress == NULL || self->progress (done, total, self->progress_data))
+    return TRUE;
+  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Stopped building the history’s index."));
+  return FALSE;
+}
+
+/* One transaction: the next @n documents the workers read. */
 static gboolean
 index_batch (CmHistoryIndex *self,
              sqlite3_stmt   *insert,
-             GPtrArray      *changes,
-             guint           start,
+             GAsyncQueue    *reads,
+             guint           n,
              GError        **error)
 {
-  guint end = MIN (changes->len, start + CM_HISTORY_INDEX_BATCH_SIZE);
-
   if (sqlite3_exec (self->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
     return set_error (self, error);
-  for (guint i = start; i < end; i++)
+  for (guint i = 0; i < n; i++)
     {
-      if (index_document (insert, g_ptr_array_index (changes, i)) != SQLITE_DONE)
+      Read *read = g_async_queue_pop (reads);
+      int rc = insert_read (insert, read);
+
+      read_free (read);
+      if (rc != SQLITE_DONE)
         {
           set_error (self, error);
           sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
@@ -611,13 +664,36 @@ index_batch (CmHistoryIndex *self,
          set_error (self, error);
 }
 
+/* Workers read the documents, as many as there are cores; this thread
+ * writes them a batch a transaction, in the order they are read. */
 static gboolean
-tell_progress (CmHistoryIndex *self, guint done, guint total, GError **error)
+index_changes (CmHistoryIndex *self,
+               sqlite3_stmt   *insert,
+               GPtrArray      *changes,
+               GError        **error)
 {
-  if (self->progress == NULL || self->progress (done, total, self->progress_data))
-    return TRUE;
-  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Stopped building the history’s index."));
-  return FALSE;
+  g_autoptr(GAsyncQueue) reads = g_async_queue_new_full ((GDestroyNotify) read_free);
+  Reading reading = { changes, reads };
+  GThreadPool *pool;
+  gboolean ok;
+  guint done;
+
+  pool = g_thread_pool_new (read_document_cb, &reading, (int) g_get_num_processors (), FALSE, NULL);
+  for (guint i = 0; i < changes->len; i++)
+    g_thread_pool_push (pool, GUINT_TO_POINTER (i + 1), NULL);
+  ok = tell_progress (self, 0, changes->len, error);
+  for (done = 0; ok && done < changes->len; )
+    {
+      guint n = MIN (changes->len - done, CM_HISTORY_INDEX_BATCH_SIZE);
+
+      ok = index_batch (self, insert, reads, n, error);
+      done += n;
+      ok = ok && tell_progress (self, done, changes->len, error);
+    }
+  /* Stopped: what the workers have not begun is dropped, what they
+   * read meanwhile is freed with the queue. */
+  g_thread_pool_free (pool, TRUE, TRUE);
+  return ok;
 }
 
 /* Each batch is its own transaction, kept however the build ends: the
@@ -640,10 +716,7 @@ refresh_once (CmHistoryIndex *self, GError **error)
                           "INSERT OR REPLACE INTO docs VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                           -1, &insert, NULL) != SQLITE_OK)
     return set_error (self, error);
-  ok = tell_progress (self, 0, changes->len, error);
-  for (guint start = 0; ok && start < changes->len; start += CM_HISTORY_INDEX_BATCH_SIZE)
-    ok = index_batch (self, insert, changes, start, error) &&
-         tell_progress (self, MIN (changes->len, start + CM_HISTORY_INDEX_BATCH_SIZE), changes->len, error);
+  ok = index_changes (self, insert, changes, error);
   sqlite3_finalize (insert);
   return ok;
 }
