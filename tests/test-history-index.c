@@ -502,6 +502,80 @@ test_heals (void)
   remove_history (folder);
 }
 
+static void
+copy_into (GFile *folder, const char *path, const char *name)
+{
+  g_autoptr(GFile) from = g_file_new_for_path (path);
+  g_autoptr(GFile) to = g_file_get_child (folder, name);
+  g_autoptr(GError) error = NULL;
+
+  g_file_copy (from, to, G_FILE_COPY_NONE, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+}
+
+static gboolean
+compare_with_document_cb (CmHistoryEntry *entry, gpointer user_data)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (entry->path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CmResult) result = cm_result_new_from_file (file, &error);
+  g_autoptr(CmHistoryEntry) whole = NULL;
+  guint *seen = user_data;
+
+  g_assert_no_error (error);
+  whole = cm_history_entry_new_for_result (result);
+  g_assert_cmpstr (entry->kind, ==, whole->kind);
+  g_assert_cmpstr (entry->name, ==, whole->name);
+  g_assert_cmpstr (entry->title, ==, whole->title);
+  g_assert_cmpstr (entry->run, ==, whole->run);
+  g_assert_cmpstr (entry->verdict, ==, whole->verdict);
+  g_assert_cmpstr (entry->badge, ==, whole->badge);
+  g_assert_cmpstr (entry->answer, ==, whole->answer);
+  g_assert_cmpstr (entry->figures_text, ==, whole->figures_text);
+  g_assert_cmpint (entry->outcome, ==, whole->outcome);
+  for (guint i = 0; i < G_N_ELEMENTS (entry->figures); i++)
+    g_assert_cmpfloat (entry->figures[i], ==, whole->figures[i]);
+  (*seen)++;
+  return TRUE;
+}
+
+/* The index reads a document without its series (samples, latency
+ * scatter): what it keeps is what the whole document gives, for every
+ * kind, and a name that looks like a series' key is only a name. */
+static void
+test_reads_what_lists_show (void)
+{
+  const char *names[] = { "fake-bench.json", "fake-capacity.json", "fake-verify.json",
+                          "good-bench.json", "good-capacity.json", "good-wear.json" };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cardmark-index-XXXXXX", &error);
+  g_autoptr(GFile) folder = g_file_new_for_path (dir);
+  g_autofree char *small = g_test_build_filename (G_TEST_DIST, "data", "result-small.json", NULL);
+  g_autoptr(GFile) small_file = g_file_new_for_path (small);
+  g_autoptr(CmResult) tricky = cm_result_new_from_file (small_file, &error);
+  g_autoptr(GFile) tricky_file = g_file_get_child (folder, "tricky.json");
+  g_autoptr(CmHistoryIndex) index = NULL;
+  guint seen = 0;
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "batch", names[i], NULL);
+
+      copy_into (folder, path, names[i]);
+    }
+  copy_into (folder, small, "small.json");
+  cm_result_set_name (tricky, "\"samples\": [ \"latency_scatter\":[");
+  g_assert_true (cm_result_save_compact (tricky, tricky_file, &error));
+  g_assert_no_error (error);
+
+  index = open_refreshed (folder);
+  cm_history_index_foreach (index, FALSE, TRUE, compare_with_document_cb, &seen);
+  g_assert_cmpuint (seen, ==, G_N_ELEMENTS (names) + 2);
+  g_clear_pointer (&index, cm_history_index_free);
+  remove_history (folder);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -514,5 +588,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/cardmark/history-index/batches", test_batches);
   g_test_add_func ("/cardmark/history-index/foreach-pages", test_foreach_pages);
   g_test_add_func ("/cardmark/history-index/heals", test_heals);
+  g_test_add_func ("/cardmark/history-index/reads-what-lists-show", test_reads_what_lists_show);
   return g_test_run ();
 }

@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <string.h>
 #include <sqlite3.h>
 #include <sys/stat.h>
 
@@ -19,6 +20,7 @@
 #include "cm-card-info.h"
 #include "cm-result.h"
 #include "cm-job.h"
+#include "cm-json.h"
 #include "cm-outcome.h"
 #include "cm-summary.h"
 
@@ -455,6 +457,111 @@ typedef struct
   GAsyncQueue *reads;
 } Reading;
 
+/* The end of the array that starts at @data[@start] ('['): the index of
+ * its ']', or 0 when the text ends first. Strings are stepped over, so
+ * a bracket in a card's name is no bracket. */
+static gsize
+array_end (const char *data, gsize length, gsize start)
+{
+  gboolean in_string = FALSE;
+  guint depth = 0;
+
+  for (gsize i = start; i < length; i++)
+    {
+      if (in_string)
+        {
+          if (data[i] == '\\')
+            i++;
+          else if (data[i] == '"')
+            in_string = FALSE;
+        }
+      else if (data[i] == '"')
+        in_string = TRUE;
+      else if (data[i] == '[')
+        depth++;
+      else if (data[i] == ']' && --depth == 0)
+        return i;
+    }
+  return 0;
+}
+
+/* Where the value of the key whose quoted name ends before @data[@at]
+ * starts, if it is an array: past the ':' and the blanks; else 0. */
+static gsize
+array_value_at (const char *data, gsize length, gsize at)
+{
+  while (at < length && g_ascii_isspace (data[at]))
+    at++;
+  if (at >= length || data[at] != ':')
+    return 0;
+  for (at++; at < length && g_ascii_isspace (data[at]); at++)
+    ;
+  return at < length && data[at] == '[' ? at : 0;
+}
+
+/* Each test's samples and latency scatter are most of a document's
+ * bytes, and most of what parsing it costs, and no list shows them:
+ * their arrays are emptied in @data before it is parsed (in place, it
+ * only gets shorter). json-glib parses a whole tree or nothing, so this
+ * scan of strings and brackets is what reads only what the index needs;
+ * whatever it cannot follow it leaves as it was. Returns the new length. */
+static gsize
+drop_series (char *data, gsize length)
+{
+  static const char * const keys[] = { "\"samples\"", "\"latency_scatter\"" };
+  gboolean in_string = FALSE;
+  gsize in = 0, out = 0;
+
+  while (in < length)
+    {
+      char c = data[in];
+      gboolean dropped = FALSE;
+
+      if (!in_string && c == '"')
+        {
+          for (guint k = 0; k < G_N_ELEMENTS (keys) && !dropped; k++)
+            {
+              gsize key_length = strlen (keys[k]);
+              gsize start, end;
+
+              if (length - in < key_length || memcmp (data + in, keys[k], key_length) != 0 ||
+                  (start = array_value_at (data, length, in + key_length)) == 0 ||
+                  (end = array_end (data, length, start)) == 0)
+                continue;
+              memmove (data + out, keys[k], key_length);
+              out += key_length;
+              memcpy (data + out, ":[]", 3);
+              out += 3;
+              in = end + 1;
+              dropped = TRUE;
+            }
+          if (dropped)
+            continue;
+          in_string = TRUE;
+        }
+      else if (in_string && c == '\\' && in + 1 < length)
+        data[out++] = data[in++];
+      else if (in_string && c == '"')
+        in_string = FALSE;
+      data[out++] = data[in++];
+    }
+  return out;
+}
+
+/* A document as the index reads it: whole, but for its series. */
+static CmResult *
+read_for_index (const char *path, GError **error)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autofree char *data = NULL;
+  gsize length;
+
+  if ((data = cm_json_read_file_bounded (file, &length, error)) == NULL)
+    return NULL;
+  length = drop_series (data, length);
+  return cm_result_new_from_data (data, length, error);
+}
+
 /* In a worker: parsing a document is most of a build, so every core
  * parses while the refresh's own thread writes the rows. */
 static void
@@ -471,11 +578,7 @@ read_document_cb (gpointer data,
   if (!read->change->regular)
     g_set_error_literal (&error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE, _("it is not a regular file."));
   else
-    {
-      g_autoptr(GFile) file = g_file_new_for_path (read->change->path);
-
-      result = cm_result_new_from_file (file, &error);
-    }
+    result = read_for_index (read->change->path, &error);
   if (result != NULL)
     {
       read->entry = cm_history_entry_new_for_result (result);
