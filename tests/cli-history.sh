@@ -104,7 +104,7 @@ damage_then_save () {
   make_history "$name" 40
   h=$data/cardmark/history
   XDG_DATA_HOME=$data "$CARDMARK_CLI" history > /dev/null 2>&1
-  index=$(echo "$h"/.index-*.sqlite)
+  index=$(echo "$h"/.index.sqlite)
   check "$name: the index spans more than three pages" test "$(stat -c %s "$index")" -gt 12288
   "$how" "$index"
   XDG_DATA_HOME=$data CARDMARK_TEST_PLAN=tiny "$CARDMARK_CLI" bench "$data-target" --save --only seq-read > /dev/null 2>&1
@@ -144,7 +144,7 @@ until [ -s "$work/first" ] || ! kill -0 "$lister" 2> /dev/null; do sleep 0.1; do
 check "the held listing has begun printing" test -s "$work/first"
 XDG_DATA_HOME=$data CARDMARK_TEST_PLAN=tiny "$CARDMARK_CLI" bench "$data-target" --save --only seq-read > /dev/null 2>&1
 check "bench --save meanwhile exits 0" test $? -eq 0
-check "its result is in the index" test "$(count_indexed "$(echo "$h"/.index-*.sqlite)")" -eq 41
+check "its result is in the index" test "$(count_indexed "$(echo "$h"/.index.sqlite)")" -eq 41
 XDG_DATA_HOME=$data "$CARDMARK_CLI" history --json > "$work/held.json" 2> "$work/held.err"
 check "history meanwhile exits 0" test $? -eq 0
 check "and lists all 41" \

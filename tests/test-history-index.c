@@ -576,6 +576,63 @@ test_reads_what_lists_show (void)
   remove_history (folder);
 }
 
+/* How many documents a refresh in the language @language reads. */
+static guint
+refresh_in (GFile *folder, const char *language)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) done = g_array_new (FALSE, FALSE, sizeof (guint));
+  Progress progress = { done, 0, 0 };
+  g_autoptr(CmHistoryIndex) index = NULL;
+
+  g_setenv ("LANGUAGE", language, TRUE);
+  index = cm_history_index_open (folder, &error);
+  g_assert_no_error (error);
+  cm_history_index_set_progress_func (index, record_progress_cb, &progress);
+  g_assert_true (cm_history_index_refresh (index, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (cm_history_index_count (index), ==, 3);
+  return progress.total;
+}
+
+/* One index serves every language: a language's words are made once,
+ * a language seen before reads no document again, and the index files
+ * of earlier versions, one a language, are deleted. */
+static void
+test_one_index_for_every_language (void)
+{
+  g_autoptr(GFile) folder = make_history (3);
+  g_autoptr(GFile) old = g_file_get_child (folder, ".index-C_UTF-8.sqlite");
+  g_autofree char *language = g_strdup (g_getenv ("LANGUAGE"));
+  g_autoptr(GError) error = NULL;
+  guint files = 0;
+  g_autoptr(GDir) dir = NULL;
+  const char *name;
+
+  g_file_replace_contents (old, "x", 1, NULL, FALSE, G_FILE_CREATE_NONE, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (refresh_in (folder, "es"), ==, 3);
+  g_assert_false (g_file_query_exists (old, NULL));
+  g_assert_cmpuint (refresh_in (folder, "ja"), ==, 3);
+  g_assert_cmpuint (refresh_in (folder, "es"), ==, 0);
+  g_assert_cmpuint (refresh_in (folder, "ja"), ==, 0);
+
+  {
+    g_autofree char *path = g_file_get_path (folder);
+
+    dir = g_dir_open (path, 0, &error);
+    g_assert_no_error (error);
+    while ((name = g_dir_read_name (dir)) != NULL)
+      files += g_str_has_prefix (name, ".index") && g_str_has_suffix (name, ".sqlite");
+    g_assert_cmpuint (files, ==, 1);
+  }
+  if (language != NULL)
+    g_setenv ("LANGUAGE", language, TRUE);
+  else
+    g_unsetenv ("LANGUAGE");
+  remove_history (folder);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -589,5 +646,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/cardmark/history-index/foreach-pages", test_foreach_pages);
   g_test_add_func ("/cardmark/history-index/heals", test_heals);
   g_test_add_func ("/cardmark/history-index/reads-what-lists-show", test_reads_what_lists_show);
+  g_test_add_func ("/cardmark/history-index/one-index-for-every-language", test_one_index_for_every_language);
   return g_test_run ();
 }

@@ -24,47 +24,70 @@
 #include "cm-outcome.h"
 #include "cm-summary.h"
 
-/* The index keeps the words lists show (the card's title, the run, the
- * verdict) in the language they were written in: one index a language,
- * ".index-ja.sqlite", so a table read in Japanese is never in Spanish. */
-static char *
-dup_index_name (void)
-{
-  g_autofree char *language = g_strdup (g_get_language_names ()[0]);
+/* One index for every language, in the history folder. */
+#define INDEX_NAME ".index.sqlite"
 
-  g_strcanon (language, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-@", '_');
-  return g_strdup_printf (".index-%s.sqlite", language);
+/* The language the words of a list are in: a key of the words table. */
+static char *
+dup_language (void)
+{
+  char *language = g_strdup (g_get_language_names ()[0]);
+
+  return g_strcanon (language, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-@.", '_');
 }
 
 struct _CmHistoryIndex
 {
   GFile   *folder;
   char    *db_path;
+  char    *language;
   sqlite3 *db;
   CmHistoryIndexProgressFunc progress;
   gpointer progress_data;
 };
 
+/* The index keeps each document's facts once (docs), and the words its
+ * lists show (the card's title, the run, the verdict, the badge) once a
+ * language they were shown in (words): the same index serves a table in
+ * Japanese and one in Spanish, and a language seen before is not read
+ * again from the documents. A words row counts for the document as it
+ * was (its mtime and size): a changed document is read again. */
 static const char schema[] =
   "CREATE TABLE IF NOT EXISTS docs ("
   " path TEXT PRIMARY KEY, mtime INTEGER, bytes INTEGER, damaged INTEGER,"
   " kind TEXT, serial TEXT, name TEXT, brand TEXT, size INTEGER, started INTEGER,"
-  " title TEXT, run TEXT, verdict TEXT, write REAL, read REAL, rand_write REAL, rand_read REAL,"
-  " problem TEXT,"
+  " write REAL, read REAL, rand_write REAL, rand_read REAL,"
   /* What the batch report (history --csv) takes: cm_batch_facts_new_for_result(). */
-  " card_key TEXT, card_label TEXT, report_size INTEGER, answer TEXT, status INTEGER,"
+  " card_key TEXT, report_size INTEGER, status INTEGER,"
   " capacity_real INTEGER, usable INTEGER, lost INTEGER,"
   /* The start to the microsecond, for the order: a batch's checks of
    * two cards start in the same second. 0 for a damaged document, so
    * that the lists page through every row by (started_us, path). */
   " started_us INTEGER NOT NULL DEFAULT 0,"
+  " outcome INTEGER);"
+  "CREATE TABLE IF NOT EXISTS words ("
+  " path TEXT, language TEXT, mtime INTEGER, bytes INTEGER,"
+  " title TEXT, run TEXT, verdict TEXT, problem TEXT, card_label TEXT, answer TEXT,"
   /* What History's rows show: the outcome's badge in the kind's words,
    * a benchmark's method, the figures line (cm_history_entry_new_for_result()). */
-  " outcome INTEGER, badge TEXT, method TEXT, figures_text TEXT);"
+  " badge TEXT, method TEXT, figures_text TEXT,"
+  " PRIMARY KEY (path, language));"
+  "CREATE TRIGGER IF NOT EXISTS docs_gone AFTER DELETE ON docs"
+  " BEGIN DELETE FROM words WHERE path = old.path; END;"
   "CREATE INDEX IF NOT EXISTS docs_started ON docs (started DESC);"
   /* The order lists read, so no list sorts 100 000 rows. */
   "CREATE INDEX IF NOT EXISTS docs_list ON docs (damaged, started_us, path);"
   "CREATE INDEX IF NOT EXISTS docs_serial ON docs (serial, started DESC);";
+
+/* What the lists read: each document's facts and its words in this
+ * connection's language, in the columns' order of earlier versions. */
+static const char rows_view[] =
+  "CREATE TEMP VIEW rows AS SELECT"
+  " d.path, d.mtime, d.bytes, d.damaged, d.kind, d.serial, d.name, d.brand, d.size, d.started,"
+  " w.title, w.run, w.verdict, d.write, d.read, d.rand_write, d.rand_read, w.problem,"
+  " d.card_key, w.card_label, d.report_size, w.answer, d.status, d.capacity_real, d.usable, d.lost,"
+  " d.started_us, d.outcome, w.badge, w.method, w.figures_text"
+  " FROM docs d LEFT JOIN words w ON w.path = d.path AND w.language = %Q";
 
 void
 cm_history_entry_free (CmHistoryEntry *entry)
@@ -137,7 +160,7 @@ set_error (CmHistoryIndex *self, GError **error)
 }
 
 /* Bumped when the columns change: an index of another version is rebuilt. */
-#define SCHEMA_VERSION 6
+#define SCHEMA_VERSION 7
 
 static int
 schema_version (CmHistoryIndex *self)
@@ -176,6 +199,16 @@ check_sound (CmHistoryIndex *self, GError **error)
 }
 
 static gboolean
+create_rows_view (CmHistoryIndex *self)
+{
+  char *sql = sqlite3_mprintf (rows_view, self->language);
+  int rc = sqlite3_exec (self->db, sql, NULL, NULL, NULL);
+
+  sqlite3_free (sql);
+  return rc == SQLITE_OK;
+}
+
+static gboolean
 open_db (CmHistoryIndex *self, GError **error)
 {
   int version;
@@ -206,7 +239,8 @@ open_db (CmHistoryIndex *self, GError **error)
   if (version == 0 &&
       sqlite3_exec (self->db, "PRAGMA user_version = " G_STRINGIFY (SCHEMA_VERSION), NULL, NULL, NULL) != SQLITE_OK)
     return set_error (self, error);
-  return sqlite3_exec (self->db, schema, NULL, NULL, NULL) == SQLITE_OK ||
+  return (sqlite3_exec (self->db, schema, NULL, NULL, NULL) == SQLITE_OK &&
+          create_rows_view (self)) ||
          set_error (self, error);
 }
 
@@ -247,16 +281,38 @@ throw_away (CmHistoryIndex *self)
     }
 }
 
+/* The index files of earlier versions, one a language
+ * (".index-C_UTF-8.sqlite"): a cache no longer read, deleted. */
+static void
+delete_language_indexes (GFile *folder)
+{
+  g_autofree char *dir_path = g_file_get_path (folder);
+  g_autoptr(GDir) dir = dir_path != NULL ? g_dir_open (dir_path, 0, NULL) : NULL;
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      if (g_str_has_prefix (name, ".index-") &&
+          (g_str_has_suffix (name, ".sqlite") || g_str_has_suffix (name, ".sqlite-journal")))
+        {
+          g_autofree char *path = g_build_filename (dir_path, name, NULL);
+
+          g_unlink (path);
+        }
+    }
+}
+
 CmHistoryIndex *
 cm_history_index_open (GFile *folder, GError **error)
 {
   g_autoptr(CmHistoryIndex) self = g_new0 (CmHistoryIndex, 1);
   g_autoptr(GError) local_error = NULL;
   g_autofree char *dir = g_file_get_path (folder);
-  g_autofree char *name = dup_index_name ();
 
   self->folder = g_object_ref (folder);
-  self->db_path = g_build_filename (dir, name, NULL);
+  self->db_path = g_build_filename (dir, INDEX_NAME, NULL);
+  self->language = dup_language ();
+  delete_language_indexes (folder);
   if (!open_db (self, &local_error))
     {
       /* Held too long by another: not damaged, not to throw away. */
@@ -277,8 +333,7 @@ cm_history_index_open (GFile *folder, GError **error)
 gboolean
 cm_history_index_exists (GFile *folder)
 {
-  g_autofree char *name = dup_index_name ();
-  g_autoptr(GFile) file = g_file_get_child (folder, name);
+  g_autoptr(GFile) file = g_file_get_child (folder, INDEX_NAME);
 
   return g_file_query_exists (file, NULL);
 }
@@ -316,6 +371,7 @@ cm_history_index_free (CmHistoryIndex *self)
   g_clear_pointer (&self->db, sqlite3_close);
   g_clear_object (&self->folder);
   g_free (self->db_path);
+  g_free (self->language);
   g_free (self);
 }
 
@@ -343,11 +399,17 @@ known_stamps (CmHistoryIndex *self, GError **error)
   sqlite3_stmt *stmt = NULL;
   int rc;
 
-  if (sqlite3_prepare_v2 (self->db, "SELECT path, mtime, bytes FROM docs", -1, &stmt, NULL) != SQLITE_OK)
+  /* A document without words in this language, or with words of an
+   * earlier version of it, is as good as changed: read again. */
+  if (sqlite3_prepare_v2 (self->db,
+                          "SELECT d.path, CASE WHEN w.path IS NULL THEN -1 ELSE d.mtime END, d.bytes"
+                          " FROM docs d LEFT JOIN words w ON w.path = d.path AND w.language = ?"
+                          " AND w.mtime = d.mtime AND w.bytes = d.bytes", -1, &stmt, NULL) != SQLITE_OK)
     {
       set_error (self, error);
       return NULL;
     }
+  sqlite3_bind_text (stmt, 1, self->language, -1, SQLITE_STATIC);
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
       Stamp *stamp = g_new (Stamp, 1);
@@ -589,8 +651,16 @@ read_document_cb (gpointer data,
   g_async_queue_push (reading->reads, read);
 }
 
+/* The statements a refresh writes a document with: its facts, and its
+ * words in this language. */
+typedef struct
+{
+  sqlite3_stmt *doc;
+  sqlite3_stmt *words;
+} Inserts;
+
 static void
-bind_row (sqlite3_stmt *insert, const CmHistoryEntry *entry, const CmBatchFacts *facts)
+bind_facts (sqlite3_stmt *insert, const CmHistoryEntry *entry, const CmBatchFacts *facts)
 {
   sqlite3_bind_text (insert, 5, entry->kind, -1, SQLITE_TRANSIENT);
   sqlite3_bind_text (insert, 6, entry->serial, -1, SQLITE_TRANSIENT);
@@ -598,43 +668,62 @@ bind_row (sqlite3_stmt *insert, const CmHistoryEntry *entry, const CmBatchFacts 
   sqlite3_bind_text (insert, 8, entry->brand, -1, SQLITE_TRANSIENT);
   sqlite3_bind_int64 (insert, 9, (sqlite3_int64) entry->size_bytes);
   sqlite3_bind_int64 (insert, 10, entry->started);
-  sqlite3_bind_text (insert, 11, entry->title, -1, SQLITE_TRANSIENT);
-  sqlite3_bind_text (insert, 12, entry->run, -1, SQLITE_TRANSIENT);
-  sqlite3_bind_text (insert, 13, entry->verdict, -1, SQLITE_TRANSIENT);
   for (guint i = 0; i < G_N_ELEMENTS (entry->figures); i++)
-    sqlite3_bind_double (insert, 14 + i, entry->figures[i]);
-
-  sqlite3_bind_text (insert, 19, facts->key, -1, SQLITE_TRANSIENT);
-  sqlite3_bind_text (insert, 20, facts->card, -1, SQLITE_TRANSIENT);
-  sqlite3_bind_int64 (insert, 21, (sqlite3_int64) facts->size_bytes);
-  sqlite3_bind_text (insert, 22, facts->answer, -1, SQLITE_TRANSIENT);
-  sqlite3_bind_int (insert, 23, facts->status);
-  sqlite3_bind_int64 (insert, 24, facts->capacity_real_bytes);
-  sqlite3_bind_int64 (insert, 25, facts->usable_bytes);
-  sqlite3_bind_int64 (insert, 26, facts->lost_bytes);
-  sqlite3_bind_int64 (insert, 27, facts->started);
-
-  sqlite3_bind_int (insert, 28, entry->outcome);
-  sqlite3_bind_text (insert, 29, entry->badge, -1, SQLITE_TRANSIENT);
-  sqlite3_bind_text (insert, 30, entry->method, -1, SQLITE_TRANSIENT);
-  sqlite3_bind_text (insert, 31, entry->figures_text, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_double (insert, 11 + i, entry->figures[i]);
+  sqlite3_bind_text (insert, 15, facts->key, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int64 (insert, 16, (sqlite3_int64) facts->size_bytes);
+  sqlite3_bind_int (insert, 17, facts->status);
+  sqlite3_bind_int64 (insert, 18, facts->capacity_real_bytes);
+  sqlite3_bind_int64 (insert, 19, facts->usable_bytes);
+  sqlite3_bind_int64 (insert, 20, facts->lost_bytes);
+  sqlite3_bind_int64 (insert, 21, facts->started);
+  sqlite3_bind_int (insert, 22, entry->outcome);
 }
 
-static int
-insert_read (sqlite3_stmt *insert, const Read *read)
+static void
+bind_words (sqlite3_stmt *insert, const CmHistoryEntry *entry, const CmBatchFacts *facts)
+{
+  sqlite3_bind_text (insert, 5, entry->title, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text (insert, 6, entry->run, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text (insert, 7, entry->verdict, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text (insert, 9, facts->card, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text (insert, 10, facts->answer, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text (insert, 11, entry->badge, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text (insert, 12, entry->method, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text (insert, 13, entry->figures_text, -1, SQLITE_TRANSIENT);
+}
+
+/* Both tables' rows start with the document and its stamp. */
+static void
+bind_stamp (sqlite3_stmt *insert, const Change *change, int mtime_column)
 {
   sqlite3_reset (insert);
   sqlite3_clear_bindings (insert);
-  sqlite3_bind_text (insert, 1, read->change->path, -1, SQLITE_STATIC);
-  sqlite3_bind_int64 (insert, 2, read->change->stamp.mtime);
-  sqlite3_bind_int64 (insert, 3, read->change->stamp.bytes);
-  sqlite3_bind_int (insert, 4, read->entry == NULL);
-  sqlite3_bind_int64 (insert, 27, 0);
+  sqlite3_bind_text (insert, 1, change->path, -1, SQLITE_STATIC);
+  sqlite3_bind_int64 (insert, mtime_column, change->stamp.mtime);
+  sqlite3_bind_int64 (insert, mtime_column + 1, change->stamp.bytes);
+}
+
+static int
+insert_read (CmHistoryIndex *self, const Inserts *inserts, const Read *read)
+{
+  int rc;
+
+  bind_stamp (inserts->doc, read->change, 2);
+  sqlite3_bind_int (inserts->doc, 4, read->entry == NULL);
+  sqlite3_bind_int64 (inserts->doc, 21, 0);
+  bind_stamp (inserts->words, read->change, 3);
+  sqlite3_bind_text (inserts->words, 2, self->language, -1, SQLITE_STATIC);
   if (read->entry != NULL)
-    bind_row (insert, read->entry, read->facts);
+    {
+      bind_facts (inserts->doc, read->entry, read->facts);
+      bind_words (inserts->words, read->entry, read->facts);
+    }
   else
-    sqlite3_bind_text (insert, 18, read->problem, -1, SQLITE_STATIC);
-  return sqlite3_step (insert);
+    sqlite3_bind_text (inserts->words, 8, read->problem, -1, SQLITE_STATIC);
+  if ((rc = sqlite3_step (inserts->doc)) != SQLITE_DONE)
+    return rc;
+  return sqlite3_step (inserts->words);
 }
 
 static gboolean
@@ -743,7 +832,7 @@ tell_progress (CmHistoryIndex *self, guint done, guint total, GError **error)
 /* One transaction: the next @n documents the workers read. */
 static gboolean
 index_batch (CmHistoryIndex *self,
-             sqlite3_stmt   *insert,
+             const Inserts  *inserts,
              GAsyncQueue    *reads,
              guint           n,
              GError        **error)
@@ -753,7 +842,7 @@ index_batch (CmHistoryIndex *self,
   for (guint i = 0; i < n; i++)
     {
       Read *read = g_async_queue_pop (reads);
-      int rc = insert_read (insert, read);
+      int rc = insert_read (self, inserts, read);
 
       read_free (read);
       if (rc != SQLITE_DONE)
@@ -771,7 +860,7 @@ index_batch (CmHistoryIndex *self,
  * writes them a batch a transaction, in the order they are read. */
 static gboolean
 index_changes (CmHistoryIndex *self,
-               sqlite3_stmt   *insert,
+               const Inserts  *inserts,
                GPtrArray      *changes,
                GError        **error)
 {
@@ -789,7 +878,7 @@ index_changes (CmHistoryIndex *self,
     {
       guint n = MIN (changes->len - done, CM_HISTORY_INDEX_BATCH_SIZE);
 
-      ok = index_batch (self, insert, reads, n, error);
+      ok = index_batch (self, inserts, reads, n, error);
       done += n;
       ok = ok && tell_progress (self, done, changes->len, error);
     }
@@ -806,8 +895,8 @@ refresh_once (CmHistoryIndex *self, GError **error)
 {
   g_autoptr(GHashTable) known = NULL;
   g_autoptr(GPtrArray) changes = NULL;
-  sqlite3_stmt *insert = NULL;
-  gboolean ok = TRUE;
+  Inserts inserts = { NULL, NULL };
+  gboolean ok;
 
   if ((known = known_stamps (self, error)) == NULL ||
       (changes = list_changes (self, known, error)) == NULL ||
@@ -815,12 +904,16 @@ refresh_once (CmHistoryIndex *self, GError **error)
     return FALSE;
   if (changes->len == 0)
     return TRUE;
-  if (sqlite3_prepare_v2 (self->db,
-                          "INSERT OR REPLACE INTO docs VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                          -1, &insert, NULL) != SQLITE_OK)
-    return set_error (self, error);
-  ok = index_changes (self, insert, changes, error);
-  sqlite3_finalize (insert);
+  ok = (sqlite3_prepare_v2 (self->db,
+                            "INSERT OR REPLACE INTO docs VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                            -1, &inserts.doc, NULL) == SQLITE_OK &&
+        sqlite3_prepare_v2 (self->db,
+                            "INSERT OR REPLACE INTO words VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                            -1, &inserts.words, NULL) == SQLITE_OK) ||
+       set_error (self, error);
+  ok = ok && index_changes (self, &inserts, changes, error);
+  sqlite3_finalize (inserts.doc);
+  sqlite3_finalize (inserts.words);
   return ok;
 }
 
@@ -930,9 +1023,9 @@ read_page (CmHistoryIndex *self,
   int rc;
 
   rc = sqlite3_prepare_v2 (self->db,
-                           oldest_first ? "SELECT * FROM docs WHERE damaged = ? AND (started_us, path) > (?, ?)"
+                           oldest_first ? "SELECT * FROM rows WHERE damaged = ? AND (started_us, path) > (?, ?)"
                                           " ORDER BY damaged, started_us, path LIMIT ?"
-                                        : "SELECT * FROM docs WHERE damaged = ? AND (started_us, path) < (?, ?)"
+                                        : "SELECT * FROM rows WHERE damaged = ? AND (started_us, path) < (?, ?)"
                                           " ORDER BY damaged DESC, started_us DESC, path DESC LIMIT ?",
                            -1, &stmt, NULL);
   if (rc != SQLITE_OK)
@@ -1018,7 +1111,7 @@ cm_history_index_build_batch_report (CmHistoryIndex *self)
 
   sqlite3_prepare_v2 (self->db,
                       "SELECT card_key, card_label, kind, started_us, report_size, answer, status,"
-                      " capacity_real, usable, lost FROM docs WHERE damaged = 0"
+                      " capacity_real, usable, lost FROM rows WHERE damaged = 0"
                       " ORDER BY damaged, started_us, path", -1, &stmt, NULL);
   while (stmt != NULL && sqlite3_step (stmt) == SQLITE_ROW)
     {
@@ -1050,7 +1143,7 @@ cm_history_index_query (CmHistoryIndex *self, guint offset, guint limit)
   sqlite3_stmt *stmt = NULL;
 
   sqlite3_prepare_v2 (self->db,
-                      "SELECT * FROM docs ORDER BY damaged, started DESC, path DESC"
+                      "SELECT * FROM rows ORDER BY damaged, started DESC, path DESC"
                       " LIMIT ? OFFSET ?", -1, &stmt, NULL);
   sqlite3_bind_int64 (stmt, 1, limit);
   sqlite3_bind_int64 (stmt, 2, offset);
@@ -1076,7 +1169,7 @@ cm_history_index_query_kinds (CmHistoryIndex     *self,
                               guint               limit)
 {
   GPtrArray *entries = g_ptr_array_new_with_free_func ((GDestroyNotify) cm_history_entry_free);
-  g_autoptr(GString) sql = g_string_new ("SELECT * FROM docs WHERE damaged = 0");
+  g_autoptr(GString) sql = g_string_new ("SELECT * FROM rows WHERE damaged = 0");
   sqlite3_stmt *stmt = NULL;
   guint n = g_strv_length ((char **) kinds);
   int column = 1;
@@ -1109,7 +1202,7 @@ cm_history_index_last_for_serial (CmHistoryIndex *self, const char *serial)
   sqlite3_stmt *stmt = NULL;
 
   sqlite3_prepare_v2 (self->db,
-                      "SELECT * FROM docs WHERE serial = ? AND damaged = 0"
+                      "SELECT * FROM rows WHERE serial = ? AND damaged = 0"
                       " ORDER BY started DESC LIMIT 1", -1, &stmt, NULL);
   sqlite3_bind_text (stmt, 1, serial, -1, SQLITE_STATIC);
   if (stmt != NULL && sqlite3_step (stmt) == SQLITE_ROW)
@@ -1127,7 +1220,7 @@ cm_history_index_list_for_serial (CmHistoryIndex *self, const char *serial, guin
   sqlite3_stmt *stmt = NULL;
 
   sqlite3_prepare_v2 (self->db,
-                      "SELECT * FROM docs WHERE serial = ? AND damaged = 0"
+                      "SELECT * FROM rows WHERE serial = ? AND damaged = 0"
                       " ORDER BY started DESC LIMIT ?", -1, &stmt, NULL);
   sqlite3_bind_text (stmt, 1, serial, -1, SQLITE_STATIC);
   sqlite3_bind_int64 (stmt, 2, limit);
