@@ -44,6 +44,7 @@ struct _CmHistoryIndex
   sqlite3 *db;
   CmHistoryIndexProgressFunc progress;
   gpointer progress_data;
+  gboolean healed;  /* built again once already: not again */
 };
 
 /* The index keeps each document's facts once (docs), and the words its
@@ -175,9 +176,9 @@ schema_version (CmHistoryIndex *self)
   return version;
 }
 
-/* SQLite's quick check reads every page: noise in the middle of the
- * file, or a file cut short, is found here, before a list stops half
- * way or a save stops updating the index. */
+/* SQLite's quick check reads every page (half a second at 100 000
+ * documents: not at each opening): it says whether an error other than
+ * SQLITE_CORRUPT or SQLITE_NOTADB came from damage. */
 static gboolean
 check_sound (CmHistoryIndex *self, GError **error)
 {
@@ -223,8 +224,6 @@ open_db (CmHistoryIndex *self, GError **error)
   /* Two writers (a save and a list) wait for each other's batch; a
    * reader waits for no one and holds no one (write-ahead log). */
   sqlite3_busy_timeout (self->db, 30000);
-  if (!check_sound (self, error))
-    return FALSE;
   version = schema_version (self);
   if (version != 0 && version != SCHEMA_VERSION)
     {
@@ -312,7 +311,9 @@ cm_history_index_open (GFile *folder, GError **error)
   self->folder = g_object_ref (folder);
   self->db_path = g_build_filename (dir, INDEX_NAME, NULL);
   self->language = dup_language ();
-  delete_language_indexes (folder);
+  /* Once, when this version's index is first made. */
+  if (!g_file_test (self->db_path, G_FILE_TEST_EXISTS))
+    delete_language_indexes (folder);
   if (!open_db (self, &local_error))
     {
       /* Held too long by another: not damaged, not to throw away. */
@@ -947,7 +948,10 @@ cm_history_index_refresh (CmHistoryIndex *self, GError **error)
 
   if (refresh_once (self, &local_error))
     return TRUE;
-  if (!g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA))
+  if (!g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA) &&
+      (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
+       g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_BUSY) ||
+       check_sound (self, NULL)))
     {
       g_propagate_error (error, g_steal_pointer (&local_error));
       return FALSE;
@@ -956,16 +960,47 @@ cm_history_index_refresh (CmHistoryIndex *self, GError **error)
   return rebuild (self, error);
 }
 
+/* A statement on the index; none when it could not be opened again. */
+static int
+prepare (CmHistoryIndex *self, const char *sql, sqlite3_stmt **stmt)
+{
+  *stmt = NULL;
+  if (self->db == NULL)
+    return SQLITE_MISUSE;
+  return sqlite3_prepare_v2 (self->db, sql, -1, stmt, NULL);
+}
+
+/* Whether a read that ended with @rc found the index damaged, and it was
+ * built again from the documents (once a connection): the caller then
+ * reads again. */
+static gboolean
+heal (CmHistoryIndex *self, int rc)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!is_damage (rc) || self->healed)
+    return FALSE;
+  self->healed = TRUE;
+  g_debug ("History index thrown away: %s", self->db != NULL ? sqlite3_errmsg (self->db) : "");
+  if (rebuild (self, &error))
+    return TRUE;
+  g_debug ("History index not built again: %s", error->message);
+  return FALSE;
+}
+
 guint
 cm_history_index_count (CmHistoryIndex *self)
 {
   sqlite3_stmt *stmt = NULL;
   guint count = 0;
+  int rc;
 
-  sqlite3_prepare_v2 (self->db, "SELECT count(*) FROM docs", -1, &stmt, NULL);
-  if (stmt != NULL && sqlite3_step (stmt) == SQLITE_ROW)
+  if ((rc = prepare (self, "SELECT count(*) FROM docs", &stmt)) == SQLITE_OK &&
+      (rc = sqlite3_step (stmt)) == SQLITE_ROW)
     count = (guint) sqlite3_column_int64 (stmt, 0);
   sqlite3_finalize (stmt);
+  if (heal (self, rc))
+    return cm_history_index_count (self);
   return count;
 }
 
@@ -1006,6 +1041,20 @@ entry_from_row (sqlite3_stmt *stmt)
   return entry;
 }
 
+/* Every row of @stmt (prepared with @rc) into @entries; finalizes it.
+ * Returns SQLITE_OK, or the error that ended it. */
+static int
+collect_entries (sqlite3_stmt *stmt, int rc, GPtrArray *entries)
+{
+  while (rc == SQLITE_OK && (rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      g_ptr_array_add (entries, entry_from_row (stmt));
+      rc = SQLITE_OK;
+    }
+  sqlite3_finalize (stmt);
+  return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
 /* How many rows a list reads at a time. */
 #define PAGE_ROWS 256
 
@@ -1022,12 +1071,12 @@ read_page (CmHistoryIndex *self,
   sqlite3_stmt *stmt = NULL;
   int rc;
 
-  rc = sqlite3_prepare_v2 (self->db,
-                           oldest_first ? "SELECT * FROM rows WHERE damaged = ? AND (started_us, path) > (?, ?)"
-                                          " ORDER BY damaged, started_us, path LIMIT ?"
-                                        : "SELECT * FROM rows WHERE damaged = ? AND (started_us, path) < (?, ?)"
-                                          " ORDER BY damaged DESC, started_us DESC, path DESC LIMIT ?",
-                           -1, &stmt, NULL);
+  rc = prepare (self,
+                oldest_first ? "SELECT * FROM rows WHERE damaged = ? AND (started_us, path) > (?, ?)"
+                               " ORDER BY damaged, started_us, path LIMIT ?"
+                             : "SELECT * FROM rows WHERE damaged = ? AND (started_us, path) < (?, ?)"
+                               " ORDER BY damaged DESC, started_us DESC, path DESC LIMIT ?",
+                &stmt);
   if (rc != SQLITE_OK)
     return rc;
   sqlite3_bind_int (stmt, 1, damaged != FALSE);
@@ -1067,27 +1116,21 @@ cm_history_index_foreach (CmHistoryIndex     *self,
   g_autoptr(GPtrArray) page = g_ptr_array_new_with_free_func ((GDestroyNotify) cm_history_entry_free);
   g_autofree char *after_path = g_strdup ("");
   gint64 after_us = oldest_first ? G_MININT64 : G_MAXINT64;
-  gboolean healed = FALSE;
 
   for (;;)
     {
-      g_autoptr(GError) error = NULL;
       gint64 page_us = after_us;
       g_autofree char *page_path = g_strdup (after_path);
       int rc;
 
       g_ptr_array_set_size (page, 0);
       rc = read_page (self, damaged, oldest_first, &after_us, &after_path, page);
-      if (is_damage (rc) && !healed)
+      if (heal (self, rc))
         {
-          healed = TRUE;
           after_us = page_us;
           g_free (after_path);
           after_path = g_steal_pointer (&page_path);
-          if (rebuild (self, &error))
-            continue;
-          g_debug ("History index not rebuilt: %s", error->message);
-          return;
+          continue;
         }
       for (guint i = 0; i < page->len; i++)
         if (!func (g_ptr_array_index (page, i), user_data))
@@ -1108,12 +1151,13 @@ cm_history_index_build_batch_report (CmHistoryIndex *self)
 {
   g_autoptr(CmBatchReport) report = cm_batch_report_new ();
   sqlite3_stmt *stmt = NULL;
+  int rc;
 
-  sqlite3_prepare_v2 (self->db,
-                      "SELECT card_key, card_label, kind, started_us, report_size, answer, status,"
-                      " capacity_real, usable, lost FROM rows WHERE damaged = 0"
-                      " ORDER BY damaged, started_us, path", -1, &stmt, NULL);
-  while (stmt != NULL && sqlite3_step (stmt) == SQLITE_ROW)
+  rc = prepare (self,
+                "SELECT card_key, card_label, kind, started_us, report_size, answer, status,"
+                " capacity_real, usable, lost FROM rows WHERE damaged = 0"
+                " ORDER BY damaged, started_us, path", &stmt);
+  while (rc == SQLITE_OK && (rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
       CmBatchFacts *facts = g_new0 (CmBatchFacts, 1);
 
@@ -1130,8 +1174,11 @@ cm_history_index_build_batch_report (CmHistoryIndex *self)
       if (facts->key == NULL)
         facts->key = g_strdup ("");
       cm_batch_report_add (report, facts);
+      rc = SQLITE_OK;
     }
   sqlite3_finalize (stmt);
+  if (heal (self, rc))
+    return cm_history_index_build_batch_report (self);
   return cm_batch_report_get_rows (report);
 }
 
@@ -1142,14 +1189,17 @@ cm_history_index_query (CmHistoryIndex *self, guint offset, guint limit)
   GPtrArray *entries = g_ptr_array_new_with_free_func ((GDestroyNotify) cm_history_entry_free);
   sqlite3_stmt *stmt = NULL;
 
-  sqlite3_prepare_v2 (self->db,
-                      "SELECT * FROM rows ORDER BY damaged, started DESC, path DESC"
-                      " LIMIT ? OFFSET ?", -1, &stmt, NULL);
+  int rc;
+
+  rc = prepare (self, "SELECT * FROM rows ORDER BY damaged, started DESC, path DESC LIMIT ? OFFSET ?", &stmt);
   sqlite3_bind_int64 (stmt, 1, limit);
   sqlite3_bind_int64 (stmt, 2, offset);
-  while (stmt != NULL && sqlite3_step (stmt) == SQLITE_ROW)
-    g_ptr_array_add (entries, entry_from_row (stmt));
-  sqlite3_finalize (stmt);
+  rc = collect_entries (stmt, rc, entries);
+  if (heal (self, rc))
+    {
+      g_ptr_array_unref (entries);
+      return cm_history_index_query (self, offset, limit);
+    }
   return entries;
 }
 
@@ -1173,6 +1223,7 @@ cm_history_index_query_kinds (CmHistoryIndex     *self,
   sqlite3_stmt *stmt = NULL;
   guint n = g_strv_length ((char **) kinds);
   int column = 1;
+  int rc;
 
   g_return_val_if_fail (kinds != NULL && n > 0, entries);
 
@@ -1182,15 +1233,18 @@ cm_history_index_query_kinds (CmHistoryIndex     *self,
   for (guint i = 1; i < n; i++)
     g_string_append (sql, ", ?");
   g_string_append (sql, ") ORDER BY started DESC, path DESC LIMIT ?");
-  sqlite3_prepare_v2 (self->db, sql->str, -1, &stmt, NULL);
+  rc = prepare (self, sql->str, &stmt);
   if (serial != NULL)
     sqlite3_bind_text (stmt, column++, serial, -1, SQLITE_STATIC);
   for (guint i = 0; i < n; i++)
     sqlite3_bind_text (stmt, column++, kinds[i], -1, SQLITE_STATIC);
   sqlite3_bind_int64 (stmt, column, limit);
-  while (stmt != NULL && sqlite3_step (stmt) == SQLITE_ROW)
-    g_ptr_array_add (entries, entry_from_row (stmt));
-  sqlite3_finalize (stmt);
+  rc = collect_entries (stmt, rc, entries);
+  if (heal (self, rc))
+    {
+      g_ptr_array_unref (entries);
+      return cm_history_index_query_kinds (self, serial, kinds, limit);
+    }
   return entries;
 }
 
@@ -1198,17 +1252,9 @@ cm_history_index_query_kinds (CmHistoryIndex     *self,
 CmHistoryEntry *
 cm_history_index_last_for_serial (CmHistoryIndex *self, const char *serial)
 {
-  CmHistoryEntry *entry = NULL;
-  sqlite3_stmt *stmt = NULL;
+  g_autoptr(GPtrArray) entries = cm_history_index_list_for_serial (self, serial, 1);
 
-  sqlite3_prepare_v2 (self->db,
-                      "SELECT * FROM rows WHERE serial = ? AND damaged = 0"
-                      " ORDER BY started DESC LIMIT 1", -1, &stmt, NULL);
-  sqlite3_bind_text (stmt, 1, serial, -1, SQLITE_STATIC);
-  if (stmt != NULL && sqlite3_step (stmt) == SQLITE_ROW)
-    entry = entry_from_row (stmt);
-  sqlite3_finalize (stmt);
-  return entry;
+  return entries->len > 0 ? g_ptr_array_steal_index (entries, 0) : NULL;
 }
 
 /* Every result for a card with this CID serial, newest first (at most
@@ -1219,13 +1265,16 @@ cm_history_index_list_for_serial (CmHistoryIndex *self, const char *serial, guin
   GPtrArray *entries = g_ptr_array_new_with_free_func ((GDestroyNotify) cm_history_entry_free);
   sqlite3_stmt *stmt = NULL;
 
-  sqlite3_prepare_v2 (self->db,
-                      "SELECT * FROM rows WHERE serial = ? AND damaged = 0"
-                      " ORDER BY started DESC LIMIT ?", -1, &stmt, NULL);
+  int rc;
+
+  rc = prepare (self, "SELECT * FROM rows WHERE serial = ? AND damaged = 0 ORDER BY started DESC LIMIT ?", &stmt);
   sqlite3_bind_text (stmt, 1, serial, -1, SQLITE_STATIC);
   sqlite3_bind_int64 (stmt, 2, limit);
-  while (stmt != NULL && sqlite3_step (stmt) == SQLITE_ROW)
-    g_ptr_array_add (entries, entry_from_row (stmt));
-  sqlite3_finalize (stmt);
+  rc = collect_entries (stmt, rc, entries);
+  if (heal (self, rc))
+    {
+      g_ptr_array_unref (entries);
+      return cm_history_index_list_for_serial (self, serial, limit);
+    }
   return entries;
 }
