@@ -868,17 +868,19 @@ index_changes (CmHistoryIndex *self,
   g_autoptr(GAsyncQueue) reads = g_async_queue_new_full ((GDestroyNotify) read_free);
   Reading reading = { changes, reads };
   GThreadPool *pool;
+  guint done, pushed = 0;
   gboolean ok;
-  guint done;
 
   pool = g_thread_pool_new (read_document_cb, &reading, (int) g_get_num_processors (), FALSE, NULL);
-  for (guint i = 0; i < changes->len; i++)
-    g_thread_pool_push (pool, GUINT_TO_POINTER (i + 1), NULL);
   ok = tell_progress (self, 0, changes->len, error);
   for (done = 0; ok && done < changes->len; )
     {
       guint n = MIN (changes->len - done, CM_HISTORY_INDEX_BATCH_SIZE);
 
+      /* The workers read a batch ahead, no more: while a commit waits
+       * for another writer, what they read waits in memory. */
+      for (; pushed < MIN (changes->len, done + 2 * CM_HISTORY_INDEX_BATCH_SIZE); pushed++)
+        g_thread_pool_push (pool, GUINT_TO_POINTER (pushed + 1), NULL);
       ok = index_batch (self, inserts, reads, n, error);
       done += n;
       ok = ok && tell_progress (self, done, changes->len, error);
