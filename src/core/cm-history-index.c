@@ -160,6 +160,16 @@ set_error (CmHistoryIndex *self, GError **error)
   return FALSE;
 }
 
+/* A statement on the index; none when it could not be opened again. */
+static int
+prepare (CmHistoryIndex *self, const char *sql, sqlite3_stmt **stmt)
+{
+  *stmt = NULL;
+  if (self->db == NULL)
+    return SQLITE_MISUSE;
+  return sqlite3_prepare_v2 (self->db, sql, -1, stmt, NULL);
+}
+
 /* Bumped when the columns change: an index of another version is rebuilt. */
 #define SCHEMA_VERSION 7
 
@@ -185,7 +195,7 @@ check_sound (CmHistoryIndex *self, GError **error)
   sqlite3_stmt *stmt = NULL;
   const char *answer;
 
-  if (sqlite3_prepare_v2 (self->db, "PRAGMA quick_check(1)", -1, &stmt, NULL) != SQLITE_OK ||
+  if (prepare (self, "PRAGMA quick_check(1)", &stmt) != SQLITE_OK ||
       sqlite3_step (stmt) != SQLITE_ROW)
     {
       set_error (self, error);
@@ -402,10 +412,10 @@ known_stamps (CmHistoryIndex *self, GError **error)
 
   /* A document without words in this language, or with words of an
    * earlier version of it, is as good as changed: read again. */
-  if (sqlite3_prepare_v2 (self->db,
-                          "SELECT d.path, CASE WHEN w.path IS NULL THEN -1 ELSE d.mtime END, d.bytes"
-                          " FROM docs d LEFT JOIN words w ON w.path = d.path AND w.language = ?"
-                          " AND w.mtime = d.mtime AND w.bytes = d.bytes", -1, &stmt, NULL) != SQLITE_OK)
+  if (prepare (self,
+               "SELECT d.path, CASE WHEN w.path IS NULL THEN -1 ELSE d.mtime END, d.bytes"
+               " FROM docs d LEFT JOIN words w ON w.path = d.path AND w.language = ?"
+               " AND w.mtime = d.mtime AND w.bytes = d.bytes", &stmt) != SQLITE_OK)
     {
       set_error (self, error);
       return NULL;
@@ -960,16 +970,6 @@ cm_history_index_refresh (CmHistoryIndex *self, GError **error)
     }
   g_debug ("History index thrown away: %s", local_error->message);
   return rebuild (self, error);
-}
-
-/* A statement on the index; none when it could not be opened again. */
-static int
-prepare (CmHistoryIndex *self, const char *sql, sqlite3_stmt **stmt)
-{
-  *stmt = NULL;
-  if (self->db == NULL)
-    return SQLITE_MISUSE;
-  return sqlite3_prepare_v2 (self->db, sql, -1, stmt, NULL);
 }
 
 /* Whether a read that ended with @rc found the index damaged, and it was
