@@ -73,4 +73,98 @@ timeout 20 "$CARDMARK_CLI" history > "$work/out" 2> "$work/err"
 check "history does not hang on a FIFO and exits 0" test $? -eq 0
 check "the FIFO is reported as not a regular file" grep -q "pipe.json: it is not a regular file" "$work/err"
 
+# The index is a cache: damaged, it is built again without a word.
+# make_history NAME N: a history folder of N copies of the small result,
+# a minute apart (both the app's names for it point at one folder).
+make_history () {
+  local data=$work/$1
+  mkdir -p "$data/cardmark/history" "$work/$1-target"
+  ln -s "$data/cardmark" "$data/cardmark-devel"
+  python3 - "$G_TEST_SRCDIR/data/result-small.json" "$data/cardmark/history" "$2" <<'PY'
+import json, sys, datetime
+doc = json.load(open(sys.argv[1]))
+start = datetime.datetime(2025, 1, 1, tzinfo=datetime.timezone.utc)
+for i in range(int(sys.argv[3])):
+    when = start + datetime.timedelta(minutes=i)
+    doc["started"] = when.strftime("%Y-%m-%dT%H:%M:%S.000000Z")
+    doc["target"]["name"] = "Card %d" % i
+    json.dump(doc, open("%s/%s-%06x.json" % (sys.argv[2], when.strftime("%Y%m%d-%H%M%S"), i), "w"))
+PY
+}
+
+# count_indexed FILE: the documents the index file knows.
+count_indexed () {
+  python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM docs").fetchone()[0])' "$1"
+}
+
+# damage_then_save NAME HOW: a history of 40 results and its index, the
+# index damaged by the function HOW, then a result saved by bench --save.
+damage_then_save () {
+  local name=$1 how=$2 data=$work/$1 h index n
+  make_history "$name" 40
+  h=$data/cardmark/history
+  XDG_DATA_HOME=$data "$CARDMARK_CLI" history > /dev/null 2>&1
+  index=$(echo "$h"/.index.sqlite)
+  check "$name: the index spans more than three pages" test "$(stat -c %s "$index")" -gt 12288
+  "$how" "$index"
+  XDG_DATA_HOME=$data CARDMARK_TEST_PLAN=tiny "$CARDMARK_CLI" bench "$data-target" --save --only seq-read > /dev/null 2>&1
+  check "$name: bench --save exits 0" test $? -eq 0
+  n=$(ls "$h"/*.json | wc -l)
+  check "$name: a 41st document was saved" test "$n" -eq 41
+  check "$name: bench --save brought the index up to date" test "$(count_indexed "$index")" -eq "$n"
+  XDG_DATA_HOME=$data "$CARDMARK_CLI" history > "$work/$name.out" 2> "$work/$name.err"
+  check "$name: history exits 0" test $? -eq 0
+  check "$name: without a word on stderr" test ! -s "$work/$name.err"
+  check "$name: it lists every result" test "$(tail -n +3 "$work/$name.out" | wc -l)" -eq "$n"
+  XDG_DATA_HOME=$data "$CARDMARK_CLI" history --json > "$work/$name.json" 2> /dev/null
+  check "$name: --json prints every result" \
+    python3 -c 'import json, sys; sys.exit(len(json.load(open(sys.argv[1]))) != int(sys.argv[2]))' "$work/$name.json" "$n"
+}
+noise () { dd if=/dev/urandom of="$1" bs=4096 seek=2 count=1 conv=notrunc status=none; }
+cut_short () { truncate -s $(($(stat -c %s "$1") / 2)) "$1"; }
+folder_instead () { rm -f "$1" "$1-wal" "$1-shm"; mkdir "$1"; echo x > "$1/inside"; }
+damage_then_save noise noise
+damage_then_save truncated cut_short
+damage_then_save folder folder_instead
+
+# A listing held open by a reader that does not read holds no one: a
+# bench --save and another history meanwhile both finish. 40 documents
+# whole are far more than a pipe holds, so the listing stays blocked in
+# its write until the reader lets go.
+make_history held 40
+data=$work/held
+h=$data/cardmark/history
+XDG_DATA_HOME=$data "$CARDMARK_CLI" history > /dev/null 2>&1
+mkfifo "$work/listing" "$work/release"
+{ IFS= read -r first; echo "$first" > "$work/first"; read -r _ < "$work/release"; cat > /dev/null; } < "$work/listing" &
+reader=$!
+XDG_DATA_HOME=$data "$CARDMARK_CLI" history --json > "$work/listing" 2> /dev/null &
+lister=$!
+until [ -s "$work/first" ] || ! kill -0 "$lister" 2> /dev/null; do sleep 0.1; done
+check "the held listing has begun printing" test -s "$work/first"
+XDG_DATA_HOME=$data CARDMARK_TEST_PLAN=tiny "$CARDMARK_CLI" bench "$data-target" --save --only seq-read > /dev/null 2>&1
+check "bench --save meanwhile exits 0" test $? -eq 0
+check "its result is in the index" test "$(count_indexed "$(echo "$h"/.index.sqlite)")" -eq 41
+XDG_DATA_HOME=$data "$CARDMARK_CLI" history --json > "$work/held.json" 2> "$work/held.err"
+check "history meanwhile exits 0" test $? -eq 0
+check "and lists all 41" \
+  python3 -c 'import json, sys; sys.exit(len(json.load(open(sys.argv[1]))) != 41)' "$work/held.json"
+check "the held listing was still blocked all along" kill -0 "$lister"
+echo > "$work/release"
+wait "$lister"
+check "the held listing then finishes, exit 0" test $? -eq 0
+wait "$reader"
+
+# A build of many documents says how far it is on stderr, a line a batch
+# off a terminal, up to all of them.
+make_history many 600
+XDG_DATA_HOME=$work/many "$CARDMARK_CLI" history > /dev/null 2> "$work/many.err"
+check "a long build exits 0" test $? -eq 0
+n=$(ls "$work"/many/cardmark/history/*.json | wc -l)
+check "it starts from 0 of every document" file_says "^Indexing the history: 0 of $n…$" "$work/many.err"
+check "and ends at all of them" test "$(tail -n 1 "$work/many.err")" = "Indexing the history: $n of $n…"
+check "in several batches" test "$(grep -c '^Indexing the history' "$work/many.err")" -gt 2
+XDG_DATA_HOME=$work/many "$CARDMARK_CLI" history > /dev/null 2> "$work/many.err"
+check "up to date, it says nothing" test ! -s "$work/many.err"
+
 done_testing

@@ -325,6 +325,314 @@ test_batch_from_index (void)
     }
 }
 
+/* A history of @n documents a second apart, written with no index:
+ * straight into the folder, as many saves would take long. */
+static GFile *
+make_history (guint n)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cardmark-index-XXXXXX", &error);
+  GFile *folder = g_file_new_for_path (dir);
+  g_autoptr(GDateTime) start = g_date_time_new_utc (2026, 12, 2, 8, 0, 0);
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(CmResult) result = cm_result_new ();
+      g_autoptr(GDateTime) when = g_date_time_add_seconds (start, i);
+      g_autofree char *name = g_strdup_printf ("card %u", i);
+      g_autofree char *file_name = g_strdup_printf ("%06u.json", i);
+      g_autoptr(GFile) file = g_file_get_child (folder, file_name);
+
+      cm_result_set_started (result, when);
+      cm_result_set_name (result, name);
+      cm_result_set_target (result, "/media/card", "file", NULL, NULL);
+      g_assert_true (cm_result_save_compact (result, file, &error));
+      g_assert_no_error (error);
+    }
+  return folder;
+}
+
+/* The folder make_history() wrote, with its documents and index. */
+static void
+remove_history (GFile *folder)
+{
+  g_autofree char *path = g_file_get_path (folder);
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+typedef struct
+{
+  GArray *done;      /* each call's figures */
+  guint   total;
+  guint   stop_after; /* stop once this many are done; 0 never */
+} Progress;
+
+static gboolean
+record_progress_cb (guint done, guint total, gpointer user_data)
+{
+  Progress *progress = user_data;
+
+  g_array_append_val (progress->done, done);
+  progress->total = total;
+  return progress->stop_after == 0 || done < progress->stop_after;
+}
+
+/* The build is a transaction a batch: stopped after the first, it keeps
+ * that batch, and the next refresh reads only the rest, telling so. */
+static void
+test_batches (void)
+{
+  guint n = 2 * CM_HISTORY_INDEX_BATCH_SIZE + 10;
+  g_autoptr(GFile) folder = make_history (n);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) first = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) second = g_array_new (FALSE, FALSE, sizeof (guint));
+  Progress stopped = { first, 0, 1 };
+  Progress resumed = { second, 0, 0 };
+
+  {
+    g_autoptr(CmHistoryIndex) index = cm_history_index_open (folder, &error);
+
+    g_assert_no_error (error);
+    cm_history_index_set_progress_func (index, record_progress_cb, &stopped);
+    g_assert_false (cm_history_index_refresh (index, &error));
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+    g_clear_error (&error);
+    g_assert_cmpuint (stopped.total, ==, n);
+    g_assert_cmpuint (first->len, ==, 2);
+    g_assert_cmpuint (g_array_index (first, guint, 0), ==, 0);
+    g_assert_cmpuint (g_array_index (first, guint, 1), ==, CM_HISTORY_INDEX_BATCH_SIZE);
+  }
+  {
+    g_autoptr(CmHistoryIndex) index = cm_history_index_open (folder, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (cm_history_index_count (index), ==, CM_HISTORY_INDEX_BATCH_SIZE);
+    cm_history_index_set_progress_func (index, record_progress_cb, &resumed);
+    g_assert_true (cm_history_index_refresh (index, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (resumed.total, ==, n - CM_HISTORY_INDEX_BATCH_SIZE);
+    g_assert_cmpuint (second->len, ==, 3);
+    g_assert_cmpuint (g_array_index (second, guint, 1), ==, CM_HISTORY_INDEX_BATCH_SIZE);
+    g_assert_cmpuint (g_array_index (second, guint, 2), ==, n - CM_HISTORY_INDEX_BATCH_SIZE);
+    g_assert_cmpuint (cm_history_index_count (index), ==, n);
+
+    /* Up to date: nothing to tell. */
+    g_array_set_size (second, 0);
+    g_assert_true (cm_history_index_refresh (index, &error));
+    g_assert_cmpuint (second->len, ==, 0);
+  }
+  remove_history (folder);
+}
+
+typedef struct
+{
+  guint   seen;
+  gint64  last;
+  gboolean in_order;
+} Walk;
+
+static gboolean
+walk_cb (CmHistoryEntry *entry, gpointer user_data)
+{
+  Walk *walk = user_data;
+
+  walk->in_order = walk->in_order && (walk->seen == 0 || entry->started < walk->last);
+  walk->last = entry->started;
+  walk->seen++;
+  return TRUE;
+}
+
+/* A list is read a page at a time: every entry once, in order, however
+ * many pages it spans. */
+static void
+test_foreach_pages (void)
+{
+  guint n = 2 * CM_HISTORY_INDEX_BATCH_SIZE + 10;
+  g_autoptr(GFile) folder = make_history (n);
+  g_autoptr(CmHistoryIndex) index = open_refreshed (folder);
+  Walk walk = { 0, 0, TRUE };
+
+  cm_history_index_foreach (index, FALSE, FALSE, walk_cb, &walk);
+  g_assert_cmpuint (walk.seen, ==, n);
+  g_assert_true (walk.in_order);
+  g_clear_pointer (&index, cm_history_index_free);
+  remove_history (folder);
+}
+
+/* Noise in the middle of the index, found when it is opened: it is
+ * built again from the documents, every one of them. */
+static void
+test_heals (void)
+{
+  guint n = CM_HISTORY_INDEX_BATCH_SIZE;
+  g_autoptr(GFile) folder = make_history (n);
+  g_autofree char *db_path = NULL;
+  g_autoptr(GError) error = NULL;
+  char noise[4096];
+  FILE *file;
+
+  {
+    g_autoptr(CmHistoryIndex) index = open_refreshed (folder);
+
+    db_path = g_strdup (cm_history_index_get_path (index));
+  }
+  for (guint i = 0; i < sizeof noise; i++)
+    noise[i] = (char) g_random_int ();
+  file = fopen (db_path, "r+b");
+  g_assert_nonnull (file);
+  g_assert_cmpint (fseek (file, 8192, SEEK_SET), ==, 0);
+  g_assert_cmpuint (fwrite (noise, 1, sizeof noise, file), ==, sizeof noise);
+  fclose (file);
+  {
+    g_autoptr(CmHistoryIndex) index = open_refreshed (folder);
+
+    g_assert_cmpuint (cm_history_index_count (index), ==, n);
+  }
+  remove_history (folder);
+}
+
+static void
+copy_into (GFile *folder, const char *path, const char *name)
+{
+  g_autoptr(GFile) from = g_file_new_for_path (path);
+  g_autoptr(GFile) to = g_file_get_child (folder, name);
+  g_autoptr(GError) error = NULL;
+
+  g_file_copy (from, to, G_FILE_COPY_NONE, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+}
+
+static gboolean
+compare_with_document_cb (CmHistoryEntry *entry, gpointer user_data)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (entry->path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CmResult) result = cm_result_new_from_file (file, &error);
+  g_autoptr(CmHistoryEntry) whole = NULL;
+  guint *seen = user_data;
+
+  g_assert_no_error (error);
+  whole = cm_history_entry_new_for_result (result);
+  g_assert_cmpstr (entry->kind, ==, whole->kind);
+  g_assert_cmpstr (entry->name, ==, whole->name);
+  g_assert_cmpstr (entry->title, ==, whole->title);
+  g_assert_cmpstr (entry->run, ==, whole->run);
+  g_assert_cmpstr (entry->verdict, ==, whole->verdict);
+  g_assert_cmpstr (entry->badge, ==, whole->badge);
+  g_assert_cmpstr (entry->answer, ==, whole->answer);
+  g_assert_cmpstr (entry->figures_text, ==, whole->figures_text);
+  g_assert_cmpint (entry->outcome, ==, whole->outcome);
+  for (guint i = 0; i < G_N_ELEMENTS (entry->figures); i++)
+    g_assert_cmpfloat (entry->figures[i], ==, whole->figures[i]);
+  (*seen)++;
+  return TRUE;
+}
+
+/* The index reads a document without its series (samples, latency
+ * scatter): what it keeps is what the whole document gives, for every
+ * kind, and a name that looks like a series' key is only a name. */
+static void
+test_reads_what_lists_show (void)
+{
+  const char *names[] = { "fake-bench.json", "fake-capacity.json", "fake-verify.json",
+                          "good-bench.json", "good-capacity.json", "good-wear.json" };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cardmark-index-XXXXXX", &error);
+  g_autoptr(GFile) folder = g_file_new_for_path (dir);
+  g_autofree char *small = g_test_build_filename (G_TEST_DIST, "data", "result-small.json", NULL);
+  g_autoptr(GFile) small_file = g_file_new_for_path (small);
+  g_autoptr(CmResult) tricky = cm_result_new_from_file (small_file, &error);
+  g_autoptr(GFile) tricky_file = g_file_get_child (folder, "tricky.json");
+  g_autoptr(CmHistoryIndex) index = NULL;
+  guint seen = 0;
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "batch", names[i], NULL);
+
+      copy_into (folder, path, names[i]);
+    }
+  copy_into (folder, small, "small.json");
+  cm_result_set_name (tricky, "\"samples\": [ \"latency_scatter\":[");
+  g_assert_true (cm_result_save_compact (tricky, tricky_file, &error));
+  g_assert_no_error (error);
+
+  index = open_refreshed (folder);
+  cm_history_index_foreach (index, FALSE, TRUE, compare_with_document_cb, &seen);
+  g_assert_cmpuint (seen, ==, G_N_ELEMENTS (names) + 2);
+  g_clear_pointer (&index, cm_history_index_free);
+  remove_history (folder);
+}
+
+/* How many documents a refresh in the language @language reads. */
+static guint
+refresh_in (GFile *folder, const char *language)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) done = g_array_new (FALSE, FALSE, sizeof (guint));
+  Progress progress = { done, 0, 0 };
+  g_autoptr(CmHistoryIndex) index = NULL;
+
+  g_setenv ("LANGUAGE", language, TRUE);
+  index = cm_history_index_open (folder, &error);
+  g_assert_no_error (error);
+  cm_history_index_set_progress_func (index, record_progress_cb, &progress);
+  g_assert_true (cm_history_index_refresh (index, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (cm_history_index_count (index), ==, 3);
+  return progress.total;
+}
+
+/* One index serves every language: a language's words are made once,
+ * a language seen before reads no document again, and the index files
+ * of earlier versions, one a language, are deleted. */
+static void
+test_one_index_for_every_language (void)
+{
+  g_autoptr(GFile) folder = make_history (3);
+  g_autoptr(GFile) old = g_file_get_child (folder, ".index-C_UTF-8.sqlite");
+  g_autofree char *language = g_strdup (g_getenv ("LANGUAGE"));
+  g_autoptr(GError) error = NULL;
+  guint files = 0;
+  g_autoptr(GDir) dir = NULL;
+  const char *name;
+
+  g_file_replace_contents (old, "x", 1, NULL, FALSE, G_FILE_CREATE_NONE, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (refresh_in (folder, "es"), ==, 3);
+  g_assert_false (g_file_query_exists (old, NULL));
+  g_assert_cmpuint (refresh_in (folder, "ja"), ==, 3);
+  g_assert_cmpuint (refresh_in (folder, "es"), ==, 0);
+  g_assert_cmpuint (refresh_in (folder, "ja"), ==, 0);
+
+  {
+    g_autofree char *path = g_file_get_path (folder);
+
+    dir = g_dir_open (path, 0, &error);
+    g_assert_no_error (error);
+    while ((name = g_dir_read_name (dir)) != NULL)
+      files += g_str_has_prefix (name, ".index") && g_str_has_suffix (name, ".sqlite");
+    g_assert_cmpuint (files, ==, 1);
+  }
+  if (language != NULL)
+    g_setenv ("LANGUAGE", language, TRUE);
+  else
+    g_unsetenv ("LANGUAGE");
+  remove_history (folder);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -334,5 +642,10 @@ main (int argc, char *argv[])
   g_test_add_func ("/cardmark/history-index/batch-from-index", test_batch_from_index);
   g_test_add_func ("/cardmark/history-index/last-by-device-size", test_last_by_device_size);
   g_test_add_func ("/cardmark/history-index/is-of-card", test_is_of_card);
+  g_test_add_func ("/cardmark/history-index/batches", test_batches);
+  g_test_add_func ("/cardmark/history-index/foreach-pages", test_foreach_pages);
+  g_test_add_func ("/cardmark/history-index/heals", test_heals);
+  g_test_add_func ("/cardmark/history-index/reads-what-lists-show", test_reads_what_lists_show);
+  g_test_add_func ("/cardmark/history-index/one-index-for-every-language", test_one_index_for_every_language);
   return g_test_run ();
 }

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cm-batch-report.h"
 #include "cm-test-table.h"
@@ -158,6 +159,26 @@ print_document_cb (CmHistoryEntry *entry,
   return TRUE;
 }
 
+/* A build of more than one batch says how far it is on stderr: redrawn
+ * in place on a terminal, a line a batch otherwise (a log). */
+static gboolean
+show_progress_cb (guint    done,
+                  guint    total,
+                  gpointer user_data)
+{
+  gboolean tty = isatty (STDERR_FILENO);
+
+  if (total <= CM_HISTORY_INDEX_BATCH_SIZE)
+    return TRUE;
+  if (tty)
+    fputs ("\r\033[K", stderr);
+  /* Translators: while the history's index is built, in documents */
+  fprintf (stderr, _("Indexing the history: %u of %u…"), done, total);
+  fputs (tty && done < total ? "" : "\n", stderr);
+  fflush (stderr);
+  return TRUE;
+}
+
 /* The index beside the documents, brought up to date; NULL with no
  * history yet, or on an error (set). */
 static CmHistoryIndex *
@@ -169,8 +190,10 @@ open_index (CmHistory  *history,
 
   if (!g_file_query_exists (folder, NULL))
     return NULL;
-  if ((index = cm_history_index_open (folder, error)) == NULL ||
-      !cm_history_index_refresh (index, error))
+  if ((index = cm_history_index_open (folder, error)) == NULL)
+    return NULL;
+  cm_history_index_set_progress_func (index, show_progress_cb, NULL);
+  if (!cm_history_index_refresh (index, error))
     return NULL;
   return g_steal_pointer (&index);
 }

@@ -46,11 +46,38 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (CmHistoryEntry, cm_history_entry_free)
 
 typedef struct _CmHistoryIndex CmHistoryIndex;
 
+/* How many documents cm_history_index_refresh() indexes in one
+ * transaction: what a build stopped half way keeps is whole batches. */
+#define CM_HISTORY_INDEX_BATCH_SIZE 250
+
+/**
+ * CmHistoryIndexProgressFunc:
+ * @done: the documents indexed so far in this refresh
+ * @total: the documents this refresh indexes: the new and changed ones
+ *   only, so a build resumed after a stop counts what is left
+ * @user_data: as given to cm_history_index_set_progress_func()
+ *
+ * Called by cm_history_index_refresh(), in the thread that runs it (the
+ * app's worker: hand the figures to the main loop with
+ * g_main_context_invoke()), with 0 before the first batch and again
+ * after each batch is kept; never when nothing changed.
+ *
+ * Returns: %FALSE to stop the build: the batches done are kept, the
+ *   refresh fails with %G_IO_ERROR_CANCELLED and the next one goes on
+ *   from there
+ */
+typedef gboolean (*CmHistoryIndexProgressFunc) (guint    done,
+                                                guint    total,
+                                                gpointer user_data);
+
 CmHistoryIndex *cm_history_index_open    (GFile           *folder,
                                           GError         **error) G_GNUC_WARN_UNUSED_RESULT;
 gboolean        cm_history_index_exists  (GFile           *folder);
 const char     *cm_history_index_get_path (CmHistoryIndex *self);
 void            cm_history_index_free    (CmHistoryIndex  *self);
+void            cm_history_index_set_progress_func (CmHistoryIndex             *self,
+                                                    CmHistoryIndexProgressFunc  func,
+                                                    gpointer                    user_data);
 gboolean        cm_history_index_refresh (CmHistoryIndex  *self,
                                           GError         **error);
 guint           cm_history_index_count   (CmHistoryIndex  *self);
