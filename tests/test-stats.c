@@ -7,6 +7,7 @@
 
 #include <math.h>
 
+#include "cm-engine-private.h"
 #include "cm-stats.h"
 
 static void
@@ -182,6 +183,147 @@ test_cliff_not_stalls (void)
   g_assert_cmpfloat (fabs (cliff.after_mb_per_s - 20), <, 0.5);
 }
 
+/* What the engine saw of one command: when it went in, and when the wait
+ * that collected it returned. */
+typedef struct
+{
+  double start;
+  double end;
+} Completion;
+
+#define REPLAY_DEPTH 32
+#define REPLAY_WAITS 4000
+
+/* A stream of completions as the queued loop meets them: a queue of
+ * REPLAY_DEPTH kept full, each wait collecting from one to all of them
+ * in any order at one moment and putting new ones in their places.
+ * @batches gets how many each wait collected. */
+static GArray *
+replay_stream (GArray *batches)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (50);
+  GArray *stream = g_array_new (FALSE, FALSE, sizeof (Completion));
+  double submitted[REPLAY_DEPTH] = { 0 };
+  guint order[REPLAY_DEPTH];
+  double t = 0;
+
+  for (guint i = 0; i < REPLAY_DEPTH; i++)
+    order[i] = i;
+
+  for (guint w = 0; w < REPLAY_WAITS; w++)
+    {
+      guint n = g_rand_int_range (rand, 1, REPLAY_DEPTH + 1);
+
+      t += g_rand_double_range (rand, 1e-6, 5e-4);
+      for (guint i = 0; i < n; i++)
+        {
+          guint j = g_rand_int_range (rand, i, REPLAY_DEPTH), slot = order[j];
+          Completion c = { submitted[slot], t };
+
+          order[j] = order[i];
+          order[i] = slot;
+          g_array_append_val (stream, c);
+          submitted[slot] = t;
+        }
+      g_array_append_val (batches, n);
+    }
+
+  return stream;
+}
+
+/* Counts the stream into a fresh record, each wait's commands together
+ * (@batched) or one by one, and returns the test it finished. */
+static CmTestResult *
+replay (GArray   *stream,
+        GArray   *batches,
+        gboolean  batched,
+        double    t_counted)
+{
+  CmEngineJob job = { .fd = -1 };
+  CmTestSpec spec = { .name = (char *) "rand-read-4k-qd32", .pattern = CM_PATTERN_RANDOM,
+                      .direction = CM_DIRECTION_READ, .block_size = 4096, .queue_depth = REPLAY_DEPTH };
+  const Completion *c = (const Completion *) stream->data;
+  CmEngineRun run = { 0 };
+  double starts[REPLAY_DEPTH];
+  CmTestResult *test;
+
+  cm_engine_run_init (&run, &job, &spec);
+  run.t_origin = 0;
+  run.t_counted = run.t_first_start = run.t_last_sample = t_counted;
+
+  for (guint b = 0; b < batches->len; b++)
+    {
+      guint n = g_array_index (batches, guint, b);
+
+      for (guint i = 0; i < n; i++)
+        {
+          if (batched)
+            starts[i] = c[i].start;
+          else
+            cm_engine_run_record_command (&run, c[i].start, c[i].end, spec.block_size);
+        }
+      if (batched)
+        cm_engine_run_record_completions (&run, starts, n, c[0].end, spec.block_size);
+      c += n;
+    }
+
+  cm_engine_run_finish (&run, c[-1].end);
+  test = g_steal_pointer (&run.test);
+  cm_engine_run_clear (&run);
+  return test;
+}
+
+/* The latencies of every command, counted once each, are the same
+ * whether a wait's completions are counted one by one or together: the
+ * percentiles match each other and those of the stream itself, taken
+ * here from its own timestamps, and a command dropped or counted twice
+ * would change the count. The warm-up drops the same commands both ways. */
+static void
+test_latency_batching (void)
+{
+  g_autoptr(GArray) batches = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) stream = replay_stream (batches);
+  g_autoptr(GArray) expected = g_array_new (FALSE, FALSE, sizeof (float));
+  const Completion *c = (const Completion *) stream->data;
+  double t_counted = c[stream->len / 10].end;
+  CmTestResult *one_by_one, *together;
+  double p[] = { 50, 90, 99, 100 };
+  guint max_batch = 0;
+
+  for (guint b = 0; b < batches->len; b++)
+    max_batch = MAX (max_batch, g_array_index (batches, guint, b));
+  g_assert_cmpuint (max_batch, >, 1);
+
+  for (guint i = 0; i < stream->len; i++)
+    {
+      float us = (float) ((c[i].end - c[i].start) * 1e6);
+
+      if (c[i].end >= t_counted)
+        g_array_append_val (expected, us);
+    }
+  g_assert_cmpuint (expected->len, <, stream->len);
+  cm_stats_sort_floats ((float *) expected->data, expected->len);
+
+  one_by_one = replay (stream, batches, FALSE, t_counted);
+  together = replay (stream, batches, TRUE, t_counted);
+
+  g_assert_cmpuint (one_by_one->bytes, ==, (guint64) expected->len * 4096);
+  g_assert_cmpuint (together->bytes, ==, one_by_one->bytes);
+  g_assert_cmpfloat (together->seconds, ==, one_by_one->seconds);
+  g_assert_cmpfloat (together->iops, ==, one_by_one->iops);
+  g_assert_cmpuint (together->scatter->len, ==, one_by_one->scatter->len);
+  for (guint i = 0; i < G_N_ELEMENTS (p); i++)
+    {
+      double want = cm_stats_percentile ((float *) expected->data, expected->len, p[i]);
+
+      g_assert_cmpfloat (one_by_one->latency_us[i], ==, want);
+      g_assert_cmpfloat (together->latency_us[i], ==, want);
+    }
+
+  cm_test_result_free (one_by_one);
+  cm_test_result_free (together);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -196,6 +338,7 @@ main (int    argc,
   g_test_add_func ("/cardmark/stats/cliff-found", test_cliff_found);
   g_test_add_func ("/cardmark/stats/cliff-none", test_cliff_none);
   g_test_add_func ("/cardmark/stats/cliff-not-stalls", test_cliff_not_stalls);
+  g_test_add_func ("/cardmark/stats/latency-batching", test_latency_batching);
 
   return g_test_run ();
 }

@@ -322,18 +322,25 @@ queue_slot (CmEngineRun     *run,
 }
 
 /* Reaps every finished command and, until the test's time is up, puts a
- * new one in its place. Returns how many are still in flight. */
+ * new one in its place. All that one wait collected ended by @now, the
+ * one clock read they share with the commands that replace them; they
+ * are counted together, their starts gathered in @ended (room for the
+ * whole queue). Returns how many are still in flight. */
 static int
 reap_completions (CmEngineRun     *run,
                   struct io_uring *ring,
                   Slot            *slots,
+                  double          *ended,
                   int              in_flight,
+                  double           now,
                   double           t_stop,
                   int             *first_error)
 {
+  const CmTestSpec *spec = run->spec;
   struct io_uring_cqe *cqe;
   unsigned head, seen = 0;
-  double now = cm_engine_now ();
+  guint n_ended = 0;
+  gssize written = 0;
 
   io_uring_for_each_cqe (ring, head, cqe)
     {
@@ -341,15 +348,13 @@ reap_completions (CmEngineRun     *run,
 
       seen++;
       in_flight--;
+      written += MAX (cqe->res, 0);
 
-      if (run->spec->direction == CM_DIRECTION_WRITE)
-        cm_engine_count_written (run->job, cqe->res);
-
-      if (cqe->res != (int) run->spec->block_size && *first_error == 0)
-        *first_error = cqe->res < 0 ? -cqe->res : cm_engine_short_transfer_errno (run->spec->direction);
+      if (cqe->res != (int) spec->block_size && *first_error == 0)
+        *first_error = cqe->res < 0 ? -cqe->res : cm_engine_short_transfer_errno (spec->direction);
 
       if (*first_error == 0)
-        cm_engine_run_record_command (run, slots[index].submitted, now, run->spec->block_size);
+        ended[n_ended++] = slots[index].submitted;
 
       if (*first_error == 0 && now < t_stop)
         {
@@ -359,9 +364,11 @@ reap_completions (CmEngineRun     *run,
     }
 
   io_uring_cq_advance (ring, seen);
+  if (spec->direction == CM_DIRECTION_WRITE)
+    cm_engine_count_written (run->job, written);
+  cm_engine_run_record_completions (run, ended, n_ended, now, spec->block_size);
   return in_flight;
 }
-
 
 /* Where io_uring is not allowed (a container's seccomp filter, the
  * kernel.io_uring_disabled switch, qemu-user), the queue is kept full by
@@ -529,6 +536,7 @@ run_random_queued (CmEngineRun *run,
   guint qd = spec->queue_depth;
   double t_stop = run->t_origin + spec->duration_s;
   g_autofree Slot *slots = g_new0 (Slot, qd);
+  g_autofree double *ended = g_new (double, qd);
   struct io_uring ring;
   int in_flight = 0;
   int first_error = 0;
@@ -575,11 +583,11 @@ run_random_queued (CmEngineRun *run,
           break;
         }
 
-      in_flight = reap_completions (run, &ring, slots, in_flight, t_stop, &first_error);
+      now = cm_engine_now ();
+      in_flight = reap_completions (run, &ring, slots, ended, in_flight, now, t_stop, &first_error);
       if (first_error != 0)
         t_stop = 0;
 
-      now = cm_engine_now ();
       if (now - run->t_last_sample >= SAMPLE_INTERVAL_S && now >= run->t_counted && now < t_stop)
         cm_engine_run_emit_sample (run, now, (now - run->t_origin) / spec->duration_s);
     }

@@ -25,7 +25,7 @@ typedef struct
   const CmTestSpec   *spec;
   CmTestResult       *test;
   GArray             *latencies;     /* float µs of every counted command */
-  guint               scatter_stride;
+  guint               scatter_stride; /* a power of two */
   guint64             n_commands;
   guint64             rng;
   double              t_origin;      /* when the test started */
@@ -82,6 +82,10 @@ gboolean cm_engine_check_transfer       (CmDirection         direction,
                                          GError            **error);
 
 /* The run's record: samples, latencies, and the figures at its end. */
+void     cm_engine_run_init             (CmEngineRun        *run,
+                                         const CmEngineJob  *job,
+                                         const CmTestSpec   *spec);
+void     cm_engine_run_clear            (CmEngineRun        *run);
 void     cm_engine_run_emit_sample      (CmEngineRun        *run,
                                          double              now,
                                          double              fraction);
@@ -89,6 +93,11 @@ void     cm_engine_run_record_command   (CmEngineRun        *run,
                                          double              start,
                                          double              end,
                                          gsize               bytes);
+void     cm_engine_run_record_completions (CmEngineRun       *run,
+                                          const double      *starts,
+                                          guint              n,
+                                          double             end,
+                                          gsize              bytes);
 void     cm_engine_run_finish           (CmEngineRun        *run,
                                          double              t_end);
 double   cm_engine_run_timed_command    (CmEngineRun        *run,

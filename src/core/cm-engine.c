@@ -53,32 +53,6 @@ cm_engine_fill_random (guint8 *buffer,
     }
 }
 
-static void
-run_init (CmEngineRun *run,
-          const CmEngineJob  *job,
-          const CmTestSpec   *spec)
-{
-  run->job = job;
-  run->spec = spec;
-  run->test = cm_test_result_new (spec->name);
-  run->test->block_size = spec->block_size;
-  run->test->queue_depth = spec->queue_depth;
-  run->latencies = g_array_sized_new (FALSE, FALSE, sizeof (float), 1 << 16);
-  run->scatter_stride = 1;
-  run->rng = g_random_int () | ((guint64) g_random_int () << 32) | 1;
-  run->t_origin = cm_engine_now ();
-  run->t_counted = run->t_origin + spec->warmup_s;
-  run->t_first_start = run->t_counted;
-  run->t_last_sample = run->t_counted;
-}
-
-static void
-run_clear (CmEngineRun *run)
-{
-  g_clear_pointer (&run->latencies, g_array_unref);
-  g_clear_pointer (&run->test, cm_test_result_free);
-}
-
 CmTestResult *
 cm_engine_run_test (const CmEngineJob  *job,
                     const CmTestSpec   *spec,
@@ -94,13 +68,13 @@ cm_engine_run_test (const CmEngineJob  *job,
   if (spec->direction == CM_DIRECTION_WRITE)
     cm_engine_fill_random (buffer, buffer_size);
 
-  run_init (&run, job, spec);
+  cm_engine_run_init (&run, job, spec);
   if (spec->queue_depth == 1)
     run.test->engine = g_strdup ("psync");
 
   if (!cm_engine_run_pattern (&run, buffer, error))
     {
-      run_clear (&run);
+      cm_engine_run_clear (&run);
       return NULL;
     }
 
