@@ -112,8 +112,6 @@ void             cm_job_set_runner         (CmJob      *job,
                                             CmRunner   *runner);
 void             cm_job_set_verify         (CmJob      *job,
                                             CmVerify   *verify);
-void             cm_job_add_note           (CmJob      *job,
-                                            const char *note);
 /* @phase in words; @seconds_left < 0 while not known. */
 void             cm_job_report             (CmJob      *job,
                                             double      fraction,
