@@ -585,7 +585,8 @@ cm_history_index_query (CmHistoryIndex *self, guint offset, guint limit)
 /**
  * cm_history_index_query_kinds:
  * @serial: (nullable): a card's CID serial; %NULL for any card
- * @kinds: the documents' kinds, %NULL-terminated
+ * @kinds: (nullable): the documents' kinds, %NULL-terminated; %NULL for
+ *   every kind
  * @limit: at most this many
  *
  * The newest readable documents of @kinds (of the card with @serial),
@@ -600,17 +601,16 @@ cm_history_index_query_kinds (CmHistoryIndex     *self,
   GPtrArray *entries = g_ptr_array_new_with_free_func ((GDestroyNotify) cm_history_entry_free);
   g_autoptr(GString) sql = g_string_new ("SELECT * FROM docs WHERE damaged = 0");
   sqlite3_stmt *stmt = NULL;
-  guint n = g_strv_length ((char **) kinds);
+  guint n = kinds != NULL ? g_strv_length ((char **) kinds) : 0;
   int column = 1;
 
-  g_return_val_if_fail (kinds != NULL && n > 0, entries);
+  g_return_val_if_fail (kinds == NULL || n > 0, entries);
 
   if (serial != NULL)
     g_string_append (sql, " AND serial = ?");
-  g_string_append (sql, " AND kind IN (?");
-  for (guint i = 1; i < n; i++)
-    g_string_append (sql, ", ?");
-  g_string_append (sql, ") ORDER BY started DESC, path DESC LIMIT ?");
+  for (guint i = 0; i < n; i++)
+    g_string_append (sql, i == 0 ? " AND kind IN (?" : ", ?");
+  g_string_append (sql, n > 0 ? ") ORDER BY started DESC, path DESC LIMIT ?" : " ORDER BY started DESC, path DESC LIMIT ?");
   sqlite3_prepare_v2 (self->db, sql->str, -1, &stmt, NULL);
   if (serial != NULL)
     sqlite3_bind_text (stmt, column++, serial, -1, SQLITE_STATIC);
