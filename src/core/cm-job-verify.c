@@ -214,13 +214,16 @@ headline (CmResult  *result,
  * it ends where the first bad sector is. */
 static guint64
 real_size (CmResult *result,
-           guint64  *reported)
+           guint64  *reported,
+           guint64  *said)
 {
   const CmVerifySummary *verify = cm_result_get_verify (result);
 
   *reported = 0;
+  *said = 0;
   if (verify == NULL || g_strcmp0 (verify->mode, "device") != 0 || verify->first_bad_offset <= 0)
     return 0;
+  *said = (guint64) verify->first_bad_offset;
   return (guint64) verify->first_bad_offset;
 }
 
