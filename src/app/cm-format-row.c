@@ -351,11 +351,17 @@ real_size_row_new (Form     *form,
       g_autofree char *proven = g_format_size (form->real_bytes);
       char *both;
 
-      /* Translators: the first %s is where the partition ends, "62.9 MB";
-       * the second how far the check read data back, "65.0 MB" */
-      both = g_strdup_printf (_("%s It ends at %s: the check read data back up to %s, and the partition is aligned "
-                                "to the card below that."),
-                              subtitle, ends, proven);
+      if (g_str_equal (ends, proven))
+        /* Translators: the first %s is the sentences before, the second
+         * where the partition ends, "65.0 MB" */
+        both = g_strdup_printf (_("%s It ends at %s, where the check last read data back."), subtitle, ends);
+      else
+        /* Translators: the first %s is the sentences before, the second
+         * where the partition ends, "62.9 MB", the third how far the
+         * check read data back, "65.0 MB" */
+        both = g_strdup_printf (_("%s It ends at %s: the check read data back up to %s, and the partition is aligned "
+                                  "to the card below that."),
+                                subtitle, ends, proven);
       g_free (subtitle);
       subtitle = both;
     }
