@@ -22,14 +22,17 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cm-app-history.h"
 #include "cm-bench.h"
 #include "cm-card-item.h"
 #include "cm-card-lock.h"
 #include "cm-card-page.h"
 #include "cm-format.h"
+#include "cm-format-layout.h"
 #include "cm-format-row.h"
 #include "cm-outcome.h"
 #include "cm-result-page.h"
+#include "cm-summary.h"
 #include "cm-test-app.h"
 #include "cm-test-simcard.h"
 
@@ -903,6 +906,93 @@ test_offer (Fixture       *f,
     }
 }
 
+/* The first action row titled @title under @widget. */
+static AdwActionRow *
+find_row_titled (GtkWidget  *widget,
+                 const char *title)
+{
+  if (ADW_IS_ACTION_ROW (widget) && g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), title) == 0)
+    return ADW_ACTION_ROW (widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      AdwActionRow *found = find_row_titled (child, title);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* A fake card's capacity check in the history (tests/data/batch, a run's
+ * own): the confirmation offers the real size by the figure the check
+ * showed as its "Real size", not another; the partition, which ends
+ * below it (at the last place read back, aligned), says where. */
+static void
+test_real_size_offer (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("CARDMARK_SHARED"), "batch", "fake-capacity.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CmResult) check = cm_result_new_from_file (file, &error);
+  g_autoptr(CmHistory) history = cm_app_history_dup ();
+  g_autoptr(GFile) saved = NULL;
+  g_autoptr(GPtrArray) figures = NULL;
+  g_autoptr(CmCardItem) item = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *end = NULL;
+  g_autofree char *ends = NULL;
+  const CmCapacityReport *report;
+  const char *shown = NULL;
+  const char *subtitle;
+  CmFormatLayout layout = { 0 };
+  AdwActionRow *offer;
+  GtkWidget *dialog;
+
+  g_assert_no_error (error);
+  report = cm_result_get_capacity (check);
+  g_assert_true (report->fake);
+  cm_result_set_target (check, "/dev/sdx", "raw-write", "/dev/sdx", NULL);
+  saved = cm_history_save (history, check, &error);
+  g_assert_no_error (error);
+  /* The figure the check's page showed. */
+  figures = cm_summary_dup_headline (check);
+  for (guint i = 0; i < figures->len; i++)
+    {
+      CmHeadlineFigure *figure = g_ptr_array_index (figures, i);
+
+      if (g_str_equal (figure->label, "Real size"))
+        shown = figure->value;
+    }
+  g_assert_nonnull (shown);
+
+  item = cm_card_item_new_device ("/dev/sdx", "Card", report->reported_bytes, NULL, NULL);
+  dialog = open_dialog (cm_card_page_get_format_row (show_page (f, item)));
+  title = g_strdup_printf ("Format to the _real size (%s)", shown);
+  offer = find_row_titled (dialog, title);
+  if (offer == NULL)
+    {
+      g_autoptr(GString) labels = g_string_new (NULL);
+
+      cm_test_collect_labels (dialog, labels, TRUE);
+      g_test_message ("the dialog says: %s", labels->str);
+    }
+  g_assert_nonnull (offer);
+  subtitle = adw_action_row_get_subtitle (offer);
+  g_test_message ("%s: %s", title, subtitle);
+  /* The partition the format lays out there ends short of it, and says where. */
+  g_assert_true (cm_format_layout_plan (report->last_good_bytes, 0, &layout, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (layout.start + layout.length, <, report->real_bytes);
+  end = g_format_size (layout.start + layout.length);
+  ends = g_strdup_printf ("It ends at %s", end);
+  g_assert_nonnull (strstr (subtitle, ends));
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  gtk_window_close (GTK_WINDOW (dialog));
+  g_assert_true (cm_test_wait_for (cm_test_dialog_gone, NULL, 10));
+  g_assert_true (g_file_delete (saved, NULL, NULL));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -929,6 +1019,7 @@ main (int   argc,
   g_test_add ("/cardmark/app-format/format", Fixture, NULL, fixture_set_up, test_format, fixture_tear_down);
   g_test_add ("/cardmark/app-format/through-udisks", Fixture, NULL, fixture_set_up, test_through_udisks, fixture_tear_down);
   g_test_add ("/cardmark/app-format/offer", Fixture, NULL, fixture_set_up, test_offer, fixture_tear_down);
+  g_test_add ("/cardmark/app-format/real-size-offer", Fixture, NULL, fixture_set_up, test_real_size_offer, fixture_tear_down);
   g_test_add ("/cardmark/app-format/stop-in-copy", Fixture, NULL, fixture_set_up, test_stop_in_copy, fixture_tear_down);
   g_test_add ("/cardmark/app-format/stop-in-erase", Fixture, NULL, fixture_set_up, test_stop_in_erase, fixture_tear_down);
   services_skip_reason = cm_test_services_up ();

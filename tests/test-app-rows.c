@@ -22,6 +22,7 @@
 #include "cm-app-history.h"
 #include "cm-bench-row.h"
 #include "cm-card-info.h"
+#include "cm-card-list-page.h"
 #include "cm-card-page.h"
 #include "cm-health.h"
 #include "cm-history-index.h"
@@ -80,7 +81,8 @@ save_as_this_card (CmHistory  *history,
  * used, the day after the other documents. */
 static guint64
 save_health (CmHistory  *history,
-             char      **answer)
+             char      **answer,
+             CmResult  **saved)
 {
   g_autoptr(CmResult) result = cm_result_new ();
   g_autoptr(GDateTime) when = g_date_time_new_utc (2026, 12, 4, 9, 29, 0);
@@ -102,6 +104,8 @@ save_health (CmHistory  *history,
   size = save_result_as_this_card (history, result);
   outcome = cm_result_dup_outcome (result);
   *answer = g_strdup (outcome->answer != NULL ? outcome->answer : outcome->badge);
+  if (saved != NULL)
+    *saved = g_object_ref (result);
   return size;
 }
 
@@ -211,7 +215,7 @@ test_rows_after_restart (void)
   g_assert_cmpuint (save_as_this_card (history, "fake-verify.json", &verify), ==, size);
   g_assert_cmpuint (save_as_this_card (history, "good-wear.json", &wear), ==, size);
   g_assert_cmpuint (save_as_this_card (history, "good-bench.json", &bench), ==, size);
-  g_assert_cmpuint (save_health (history, &health), ==, size);
+  g_assert_cmpuint (save_health (history, &health, NULL), ==, size);
 
   item = cm_card_item_new_device (DEVICE, "Card", size, NULL, NULL);
   page = cm_card_page_new (item);
@@ -289,6 +293,103 @@ test_rows_after_restart (void)
   cm_test_destroy_window (GTK_WINDOW (window));
 }
 
+static gboolean
+badge_shown (gpointer data)
+{
+  GtkWidget *badge = g_object_get_data (data, "cm-outcome-label");
+
+  return badge != NULL && gtk_widget_get_visible (badge);
+}
+
+/* The row of @page that shows the last result of @kind. */
+static const char *
+page_row_says (CmCardPage *page,
+               const char *kind)
+{
+  if (g_str_equal (kind, "capacity"))
+    return cm_card_page_get_capacity_subtitle (page);
+  if (g_str_equal (kind, "verify"))
+    return row_subtitle (cm_card_page_get_verify_row (page));
+  if (g_str_equal (kind, "wear"))
+    return row_subtitle (cm_card_page_get_wear_row (page));
+  if (g_str_equal (kind, "health"))
+    return row_subtitle (cm_card_page_get_health_row (page));
+  return row_subtitle (cm_card_page_get_bench_row (page));
+}
+
+/* After a restart the card list shows the card's last result, the same
+ * one its page shows under its kind: its badge at the row's end, and
+ * its answer, dated, under the card's name. Which document is the
+ * newest is read from the documents' own start times. */
+static void
+test_list_after_restart (void)
+{
+  const char *names[] = { "good-capacity.json", "fake-verify.json", "good-wear.json", "good-bench.json" };
+  g_autoptr(CmHistory) history = cm_app_history_dup ();
+  g_autoptr(GPtrArray) saved = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GListStore) store = g_list_store_new (CM_TYPE_CARD_ITEM);
+  g_autoptr(CmCardItem) item = NULL;
+  g_autoptr(CmOutcome) outcome = NULL;
+  g_autofree char *health = NULL;
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  CmCardListPage *list = g_object_new (CM_TYPE_CARD_LIST_PAGE, NULL);
+  CmResult *newest = NULL;
+  CmResult *result = NULL;
+  CmCardPage *page;
+  AdwActionRow *row;
+  GtkWidget *label;
+  const char *page_says;
+  const char *list_says;
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *path = g_build_filename (g_getenv ("CARDMARK_SHARED"), "batch", names[i], NULL);
+      g_autoptr(GFile) file = g_file_new_for_path (path);
+      g_autoptr(GError) error = NULL;
+
+      result = cm_result_new_from_file (file, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (save_result_as_this_card (history, result), ==, DEVICE_BYTES);
+      g_ptr_array_add (saved, result);
+    }
+  g_assert_cmpuint (save_health (history, &health, &result), ==, DEVICE_BYTES);
+  g_ptr_array_add (saved, result);
+  for (guint i = 0; i < saved->len; i++)
+    {
+      result = g_ptr_array_index (saved, i);
+      if (newest == NULL || g_date_time_compare (cm_result_get_started (result), cm_result_get_started (newest)) > 0)
+        newest = result;
+    }
+  outcome = cm_result_dup_outcome (newest);
+
+  /* The app starts again: a new list, a new page, the same card. */
+  item = cm_card_item_new_device (DEVICE, "Card", DEVICE_BYTES, NULL, NULL);
+  g_list_store_append (store, item);
+  cm_card_list_page_set_model (list, G_LIST_MODEL (store));
+  page = cm_card_page_new (item);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (list));
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (page));
+  gtk_window_set_child (GTK_WINDOW (window), box);
+  gtk_window_present (GTK_WINDOW (window));
+
+  row = cm_card_list_page_get_row_for_device (list, DEVICE);
+  g_assert_nonnull (row);
+  g_assert_true (cm_test_wait_for (badge_shown, row, 60));
+  g_assert_true (cm_test_wait_for (rows_filled, page, 60));
+  label = g_object_get_data (G_OBJECT (row), "cm-outcome-label");
+  page_says = page_row_says (page, cm_result_get_kind (newest));
+  list_says = adw_action_row_get_subtitle (row);
+  g_test_message ("newest: %s; list: %s [%s]; page: %s", cm_result_get_kind (newest), list_says,
+                  gtk_label_get_label (GTK_LABEL (label)), page_says);
+  /* The newest document's badge, and the words its page shows for it. */
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (label)), ==, outcome->badge);
+  assert_earlier (cm_result_get_kind (newest), page_says, outcome->answer != NULL ? outcome->answer : outcome->badge);
+  g_assert_nonnull (strstr (list_says, page_says));
+  cm_test_destroy_window (GTK_WINDOW (window));
+  g_assert_true (cm_test_wait_for (nothing_looked_up, NULL, 60));
+}
+
 /* Test Again on a saved capacity check, verify or wear test of the card
  * starts it again through its row on the card's page: each writes over
  * the card, so each asks first, in a dialog that offers to go on. A
@@ -345,6 +446,7 @@ main (int   argc,
 
   g_test_add_func ("/cardmark/app-rows/after-restart", test_rows_after_restart);
   g_test_add_func ("/cardmark/app-rows/again-asks-first", test_again_asks_first);
+  g_test_add_func ("/cardmark/app-rows/list-after-restart", test_list_after_restart);
 
   status = g_test_run ();
   cm_test_data_home_remove ();

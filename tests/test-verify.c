@@ -119,6 +119,15 @@ summary_new (guint64 ok,
   return v;
 }
 
+static char *
+describe (const CmVerifySummary *v)
+{
+  CmVerifyFacts facts;
+
+  cm_verify_facts_init (&facts, v, v->checked_bytes);
+  return cm_verify_describe (&facts, v);
+}
+
 static void
 test_describe (void)
 {
@@ -126,10 +135,10 @@ test_describe (void)
   g_autoptr(CmVerifySummary) fake = summary_new (1000, 1000, 0, TRUE);
   g_autoptr(CmVerifySummary) bad = summary_new (1000, 0, 10, TRUE);
   g_autoptr(CmVerifySummary) dead = summary_new (1000, 0, 10, FALSE);
-  g_autofree char *clean_text = cm_verify_describe (clean);
-  g_autofree char *fake_text = cm_verify_describe (fake);
-  g_autofree char *bad_text = cm_verify_describe (bad);
-  g_autofree char *dead_text = cm_verify_describe (dead);
+  g_autofree char *clean_text = describe (clean);
+  g_autofree char *fake_text = describe (fake);
+  g_autofree char *bad_text = describe (bad);
+  g_autofree char *dead_text = describe (dead);
   g_autofree char *usable = g_format_size (fake->usable_bytes);
   g_autofree char *first = g_format_size (bad->first_bad_offset);
 

@@ -85,13 +85,14 @@ found_cb (GObject      *source,
 
 /**
  * cm_app_history_find_last:
- * @kind: a job kind's name
+ * @kind: (nullable): a job kind's name; %NULL for any kind
  * @cancellable: cancelled when @owner goes
  * @found: called with the result, or %NULL when there is none, unless
  *   @cancellable was cancelled
  *
  * The newest result of @kind for @item's card, looked up in another
- * thread: what a card's row shows when the app starts again.
+ * thread: what a card's row (or, of any kind, its row in the card
+ * list) shows when the app starts again.
  */
 void
 cm_app_history_find_last (CmCardItem            *item,

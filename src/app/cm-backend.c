@@ -3,7 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The few places where the app reaches into the core: the device list,
- * opening a target, the plan and the verdict. Kept in one small file so
+ * a card's job, the plan and the verdict. (Each job opens its target
+ * itself, through cm_job_open_target_async().) Kept in one small file so
  * that the widgets stay independent of how the core grows.
  */
 
@@ -196,99 +197,4 @@ cm_backend_new_job (const char *kind,
     cm_job_set_monitor (job, g_object_get_data (G_OBJECT (devices), "cm-monitor"));
   cm_job_set_prefer_udisks (job, TRUE);
   return job;
-}
-
-static void
-open_target_thread (GTask        *task,
-                    gpointer      source_object,
-                    gpointer      task_data,
-                    GCancellable *cancellable)
-{
-  const char *path = g_object_get_data (G_OBJECT (task), "path");
-  gboolean writable = GPOINTER_TO_INT (task_data);
-  GError *error = NULL;
-  CmTarget *target = cm_target_new_for_path (path, writable, &error);
-
-  if (target == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, target, g_object_unref);
-}
-
-static void
-device_opened_cb (GObject      *object,
-                  GAsyncResult *result,
-                  gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  GError *error = NULL;
-  int fd = cm_device_open_finish (CM_DEVICE (object), result, &error);
-  CmTarget *target;
-
-  if (fd < 0)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-
-  target = cm_target_new_for_fd (fd, g_object_get_data (G_OBJECT (task), "path"),
-                                 GPOINTER_TO_INT (g_task_get_task_data (task)), &error);
-  if (target == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, target, g_object_unref);
-}
-
-void
-cm_backend_open_target_async (CmCardItem          *item,
-                              CmMethod             method,
-                              GCancellable        *cancellable,
-                              GAsyncReadyCallback  callback,
-                              gpointer             user_data)
-{
-  g_autoptr(GTask) task = NULL;
-  const char *path;
-
-  g_return_if_fail (CM_IS_CARD_ITEM (item));
-
-  task = g_task_new (NULL, cancellable, callback, user_data);
-  g_task_set_source_tag (task, cm_backend_open_target_async);
-  g_task_set_task_data (task, GINT_TO_POINTER (method == CM_METHOD_RAW_WRITE), NULL);
-
-  if (method == CM_METHOD_FILE)
-    path = cm_card_item_get_file_folder (item);
-  else
-    path = cm_card_item_get_device (item);
-
-  if (path == NULL)
-    {
-      g_task_return_new_error (task, CM_TARGET_ERROR, CM_TARGET_ERROR_NOT_SUPPORTED,
-                               method == CM_METHOD_FILE
-                               ? _("The card is not mounted, so there is no folder for a safe test. Mount it in Files, or choose a raw test.")
-                               : _("This is a folder, not a card, so it can only be tested with the safe method."));
-      return;
-    }
-
-  /* Raw devices are opened by UDisks on the user's behalf, so that
-   * polkit can ask; a device not from UDisks (a test) is opened here. */
-  if (method != CM_METHOD_FILE && g_object_get_data (G_OBJECT (item), "cm-device") != NULL)
-    {
-      CmDevice *device = g_object_get_data (G_OBJECT (item), "cm-device");
-
-      g_object_set_data_full (G_OBJECT (task), "path", g_strdup (path), g_free);
-      cm_device_open_async (device, method == CM_METHOD_RAW_WRITE, cancellable,
-                            device_opened_cb, g_steal_pointer (&task));
-      return;
-    }
-
-  g_object_set_data_full (G_OBJECT (task), "path", g_strdup (path), g_free);
-  g_task_run_in_thread (task, open_target_thread);
-}
-
-CmTarget *
-cm_backend_open_target_finish (GAsyncResult  *result,
-                               GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
-  return g_task_propagate_pointer (G_TASK (result), error);
 }

@@ -24,12 +24,5 @@ CmJob      *cm_backend_new_job          (const char           *kind,
                                          GListModel           *devices,
                                          CmCardItem           *item,
                                          CmMethod              method) G_GNUC_WARN_UNUSED_RESULT;
-void        cm_backend_open_target_async (CmCardItem          *item,
-                                          CmMethod             method,
-                                          GCancellable        *cancellable,
-                                          GAsyncReadyCallback  callback,
-                                          gpointer             user_data);
-CmTarget   *cm_backend_open_target_finish (GAsyncResult       *result,
-                                           GError            **error) G_GNUC_WARN_UNUSED_RESULT;
 
 G_END_DECLS

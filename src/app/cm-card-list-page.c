@@ -15,6 +15,7 @@
 #include <adwaita.h>
 #include <glib/gi18n-lib.h>
 
+#include "cm-app-history.h"
 #include "cm-job-list.h"
 #include "cm-card-item.h"
 #include "cm-summary.h"
@@ -135,6 +136,55 @@ keep_outcome (CmCardListPage *self,
   kept->text = outcome;
   kept->badge = badge;
   g_hash_table_replace (self->outcomes, g_strdup (cm_card_item_get_device (item)), kept);
+}
+
+static void update_row_cb (CmCardItem *item, GParamSpec *pspec, AdwActionRow *row);
+
+/* After a restart: the card's newest document in the history, the one
+ * its page shows under its kind, in the same words, dated. A job that
+ * ended meanwhile is newer and stays. */
+static void
+last_found (gpointer  owner,
+            CmResult *last)
+{
+  AdwActionRow *row = owner;
+  CmCardListPage *self = g_object_get_data (G_OBJECT (row), "cm-page");
+  CmCardItem *item = g_object_get_data (G_OBJECT (row), "cm-item");
+  const char *device = cm_card_item_get_device (item);
+  g_autofree char *earlier = NULL;
+  Outcome *kept;
+
+  if (last == NULL || device == NULL || g_hash_table_contains (self->outcomes, device))
+    return;
+  kept = g_new0 (Outcome, 1);
+  kept->badge = cm_result_dup_outcome (last);
+  earlier = cm_app_history_dup_earlier (last, kept->badge->answer != NULL ? kept->badge->answer : kept->badge->badge);
+  kept->text = g_strdup_printf (_("%s: %s"), cm_job_kind_get_title (cm_result_get_kind (last)), earlier);
+  g_hash_table_replace (self->outcomes, g_strdup (device), kept);
+  update_row_cb (item, NULL, row);
+}
+
+/* Cancels the row's look-up when the row goes. */
+static void
+cancel_and_unref (gpointer cancellable)
+{
+  g_cancellable_cancel (cancellable);
+  g_object_unref (cancellable);
+}
+
+/* A row of a card this session has no answer for asks the history. */
+static void
+find_last (CmCardListPage *self,
+           AdwActionRow   *row,
+           CmCardItem     *item)
+{
+  GCancellable *finding;
+
+  if (cm_card_item_get_device (item) == NULL || g_hash_table_contains (self->outcomes, cm_card_item_get_device (item)))
+    return;
+  finding = g_cancellable_new ();
+  g_object_set_data_full (G_OBJECT (row), "cm-finding", finding, cancel_and_unref);
+  cm_app_history_find_last (item, NULL, finding, last_found, row);
 }
 
 /* A card that was just tested says how it went at the row's end. */
@@ -391,6 +441,7 @@ create_row_cb (gpointer item,
   g_object_set_data_full (G_OBJECT (row), "cm-item", g_object_ref (card), g_object_unref);
   g_signal_connect_object (card, "notify::mount-point", G_CALLBACK (update_row_cb), row, 0);
   follow_job (user_data, ADW_ACTION_ROW (row));
+  find_last (self, ADW_ACTION_ROW (row), card);
 
   return row;
 }

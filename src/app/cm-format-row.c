@@ -300,14 +300,32 @@ label_changed_cb (Form *form)
 
 static void update_plan (Form *form);
 
-/* "Format to the real size (N GB)", on: the check that found it. */
+/* Where the partition laid out in the first @use_bytes ends: the
+ * layout aligns it to the card, below @use_bytes. 0 when none fits. */
+static guint64
+planned_end (CmFormatRow *self,
+             guint64      use_bytes)
+{
+  CmCardInfo *info = cm_card_item_get_card_info (self->item);
+  CmFormatLayout layout = { 0 };
+
+  if (!cm_format_layout_plan (use_bytes, info != NULL ? cm_card_info_get_au_size_bytes (info) : 0, &layout, NULL))
+    return 0;
+  return layout.start + layout.length;
+}
+
+/* "Format to the real size (N GB)", on: the check that found it, by
+ * the figure it showed; and where the partition ends, when that is
+ * short of it. */
 static GtkWidget *
 real_size_row_new (Form     *form,
                    CmResult *found)
 {
   GtkWidget *row = adw_action_row_new ();
   GtkWidget *toggle = gtk_switch_new ();
-  g_autofree char *real = g_format_size (form->real_bytes);
+  guint64 said = MAX (cm_format_get_said_real_size (found), form->real_bytes);
+  guint64 end = planned_end (form->row, form->real_bytes);
+  g_autofree char *real = g_format_size (said);
   g_autofree char *says = g_format_size (cm_card_item_get_size (form->row->item));
   g_autofree char *title = NULL;
   g_autofree char *subtitle = NULL;
@@ -327,6 +345,26 @@ real_size_row_new (Form     *form,
   subtitle = g_strdup_printf (_("%s of %s: the card keeps data only up to there, though it says it holds %s. "
                                 "The partition then ends where its storage does."),
                               cm_job_kind_get_title (cm_result_get_kind (found)), when != NULL ? when : "", says);
+  if (end > 0 && end < said)
+    {
+      g_autofree char *ends = g_format_size (end);
+      g_autofree char *proven = g_format_size (form->real_bytes);
+      char *both;
+
+      if (g_str_equal (ends, proven))
+        /* Translators: the first %s is the sentences before, the second
+         * where the partition ends, "65.0 MB" */
+        both = g_strdup_printf (_("%s It ends at %s, where the check last read data back."), subtitle, ends);
+      else
+        /* Translators: the first %s is the sentences before, the second
+         * where the partition ends, "62.9 MB", the third how far the
+         * check read data back, "65.0 MB" */
+        both = g_strdup_printf (_("%s It ends at %s: the check read data back up to %s, and the partition is aligned "
+                                  "to the card below that."),
+                                subtitle, ends, proven);
+      g_free (subtitle);
+      subtitle = both;
+    }
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
   adw_preferences_row_set_use_underline (ADW_PREFERENCES_ROW (row), TRUE);
   adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);

@@ -30,13 +30,3 @@ cm_outcome_badge_update (GtkWidget       *badge,
   gtk_label_set_label (GTK_LABEL (badge), outcome->badge);
   gtk_widget_add_css_class (badge, tone_classes[MIN (outcome->tone, CM_STATUS_NOT_JUDGED)]);
 }
-
-GtkWidget *
-cm_outcome_badge_new (const CmOutcome *outcome)
-{
-  GtkWidget *badge = gtk_label_new (NULL);
-
-  gtk_widget_set_valign (badge, GTK_ALIGN_CENTER);
-  cm_outcome_badge_update (badge, outcome);
-  return badge;
-}

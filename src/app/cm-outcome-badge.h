@@ -11,7 +11,6 @@
 
 G_BEGIN_DECLS
 
-GtkWidget *cm_outcome_badge_new    (const CmOutcome *outcome);
 void       cm_outcome_badge_update (GtkWidget       *badge,
                                     const CmOutcome *outcome);
 

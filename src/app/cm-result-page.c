@@ -357,18 +357,21 @@ static void
 fill_verify (CmResultPage *self)
 {
   const CmVerifySummary *verify = cm_result_get_verify (self->result);
+  CmVerifyFacts facts;
 
   hide_benchmark (self);
   cm_chart_view_set_result (add_kind_chart (self, CM_CHART_VERIFY,
                                             _("Write and Read Back Across the Card"),
                                             _("Where data did not come back as written shows as red regions.")),
                             self->result);
-  if (verify == NULL)
+  if (!cm_verify_facts_for_result (self->result, &facts))
     return;
 
-  if (verify->written_bytes > 0)
-    add_size (self, _("Written to the card"), verify->written_bytes);
-  add_size (self, _("Read back and checked"), verify->checked_bytes);
+  if (facts.written_bytes > 0)
+    add_size (self, _("Written to the card"), facts.written_bytes);
+  add_size (self, _("Read back and checked"), facts.read_bytes);
+  if (facts.unreached_bytes > 0)
+    add_size (self, _("Never reached, as the card stopped"), facts.unreached_bytes);
   add_count (self, _("Sectors that came back as written"), verify->sectors_ok);
   add_count (self, _("Sectors corrupted"), verify->sectors_corrupted);
   add_count (self, _("Sectors changed"), verify->sectors_changed);

@@ -12,6 +12,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "cm-test-table.h"
+#include "cm-verify.h"
 
 #include "cm-chart-kind-info.h"
 
@@ -57,6 +58,23 @@ add_regions (CmChartPanel          *panel,
 
 /* The place on the card in GB, or in MB for cards (and files) under
  * 2 GB, so that a small card's axis has numbers to read. */
+/* Where the axis must reach for @result: its lost regions, which may
+ * lie past the last speed point, and the whole card when the card
+ * stopped before the end, so the part it never reached shows. */
+static double
+chart_end (CmResult *result)
+{
+  const CmVerifySummary *verify = cm_result_get_verify (result);
+  CmVerifyFacts facts;
+  double end = 0;
+
+  for (guint i = 0; verify != NULL && i < verify->bad_regions->len; i++)
+    end = MAX (end, (double) g_array_index (verify->bad_regions, CmRegion, i).end);
+  if (cm_verify_facts_for_result (result, &facts) && facts.unreached_bytes > 0)
+    end = MAX (end, (double) facts.card_bytes);
+  return end;
+}
+
 static double
 position_unit (CmChartBuilder *b)
 {
@@ -65,7 +83,6 @@ position_unit (CmChartBuilder *b)
   for (guint r = 0; r < b->results->len; r++)
     {
       CmResult *result = g_ptr_array_index (b->results, r);
-      const CmVerifySummary *verify = cm_result_get_verify (result);
       const char *tests[] = { CM_TEST_VERIFY_WRITE, CM_TEST_VERIFY_READ };
 
       for (guint t = 0; t < G_N_ELEMENTS (tests); t++)
@@ -75,8 +92,7 @@ position_unit (CmChartBuilder *b)
           if (test != NULL && test->positions->len > 0)
             most = MAX (most, g_array_index (test->positions, CmPosition, test->positions->len - 1).offset);
         }
-      for (guint i = 0; verify != NULL && i < verify->bad_regions->len; i++)
-        most = MAX (most, (double) g_array_index (verify->bad_regions, CmRegion, i).end);
+      most = MAX (most, chart_end (result));
     }
   return most < 2e9 ? 1e6 : 1e9;
 }
@@ -119,15 +135,8 @@ layout (CmChartBuilder    *b,
     cm_chart_legend_add (b, _("Data lost"), CM_CHART_INK_BELOW, TRUE, FALSE, FALSE);
 
   cm_chart_series_extent (specs, &x_min, &spec.x_max, &y_min, &spec.y_max);
-  /* The lost regions may lie past the last speed point (a card that
-   * stopped answering): the axis reaches them too. */
   for (guint r = 0; r < b->results->len; r++)
-    {
-      const CmVerifySummary *verify = cm_result_get_verify (g_ptr_array_index (b->results, r));
-
-      for (guint i = 0; verify != NULL && i < verify->bad_regions->len; i++)
-        spec.x_max = MAX (spec.x_max, g_array_index (verify->bad_regions, CmRegion, i).end / unit);
-    }
+    spec.x_max = MAX (spec.x_max, chart_end (g_ptr_array_index (b->results, r)) / unit);
   spec.title = _("Speed, MB/s");
   spec.x_title = unit < 1e9 ? _("position, MB") : _("position, GB");
   spec.y_max = MAX (spec.y_max * 1.08, 1);
@@ -150,6 +159,7 @@ describe (GString  *out,
           CmResult *result)
 {
   const CmVerifySummary *verify = cm_result_get_verify (result);
+  CmVerifyFacts facts;
   g_autofree char *usable = NULL;
 
   if (verify == NULL)
@@ -165,6 +175,13 @@ describe (GString  *out,
         g_string_append_printf (out, _(" Read back at %.1f MB/s."), test->mb_per_s);
     }
   g_string_append_printf (out, _(" %s came back intact."), usable);
+  if (cm_verify_facts_for_result (result, &facts) && facts.unreached_bytes > 0)
+    {
+      g_autofree char *unreached = g_format_size (facts.unreached_bytes);
+
+      /* Translators: %s is a size, "71.3 MB" */
+      g_string_append_printf (out, _(" The card stopped first: %s of it was never reached."), unreached);
+    }
   if (verify->bad_regions->len > 0)
     g_string_append_printf (out, g_dngettext (GETTEXT_PACKAGE, " %u region lost data, the first at %.2f GB.",
                                               " %u regions lost data, the first at %.2f GB.", verify->bad_regions->len),

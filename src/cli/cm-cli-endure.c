@@ -267,6 +267,21 @@ resume_command (CmCliTarget *t)
                           t->target);
 }
 
+/* A stopped test is saved and this one did not ask to carry on with it:
+ * core says so, and this face says its command, on the same line. */
+static void
+print_saved_error (CmCliTarget *t)
+{
+  g_autoptr(GError) error = g_error_copy (t->error);
+  /* Translators: %s is the card's device, "/dev/sdb" */
+  g_autofree char *command = g_strdup_printf (_("To carry on: “cardmark-cli endure --resume --destroy-data %s”."), t->target);
+  char *both = g_strdup_printf ("%s %s", error->message, command);
+
+  g_free (error->message);
+  error->message = both;
+  cm_cli_print_error (error);
+}
+
 static int
 finish (CmCliTarget  *t,
         JsonNode    **json,
@@ -279,6 +294,8 @@ finish (CmCliTarget  *t,
     {
       if (g_error_matches (t->error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NEEDS_CONSENT))
         fprintf (stderr, "cardmark-cli: %s\n%s\n", t->error->message, _("Add --destroy-data to go ahead."));
+      else if (g_error_matches (t->error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_SAVED))
+        print_saved_error (t);
       else
         cm_cli_print_error (t->error);
       /* The card went away with its place saved: core said so, and this

@@ -17,6 +17,7 @@
 #include "cm-chart.h"
 #include "cm-history.h"
 #include "cm-job.h"
+#include "cm-outcome.h"
 #include "cm-test-table.h"
 #include "cm-verify.h"
 
@@ -75,20 +76,40 @@ static void
 print_report (CmResult *result)
 {
   const CmVerifySummary *s = cm_result_get_verify (result);
-  g_autofree char *ok = g_format_size (s->usable_bytes);
-  g_autofree char *lost = g_format_size (s->lost_bytes);
+  g_autoptr(CmOutcome) outcome = cm_result_dup_outcome (result);
+  CmVerifyFacts facts;
+  g_autofree char *ok = NULL;
+  g_autofree char *lost = NULL;
+  g_autofree char *written = NULL;
 
+  /* The same facts as the answer and the sentence under them. */
+  cm_verify_facts_for_result (result, &facts);
+  ok = g_format_size (facts.usable_bytes);
+  lost = g_format_size (facts.lost_bytes);
+  written = g_format_size (facts.written_bytes);
+  printf ("%s\n\n", outcome->answer != NULL ? outcome->answer : outcome->badge);
+  if (facts.written_bytes > 0)
+    printf (_("Written:      %s\n"), written);
   printf (_("Data OK:      %s (%llu sectors)\n"), ok, (unsigned long long) s->sectors_ok);
   printf (_("Data lost:    %s\n"), lost);
   printf (_("  corrupted:   %llu sectors\n"), (unsigned long long) s->sectors_corrupted);
   printf (_("  changed:     %llu sectors\n"), (unsigned long long) s->sectors_changed);
   printf (_("  overwritten: %llu sectors\n"), (unsigned long long) s->sectors_overwritten);
   printf (_("  unreadable:  %llu sectors\n"), (unsigned long long) s->sectors_unreadable);
+  if (facts.unreached_bytes > 0)
+    {
+      g_autofree char *unreached = g_format_size (facts.unreached_bytes);
+
+      printf (_("Not reached:  %s\n"), unreached);
+    }
   for (guint i = 0; i < cm_result_get_tests (result)->len; i++)
     {
       CmTestResult *test = g_ptr_array_index (cm_result_get_tests (result), i);
       g_autoptr(GString) line = g_string_new (NULL);
 
+      /* A card that stopped answering gave nothing back: no speed. */
+      if (test->bytes == 0)
+        continue;
       /* Padded by the width on screen, as the translated lines above are. */
       cm_cli_pad (line, g_str_equal (test->name, CM_TEST_VERIFY_WRITE) ? _("Write speed:") : _("Read speed:"),
                   13, FALSE);

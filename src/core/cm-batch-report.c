@@ -138,11 +138,11 @@ get_size (CmResult *result)
 static gint64
 get_lost (CmResult *result)
 {
-  const CmVerifySummary *verify = cm_result_get_verify (result);
   const CmEndurance *endurance = cm_result_get_endurance (result);
+  CmVerifyFacts verify;
 
-  if (verify != NULL)
-    return verify->lost_bytes;
+  if (cm_verify_facts_for_result (result, &verify))
+    return verify.lost_bytes;
   if (endurance != NULL && endurance->rounds->len > 0)
     return g_array_index (endurance->rounds, CmWearRound, endurance->rounds->len - 1).bad_sectors * 512;
   return -1;
@@ -159,6 +159,7 @@ cm_batch_facts_new_for_result (CmResult *result)
 {
   CmBatchFacts *facts = g_new0 (CmBatchFacts, 1);
   GDateTime *started = cm_result_get_started (result);
+  CmVerifyFacts verify;
 
   facts->key = dup_card_key (result);
   facts->card = dup_card_name (result);
@@ -167,7 +168,7 @@ cm_batch_facts_new_for_result (CmResult *result)
   facts->size_bytes = get_size (result);
   facts->answer = cm_summary_dup_answer (result, &facts->status);
   facts->capacity_real_bytes = cm_result_get_capacity (result) != NULL ? (gint64) cm_result_get_capacity (result)->real_bytes : -1;
-  facts->usable_bytes = cm_result_get_verify (result) != NULL ? (gint64) cm_result_get_verify (result)->usable_bytes : -1;
+  facts->usable_bytes = cm_verify_facts_for_result (result, &verify) ? (gint64) verify.usable_bytes : -1;
   facts->lost_bytes = get_lost (result);
   return facts;
 }

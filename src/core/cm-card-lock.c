@@ -333,14 +333,6 @@ cm_card_lock_take (const char  *path,
   return lock;
 }
 
-const char *
-cm_card_lock_get_key (CmCardLock *lock)
-{
-  g_return_val_if_fail (lock != NULL, NULL);
-
-  return lock->key;
-}
-
 /* The file stays: removing it would race with a job that has just
  * opened it and is about to lock it. */
 void

@@ -24,7 +24,6 @@ typedef struct _CmCardLock CmCardLock;
 CmCardLock *cm_card_lock_take     (const char  *path,
                                    const char  *what,
                                    GError     **error) G_GNUC_WARN_UNUSED_RESULT;
-const char *cm_card_lock_get_key  (CmCardLock  *lock);
 void        cm_card_lock_release  (CmCardLock  *lock);
 
 char       *cm_card_lock_dup_key  (const char  *path) G_GNUC_WARN_UNUSED_RESULT;

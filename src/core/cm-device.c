@@ -563,20 +563,6 @@ cm_device_get_name (CmDevice *self)
   return self->name;
 }
 
-const char *
-cm_device_get_vendor (CmDevice *self)
-{
-  g_return_val_if_fail (CM_IS_DEVICE (self), NULL);
-  return self->vendor;
-}
-
-const char *
-cm_device_get_model (CmDevice *self)
-{
-  g_return_val_if_fail (CM_IS_DEVICE (self), NULL);
-  return self->model;
-}
-
 guint64
 cm_device_get_size (CmDevice *self)
 {

@@ -59,8 +59,6 @@ UDisksObject *cm_device_get_object      (CmDevice     *self);
 const char  *cm_device_get_object_path  (CmDevice     *self);
 const char  *cm_device_get_device       (CmDevice     *self);
 const char  *cm_device_get_name         (CmDevice     *self);
-const char  *cm_device_get_vendor       (CmDevice     *self);
-const char  *cm_device_get_model        (CmDevice     *self);
 guint64      cm_device_get_size         (CmDevice     *self);
 gboolean     cm_device_get_read_only    (CmDevice     *self);
 gboolean     cm_device_get_mounted      (CmDevice     *self);

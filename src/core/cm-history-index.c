@@ -1208,7 +1208,8 @@ cm_history_index_query (CmHistoryIndex *self, guint offset, guint limit)
 /**
  * cm_history_index_query_kinds:
  * @serial: (nullable): a card's CID serial; %NULL for any card
- * @kinds: the documents' kinds, %NULL-terminated
+ * @kinds: (nullable): the documents' kinds, %NULL-terminated; %NULL for
+ *   every kind
  * @limit: at most this many
  *
  * The newest readable documents of @kinds (of the card with @serial),
@@ -1223,18 +1224,19 @@ cm_history_index_query_kinds (CmHistoryIndex     *self,
   GPtrArray *entries = g_ptr_array_new_with_free_func ((GDestroyNotify) cm_history_entry_free);
   g_autoptr(GString) sql = g_string_new ("SELECT * FROM rows WHERE damaged = 0");
   sqlite3_stmt *stmt = NULL;
-  guint n = g_strv_length ((char **) kinds);
+  guint n = kinds != NULL ? g_strv_length ((char **) kinds) : 0;
   int column = 1;
   int rc;
 
-  g_return_val_if_fail (kinds != NULL && n > 0, entries);
+  g_return_val_if_fail (kinds == NULL || n > 0, entries);
 
   if (serial != NULL)
     g_string_append (sql, " AND serial = ?");
-  g_string_append (sql, " AND kind IN (?");
-  for (guint i = 1; i < n; i++)
-    g_string_append (sql, ", ?");
-  g_string_append (sql, ") ORDER BY started DESC, path DESC LIMIT ?");
+  for (guint i = 0; i < n; i++)
+    g_string_append (sql, i == 0 ? " AND kind IN (?" : ", ?");
+  if (n > 0)
+    g_string_append_c (sql, ')');
+  g_string_append (sql, " ORDER BY started DESC, path DESC LIMIT ?");
   rc = prepare (self, sql->str, &stmt);
   if (serial != NULL)
     sqlite3_bind_text (stmt, column++, serial, -1, SQLITE_STATIC);

@@ -897,7 +897,8 @@ cm_history_dup_seen_finish (CmHistory     *self,
 
 /**
  * cm_history_find_last:
- * @kind: a job kind's name ("verify", "wear", …)
+ * @kind: (nullable): a job kind's name ("verify", "wear", …); %NULL for
+ *   any kind
  * @serial: (nullable): the card's CID serial; without one the card is
  *   told by its device and the size it says it has
  * @device: (nullable): the card's device now; %NULL finds nothing
@@ -905,7 +906,8 @@ cm_history_dup_seen_finish (CmHistory     *self,
  *   document records when the card's registers tell none
  *
  * The newest document of @kind for this card, so that a card's page
- * shows each kind's last result after the app starts again.
+ * shows each kind's last result after the app starts again, and the
+ * card list the card's last result of any kind.
  *
  * Returns: (transfer full) (nullable): it, or %NULL when there is none
  *   (@error set when the history could not be read)
@@ -923,7 +925,6 @@ cm_history_find_last (CmHistory   *self,
   g_autoptr(GPtrArray) entries = NULL;
 
   g_return_val_if_fail (CM_IS_HISTORY (self), NULL);
-  g_return_val_if_fail (kind != NULL, NULL);
 
   /* A folder on a card with no device known: no card to tell by. */
   if (device == NULL || !g_file_query_exists (self->folder, NULL))
@@ -932,7 +933,7 @@ cm_history_find_last (CmHistory   *self,
     return NULL;
   if (serial != NULL && *serial == '\0')
     serial = NULL;
-  entries = cm_history_index_query_kinds (index, serial, kinds, serial != NULL ? 1 : LAST_CANDIDATES);
+  entries = cm_history_index_query_kinds (index, serial, kind != NULL ? kinds : NULL, serial != NULL ? 1 : LAST_CANDIDATES);
   for (guint i = 0; i < entries->len; i++)
     {
       CmHistoryEntry *entry = g_ptr_array_index (entries, i);
@@ -1003,7 +1004,6 @@ cm_history_find_last_async (CmHistory           *self,
   FindLast *find;
 
   g_return_if_fail (CM_IS_HISTORY (self));
-  g_return_if_fail (kind != NULL);
 
   find = g_new0 (FindLast, 1);
   find->kind = g_strdup (kind);

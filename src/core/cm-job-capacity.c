@@ -185,13 +185,17 @@ headline (CmResult  *result,
  * the size that surely holds data. */
 static guint64
 real_size (CmResult *result,
-           guint64  *reported)
+           guint64  *reported,
+           guint64  *said)
 {
   const CmCapacityReport *report = cm_result_get_capacity (result);
 
   *reported = report != NULL ? report->reported_bytes : 0;
+  *said = 0;
   if (report == NULL || !report->fake || report->last_good_bytes >= report->reported_bytes)
     return 0;
+  /* Its words, "Real size", name where the first bad place's cell starts. */
+  *said = MAX (report->real_bytes, report->last_good_bytes);
   return report->last_good_bytes;
 }
 

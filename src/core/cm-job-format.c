@@ -198,6 +198,7 @@ cm_format_find_real_size (CmHistory   *history,
       g_autoptr(CmResult) result = cm_result_new_from_file (file, NULL);
       const CmJobKind *kind;
       guint64 reported = 0;
+      guint64 said = 0;
       guint64 real;
 
       if (result == NULL || (serial == NULL && g_strcmp0 (cm_result_get_device (result), device) != 0))
@@ -205,7 +206,7 @@ cm_format_find_real_size (CmHistory   *history,
       kind = cm_job_kinds_lookup (cm_result_get_kind (result));
       if (kind == NULL || kind->real_size == NULL)
         continue;
-      real = kind->real_size (result, &reported);
+      real = kind->real_size (result, &reported, &said);
       if (reported != 0 && reported != device_bytes)
         continue;
       /* The newest check of the card decides: one that found it whole
@@ -217,6 +218,29 @@ cm_format_find_real_size (CmHistory   *history,
       return real;
     }
   return 0;
+}
+
+/**
+ * cm_format_get_said_real_size:
+ * @found: the document cm_format_find_real_size() took the size from
+ *
+ * Returns: the real size as @found's own words name it (a capacity
+ *   check's "Real size"), at least the size the format lays out; 0 when
+ *   @found names none
+ */
+guint64
+cm_format_get_said_real_size (CmResult *found)
+{
+  const CmJobKind *kind;
+  guint64 reported = 0;
+  guint64 said = 0;
+
+  g_return_val_if_fail (CM_IS_RESULT (found), 0);
+
+  kind = cm_job_kinds_lookup (cm_result_get_kind (found));
+  if (kind == NULL || kind->real_size == NULL)
+    return 0;
+  return MAX (kind->real_size (found, &reported, &said), said);
 }
 
 typedef struct

@@ -36,5 +36,6 @@ guint64  cm_format_find_real_size_finish (CmHistory           *history,
                                           GAsyncResult        *result,
                                           CmResult           **found,
                                           GError             **error);
+guint64  cm_format_get_said_real_size    (CmResult            *found);
 
 G_END_DECLS

@@ -60,9 +60,13 @@ typedef struct
    * card's capacity check, a full verify of the device that lost data
    * from there); 0 when it found no such end. @reported: what the card
    * said it held, 0 when the document does not say. A format can then
-   * end its partition there. */
+   * end its partition there. @said: that end as the document's own
+   * words name it (a capacity check's "Real size" counts its last good
+   * cell whole), at least the end returned: what a format's
+   * confirmation names, beside the partition's end when that is less. */
   guint64   (*real_size) (CmResult *result,
-                          guint64  *reported);
+                          guint64  *reported,
+                          guint64  *said);
 } CmJobKind;
 
 const CmJobKind *cm_job_kinds_lookup   (const char      *name);
@@ -112,8 +116,6 @@ void             cm_job_set_runner         (CmJob      *job,
                                             CmRunner   *runner);
 void             cm_job_set_verify         (CmJob      *job,
                                             CmVerify   *verify);
-void             cm_job_add_note           (CmJob      *job,
-                                            const char *note);
 /* @phase in words; @seconds_left < 0 while not known. */
 void             cm_job_report             (CmJob      *job,
                                             double      fraction,

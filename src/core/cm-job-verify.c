@@ -135,20 +135,26 @@ run (CmJob *job,
   start (job, task);
 }
 
-/* Intact or Data lost, and how much the card kept. */
+/* Intact or Data lost, and how much the card kept: the facts the
+ * sentence under it (cm_verify_describe) says too. */
 static CmOutcome *
 outcome (CmResult *result)
 {
   const CmVerifySummary *verify = cm_result_get_verify (result);
+  CmVerifyFacts facts;
   g_autofree char *usable = NULL;
   g_autofree char *lost = NULL;
+  g_autofree char *first = NULL;
+  g_autofree char *unreached = NULL;
   g_autofree char *answer = NULL;
   CmOutcome *outcome;
 
-  if (verify == NULL)
+  if (!cm_verify_facts_for_result (result, &facts))
     return cm_outcome_new (CM_OUTCOME_NOT_JUDGED, CM_STATUS_NOT_JUDGED, _("Not judged"), NULL);
-  usable = g_format_size (verify->usable_bytes);
-  lost = g_format_size (verify->lost_bytes);
+  usable = g_format_size (facts.usable_bytes);
+  lost = g_format_size (facts.lost_bytes);
+  first = g_format_size (MAX (facts.first_bad, 0));
+  unreached = g_format_size (facts.unreached_bytes);
   if (!cm_verify_summary_lost_data (verify))
     {
       /* Translators: a full verify's answer; %s is a size, "31.9 GB" */
@@ -156,9 +162,13 @@ outcome (CmResult *result)
       /* Translators: a badge: a full verify read every byte back */
       return cm_outcome_new (CM_OUTCOME_PASS, CM_STATUS_MEETS, _("Intact"), answer);
     }
-  if (!verify->complete)
-    /* Translators: a full verify's answer; %s is a size, "31.9 GB" */
-    answer = g_strdup_printf (_("Data lost · the card stopped answering after %s"), usable);
+  if (facts.stopped && facts.unreached_bytes > 0)
+    /* Translators: a full verify's answer; the first %s is a place on the
+     * card, "58.7 MB", the second the size after it never written */
+    answer = g_strdup_printf (_("Data lost · the card stopped working at %s, %s never reached"), first, unreached);
+  else if (facts.stopped)
+    /* Translators: a full verify's answer; %s is a place on the card, "58.7 MB" */
+    answer = g_strdup_printf (_("Data lost · the card stopped working at %s"), first);
   else
     /* Translators: a full verify's answer; the first %s is the size that
      * did not keep its data, the second the size that did */
@@ -170,21 +180,25 @@ outcome (CmResult *result)
 }
 
 /* A full verify: what is usable and what was lost on the left and
- * right, then how fast it wrote and read back, those that it did. */
+ * right (and what the card never reached), then how fast it wrote and
+ * read back, those that it did. */
 static void
 headline (CmResult  *result,
           GPtrArray *figures)
 {
-  const CmVerifySummary *verify = cm_result_get_verify (result);
+  CmVerifyFacts facts;
   CmTestResult *write = cm_result_lookup_test (result, CM_TEST_VERIFY_WRITE);
   CmTestResult *read = cm_result_lookup_test (result, CM_TEST_VERIFY_READ);
 
-  if (verify != NULL)
+  if (cm_verify_facts_for_result (result, &facts))
     {
       /* Translators: a full verify's figure: the storage that kept its data */
-      cm_summary_add_figure (figures, NULL, CM_DIRECTION_READ, _("Usable"), g_format_size (verify->usable_bytes));
+      cm_summary_add_figure (figures, NULL, CM_DIRECTION_READ, _("Usable"), g_format_size (facts.usable_bytes));
       /* Translators: a full verify's figure: the storage that did not */
-      cm_summary_add_figure (figures, NULL, CM_DIRECTION_WRITE, _("Lost"), g_format_size (verify->lost_bytes));
+      cm_summary_add_figure (figures, NULL, CM_DIRECTION_WRITE, _("Lost"), g_format_size (facts.lost_bytes));
+      if (facts.unreached_bytes > 0)
+        /* Translators: a full verify's figure: the storage never written, as the card stopped first */
+        cm_summary_add_figure (figures, NULL, CM_DIRECTION_WRITE, _("Never reached"), g_format_size (facts.unreached_bytes));
     }
   if (read != NULL && read->error == NULL && read->mb_per_s > 0)
     /* Translators: a full verify's figure: how fast it read its data back */
@@ -200,13 +214,16 @@ headline (CmResult  *result,
  * it ends where the first bad sector is. */
 static guint64
 real_size (CmResult *result,
-           guint64  *reported)
+           guint64  *reported,
+           guint64  *said)
 {
   const CmVerifySummary *verify = cm_result_get_verify (result);
 
   *reported = 0;
+  *said = 0;
   if (verify == NULL || g_strcmp0 (verify->mode, "device") != 0 || verify->first_bad_offset <= 0)
     return 0;
+  *said = (guint64) verify->first_bad_offset;
   return (guint64) verify->first_bad_offset;
 }
 

@@ -272,8 +272,8 @@ wear_state_folder_dup (CmJob *job)
   return g_build_filename (cm_job_get_state_folder (job), "wear", NULL);
 }
 
-/* Whether to carry on from a saved state: with --resume (or the app's
- * carry-on, when one is saved). A saved state is never dropped silently:
+/* Whether to carry on from a saved state: when asked to resume (or the
+ * app's carry-on, when one is saved). A saved state is never dropped silently:
  * a new test while one is saved is refused, saying how to carry on. */
 static gboolean
 choose_start (CmJob     *job,
@@ -299,7 +299,7 @@ choose_start (CmJob     *job,
   else
     g_set_error (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_SAVED,
                  _("A stopped wear test of %s is saved (it stopped in %s). Nothing was written: carry on with "
-                   "--resume, or delete %s to start over."),
+                   "it, or delete %s to start over."),
                  cm_target_get_path (target), where, cm_wear_state_get_path (state));
   return FALSE;
 }

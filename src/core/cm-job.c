@@ -453,32 +453,12 @@ cm_job_get_history (CmJob *self)
   return self->history;
 }
 
-/* Where a capacity check keeps its journal; NULL: beside the history. */
-void
-cm_job_set_journal_folder (CmJob *self,
-                           GFile *folder)
-{
-  SETTER_GUARD (self);
-  g_set_object (&self->journal_folder, folder);
-}
-
 void
 cm_job_set_verify_flags (CmJob         *self,
                          CmVerifyFlags  flags)
 {
   SETTER_GUARD (self);
   self->verify_flags = flags;
-}
-
-/* Where a verify keeps the state it carries on from; NULL: the data
- * folder's. */
-void
-cm_job_set_state_folder (CmJob      *self,
-                         const char *folder)
-{
-  SETTER_GUARD (self);
-  g_free (self->state_folder);
-  self->state_folder = g_strdup (folder);
 }
 
 /* A wear test's limits: @rounds (0: none) and @seconds (0: none). It
@@ -600,15 +580,6 @@ cm_job_set_verify (CmJob    *job,
                    CmVerify *verify)
 {
   g_set_object (&job->verify, verify);
-}
-
-/* A note for the document, such as why a mounted device was tested
- * through its folder. */
-void
-cm_job_add_note (CmJob      *job,
-                 const char *note)
-{
-  g_ptr_array_add (job->notes, g_strdup (note));
 }
 
 static void

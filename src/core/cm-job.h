@@ -80,13 +80,9 @@ void          cm_job_set_claims        (CmJob               *self,
 /* A capacity check. */
 void          cm_job_set_cache_bytes   (CmJob               *self,
                                         guint64              bytes);
-void          cm_job_set_journal_folder (CmJob              *self,
-                                        GFile               *folder);
 /* A verify. */
 void          cm_job_set_verify_flags  (CmJob               *self,
                                         CmVerifyFlags        flags);
-void          cm_job_set_state_folder  (CmJob               *self,
-                                        const char          *folder);
 /* A wear test. */
 typedef void (*CmJobWearRoundFunc) (CmJob             *job,
                                     const CmWearRound *round,

@@ -276,14 +276,6 @@ cm_result_set_started (CmResult  *self,
 }
 
 const char *
-cm_result_get_tool (CmResult *self)
-{
-  g_return_val_if_fail (CM_IS_RESULT (self), NULL);
-
-  return self->tool;
-}
-
-const char *
 cm_result_get_profile (CmResult *self)
 {
   g_return_val_if_fail (CM_IS_RESULT (self), NULL);
@@ -414,15 +406,6 @@ cm_result_set_device_bytes (CmResult *self,
   g_return_if_fail (CM_IS_RESULT (self));
 
   self->device_bytes = bytes;
-}
-
-/* The size of the part of the card the tests used; 0 when not known. */
-guint64
-cm_result_get_area_bytes (CmResult *self)
-{
-  g_return_val_if_fail (CM_IS_RESULT (self), 0);
-
-  return self->area_bytes;
 }
 
 void

@@ -176,7 +176,6 @@ gboolean      cm_result_save_compact    (CmResult     *self,
 GDateTime    *cm_result_get_started     (CmResult     *self);
 void          cm_result_set_started     (CmResult     *self,
                                          GDateTime    *started);
-const char   *cm_result_get_tool        (CmResult     *self);
 const char   *cm_result_get_profile     (CmResult     *self);
 void          cm_result_set_profile     (CmResult     *self,
                                          const char   *profile);
@@ -196,7 +195,6 @@ void          cm_result_set_usb_speed_mbps (CmResult   *self,
 guint64       cm_result_get_device_bytes (CmResult    *self);
 void          cm_result_set_device_bytes (CmResult    *self,
                                          guint64      bytes);
-guint64       cm_result_get_area_bytes  (CmResult     *self);
 void          cm_result_set_area_bytes  (CmResult     *self,
                                          guint64       area_bytes);
 const char   *cm_result_get_host        (CmResult     *self);

@@ -1228,26 +1228,6 @@ cm_store_seen_new_for_card (GPtrArray            *same_serial,
   return seen;
 }
 
-/**
- * cm_store_seen_new:
- * @same_serial: (element-type CmHistoryEntry): the results for @result's
- *   CID serial, newest first, from the history's index or the store
- * @itself: (nullable): @result's own entry's path (its file in the
- *   history, its id in the store), which is not "before"
- *
- * cm_store_seen_new_for_card() for @result's card: results that started
- * after @result's start do not count.
- */
-CmStoreSeen *
-cm_store_seen_new (GPtrArray  *same_serial,
-                   CmResult   *result,
-                   const char *itself)
-{
-  g_autoptr(CmHistoryEntry) card = cm_history_entry_new_for_result (result);
-
-  return cm_store_seen_new_for_card (same_serial, card, itself);
-}
-
 void
 cm_store_seen_free (CmStoreSeen *seen)
 {

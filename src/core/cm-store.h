@@ -91,9 +91,6 @@ GPtrArray   *cm_store_build_batch_report (CmStore    *self,
 char        *cm_store_dup_id           (const char  *document,
                                         gsize        length) G_GNUC_WARN_UNUSED_RESULT;
 
-CmStoreSeen *cm_store_seen_new         (GPtrArray   *same_serial,
-                                        CmResult    *result,
-                                        const char  *itself) G_GNUC_WARN_UNUSED_RESULT;
 CmStoreSeen *cm_store_seen_new_for_card (GPtrArray            *same_serial,
                                          const CmHistoryEntry *card,
                                          const char           *itself) G_GNUC_WARN_UNUSED_RESULT;

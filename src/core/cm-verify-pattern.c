@@ -8,13 +8,11 @@
  * place. A sector that reads back as written is ok; one with its own
  * offset and a few words off is changed; one holding another place's
  * intact sector is overwritten (a fake card's wrap-around); anything else
- * is corrupted. The files it is written in, F3's N.h2w. And the
- * findings, in words.
+ * is corrupted. The files it is written in, F3's N.h2w. The findings
+ * in words are cm-verify-facts.c's.
  */
 
 #include "config.h"
-
-#include <glib/gi18n-lib.h>
 
 #include "cm-verify-private.h"
 
@@ -224,39 +222,4 @@ cm_verify_summary_lost_data (const CmVerifySummary *v)
   g_return_val_if_fail (v != NULL, FALSE);
 
   return v->lost_bytes > 0 || !v->complete;
-}
-
-char *
-cm_verify_describe (const CmVerifySummary *v)
-{
-  g_autofree char *usable = NULL;
-  g_autofree char *checked = NULL;
-  g_autofree char *lost = NULL;
-  g_autofree char *first = NULL;
-
-  g_return_val_if_fail (v != NULL, NULL);
-
-  usable = g_format_size (v->usable_bytes);
-  checked = g_format_size (v->checked_bytes);
-  lost = g_format_size (v->lost_bytes);
-  first = g_format_size (MAX (v->first_bad_offset, 0));
-
-  if (!cm_verify_summary_lost_data (v))
-    return g_strdup_printf (_("Every byte came back as written: %s checked, all of it usable. This card keeps what you store on it."),
-                            checked);
-
-  /* Most of what was lost holds other places' data: the card wraps. */
-  if (v->sectors_overwritten > v->sectors_corrupted + v->sectors_changed + v->sectors_unreadable)
-    return g_strdup_printf (_("Fake capacity: only %s of the %s written came back; data written later overwrote earlier data. "
-                              "Don't keep photos or anything you can't lose on this card: use it as a %s card at most, or better, return it."),
-                            usable, checked, usable);
-
-  if (!v->complete)
-    return g_strdup_printf (_("The card stopped working at %s: %s could not be written or read back. "
-                              "Copy anything you need off it now, and don't use it again."),
-                            first, lost);
-
-  return g_strdup_printf (_("Data was lost: %s of %s came back wrong, the first bad region at %s. "
-                            "Don't keep photos or anything you can't lose on this card."),
-                          lost, checked, first);
 }

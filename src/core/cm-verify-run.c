@@ -315,6 +315,7 @@ make_result (CmVerifyRun *run)
   g_autoptr(GDateTime) started = g_date_time_new_from_iso8601 (run->started, NULL);
   g_autofree char *summary = NULL;
   gboolean device = self->mode == CM_VERIFY_MODE_DEVICE;
+  CmVerifyFacts facts;
   guint64 sectors;
 
   if (started != NULL)
@@ -348,7 +349,11 @@ make_result (CmVerifyRun *run)
     v->first_bad_offset = (gint64) g_array_index (v->bad_regions, CmRegion, 0).start;
   cm_result_set_verify (result, v);
 
-  summary = cm_verify_describe (v);
+  /* The card's size says how much of it a run that stopped never reached. */
+  if (device)
+    cm_result_set_device_bytes (result, cm_target_get_size (self->target));
+  cm_verify_facts_init (&facts, v, cm_result_get_device_bytes (result));
+  summary = cm_verify_describe (&facts, v);
   cm_result_set_summary (result, summary);
   if (!run->direct)
     cm_result_add_note (result, _("The filesystem refused direct I/O, so CardMark synced every write and dropped the cache before reading back."));

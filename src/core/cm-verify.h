@@ -76,7 +76,28 @@ gboolean  cm_verify_check       (const guint8    *buffer,
                                  guint64          offset,
                                  CmVerifyCounts  *counts);
 
-char     *cm_verify_describe    (const CmVerifySummary *summary) G_GNUC_WARN_UNUSED_RESULT;
+/* A verify's facts, worked out once from its document (cm-verify-facts.c)
+ * so that every face says the same: the answer, the sentence under it,
+ * the CLI's report, the batch report and the chart. */
+typedef struct
+{
+  guint64 card_bytes;      /* the whole device's size; 0 for a folder */
+  guint64 written_bytes;   /* what the card took */
+  guint64 read_bytes;      /* what came back at all, right or wrong */
+  guint64 usable_bytes;    /* what came back as written */
+  guint64 lost_bytes;      /* written, or refused, and not back as written */
+  guint64 unreached_bytes; /* of the card: never written, as the card stopped first */
+  gint64  first_bad;       /* the first place that lost data, where the card stopped when it did; -1 */
+  gboolean stopped;        /* the card stopped answering before the end */
+} CmVerifyFacts;
+
+void      cm_verify_facts_init  (CmVerifyFacts         *facts,
+                                 const CmVerifySummary *summary,
+                                 guint64                card_bytes);
+gboolean  cm_verify_facts_for_result (CmResult         *result,
+                                      CmVerifyFacts    *facts);
+char     *cm_verify_describe    (const CmVerifyFacts   *facts,
+                                 const CmVerifySummary *summary) G_GNUC_WARN_UNUSED_RESULT;
 gboolean  cm_verify_summary_lost_data (const CmVerifySummary *summary);
 
 #define CM_TYPE_VERIFY (cm_verify_get_type ())
