@@ -43,6 +43,8 @@ struct _CmCardLock
   int   fd;
   char *key;
   char *file;
+  char *what;
+  int   percent;
 };
 
 static char *lock_folder;
@@ -238,9 +240,10 @@ cm_card_lock_open_file (const char *name)
  * cm_card_lock_read_holder:
  * @fd: a lock file, or a bus's gate
  *
- * What the lock's holder wrote in it, cleaned (cm_text_dup_clean()):
- * anyone who can open the file can write it, so it is one bounded line
- * without a control character, whatever was planted. %NULL when empty.
+ * What the lock's holder wrote in its first line, cleaned
+ * (cm_text_dup_clean()): anyone who can open the file can write it, so
+ * it is one bounded line without a control character, whatever was
+ * planted. %NULL when empty.
  */
 char *
 cm_card_lock_read_holder (int fd)
@@ -251,9 +254,9 @@ cm_card_lock_read_holder (int fd)
   if (n <= 0)
     return NULL;
   buffer[n] = '\0';
-  /* The one line break the holder writes ends it. */
-  if (n > 0 && buffer[n - 1] == '\n')
-    buffer[n - 1] = '\0';
+  /* The first line is the words; the job's kind and progress follow
+   * (cm_card_lock_note_progress()). */
+  buffer[strcspn (buffer, "\n")] = '\0';
   if (buffer[0] == '\0')
     return NULL;
   return cm_text_dup_clean (buffer, CM_TEXT_LINE_MAX);
@@ -566,6 +569,8 @@ cm_card_lock_take (const char  *path,
 
   lock = g_new0 (CmCardLock, 1);
   lock->fd = fd;
+  lock->what = g_strdup (what);
+  lock->percent = -1;
   lock->key = g_steal_pointer (&key);
   lock->file = g_steal_pointer (&file);
   return lock;
@@ -599,5 +604,122 @@ cm_card_lock_release (CmCardLock *lock)
   close (lock->fd);
   g_free (lock->key);
   g_free (lock->file);
+  g_free (lock->what);
   g_free (lock);
+}
+
+/**
+ * cm_card_lock_note_progress:
+ * @lock: (nullable): the job's lock
+ * @kind: the job's kind's name, "wear"
+ * @fraction: how far the job is, 0 to 1
+ *
+ * Writes the job's kind and progress under its words, for another
+ * program that shows the card (cm_card_lock_peek()): "wear 42". Only a
+ * new whole percent is written.
+ */
+void
+cm_card_lock_note_progress (CmCardLock *lock,
+                            const char *kind,
+                            double      fraction)
+{
+  int percent = (int) (CLAMP (fraction, 0, 1) * 100);
+  g_autofree char *text = NULL;
+
+  if (lock == NULL || percent == lock->percent)
+    return;
+  lock->percent = percent;
+  text = g_strdup_printf ("%s\n%s %d", lock->what, kind, percent);
+  cm_card_lock_write_holder (lock->fd, text);
+}
+
+/* A kind's name as a job writes it: a short word of small letters. */
+static gboolean
+is_kind_name (const char *name)
+{
+  if (*name == '\0' || strlen (name) > 32)
+    return FALSE;
+  for (const char *c = name; *c != '\0'; c++)
+    if (!g_ascii_islower (*c) && *c != '-' && *c != '_')
+      return FALSE;
+  return TRUE;
+}
+
+/* The second line of a lock: "KIND PERCENT". */
+static void
+read_progress (int              fd,
+               CmCardLockSight *sight)
+{
+  char buffer[CM_TEXT_LINE_MAX * 4 + 64];
+  ssize_t n = pread (fd, buffer, sizeof buffer - 1, 0);
+  char kind[33];
+  const char *line;
+  int percent;
+
+  if (n <= 0)
+    return;
+  buffer[n] = '\0';
+  if ((line = strchr (buffer, '\n')) == NULL)
+    return;
+  if (sscanf (line + 1, "%32s %d", kind, &percent) != 2 || !is_kind_name (kind) || percent < 0 || percent > 100)
+    return;
+  sight->kind = g_strdup (kind);
+  sight->percent = percent;
+}
+
+/**
+ * cm_card_lock_peek:
+ * @path: a card's device, or a folder on it
+ * @sight: (out caller-allocates): cleared with cm_card_lock_sight_clear()
+ *
+ * Whether another process holds the card's lock now, and what it runs:
+ * its process and user, and (from its own user or root) its words, kind
+ * and progress. Looks without taking the lock (in /proc/locks), so a
+ * job that starts meanwhile is never refused for it.
+ */
+gboolean
+cm_card_lock_peek (const char      *path,
+                   CmCardLockSight *sight)
+{
+  g_autofree char *key = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *file = NULL;
+  struct stat st;
+  int fd;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (sight != NULL, FALSE);
+
+  memset (sight, 0, sizeof *sight);
+  sight->percent = -1;
+  if ((key = cm_card_lock_dup_key (path)) == NULL)
+    return FALSE;
+  name = g_strdup_printf ("cardmark-%s.lock", key);
+  file = g_build_filename (lock_folder != NULL ? lock_folder : "/run/lock", name, NULL);
+  fd = open (file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0)
+    return FALSE;
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) || !cm_card_lock_find_holder (fd, &sight->holder)
+      || sight->holder.pid == 0 || sight->holder.pid == getpid ())
+    {
+      close (fd);
+      cm_card_lock_sight_clear (sight);
+      return FALSE;
+    }
+  if (!cm_lock_holder_is_stranger (&sight->holder))
+    {
+      sight->words = cm_card_lock_read_holder (fd);
+      read_progress (fd, sight);
+    }
+  close (fd);
+  return TRUE;
+}
+
+void
+cm_card_lock_sight_clear (CmCardLockSight *sight)
+{
+  cm_lock_holder_clear (&sight->holder);
+  g_clear_pointer (&sight->words, g_free);
+  g_clear_pointer (&sight->kind, g_free);
+  sight->percent = -1;
 }

@@ -48,6 +48,22 @@ char       *cm_lock_holder_dup_name    (const CmLockHolder *holder) G_GNUC_WARN_
 char       *cm_card_lock_dup_stranger_text (const char         *path,
                                             const CmLockHolder *holder) G_GNUC_WARN_UNUSED_RESULT;
 
+/* What a look at a card's lock shows of a job another process runs. */
+typedef struct
+{
+  CmLockHolder holder;
+  char        *words;    /* what it runs, in its words, cleaned; NULL from another user */
+  char        *kind;     /* its kind's name ("wear"), NULL when not said */
+  int          percent;  /* how far it is, -1 when not said */
+} CmCardLockSight;
+
+gboolean    cm_card_lock_peek          (const char      *path,
+                                        CmCardLockSight *sight);
+void        cm_card_lock_sight_clear   (CmCardLockSight *sight);
+void        cm_card_lock_note_progress (CmCardLock      *lock,
+                                        const char      *kind,
+                                        double           fraction);
+
 /* The lock folder's files, for locks of other kinds (cm-bus.c). */
 int         cm_card_lock_open_file    (const char *name);
 char       *cm_card_lock_read_holder  (int         fd) G_GNUC_WARN_UNUSED_RESULT;
