@@ -166,5 +166,21 @@ check "and ends at all of them" test "$(tail -n 1 "$work/many.err")" = "Indexing
 check "in several batches" test "$(grep -c '^Indexing the history' "$work/many.err")" -gt 2
 XDG_DATA_HOME=$work/many "$CARDMARK_CLI" history > /dev/null 2> "$work/many.err"
 check "up to date, it says nothing" test ! -s "$work/many.err"
+# 8 MiB of empty objects (issue 47): within the size a result may have,
+# but millions of values json-glib would build a tree of (848 MB). The
+# list names it and goes on; plot refuses it.
+python3 -c 'import sys; n = (8 * 2**20 - 2) // 3; open(sys.argv[1], "w").write("[" + ",".join(["{}"] * n) + "]")' "$work/objects.json"
+for name in cardmark cardmark-devel; do
+  rm -f "$XDG_DATA_HOME/$name/history/pipe.json"
+  cp "$work/objects.json" "$XDG_DATA_HOME/$name/history/20261203-090000-cccccc.json"
+done
+"$CARDMARK_CLI" history > "$work/out" 2> "$work/err"
+check "history lists past 8 MiB of empty objects (status 0)" test $? -eq 0
+check "… saying it holds more values than a result can" \
+  file_says "20261203-090000-cccccc.json: It holds more values than a result can" "$work/err"
+check "… and lists the others" grep -q "Older card" "$work/out"
+"$CARDMARK_CLI" plot "$work/objects.json" --output "$work/objects.png" > "$work/out" 2> "$work/err"
+check "plot refuses it (status 1)" test $? -eq 1
+check "… saying it holds more values than a result can" file_says "It holds more values than a result can" "$work/err"
 
 done_testing

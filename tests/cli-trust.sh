@@ -6,6 +6,11 @@
 # the lock's place, and links where root's --csv and --output write;
 # numbers that would mean "no limit" are refused. Every case compares the
 # sha256 of the card, and of the file a link points to, before and after.
+# A lock or gate the user holds is said as that user's, by name and
+# process, never with its words, and never waited on for ever (issue 47):
+# every run that could wait is bounded by `timeout`, whose status 124
+# fails the case. A job that is not root's (nobody, on a folder of a
+# tmpfs of its own) does not trust the user's lock, and leaves none.
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 
@@ -24,10 +29,13 @@ user=cmtrust$$
 cards=()
 holders=()
 lock=
+flock_file=
 cleanup () {
   for p in "${holders[@]}"; do kill "$p" 2> /dev/null; done
   for d in "${cards[@]}"; do "$here/simcard/simcard-down" "$d"; done
   [ -n "$lock" ] && rm -rf "$lock" "$lock".planted-* "$lock.held" "$gate" "$gate.held"
+  [ -n "$flock_file" ] && rm -f "$flock_file" "$flock_file.held"
+  mountpoint -q "$work/fs" 2> /dev/null && umount "$work/fs"
   userdel "$user" 2> /dev/null
   rm -rf "$work"
 }
@@ -92,13 +100,16 @@ release () {
   rm -f "$1.held"
 }
 
-# 1. A lock the user planted and holds: root is told the card is busy,
-#    in one clean line, and the card is not touched.
+# 1. A lock the user planted and holds: root is told another user's
+#    program holds the card, whose, in one clean line without the
+#    planted words, and the card is not touched.
 before=$(card_sum)
 check "the user plants and holds the card's lock" hold "$lock"
-"$CARDMARK_CLI" endure "$SIMCARD_DEV" --destroy-data --rounds 1 > "$work/out" 2> "$work/err"
+timeout 60 "$CARDMARK_CLI" endure "$SIMCARD_DEV" --destroy-data --rounds 1 > "$work/out" 2> "$work/err"
 check "root's wear test is refused as busy (status 1)" test $? -eq 1
-check "… saying the card is busy" file_says "This card is busy" "$work/err"
+check "… saying another user's program holds it: whose, and its process" \
+  file_says "Another user's program holds the card in $SIMCARD_DEV: $user (process ${holders[-1]})" "$work/err"
+check "… without the words the user wrote in the lock" sh -c "! grep -q /dev/sdz '$work/err'"
 check "… with no escape sequence and no planted line" clean "$work/err"
 check "… and the card is unchanged (sha256)" test "$(card_sum)" = "$before"
 release "$lock"
@@ -126,19 +137,29 @@ as_user touch "$lock/keep"
 check "a folder at the lock's place does not block root (status 0)" test $? -eq 0
 check "… and is moved aside, not emptied" test -e "$(ls -d "$lock".planted-* | head -1)/keep"
 
-# 4. The bus's gate held by the user, with planted text: root's wear test
-#    says at once, in one clean line, what it waits for, and goes on
+# 4. The bus's gate held by the user, with planted text: root's
+#    benchmark is refused at once, naming the user; its wear test says at
+#    once, in one clean line, whose program it waits for, and goes on
 #    once the gate is free.
 before=$(card_sum)
 rm -f "$gate"
 check "the user plants and holds the bus's gate" hold "$gate"
+# A benchmark does not wait at all: it says whose the gate is and ends.
+timeout 60 "$CARDMARK_CLI" bench "$SIMCARD_DEV" --raw --only seq-read > "$work/bench-out" 2> "$work/bench-err"
+check "root's benchmark is refused at once while the user holds the gate (status 1)" test $? -eq 1
+check "… saying another user's program holds the bus, whose, and its process" \
+  file_says "Another user's program holds the bus the card in $SIMCARD_DEV is on: $user (process ${holders[-1]})" "$work/bench-err"
+check "… without the words the user wrote in the gate" sh -c "! grep -q /dev/sdz '$work/bench-err'"
+check "… in one clean line" clean "$work/bench-err"
 "$CARDMARK_CLI" endure "$SIMCARD_DEV" --destroy-data --rounds 1 > "$work/out" 2> "$work/err" &
 pid=$!
 for _ in $(seq 1500); do grep -q "Paused while the card in" "$work/err" && break; sleep 0.02; done
-check "root's wear test says it waits for the card in the gate" file_says "Paused while the card in" "$work/err"
+check "root's wear test says it waits for another user's program, whose, and its process" \
+  file_says "Paused while the card in another user's program, $user (process ${holders[-1]})," "$work/err"
+check "… not for the card the user wrote in the gate" sh -c "! grep -q /dev/sdz '$work/err'"
 release "$gate"
 wait $pid
-check "… carries on once the gate is free (status 0)" test $? -eq 0
+check "the wear test carries on once the gate is free (status 0)" test $? -eq 0
 check "… and no escape sequence nor planted line reached its terminal" clean "$work/err"
 
 # 5. Files options name: a link the user planted in its folder, an empty
@@ -177,5 +198,39 @@ for args in "--rounds 0" "--rounds  2" "--rounds 0x10" "--hours 0" "--hours -0" 
   check "… whose sentence names the option" file_says "${a[0]}" "$work/err"
 done
 check "the card is unchanged (sha256)" test "$(card_sum)" = "$before"
+
+# 8. A job that is not root's (nobody), on a folder of a tmpfs of its
+#    own: it does not trust a card lock the user made (the user could
+#    delete it while nobody's job runs), says whose a held one is, and
+#    leaves no lock of its own behind for the user to distrust in turn.
+mkdir -p "$work/fs" "$work/nobody"
+mount -t tmpfs -o mode=1777,size=64m cardmark-trust "$work/fs"
+chown nobody "$work/nobody"
+flock_file=/run/lock/cardmark-fs-$(stat -c '%Hd-%Ld' "$work/fs").lock
+rm -f "$flock_file"
+as_nobody () {
+  (cd / && HOME=$work/nobody XDG_DATA_HOME=$work/nobody XDG_STATE_HOME=$work/nobody CARDMARK_TEST_PLAN=tiny \
+     timeout 60 setpriv --reuid=65534 --regid=65534 --clear-groups -- "$CARDMARK_CLI" "$@")
+}
+as_user sh -c "echo '$planted' > '$flock_file'"
+as_nobody bench "$work/fs" > "$work/out" 2> "$work/err"
+check "nobody's benchmark is refused by the user's lock no one holds (status 1)" test $? -eq 1
+check "… saying another user made it, and who" file_says "was made by another user, $user," "$work/err"
+check "… in one clean line" clean "$work/err"
+rm -f "$flock_file"
+check "the user holds a lock of its own at the folder's card" hold "$flock_file"
+as_nobody bench "$work/fs" > "$work/out" 2> "$work/err"
+check "nobody's benchmark is refused while the user holds it (status 1)" test $? -eq 1
+check "… saying another user's program holds it, whose, and its process" \
+  file_says "Another user's program holds the card in $work/fs: $user (process ${holders[-1]})" "$work/err"
+check "… in one clean line" clean "$work/err"
+release "$flock_file"
+rm -f "$flock_file"
+as_nobody bench "$work/fs" > "$work/out" 2> "$work/err"
+check "nobody's own benchmark runs (status 0)" test $? -eq 0
+check "… and leaves no lock the user would have to trust" test ! -e "$flock_file"
+(cd / && CARDMARK_TEST_PLAN=tiny timeout 60 setpriv --reuid="$user" --regid="$user" --clear-groups -- \
+   env HOME="$work/mine" XDG_DATA_HOME="$work/mine" "$CARDMARK_CLI" bench "$work/fs") > "$work/out" 2> "$work/err"
+check "… so the user's benchmark runs after it (status 0)" test $? -eq 0
 
 done_testing

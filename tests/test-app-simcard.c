@@ -3719,6 +3719,133 @@ test_cli_refused (Fixture       *f,
   g_assert_true (cm_verify_row_get_busy (row));
 }
 
+/* A card another CardMark program holds (issue 49). */
+typedef struct
+{
+  Fixture *f;
+  GPid     pid;
+  gboolean listed;  /* the list's row says it too */
+} Held;
+
+static const char *
+held_row_subtitle (Held *h)
+{
+  CmCardListPage *list = CM_CARD_LIST_PAGE (cm_window_get_page (h->f->window, "cards"));
+  AdwActionRow *row = cm_card_list_page_get_row_for_device (list, card_get (h->f, "SIMCARD_DEV"));
+
+  return row != NULL ? adw_action_row_get_subtitle (row) : NULL;
+}
+
+/* The card's page, and its row in the list, show the CLI's wear test. */
+static gboolean
+held_job_shown (gpointer data)
+{
+  Held *h = data;
+  CmCardPage *page = CM_CARD_PAGE (cm_window_get_page (h->f->window, "card"));
+  g_autofree char *expected = g_strdup_printf ("Wear test in cardmark-cli, process %d: ", (int) h->pid);
+  const char *text = page != NULL ? cm_card_page_get_outside_job_text (page) : NULL;
+  const char *subtitle = held_row_subtitle (h);
+
+  return text != NULL && g_str_has_prefix (text, expected) && g_strcmp0 (cm_card_page_get_job_bar_text (page), text) == 0
+         && subtitle != NULL && strstr (subtitle, expected) != NULL;
+}
+
+/* …and both are idle again once it ended. */
+static gboolean
+held_job_gone (gpointer data)
+{
+  Held *h = data;
+  CmCardPage *page = CM_CARD_PAGE (cm_window_get_page (h->f->window, "card"));
+  const char *subtitle = held_row_subtitle (h);
+
+  return page != NULL && cm_card_page_get_outside_job_text (page) == NULL && cm_card_page_get_job_bar_text (page) == NULL
+         && subtitle != NULL && strstr (subtitle, "Wear test in cardmark-cli") == NULL;
+}
+
+/* While cardmark-cli wears a card out, the app shows that job on the
+ * card's page and row, with its progress, its rows held with the reason
+ * and no Stop; a benchmark the list starts on it is refused in a toast,
+ * not kept as the card's answer; once the CLI's test ends, all is idle. */
+static void
+test_held_by_cli (Fixture       *f,
+                  gconstpointer  data)
+{
+  const char *args[] = { "good-a1", "--size", "16MiB", "--", "--set", "write.bandwidth-mb-s=20",
+                         "--set", "read.bandwidth-mb-s=40", NULL };
+  const char *cli = g_getenv ("CARDMARK_CLI");
+  g_autoptr(GError) error = NULL;
+  Held held = { f, 0, FALSE };
+  g_autofree char *err_path = g_build_filename (g_get_tmp_dir (), "cardmark-held-XXXXXX", NULL);
+  CmCardPage *page;
+  CmCardListPage *list;
+  const char *text;
+  const char *subtitle;
+  int status;
+
+  if (!card_up (f, args))
+    return;
+  g_assert_nonnull (cli);
+  g_close (g_mkstemp (err_path), NULL);
+  open_window (f);
+  g_assert_true (cm_test_wait_for (card_listed, f, 20));
+  g_assert_true (cm_window_open_path (f->window, card_get (f, "SIMCARD_DEV")));
+  page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
+  g_assert_null (cm_card_page_get_outside_job_text (page));
+  g_assert_true (gtk_widget_is_sensitive (cm_card_page_get_wear_row (page)));
+
+  {
+    /* exec: the shell's process is the CLI's. */
+    const char *argv[] = { "/bin/sh", "-c", "exec \"$0\" endure \"$1\" --destroy-data --rounds 1000 2> \"$2\"",
+                           cli, card_get (f, "SIMCARD_DEV"), err_path, NULL };
+
+    g_assert_true (g_spawn_async (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
+                                  NULL, NULL, &held.pid, &error));
+    g_assert_no_error (error);
+  }
+  if (!cm_test_wait_for (held_job_shown, &held, 60))
+    {
+      g_autofree char *err = NULL;
+
+      g_file_get_contents (err_path, &err, NULL, NULL);
+      g_error ("not shown: page \"%s\", bar \"%s\", row \"%s\"; cardmark-cli: %s",
+               cm_card_page_get_outside_job_text (page), cm_card_page_get_job_bar_text (page),
+               held_row_subtitle (&held), err);
+    }
+  text = cm_card_page_get_outside_job_text (page);
+  g_test_message ("held: %s; row: %s", text, held_row_subtitle (&held));
+  /* Its rows are held, each saying why; nothing offers to carry on. */
+  g_assert_false (gtk_widget_is_sensitive (cm_card_page_get_wear_row (page)));
+  g_assert_false (gtk_widget_is_sensitive (cm_card_page_get_verify_row (page)));
+  g_assert_false (gtk_widget_is_sensitive (cm_card_page_get_format_row (page)));
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (cm_card_page_get_wear_row (page)), ==, text);
+  cm_test_save_screenshots (GTK_WIDGET (f->window), "held-by-cli");
+
+  /* Test 1 Card from the list: refused in a toast. */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.back", NULL);
+  list = CM_CARD_LIST_PAGE (cm_window_get_page (f->window, "cards"));
+  cm_card_list_page_set_selection_mode (list, TRUE);
+  tick_card (list, card_get (f, "SIMCARD_DEV"));
+  gtk_widget_activate_action (GTK_WIDGET (list), "cards.test-selected", NULL);
+  {
+    g_autofree char *busy = g_strdup_printf ("This card is busy: a wear test (cardmark-cli endure, process %d) is running on it. "
+                                             "Wait for it to finish or cancel it, then try again.", (int) held.pid);
+
+    assert_toast_says (f, busy);
+  }
+
+  kill (held.pid, SIGINT);
+  g_assert_cmpint (waitpid (held.pid, &status, 0), ==, held.pid);
+  g_spawn_close_pid (held.pid);
+  g_assert_true (cm_test_wait_for (held_job_gone, &held, 30));
+  g_assert_true (gtk_widget_is_sensitive (cm_card_page_get_wear_row (page)));
+  g_assert_null (gtk_widget_get_tooltip_text (cm_card_page_get_wear_row (page)));
+  subtitle = held_row_subtitle (&held);
+  g_test_message ("after: %s", subtitle);
+  /* The refusal is no answer of the card's. */
+  g_assert_null (strstr (subtitle, "busy"));
+  g_unlink (err_path);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -3757,6 +3884,8 @@ main (int   argc,
               fixture_set_up, test_verify_other_card, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/wear", Fixture, NULL,
               fixture_set_up, test_wear, fixture_tear_down);
+  g_test_add ("/cardmark/app-simcard/held-by-cli", Fixture, NULL,
+              fixture_set_up, test_held_by_cli, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/format", Fixture, NULL,
               fixture_set_up, test_format, fixture_tear_down);
   g_test_add ("/cardmark/app-simcard/format-real", Fixture, NULL,

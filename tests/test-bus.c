@@ -100,7 +100,7 @@ test_bulk_pauses_while_measuring (void)
   wait_for_chunks (&a, 3);
   wait_for_chunks (&b, 3);
 
-  g_assert_true (cm_bus_measure_begin ("test:pause", "/dev/c", NULL, NULL, NULL));
+  g_assert_true (cm_bus_measure_begin ("test:pause", "/dev/c", NULL, NULL, NULL, NULL));
   /* Both are parked: neither is inside a chunk, and neither moves while
    * the measurement holds the bus. */
   g_assert_cmpint (g_atomic_int_get (&a.in_chunk), ==, 0);
@@ -144,7 +144,7 @@ test_other_bus_not_paused (void)
   ta = g_thread_new ("a", bulk_thread, &a);
   wait_for_chunks (&a, 1);
 
-  g_assert_true (cm_bus_measure_begin ("test:elsewhere", "/dev/c", NULL, NULL, NULL));
+  g_assert_true (cm_bus_measure_begin ("test:elsewhere", "/dev/c", NULL, NULL, NULL, NULL));
   before = g_atomic_int_get (&a.chunks);
   wait_for_chunks (&a, before + 3);
   cm_bus_measure_end ("test:elsewhere");
@@ -215,7 +215,7 @@ measure_thread (gpointer data)
 {
   Measure *m = data;
 
-  m->took = cm_bus_measure_begin (m->key, "/dev/second", m->cancellable, waiting_cb, m);
+  m->took = cm_bus_measure_begin (m->key, "/dev/second", m->cancellable, waiting_cb, m, NULL);
   return NULL;
 }
 
@@ -229,7 +229,7 @@ test_cancelled_waits_return (void)
 
   /* A second measurement waits for the first, names it, and gives up
    * when cancelled, holding nothing. */
-  g_assert_true (cm_bus_measure_begin ("test:cancel", "/dev/first", NULL, NULL, NULL));
+  g_assert_true (cm_bus_measure_begin ("test:cancel", "/dev/first", NULL, NULL, NULL, NULL));
   thread = g_thread_new ("m", measure_thread, &m);
   g_thread_join (thread);
   g_assert_false (m.took);
@@ -247,9 +247,9 @@ test_cancelled_waits_return (void)
   g_clear_pointer (&m.waited_for, g_free);
   m.cancellable = g_cancellable_new ();
   g_cancellable_cancel (m.cancellable);
-  g_assert_false (cm_bus_measure_begin ("test:cancel", "/dev/second", m.cancellable, NULL, NULL));
+  g_assert_false (cm_bus_measure_begin ("test:cancel", "/dev/second", m.cancellable, NULL, NULL, NULL));
   cm_bus_share_end (share);
-  g_assert_true (cm_bus_measure_begin ("test:cancel", "/dev/second", NULL, NULL, NULL));
+  g_assert_true (cm_bus_measure_begin ("test:cancel", "/dev/second", NULL, NULL, NULL, NULL));
   cm_bus_measure_end ("test:cancel");
   g_object_unref (m.cancellable);
 }
@@ -266,7 +266,7 @@ test_no_bus (void)
   none = cm_bus_share_take_neighbours (NULL);
   g_assert_cmpuint (g_strv_length (none), ==, 0);
   cm_bus_share_end (NULL);
-  g_assert_true (cm_bus_measure_begin (NULL, "/dev/a", NULL, NULL, NULL));
+  g_assert_true (cm_bus_measure_begin (NULL, "/dev/a", NULL, NULL, NULL, NULL));
   cm_bus_measure_end (NULL);
 }
 
@@ -281,7 +281,7 @@ measure_as (const char *device,
   char line[16];
 
   cm_card_lock_set_folder_for_testing (folder);
-  if (!cm_bus_measure_begin (key, device, NULL, NULL, NULL))
+  if (!cm_bus_measure_begin (key, device, NULL, NULL, NULL, NULL))
     return 1;
   printf ("measuring\n");
   fflush (stdout);
@@ -413,7 +413,7 @@ waiter_thread (gpointer data)
 {
   Waiter *w = data;
 
-  g_assert_true (cm_bus_measure_begin ("test:across-measure", "/dev/here", NULL, waiter_cb, w));
+  g_assert_true (cm_bus_measure_begin ("test:across-measure", "/dev/here", NULL, waiter_cb, w, NULL));
   g_atomic_int_set (&w->began, TRUE);
   return NULL;
 }

@@ -16,9 +16,11 @@
 #include <glib/gi18n-lib.h>
 
 #include "cm-app-history.h"
+#include "cm-card-lock.h"
 #include "cm-job-list.h"
 #include "cm-card-item.h"
 #include "cm-summary.h"
+#include "cm-toast.h"
 
 #include "cm-card-list-page.h"
 #include "cm-outcome-badge.h"
@@ -51,6 +53,8 @@ struct _CmCardListPage
   /* The last change to the list: rows from @moved_from on moved then. */
   gint64      moved_at;
   guint       moved_from;
+
+  guint       outside_poll;  /* looks for other programs' jobs */
 };
 
 /* A click this soon after its row moved was aimed at another card. */
@@ -116,6 +120,17 @@ keep_outcome (CmCardListPage *self,
       outcome = g_strdup_printf (_("%s: stopped"), cm_job_get_title (job));
       break;
     case CM_JOB_STATE_FAILED:
+      /* A card another job held was not checked: that was said (a
+       * toast), and it is no answer of the card's. */
+      if (g_error_matches (error, CM_CARD_LOCK_ERROR, CM_CARD_LOCK_ERROR_BUSY))
+        {
+          /* The page that started it says so itself; the list says it
+           * of the jobs it started (Test N Cards), in sight. */
+          if (g_object_get_data (G_OBJECT (job), "cm-busy-told") == NULL && gtk_widget_get_mapped (GTK_WIDGET (self)))
+            cm_toast_show (GTK_WIDGET (self), error->message);
+          g_object_set_data (G_OBJECT (job), "cm-busy-told", GINT_TO_POINTER (TRUE));
+          return;
+        }
       /* No badge: the sentence says what went wrong, not a verdict. */
       outcome = g_strdup_printf (_("%s: %s"), cm_job_get_title (job),
                                  error != NULL ? error->message : _("failed"));
@@ -229,6 +244,19 @@ update_row_cb (CmCardItem   *item,
     }
   if (job != NULL)
     keep_outcome (self, item, job);
+  /* Another program's job on the card (cardmark-cli), from its lock. */
+  if (g_object_get_data (G_OBJECT (row), "cm-outside") != NULL)
+    {
+      const char *outside = g_object_get_data (G_OBJECT (row), "cm-outside");
+      int permille = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (row), "cm-outside-permille"));
+      g_autofree char *both = g_strconcat (subtitle, "\n", outside, NULL);
+
+      adw_action_row_set_subtitle (row, both);
+      gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (bar), MAX (permille, 0) / 1000.0);
+      gtk_widget_set_visible (bar, permille >= 0);
+      update_outcome_label (row, NULL);
+      return;
+    }
   gtk_widget_set_visible (bar, FALSE);
   outcome = g_hash_table_lookup (self->outcomes, cm_card_item_get_device (item) ?: "");
   update_outcome_label (row, outcome);
@@ -277,6 +305,37 @@ follow_job (CmCardListPage *self,
       g_object_set_data_full (G_OBJECT (row), "cm-job", job != NULL ? g_object_ref (job) : NULL, g_object_unref);
     }
   update_row_cb (item, NULL, row);
+}
+
+/* Whether another program runs a job on each card, from the card's
+ * lock, every second: nothing tells the app when another process takes
+ * or lets go of a card. */
+static gboolean
+outside_poll_cb (gpointer data)
+{
+  CmCardListPage *self = data;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->devices_list));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      CmCardItem *item = g_object_get_data (G_OBJECT (child), "cm-item");
+      double fraction = -1;
+      g_autofree char *text = NULL;
+      int permille;
+
+      if (!ADW_IS_ACTION_ROW (child) || item == NULL)
+        continue;
+      text = cm_job_list_dup_outside_text (item, &fraction);
+      permille = fraction >= 0 ? (int) (fraction * 1000) : -1;
+      if (g_strcmp0 (text, g_object_get_data (G_OBJECT (child), "cm-outside")) == 0
+          && permille == GPOINTER_TO_INT (g_object_get_data (G_OBJECT (child), "cm-outside-permille")))
+        continue;
+      g_object_set_data_full (G_OBJECT (child), "cm-outside", g_steal_pointer (&text), g_free);
+      g_object_set_data (G_OBJECT (child), "cm-outside-permille", GINT_TO_POINTER (permille));
+      update_row_cb (item, NULL, ADW_ACTION_ROW (child));
+    }
+  return G_SOURCE_CONTINUE;
 }
 
 static void
@@ -588,6 +647,7 @@ cm_card_list_page_dispose (GObject *object)
 {
   CmCardListPage *self = CM_CARD_LIST_PAGE (object);
 
+  g_clear_handle_id (&self->outside_poll, g_source_remove);
   if (self->model != NULL)
     g_signal_handlers_disconnect_by_func (self->model, items_changed_cb, self);
   g_clear_object (&self->model);
@@ -741,6 +801,7 @@ cm_card_list_page_init (CmCardListPage *self)
   subtitle = cm_card_item_dup_subtitle (self->home_item);
   adw_action_row_set_subtitle (self->home_row, subtitle);
   update_stack (self);
+  self->outside_poll = g_timeout_add_seconds (1, outside_poll_cb, self);
 }
 
 GListModel *

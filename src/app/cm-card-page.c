@@ -76,7 +76,11 @@ struct _CmCardPage
   GtkRevealer    *job_bar;
   GtkLabel       *job_label;
   GtkProgressBar *job_progress;
+  GtkWidget      *job_stop_button;
   CmJob          *shown_job;        /* the job the bar over the page shows */
+  char           *outside_text;     /* a job another program runs on the card */
+  double          outside_fraction; /* …how far it is, -1 when not said */
+  guint           outside_poll;
 
   CmJob          *capacity_job;     /* the capacity check that runs, watched */
   guint64         probe_cache_bytes;
@@ -104,6 +108,9 @@ enum {
 };
 
 static guint signals[N_SIGNALS];
+
+static void hold_rows (CmCardPage *self,
+                       gboolean    held);
 
 static gboolean
 offers_method (CmCardPage *self,
@@ -832,6 +839,8 @@ row_busy_cb (CmCardPage *self)
     }
   if (!busy)
     fill_capacity (self);
+  if (self->outside_text != NULL)
+    hold_rows (self, TRUE);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_JOB]);
 }
 
@@ -923,6 +932,44 @@ cm_card_page_get_verify_row (CmCardPage *self)
 /* The bar over the page: whatever job runs on the card — its capacity
  * check or its verify — with its progress and a Stop, never scrolled out
  * of sight. */
+/* The rows that start a job on the card: none can while another
+ * program holds it, and each says why. */
+static void
+hold_rows (CmCardPage *self,
+           gboolean    held)
+{
+  GtkWidget *rows[] = { GTK_WIDGET (self->test_group), self->start_button, GTK_WIDGET (self->class_box),
+                        GTK_WIDGET (self->capacity_row), self->verify_row, self->wear_row, self->format_row };
+
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    if (rows[i] != NULL)
+      {
+        gtk_widget_set_tooltip_text (rows[i], held ? self->outside_text : NULL);
+        if (held)
+          gtk_widget_set_sensitive (rows[i], FALSE);
+      }
+  /* Let go: each row as the page's own jobs leave it. */
+  if (!held)
+    row_busy_cb (self);
+}
+
+/* The bar over the page while another program runs a job on the card:
+ * what and how far, with no Stop (it is not this program's). */
+static void
+show_outside_job (CmCardPage *self)
+{
+  if (self->outside_text == NULL)
+    {
+      gtk_revealer_set_reveal_child (self->job_bar, FALSE);
+      return;
+    }
+  gtk_label_set_label (self->job_label, self->outside_text);
+  gtk_widget_set_visible (self->job_stop_button, FALSE);
+  gtk_widget_set_visible (GTK_WIDGET (self->job_progress), self->outside_fraction >= 0);
+  gtk_progress_bar_set_fraction (self->job_progress, MAX (self->outside_fraction, 0));
+  gtk_revealer_set_reveal_child (self->job_bar, TRUE);
+}
+
 static void
 update_job_bar (CmCardPage *self)
 {
@@ -930,9 +977,11 @@ update_job_bar (CmCardPage *self)
 
   if (self->shown_job == NULL || !cm_job_is_active (self->shown_job))
     {
-      gtk_revealer_set_reveal_child (self->job_bar, FALSE);
+      show_outside_job (self);
       return;
     }
+  gtk_widget_set_visible (self->job_stop_button, TRUE);
+  gtk_widget_set_visible (GTK_WIDGET (self->job_progress), TRUE);
   text = cm_job_dup_status_text (self->shown_job);
   gtk_label_set_label (self->job_label, text);
   gtk_progress_bar_set_fraction (self->job_progress, cm_job_get_progress (self->shown_job));
@@ -955,6 +1004,39 @@ job_changed_cb (CmCardPage *self)
         }
     }
   update_job_bar (self);
+}
+
+/* Whether another program (cardmark-cli, another copy of the app) runs
+ * a job on the card: looked at every second, as nothing tells the app
+ * when another process takes or lets go of a card's lock. */
+static gboolean
+outside_poll_cb (gpointer data)
+{
+  CmCardPage *self = data;
+  g_autofree char *text = NULL;
+  double fraction = -1;
+  gboolean was = self->outside_text != NULL;
+
+  if (cm_card_page_get_job (self) == NULL)
+    text = cm_job_list_dup_outside_text (self->item, &fraction);
+  if (g_strcmp0 (text, self->outside_text) == 0 && fraction == self->outside_fraction)
+    return G_SOURCE_CONTINUE;
+  g_free (self->outside_text);
+  self->outside_text = g_steal_pointer (&text);
+  self->outside_fraction = fraction;
+  if (self->outside_text != NULL || was)
+    hold_rows (self, self->outside_text != NULL);
+  update_job_bar (self);
+  return G_SOURCE_CONTINUE;
+}
+
+/* What the bar says of another program's job on the card, or NULL; for
+ * the tests. */
+const char *
+cm_card_page_get_outside_job_text (CmCardPage *self)
+{
+  g_return_val_if_fail (CM_IS_CARD_PAGE (self), NULL);
+  return self->outside_text;
 }
 
 static void
@@ -992,6 +1074,8 @@ cm_card_page_dispose (GObject *object)
 
   g_cancellable_cancel (self->capacity_finding);
   g_clear_object (&self->capacity_finding);
+  g_clear_handle_id (&self->outside_poll, g_source_remove);
+  g_clear_pointer (&self->outside_text, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), CM_TYPE_CARD_PAGE);
   g_clear_object (&self->item);
   g_clear_pointer (&self->capacity_outcome, g_free);
@@ -1102,6 +1186,7 @@ cm_card_page_class_init (CmCardPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, job_bar);
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, job_label);
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, job_progress);
+  gtk_widget_class_bind_template_child (widget_class, CmCardPage, job_stop_button);
   gtk_widget_class_bind_template_callback (widget_class, job_stop_clicked_cb);
 }
 
@@ -1191,6 +1276,9 @@ cm_card_page_new (CmCardItem *item)
   /* After a restart: the card's last capacity check, from the history. */
   self->capacity_finding = g_cancellable_new ();
   cm_app_history_find_last (item, "capacity", self->capacity_finding, capacity_found, self);
+  self->outside_fraction = -1;
+  outside_poll_cb (self);
+  self->outside_poll = g_timeout_add_seconds (1, outside_poll_cb, self);
 
   return self;
 }

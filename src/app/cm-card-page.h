@@ -48,6 +48,7 @@ GtkWidget  *cm_card_page_get_health_row        (CmCardPage *self);
 GtkWidget  *cm_card_page_get_bench_row         (CmCardPage *self);
 CmJob      *cm_card_page_get_job               (CmCardPage *self);
 const char *cm_card_page_get_job_bar_text     (CmCardPage *self);
+const char *cm_card_page_get_outside_job_text (CmCardPage *self);
 GtkWidget  *cm_card_page_get_wear_row         (CmCardPage *self);
 const char *cm_card_page_get_capacity_subtitle (CmCardPage *self);
 void        cm_card_page_follow_job            (CmCardPage *self,

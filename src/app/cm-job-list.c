@@ -12,6 +12,11 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
+#include "cm-card-lock.h"
+#include "cm-job-kind.h"
+
 #include "cm-job-list.h"
 
 struct _CmJobList
@@ -236,4 +241,54 @@ cm_job_list_cancel_all (CmJobList *self)
 
       cm_job_cancel (job);
     }
+}
+
+/**
+ * cm_job_list_dup_outside_text:
+ * @item: a card
+ * @fraction: (out) (optional): how far that job is, 0 to 1; -1 when it
+ *   does not say
+ *
+ * A job another program runs on @item's card (cardmark-cli, another
+ * copy of the app), in a line: "Wear test in cardmark-cli, process
+ * 1234: 42 % done", or whose it is when another user's program holds
+ * it. Looked up in the card's lock (cm_card_lock_peek()), without
+ * taking it.
+ *
+ * Returns: (nullable): %NULL when no other program holds the card
+ */
+char *
+cm_job_list_dup_outside_text (CmCardItem *item,
+                              double     *fraction)
+{
+  const char *path = cm_card_item_get_device (item) != NULL ? cm_card_item_get_device (item)
+                                                            : cm_card_item_get_mount_point (item);
+  CmCardLockSight sight;
+  const CmJobKind *kind;
+  const char *program;
+  char *text;
+
+  g_return_val_if_fail (CM_IS_CARD_ITEM (item), NULL);
+
+  if (fraction != NULL)
+    *fraction = -1;
+  if (path == NULL || !cm_card_lock_peek (path, &sight))
+    return NULL;
+  kind = sight.kind != NULL ? cm_job_kinds_lookup (sight.kind) : NULL;
+  /* Translators: a program that holds a card, when its name is not known */
+  program = sight.holder.program != NULL ? sight.holder.program : _("another program");
+  if (cm_lock_holder_is_stranger (&sight.holder))
+    text = cm_card_lock_dup_stranger_text (path, &sight.holder);
+  else if (kind != NULL && sight.percent >= 0)
+    {
+      /* Translators: "Wear test in cardmark-cli, process 1234: 42 % done" */
+      text = g_strdup_printf (_("%s in %s, process %d: %d %% done"), g_dgettext (GETTEXT_PACKAGE, kind->title),
+                              program, (int) sight.holder.pid, sight.percent);
+      if (fraction != NULL)
+        *fraction = sight.percent / 100.0;
+    }
+  else
+    text = cm_card_lock_dup_busy_text (sight.words);
+  cm_card_lock_sight_clear (&sight);
+  return text;
 }

@@ -26,5 +26,7 @@ gboolean    cm_job_list_get_busy       (CmJobList  *self);
 void        cm_job_list_cancel_all     (CmJobList  *self);
 gboolean    cm_job_is_for_item         (CmJob      *job,
                                         CmCardItem *item);
+char       *cm_job_list_dup_outside_text (CmCardItem *item,
+                                          double     *fraction) G_GNUC_WARN_UNUSED_RESULT;
 
 G_END_DECLS

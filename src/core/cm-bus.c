@@ -246,26 +246,81 @@ cm_bus_key_for_device (const char *device)
   return g_strconcat ("dev:", name, NULL);
 }
 
+/* Another user's program (not root's) that holds @fd's lock, by name
+ * ("alice (process 1234)"); %NULL when it is this user's or root's, or
+ * no one's. Such a lock may be held for ever, and its text is that
+ * user's words, not a card's. */
+static char *
+dup_stranger (int fd)
+{
+  CmLockHolder holder;
+  char *name = NULL;
+
+  if (cm_card_lock_find_holder (fd, &holder) && cm_lock_holder_is_stranger (&holder))
+    name = cm_lock_holder_dup_name (&holder);
+  cm_lock_holder_clear (&holder);
+  return name;
+}
+
+/* What a job waits for, or pauses for, at a gate or bus held by
+ * @stranger: "another user's program, alice (process 1234)". */
+static char *
+dup_stranger_holder (const char *stranger)
+{
+  /* Translators: slotted in "Waiting for the card in %s to finish its speed test" */
+  return g_strdup_printf (_("another user's program, %s,"), stranger);
+}
+
+static GError *
+stranger_error (const char *device,
+                const char *stranger)
+{
+  /* Translators: the first %s is a device, the second a user and a
+   * process: "alice (process 1234)" */
+  return g_error_new (CM_CARD_LOCK_ERROR, CM_CARD_LOCK_ERROR_BUSY,
+                      _("Another user's program holds the bus the card in %s is on: %s. Its speed cannot be measured fairly beside it: wait for it to finish or ask them to stop it, then try again."),
+                      device, stranger);
+}
+
+static gint64 pause_limit_us (void);
+
 /* Takes the gate, then the bus, from other processes: waits while one
  * of theirs measures (telling @waiting once, with its card's name), then
- * until their bulk jobs on the bus have paused. FALSE when cancelled. */
+ * until their bulk jobs on the bus have paused. FALSE when cancelled,
+ * or (with @error) when another user's program holds the gate, or the
+ * bus past the limit a bulk job pauses for: a root job is not held for
+ * ever by a user's `flock`. */
 static gboolean
 measure_across (Bus              *bus,
                 const char       *key,
                 const char       *device,
                 GCancellable     *cancellable,
                 CmBusWaitingFunc  waiting,
-                gpointer          user_data)
+                gpointer          user_data,
+                GError          **error)
 {
   Across a = across_open (key);
   gint64 since = g_get_monotonic_time ();
   gboolean broken = FALSE;
+  guint strange = 0;
 
   if (a.gate < 0)
     return TRUE;
   while (!try_flock (a.gate, LOCK_EX, &broken) && !broken)
     {
-      if (waiting != NULL)
+      g_autofree char *stranger = dup_stranger (a.gate);
+
+      /* Seen twice, a poll apart: another user's bulk job takes the
+       * gate for an instant before each chunk, and is no measurer. */
+      strange = stranger != NULL ? strange + 1 : 0;
+      if (strange > 1)
+        {
+          g_propagate_error (error, stranger_error (device, stranger));
+          across_close (&a);
+          return FALSE;
+        }
+      /* Another user's words are not a card's. */
+      if (waiting != NULL && stranger == NULL)
         {
           g_autofree char *holder = cm_card_lock_read_holder (a.gate);
 
@@ -287,15 +342,23 @@ measure_across (Bus              *bus,
   since = g_get_monotonic_time ();
   while (!broken && !try_flock (a.bus, LOCK_EX, &broken))
     {
+      g_autofree char *stranger = NULL;
+
       /* Bulk jobs pause between two chunks, within a second: one that
        * does not (or a lock someone else holds) is said, not waited on
-       * in silence. */
-      if (waiting != NULL && g_get_monotonic_time () - since > NAMELESS_AFTER_US)
+       * in silence, and another user's not past the limit. */
+      if (g_get_monotonic_time () - since > NAMELESS_AFTER_US)
+        stranger = dup_stranger (a.bus);
+      if (stranger != NULL && g_get_monotonic_time () - since > pause_limit_us ())
+        g_propagate_error (error, stranger_error (device, stranger));
+      else if (waiting != NULL && g_get_monotonic_time () - since > NAMELESS_AFTER_US)
         {
-          waiting (_("another program"), user_data);
+          g_autofree char *holder = stranger != NULL ? dup_stranger_holder (stranger) : NULL;
+
+          waiting (holder != NULL ? holder : _("another program"), user_data);
           waiting = NULL;
         }
-      if (!poll_step (cancellable))
+      if ((error != NULL && *error != NULL) || !poll_step (cancellable))
         {
           if (ftruncate (a.gate, 0) != 0)
             g_debug ("Could not clear the bus's gate: %s", g_strerror (errno));
@@ -325,14 +388,16 @@ measure_across (Bus              *bus,
  * Blocks (call it in a worker thread) until no other card measures on
  * @key, then takes it, and waits until every bulk job on the bus has
  * paused (cm_bus_share_yield(), between two of its chunks). Returns
- * %FALSE, holding nothing, when cancelled.
+ * %FALSE, holding nothing, when cancelled, or with @error when another
+ * user's program holds the bus (measure_across()).
  */
 gboolean
 cm_bus_measure_begin (const char       *key,
                       const char       *device,
                       GCancellable     *cancellable,
                       CmBusWaitingFunc  waiting,
-                      gpointer          user_data)
+                      gpointer          user_data,
+                      GError          **error)
 {
   gboolean told = FALSE;
   Bus *bus;
@@ -374,7 +439,7 @@ cm_bus_measure_begin (const char       *key,
 
   /* This process's own jobs are held: now other processes' (only this
    * thread touches bus->held while the bus is its). */
-  if (!measure_across (bus, key, device, cancellable, told ? NULL : waiting, user_data))
+  if (!measure_across (bus, key, device, cancellable, told ? NULL : waiting, user_data, error))
     {
       cm_bus_measure_end (key);
       return FALSE;
@@ -456,11 +521,13 @@ pause_limit_us (void)
 static void
 overrun (CmBusShare *share)
 {
-  g_autofree char *holder = cm_card_lock_read_holder (share->across.gate);
+  g_autofree char *stranger = dup_stranger (share->across.gate);
+  /* Another user's words are not a card's: it is "another program". */
+  g_autofree char *holder = stranger == NULL ? cm_card_lock_read_holder (share->across.gate) : NULL;
 
   if (!share->overrun)
     g_debug ("The bus's lock was held past %" G_GINT64_FORMAT " s; carrying on beside %s",
-             pause_limit_us () / G_USEC_PER_SEC, holder != NULL ? holder : "another program");
+             pause_limit_us () / G_USEC_PER_SEC, holder != NULL ? holder : stranger != NULL ? stranger : "another program");
   share->overrun = TRUE;
   g_mutex_lock (&lock);
   g_hash_table_add (share->neighbours, holder != NULL ? g_steal_pointer (&holder) : g_strdup (_("another program")));
@@ -501,7 +568,9 @@ yield_across (CmBusShare   *share,
         }
       if (!told && !broken && share->paused != NULL)
         {
-          g_autofree char *holder = cm_card_lock_read_holder (share->across.gate);
+          g_autofree char *stranger = dup_stranger (share->across.gate);
+          g_autofree char *holder = stranger != NULL ? dup_stranger_holder (stranger)
+                                                     : cm_card_lock_read_holder (share->across.gate);
 
           /* The other program writes its card's name just after it takes
            * the gate, as measure_across() waits for it. */

@@ -22,7 +22,8 @@ gboolean cm_bus_measure_begin  (const char        *key,
                                 const char        *device,
                                 GCancellable      *cancellable,
                                 CmBusWaitingFunc   waiting,
-                                gpointer           user_data);
+                                gpointer           user_data,
+                                GError           **error);
 void     cm_bus_measure_end    (const char        *key);
 
 typedef struct _CmBusShare CmBusShare;

@@ -13,6 +13,9 @@
  * on a file in /run/lock (shared by every user, sticky), which the
  * kernel drops when the process ends, however it ends: a crash never
  * leaves a card locked. The file holds what runs, for the sentence.
+ * Who holds it comes from /proc/locks: another user's program (not
+ * root's) is named, never quoted, and a job that is not root's trusts
+ * only its own lock files and root's, and removes its own at its end.
  */
 
 #include "config.h"
@@ -21,6 +24,7 @@
 #include <fcntl.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
+#include <pwd.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -39,6 +43,8 @@ struct _CmCardLock
   int   fd;
   char *key;
   char *file;
+  char *what;
+  int   percent;
 };
 
 static char *lock_folder;
@@ -110,18 +116,21 @@ cm_card_lock_dup_key (const char *path)
 }
 
 /* Whether a lock file can be trusted: a regular file with one name,
- * owned by root or by this user. Root trusts root's files only: a file
- * another user made there, that user can delete (the folder is sticky)
- * while root holds its lock, and the next job makes a new one and runs
- * beside root's. */
+ * owned by root or by this user. A file another user made there, that
+ * user can delete (the folder is sticky) while this job holds its lock,
+ * and the next job makes a new one and runs beside this one. A card's
+ * lock (@strict) is trusted only so; a bus's gate is also trusted by a
+ * job that is not root's, as several users' jobs share it and a gate
+ * deleted costs a fair measurement, not a card. */
 static gboolean
-is_trusted (const struct stat *st)
+is_trusted (const struct stat *st,
+            gboolean           strict)
 {
   uid_t me = geteuid ();
 
   if (!S_ISREG (st->st_mode) || st->st_nlink != 1)
     return FALSE;
-  return st->st_uid == 0 || st->st_uid == me || me != 0;
+  return st->st_uid == 0 || st->st_uid == me || (me != 0 && !strict);
 }
 
 /* Root removes what another user put at @file (a link, a folder, a
@@ -153,9 +162,14 @@ clear_planted (const char *file,
  * a file another user made (fs.protected_regular refuses that in a
  * sticky folder, even to root): open it if it is there, else make it.
  * O_NONBLOCK so that a planted pipe cannot hold the open. What is not
- * trusted (is_trusted()) root clears and makes anew. */
+ * trusted (is_trusted()) root clears and makes anew; another user's
+ * card lock that no one holds, a job that is not root's cannot clear:
+ * -1 with EPERM, and @planter says whose it is. A file that is not
+ * trusted but held is returned, for the caller's flock() to say busy. */
 static int
-open_lock_file (const char *file)
+open_lock_file (const char *file,
+                gboolean    strict,
+                uid_t      *planter)
 {
   for (guint attempt = 0; attempt < 4; attempt++)
     {
@@ -168,17 +182,19 @@ open_lock_file (const char *file)
         {
           int errsv;
 
-          if (fstat (fd, &st) == 0 && is_trusted (&st))
+          if (fstat (fd, &st) == 0 && is_trusted (&st, strict))
             return fd;
           if (clear_planted (file, fd))
             {
               close (fd);
               continue;
             }
-          errsv = errno == EWOULDBLOCK ? EWOULDBLOCK : EPERM;
           /* Held by another job: the caller's flock() says busy. */
-          if (errsv == EWOULDBLOCK)
+          if (flock (fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK)
             return fd;
+          errsv = EPERM;
+          if (planter != NULL)
+            *planter = st.st_uid;
           close (fd);
           errno = errsv;
           return -1;
@@ -198,8 +214,10 @@ open_lock_file (const char *file)
       if (fd >= 0)
         {
           /* Whatever the umask, any user's job must be able to lock it;
-           * only root's own text is root's to write. */
-          fchmod (fd, geteuid () == 0 ? 0644 : 0666);
+           * only its maker's own text is its maker's to write. A card's
+           * lock that is not root's goes when its job ends
+           * (cm_card_lock_release()): another user does not trust it. */
+          fchmod (fd, geteuid () == 0 || strict ? 0644 : 0666);
           return fd;
         }
       if (errno != EEXIST)
@@ -215,16 +233,17 @@ cm_card_lock_open_file (const char *name)
 {
   g_autofree char *file = g_build_filename (lock_folder != NULL ? lock_folder : "/run/lock", name, NULL);
 
-  return open_lock_file (file);
+  return open_lock_file (file, FALSE, NULL);
 }
 
 /**
  * cm_card_lock_read_holder:
  * @fd: a lock file, or a bus's gate
  *
- * What the lock's holder wrote in it, cleaned (cm_text_dup_clean()):
- * anyone who can open the file can write it, so it is one bounded line
- * without a control character, whatever was planted. %NULL when empty.
+ * What the lock's holder wrote in its first line, cleaned
+ * (cm_text_dup_clean()): anyone who can open the file can write it, so
+ * it is one bounded line without a control character, whatever was
+ * planted. %NULL when empty.
  */
 char *
 cm_card_lock_read_holder (int fd)
@@ -235,9 +254,9 @@ cm_card_lock_read_holder (int fd)
   if (n <= 0)
     return NULL;
   buffer[n] = '\0';
-  /* The one line break the holder writes ends it. */
-  if (n > 0 && buffer[n - 1] == '\n')
-    buffer[n - 1] = '\0';
+  /* The first line is the words; the job's kind and progress follow
+   * (cm_card_lock_note_progress()). */
+  buffer[strcspn (buffer, "\n")] = '\0';
   if (buffer[0] == '\0')
     return NULL;
   return cm_text_dup_clean (buffer, CM_TEXT_LINE_MAX);
@@ -253,6 +272,172 @@ cm_card_lock_write_holder (int         fd,
     g_debug ("Could not note the card's job in its lock: %s", g_strerror (errno));
 }
 
+/* The process /proc/locks lists as holding a lock (not waiting for one)
+ * on @st's file; 0 when none is listed. */
+static GPid
+listed_holder (const struct stat *st)
+{
+  g_autofree char *id = g_strdup_printf ("%02x:%02x:%" G_GUINT64_FORMAT,
+                                         major (st->st_dev), minor (st->st_dev), (guint64) st->st_ino);
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  if (!g_file_get_contents ("/proc/locks", &text, NULL, NULL))
+    return 0;
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      char type[16], file[64];
+      int pid;
+
+      /* "1: FLOCK  ADVISORY  WRITE 1234 00:1a:5678 0 EOF"; a waiter's
+       * line has "->" before its type, and fails the %d. */
+      if (sscanf (lines[i], "%*d: %15s %*s %*s %d %63s", type, &pid, file) == 3
+          && pid > 0 && strcmp (file, id) == 0)
+        return pid;
+    }
+  return 0;
+}
+
+/* The user @pid runs as (its effective id). */
+static gboolean
+process_uid (GPid   pid,
+             uid_t *uid)
+{
+  g_autofree char *file = g_strdup_printf ("/proc/%d/status", (int) pid);
+  g_autofree char *text = NULL;
+  const char *line;
+  unsigned int real, effective;
+
+  if (!g_file_get_contents (file, &text, NULL, NULL)
+      || (line = strstr (text, "\nUid:")) == NULL
+      || sscanf (line + strlen ("\nUid:"), "%u %u", &real, &effective) != 2)
+    return FALSE;
+  *uid = effective;
+  return TRUE;
+}
+
+static char *
+process_program (GPid pid)
+{
+  g_autofree char *file = g_strdup_printf ("/proc/%d/comm", (int) pid);
+  g_autofree char *text = NULL;
+
+  if (!g_file_get_contents (file, &text, NULL, NULL))
+    return NULL;
+  g_strchomp (text);
+  return text[0] != '\0' ? cm_text_dup_clean (text, CM_TEXT_LINE_MAX) : NULL;
+}
+
+/**
+ * cm_card_lock_find_holder:
+ * @fd: a lock file
+ * @holder: (out caller-allocates): cleared with cm_lock_holder_clear()
+ *
+ * Who holds @fd's lock: the process /proc/locks lists, and the user it
+ * runs as; when none is listed (the lock is free, or /proc is not
+ * there), pid 0 and the file's owner, who may hold it from a process
+ * this one cannot see.
+ *
+ * Returns: %FALSE when @fd cannot be looked at
+ */
+gboolean
+cm_card_lock_find_holder (int           fd,
+                          CmLockHolder *holder)
+{
+  struct stat st;
+
+  g_return_val_if_fail (holder != NULL, FALSE);
+
+  memset (holder, 0, sizeof *holder);
+  if (fstat (fd, &st) != 0)
+    return FALSE;
+  holder->uid = st.st_uid;
+  holder->pid = listed_holder (&st);
+  if (holder->pid != 0 && !process_uid (holder->pid, &holder->uid))
+    {
+      /* It ended between the two looks. */
+      holder->pid = 0;
+      holder->uid = st.st_uid;
+    }
+  if (holder->pid != 0)
+    holder->program = process_program (holder->pid);
+  return TRUE;
+}
+
+void
+cm_lock_holder_clear (CmLockHolder *holder)
+{
+  g_clear_pointer (&holder->program, g_free);
+}
+
+/**
+ * cm_lock_holder_is_stranger:
+ *
+ * Whether @holder is another user than this process's, and not root: a
+ * lock such a user holds may be held for ever (a plain `flock`), and its
+ * text is that user's words, not a card's.
+ */
+gboolean
+cm_lock_holder_is_stranger (const CmLockHolder *holder)
+{
+  g_return_val_if_fail (holder != NULL, FALSE);
+
+  return holder->uid != geteuid () && holder->uid != 0;
+}
+
+static char *
+dup_user_name (uid_t uid)
+{
+  long size = sysconf (_SC_GETPW_R_SIZE_MAX);
+  g_autofree char *buffer = g_malloc (size > 0 ? (gsize) size : 16384);
+  struct passwd entry, *found = NULL;
+
+  if (getpwuid_r (uid, &entry, buffer, size > 0 ? (gsize) size : 16384, &found) == 0 && found != NULL)
+    return cm_text_dup_clean (found->pw_name, 64);
+  /* Translators: a user with no name, by number: "user 1001" */
+  return g_strdup_printf (_("user %u"), (unsigned int) uid);
+}
+
+/**
+ * cm_lock_holder_dup_name:
+ *
+ * The user who holds a lock, and its process where known: "alice
+ * (process 1234)".
+ */
+char *
+cm_lock_holder_dup_name (const CmLockHolder *holder)
+{
+  g_autofree char *user = NULL;
+
+  g_return_val_if_fail (holder != NULL, NULL);
+
+  user = dup_user_name (holder->uid);
+  if (holder->pid == 0)
+    return g_steal_pointer (&user);
+  /* Translators: who holds a card: "alice (process 1234)" */
+  return g_strdup_printf (_("%s (process %d)"), user, (int) holder->pid);
+}
+
+/**
+ * cm_card_lock_dup_stranger_text:
+ * @path: the card's device, or a folder on it
+ * @holder: a stranger (cm_lock_holder_is_stranger())
+ *
+ * Why a card another user's program holds cannot be tested now, naming
+ * that user, never with the words it wrote in the lock.
+ */
+char *
+cm_card_lock_dup_stranger_text (const char         *path,
+                                const CmLockHolder *holder)
+{
+  g_autofree char *who = cm_lock_holder_dup_name (holder);
+
+  /* Translators: "…the card in /dev/sdb: alice (process 1234)." */
+  return g_strdup_printf (_("Another user's program holds the card in %s: %s. Wait for it to finish or ask them to stop it, then try again."),
+                          path, who);
+}
+
 /**
  * cm_card_lock_dup_busy_text:
  * @holder: (nullable): what holds the card, in a sentence: "a full verify"
@@ -265,6 +450,60 @@ cm_card_lock_dup_busy_text (const char *holder)
 {
   return g_strdup_printf (_("This card is busy: %s is running on it. Wait for it to finish or cancel it, then try again."),
                           holder != NULL ? holder : _("another CardMark check"));
+}
+
+/* The error for a lock file that could not be opened: another user's
+ * that no one holds (@planter), or what the system said. */
+static GError *
+open_error (const char *path,
+            const char *file,
+            int         errsv,
+            uid_t       planter)
+{
+  if (errsv == EPERM && planter != (uid_t) -1)
+    {
+      g_autofree char *user = dup_user_name (planter);
+
+      return g_error_new (CM_CARD_LOCK_ERROR, CM_CARD_LOCK_ERROR_FAILED,
+                          _("The lock of the card in %s (%s) was made by another user, %s, who could remove it while this check runs. Ask them or the administrator to delete it, then try again."),
+                          path, file, user);
+    }
+  return g_error_new (CM_CARD_LOCK_ERROR, CM_CARD_LOCK_ERROR_FAILED,
+                      _("CardMark could not make sure no other check uses this card (%s: %s)."), file, g_strerror (errsv));
+}
+
+/* The error for a card whose lock another job holds: its own words, or,
+ * when another user's program holds it, that user's name. */
+static GError *
+busy_error (const char *path,
+            int         fd)
+{
+  CmLockHolder holder;
+  g_autofree char *text = NULL;
+
+  if (cm_card_lock_find_holder (fd, &holder) && cm_lock_holder_is_stranger (&holder))
+    text = cm_card_lock_dup_stranger_text (path, &holder);
+  else
+    {
+      g_autofree char *words = cm_card_lock_read_holder (fd);
+
+      text = cm_card_lock_dup_busy_text (words);
+    }
+  cm_lock_holder_clear (&holder);
+  return g_error_new_literal (CM_CARD_LOCK_ERROR, CM_CARD_LOCK_ERROR_BUSY, text);
+}
+
+/* Whether @fd, just locked, is still the file at @file: a lock file
+ * goes when its job ends (cm_card_lock_release()), and one opened just
+ * before holds nothing. */
+static gboolean
+still_named (int         fd,
+             const char *file)
+{
+  struct stat held, named;
+
+  return fstat (fd, &held) == 0 && lstat (file, &named) == 0
+         && held.st_dev == named.st_dev && held.st_ino == named.st_ino;
 }
 
 /**
@@ -284,7 +523,7 @@ cm_card_lock_take (const char  *path,
   g_autofree char *file = NULL;
   g_autofree char *name = NULL;
   CmCardLock *lock;
-  int fd;
+  int fd = -1;
 
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (what != NULL, NULL);
@@ -299,51 +538,180 @@ cm_card_lock_take (const char  *path,
     }
   name = g_strdup_printf ("cardmark-%s.lock", key);
   file = g_build_filename (lock_folder != NULL ? lock_folder : "/run/lock", name, NULL);
-  if ((fd = open_lock_file (file)) < 0)
+  for (guint attempt = 0; fd < 0; attempt++)
     {
-      int errsv = errno;
+      uid_t planter = (uid_t) -1;
+      int errsv;
 
-      g_set_error (error, CM_CARD_LOCK_ERROR, CM_CARD_LOCK_ERROR_FAILED,
-                   _("CardMark could not make sure no other check uses this card (%s: %s)."), file, g_strerror (errsv));
-      return NULL;
-    }
-  if (flock (fd, LOCK_EX | LOCK_NB) != 0)
-    {
-      int errsv = errno;
-      g_autofree char *holder = errsv == EWOULDBLOCK ? cm_card_lock_read_holder (fd) : NULL;
-
-      close (fd);
-      if (errsv == EWOULDBLOCK)
+      if ((fd = open_lock_file (file, TRUE, &planter)) < 0)
         {
-          g_autofree char *busy = cm_card_lock_dup_busy_text (holder);
-
-          g_set_error_literal (error, CM_CARD_LOCK_ERROR, CM_CARD_LOCK_ERROR_BUSY, busy);
+          errsv = errno;
+          g_propagate_error (error, open_error (path, file, errsv, planter));
+          return NULL;
         }
-      else
-        g_set_error (error, CM_CARD_LOCK_ERROR, CM_CARD_LOCK_ERROR_FAILED,
-                     _("CardMark could not make sure no other check uses this card (%s: %s)."), file, g_strerror (errsv));
-      return NULL;
+      if (flock (fd, LOCK_EX | LOCK_NB) != 0)
+        {
+          errsv = errno;
+          if (errsv == EWOULDBLOCK)
+            g_propagate_error (error, busy_error (path, fd));
+          else
+            g_propagate_error (error, open_error (path, file, errsv, (uid_t) -1));
+          close (fd);
+          return NULL;
+        }
+      if (!still_named (fd, file) && attempt < 8)
+        {
+          close (fd);
+          fd = -1;
+        }
     }
   cm_card_lock_write_holder (fd, what);
 
   lock = g_new0 (CmCardLock, 1);
   lock->fd = fd;
+  lock->what = g_strdup (what);
+  lock->percent = -1;
   lock->key = g_steal_pointer (&key);
   lock->file = g_steal_pointer (&file);
   return lock;
 }
 
-/* The file stays: removing it would race with a job that has just
- * opened it and is about to lock it. */
+/* A job that is not root's removes its lock file, still holding it, so
+ * that another user, who does not trust it, finds none the next time (a
+ * job that opened it meanwhile sees it is gone once it has the lock,
+ * still_named()). Root's stays: every user trusts it, and there is one
+ * per card. */
 void
 cm_card_lock_release (CmCardLock *lock)
 {
+  struct stat st;
+
   if (lock == NULL)
     return;
+  if (geteuid () != 0 && fstat (lock->fd, &st) == 0 && st.st_uid == geteuid ()
+      && still_named (lock->fd, lock->file) && unlink (lock->file) != 0)
+    g_debug ("Could not remove the card's lock: %s", g_strerror (errno));
   if (ftruncate (lock->fd, 0) != 0)
     g_debug ("Could not clear the card's lock: %s", g_strerror (errno));
   close (lock->fd);
   g_free (lock->key);
   g_free (lock->file);
+  g_free (lock->what);
   g_free (lock);
+}
+
+/**
+ * cm_card_lock_note_progress:
+ * @lock: (nullable): the job's lock
+ * @kind: the job's kind's name, "wear"
+ * @fraction: how far the job is, 0 to 1
+ *
+ * Writes the job's kind and progress under its words, for another
+ * program that shows the card (cm_card_lock_peek()): "wear 42". Only a
+ * new whole percent is written.
+ */
+void
+cm_card_lock_note_progress (CmCardLock *lock,
+                            const char *kind,
+                            double      fraction)
+{
+  int percent = (int) (CLAMP (fraction, 0, 1) * 100);
+  g_autofree char *text = NULL;
+
+  if (lock == NULL || percent == lock->percent)
+    return;
+  lock->percent = percent;
+  text = g_strdup_printf ("%s\n%s %d", lock->what, kind, percent);
+  cm_card_lock_write_holder (lock->fd, text);
+}
+
+/* A kind's name as a job writes it: a short word of small letters. */
+static gboolean
+is_kind_name (const char *name)
+{
+  if (*name == '\0' || strlen (name) > 32)
+    return FALSE;
+  for (const char *c = name; *c != '\0'; c++)
+    if (!g_ascii_islower (*c) && *c != '-' && *c != '_')
+      return FALSE;
+  return TRUE;
+}
+
+/* The second line of a lock: "KIND PERCENT". */
+static void
+read_progress (int              fd,
+               CmCardLockSight *sight)
+{
+  char buffer[CM_TEXT_LINE_MAX * 4 + 64];
+  ssize_t n = pread (fd, buffer, sizeof buffer - 1, 0);
+  char kind[33];
+  const char *line;
+  int percent;
+
+  if (n <= 0)
+    return;
+  buffer[n] = '\0';
+  if ((line = strchr (buffer, '\n')) == NULL)
+    return;
+  if (sscanf (line + 1, "%32s %d", kind, &percent) != 2 || !is_kind_name (kind) || percent < 0 || percent > 100)
+    return;
+  sight->kind = g_strdup (kind);
+  sight->percent = percent;
+}
+
+/**
+ * cm_card_lock_peek:
+ * @path: a card's device, or a folder on it
+ * @sight: (out caller-allocates): cleared with cm_card_lock_sight_clear()
+ *
+ * Whether another process holds the card's lock now, and what it runs:
+ * its process and user, and (from its own user or root) its words, kind
+ * and progress. Looks without taking the lock (in /proc/locks), so a
+ * job that starts meanwhile is never refused for it.
+ */
+gboolean
+cm_card_lock_peek (const char      *path,
+                   CmCardLockSight *sight)
+{
+  g_autofree char *key = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *file = NULL;
+  struct stat st;
+  int fd;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (sight != NULL, FALSE);
+
+  memset (sight, 0, sizeof *sight);
+  sight->percent = -1;
+  if ((key = cm_card_lock_dup_key (path)) == NULL)
+    return FALSE;
+  name = g_strdup_printf ("cardmark-%s.lock", key);
+  file = g_build_filename (lock_folder != NULL ? lock_folder : "/run/lock", name, NULL);
+  fd = open (file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0)
+    return FALSE;
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) || !cm_card_lock_find_holder (fd, &sight->holder)
+      || sight->holder.pid == 0 || sight->holder.pid == getpid ())
+    {
+      close (fd);
+      cm_card_lock_sight_clear (sight);
+      return FALSE;
+    }
+  if (!cm_lock_holder_is_stranger (&sight->holder))
+    {
+      sight->words = cm_card_lock_read_holder (fd);
+      read_progress (fd, sight);
+    }
+  close (fd);
+  return TRUE;
+}
+
+void
+cm_card_lock_sight_clear (CmCardLockSight *sight)
+{
+  cm_lock_holder_clear (&sight->holder);
+  g_clear_pointer (&sight->words, g_free);
+  g_clear_pointer (&sight->kind, g_free);
+  sight->percent = -1;
 }

@@ -600,6 +600,8 @@ cm_job_report (CmJob      *job,
 {
   fraction = CLAMP (fraction, 0, 1);
   seconds_left = seconds_left < 0 ? -1 : seconds_left;
+  /* Another program that shows the card reads it there. */
+  cm_card_lock_note_progress (job->lock, job->kind->name, fraction);
 
   if (job->progress != fraction)
     {
@@ -1008,6 +1010,7 @@ take_lock (CmJob   *self,
   what = g_strdup_printf (_("%s (%s, process %d)"), g_dgettext (GETTEXT_PACKAGE, self->kind->doing),
                           g_get_prgname () != NULL ? g_get_prgname () : "cardmark", (int) getpid ());
   self->lock = cm_card_lock_take (path, what, error);
+  cm_card_lock_note_progress (self->lock, self->kind->name, self->progress);
   return self->lock != NULL;
 }
 

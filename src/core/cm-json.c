@@ -68,9 +68,11 @@ cm_json_add_boolean (JsonBuilder *builder,
 }
 
 /* Reading JSON from outside. json-glib parses nesting by recursion, so a
- * file of 100 000 "[" would end the program on its stack; and a reader
- * that loads a whole file before looking grows without end on /dev/zero.
- * Both are refused here, with a sentence, before json-glib parses. */
+ * file of 100 000 "[" would end the program on its stack; a reader that
+ * loads a whole file before looking grows without end on /dev/zero; and
+ * json-glib builds the whole tree, some hundreds of bytes a node, so 8
+ * MiB of "{}," took 848 MB. All are refused here, with a sentence,
+ * before json-glib parses. */
 
 G_DEFINE_QUARK (cm-json-error-quark, cm_json_error)
 
@@ -84,16 +86,45 @@ too_large (GError **error)
   return FALSE;
 }
 
-/* Whether no array or object in @data opens deeper than
- * CM_JSON_MAX_DEPTH. Brackets inside strings do not count, nor do
- * escaped quotes end a string. */
 static gboolean
-check_depth (const char  *data,
+too_deep (GError **error)
+{
+  g_set_error (error, CM_JSON_ERROR, CM_JSON_ERROR_TOO_DEEP,
+               _("Its arrays and objects nest more than %d levels deep, more than a result can."),
+               CM_JSON_MAX_DEPTH);
+  return FALSE;
+}
+
+static gboolean
+too_many (GError **error)
+{
+  g_set_error_literal (error, CM_JSON_ERROR, CM_JSON_ERROR_TOO_MANY,
+                       _("It holds more values than a result can."));
+  return FALSE;
+}
+
+/* What a value starting with @c costs json-glib, in values. */
+static guint
+node_cost (char c)
+{
+  return c == '{' ? CM_JSON_OBJECT_NODES : c == '[' ? CM_JSON_ARRAY_NODES : 1;
+}
+
+/* Whether @data's shape is one json-glib can hold cheaply: no array or
+ * object opens deeper than CM_JSON_MAX_DEPTH, and its values and member
+ * names cost at most CM_JSON_MAX_NODES (node_cost()). One pass, nothing
+ * allocated: a value (or a name) starts at the first character after
+ * "[", "{", ",", ":" or the start that is not blank. Brackets inside
+ * strings do not count, nor do escaped quotes end a string. */
+static gboolean
+check_shape (const char  *data,
              gsize        length,
              GError     **error)
 {
   gboolean in_string = FALSE;
+  gboolean expect_value = TRUE;
   guint depth = 0;
+  gsize nodes = 0;
 
   for (gsize i = 0; i < length; i++)
     {
@@ -107,6 +138,11 @@ check_depth (const char  *data,
             in_string = FALSE;
           continue;
         }
+      if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
+        continue;
+      if (expect_value && c != ']' && c != '}' && (nodes += node_cost (c)) > CM_JSON_MAX_NODES)
+        return too_many (error);
+      expect_value = FALSE;
 
       switch (c)
         {
@@ -116,12 +152,12 @@ check_depth (const char  *data,
         case '[':
         case '{':
           if (++depth > CM_JSON_MAX_DEPTH)
-            {
-              g_set_error (error, CM_JSON_ERROR, CM_JSON_ERROR_TOO_DEEP,
-                           _("Its arrays and objects nest more than %d levels deep, more than a result can."),
-                           CM_JSON_MAX_DEPTH);
-              return FALSE;
-            }
+            return too_deep (error);
+          expect_value = TRUE;
+          break;
+        case ',':
+        case ':':
+          expect_value = TRUE;
           break;
         case ']':
         case '}':
@@ -143,7 +179,8 @@ check_depth (const char  *data,
  *
  * Returns: (transfer full): a parser holding @data's document, or %NULL
  *   when @data is larger than %CM_JSON_MAX_BYTES, nests deeper than
- *   %CM_JSON_MAX_DEPTH, or is not JSON.
+ *   %CM_JSON_MAX_DEPTH, holds more than %CM_JSON_MAX_NODES values and
+ *   names, or is not JSON.
  */
 JsonParser *
 cm_json_parse_data_bounded (const char  *data,
@@ -158,7 +195,7 @@ cm_json_parse_data_bounded (const char  *data,
   size = length < 0 ? strlen (data) : (gsize) length;
   if (size > CM_JSON_MAX_BYTES)
     return too_large (error), NULL;
-  if (!check_depth (data, size, error))
+  if (!check_shape (data, size, error))
     return NULL;
 
   parser = json_parser_new ();

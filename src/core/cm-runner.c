@@ -756,10 +756,13 @@ run_thread (GTask        *task,
 
   /* No other card on this bus measures while this one does. */
   bus = self->order->len > 0 ? cm_bus_key_for_device (cm_target_get_device (self->target)) : NULL;
-  if (!cm_bus_measure_begin (bus, cm_target_get_device (self->target), cancellable, bus_waiting_cb, self))
+  if (!cm_bus_measure_begin (bus, cm_target_get_device (self->target), cancellable, bus_waiting_cb, self, &error))
     {
       cm_target_close (self->target);
-      g_task_return_error_if_cancelled (task);
+      if (error != NULL)
+        g_task_return_error (task, g_steal_pointer (&error));
+      else
+        g_task_return_error_if_cancelled (task);
       return;
     }
   ok = self->order->len > 0 && run_tests (self, result, &job, &error);
