@@ -855,7 +855,8 @@ run (CmJob *job,
       g_object_unref (task);
       return;
     }
-  if (!cm_card_check_not_in_use (path, CM_CARD_USE_FORMAT, &error))
+  if (!cm_card_check_whole_card (path, CM_CARD_USE_FORMAT, &error) ||
+      !cm_card_check_not_open (path, &error))
     {
       g_task_return_error (task, error);
       g_object_unref (task);
