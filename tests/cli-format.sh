@@ -215,7 +215,7 @@ check "fake: fsck.fat -n finds it clean" fsck_here "$SIMCARD_DEV" "$start" "$len
 sum=$(card_sum)
 "$CARDMARK_CLI" format "$SIMCARD_DEV" --destroy-data --size real > /dev/null 2> "$work/real-unknown.err"
 check "real: refused while no check in the history knows its real size (status 1)" test $? -eq 1
-check "real: and says to check its capacity first" grep -q "Check its capacity first" "$work/real-unknown.err"
+check "real: and says how to get the size" file_says "Check its capacity now, or give --size with a number" "$work/real-unknown.err"
 check "real: the refused card is unchanged" test "$(card_sum)" = "$sum"
 "$CARDMARK_CLI" probe-capacity "$SIMCARD_DEV" --json > "$work/probe.json"
 check "real: the capacity check calls it fake (status 4)" test $? -eq 4
@@ -226,5 +226,43 @@ check "real: laid out to what the capacity check found kept data" json_check "$w
   "r['format']['used_bytes'] == $good and r['format']['device_bytes'] == $SIMCARD_SIZE"
 check "real: the partition ends where the storage does" test $((start + length)) -le "$SIMCARD_REAL_SIZE"
 check "real: fsck.fat -n finds it clean" fsck_here "$SIMCARD_DEV" "$start" "$length" fsck.fat
+check "real: the document says what proved the check was of this card" json_check "$work/real.json" \
+  "r['format']['real_size_proof'] == 'never-left-reader'"
+
+# --- Another card of the same announced size, genuine, behind the same
+# loop device: the fake card's check is not its size (issue 47).
+fake_dev=$SIMCARD_DEV
+"$here/simcard/simcard-down" "$SIMCARD_DIR"
+card good-a1 --size 2GiB -- "${fast[@]}"
+if [ "$SIMCARD_DEV" != "$fake_dev" ]; then
+  skip "the second card came up as $SIMCARD_DEV, not $fake_dev: nothing to confuse"
+else
+  sum=$(card_sum)
+  "$CARDMARK_CLI" format "$SIMCARD_DEV" --destroy-data --size real > /dev/null 2> "$work/real-other.err"
+  check "another card: --size real is refused (status 1)" test $? -eq 1
+  check "another card: nothing proves the check was of it" file_says "Nothing in the history is proven to be of the card in $SIMCARD_DEV" "$work/real-other.err"
+  check "another card: and it says how to get the size" file_says "Check its capacity now, or give --size with a number" "$work/real-other.err"
+  check "another card: unchanged" test "$(card_sum)" = "$sum"
+fi
+
+# --- A check that found the card whole is not "no check found where its
+# storage ends".
+"$CARDMARK_CLI" probe-capacity "$SIMCARD_DEV" > /dev/null 2>&1
+check "whole: the capacity check finds it genuine" test $? -eq 0
+sum=$(card_sum)
+"$CARDMARK_CLI" format "$SIMCARD_DEV" --destroy-data --size real > /dev/null 2> "$work/real-whole.err"
+check "whole: --size real is refused (status 1)" test $? -eq 1
+check "whole: it says the check found it whole" file_says "found it whole" "$work/real-whole.err"
+check "whole: not that no check found where its storage ends" bash -c "! grep -q 'found where its storage ends' '$work/real-whole.err'"
+check "whole: unchanged" test "$(card_sum)" = "$sum"
+
+# --- A card another program holds open is not formatted.
+exec 3< "$SIMCARD_DEV"
+"$CARDMARK_CLI" format "$SIMCARD_DEV" --destroy-data > /dev/null 2> "$work/held.err"
+rc=$?
+exec 3<&-
+check "held open: refused (status 1, got $rc)" test "$rc" -eq 1
+check "held open: it names the program" file_says "Another program (bash, process $$) has $SIMCARD_DEV open" "$work/held.err"
+check "held open: unchanged" test "$(card_sum)" = "$sum"
 
 done_testing

@@ -8,6 +8,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "cm-card-same.h"
 #include "cm-history.h"
 #include "cm-history-index.h"
 #include "cm-card-info.h"
@@ -170,6 +171,7 @@ save_loop_card (CmHistory *history, int hour, const char *name, const char *devi
   cm_result_set_name (result, name);
   cm_result_set_target (result, device, "device", device, NULL);
   cm_result_set_device_bytes (result, device_bytes);
+  cm_result_set_sighting (result, "test-boot/3");
   /* Behind a USB reader or a loop device: a brand given, no registers. */
   cm_card_info_set_brand (card, "Kingston");
   cm_result_set_card (result, card);
@@ -189,7 +191,8 @@ dup_last_name (CmHistory *history, const char *device, guint64 device_bytes)
 
 /* A card without registers (no CID serial, no size of its own) is told
  * by its reader's device and the size of its block device, which the
- * document records: two cards in one reader are two cards, and a
+ * document records, and only while it never left its reader since
+ * (cm-card-same.h): two cards in one reader are two cards, and a
  * document that knows no size is no card's. */
 static void
 test_last_by_device_size (void)
@@ -202,6 +205,7 @@ test_last_by_device_size (void)
   char *name;
 
   g_assert_no_error (error);
+  cm_card_set_sighting_for_testing ("/dev/sdx", "test-boot/3");
   save_loop_card (history, 9, "small", "/dev/sdx", 64 * mib);
   save_loop_card (history, 10, "big", "/dev/sdx", 128 * mib);
   save_loop_card (history, 11, "no size", "/dev/sdx", 0);
@@ -212,6 +216,11 @@ test_last_by_device_size (void)
   name = dup_last_name (history, "/dev/sdx", 128 * mib);
   g_assert_cmpstr (name, ==, "big");
   g_free (name);
+  /* A card put in the reader since, of the same size: not the same. */
+  cm_card_set_sighting_for_testing ("/dev/sdx", "test-boot/4");
+  name = dup_last_name (history, "/dev/sdx", 128 * mib);
+  g_assert_null (name);
+  cm_card_set_sighting_for_testing (NULL, NULL);
   /* Another size, another reader: none of these. */
   g_assert_null (dup_last_name (history, "/dev/sdx", 32 * mib));
   g_assert_null (dup_last_name (history, "/dev/sdy", 64 * mib));

@@ -78,6 +78,7 @@ cm_format_report_free (CmFormatReport *report)
   if (report == NULL)
     return;
   g_free (report->label);
+  g_free (report->size_proof);
   g_free (report->partition);
   g_free (report->fsck_output);
   g_free (report);
@@ -925,6 +926,8 @@ cm_format_report_to_json (const CmFormatReport *report)
   cm_json_add_int (builder, "boundary_bytes", report->layout.boundary);
   cm_json_add_int (builder, "device_bytes", report->device_bytes);
   cm_json_add_int (builder, "used_bytes", report->used_bytes);
+  if (report->size_proof != NULL)
+    cm_json_add_string (builder, "real_size_proof", report->size_proof);
   json_builder_set_member_name (builder, "label");
   if (report->label != NULL)
     json_builder_add_string_value (builder, report->label);
@@ -1039,6 +1042,12 @@ cm_format_report_from_json (JsonNode  *node,
     report->label = cm_format_clean_output (json_node_get_string (label));
   if ((text = get_string (o, "partition")) != NULL)
     report->partition = cm_format_clean_output (text);
+  if ((text = get_string (o, "real_size_proof")) != NULL)
+    {
+      if (!g_str_equal (text, "cid") && !g_str_equal (text, "never-left-reader"))
+        goto invalid;
+      report->size_proof = g_strdup (text);
+    }
   if ((text = get_string (o, "fsck_output")) != NULL)
     report->fsck_output = cm_format_clean_output (text);
   return g_steal_pointer (&report);

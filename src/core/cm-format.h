@@ -43,6 +43,9 @@ typedef struct
                                     * read back the same */
   guint64         device_bytes;    /* what the card says it holds */
   guint64         used_bytes;      /* what was laid out: less on a fake card */
+  char           *size_proof;      /* --size real: what proved the document the
+                                    * size came from is of this card ("cid",
+                                    * "never-left-reader"); else NULL */
   char           *label;           /* NULL: none given */
   char           *partition;       /* the partition's device; through an
                                     * image, as the kernel names it */
