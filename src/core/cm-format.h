@@ -56,6 +56,9 @@ typedef struct
   CmFormatDiscard discard;
   double          discard_seconds;
   guint           discard_samples; /* regions written, discarded and read back */
+  guint64         discard_refused_after; /* not-supported: the bytes the reader
+                                          * took before it refused a discard
+                                          * (0: it refused the first) */
   gboolean        fsck_ran;        /* FALSE: nothing could check it */
   gboolean        fsck_clean;      /* FALSE when it did not run */
   char           *fsck_output;     /* bounded and cleaned; or why it did
