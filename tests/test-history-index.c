@@ -334,6 +334,51 @@ test_batch_from_index (void)
     }
 }
 
+static CmCardInfo *
+card_from_json (const char *json)
+{
+  g_autoptr(JsonNode) node = json_from_string (json, NULL);
+  g_autoptr(GError) error = NULL;
+  CmCardInfo *card = cm_card_info_new_from_json (node, &error);
+
+  g_assert_no_error (error);
+  return card;
+}
+
+/* The one rule (cm-card-same.h): the CID where both tell it — a serial
+ * with another name is another card — else the same device seen with
+ * the same disk sequence number, else not the same. */
+static void
+test_same_card_rule (void)
+{
+  g_autoptr(CmResult) was = cm_result_new ();
+  g_autoptr(CmCardInfo) cid = card_from_json ("{\"registers_available\": true, \"serial\": \"0x00001234\", "
+                                              "\"product_name\": \"SD32G\", \"manufacture_date\": \"2024-03\"}");
+  g_autoptr(CmCardInfo) same = card_from_json ("{\"registers_available\": true, \"serial\": \"0x00001234\", "
+                                               "\"product_name\": \"SD32G\", \"manufacture_date\": \"2024-03\"}");
+  g_autoptr(CmCardInfo) clone = card_from_json ("{\"registers_available\": true, \"serial\": \"0x00001234\", "
+                                                "\"product_name\": \"XY64G\", \"manufacture_date\": \"2024-03\"}");
+
+  cm_result_set_target (was, "/dev/sdx", "raw-write", "/dev/sdx", NULL);
+  cm_result_set_card (was, cid);
+  g_assert_cmpint (cm_card_same (was, same, "/dev/sdy"), ==, CM_CARD_PROOF_CID);
+  g_assert_cmpint (cm_card_same (was, clone, "/dev/sdx"), ==, CM_CARD_PROOF_NONE);
+
+  /* No CID now: only the reader can tell, and only while the card never
+   * left it. */
+  cm_result_set_sighting (was, "test-boot/5");
+  g_assert_cmpint (cm_card_same (was, NULL, "/dev/sdx"), ==, CM_CARD_PROOF_NONE);
+  cm_card_set_sighting_for_testing ("/dev/sdx", "test-boot/5");
+  g_assert_cmpint (cm_card_same (was, NULL, "/dev/sdx"), ==, CM_CARD_PROOF_READER);
+  g_assert_cmpint (cm_card_same (was, NULL, "/dev/sdy"), ==, CM_CARD_PROOF_NONE);
+  cm_card_set_sighting_for_testing ("/dev/sdx", "test-boot/6");
+  g_assert_cmpint (cm_card_same (was, NULL, "/dev/sdx"), ==, CM_CARD_PROOF_NONE);
+  cm_result_set_sighting (was, NULL);
+  cm_card_set_sighting_for_testing ("/dev/sdx", NULL);
+  g_assert_cmpint (cm_card_same (was, NULL, "/dev/sdx"), ==, CM_CARD_PROOF_NONE);
+  cm_card_set_sighting_for_testing (NULL, NULL);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -343,5 +388,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/cardmark/history-index/batch-from-index", test_batch_from_index);
   g_test_add_func ("/cardmark/history-index/last-by-device-size", test_last_by_device_size);
   g_test_add_func ("/cardmark/history-index/is-of-card", test_is_of_card);
+  g_test_add_func ("/cardmark/history-index/same-card-rule", test_same_card_rule);
   return g_test_run ();
 }
