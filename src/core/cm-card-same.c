@@ -114,6 +114,7 @@ cm_card_same (CmResult   *was,
               const char *device)
 {
   CmCardInfo *was_card;
+  const char *was_device;
   g_autofree char *now = NULL;
 
   g_return_val_if_fail (CM_IS_RESULT (was), CM_CARD_PROOF_NONE);
@@ -122,8 +123,11 @@ cm_card_same (CmResult   *was,
   if (has_serial (was_card) && has_serial (is))
     return same_cid (was_card, is) ? CM_CARD_PROOF_CID : CM_CARD_PROOF_NONE;
 
-  if (device == NULL || cm_result_get_sighting (was) == NULL ||
-      g_strcmp0 (cm_result_get_device (was), device) != 0)
+  /* Without UDisks a run knows its device only as the path it was given. */
+  was_device = cm_result_get_device (was);
+  if (was_device == NULL && g_str_has_prefix (cm_result_get_target_mode (was) != NULL ? cm_result_get_target_mode (was) : "", "raw-"))
+    was_device = cm_result_get_target_path (was);
+  if (device == NULL || cm_result_get_sighting (was) == NULL || g_strcmp0 (was_device, device) != 0)
     return CM_CARD_PROOF_NONE;
   now = cm_card_dup_sighting (device);
   return g_strcmp0 (now, cm_result_get_sighting (was)) == 0 ? CM_CARD_PROOF_READER : CM_CARD_PROOF_NONE;
