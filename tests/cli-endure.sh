@@ -46,7 +46,7 @@ echo "# model: first bad round $first, bad share per round: ${shares[*]}"
 # Without leave to destroy the data: refused, the card untouched.
 before=$(card_sum)
 "$CARDMARK_CLI" endure "$SIMCARD_DEV" --rounds 1 > "$work/out" 2> "$work/err"
-check "without --destroy-data it is refused (status 1)" test $? -eq 1
+check "without --destroy-data it is refused as a usage error (status 2)" test $? -eq 2
 check "the message says how to go ahead" grep -q -- "--destroy-data" "$work/err"
 check "the refused card is unchanged (sha256)" test "$(card_sum)" = "$before"
 
@@ -60,7 +60,7 @@ check "negative --rounds is a usage error (status 2)" test $? -eq 2
 rounds=$((first + 2))
 rm -f "$work/rounds.csv"
 "$CARDMARK_CLI" endure "$SIMCARD_DEV" --video-hours 0.01 --video-mbps 8 > "$work/out" 2> "$work/err"
-check "the maker's endurance without --destroy-data is still refused (status 1)" test $? -eq 1
+check "the maker's endurance without --destroy-data is still refused (status 2)" test $? -eq 2
 "$CARDMARK_CLI" endure "$SIMCARD_DEV" --destroy-data --video-hours 2 > "$work/out" 2> "$work/err"
 check "--video-hours without --video-mbps is a usage error (status 2)" test $? -eq 2
 "$CARDMARK_CLI" endure "$SIMCARD_DEV" --destroy-data --tbw 1 --video-hours 2 --video-mbps 8 > "$work/out" 2> "$work/err"

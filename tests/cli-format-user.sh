@@ -187,7 +187,7 @@ dd if=/dev/urandom of="$SIMCARD_DEV" bs=1M count=8 oflag=direct status=none
 
 before=$(card_sum)
 as_user "$work/bin/cardmark-cli" format "$SIMCARD_DEV" > "$work/out" 2> "$work/err"
-check "without --destroy-data the user is refused (status 1)" test $? -eq 1
+check "without --destroy-data the user is refused (status 2, usage)" test $? -eq 2
 check "the refused card is unchanged (sha256)" test "$(card_sum)" = "$before"
 # A user polkit does not allow: UDisks refuses to open the card.
 (cd / && setpriv --reuid=65534 --regid=65534 --clear-groups "$work/bin/cardmark-cli" format "$SIMCARD_DEV" \

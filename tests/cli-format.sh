@@ -94,7 +94,7 @@ dd if=/dev/urandom of="$SIMCARD_DEV" bs=1M count=8 oflag=direct status=none
 
 before=$(card_sum)
 "$CARDMARK_CLI" format "$SIMCARD_DEV" > "$work/out" 2> "$work/err"
-check "without --destroy-data it is refused (status 1)" test $? -eq 1
+check "without --destroy-data it is refused as a usage error (status 2)" test $? -eq 2
 check "the message says how to go ahead" grep -q -- "--destroy-data" "$work/err"
 "$CARDMARK_CLI" format "$SIMCARD_DEV" --destroy-data --label "FAR TOO LONG A LABEL" > "$work/out" 2> "$work/err"
 check "a label no file system takes is a usage error (status 2)" test $? -eq 2
@@ -215,7 +215,7 @@ check "fake: fsck.fat -n finds it clean" fsck_here "$SIMCARD_DEV" "$start" "$len
 sum=$(card_sum)
 "$CARDMARK_CLI" format "$SIMCARD_DEV" --destroy-data --size real > /dev/null 2> "$work/real-unknown.err"
 check "real: refused while no check in the history knows its real size (status 1)" test $? -eq 1
-check "real: and says to check its capacity first" grep -q "Check its capacity first" "$work/real-unknown.err"
+check "real: and says how to get the size" file_says "Check its capacity now, or give --size with a number" "$work/real-unknown.err"
 check "real: the refused card is unchanged" test "$(card_sum)" = "$sum"
 "$CARDMARK_CLI" probe-capacity "$SIMCARD_DEV" --json > "$work/probe.json"
 check "real: the capacity check calls it fake (status 4)" test $? -eq 4
@@ -226,5 +226,70 @@ check "real: laid out to what the capacity check found kept data" json_check "$w
   "r['format']['used_bytes'] == $good and r['format']['device_bytes'] == $SIMCARD_SIZE"
 check "real: the partition ends where the storage does" test $((start + length)) -le "$SIMCARD_REAL_SIZE"
 check "real: fsck.fat -n finds it clean" fsck_here "$SIMCARD_DEV" "$start" "$length" fsck.fat
+check "real: the document says what proved the check was of this card" json_check "$work/real.json" \
+  "r['format']['real_size_proof'] == 'never-left-reader'"
+
+# --- Another card of the same announced size, genuine, behind the same
+# loop device: the fake card's check is not its size (issue 47).
+fake_dev=$SIMCARD_DEV
+"$here/simcard/simcard-down" "$SIMCARD_DIR"
+SIMCARD_LOOP=$fake_dev card good-a1 --size 2GiB -- "${fast[@]}" || card good-a1 --size 2GiB -- "${fast[@]}" ||
+  not_ok "a second card comes up"
+if [ "$SIMCARD_DEV" != "$fake_dev" ]; then
+  skip "the second card came up as $SIMCARD_DEV, not $fake_dev: nothing to confuse"
+else
+  sum=$(card_sum)
+  "$CARDMARK_CLI" format "$SIMCARD_DEV" --destroy-data --size real > /dev/null 2> "$work/real-other.err"
+  check "another card: --size real is refused (status 1)" test $? -eq 1
+  check "another card: nothing proves the check was of it" file_says "Nothing in the history is proven to be of the card in $SIMCARD_DEV" "$work/real-other.err"
+  check "another card: and it says how to get the size" file_says "Check its capacity now, or give --size with a number" "$work/real-other.err"
+  check "another card: unchanged" test "$(card_sum)" = "$sum"
+fi
+
+# --- A check that found the card whole is not "no check found where its
+# storage ends".
+"$CARDMARK_CLI" probe-capacity "$SIMCARD_DEV" > /dev/null 2>&1
+check "whole: the capacity check finds it genuine" test $? -eq 0
+sum=$(card_sum)
+"$CARDMARK_CLI" format "$SIMCARD_DEV" --destroy-data --size real > /dev/null 2> "$work/real-whole.err"
+check "whole: --size real is refused (status 1)" test $? -eq 1
+check "whole: it says the check found it whole" file_says "found it whole" "$work/real-whole.err"
+check "whole: not that no check found where its storage ends" bash -c "! grep -q 'found where its storage ends' '$work/real-whole.err'"
+check "whole: unchanged" test "$(card_sum)" = "$sum"
+
+# --- A card another program holds open is not formatted.
+exec 3< "$SIMCARD_DEV"
+"$CARDMARK_CLI" format "$SIMCARD_DEV" --destroy-data > /dev/null 2> "$work/held.err"
+rc=$?
+exec 3<&-
+check "held open: refused (status 1, got $rc)" test "$rc" -eq 1
+check "held open: it names the program" file_says "Another program (bash, process $$) has $SIMCARD_DEV open" "$work/held.err"
+check "held open: unchanged" test "$(card_sum)" = "$sum"
+
+# --- A reader that takes the first discard and refuses the rest: the
+# erase stops, the format goes on (issue 47).
+card good-a1 --size 64MiB -- "${fast[@]}" --set card.refuse-discard-after=1
+"$CARDMARK_CLI" format "$SIMCARD_DEV" --destroy-data > "$work/refused.out" 2> "$work/refused.err"
+check "discard refused part-way: formatted (status 0)" test $? -eq 0
+check "discard refused part-way: it says not erased, and after how much" \
+  file_says "Not erased: the reader refused the discard after [0-9.]*.[kMG]B" "$work/refused.out"
+saved=$(sed -n 's/^Saved to //p' "$work/refused.err")
+check "discard refused part-way: the document says so" json_check "$saved" \
+  "r['format']['discard'] == 'not-supported' and r['format']['discard_refused_after_bytes'] > 0 \
+   and r['format']['fsck_clean']"
+check "discard refused part-way: the card took the first discard" \
+  test "$(sed -n 's/^discards=//p' "$SIMCARD_DIR/mnt/stats")" -ge 1
+eval "$(read_layout "$SIMCARD_DEV")"
+check "discard refused part-way: the card has its partition and file system" test "$start" -gt 0 -a -n "$fs"
+# Where the kernel shows no partitions the file system is made through a
+# loop device over the partition's bytes, gone after: never "the partition".
+grep '^Partition:' "$work/refused.out" | sed 's/^/# /'
+if json_check "$saved" "r['format']['partition_window']" 2> /dev/null; then
+  check "a temporary loop device is not named as the partition" \
+    bash -c "grep '^Partition:' '$work/refused.out' | grep -qv /dev/"
+else
+  check "the partition is named by the kernel's name" \
+    bash -c "grep '^Partition:' '$work/refused.out' | grep -q '${SIMCARD_DEV}p1'"
+fi
 
 done_testing

@@ -216,7 +216,7 @@ if [ -n "$user" ]; then
     "$CARDMARK_CLI" verify "$work/mnt" --resume > /dev/null 2> "$work/err"
     check "a $how planted as $name: --resume refuses it (status 1)" test $? -eq 1
     check "… saying it is $words and what to do" file_says "$name $words.*Remove it, then carry on\." "$work/err"
-    check "… and the CLI's own way to carry on" grep -q "cardmark-cli verify --resume" "$work/err"
+    check "… and the CLI's own way to carry on, naming the folder" file_says "cardmark-cli verify $work/mnt --resume" "$work/err"
     check "… not that the card is write-protected" sh -c "! grep -qi 'write-protected' '$work/err'"
     sync
     after=$(card_sum)

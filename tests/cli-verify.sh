@@ -45,7 +45,7 @@ card good-a1 --size 64MiB -- "${fast[@]}" || skip_all "no simulated card here (s
 
 # A whole device only with leave to destroy it.
 "$CARDMARK_CLI" verify "$SIMCARD_DEV" > "$work/out" 2> "$work/err"
-check "verifying a whole device without --destroy-data is refused (status 1)" test $? -eq 1
+check "verifying a whole device without --destroy-data is refused as a usage error (status 2)" test $? -eq 2
 check "the message says it would destroy the data and how to go ahead" grep -q -- "--destroy-data" "$work/err"
 
 "$CARDMARK_CLI" verify "$SIMCARD_DEV" --destroy-data --json --plot "$work/genuine.png" > "$work/genuine.json" 2> "$work/err"
@@ -100,7 +100,7 @@ kill -9 "$SIMCARD_PID"
 wait $pid
 check "a card pulled mid-verify ends the run with status 1" test $? -eq 1
 check "it says the card was removed and how to carry on" grep -q "removed.*carry on" "$work/err"
-check "… with the CLI's own command" grep -q "cardmark-cli verify --resume" "$work/err"
+check "… with the CLI's own command, naming the card" file_says "cardmark-cli verify $SIMCARD_DEV --resume --destroy-data" "$work/err"
 check "its progress is kept" test -n "$state" -a -s "$state"
 rm -f "$state"
 
@@ -123,7 +123,8 @@ if mounted_card good-a1 --size 64MiB -- "${fast[@]}"; then
   wait $pid
   check "Ctrl-C stops the verify with status 5" test $? -eq 5
   check "it says the verify stopped" grep -q "Full verify stopped before the end" "$work/err"
-  check "it says how to carry on" grep -q -- "--resume" "$work/err"
+  check "it says how to carry on, naming the folder" file_says "cardmark-cli verify $work/mnt --resume" "$work/err"
+  check "no raw \"Operation was cancelled\" before its own words" bash -c "! grep -q 'Operation was cancelled' '$work/err'"
   check "the state and the files written so far are kept" test -s "$state" -a -e "$work/mnt/1.h2w"
   "$CARDMARK_CLI" verify "$work/mnt" > /dev/null 2> "$work/err"
   check "a new run without --resume is refused while files are there" grep -q -- "--resume" "$work/err"

@@ -28,9 +28,13 @@
 #include "cm-history-index.h"
 #include "cm-outcome.h"
 #include "cm-summary.h"
+#include "cm-card-same.h"
 #include "cm-test-app.h"
 
 #define DEVICE "/dev/sdx"
+/* How the card in DEVICE is seen: it never left its reader since its
+ * documents were made (cm-card-same.h). */
+#define SIGHTING "test-boot/7"
 /* The card's block device, as a run records it. */
 #define DEVICE_BYTES (G_GUINT64_CONSTANT (64) * 1024 * 1024)
 
@@ -53,6 +57,7 @@ save_result_as_this_card (CmHistory *history,
   g_assert_true (card == NULL || (cm_card_info_get_serial (card) == NULL && cm_card_info_get_capacity_bytes (card) == 0));
   cm_result_set_target (result, DEVICE, cm_result_get_target_mode (result), DEVICE, NULL);
   cm_result_set_device_bytes (result, DEVICE_BYTES);
+  cm_result_set_sighting (result, SIGHTING);
   saved = cm_history_save (history, result, &error);
   g_assert_no_error (error);
   entry = cm_history_entry_new_for_result (result);
@@ -291,6 +296,23 @@ test_rows_after_restart (void)
   g_assert_null (cm_bench_row_get_result (CM_BENCH_ROW (cm_card_page_get_bench_row (page))));
   g_assert_false (gtk_widget_get_visible (cm_card_page_get_bench_row (page)));
   cm_test_destroy_window (GTK_WINDOW (window));
+  g_clear_object (&other);
+
+  /* A card of the same size put in the reader since (the kernel's disk
+   * sequence number moved on) is another card too. */
+  cm_card_set_sighting_for_testing (DEVICE, "test-boot/8");
+  other = cm_card_item_new_device (DEVICE, "Card", size, NULL, NULL);
+  window = gtk_window_new ();
+  page = cm_card_page_new (other);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (page));
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (cm_test_wait_for (page_mapped, page, 20));
+  g_assert_true (cm_test_wait_for (nothing_looked_up, NULL, 60));
+  g_assert_false (g_str_has_prefix (cm_card_page_get_capacity_subtitle (page), "On "));
+  g_assert_false (g_str_has_prefix (row_subtitle (cm_card_page_get_verify_row (page)), "On "));
+  g_assert_null (cm_bench_row_get_result (CM_BENCH_ROW (cm_card_page_get_bench_row (page))));
+  cm_test_destroy_window (GTK_WINDOW (window));
+  cm_card_set_sighting_for_testing (DEVICE, SIGHTING);
 }
 
 static gboolean
@@ -443,6 +465,7 @@ main (int   argc,
   data_home = cm_test_data_home_make ();
 
   cm_test_app_init (&argc, &argv);
+  cm_card_set_sighting_for_testing (DEVICE, SIGHTING);
 
   g_test_add_func ("/cardmark/app-rows/after-restart", test_rows_after_restart);
   g_test_add_func ("/cardmark/app-rows/again-asks-first", test_again_asks_first);

@@ -272,6 +272,38 @@ test_partition_alone (Fixture       *f,
   g_assert_false (cm_card_use_get_in_use (use));
 }
 
+/* The one rule for whole cards: a partition is none, and neither is a
+ * volume stacked on a disk something on it is mounted from. */
+static void
+test_whole_card (Fixture       *f,
+                 gconstpointer  data)
+{
+  const char *mountinfo = "27 1 8:226 / /boot rw,relatime - vfat /dev/sdcm2 rw\n";
+  g_autofree char *partition = g_build_filename (f->sysfs, "class", "block", "sdcm", "sdcm1", NULL);
+  g_autofree char *link = g_build_filename (f->sysfs, "class", "block", "sdcm1", NULL);
+  g_autofree char *slaves = g_build_filename (f->sysfs, "class", "block", "dm-0", "slaves", NULL);
+  g_autofree char *slave = g_build_filename (slaves, "sdcm1", NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (symlink (partition, link), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (slaves, 0755), ==, 0);
+  g_assert_cmpint (symlink ("../../sdcm/sdcm1", slave), ==, 0);
+
+  use_tables (f, "", SWAPS_HEADER);
+  g_assert_false (cm_card_check_whole_card ("/dev/sdcm1", CM_CARD_USE_FORMAT, &error));
+  g_assert_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_NOT_WHOLE);
+  g_assert_nonnull (strstr (error->message, "partition of /dev/sdcm"));
+  g_clear_error (&error);
+  g_assert_true (cm_card_check_whole_card ("/dev/dm-0", CM_CARD_USE_FORMAT, &error));
+  g_assert_no_error (error);
+
+  use_tables (f, mountinfo, SWAPS_HEADER);
+  g_assert_false (cm_card_check_whole_card ("/dev/dm-0", CM_CARD_USE_WEAR_TEST, &error));
+  g_assert_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_NOT_WHOLE);
+  g_assert_nonnull (strstr (error->message, "/dev/dm-0 is on /dev/sdcm,"));
+  g_assert_nonnull (strstr (error->message, "/boot"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -283,6 +315,7 @@ main (int   argc,
   g_test_add ("/cardmark/card-use/swap", Fixture, NULL, fixture_set_up, test_swap, fixture_tear_down);
   g_test_add ("/cardmark/card-use/system-root", Fixture, NULL, fixture_set_up, test_system_root, fixture_tear_down);
   g_test_add ("/cardmark/card-use/partition-alone", Fixture, NULL, fixture_set_up, test_partition_alone, fixture_tear_down);
+  g_test_add ("/cardmark/card-use/whole-card", Fixture, NULL, fixture_set_up, test_whole_card, fixture_tear_down);
 
   return g_test_run ();
 }

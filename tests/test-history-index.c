@@ -8,6 +8,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "cm-card-same.h"
 #include "cm-history.h"
 #include "cm-history-index.h"
 #include "cm-card-info.h"
@@ -170,6 +171,7 @@ save_loop_card (CmHistory *history, int hour, const char *name, const char *devi
   cm_result_set_name (result, name);
   cm_result_set_target (result, device, "device", device, NULL);
   cm_result_set_device_bytes (result, device_bytes);
+  cm_result_set_sighting (result, "test-boot/3");
   /* Behind a USB reader or a loop device: a brand given, no registers. */
   cm_card_info_set_brand (card, "Kingston");
   cm_result_set_card (result, card);
@@ -189,7 +191,8 @@ dup_last_name (CmHistory *history, const char *device, guint64 device_bytes)
 
 /* A card without registers (no CID serial, no size of its own) is told
  * by its reader's device and the size of its block device, which the
- * document records: two cards in one reader are two cards, and a
+ * document records, and only while it never left its reader since
+ * (cm-card-same.h): two cards in one reader are two cards, and a
  * document that knows no size is no card's. */
 static void
 test_last_by_device_size (void)
@@ -202,6 +205,7 @@ test_last_by_device_size (void)
   char *name;
 
   g_assert_no_error (error);
+  cm_card_set_sighting_for_testing ("/dev/sdx", "test-boot/3");
   save_loop_card (history, 9, "small", "/dev/sdx", 64 * mib);
   save_loop_card (history, 10, "big", "/dev/sdx", 128 * mib);
   save_loop_card (history, 11, "no size", "/dev/sdx", 0);
@@ -212,6 +216,11 @@ test_last_by_device_size (void)
   name = dup_last_name (history, "/dev/sdx", 128 * mib);
   g_assert_cmpstr (name, ==, "big");
   g_free (name);
+  /* A card put in the reader since, of the same size: not the same. */
+  cm_card_set_sighting_for_testing ("/dev/sdx", "test-boot/4");
+  name = dup_last_name (history, "/dev/sdx", 128 * mib);
+  g_assert_null (name);
+  cm_card_set_sighting_for_testing (NULL, NULL);
   /* Another size, another reader: none of these. */
   g_assert_null (dup_last_name (history, "/dev/sdx", 32 * mib));
   g_assert_null (dup_last_name (history, "/dev/sdy", 64 * mib));
@@ -633,6 +642,51 @@ test_one_index_for_every_language (void)
   remove_history (folder);
 }
 
+static CmCardInfo *
+card_from_json (const char *json)
+{
+  g_autoptr(JsonNode) node = json_from_string (json, NULL);
+  g_autoptr(GError) error = NULL;
+  CmCardInfo *card = cm_card_info_new_from_json (node, &error);
+
+  g_assert_no_error (error);
+  return card;
+}
+
+/* The one rule (cm-card-same.h): the CID where both tell it — a serial
+ * with another name is another card — else the same device seen with
+ * the same disk sequence number, else not the same. */
+static void
+test_same_card_rule (void)
+{
+  g_autoptr(CmResult) was = cm_result_new ();
+  g_autoptr(CmCardInfo) cid = card_from_json ("{\"registers_available\": true, \"serial\": \"0x00001234\", "
+                                              "\"product_name\": \"SD32G\", \"manufacture_date\": \"2024-03\"}");
+  g_autoptr(CmCardInfo) same = card_from_json ("{\"registers_available\": true, \"serial\": \"0x00001234\", "
+                                               "\"product_name\": \"SD32G\", \"manufacture_date\": \"2024-03\"}");
+  g_autoptr(CmCardInfo) clone = card_from_json ("{\"registers_available\": true, \"serial\": \"0x00001234\", "
+                                                "\"product_name\": \"XY64G\", \"manufacture_date\": \"2024-03\"}");
+
+  cm_result_set_target (was, "/dev/sdx", "raw-write", "/dev/sdx", NULL);
+  cm_result_set_card (was, cid);
+  g_assert_cmpint (cm_card_same (was, same, "/dev/sdy"), ==, CM_CARD_PROOF_CID);
+  g_assert_cmpint (cm_card_same (was, clone, "/dev/sdx"), ==, CM_CARD_PROOF_NONE);
+
+  /* No CID now: only the reader can tell, and only while the card never
+   * left it. */
+  cm_result_set_sighting (was, "test-boot/5");
+  g_assert_cmpint (cm_card_same (was, NULL, "/dev/sdx"), ==, CM_CARD_PROOF_NONE);
+  cm_card_set_sighting_for_testing ("/dev/sdx", "test-boot/5");
+  g_assert_cmpint (cm_card_same (was, NULL, "/dev/sdx"), ==, CM_CARD_PROOF_READER);
+  g_assert_cmpint (cm_card_same (was, NULL, "/dev/sdy"), ==, CM_CARD_PROOF_NONE);
+  cm_card_set_sighting_for_testing ("/dev/sdx", "test-boot/6");
+  g_assert_cmpint (cm_card_same (was, NULL, "/dev/sdx"), ==, CM_CARD_PROOF_NONE);
+  cm_result_set_sighting (was, NULL);
+  cm_card_set_sighting_for_testing ("/dev/sdx", NULL);
+  g_assert_cmpint (cm_card_same (was, NULL, "/dev/sdx"), ==, CM_CARD_PROOF_NONE);
+  cm_card_set_sighting_for_testing (NULL, NULL);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -647,5 +701,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/cardmark/history-index/heals", test_heals);
   g_test_add_func ("/cardmark/history-index/reads-what-lists-show", test_reads_what_lists_show);
   g_test_add_func ("/cardmark/history-index/one-index-for-every-language", test_one_index_for_every_language);
+  g_test_add_func ("/cardmark/history-index/same-card-rule", test_same_card_rule);
   return g_test_run ();
 }

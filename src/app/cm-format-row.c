@@ -575,7 +575,7 @@ cm_format_row_activate (CmFormatRow *self)
   history = cm_app_history_dup ();
   info = cm_card_item_get_card_info (self->item);
   self->asking = g_cancellable_new ();
-  cm_format_find_real_size_async (history, info != NULL ? cm_card_info_get_serial (info) : NULL,
+  cm_format_find_real_size_async (history, info,
                                   cm_card_item_get_device (self->item), cm_card_item_get_size (self->item),
                                   self->asking, real_size_cb, self);
 }

@@ -738,9 +738,16 @@ fill_format (CmResultPage *self)
   {
     g_autofree char *start = g_format_size_full (report->layout.start, G_FORMAT_SIZE_IEC_UNITS);
     g_autofree char *length = g_format_size (report->layout.length);
-    /* Translators: the partition made; "from 4.0 MiB in, 252 MB long, /dev/sdb1" */
-    g_autofree char *where = g_strdup_printf (_("From %s in, %s long, %s"), start, length,
-                                              report->partition != NULL ? report->partition : "");
+    g_autofree char *where = NULL;
+
+    /* A window (a loop device over the partition's bytes, gone after)
+     * is no name of the partition. */
+    if (report->window || report->partition == NULL)
+      /* Translators: the partition made; "from 4.0 MiB in, 252 MB long" */
+      where = g_strdup_printf (_("From %s in, %s long"), start, length);
+    else
+      /* Translators: the partition made; "from 4.0 MiB in, 252 MB long, /dev/sdb1" */
+      where = g_strdup_printf (_("From %s in, %s long, %s"), start, length, report->partition);
 
     add_fact (self, _("Partition"), where);
   }

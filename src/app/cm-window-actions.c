@@ -12,6 +12,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "cm-card-same.h"
 #include "cm-job-list.h"
 #include "cm-backend.h"
 #include "cm-history-index.h"
@@ -113,8 +114,11 @@ same_card (CmResult   *result,
   g_autoptr(CmHistoryEntry) was = cm_history_entry_new_for_result (result);
   CmCardInfo *is = cm_card_item_get_card_info (item);
 
+  /* The size first (cheap, and a card of another size is another), then
+   * the one rule: its CID, or it never left its reader since. */
   return cm_history_entry_is_of_card (was, is != NULL ? cm_card_info_get_serial (is) : NULL,
-                                      cm_card_item_get_size (item));
+                                      cm_card_item_get_size (item)) &&
+         cm_card_same (result, is, cm_card_item_get_device (item)) != CM_CARD_PROOF_NONE;
 }
 
 /* Opens the saved benchmark's card with what it was tested with: its

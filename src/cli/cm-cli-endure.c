@@ -292,8 +292,13 @@ finish (CmCliTarget  *t,
 
   if (t->error != NULL)
     {
+      /* A missing --destroy-data is a usage error, found before the
+       * card is touched. */
       if (g_error_matches (t->error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NEEDS_CONSENT))
-        fprintf (stderr, "cardmark-cli: %s\n%s\n", t->error->message, _("Add --destroy-data to go ahead."));
+        {
+          fprintf (stderr, "cardmark-cli: %s\n%s\n", t->error->message, _("Add --destroy-data to go ahead."));
+          return CM_EXIT_USAGE;
+        }
       else if (g_error_matches (t->error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_SAVED))
         print_saved_error (t);
       else

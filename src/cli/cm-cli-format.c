@@ -109,8 +109,14 @@ print_report (CmResult *result)
   layout = cm_format_report_dup_layout_text (report);
   discard = cm_format_report_dup_discard_text (report);
   size = g_format_size (report->layout.length);
-  printf (_("Partition:    %s, from byte %llu (%llu MiB in), %s\n"), report->partition != NULL ? report->partition : "",
-          (unsigned long long) report->layout.start, (unsigned long long) (report->layout.start >> 20), size);
+  /* A window is a loop device over the partition's bytes, gone once
+   * the format is done: no name of the partition to give. */
+  if (report->window || report->partition == NULL)
+    printf (_("Partition:    from byte %llu (%llu MiB in), %s\n"),
+            (unsigned long long) report->layout.start, (unsigned long long) (report->layout.start >> 20), size);
+  else
+    printf (_("Partition:    %s, from byte %llu (%llu MiB in), %s\n"), report->partition,
+            (unsigned long long) report->layout.start, (unsigned long long) (report->layout.start >> 20), size);
   printf (_("File system:  %s\n"), layout);
   if (report->label != NULL)
     printf (_("Label:        %s\n"), report->label);
@@ -136,8 +142,13 @@ finish (CmCliTarget  *t,
 
   if (t->error != NULL)
     {
+      /* A missing --destroy-data is a usage error, found before the
+       * card is touched. */
       if (g_error_matches (t->error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NEEDS_CONSENT))
-        fprintf (stderr, "cardmark-cli: %s\n%s\n", t->error->message, _("Add --destroy-data to go ahead."));
+        {
+          fprintf (stderr, "cardmark-cli: %s\n%s\n", t->error->message, _("Add --destroy-data to go ahead."));
+          return CM_EXIT_USAGE;
+        }
       else
         cm_cli_print_error (t->error);
       return g_error_matches (t->error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ? CM_OUTCOME_EXIT_STOPPED : CM_EXIT_FAILED;

@@ -70,7 +70,7 @@ open_device (const char  *path,
                    _("%s is not a device. The capacity probe needs the card's device, such as /dev/sdb."), path);
       return -1;
     }
-  if (!cm_card_check_not_in_use (path, CM_CARD_USE_CAPACITY_CHECK, error))
+  if (!cm_card_check_whole_card (path, CM_CARD_USE_CAPACITY_CHECK, error))
     return -1;
 
   /* The check itself is opened by its job, after it holds the card; a

@@ -11,6 +11,7 @@
 
 #include <glib/gi18n.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "cm-card-lock.h"
@@ -171,14 +172,31 @@ is_chart_name (const char *name)
   return g_str_has_suffix (name, ".png") || g_str_has_suffix (name, ".svg") || g_str_has_suffix (name, ".pdf");
 }
 
+/* @text as a shell reads it back: as it is where nothing in it needs
+ * quoting (/dev/sdb), else quoted; either way printable. */
+static char *
+dup_shell_word (const char *text)
+{
+  g_autofree char *quoted = NULL;
+
+  if (*text != '\0' && strspn (text, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/._-+:@,=") == strlen (text))
+    return cm_cli_dup_printable (text, TRUE);
+  quoted = g_shell_quote (text);
+  return cm_cli_dup_printable (quoted, TRUE);
+}
+
 static void
 explain_stop (CmVerify     *verify,
+              const char   *target,
               const GError *error)
 {
+  g_autofree char *shown = dup_shell_word (target);
+
   if (g_error_matches (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_FILES_EXIST))
     {
-      fprintf (stderr, "%s\n", _("Carry on with “cardmark-cli verify --resume”, or check them as they are with "
-                                 "“cardmark-cli verify --read-only”."));
+      /* Translators: %s is the folder, as the command needs it */
+      fprintf (stderr, _("Carry on with “cardmark-cli verify %s --resume”, or check them as they are with "
+                         "“cardmark-cli verify %s --read-only”.\n"), shown, shown);
       return;
     }
   /* A state refused, or another run's, is not one to carry on with: the
@@ -190,10 +208,13 @@ explain_stop (CmVerify     *verify,
       g_error_matches (error, CM_CARD_LOCK_ERROR, CM_CARD_LOCK_ERROR_BUSY))
     return;
   if (cm_verify_get_mode (verify) == CM_VERIFY_MODE_FILES)
-    fprintf (stderr, _("What was done is kept. Carry on with “cardmark-cli verify --resume”, or delete the .h2w files in %s.\n"),
-             cm_verify_get_folder (verify));
+    /* Translators: the first %s is the folder as the command needs it,
+     * the second where the files are */
+    fprintf (stderr, _("What was done is kept. Carry on with “cardmark-cli verify %s --resume”, or delete the .h2w files in %s.\n"),
+             shown, cm_verify_get_folder (verify));
   else
-    fprintf (stderr, "%s\n", _("What was done is kept. Carry on with “cardmark-cli verify --resume --destroy-data”."));
+    /* Translators: %s is the card's device */
+    fprintf (stderr, _("What was done is kept. Carry on with “cardmark-cli verify %s --resume --destroy-data”.\n"), shown);
 }
 
 static void
@@ -226,11 +247,16 @@ finish (CmCliTarget  *t,
 
   if (t->error != NULL)
     {
+      /* A missing --destroy-data is a usage error, found before the
+       * card is touched. */
       if (g_error_matches (t->error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NEEDS_CONSENT))
-        fprintf (stderr, "cardmark-cli: %s\n%s\n", t->error->message, _("Add --destroy-data to go ahead."));
+        {
+          fprintf (stderr, "cardmark-cli: %s\n%s\n", t->error->message, _("Add --destroy-data to go ahead."));
+          return CM_EXIT_USAGE;
+        }
       else
         cm_cli_print_error (t->error);
-      explain_stop (t->job != NULL ? cm_job_get_verify (t->job) : NULL, t->error);
+      explain_stop (t->job != NULL ? cm_job_get_verify (t->job) : NULL, t->target, t->error);
       return CM_EXIT_FAILED;
     }
 

@@ -13,6 +13,7 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <signal.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/signalfd.h>
@@ -73,6 +74,14 @@ cm_cli_dup_printable (const char *text,
 void
 cm_cli_print_error (const GError *error)
 {
+  /* A stop in GIO's own words ("Operation was cancelled") says nothing
+   * CardMark's own sentence after it does not ("Full verify stopped
+   * before the end"); a kind's own words for its stop are kept. */
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) &&
+      (g_str_equal (error->message, g_dgettext ("glib20", "Operation was cancelled")) ||
+       g_str_equal (error->message, "Operation was cancelled") ||
+       g_str_equal (error->message, g_strerror (ECANCELED))))
+    return;
   cm_cli_print_message (error->message);
 }
 

@@ -17,8 +17,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include "cm-target.h"
+#include "cm-text.h"
 
 #include "cm-card-use.h"
 
@@ -539,6 +541,247 @@ cm_card_check_not_in_use (const char        *device,
   g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_MOUNTED, C_("two sentences", "%s %s"),
                use->why, purpose_advice (purpose));
   return FALSE;
+}
+
+static const char *
+sysfs_root_now (void)
+{
+  return testing_sysfs_root != NULL ? testing_sysfs_root : "/sys";
+}
+
+/* The kernel's own word: a partition's folder has a "partition" file. */
+static gboolean
+is_partition (const char *sysfs_root,
+              const char *name)
+{
+  g_autofree char *marker = g_build_filename (sysfs_root, "class", "block", name, "partition", NULL);
+
+  return g_file_test (marker, G_FILE_TEST_EXISTS);
+}
+
+/* The disk a partition is on: its folder is inside the disk's. */
+static char *
+dup_parent_name (const char *sysfs_root,
+                 const char *name)
+{
+  g_autofree char *dir = g_build_filename (sysfs_root, "class", "block", name, NULL);
+  g_autofree char *real = realpath (dir, NULL);
+  g_autofree char *parent = real != NULL ? g_path_get_dirname (real) : NULL;
+
+  return parent != NULL ? g_path_get_basename (parent) : NULL;
+}
+
+static void
+add_disks_under (GPtrArray  *disks,
+                 const char *sysfs_root,
+                 const char *name,
+                 guint       depth);
+
+/* What a device is made of: the devices a mapped volume sits on
+ * ("slaves"), or the device a loop device reads (a file is no disk). */
+static gboolean
+add_layers_under (GPtrArray  *disks,
+                  const char *sysfs_root,
+                  const char *name,
+                  guint       depth)
+{
+  g_autofree char *slaves = g_build_filename (sysfs_root, "class", "block", name, "slaves", NULL);
+  g_autofree char *backing = g_build_filename (sysfs_root, "class", "block", name, "loop", "backing_file", NULL);
+  g_autofree char *backing_path = NULL;
+  g_autoptr(GDir) listing = g_dir_open (slaves, 0, NULL);
+  const char *entry;
+  gboolean found = FALSE;
+  struct stat st;
+
+  while (listing != NULL && (entry = g_dir_read_name (listing)) != NULL)
+    {
+      add_disks_under (disks, sysfs_root, entry, depth + 1);
+      found = TRUE;
+    }
+
+  if (g_file_get_contents (backing, &backing_path, NULL, NULL) && g_strchomp (backing_path) != NULL &&
+      stat (backing_path, &st) == 0 && S_ISBLK (st.st_mode))
+    {
+      g_autofree char *under = dup_block_name (backing_path, sysfs_root);
+
+      add_disks_under (disks, sysfs_root, under, depth + 1);
+      found = TRUE;
+    }
+
+  return found;
+}
+
+/* The whole disks NAME is on, through partitions and layers; NAME
+ * itself when it is one. */
+static void
+add_disks_under (GPtrArray  *disks,
+                 const char *sysfs_root,
+                 const char *name,
+                 guint       depth)
+{
+  if (depth > MAX_DEPTH)
+    return;
+
+  if (is_partition (sysfs_root, name))
+    {
+      g_autofree char *parent = dup_parent_name (sysfs_root, name);
+
+      if (parent != NULL)
+        add_disks_under (disks, sysfs_root, parent, depth + 1);
+      return;
+    }
+
+  if (!add_layers_under (disks, sysfs_root, name, depth) &&
+      !g_ptr_array_find_with_equal_func (disks, name, g_str_equal, NULL))
+    g_ptr_array_add (disks, g_strdup (name));
+}
+
+/**
+ * cm_card_check_whole_card:
+ * @device: the device a check means to write, whole
+ * @purpose: what the caller means to do with it
+ * @error: where to say why it may not
+ *
+ * The one rule for every kind that writes a whole device: it takes a
+ * whole card, never a partition (by the kernel's word), never a device
+ * on a disk this computer uses (one holding /, /boot, swap or anything
+ * mounted, through partitions, mapped volumes and loop devices), which
+ * it names, and never a card in use (cm_card_check_not_in_use()).
+ * Refuses in %CM_TARGET_ERROR_NOT_WHOLE, or %CM_TARGET_ERROR_MOUNTED
+ * for the card itself in use.
+ *
+ * Returns: %TRUE when @device is a whole card nothing uses
+ */
+gboolean
+cm_card_check_whole_card (const char        *device,
+                          CmCardUsePurpose   purpose,
+                          GError           **error)
+{
+  const char *sysfs_root = sysfs_root_now ();
+  g_autofree char *name = NULL;
+  g_autoptr(GPtrArray) disks = g_ptr_array_new_with_free_func (g_free);
+
+  g_return_val_if_fail (device != NULL, FALSE);
+
+  name = dup_block_name (device, sysfs_root);
+  add_disks_under (disks, sysfs_root, name, 0);
+
+  for (guint i = 0; i < disks->len; i++)
+    {
+      const char *disk = g_ptr_array_index (disks, i);
+      g_autofree char *disk_path = NULL;
+      g_autoptr(CmCardUse) use = NULL;
+
+      if (g_str_equal (disk, name))
+        continue;
+      disk_path = g_strconcat ("/dev/", disk, NULL);
+      use = cm_card_use_new (disk_path);
+      if (!cm_card_use_get_in_use (use))
+        continue;
+      /* Translators: "/dev/sda2 is on /dev/sda, a disk this computer
+       * uses: /dev/sda1 is mounted at /boot. …" */
+      g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_NOT_WHOLE,
+                   _("%s is on %s, a disk this computer uses: %s CardMark writes only to a whole card that nothing uses."),
+                   device, disk_path, use->why);
+      return FALSE;
+    }
+
+  if (is_partition (sysfs_root, name))
+    {
+      g_autofree char *parent = dup_parent_name (sysfs_root, name);
+
+      /* Translators: "/dev/sdb1 is a partition of /dev/sdb, not a whole
+       * card. …" */
+      g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_NOT_WHOLE,
+                   _("%s is a partition of /dev/%s, not a whole card. A check that writes takes the whole card: give its own device, /dev/%s."),
+                   device, parent != NULL ? parent : "?", parent != NULL ? parent : "?");
+      return FALSE;
+    }
+
+  return cm_card_check_not_in_use (device, purpose, error);
+}
+
+/* udev opens every device that was just written for a moment, to read
+ * what is on it; that is no program holding the card. */
+static gboolean
+is_udev (const char *comm)
+{
+  return g_str_equal (comm, "systemd-udevd") || g_str_equal (comm, "(udev-worker)") ||
+         g_str_equal (comm, "udevd");
+}
+
+/* Whether process PID (a folder of /proc) has a descriptor open on one
+ * of @use's devices. */
+static gboolean
+process_holds (const CmCardUse *use,
+               const char      *pid)
+{
+  g_autofree char *fds = g_build_filename ("/proc", pid, "fd", NULL);
+  g_autoptr(GDir) listing = g_dir_open (fds, 0, NULL);
+  const char *entry;
+
+  while (listing != NULL && (entry = g_dir_read_name (listing)) != NULL)
+    {
+      g_autofree char *fd = g_build_filename (fds, entry, NULL);
+      struct stat st;
+
+      if (stat (fd, &st) == 0 && S_ISBLK (st.st_mode) && find_dev (use, st.st_rdev) != NULL)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+/**
+ * cm_card_check_not_open:
+ * @device: the card's device
+ * @error: where to say who has it open
+ *
+ * Refuses, in %CM_TARGET_ERROR_HELD_OPEN, a card that another program
+ * has open (the card, a partition on it or a volume stacked on one),
+ * naming the program: an open with O_EXCL sees only mounts and other
+ * exclusive openers, not a program that reads or writes it. A user
+ * who is not root sees only their own programs.
+ *
+ * Returns: %TRUE when no other program has @device open
+ */
+gboolean
+cm_card_check_not_open (const char  *device,
+                        GError     **error)
+{
+  g_autoptr(CmCardUse) use = NULL;
+  g_autoptr(GDir) proc = NULL;
+  g_autofree char *self = g_strdup_printf ("%d", (int) getpid ());
+  const char *entry;
+
+  g_return_val_if_fail (device != NULL, FALSE);
+
+  use = cm_card_use_new (device);
+  proc = g_dir_open ("/proc", 0, NULL);
+  while (proc != NULL && (entry = g_dir_read_name (proc)) != NULL)
+    {
+      g_autofree char *comm_path = NULL;
+      g_autofree char *comm = NULL;
+      g_autofree char *clean = NULL;
+
+      if (!g_ascii_isdigit (entry[0]) || g_str_equal (entry, self) || !process_holds (use, entry))
+        continue;
+      comm_path = g_build_filename ("/proc", entry, "comm", NULL);
+      if (!g_file_get_contents (comm_path, &comm, NULL, NULL))
+        continue;
+      g_strchomp (comm);
+      if (is_udev (comm))
+        continue;
+      clean = cm_text_dup_clean (comm, CM_TEXT_LINE_MAX);
+      /* Translators: "Another program (dd, process 1234) has /dev/sdb
+       * open. …" */
+      g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_HELD_OPEN,
+                   _("Another program (%s, process %s) has %s open. Close it, then try again: CardMark will not erase a card another program is using."),
+                   clean, entry, device);
+      return FALSE;
+    }
+
+  return TRUE;
 }
 
 /* For tests only: read @sysfs_root and the files @mountinfo_path and

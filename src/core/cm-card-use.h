@@ -44,6 +44,11 @@ gboolean            cm_card_in_use                (const char  *device,
 gboolean            cm_card_check_not_in_use      (const char        *device,
                                                    CmCardUsePurpose   purpose,
                                                    GError           **error);
+gboolean            cm_card_check_whole_card      (const char        *device,
+                                                   CmCardUsePurpose   purpose,
+                                                   GError           **error);
+gboolean            cm_card_check_not_open        (const char        *device,
+                                                   GError           **error);
 
 void                cm_card_use_set_roots_for_testing (const char *sysfs_root,
                                                        const char *mountinfo_path,

@@ -78,6 +78,7 @@ cm_format_report_free (CmFormatReport *report)
   if (report == NULL)
     return;
   g_free (report->label);
+  g_free (report->size_proof);
   g_free (report->partition);
   g_free (report->fsck_output);
   g_free (report);
@@ -169,18 +170,16 @@ discard_card (int                    fd,
 
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         return FALSE;
+      /* Erasing is the optional half: a reader that refuses a discard,
+       * at once or part-way (EOPNOTSUPP, and the kernel turns discard off
+       * for it; EREMOTEIO or EIO from a SCSI reader that claims UNMAP and
+       * fails it), stops the erase, not the format. */
       if (ioctl (fd, BLKDISCARD, range) < 0)
         {
-          int errsv = errno;
-
-          if (done > 0 || (errsv != EOPNOTSUPP && errsv != ENOTTY && errsv != EINVAL))
-            {
-              g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_IO,
-                           _("Erasing the card (discard) failed: %s. Check the card and its reader, and try again."),
-                           g_strerror (errsv));
-              return FALSE;
-            }
+          g_debug ("BLKDISCARD refused after %" G_GUINT64_FORMAT " bytes: %s", done, g_strerror (errno));
           report->discard = CM_FORMAT_DISCARD_NOT_SUPPORTED;
+          report->discard_refused_after = done;
+          report->discard_seconds = 0;
           return TRUE;
         }
       done += range[1];
@@ -904,6 +903,14 @@ cm_format_report_dup_discard_text (const CmFormatReport *report)
       return g_strdup_printf (_("The card honoured the discard in part: some of what was written was still there (%.1f s)."),
                               report->discard_seconds);
     case CM_FORMAT_DISCARD_NOT_SUPPORTED:
+      if (report->discard_refused_after > 0)
+        {
+          g_autofree char *size = g_format_size (report->discard_refused_after);
+
+          /* Translators: "…after 16.8 MB"; the format went on */
+          return g_strdup_printf (_("Not erased: the reader refused the discard after %s, so the card was not erased first."),
+                                  size);
+        }
       return g_strdup (_("The card or its reader does not take a discard, so it was not erased first."));
     default:
       g_return_val_if_reached (NULL);
@@ -925,6 +932,8 @@ cm_format_report_to_json (const CmFormatReport *report)
   cm_json_add_int (builder, "boundary_bytes", report->layout.boundary);
   cm_json_add_int (builder, "device_bytes", report->device_bytes);
   cm_json_add_int (builder, "used_bytes", report->used_bytes);
+  if (report->size_proof != NULL)
+    cm_json_add_string (builder, "real_size_proof", report->size_proof);
   json_builder_set_member_name (builder, "label");
   if (report->label != NULL)
     json_builder_add_string_value (builder, report->label);
@@ -936,6 +945,8 @@ cm_format_report_to_json (const CmFormatReport *report)
   cm_json_add_string (builder, "discard", cm_format_discard_to_string (report->discard));
   cm_json_add_double (builder, "discard_seconds", report->discard_seconds);
   cm_json_add_int (builder, "discard_samples", report->discard_samples);
+  if (report->discard == CM_FORMAT_DISCARD_NOT_SUPPORTED)
+    cm_json_add_int (builder, "discard_refused_after_bytes", report->discard_refused_after);
   cm_json_add_string (builder, "made_by", report->through_image ? "image" : report->through_udisks ? "udisks" : "mkfs");
   /* Through an image: the bytes copied onto the card and read back. */
   if (report->through_image)
@@ -1005,6 +1016,9 @@ cm_format_report_from_json (JsonNode  *node,
   report->layout.cluster = cluster;
   report->discard_samples = samples;
   report->discard_seconds = json_object_get_double_member_with_default (o, "discard_seconds", 0);
+  if (json_object_has_member (o, "discard_refused_after_bytes") &&
+      !get_int (o, "discard_refused_after_bytes", &report->discard_refused_after))
+    goto invalid;
   report->seconds = json_object_get_double_member_with_default (o, "seconds", 0);
   clean = json_object_get_member (o, "fsck_clean");
   if (clean == NULL || json_node_get_value_type (clean) != G_TYPE_BOOLEAN)
@@ -1039,6 +1053,12 @@ cm_format_report_from_json (JsonNode  *node,
     report->label = cm_format_clean_output (json_node_get_string (label));
   if ((text = get_string (o, "partition")) != NULL)
     report->partition = cm_format_clean_output (text);
+  if ((text = get_string (o, "real_size_proof")) != NULL)
+    {
+      if (!g_str_equal (text, "cid") && !g_str_equal (text, "never-left-reader"))
+        goto invalid;
+      report->size_proof = g_strdup (text);
+    }
   if ((text = get_string (o, "fsck_output")) != NULL)
     report->fsck_output = cm_format_clean_output (text);
   return g_steal_pointer (&report);

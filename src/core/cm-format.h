@@ -43,6 +43,9 @@ typedef struct
                                     * read back the same */
   guint64         device_bytes;    /* what the card says it holds */
   guint64         used_bytes;      /* what was laid out: less on a fake card */
+  char           *size_proof;      /* --size real: what proved the document the
+                                    * size came from is of this card ("cid",
+                                    * "never-left-reader"); else NULL */
   char           *label;           /* NULL: none given */
   char           *partition;       /* the partition's device; through an
                                     * image, as the kernel names it */
@@ -53,6 +56,9 @@ typedef struct
   CmFormatDiscard discard;
   double          discard_seconds;
   guint           discard_samples; /* regions written, discarded and read back */
+  guint64         discard_refused_after; /* not-supported: the bytes the reader
+                                          * took before it refused a discard
+                                          * (0: it refused the first) */
   gboolean        fsck_ran;        /* FALSE: nothing could check it */
   gboolean        fsck_clean;      /* FALSE when it did not run */
   char           *fsck_output;     /* bounded and cleaned; or why it did

@@ -12,6 +12,7 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
+#include "cm-card-same.h"
 #include "cm-history.h"
 #include "cm-history-index.h"
 #include "cm-store.h"
@@ -947,7 +948,9 @@ cm_history_find_last (CmHistory   *self,
         continue;
       file = g_file_new_for_path (entry->path);
       result = cm_result_new_from_file (file, NULL);
-      if (result == NULL || (serial == NULL && g_strcmp0 (cm_result_get_device (result), device) != 0))
+      /* Without a CID serial, only a card that never left its reader
+       * since (cm_card_same()) is this one. */
+      if (result == NULL || (serial == NULL && cm_card_same (result, NULL, device) == CM_CARD_PROOF_NONE))
         continue;
       remember_file (result, file);
       return g_steal_pointer (&result);

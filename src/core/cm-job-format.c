@@ -157,28 +157,36 @@ cm_format_dup_speed_lines (CmResult *result)
 /**
  * cm_format_find_real_size:
  * @history: where the card's checks are kept
- * @serial: (nullable): the card's CID serial; a card without one is
- *   told by its device: only documents of @device count
+ * @card: (nullable): the card's registers now, where the reader gives
+ *   them
  * @device: the card's device now
  * @device_bytes: what the card says it holds
  * @found: (out) (optional) (transfer full): the document the size comes
  *   from, when one does
+ * @proof: (out) (optional): what proved that document is of this card
+ * @found_whole: (out) (optional): the card's newest check found it
+ *   whole: it has no shorter end
  *
  * Where the card's storage that keeps data ends, from its newest
  * capacity check or full verify in the history (the kind's real_size):
  * a fake card's real size. 0 when the newest found it whole, or there is
- * none (or, with @error set, the history's index could not be read). A
- * document of a card that said it held another size is not this card's.
+ * none (or, with @error set, the history's index could not be read).
+ * Only a document proven to be of this card counts (cm_card_same():
+ * its CID, or it never left its reader since); one of a card that said
+ * it held another size is not this card's either.
  */
 guint64
-cm_format_find_real_size (CmHistory   *history,
-                          const char  *serial,
-                          const char  *device,
-                          guint64      device_bytes,
-                          CmResult   **found,
-                          GError     **error)
+cm_format_find_real_size (CmHistory    *history,
+                          CmCardInfo   *card,
+                          const char   *device,
+                          guint64       device_bytes,
+                          CmResult    **found,
+                          CmCardProof  *proof,
+                          gboolean     *found_whole,
+                          GError      **error)
 {
   static const char * const kinds[] = { "capacity", "verify", NULL };
+  const char *serial = card != NULL ? cm_card_info_get_serial (card) : NULL;
   g_autoptr(CmHistoryIndex) index = NULL;
   g_autoptr(GPtrArray) entries = NULL;
 
@@ -187,6 +195,12 @@ cm_format_find_real_size (CmHistory   *history,
 
   if (found != NULL)
     *found = NULL;
+  if (proof != NULL)
+    *proof = CM_CARD_PROOF_NONE;
+  if (found_whole != NULL)
+    *found_whole = FALSE;
+  if (serial != NULL && *serial == '\0')
+    serial = NULL;
   if ((index = cm_history_index_open (cm_history_get_folder (history), error)) == NULL ||
       !cm_history_index_refresh (index, error))
     return 0;
@@ -200,8 +214,9 @@ cm_format_find_real_size (CmHistory   *history,
       guint64 reported = 0;
       guint64 said = 0;
       guint64 real;
+      CmCardProof same;
 
-      if (result == NULL || (serial == NULL && g_strcmp0 (cm_result_get_device (result), device) != 0))
+      if (result == NULL || (same = cm_card_same (result, card, device)) == CM_CARD_PROOF_NONE)
         continue;
       kind = cm_job_kinds_lookup (cm_result_get_kind (result));
       if (kind == NULL || kind->real_size == NULL)
@@ -212,9 +227,15 @@ cm_format_find_real_size (CmHistory   *history,
       /* The newest check of the card decides: one that found it whole
        * says there is no shorter end. */
       if (real == 0 || real >= device_bytes)
-        return 0;
+        {
+          if (found_whole != NULL)
+            *found_whole = TRUE;
+          return 0;
+        }
       if (found != NULL)
         *found = g_steal_pointer (&result);
+      if (proof != NULL)
+        *proof = same;
       return real;
     }
   return 0;
@@ -245,9 +266,9 @@ cm_format_get_said_real_size (CmResult *found)
 
 typedef struct
 {
-  char    *serial;
-  char    *device;
-  guint64  device_bytes;
+  CmCardInfo *card;
+  char       *device;
+  guint64     device_bytes;
 } RealSizeAsk;
 
 typedef struct
@@ -259,7 +280,7 @@ typedef struct
 static void
 real_size_ask_free (RealSizeAsk *ask)
 {
-  g_free (ask->serial);
+  g_clear_object (&ask->card);
   g_free (ask->device);
   g_free (ask);
 }
@@ -281,7 +302,8 @@ find_real_size_thread (GTask        *task,
   RealSize *size = g_new0 (RealSize, 1);
   GError *error = NULL;
 
-  size->real = cm_format_find_real_size (source, ask->serial, ask->device, ask->device_bytes, &size->found, &error);
+  size->real = cm_format_find_real_size (source, ask->card, ask->device, ask->device_bytes, &size->found,
+                                         NULL, NULL, &error);
   if (error != NULL)
     {
       real_size_free (size);
@@ -299,7 +321,7 @@ find_real_size_thread (GTask        *task,
  */
 void
 cm_format_find_real_size_async (CmHistory           *history,
-                                const char          *serial,
+                                CmCardInfo          *card,
                                 const char          *device,
                                 guint64              device_bytes,
                                 GCancellable        *cancellable,
@@ -309,7 +331,7 @@ cm_format_find_real_size_async (CmHistory           *history,
   g_autoptr(GTask) task = g_task_new (history, cancellable, callback, user_data);
   RealSizeAsk *ask = g_new0 (RealSizeAsk, 1);
 
-  ask->serial = g_strdup (serial);
+  ask->card = card != NULL ? g_object_ref (card) : NULL;
   ask->device = g_strdup (device);
   ask->device_bytes = device_bytes;
   g_task_set_source_tag (task, cm_format_find_real_size_async);
@@ -352,6 +374,8 @@ typedef struct
   CmTarget       *target;
   CmHistory      *history;
   char           *serial;
+  CmCardInfo     *card;        /* its registers, where the reader gives them */
+  CmCardProof     size_proof;  /* --size real: what proved its check was of this card */
   char           *label;
   guint64         use_bytes;
   guint64         au_bytes;
@@ -371,6 +395,7 @@ format_job_clear (FormatJob *f)
   g_clear_object (&f->target);
   g_clear_object (&f->history);
   g_free (f->serial);
+  g_clear_object (&f->card);
   g_free (f->label);
   g_clear_pointer (&f->started, g_date_time_unref);
   g_clear_pointer (&f->report, cm_format_report_free);
@@ -447,14 +472,13 @@ find_before (FormatJob *f)
       g_autoptr(JsonBuilder) builder = NULL;
       g_autoptr(GDateTime) started = NULL;
 
-      if (f->serial == NULL)
-        {
-          g_autoptr(GFile) file = g_file_new_for_path (entry->path);
-          g_autoptr(CmResult) result = cm_result_new_from_file (file, NULL);
+      {
+        g_autoptr(GFile) file = g_file_new_for_path (entry->path);
+        g_autoptr(CmResult) result = cm_result_new_from_file (file, NULL);
 
-          if (result == NULL || g_strcmp0 (cm_result_get_device (result), device) != 0)
-            continue;
-        }
+        if (result == NULL || cm_card_same (result, f->card, device) == CM_CARD_PROOF_NONE)
+          continue;
+      }
       builder = json_builder_new ();
       json_builder_begin_object (builder);
       started = entry->started > 0 ? g_date_time_new_from_unix_utc (entry->started) : NULL;
@@ -481,9 +505,11 @@ resolve_real_size (FormatJob  *f,
 {
   const char *device = cm_target_get_path (f->target);
   GError *local = NULL;
+  gboolean whole = FALSE;
 
   f->use_bytes = f->history != NULL
-                 ? cm_format_find_real_size (f->history, f->serial, device, cm_target_get_size (f->target), NULL, &local)
+                 ? cm_format_find_real_size (f->history, f->card, device, cm_target_get_size (f->target), NULL,
+                                             &f->size_proof, &whole, &local)
                  : 0;
   if (f->use_bytes > 0)
     return TRUE;
@@ -492,9 +518,15 @@ resolve_real_size (FormatJob  *f,
       g_propagate_prefixed_error (error, local, _("The history could not be read for the card's real size: "));
       return FALSE;
     }
-  g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_NOT_SUPPORTED,
-               _("No capacity check or full verify of %s in the history found where its storage ends, so its real "
-                 "size is not known. Check its capacity first, or give the size in bytes."), device);
+  if (whole)
+    g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_NOT_SUPPORTED,
+                 _("The newest capacity check or full verify of the card in %s found it whole: all of it keeps data, "
+                   "so it has no smaller real size. Format it without --size."), device);
+  else
+    g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_NOT_SUPPORTED,
+                 _("Nothing in the history is proven to be of the card in %s now (the same CID, or a card that never "
+                   "left its reader since its check), so its real size is not known. Check its capacity now, or give "
+                   "--size with a number."), device);
   return FALSE;
 }
 
@@ -515,6 +547,8 @@ thread_func (GTask        *task,
   f->report = cm_format_run (cm_target_get_fd (f->target), cm_target_get_path (f->target),
                              cm_target_get_size (f->target), f->use_bytes, f->au_bytes, f->label,
                              f->through_udisks, progress_cb, f, cancellable, &error);
+  if (f->report != NULL && f->size_proof != CM_CARD_PROOF_NONE)
+    f->report->size_proof = g_strdup (cm_card_proof_to_string (f->size_proof));
   if (f->report != NULL && f->bench)
     f->before = find_before (f);
   if (f->report == NULL)
@@ -842,6 +876,7 @@ opened_cb (GObject      *object,
   f->use_bytes = size != NULL ? *size : 0;
   f->history = cm_job_get_history (job) != NULL ? g_object_ref (cm_job_get_history (job)) : NULL;
   f->serial = card != NULL ? g_strdup (cm_card_info_get_serial (card)) : NULL;
+  f->card = card != NULL ? g_object_ref (card) : NULL;
   f->au_bytes = card != NULL ? cm_card_info_get_au_size_bytes (card) : 0;
   f->started = g_date_time_new_now_utc ();
   f->bench = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (job), BENCH_KEY));
@@ -879,7 +914,8 @@ run (CmJob *job,
       g_object_unref (task);
       return;
     }
-  if (!cm_card_check_not_in_use (path, CM_CARD_USE_FORMAT, &error))
+  if (!cm_card_check_whole_card (path, CM_CARD_USE_FORMAT, &error) ||
+      !cm_card_check_not_open (path, &error))
     {
       g_task_return_error (task, error);
       g_object_unref (task);

@@ -5,6 +5,7 @@
 
 #pragma once
 
+#include "cm-card-same.h"
 #include "cm-job.h"
 
 G_BEGIN_DECLS
@@ -19,14 +20,16 @@ void     cm_job_set_format_options (CmJob      *job,
 void     cm_job_set_format_bench   (CmJob      *job,
                                     gboolean    bench);
 GPtrArray *cm_format_dup_speed_lines (CmResult *result) G_GNUC_WARN_UNUSED_RESULT;
-guint64  cm_format_find_real_size  (CmHistory  *history,
-                                    const char *serial,
-                                    const char *device,
-                                    guint64     device_bytes,
-                                    CmResult  **found,
-                                    GError    **error);
+guint64  cm_format_find_real_size  (CmHistory   *history,
+                                    CmCardInfo  *card,
+                                    const char  *device,
+                                    guint64      device_bytes,
+                                    CmResult   **found,
+                                    CmCardProof *proof,
+                                    gboolean    *found_whole,
+                                    GError     **error);
 void     cm_format_find_real_size_async  (CmHistory           *history,
-                                          const char          *serial,
+                                          CmCardInfo          *card,
                                           const char          *device,
                                           guint64              device_bytes,
                                           GCancellable        *cancellable,

@@ -59,11 +59,22 @@ device_opened_cb (GObject      *object,
     g_task_return_pointer (task, target, g_object_unref);
 }
 
-/* Asks UDisks for the device, so polkit can ask the user. */
+/* Asks UDisks for the device, so polkit can ask the user. UDisks
+ * refuses a mounted device but not a partition nor one on the system's
+ * disk: the one rule for whole cards is asked first. */
 static void
 open_through_udisks (GTask *task)
 {
   OpenData *data = g_task_get_task_data (task);
+  GError *error = NULL;
+
+  if (data->allow_write &&
+      !cm_card_check_whole_card (cm_device_get_device (data->device), CM_CARD_USE_RAW_WRITE, &error))
+    {
+      g_task_return_error (task, error);
+      g_object_unref (task);
+      return;
+    }
 
   cm_device_open_async (data->device, data->allow_write, g_task_get_cancellable (task),
                         device_opened_cb, task);

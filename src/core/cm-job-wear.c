@@ -403,7 +403,7 @@ run (CmJob *job,
       g_object_unref (task);
       return;
     }
-  if (!cm_card_check_not_in_use (path, CM_CARD_USE_WEAR_TEST, &error))
+  if (!cm_card_check_whole_card (path, CM_CARD_USE_WEAR_TEST, &error))
     {
       g_task_return_error (task, error);
       g_object_unref (task);

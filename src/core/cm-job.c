@@ -22,6 +22,7 @@
 #include "cm-capacity-probe.h"
 #include "cm-duration.h"
 #include "cm-card-lock.h"
+#include "cm-card-same.h"
 #include "cm-host.h"
 #include "cm-target.h"
 #include "cm-test-hooks.h"
@@ -73,6 +74,7 @@ struct _CmJob
   char            *phase;
   GCancellable    *cancellable;
   CmCardLock      *lock;
+  char            *sighting;  /* the card as it was when the job began */
   CmCardInfo      *card;
   CmHostFacts     *host;
   GPtrArray       *notes;
@@ -150,6 +152,7 @@ cm_job_finalize (GObject *object)
   g_free (self->phase);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->lock, cm_card_lock_release);
+  g_clear_pointer (&self->sighting, g_free);
   g_clear_object (&self->card);
   g_clear_pointer (&self->host, cm_host_facts_free);
   g_clear_pointer (&self->notes, g_ptr_array_unref);
@@ -933,6 +936,8 @@ describe (CmJob    *self,
     if (!cm_result_has_note (result, g_ptr_array_index (self->notes, i)))
       cm_result_add_note (result, g_ptr_array_index (self->notes, i));
   describe_target (self, result);
+  if (cm_result_get_sighting (result) == NULL)
+    cm_result_set_sighting (result, self->sighting);
   describe_name (self, result);
   describe_card (self, result);
 }
@@ -1101,6 +1106,8 @@ cm_job_run_async (CmJob               *self,
       return;
     }
   read_card_and_host (self);
+  /* Seen now, before the run: a card swapped meanwhile is not this one. */
+  self->sighting = cm_card_dup_sighting (self->device != NULL ? cm_device_get_device (self->device) : self->path);
 
   set_state (self, CM_JOB_STATE_RUNNING);
   inner = g_task_new (self, self->cancellable, kind_done_cb, g_steal_pointer (&task));

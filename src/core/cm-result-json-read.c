@@ -439,6 +439,7 @@ read_target (CmResult    *self,
       !read_string (target, "mode", FALSE, &self->target_mode, error) ||
       !read_string (target, "device", TRUE, &self->device, error) ||
       !read_string (target, "reader", TRUE, &self->reader, error) ||
+      !read_string (target, "sighting", TRUE, &self->sighting, error) ||
       !read_string (target, "name", TRUE, &self->name, error) ||
       !read_string (target, "host", TRUE, &self->host, error) ||
       !read_string (target, "bus_timing", TRUE, &self->bus_timing, error) ||

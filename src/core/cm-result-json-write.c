@@ -369,6 +369,8 @@ cm_result_to_json (CmResult *self)
   cm_json_add_string (builder, "mode", self->target_mode);
   cm_json_add_string (builder, "device", self->device);
   cm_json_add_string (builder, "reader", self->reader);
+  if (self->sighting != NULL)
+    cm_json_add_string (builder, "sighting", self->sighting);
   cm_json_add_positive_int (builder, "usb_speed_mbps", self->usb_speed_mbps);
   cm_json_add_positive_int (builder, "area_bytes", self->area_bytes);
   cm_json_add_positive_int (builder, "device_bytes", self->device_bytes);

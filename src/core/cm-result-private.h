@@ -25,6 +25,7 @@ struct _CmResult
   char       *target_mode;
   char       *device;
   char       *reader;
+  char       *sighting;
   guint       usb_speed_mbps;
   guint64     device_bytes;
   guint64     area_bytes;

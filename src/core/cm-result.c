@@ -213,6 +213,7 @@ cm_result_finalize (GObject *object)
   g_clear_pointer (&self->target_mode, g_free);
   g_clear_pointer (&self->device, g_free);
   g_clear_pointer (&self->reader, g_free);
+  g_clear_pointer (&self->sighting, g_free);
   g_clear_pointer (&self->host, g_free);
   g_clear_pointer (&self->bus_timing, g_free);
   g_clear_pointer (&self->name, g_free);
@@ -370,6 +371,26 @@ cm_result_set_target (CmResult   *self,
 
   for (guint i = 0; i < G_N_ELEMENTS (old); i++)
     g_free (old[i]);
+}
+
+/* Where and when the card was seen: its reader's disk sequence number
+ * in this boot (cm-card-same.h), or NULL. */
+const char *
+cm_result_get_sighting (CmResult *self)
+{
+  g_return_val_if_fail (CM_IS_RESULT (self), NULL);
+
+  return self->sighting;
+}
+
+void
+cm_result_set_sighting (CmResult   *self,
+                        const char *sighting)
+{
+  g_return_if_fail (CM_IS_RESULT (self));
+
+  g_free (self->sighting);
+  self->sighting = g_strdup (sighting);
 }
 
 guint

@@ -189,6 +189,9 @@ void          cm_result_set_target      (CmResult     *self,
                                          const char   *mode,
                                          const char   *device,
                                          const char   *reader);
+const char   *cm_result_get_sighting   (CmResult     *self);
+void          cm_result_set_sighting   (CmResult     *self,
+                                        const char   *sighting);
 guint         cm_result_get_usb_speed_mbps (CmResult   *self);
 void          cm_result_set_usb_speed_mbps (CmResult   *self,
                                             guint       mbps);

@@ -266,7 +266,7 @@ open_block_device (CmTarget     *self,
   int read_only = 0;
   int fd;
 
-  if (allow_write && !cm_card_check_not_in_use (self->path, CM_CARD_USE_RAW_WRITE, error))
+  if (allow_write && !cm_card_check_whole_card (self->path, CM_CARD_USE_RAW_WRITE, error))
     return FALSE;
 
   fd = open (self->path, O_RDONLY | O_DIRECT | O_CLOEXEC);

@@ -25,6 +25,8 @@ typedef enum
   CM_TARGET_ERROR_REMOVED,
   CM_TARGET_ERROR_TOO_SMALL,
   CM_TARGET_ERROR_OTHER_WRITER,  /* another program wrote to the card during a raw write test */
+  CM_TARGET_ERROR_NOT_WHOLE,     /* a partition, or on a disk this computer uses: no whole card */
+  CM_TARGET_ERROR_HELD_OPEN,     /* another program has the card open */
 } CmTargetError;
 
 GQuark cm_target_error_quark (void);

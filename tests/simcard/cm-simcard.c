@@ -49,6 +49,10 @@ typedef struct
   gboolean read_only;
   gboolean refuse_write_open;
   gboolean ignore_discard;     /* [card] ignore-discard: a discard keeps the data */
+  guint64  refuse_discard_after; /* [card] refuse-discard-after: once this many bytes
+                                  * were discarded, every discard is refused
+                                  * (EOPNOTSUPP), as readers that take the first and
+                                  * then turn it off; 0: never */
   double   discard_latency_us; /* [card] discard-latency-us: each discard command's fixed cost */
   double   discard_us_per_mib; /* [card] discard-us-per-mib: its cost per MiB of the range */
   guint64  fail_after;
@@ -430,7 +434,8 @@ model_from_keyfile (GKeyFile  *kf,
       !key_size (kf, "card", "max-command", 512 * 1024, &m->max_command, error) ||
       !key_size (kf, "card", "queue", 1, &queue, error) ||
       !key_size (kf, "card", "open-aus", 1, &open_aus, error) ||
-      !key_size (kf, "card", "fail-after", 0, &fail_after, error))
+      !key_size (kf, "card", "fail-after", 0, &fail_after, error) ||
+      !key_size (kf, "card", "refuse-discard-after", 0, &m->refuse_discard_after, error))
     return FALSE;
 
   factor = key_double (kf, "card", "fake-factor", 1.0);
@@ -552,6 +557,7 @@ print_model (const SimModel *m)
   printf ("SIMCARD_MAX_COMMAND=%" G_GUINT64_FORMAT "\n", m->max_command);
   printf ("SIMCARD_CONTROLLER_CACHE=%" G_GUINT64_FORMAT "\n", m->controller_cache);
   printf ("SIMCARD_IGNORE_DISCARD=%d\n", m->ignore_discard ? 1 : 0);
+  printf ("SIMCARD_REFUSE_DISCARD_AFTER=%" G_GUINT64_FORMAT "\n", m->refuse_discard_after);
   printf ("SIMCARD_DISCARD_LATENCY_US=%g\n", m->discard_latency_us);
   printf ("SIMCARD_DISCARD_US_PER_MIB=%g\n", m->discard_us_per_mib);
   printf ("SIMCARD_SEQ_WRITE_MB_S=%.2f\n",
@@ -1211,6 +1217,11 @@ sim_fallocate (const char            *path,
     return 0;
   len = MIN ((guint64) len, card.model.size - offset);
   g_mutex_lock (&card.lock);
+  if (card.model.refuse_discard_after > 0 && card.discard_bytes >= card.model.refuse_discard_after)
+    {
+      g_mutex_unlock (&card.lock);
+      return -EOPNOTSUPP;
+    }
   card.discards++;
   card.discard_bytes += len;
   g_mutex_unlock (&card.lock);
