@@ -27,6 +27,7 @@
 #include "cm-card-item.h"
 #include "cm-card-lock.h"
 #include "cm-card-page.h"
+#include "cm-card-same.h"
 #include "cm-format.h"
 #include "cm-format-layout.h"
 #include "cm-format-row.h"
@@ -953,6 +954,9 @@ test_real_size_offer (Fixture       *f,
   report = cm_result_get_capacity (check);
   g_assert_true (report->fake);
   cm_result_set_target (check, "/dev/sdx", "raw-write", "/dev/sdx", NULL);
+  /* The card never left the reader since its check: its size may be lent. */
+  cm_result_set_sighting (check, "test-boot/9");
+  cm_card_set_sighting_for_testing ("/dev/sdx", "test-boot/9");
   saved = cm_history_save (history, check, &error);
   g_assert_no_error (error);
   /* The figure the check's page showed. */
@@ -991,6 +995,7 @@ test_real_size_offer (Fixture       *f,
   gtk_window_close (GTK_WINDOW (dialog));
   g_assert_true (cm_test_wait_for (cm_test_dialog_gone, NULL, 10));
   g_assert_true (g_file_delete (saved, NULL, NULL));
+  cm_card_set_sighting_for_testing (NULL, NULL);
 }
 
 int
