@@ -341,7 +341,8 @@ test_scale (void)
   shown_page = page;
   g_signal_connect (page, "open-result", G_CALLBACK (opened_cb), &opened);
   g_assert_true (cm_test_wait_for (row_zero_shown, page, 300));
-  g_test_message ("History's first rows on screen: %.2f s", (g_get_monotonic_time () - t0) / 1e6);
+  g_test_message ("History's first rows on screen: %.2f s, while it says “%s”", (g_get_monotonic_time () - t0) / 1e6,
+                  cm_history_page_get_count_text (page));
   g_assert_true (cm_test_wait_for (page_loaded, page, 300));
   g_test_message ("History's page listed %u results: %.2f s, %.1f MB more resident memory", N_DOCS,
                   (g_get_monotonic_time () - t0) / 1e6, rss_mb () - before);
