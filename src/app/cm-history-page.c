@@ -581,6 +581,7 @@ list_pending (CmHistoryPage *self)
     {
       stop_listing (self);
       list_some (self, self->pending->len);
+      update_views (self);
       return;
     }
   if (self->tick_id == 0 && self->pending->len > 0)
