@@ -352,8 +352,9 @@ test_scale (void)
    * left to do draws one.) */
   g_assert_true (cm_test_wait_for (rows_made, page, 30));
   worst = stall_worst_ms (&stall);
-  g_test_message ("worst main-loop stall while History loads: %.1f ms over %u ticks, %u frames drawn",
-                  worst, stall.ticks, stall.frames);
+  /* The words tests/perf/main-loop-stall reads (STALL_TEST=history). */
+  g_test_message ("worst main-loop stall: %.1f ms over %u ticks, %u frames drawn, while History lists %u results",
+                  worst, stall.ticks, stall.frames, N_DOCS);
   g_assert_cmpuint (stall.frames, >, 0);
 
   g_source_remove (stall_id);
