@@ -536,7 +536,7 @@ add_problems (CmHistoryPage *self,
  * once: the first results are listed a few a frame, so the window draws
  * between them; past those (their rows made), the rest at once, as no
  * row is made for them until they are scrolled to. */
-#define ROWS_A_FRAME 16
+#define ROWS_A_FRAME 4
 #define ROWS_MADE_AHEAD 200
 
 static void
