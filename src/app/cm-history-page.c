@@ -40,8 +40,7 @@ struct _CmHistoryPage
   gboolean             replacing; /* a load's first batch replaces what is listed */
   GPtrArray           *pending;   /* CmHistoryItem read, not listed yet */
   guint                tick_id;   /* lists them a few at a time, a frame each */
-  guint                n_read;    /* of the load in flight */
-  guint                n_total;
+  guint                n_total;   /* the index's entries, of the load in flight */
   GHashTable          *picked;    /* CmHistoryItem ticked → itself */
   GHashTable          *rows;      /* row widget shown → its GtkListItem */
   GPtrArray           *problems;  /* char * */
@@ -164,9 +163,10 @@ update_views (CmHistoryPage *self)
     return;
   n_shown = g_list_model_get_n_items (G_LIST_MODEL (self->shown));
 
+  /* How far: what is listed, of what the index holds. */
   if (self->loading != NULL || self->pending->len > 0)
     /* Translators: History's count while it reads a long history: "Reading the History… 1200 of 5000" */
-    count = g_strdup_printf (_("Reading the History… %u of %u"), self->n_read, self->n_total);
+    count = g_strdup_printf (_("Reading the History… %u of %u"), n_items + self->problems->len, self->n_total);
   else if (searching)
     count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u result matches the search.",
                                           "%u results match the search.", n_shown),
@@ -637,7 +637,6 @@ batch_cb (const CmHistoryBatch *batch,
       clear_list (self);
       self->replacing = FALSE;
     }
-  self->n_read = batch->n_read;
   self->n_total = batch->n_total;
   for (guint i = 0; i < batch->items->len; i++)
     g_ptr_array_add (self->pending, g_object_ref (g_ptr_array_index (batch->items, i)));
@@ -706,7 +705,6 @@ cm_history_page_reload (CmHistoryPage *self)
   g_clear_object (&self->loading);
   self->loading = g_cancellable_new ();
   self->replacing = TRUE;
-  self->n_read = 0;
   self->n_total = 0;
 
   /* The first time, nothing is shown yet: say what is happening. */
