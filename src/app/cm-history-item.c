@@ -336,7 +336,10 @@ stream_flush (Stream *stream,
   stream->problems = g_ptr_array_new_with_free_func (g_free);
   g_main_context_invoke_full (stream->context, G_PRIORITY_DEFAULT_IDLE, deliver_cb, delivery,
                               (GDestroyNotify) delivery_free);
-  stream->batch_size = MIN (stream->batch_size * 2, MAX_BATCH);
+  /* The count of documents before a first build brings no results:
+   * the first batch still fills a screen. */
+  if (n_documents == 0)
+    stream->batch_size = MIN (stream->batch_size * 2, MAX_BATCH);
 }
 
 static gboolean
