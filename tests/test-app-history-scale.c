@@ -102,6 +102,109 @@ rss_mb (void)
   return g_ascii_strtod (line + strlen ("VmRSS:"), NULL) / 1024;
 }
 
+/* The main-loop stall meter, as test-app-simcard's: a 10 ms timer that
+ * remembers the longest gap between two of its ticks, and the window's
+ * frames meanwhile. */
+typedef struct
+{
+  gint64 last;
+  gint64 worst;
+  guint  ticks;
+  guint  frames;
+} Stall;
+
+static gboolean
+stall_tick_cb (gpointer data)
+{
+  Stall *stall = data;
+  gint64 now = g_get_monotonic_time ();
+
+  if (stall->last != 0)
+    stall->worst = MAX (stall->worst, now - stall->last);
+  stall->last = now;
+  stall->ticks++;
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+frame_cb (GdkFrameClock *clock,
+          Stall         *stall)
+{
+  stall->frames++;
+}
+
+static void
+stall_start (Stall *stall)
+{
+  *stall = (Stall) { .last = g_get_monotonic_time () };
+}
+
+/* The gap up to now counts too: a stall that lasts to the end. */
+static double
+stall_worst_ms (Stall *stall)
+{
+  stall_tick_cb (stall);
+  return stall->worst / 1000.0;
+}
+
+/* Each batch of a streamed load, as it comes. */
+typedef struct
+{
+  GArray  *sizes;   /* guint: the items of each batch */
+  guint    n_items;
+  guint    n_problems;
+  guint    n_total;
+  gboolean ordered; /* n_read grew with every batch */
+  guint    n_read;
+  gboolean done;
+} Batches;
+
+static void
+batch_cb (const CmHistoryBatch *batch,
+          gpointer              user_data)
+{
+  Batches *seen = user_data;
+
+  if (batch->n_documents > 0)
+    return;
+  g_array_append_val (seen->sizes, batch->items->len);
+  seen->n_items += batch->items->len;
+  seen->n_problems += batch->problems->len;
+  seen->ordered = seen->ordered && batch->n_read >= seen->n_read &&
+                  batch->n_read == seen->n_items + seen->n_problems;
+  seen->n_read = batch->n_read;
+  seen->n_total = batch->n_total;
+}
+
+static void
+streamed_cb (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  Batches *seen = user_data;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (cm_history_items_stream_finish (CM_HISTORY (source), result, &error));
+  g_assert_no_error (error);
+  seen->done = TRUE;
+}
+
+static gboolean
+is_done (gpointer data)
+{
+  return ((Batches *) data)->done;
+}
+
+/* The page's count says how far its load is, and the page's search has
+ * settled. */
+static gboolean
+count_says (gpointer page)
+{
+  const char *wanted = g_object_get_data (page, "cm-wanted");
+
+  return !cm_history_page_get_loading (page) && strstr (cm_history_page_get_count_text (page), wanted) != NULL;
+}
+
 static gboolean
 page_loaded (gpointer page)
 {
@@ -124,6 +227,14 @@ static gboolean
 row_zero_shown (gpointer page)
 {
   return cm_history_page_get_row (page, 0) != NULL;
+}
+
+static CmHistoryPage *shown_page;
+
+static gboolean
+row_i_shown (gpointer index)
+{
+  return cm_history_page_get_row (shown_page, GPOINTER_TO_UINT (index)) != NULL;
 }
 
 static void
@@ -149,9 +260,13 @@ test_scale (void)
   g_autofree char *card = NULL;
   CmHistoryPage *page;
   GtkWidget *window;
-  double before;
+  g_autofree char *wanted = NULL;
+  double before, worst;
   guint made;
   gint64 t0;
+  Stall stall;
+  guint stall_id;
+  gulong frames_id;
 
   write_documents (folder);
   {
@@ -186,24 +301,67 @@ test_scale (void)
     g_assert_true (g_str_has_suffix (cm_history_item_get_entry (newest)->path, suffix));
   }
 
+  /* The same, streamed: the first batch is a screenful, the rest
+   * follow in batches, each its own turn of the main loop, the damaged
+   * document last; every result once, in order, with how far it is. */
+  {
+    Batches seen = { .sizes = g_array_new (FALSE, FALSE, sizeof (guint)), .ordered = TRUE };
+
+    cm_history_items_stream_async (history, batch_cb, &seen, NULL, streamed_cb, &seen);
+    g_assert_true (cm_test_wait_for (is_done, &seen, 300));
+    g_test_message ("streamed %u results in %u batches, the first of %u", seen.n_items, seen.sizes->len,
+                    g_array_index (seen.sizes, guint, 0));
+    g_assert_cmpuint (seen.n_items, ==, N_DOCS);
+    g_assert_cmpuint (seen.n_problems, ==, 1);
+    g_assert_cmpuint (seen.n_total, ==, N_DOCS + 1);
+    g_assert_true (seen.ordered);
+    g_assert_cmpuint (seen.sizes->len, >, 1);
+    g_assert_cmpuint (g_array_index (seen.sizes, guint, 0), <, N_DOCS / 10);
+    g_array_unref (seen.sizes);
+  }
+
   /* History's page lists them from the index too. */
   /* The model above is kept, so that what the page takes is new memory,
    * not the freed model's again. */
   window = gtk_window_new ();
   gtk_window_set_default_size (GTK_WINDOW (window), 800, 480);
   before = rss_mb ();
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (cm_test_wait_drawn (window, 30));
+  /* From the page's making to its rows on screen, the main loop's
+   * longest stall and the frames drawn: printed, not bounded (a bound
+   * fails on a busy machine whatever the app does; tests/perf/
+   * history-scale prints these at 100 000). */
+  stall_start (&stall);
+  stall_id = g_timeout_add (10, stall_tick_cb, &stall);
+  frames_id = g_signal_connect (gtk_widget_get_frame_clock (window), "after-paint", G_CALLBACK (frame_cb), &stall);
   t0 = g_get_monotonic_time ();
   page = cm_history_page_new (history);
   gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (page));
+  shown_page = page;
   g_signal_connect (page, "open-result", G_CALLBACK (opened_cb), &opened);
-  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (cm_test_wait_for (row_zero_shown, page, 300));
+  g_test_message ("History's first rows on screen: %.2f s, while it says “%s”", (g_get_monotonic_time () - t0) / 1e6,
+                  cm_history_page_get_count_text (page));
+  /* For the eyes: the count while it reads (CARDMARK_SCREENSHOT_DIR). */
+  if (cm_history_page_get_loading (page))
+    cm_test_save_screenshot (window, "history-loading", 800, 480, FALSE);
   g_assert_true (cm_test_wait_for (page_loaded, page, 300));
   g_test_message ("History's page listed %u results: %.2f s, %.1f MB more resident memory", N_DOCS,
                   (g_get_monotonic_time () - t0) / 1e6, rss_mb () - before);
   g_assert_cmpuint (cm_history_page_get_n_results (page), ==, N_DOCS);
   g_assert_cmpuint (cm_history_page_get_problems (page)->len, ==, 1);
-  g_assert_true (cm_test_wait_drawn (GTK_WIDGET (page), 30));
+  /* (cm_test_wait_drawn() waits for two frames; a window with nothing
+   * left to do draws one.) */
   g_assert_true (cm_test_wait_for (rows_made, page, 30));
+  worst = stall_worst_ms (&stall);
+  /* The words tests/perf/main-loop-stall reads (STALL_TEST=history). */
+  g_test_message ("worst main-loop stall: %.1f ms over %u ticks, %u frames drawn, while History lists %u results",
+                  worst, stall.ticks, stall.frames, N_DOCS);
+  g_assert_cmpuint (stall.frames, >, 0);
+
+  g_source_remove (stall_id);
+  g_signal_handler_disconnect (gtk_widget_get_frame_clock (window), frames_id);
 
   /* Rows for what is on screen and around it (GTK 4.8's list view
    * keeps about 200), reused as it scrolls: not one a result. */
@@ -249,6 +407,57 @@ test_scale (void)
     g_assert_cmpint (cm_history_item_get_entry (oldest)->tone, ==, status);
   }
 
+  /* A search by a card's name, typed: the count says how many match,
+   * and every row shown is of that card. What of it grows with the
+   * history is one pass over the results' words: timed alone here. */
+  wanted = g_strdup_printf ("Card %u", N_DOCS / 2);
+  {
+    g_autofree char *folded = cm_history_item_dup_folded (wanted);
+    g_auto(GStrv) words = g_strsplit (folded, " ", -1);
+    guint n_match = 0;
+
+    t0 = g_get_monotonic_time ();
+    for (guint i = 0; i < g_list_model_get_n_items (items); i++)
+      {
+        g_autoptr(CmHistoryItem) item = g_list_model_get_item (items, i);
+
+        n_match += cm_history_item_matches (item, (const char * const *) words);
+      }
+    g_test_message ("one pass of the search over %u results: %.1f ms, %u match",
+                    N_DOCS, (g_get_monotonic_time () - t0) / 1e3, n_match);
+  }
+  g_object_set_data_full (G_OBJECT (page), "cm-wanted", g_strdup (" match"), g_free);
+  stall_start (&stall);
+  t0 = g_get_monotonic_time ();
+  gtk_editable_set_text (GTK_EDITABLE (cm_history_page_get_search_entry (page)), wanted);
+  g_assert_true (cm_test_wait_for (count_says, page, 60));
+  worst = stall_worst_ms (&stall);
+  g_test_message ("searched %u results for “%s”: %u match, %.2f s, worst main-loop stall %.1f ms over %u ticks",
+                  N_DOCS, wanted, cm_history_page_get_n_results (page), (g_get_monotonic_time () - t0) / 1e6,
+                  worst, stall.ticks);
+  g_assert_cmpuint (cm_history_page_get_n_results (page), >=, 1);
+  g_assert_cmpuint (cm_history_page_get_n_results (page), <, N_DOCS);
+  g_assert_true (cm_test_wait_for (row_zero_shown, page, 30));
+  for (guint i = 0; i < cm_history_page_get_n_results (page) && i < 10; i++)
+    {
+      g_autoptr(GString) shown = g_string_new (NULL);
+
+      cm_history_page_scroll_to (page, i);
+      g_assert_true (cm_test_wait_for (row_i_shown, GUINT_TO_POINTER (i), 30));
+      cm_test_collect_labels (cm_history_page_get_row (page, i), shown, FALSE);
+      g_assert_nonnull (strstr (shown->str, wanted));
+    }
+  /* Emptied: every result again. */
+  stall_start (&stall);
+  t0 = g_get_monotonic_time ();
+  gtk_editable_set_text (GTK_EDITABLE (cm_history_page_get_search_entry (page)), "");
+  g_object_set_data_full (G_OBJECT (page), "cm-wanted", g_strdup (" saved results"), g_free);
+  g_assert_true (cm_test_wait_for (count_says, page, 60));
+  worst = stall_worst_ms (&stall);
+  g_test_message ("search emptied, %u results listed again: %.2f s, worst main-loop stall %.1f ms over %u ticks",
+                  cm_history_page_get_n_results (page), (g_get_monotonic_time () - t0) / 1e6,
+                  worst, stall.ticks);
+  g_assert_cmpuint (cm_history_page_get_n_results (page), ==, N_DOCS);
   /* For the eyes: the list as it looks (CARDMARK_SCREENSHOT_DIR). */
   cm_test_save_screenshot (window, "history-list", 800, 480, FALSE);
   cm_test_save_screenshot (window, "history-list", 800, 480, TRUE);

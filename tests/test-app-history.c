@@ -21,6 +21,7 @@
 #include "cm-application.h"
 #include "cm-backend.h"
 #include "cm-batch-report.h"
+#include "cm-card-info.h"
 #include "cm-card-page.h"
 #include "cm-chart.h"
 #include "cm-chart-view.h"
@@ -970,6 +971,172 @@ test_compare_limit (Fixture       *f,
   g_assert_true (cm_history_page_compare (page));
 }
 
+/* A card whose registers tell its CID serial, with a name of its own. */
+static CmResult *
+make_named_verify (const char *name,
+                   char      **serial)
+{
+  CmResult *verify = make_verify ();
+  g_autoptr(GError) error = NULL;
+  /* A Gigastone card's registers (tests/data/reference). */
+  g_autoptr(CmCardInfo) card = cm_card_info_new_from_registers ("744a60303030303000000001c9017709",
+                                                                "400e00325b590000e8f57f800a4000d1",
+                                                                "02b5808300000000", NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (cm_card_info_get_serial (card));
+  *serial = g_strdup (cm_card_info_get_serial (card));
+  cm_result_set_card (verify, card);
+  cm_result_set_name (verify, name);
+  return verify;
+}
+
+typedef struct
+{
+  CmHistoryPage *page;
+  guint          n;
+} Listed;
+
+/* The search has settled on @n results. */
+static gboolean
+lists_n (gpointer data)
+{
+  Listed *listed = data;
+
+  return !cm_history_page_get_loading (listed->page) && cm_history_page_get_n_results (listed->page) == listed->n;
+}
+
+/* Types @text in History's search, as a person does (the entry waits a
+ * moment after the last key), and waits until @n results are listed. */
+static void
+search_for (CmHistoryPage *page,
+            const char    *text,
+            guint          n)
+{
+  Listed listed = { page, n };
+  GtkWidget *entry = cm_test_find_type (GTK_WIDGET (page), GTK_TYPE_SEARCH_ENTRY);
+
+  g_assert_true (entry == cm_history_page_get_search_entry (page));
+  gtk_editable_set_text (GTK_EDITABLE (entry), text);
+  g_assert_true (cm_test_wait_for (lists_n, &listed, 10));
+}
+
+/* What row @index says, every label of it. */
+static char *
+dup_row_text (CmHistoryPage *page,
+              guint          index)
+{
+  GString *shown = g_string_new (NULL);
+
+  cm_history_page_scroll_to (page, index);
+  cm_test_settle (0.2);
+  g_assert_nonnull (cm_history_page_get_row (page, index));
+  cm_test_collect_labels (cm_history_page_get_row (page, index), shown, FALSE);
+  return g_string_free (shown, FALSE);
+}
+
+static gboolean
+shows_no_match (gpointer page)
+{
+  g_autoptr(GString) shown = g_string_new (NULL);
+
+  cm_test_collect_labels (page, shown, TRUE);
+  return strstr (shown->str, "No Results Match") != NULL;
+}
+
+/* History's search finds a result by its card's name, by its CID serial
+ * and by its outcome in words, says how many match, and says so when
+ * none does; Ctrl+F's action puts the keyboard in it. The count above
+ * the list is right as soon as a result is deleted, searched or not. */
+static void
+test_search (Fixture       *f,
+             gconstpointer  data)
+{
+  g_autoptr(CmHistory) history = cm_history_new_default ();
+  g_autoptr(CmResult) verify = make_verify ();
+  g_autoptr(CmResult) capacity = make_capacity ();
+  g_autofree char *serial = NULL;
+  g_autoptr(CmResult) named = make_named_verify ("Blue kitchen card", &serial);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *count = NULL;
+  CmResult *saved[] = { verify, capacity, named };
+  CmHistoryPage *page;
+  GtkWidget *focus;
+  guint n;
+
+  for (guint i = 0; i < G_N_ELEMENTS (saved); i++)
+    {
+      g_autoptr(GFile) file = cm_history_save (history, saved[i], &error);
+
+      g_assert_no_error (error);
+    }
+
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-history", NULL);
+  page = CM_HISTORY_PAGE (cm_window_get_page (f->window, "history"));
+  g_assert_true (cm_test_wait_history_loaded (page, 10));
+  n = cm_history_page_get_n_results (page);
+  g_assert_cmpuint (n, ==, G_N_ELEMENTS (saved));
+
+  /* Ctrl+F's action: the keyboard is in the search. */
+  gtk_widget_activate_action (GTK_WIDGET (page), "history.search", NULL);
+  focus = gtk_root_get_focus (GTK_ROOT (f->window));
+  g_assert_nonnull (focus);
+  g_assert_true (focus == cm_history_page_get_search_entry (page) ||
+                 gtk_widget_is_ancestor (focus, cm_history_page_get_search_entry (page)));
+
+  /* By the card's name, any case. */
+  search_for (page, "blue KITCHEN", 1);
+  text = dup_row_text (page, 0);
+  g_test_message ("found by name: %s", text);
+  g_assert_nonnull (strstr (text, "Blue kitchen card"));
+  g_assert_nonnull (strstr (cm_history_page_get_count_text (page), "1 result matches"));
+  g_clear_pointer (&text, g_free);
+
+  /* By its CID serial: the same result. */
+  g_test_message ("serial: %s", serial);
+  search_for (page, serial, 1);
+  text = dup_row_text (page, 0);
+  g_assert_nonnull (strstr (text, "Blue kitchen card"));
+  g_clear_pointer (&text, g_free);
+
+  /* By an outcome in words: the capacity check that found a fake. */
+  search_for (page, "fake", 1);
+  text = dup_row_text (page, 0);
+  g_test_message ("found by outcome: %s", text);
+  g_assert_nonnull (strstr (text, "Fake"));
+  g_clear_pointer (&text, g_free);
+
+  /* Nothing: said so. */
+  search_for (page, "no such card anywhere", 0);
+  g_assert_true (cm_test_wait_for (shows_no_match, page, 10));
+  g_assert_nonnull (strstr (cm_history_page_get_count_text (page), "0 results match"));
+
+  /* Emptied: all again, and a Delete (of the oldest) is counted at once. */
+  search_for (page, "", n);
+  g_assert_true (cm_history_page_delete (page, n - 1, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (cm_history_page_get_n_results (page), ==, n - 1);
+  count = g_strdup_printf ("%u saved result", n - 1);
+  g_test_message ("after Delete: %s", cm_history_page_get_count_text (page));
+  g_assert_nonnull (strstr (cm_history_page_get_count_text (page), count));
+
+  /* Deleted while searched for: none match, at once. */
+  search_for (page, serial, 1);
+  g_assert_true (cm_history_page_delete (page, 0, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (cm_history_page_get_n_results (page), ==, 0);
+  g_assert_nonnull (strstr (cm_history_page_get_count_text (page), "0 results match"));
+  g_assert_true (shows_no_match (page));
+
+  /* For the eyes (CARDMARK_SCREENSHOT_DIR): a search that found one,
+   * and one that found none. */
+  search_for (page, "fake", 1);
+  cm_test_save_screenshots (GTK_WIDGET (f->window), "history-search");
+  search_for (page, "no such card anywhere", 0);
+  cm_test_save_screenshots (GTK_WIDGET (f->window), "history-no-match");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -996,6 +1163,8 @@ main (int   argc,
               fixture_set_up, test_verify_in_history, fixture_tear_down);
   g_test_add ("/cardmark/app-history/kinds-from-history", Fixture, NULL,
               fixture_set_up, test_kinds_from_history, fixture_tear_down);
+  g_test_add ("/cardmark/app-history/search", Fixture, NULL,
+              fixture_set_up, test_search, fixture_tear_down);
   g_test_add ("/cardmark/app-history/compare-limit", Fixture, NULL,
               fixture_set_up, test_compare_limit, fixture_tear_down);
 

@@ -16,6 +16,19 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (CmHistoryItem, cm_history_item, CM, HISTORY_ITEM, GObject)
 
+/* What one turn of a streamed load brings. */
+typedef struct
+{
+  GPtrArray *items;       /* CmHistoryItem, newest first, after the batches before */
+  GPtrArray *problems;    /* char *: damaged documents, named */
+  guint      n_read;      /* entries read so far, damaged ones too */
+  guint      n_total;     /* entries in the index; 0 while it is being built */
+  guint      n_documents; /* documents in the folder, told before a first build */
+} CmHistoryBatch;
+
+typedef void (*CmHistoryBatchFunc) (const CmHistoryBatch *batch,
+                                    gpointer              user_data);
+
 const CmHistoryEntry *cm_history_item_get_entry   (CmHistoryItem *self);
 gboolean              cm_history_item_get_picked  (CmHistoryItem *self);
 void                  cm_history_item_set_picked  (CmHistoryItem *self,
@@ -23,6 +36,19 @@ void                  cm_history_item_set_picked  (CmHistoryItem *self,
 char                 *cm_history_item_dup_facts   (CmHistoryItem *self) G_GNUC_WARN_UNUSED_RESULT;
 CmResult             *cm_history_item_load_result (CmHistoryItem *self,
                                                    GError       **error) G_GNUC_WARN_UNUSED_RESULT;
+char                 *cm_history_item_dup_folded  (const char    *text) G_GNUC_WARN_UNUSED_RESULT;
+gboolean              cm_history_item_matches     (CmHistoryItem      *self,
+                                                   const char * const *words);
+
+void        cm_history_items_stream_async  (CmHistory           *history,
+                                            CmHistoryBatchFunc   func,
+                                            gpointer             func_data,
+                                            GCancellable        *cancellable,
+                                            GAsyncReadyCallback  callback,
+                                            gpointer             user_data);
+gboolean    cm_history_items_stream_finish (CmHistory           *history,
+                                            GAsyncResult        *result,
+                                            GError             **error);
 
 void        cm_history_items_load_async  (CmHistory           *history,
                                           GCancellable        *cancellable,

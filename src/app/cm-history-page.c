@@ -34,6 +34,13 @@ struct _CmHistoryPage
 
   CmHistory           *history;
   GListStore          *items;     /* CmHistoryItem, newest first, from the index */
+  GtkFilterListModel  *shown;     /* items that match the search: the list's rows */
+  GtkCustomFilter     *filter;
+  char               **words;     /* the search, folded, a word each; NULL for none */
+  gboolean             replacing; /* a load's first batch replaces what is listed */
+  GPtrArray           *pending;   /* CmHistoryItem read, not listed yet */
+  guint                tick_id;   /* lists them a few at a time, a frame each */
+  guint                n_total;   /* the index's entries, of the load in flight */
   GHashTable          *picked;    /* CmHistoryItem ticked → itself */
   GHashTable          *rows;      /* row widget shown → its GtkListItem */
   GPtrArray           *problems;  /* char * */
@@ -47,6 +54,9 @@ struct _CmHistoryPage
   AdwStatusPage       *empty_page;
   GtkListView         *list_view;
   GtkLabel            *count_label;
+  GtkSearchEntry      *search_entry;
+  GtkStack            *results_stack;
+  AdwStatusPage       *no_match_page;
   GtkWidget           *problems_list;
   AdwExpanderRow      *problems_row;
   CmChartView         *summary_chart;
@@ -135,6 +145,46 @@ update_compare (CmHistoryPage *self)
     }
 }
 
+/* What the page says of its list: how many results (how many match the
+ * search), while a load reads them how far it is, and whether the search
+ * left any. Called whenever the list changes, so the count is right
+ * after a Delete too. */
+static void
+update_views (CmHistoryPage *self)
+{
+  guint n_items = g_list_model_get_n_items (G_LIST_MODEL (self->items));
+  guint n_shown;
+  gboolean searching = self->words != NULL;
+  gboolean filtering = gtk_filter_list_model_get_pending (self->shown) > 0;
+  g_autofree char *count = NULL;
+
+  /* A new load shows what was listed until its first rows come. */
+  if (self->loading != NULL && self->replacing)
+    return;
+  n_shown = g_list_model_get_n_items (G_LIST_MODEL (self->shown));
+
+  /* How far: what is listed, of what the index holds. */
+  if (self->loading != NULL || self->pending->len > 0)
+    /* Translators: History's count while it reads a long history: "Reading the History… 1200 of 5000" */
+    count = g_strdup_printf (_("Reading the History… %u of %u"), n_items + self->problems->len, self->n_total);
+  else if (searching)
+    count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u result matches the search.",
+                                          "%u results match the search.", n_shown),
+                             n_shown);
+  else
+    count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u saved result. Tick two or more to compare them.",
+                                          "%u saved results. Tick two or more to compare them.", n_items),
+                             n_items);
+  gtk_label_set_text (self->count_label, count);
+
+  gtk_stack_set_visible_child_name (self->results_stack,
+                                    searching && n_shown == 0 && n_items > 0 && !filtering ? "no-match" : "rows");
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "compare") != 0)
+    gtk_stack_set_visible_child_name (self->stack,
+                                      n_items > 0 || (self->problems != NULL && self->problems->len > 0) ? "list"
+                                                                                                          : "empty");
+}
+
 /* Ticks or unticks @item; a benchmark where the chart has no colour left
  * is refused. Returns whether it is ticked now. */
 static gboolean
@@ -201,7 +251,7 @@ activate_cb (GtkListView   *view,
              guint          position,
              CmHistoryPage *self)
 {
-  g_autoptr(CmHistoryItem) item = g_list_model_get_item (G_LIST_MODEL (self->items), position);
+  g_autoptr(CmHistoryItem) item = g_list_model_get_item (G_LIST_MODEL (self->shown), position);
 
   if (item != NULL)
     open_item (self, item);
@@ -215,6 +265,15 @@ open_clicked_cb (GtkButton     *button,
 
   if (item != NULL)
     open_item (self, item);
+}
+
+static int
+compare_places (gconstpointer a,
+                gconstpointer b)
+{
+  guint pa = *(const guint *) a, pb = *(const guint *) b;
+
+  return pa < pb ? -1 : pa > pb;
 }
 
 static gboolean
@@ -240,8 +299,7 @@ delete_item (CmHistoryPage  *self,
   if (find_item (self, item, &position))
     g_list_store_remove (self->items, position);
   update_compare (self);
-  if (g_list_model_get_n_items (G_LIST_MODEL (self->items)) == 0 && self->problems->len == 0)
-    gtk_stack_set_visible_child_name (self->stack, "empty");
+  update_views (self);
   cm_toast_show (GTK_WIDGET (self), _("Result deleted."));
   return TRUE;
 }
@@ -449,19 +507,22 @@ clear_problems (CmHistoryPage *self)
 /* The files that are not results, folded under one row above the list:
  * named, never touched. */
 static void
-fill_problems (CmHistoryPage *self)
+add_problems (CmHistoryPage *self,
+              GPtrArray     *more)
 {
   g_autofree char *title = NULL;
 
-  for (guint i = 0; i < self->problems->len; i++)
+  for (guint i = 0; more != NULL && i < more->len; i++)
     {
       GtkWidget *row = adw_action_row_new ();
+      const char *problem = g_ptr_array_index (more, i);
 
       adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), g_ptr_array_index (self->problems, i));
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), problem);
       adw_action_row_set_title_lines (ADW_ACTION_ROW (row), 0);
       adw_expander_row_add_row (self->problems_row, row);
       g_ptr_array_add (self->problem_rows, row);
+      g_ptr_array_add (self->problems, g_strdup (problem));
     }
   title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u File Could Not Be Read", "%u Files Could Not Be Read",
                                         self->problems->len),
@@ -470,55 +531,133 @@ fill_problems (CmHistoryPage *self)
   gtk_widget_set_visible (self->problems_list, self->problems->len > 0);
 }
 
+/* A row is a dozen widgets whose wrapped words take milliseconds to lay
+ * out, and GTK 4.8's list view makes rows for the first 200 results at
+ * once: the first results are listed a few a frame, so the window draws
+ * between them; past those (their rows made), the rest at once, as no
+ * row is made for them until they are scrolled to. */
+#define ROWS_A_FRAME 4
+#define ROWS_MADE_AHEAD 200
+
 static void
-show_loaded (CmHistoryPage *self,
-             GListModel    *loaded,
-             GPtrArray     *problems,
-             const GError  *error)
+list_some (CmHistoryPage *self,
+           guint          n)
 {
-  guint n;
+  n = MIN (n, self->pending->len);
+  g_list_store_splice (self->items, g_list_model_get_n_items (G_LIST_MODEL (self->items)), 0,
+                       self->pending->pdata, n);
+  g_ptr_array_remove_range (self->pending, 0, n);
+}
 
-  clear_problems (self);
-  g_hash_table_remove_all (self->picked);
-  g_list_store_remove_all (self->items);
-  self->problems = problems != NULL ? problems : g_ptr_array_new_with_free_func (g_free);
-  if (loaded == NULL)
+static gboolean
+list_tick_cb (GtkWidget     *widget,
+              GdkFrameClock *clock,
+              gpointer       user_data)
+{
+  CmHistoryPage *self = CM_HISTORY_PAGE (widget);
+  guint listed = g_list_model_get_n_items (G_LIST_MODEL (self->items));
+
+  list_some (self, listed < ROWS_MADE_AHEAD ? ROWS_A_FRAME : self->pending->len);
+  update_views (self);
+  if (self->pending->len > 0)
+    return G_SOURCE_CONTINUE;
+  self->tick_id = 0;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+stop_listing (CmHistoryPage *self)
+{
+  if (self->tick_id != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
+  self->tick_id = 0;
+}
+
+/* Off screen, no row is made: everything is listed at once. */
+static void
+list_pending (CmHistoryPage *self)
+{
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
     {
-      g_autofree char *path = g_file_get_path (cm_history_get_folder (self->history));
-      g_autofree char *text = g_strdup_printf (_("%s\n\nCheck that %s can be read, then open the history again."),
-                                               error->message, path);
-
-      adw_status_page_set_title (self->empty_page, _("The History Could Not Be Read"));
-      adw_status_page_set_description (self->empty_page, text);
-      gtk_stack_set_visible_child_name (self->stack, "empty");
-      update_compare (self);
+      stop_listing (self);
+      list_some (self, self->pending->len);
+      update_views (self);
       return;
     }
+  if (self->tick_id == 0 && self->pending->len > 0)
+    self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), list_tick_cb, NULL, NULL);
+}
 
-  adw_status_page_set_title (self->empty_page, self->empty_title);
-  adw_status_page_set_description (self->empty_page, self->empty_description);
+/* Forgets what was listed and ticked: a load's first batch replaces it. */
+static void
+clear_list (CmHistoryPage *self)
+{
+  clear_problems (self);
+  self->problems = g_ptr_array_new_with_free_func (g_free);
+  g_hash_table_remove_all (self->picked);
+  stop_listing (self);
+  g_ptr_array_set_size (self->pending, 0);
+  g_list_store_remove_all (self->items);
+  gtk_widget_set_visible (self->problems_list, FALSE);
+}
 
-  /* Newest first: the run just finished is on top. One store a history,
-   * spliced in at once, so the list view is told once. */
-  n = g_list_model_get_n_items (loaded);
-  {
-    g_autoptr(GPtrArray) all = g_ptr_array_new_full (n, g_object_unref);
+/* Before a first build of the index: how many documents it reads. */
+static void
+show_indexing (CmHistoryPage *self,
+               guint          n_documents)
+{
+  g_autofree char *text = NULL;
 
-    for (guint i = 0; i < n; i++)
-      g_ptr_array_add (all, g_list_model_get_item (loaded, i));
-    g_list_store_splice (self->items, 0, 0, all->pdata, n);
-  }
-  fill_problems (self);
-  {
-    g_autofree char *count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u saved result. Tick two or more to compare them.",
-                                                           "%u saved results. Tick two or more to compare them.", n),
-                                              n);
+  if (!self->replacing)
+    return;
+  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       "Indexing %u saved result. Later, History opens at once.",
+                                       "Indexing %u saved results. Later, History opens at once.",
+                                       n_documents),
+                          n_documents);
+  adw_status_page_set_description (self->empty_page, text);
+}
 
-    gtk_label_set_text (self->count_label, count);
-  }
+/* A batch of the load in flight, newest first after the batches before:
+ * added at the end of the list, so the rows on screen stay, and the
+ * window draws between two batches. */
+static void
+batch_cb (const CmHistoryBatch *batch,
+          gpointer              user_data)
+{
+  CmHistoryPage *self = user_data;
 
-  gtk_stack_set_visible_child_name (self->stack, n > 0 || self->problems->len > 0 ? "list" : "empty");
-  update_compare (self);
+  if (batch->n_documents > 0)
+    {
+      show_indexing (self, batch->n_documents);
+      return;
+    }
+  if (self->replacing)
+    {
+      clear_list (self);
+      self->replacing = FALSE;
+    }
+  self->n_total = batch->n_total;
+  for (guint i = 0; i < batch->items->len; i++)
+    g_ptr_array_add (self->pending, g_object_ref (g_ptr_array_index (batch->items, i)));
+  list_pending (self);
+  if (batch->problems->len > 0)
+    add_problems (self, batch->problems);
+  update_views (self);
+}
+
+static void
+show_error (CmHistoryPage *self,
+            const GError  *error)
+{
+  g_autofree char *path = g_file_get_path (cm_history_get_folder (self->history));
+  g_autofree char *text = g_strdup_printf (_("%s\n\nCheck that %s can be read, then open the history again."),
+                                           error->message, path);
+
+  clear_list (self);
+  adw_status_page_set_title (self->empty_page, _("The History Could Not Be Read"));
+  adw_status_page_set_description (self->empty_page, text);
+  gtk_stack_set_visible_child_name (self->stack, "empty");
 }
 
 static void
@@ -526,12 +665,10 @@ loaded_cb (GObject      *source,
            GAsyncResult *result,
            gpointer      user_data)
 {
-  g_autoptr(GListModel) loaded = NULL;
   g_autoptr(GError) error = NULL;
-  GPtrArray *problems = NULL;
   CmHistoryPage *self;
 
-  loaded = cm_history_items_load_finish (CM_HISTORY (source), result, &problems, &error);
+  cm_history_items_stream_finish (CM_HISTORY (source), result, &error);
 
   /* Cancelled: the page may be gone (disposing cancels), or a newer load
    * replaced this one. Either way nothing here is to be touched. */
@@ -540,12 +677,24 @@ loaded_cb (GObject      *source,
 
   self = CM_HISTORY_PAGE (user_data);
   g_clear_object (&self->loading);
-  show_loaded (self, loaded, problems, error);
+  if (self->replacing)
+    clear_list (self);
+  self->replacing = FALSE;
+  if (error != NULL)
+    show_error (self, error);
+  else
+    {
+      adw_status_page_set_title (self->empty_page, self->empty_title);
+      adw_status_page_set_description (self->empty_page, self->empty_description);
+      update_views (self);
+    }
+  update_compare (self);
 }
 
 /* Reads the history's index again (brought up to date from the folder
- * first), forgetting what was ticked, in a worker thread: the documents
- * themselves are read only when one is opened or compared. */
+ * first), forgetting what was ticked, in a worker thread, in batches:
+ * the documents themselves are read only when one is opened or
+ * compared. The search stays. */
 void
 cm_history_page_reload (CmHistoryPage *self)
 {
@@ -555,6 +704,8 @@ cm_history_page_reload (CmHistoryPage *self)
     g_cancellable_cancel (self->loading);
   g_clear_object (&self->loading);
   self->loading = g_cancellable_new ();
+  self->replacing = TRUE;
+  self->n_total = 0;
 
   /* The first time, nothing is shown yet: say what is happening. */
   if (g_list_model_get_n_items (G_LIST_MODEL (self->items)) == 0 && self->problems == NULL)
@@ -563,16 +714,90 @@ cm_history_page_reload (CmHistoryPage *self)
       adw_status_page_set_description (self->empty_page, NULL);
     }
 
-  cm_history_items_load_async (self->history, self->loading, loaded_cb, self);
+  cm_history_items_stream_async (self->history, batch_cb, self, self->loading, loaded_cb, self);
 }
 
-/* Whether a reload is still reading the history folder. */
+/* Whether a reload is still reading the history, or a search still
+ * looking through what was read. */
 gboolean
 cm_history_page_get_loading (CmHistoryPage *self)
 {
   g_return_val_if_fail (CM_IS_HISTORY_PAGE (self), FALSE);
 
-  return self->loading != NULL;
+  return self->loading != NULL || self->pending->len > 0 || gtk_filter_list_model_get_pending (self->shown) > 0;
+}
+
+/* Splits @folded at white space: the words a result must all have, or
+ * NULL for none. */
+static char **
+split_words (const char *folded)
+{
+  g_auto(GStrv) parts = g_strsplit_set (folded, " \t\n", -1);
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) words = NULL;
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    if (parts[i][0] != '\0')
+      g_strv_builder_add (builder, parts[i]);
+  words = g_strv_builder_end (builder);
+  return words[0] != NULL ? g_steal_pointer (&words) : NULL;
+}
+
+static gboolean
+match_cb (gpointer item,
+          gpointer user_data)
+{
+  CmHistoryPage *self = user_data;
+
+  return cm_history_item_matches (item, (const char * const *) self->words);
+}
+
+/* As the search changes, the list is filtered again, a chunk at a time
+ * so the window keeps drawing; a longer search looks only through what
+ * the shorter one left. */
+static void
+search_changed_cb (CmHistoryPage *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
+  g_autofree char *folded = cm_history_item_dup_folded (text);
+  g_auto(GStrv) before = g_steal_pointer (&self->words);
+  g_autofree char *was = before != NULL ? g_strjoinv (" ", before) : g_strdup ("");
+  g_autofree char *is = NULL;
+  g_autofree char *clean = cm_text_dup_clean (text, CM_TEXT_LINE_MAX);
+  g_autofree char *description = NULL;
+  GtkFilterChange change = GTK_FILTER_CHANGE_DIFFERENT;
+
+  self->words = split_words (folded);
+  is = self->words != NULL ? g_strjoinv (" ", self->words) : g_strdup ("");
+  if (g_str_equal (was, is))
+    return;
+  if (g_str_has_prefix (is, was))
+    change = GTK_FILTER_CHANGE_MORE_STRICT;
+  else if (g_str_has_prefix (was, is))
+    change = GTK_FILTER_CHANGE_LESS_STRICT;
+
+  /* Translators: History's search found nothing; %s is what was searched for */
+  description = g_strdup_printf (_("No saved result has “%s” in its card, serial, check, outcome or date."), clean);
+  adw_status_page_set_description (self->no_match_page, description);
+  gtk_filter_changed (GTK_FILTER (self->filter), change);
+  update_views (self);
+}
+
+/* Escape empties the search: every result is listed again. */
+static void
+stop_search_cb (CmHistoryPage *self)
+{
+  gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
+}
+
+static void
+search_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *param)
+{
+  CmHistoryPage *self = CM_HISTORY_PAGE (widget);
+
+  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
 }
 
 static void
@@ -656,11 +881,16 @@ cm_history_page_dispose (GObject *object)
   if (self->loading != NULL)
     g_cancellable_cancel (self->loading);
   g_clear_object (&self->loading);
+  stop_listing (self);
+  g_clear_pointer (&self->pending, g_ptr_array_unref);
   g_clear_pointer (&self->empty_title, g_free);
   g_clear_pointer (&self->empty_description, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), CM_TYPE_HISTORY_PAGE);
   g_clear_object (&self->history);
+  g_clear_object (&self->shown);
+  g_clear_object (&self->filter);
   g_clear_object (&self->items);
+  g_clear_pointer (&self->words, g_strfreev);
   g_clear_pointer (&self->picked, g_hash_table_unref);
   g_clear_pointer (&self->rows, g_hash_table_unref);
   g_clear_pointer (&self->problems, g_ptr_array_unref);
@@ -691,6 +921,9 @@ cm_history_page_class_init (CmHistoryPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CmHistoryPage, empty_page);
   gtk_widget_class_bind_template_child (widget_class, CmHistoryPage, list_view);
   gtk_widget_class_bind_template_child (widget_class, CmHistoryPage, count_label);
+  gtk_widget_class_bind_template_child (widget_class, CmHistoryPage, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, CmHistoryPage, results_stack);
+  gtk_widget_class_bind_template_child (widget_class, CmHistoryPage, no_match_page);
   gtk_widget_class_bind_template_child (widget_class, CmHistoryPage, problems_list);
   gtk_widget_class_bind_template_child (widget_class, CmHistoryPage, problems_row);
   gtk_widget_class_bind_template_child (widget_class, CmHistoryPage, summary_chart);
@@ -705,6 +938,7 @@ cm_history_page_class_init (CmHistoryPageClass *klass)
 
   gtk_widget_class_install_action (widget_class, "history.compare", NULL, compare_action);
   gtk_widget_class_install_action (widget_class, "history.export-csv", NULL, export_csv_action);
+  gtk_widget_class_install_action (widget_class, "history.search", NULL, search_action);
 
   /* A past result to show on its own page. */
   signals[SIGNAL_OPEN_RESULT] =
@@ -718,6 +952,7 @@ cm_history_page_init (CmHistoryPage *self)
   GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
 
   self->items = g_list_store_new (CM_TYPE_HISTORY_ITEM);
+  self->pending = g_ptr_array_new_with_free_func (g_object_unref);
   self->picked = g_hash_table_new_full (NULL, NULL, g_object_unref, NULL);
   self->rows = g_hash_table_new (NULL, NULL);
   self->problem_rows = g_ptr_array_new ();
@@ -730,9 +965,34 @@ cm_history_page_init (CmHistoryPage *self)
   g_signal_connect_object (factory, "unbind", G_CALLBACK (unbind_row_cb), self, 0);
   gtk_list_view_set_factory (self->list_view, factory);
   g_object_unref (factory);
+  /* The search filters what was read, in one pass over the items'
+   * folded words: 8.8 ms for 20 000 (test-app-history-scale on a busy
+   * 2-core machine), so some 45 ms for 100 000. */
+  self->filter = gtk_custom_filter_new (match_cb, self, NULL);
+  self->shown = gtk_filter_list_model_new (g_object_ref (G_LIST_MODEL (self->items)),
+                                           g_object_ref (GTK_FILTER (self->filter)));
+    g_signal_connect_object (self->shown, "items-changed", G_CALLBACK (update_views), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->shown, "notify::pending", G_CALLBACK (update_views), self, G_CONNECT_SWAPPED);
   gtk_list_view_set_model (self->list_view,
-                           GTK_SELECTION_MODEL (gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->items)))));
+                           GTK_SELECTION_MODEL (gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->shown)))));
+  g_signal_connect_object (self->search_entry, "search-changed", G_CALLBACK (search_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->search_entry, "stop-search", G_CALLBACK (stop_search_cb), self, G_CONNECT_SWAPPED);
+  /* Typing in the list searches. */
+  gtk_search_entry_set_key_capture_widget (self->search_entry, GTK_WIDGET (self->list_view));
+  /* Ctrl+F reaches the search wherever the focus is in the window. */
+  {
+    GtkEventController *shortcuts = gtk_shortcut_controller_new ();
+
+    gtk_shortcut_controller_set_scope (GTK_SHORTCUT_CONTROLLER (shortcuts), GTK_SHORTCUT_SCOPE_MANAGED);
+    gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts),
+                                          gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_f, GDK_CONTROL_MASK),
+                                                            gtk_named_action_new ("history.search")));
+    gtk_widget_add_controller (GTK_WIDGET (self), shortcuts);
+  }
   g_signal_connect_object (self->list_view, "activate", G_CALLBACK (activate_cb), self, 0);
+  g_signal_connect (self, "unmap", G_CALLBACK (list_pending), NULL);
+  g_signal_connect (self, "map", G_CALLBACK (list_pending), NULL);
   g_signal_connect_object (self->stack, "notify::visible-child-name", G_CALLBACK (view_changed_cb), self,
                            G_CONNECT_SWAPPED);
   self->empty_title = g_strdup (adw_status_page_get_title (self->empty_page));
@@ -752,11 +1012,29 @@ cm_history_page_new (CmHistory *history)
   return self;
 }
 
+/* How many results the list shows: those that match the search. */
 guint
 cm_history_page_get_n_results (CmHistoryPage *self)
 {
   g_return_val_if_fail (CM_IS_HISTORY_PAGE (self), 0);
-  return g_list_model_get_n_items (G_LIST_MODEL (self->items));
+  return g_list_model_get_n_items (G_LIST_MODEL (self->shown));
+}
+
+/* What the count above the list says: "5000 saved results. …", "3
+ * results match the search.", "Reading the History… 1200 of 5000". */
+const char *
+cm_history_page_get_count_text (CmHistoryPage *self)
+{
+  g_return_val_if_fail (CM_IS_HISTORY_PAGE (self), NULL);
+  return gtk_label_get_text (self->count_label);
+}
+
+/* The search entry, as a person types in it. */
+GtkWidget *
+cm_history_page_get_search_entry (CmHistoryPage *self)
+{
+  g_return_val_if_fail (CM_IS_HISTORY_PAGE (self), NULL);
+  return GTK_WIDGET (self->search_entry);
 }
 
 /* Sentences about the files that are not results; borrowed. */
@@ -781,7 +1059,7 @@ cm_history_page_set_picked (CmHistoryPage *self,
 
   g_return_val_if_fail (CM_IS_HISTORY_PAGE (self), FALSE);
 
-  item = g_list_model_get_item (G_LIST_MODEL (self->items), index);
+  item = g_list_model_get_item (G_LIST_MODEL (self->shown), index);
   g_return_val_if_fail (item != NULL, FALSE);
 
   picked = pick_item (self, item, picked);
@@ -911,6 +1189,31 @@ fill_batch_grid (CmHistoryPage *self,
     }
 }
 
+/* The list's order is the index's (to the microsecond, which a batch's
+ * checks of two cards need): the ticked items by their place in it,
+ * oldest first. */
+static GPtrArray *
+dup_picked_oldest_first (CmHistoryPage *self)
+{
+  g_autoptr(GArray) places = g_array_new (FALSE, FALSE, sizeof (guint));
+  GPtrArray *picked = g_ptr_array_new_with_free_func (g_object_unref);
+  GHashTableIter iter;
+  gpointer item;
+
+  g_hash_table_iter_init (&iter, self->picked);
+  while (g_hash_table_iter_next (&iter, &item, NULL))
+    {
+      guint place;
+
+      if (find_item (self, item, &place))
+        g_array_append_val (places, place);
+    }
+  g_array_sort (places, compare_places);
+  for (guint i = places->len; i > 0; i--)
+    g_ptr_array_add (picked, g_list_model_get_item (G_LIST_MODEL (self->items), g_array_index (places, guint, i - 1)));
+  return picked;
+}
+
 /* Shows the ticked results side by side: the batch report of every
  * ticked card, and the benchmarks' figures and charts; FALSE when fewer
  * than two are ticked. */
@@ -919,19 +1222,22 @@ cm_history_page_compare (CmHistoryPage *self)
 {
   g_autoptr(GPtrArray) picked = g_ptr_array_new_with_free_func (g_object_unref);
   g_autoptr(GPtrArray) benches = g_ptr_array_new ();
+  g_autoptr(GPtrArray) ticked = NULL;
 
   g_return_val_if_fail (CM_IS_HISTORY_PAGE (self), FALSE);
 
   if (count_picked (self, FALSE) < 2)
     return FALSE;
   /* Oldest first, so that colours follow the order the cards were
-   * tested. Only the ticked documents are read. */
-  for (guint i = g_list_model_get_n_items (G_LIST_MODEL (self->items)); i > 0; i--)
+   * tested. Only the ticked documents are read, and only the ticked
+   * items looked at, however long the history. */
+  ticked = dup_picked_oldest_first (self);
+  for (guint i = 0; i < ticked->len; i++)
     {
-      g_autoptr(CmHistoryItem) item = g_list_model_get_item (G_LIST_MODEL (self->items), i - 1);
+      CmHistoryItem *item = g_ptr_array_index (ticked, i);
       CmResult *result;
 
-      if (!cm_history_item_get_picked (item) || (result = load_item (self, item)) == NULL)
+      if ((result = load_item (self, item)) == NULL)
         continue;
       g_ptr_array_add (picked, result);
       if (cm_job_kind_measures_speed (cm_result_get_kind (result)))
@@ -1028,7 +1334,7 @@ cm_history_page_delete (CmHistoryPage  *self,
 
   g_return_val_if_fail (CM_IS_HISTORY_PAGE (self), FALSE);
 
-  item = g_list_model_get_item (G_LIST_MODEL (self->items), index);
+  item = g_list_model_get_item (G_LIST_MODEL (self->shown), index);
   g_return_val_if_fail (item != NULL, FALSE);
   return delete_item (self, item, error);
 }
@@ -1040,7 +1346,7 @@ cm_history_page_open (CmHistoryPage *self,
                       guint          index)
 {
   g_return_if_fail (CM_IS_HISTORY_PAGE (self));
-  g_return_if_fail (index < g_list_model_get_n_items (G_LIST_MODEL (self->items)));
+  g_return_if_fail (index < g_list_model_get_n_items (G_LIST_MODEL (self->shown)));
 
   gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.activate-item", "u", index);
 }

@@ -20,6 +20,8 @@ CmHistoryPage *cm_history_page_new          (CmHistory     *history);
 void           cm_history_page_reload       (CmHistoryPage *self);
 gboolean       cm_history_page_get_loading  (CmHistoryPage *self);
 guint          cm_history_page_get_n_results (CmHistoryPage *self);
+const char    *cm_history_page_get_count_text (CmHistoryPage *self);
+GtkWidget     *cm_history_page_get_search_entry (CmHistoryPage *self);
 GPtrArray     *cm_history_page_get_problems (CmHistoryPage *self);
 gboolean       cm_history_page_set_picked   (CmHistoryPage *self,
                                              guint          index,
