@@ -24,6 +24,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fuse.h>
+#include "cm-simcard-power.h"
 #include <linux/falloc.h>
 #include <glib.h>
 #include <signal.h>
@@ -72,6 +73,7 @@ typedef struct
   double   wear_spread;        /* relative spread of the limit around wear_writes */
   guint64  wear_seed;
   guint64  wear_block;         /* bytes per wear block */
+  SimPowerModel power;         /* [power]: see cm-simcard-power.c */
 } SimModel;
 
 typedef struct
@@ -450,7 +452,8 @@ model_from_keyfile (GKeyFile  *kf,
   m->write_penalty_us = key_double (kf, "write", "random-penalty-us", 1000);
   if (!key_size (kf, "controller-cache", "size", 0, &m->controller_cache, error) ||
       !model_cache_from_keyfile (kf, m, error) ||
-      !model_wear_from_keyfile (kf, m, error))
+      !model_wear_from_keyfile (kf, m, error) ||
+      !sim_power_model_from_keyfile (kf, &m->power, error))
     return FALSE;
 
   if (factor < 1.0)
@@ -564,6 +567,7 @@ print_model (const SimModel *m)
   printf ("SIMCARD_RAND_WRITE_IOPS_QD32=%.0f\n", predict_iops (m, TRUE, 32));
   print_cache_model (m);
   print_wear_model (m);
+  sim_power_print_model (&m->power);
 }
 
 /* A write into an allocation unit the card does not have open costs the
@@ -793,7 +797,8 @@ pull_signal (int sig)
 {
   char c = 0;
 
-  card_pulled = sig == SIGUSR1;
+  card_pulled = sig == SIGUSR1 || sig == SIGPWR;
+  c = (char) sig;
   if (write (pull_pipe[1], &c, 1) < 0)
     return;
 }
@@ -804,7 +809,15 @@ pull_thread (gpointer data)
   char c;
 
   while (read (pull_pipe[0], &c, 1) > 0)
-    fuse_invalidate_path (pull_fuse, "/" CARD_NAME);
+    {
+      /* SIGPWR: the power goes (a pull that loses what the card loses);
+       * SIGUSR2 brings it back with the card. */
+      if (c == SIGPWR)
+        sim_power_cut ();
+      else if (c == SIGUSR2)
+        sim_power_restore ();
+      fuse_invalidate_path (pull_fuse, "/" CARD_NAME);
+    }
   return NULL;
 }
 
@@ -821,6 +834,7 @@ pull_watch (void)
   sigemptyset (&sa.sa_mask);
   sigaction (SIGUSR1, &sa, NULL);
   sigaction (SIGUSR2, &sa, NULL);
+  sigaction (SIGPWR, &sa, NULL);
 }
 
 /* True once the card has worn out: every command from then on fails. */
@@ -1005,6 +1019,7 @@ stats_text (void)
                           card.cache_hits, card.cached_bytes, card.slow_bytes,
                           cache_fill_at (now_ns ()), card.stalls,
                           card.worn_reads, card.discards, card.discard_bytes);
+  sim_power_stats (s);
   for (i = 0; i < N_SIZE_BUCKETS; i++)
     if (card.size_buckets[i] > 0)
       g_string_append_printf (s, "size_%" G_GUINT64_FORMAT "=%" G_GUINT64_FORMAT "\n",
@@ -1143,6 +1158,8 @@ sim_read (const char            *path,
   slot = command_begin (FALSE, offset, len, &deadline);
   r = backing_io (FALSE, buf, len, offset);
   if (r > 0)
+    sim_power_read (buf, r, offset);
+  if (r > 0)
     controller_cache_read (buf, len, offset);
   if (r > 0)
     wear_read (buf, r, offset);
@@ -1172,7 +1189,9 @@ sim_write (const char            *path,
     return -EIO;
 
   slot = command_begin (TRUE, offset, len, &deadline);
-  r = backing_io (TRUE, (char *) buf, len, offset);
+  r = sim_power_write (buf, len, offset);
+  if (r == 0)
+    r = backing_io (TRUE, (char *) buf, len, offset);
   if (r > 0)
     controller_cache_write (buf, len, offset);
   if (r > 0)
@@ -1265,7 +1284,10 @@ sim_fsync (const char            *path,
            int                    datasync,
            struct fuse_file_info *fi)
 {
-  return 0;
+  /* The loop driver's REQ_OP_FLUSH arrives here (vfs_fsync). */
+  if (fi != NULL && fi->fh != 0)
+    return 0;
+  return sim_power_flush ();
 }
 
 static const struct fuse_operations sim_ops = {
@@ -1318,6 +1340,9 @@ main (int   argc,
   g_auto(GStrv) sets = NULL;
   gboolean read_only = FALSE;
   gboolean print = FALSE;
+  gboolean volatile_cache = FALSE;
+  g_autofree char *lying_flush = NULL;
+  g_autofree char *collateral = NULL;
   GOptionEntry entries[] = {
     { "profile", 0, 0, G_OPTION_ARG_FILENAME, &profile, "Card profile (keyfile)", "FILE" },
     { "backing", 0, 0, G_OPTION_ARG_FILENAME, &backing, "Sparse file holding the card's real storage", "FILE" },
@@ -1328,6 +1353,12 @@ main (int   argc,
     { "fail-after", 0, 0, G_OPTION_ARG_STRING, &fail_after, "Fail with EIO after N commands", "N" },
     { "controller-cache", 0, 0, G_OPTION_ARG_STRING, &controller_cache,
       "Answer reads of the last SIZE written from a cache ([controller-cache] size)", "SIZE" },
+    { "volatile-cache", 0, 0, G_OPTION_ARG_NONE, &volatile_cache,
+      "Keep writes in a cache a power cut loses until a flush ([power] volatile-cache)", NULL },
+    { "lying-flush", 0, 0, G_OPTION_ARG_STRING, &lying_flush,
+      "A power cut also loses the last N flushed writes ([power] lying-flush)", "N" },
+    { "collateral", 0, 0, G_OPTION_ARG_STRING, &collateral,
+      "A power cut also corrupts N sectors after the last write ([power] collateral)", "N" },
     { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Override a profile key", "GROUP.KEY=VALUE" },
     { "print-model", 0, 0, G_OPTION_ARG_NONE, &print, "Print the model and its predicted figures, then exit", NULL },
     { NULL }
@@ -1357,6 +1388,12 @@ main (int   argc,
     g_key_file_set_boolean (kf, "card", "read-only", TRUE);
   if (controller_cache != NULL)
     g_key_file_set_string (kf, "controller-cache", "size", controller_cache);
+  if (volatile_cache)
+    g_key_file_set_boolean (kf, "power", "volatile-cache", TRUE);
+  if (lying_flush != NULL)
+    g_key_file_set_string (kf, "power", "lying-flush", lying_flush);
+  if (collateral != NULL)
+    g_key_file_set_string (kf, "power", "collateral", collateral);
   for (i = 0; sets != NULL && sets[i] != NULL; i++)
     if (!apply_override (kf, sets[i], &error))
       goto fail;
@@ -1386,6 +1423,7 @@ main (int   argc,
       return 1;
     }
 
+  sim_power_start (&card.model.power, card.backing_fd, card.model.real_size);
   g_mutex_init (&card.lock);
   g_cond_init (&card.slot_free);
   card.slots = g_new0 (SimSlot, card.model.queue);
