@@ -298,11 +298,17 @@ cut_damage_neighbours (void)
     }
 }
 
-/* The power goes: from now on every command fails until it comes back. */
+/* The power goes: from now on every command fails until it comes back.
+ * A card already off loses nothing more. */
 void
 sim_power_cut (void)
 {
   g_mutex_lock (&power.lock);
+  if (power.off)
+    {
+      g_mutex_unlock (&power.lock);
+      return;
+    }
   power.off = TRUE;
   power.cuts++;
   power.dropped_writes = power.pending->len;
@@ -322,6 +328,17 @@ sim_power_restore (void)
   g_mutex_lock (&power.lock);
   power.off = FALSE;
   g_mutex_unlock (&power.lock);
+}
+
+gboolean
+sim_power_is_off (void)
+{
+  gboolean off;
+
+  g_mutex_lock (&power.lock);
+  off = power.off;
+  g_mutex_unlock (&power.lock);
+  return off;
 }
 
 void

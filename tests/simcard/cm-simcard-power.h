@@ -6,7 +6,8 @@
 /* The simulated card's power: a volatile write cache that only a flush
  * makes durable, and power cuts that lose what a card of the modelled kind
  * loses. cm-simcard.c calls these hooks at its write, read and flush
- * points and when the power goes off (SIGPWR) or comes back (SIGUSR2). */
+ * points and when the power goes off (SIGPWR, or "off" written to the
+ * mount's power file) or comes back (SIGUSR2, or "on"). */
 
 #pragma once
 
@@ -37,4 +38,5 @@ void     sim_power_read               (char   *buf,
 int      sim_power_flush              (void);
 void     sim_power_cut                (void);
 void     sim_power_restore            (void);
+gboolean sim_power_is_off             (void);
 void     sim_power_stats              (GString *s);

@@ -37,6 +37,7 @@
 
 #define CARD_NAME  "card.img"
 #define STATS_NAME "stats"
+#define POWER_NAME "power"
 #define MAX_OPEN_AUS 64
 #define N_SIZE_BUCKETS 32
 
@@ -837,6 +838,32 @@ pull_watch (void)
   sigaction (SIGPWR, &sa, NULL);
 }
 
+/* The power file: "off" cuts the power as SIGPWR does, "on" brings it
+ * back as SIGUSR2 does; reading it says which. */
+static int
+power_control_write (const char *buf,
+                     size_t      len)
+{
+  g_autofree char *word = g_strstrip (g_strndup (buf, len));
+  char c = 0;
+
+  if (g_str_equal (word, "off"))
+    {
+      card_pulled = 1;
+      sim_power_cut ();
+    }
+  else if (g_str_equal (word, "on"))
+    {
+      sim_power_restore ();
+      card_pulled = 0;
+    }
+  else
+    return -EINVAL;
+  if (write (pull_pipe[1], &c, 1) < 0)
+    return -errno;
+  return len;
+}
+
 /* True once the card has worn out: every command from then on fails. */
 static gboolean
 card_failed (void)
@@ -1072,6 +1099,11 @@ sim_getattr (const char            *path,
       st->st_mode = S_IFREG | 0444;
       st->st_nlink = 1;
     }
+  else if (g_str_equal (path, "/" POWER_NAME))
+    {
+      st->st_mode = S_IFREG | 0644;
+      st->st_nlink = 1;
+    }
   else
     return -ENOENT;
   return 0;
@@ -1091,6 +1123,7 @@ sim_readdir (const char               *path,
   filler (buf, "..", NULL, 0, 0);
   filler (buf, CARD_NAME, NULL, 0, 0);
   filler (buf, STATS_NAME, NULL, 0, 0);
+  filler (buf, POWER_NAME, NULL, 0, 0);
   return 0;
 }
 
@@ -1106,6 +1139,11 @@ sim_open (const char            *path,
       if (for_write)
         return -EACCES;
       fi->fh = GPOINTER_TO_SIZE (stats_text ());
+      return 0;
+    }
+  if (g_str_equal (path, "/" POWER_NAME))
+    {
+      fi->fh = GPOINTER_TO_SIZE (g_strdup (sim_power_is_off () ? "off\n" : "on\n"));
       return 0;
     }
   if (!g_str_equal (path, "/" CARD_NAME) || card_pulled)
@@ -1178,6 +1216,8 @@ sim_write (const char            *path,
   guint slot;
   int r;
 
+  if (g_str_equal (path, "/" POWER_NAME))
+    return power_control_write (buf, len);
   if (card.model.read_only)
     return -EROFS;
   if ((guint64) offset >= card.model.size)

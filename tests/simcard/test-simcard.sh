@@ -203,7 +203,7 @@ PY
 fi
 
 # Power: a card with a volatile write cache, cut by SIGPWR and brought
-# back by SIGUSR2. stat_of KEY: one line of the daemon's stats.
+# back by SIGUSR2, or by "off" and "on" in mnt/power. stat_of KEY: one line of the daemon's stats.
 stat_of () {
   sed -n "s/^$1=//p" "$SIMCARD_DIR/mnt/stats"
 }
@@ -219,12 +219,23 @@ wait_power () {
   return 1
 }
 
+# power_cycle NAME [file]: the power cut and brought back by signals, or
+# through the mount's power file.
 power_cycle () {
-  kill -PWR "$SIMCARD_PID"
+  if [ "${2:-}" = file ]; then
+    echo off > "$SIMCARD_DIR/mnt/power"
+    check "$1: the power file says off" test "$(cat "$SIMCARD_DIR/mnt/power")" = off
+  else
+    kill -PWR "$SIMCARD_PID"
+  fi
   check "$1: the power goes off" wait_power off
   check "$1: a read fails while the power is off" \
     fails dd if="$SIMCARD_DEV" of=/dev/null bs=4k count=1 iflag=direct status=none 2> /dev/null
-  kill -USR2 "$SIMCARD_PID"
+  if [ "${2:-}" = file ]; then
+    echo on > "$SIMCARD_DIR/mnt/power"
+  else
+    kill -USR2 "$SIMCARD_PID"
+  fi
   check "$1: the power comes back" wait_power on
 }
 
@@ -281,7 +292,7 @@ if card_up good-a1 "${fast[@]}" --lying-flush 3; then
     head -c 4096 /dev/urandom > "$scratch/record$n"
     block_put "$n" "$scratch/record$n" conv=fsync
   done
-  power_cycle lying
+  power_cycle lying file
   gone=()
   for n in $(seq 0 7); do
     block_is "$n" "$scratch/record$n" || gone+=($((n * 4096)))
