@@ -244,8 +244,8 @@ sim_power_flush (void)
         }
       g_ptr_array_set_size (power.pending, 0);
     }
-  else if (power.off)
-    r = -ENOMEDIUM;
+  else if (power_enabled ())
+    r = -ENOMEDIUM;             /* a card with no power keeps nothing */
   g_mutex_unlock (&power.lock);
   return r;
 }

@@ -811,9 +811,9 @@ pull_thread (gpointer data)
 
   while (read (pull_pipe[0], &c, 1) > 0)
     {
-      /* SIGPWR: the power goes (a pull that loses what the card loses);
-       * SIGUSR2 brings it back with the card. */
-      if (c == SIGPWR)
+      /* A card pulled out loses its power with it (SIGPWR is the same
+       * cut by its own name); SIGUSR2 brings both back. */
+      if (c == SIGPWR || c == SIGUSR1)
         sim_power_cut ();
       else if (c == SIGUSR2)
         sim_power_restore ();

@@ -280,6 +280,13 @@ if card_up good-a1 "${fast[@]}" --volatile-cache; then
   check "honest: unflushed block 9 is gone" fails block_is 9 "$scratch/unflushed"
   check "honest: writes work again after the power is back" block_put 8 "$scratch/unflushed" conv=fsync
   check "honest: and read back" block_is 8 "$scratch/unflushed"
+  block_put 9 "$scratch/flushed"
+  kill -USR1 "$SIMCARD_PID"
+  check "honest: a pulled card loses its power too" wait_power off
+  kill -USR2 "$SIMCARD_PID"
+  check "honest: and gets it back when put back" wait_power on
+  check "honest: the pull dropped the unflushed write" test "$(stat_of cut_dropped_writes)" = 1
+  check "honest: so it is not there" fails block_is 9 "$scratch/flushed"
   card_down honest
 fi
 
