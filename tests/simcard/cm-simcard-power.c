@@ -79,14 +79,28 @@ power_enabled (void)
   return power.model.volatile_cache;
 }
 
+/* A count, 0 when the key is not there, -1 when it is not a number. */
+static gint64
+key_count (GKeyFile   *kf,
+           const char *key)
+{
+  g_autoptr(GError) error = NULL;
+  gint64 v;
+
+  if (!g_key_file_has_key (kf, "power", key, NULL))
+    return 0;
+  v = g_key_file_get_int64 (kf, "power", key, &error);
+  return error != NULL ? -1 : v;
+}
+
 gboolean
 sim_power_model_from_keyfile (GKeyFile       *kf,
                               SimPowerModel  *m,
                               GError        **error)
 {
   g_autoptr(GError) local = NULL;
-  gint64 lying = g_key_file_get_int64 (kf, "power", "lying-flush", NULL);
-  gint64 collateral = g_key_file_get_int64 (kf, "power", "collateral", NULL);
+  gint64 lying = key_count (kf, "lying-flush");
+  gint64 collateral = key_count (kf, "collateral");
 
   m->volatile_cache = g_key_file_get_boolean (kf, "power", "volatile-cache", &local);
   if (local != NULL)
