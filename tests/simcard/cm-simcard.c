@@ -24,6 +24,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fuse.h>
+#include "cm-simcard-power.h"
 #include <linux/falloc.h>
 #include <glib.h>
 #include <signal.h>
@@ -36,6 +37,7 @@
 
 #define CARD_NAME  "card.img"
 #define STATS_NAME "stats"
+#define POWER_NAME "power"
 #define MAX_OPEN_AUS 64
 #define N_SIZE_BUCKETS 32
 
@@ -76,6 +78,7 @@ typedef struct
   double   wear_spread;        /* relative spread of the limit around wear_writes */
   guint64  wear_seed;
   guint64  wear_block;         /* bytes per wear block */
+  SimPowerModel power;         /* [power]: see cm-simcard-power.c */
 } SimModel;
 
 typedef struct
@@ -455,7 +458,8 @@ model_from_keyfile (GKeyFile  *kf,
   m->write_penalty_us = key_double (kf, "write", "random-penalty-us", 1000);
   if (!key_size (kf, "controller-cache", "size", 0, &m->controller_cache, error) ||
       !model_cache_from_keyfile (kf, m, error) ||
-      !model_wear_from_keyfile (kf, m, error))
+      !model_wear_from_keyfile (kf, m, error) ||
+      !sim_power_model_from_keyfile (kf, &m->power, error))
     return FALSE;
 
   if (factor < 1.0)
@@ -570,6 +574,7 @@ print_model (const SimModel *m)
   printf ("SIMCARD_RAND_WRITE_IOPS_QD32=%.0f\n", predict_iops (m, TRUE, 32));
   print_cache_model (m);
   print_wear_model (m);
+  sim_power_print_model (&m->power);
 }
 
 /* A write into an allocation unit the card does not have open costs the
@@ -799,7 +804,8 @@ pull_signal (int sig)
 {
   char c = 0;
 
-  card_pulled = sig == SIGUSR1;
+  card_pulled = sig == SIGUSR1 || sig == SIGPWR;
+  c = (char) sig;
   if (write (pull_pipe[1], &c, 1) < 0)
     return;
 }
@@ -810,7 +816,15 @@ pull_thread (gpointer data)
   char c;
 
   while (read (pull_pipe[0], &c, 1) > 0)
-    fuse_invalidate_path (pull_fuse, "/" CARD_NAME);
+    {
+      /* A card pulled out loses its power with it (SIGPWR is the same
+       * cut by its own name); SIGUSR2 brings both back. */
+      if (c == SIGPWR || c == SIGUSR1)
+        sim_power_cut ();
+      else if (c == SIGUSR2)
+        sim_power_restore ();
+      fuse_invalidate_path (pull_fuse, "/" CARD_NAME);
+    }
   return NULL;
 }
 
@@ -827,6 +841,33 @@ pull_watch (void)
   sigemptyset (&sa.sa_mask);
   sigaction (SIGUSR1, &sa, NULL);
   sigaction (SIGUSR2, &sa, NULL);
+  sigaction (SIGPWR, &sa, NULL);
+}
+
+/* The power file: "off" cuts the power as SIGPWR does, "on" brings it
+ * back as SIGUSR2 does; reading it says which. */
+static int
+power_control_write (const char *buf,
+                     size_t      len)
+{
+  g_autofree char *word = g_strstrip (g_strndup (buf, len));
+  char c = 0;
+
+  if (g_str_equal (word, "off"))
+    {
+      card_pulled = 1;
+      sim_power_cut ();
+    }
+  else if (g_str_equal (word, "on"))
+    {
+      sim_power_restore ();
+      card_pulled = 0;
+    }
+  else
+    return -EINVAL;
+  if (write (pull_pipe[1], &c, 1) < 0)
+    return -errno;
+  return len;
 }
 
 /* True once the card has worn out: every command from then on fails. */
@@ -1011,6 +1052,7 @@ stats_text (void)
                           card.cache_hits, card.cached_bytes, card.slow_bytes,
                           cache_fill_at (now_ns ()), card.stalls,
                           card.worn_reads, card.discards, card.discard_bytes);
+  sim_power_stats (s);
   for (i = 0; i < N_SIZE_BUCKETS; i++)
     if (card.size_buckets[i] > 0)
       g_string_append_printf (s, "size_%" G_GUINT64_FORMAT "=%" G_GUINT64_FORMAT "\n",
@@ -1063,6 +1105,11 @@ sim_getattr (const char            *path,
       st->st_mode = S_IFREG | 0444;
       st->st_nlink = 1;
     }
+  else if (g_str_equal (path, "/" POWER_NAME))
+    {
+      st->st_mode = S_IFREG | 0644;
+      st->st_nlink = 1;
+    }
   else
     return -ENOENT;
   return 0;
@@ -1082,6 +1129,7 @@ sim_readdir (const char               *path,
   filler (buf, "..", NULL, 0, 0);
   filler (buf, CARD_NAME, NULL, 0, 0);
   filler (buf, STATS_NAME, NULL, 0, 0);
+  filler (buf, POWER_NAME, NULL, 0, 0);
   return 0;
 }
 
@@ -1097,6 +1145,11 @@ sim_open (const char            *path,
       if (for_write)
         return -EACCES;
       fi->fh = GPOINTER_TO_SIZE (stats_text ());
+      return 0;
+    }
+  if (g_str_equal (path, "/" POWER_NAME))
+    {
+      fi->fh = GPOINTER_TO_SIZE (g_strdup (sim_power_is_off () ? "off\n" : "on\n"));
       return 0;
     }
   if (!g_str_equal (path, "/" CARD_NAME) || card_pulled)
@@ -1149,6 +1202,8 @@ sim_read (const char            *path,
   slot = command_begin (FALSE, offset, len, &deadline);
   r = backing_io (FALSE, buf, len, offset);
   if (r > 0)
+    sim_power_read (buf, r, offset);
+  if (r > 0)
     controller_cache_read (buf, len, offset);
   if (r > 0)
     wear_read (buf, r, offset);
@@ -1167,6 +1222,8 @@ sim_write (const char            *path,
   guint slot;
   int r;
 
+  if (g_str_equal (path, "/" POWER_NAME))
+    return power_control_write (buf, len);
   if (card.model.read_only)
     return -EROFS;
   if ((guint64) offset >= card.model.size)
@@ -1178,7 +1235,9 @@ sim_write (const char            *path,
     return -EIO;
 
   slot = command_begin (TRUE, offset, len, &deadline);
-  r = backing_io (TRUE, (char *) buf, len, offset);
+  r = sim_power_write (buf, len, offset);
+  if (r == 0)
+    r = backing_io (TRUE, (char *) buf, len, offset);
   if (r > 0)
     controller_cache_write (buf, len, offset);
   if (r > 0)
@@ -1276,7 +1335,10 @@ sim_fsync (const char            *path,
            int                    datasync,
            struct fuse_file_info *fi)
 {
-  return 0;
+  /* The loop driver's REQ_OP_FLUSH arrives here (vfs_fsync). */
+  if (fi != NULL && fi->fh != 0)
+    return 0;
+  return sim_power_flush ();
 }
 
 static const struct fuse_operations sim_ops = {
@@ -1329,6 +1391,9 @@ main (int   argc,
   g_auto(GStrv) sets = NULL;
   gboolean read_only = FALSE;
   gboolean print = FALSE;
+  gboolean volatile_cache = FALSE;
+  g_autofree char *lying_flush = NULL;
+  g_autofree char *collateral = NULL;
   GOptionEntry entries[] = {
     { "profile", 0, 0, G_OPTION_ARG_FILENAME, &profile, "Card profile (keyfile)", "FILE" },
     { "backing", 0, 0, G_OPTION_ARG_FILENAME, &backing, "Sparse file holding the card's real storage", "FILE" },
@@ -1339,6 +1404,12 @@ main (int   argc,
     { "fail-after", 0, 0, G_OPTION_ARG_STRING, &fail_after, "Fail with EIO after N commands", "N" },
     { "controller-cache", 0, 0, G_OPTION_ARG_STRING, &controller_cache,
       "Answer reads of the last SIZE written from a cache ([controller-cache] size)", "SIZE" },
+    { "volatile-cache", 0, 0, G_OPTION_ARG_NONE, &volatile_cache,
+      "Keep writes in a cache a power cut loses until a flush ([power] volatile-cache)", NULL },
+    { "lying-flush", 0, 0, G_OPTION_ARG_STRING, &lying_flush,
+      "A power cut also loses the last N flushed writes ([power] lying-flush)", "N" },
+    { "collateral", 0, 0, G_OPTION_ARG_STRING, &collateral,
+      "A power cut also corrupts N sectors after the last write ([power] collateral)", "N" },
     { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Override a profile key", "GROUP.KEY=VALUE" },
     { "print-model", 0, 0, G_OPTION_ARG_NONE, &print, "Print the model and its predicted figures, then exit", NULL },
     { NULL }
@@ -1368,6 +1439,12 @@ main (int   argc,
     g_key_file_set_boolean (kf, "card", "read-only", TRUE);
   if (controller_cache != NULL)
     g_key_file_set_string (kf, "controller-cache", "size", controller_cache);
+  if (volatile_cache)
+    g_key_file_set_boolean (kf, "power", "volatile-cache", TRUE);
+  if (lying_flush != NULL)
+    g_key_file_set_string (kf, "power", "lying-flush", lying_flush);
+  if (collateral != NULL)
+    g_key_file_set_string (kf, "power", "collateral", collateral);
   for (i = 0; sets != NULL && sets[i] != NULL; i++)
     if (!apply_override (kf, sets[i], &error))
       goto fail;
@@ -1397,6 +1474,7 @@ main (int   argc,
       return 1;
     }
 
+  sim_power_start (&card.model.power, card.backing_fd, card.model.real_size);
   g_mutex_init (&card.lock);
   g_cond_init (&card.slot_free);
   card.slots = g_new0 (SimSlot, card.model.queue);

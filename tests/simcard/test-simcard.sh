@@ -6,7 +6,8 @@
 # Brings up each profile, measures it through the loop device with fio
 # (O_DIRECT) and checks the figures against the ones cm-simcard computes from
 # the profile file (--print-model), within ±20 %. Then the faults: a fake card
-# wraps, a read-only card refuses writes, a failing card returns EIO, and
+# wraps, a read-only card refuses writes, a failing card returns EIO, a
+# card with a volatile cache loses at a power cut what its model says, and
 # simcard-down leaves no loop device behind.
 
 here=${SIMCARD_SRCDIR:-$(cd "$(dirname "$0")" && pwd)}
@@ -199,6 +200,155 @@ PY
   done
   check "wear: the daemon counted worn reads" grep -q '^worn_reads=[1-9]' "$SIMCARD_DIR/mnt/stats"
   card_down wear
+fi
+
+# Power: a card with a volatile write cache, cut by SIGPWR and brought
+# back by SIGUSR2, or by "off" and "on" in mnt/power. stat_of KEY: one line of the daemon's stats.
+stat_of () {
+  sed -n "s/^$1=//p" "$SIMCARD_DIR/mnt/stats"
+}
+
+# wait_power on|off: until the daemon says the power is so (it acts on the
+# signal in a thread of its own).
+wait_power () {
+  local _
+  for _ in $(seq 200); do
+    [ "$(stat_of power)" = "$1" ] && return 0
+    sleep 0.05
+  done
+  return 1
+}
+
+# power_cycle NAME [file]: the power cut and brought back by signals, or
+# through the mount's power file.
+power_cycle () {
+  if [ "${2:-}" = file ]; then
+    echo off > "$SIMCARD_DIR/mnt/power"
+    check "$1: the power file says off" test "$(cat "$SIMCARD_DIR/mnt/power")" = off
+  else
+    kill -PWR "$SIMCARD_PID"
+  fi
+  check "$1: the power goes off" wait_power off
+  check "$1: a read fails while the power is off" \
+    fails dd if="$SIMCARD_DEV" of=/dev/null bs=4k count=1 iflag=direct status=none 2> /dev/null
+  if [ "${2:-}" = file ]; then
+    echo on > "$SIMCARD_DIR/mnt/power"
+  else
+    kill -USR2 "$SIMCARD_PID"
+  fi
+  check "$1: the power comes back" wait_power on
+}
+
+# block_put N FILE [DD FLAGS…]: FILE written at 4 KiB block N, O_DIRECT.
+block_put () {
+  local n=$1 file=$2
+  shift 2
+  dd if="$file" of="$SIMCARD_DEV" bs=4k seek="$n" oflag=direct status=none "$@"
+}
+
+block_is () {
+  dd if="$SIMCARD_DEV" bs=4k skip="$1" count=1 iflag=direct status=none | cmp -s - "$2"
+}
+
+fast=(--size 8MiB -- --set write.bandwidth-mb-s=200 --set read.bandwidth-mb-s=400)
+
+# A daemon that does not know the power options would fail to mount, and
+# card_up would skip: ask the model first.
+if [ -n "${CARDMARK_SIMCARD:-}" ]; then
+  check "power: cm-simcard models a volatile cache" \
+    bash -c "'$CARDMARK_SIMCARD' --profile '$here/profiles/good-a1.ini' --volatile-cache --print-model | grep -qx SIMCARD_VOLATILE_CACHE=1"
+fi
+
+if card_up good-a1 "${fast[@]}" --volatile-cache; then
+  check "honest: the model has a volatile cache" test "$SIMCARD_VOLATILE_CACHE" = 1
+  check "honest: and a flush that does not lie" test "$SIMCARD_LYING_FLUSH" = 0
+  head -c 4096 /dev/urandom > "$scratch/flushed"
+  head -c 4096 /dev/urandom > "$scratch/unflushed"
+  before=$(stat_of flushes)
+  block_put 0 "$scratch/flushed" conv=fsync
+  block_put 1 "$scratch/flushed" conv=fsync
+  after=$(stat_of flushes)
+  echo "# honest: flushes seen by the daemon: $before before, $after after two fsyncs on $SIMCARD_DEV"
+  check "honest: a flush on $SIMCARD_DEV reaches the daemon ($before -> $after)" test "$after" -gt "$before"
+  block_put 8 "$scratch/unflushed"
+  block_put 9 "$scratch/unflushed"
+  check "honest: unflushed writes sit in the cache" test "$(stat_of cache_writes)" = 2
+  check "honest: reads see the cache" block_is 8 "$scratch/unflushed"
+  check "honest: the backing file does not hold them yet" \
+    fails cmp -s -i 0:$((8 * 4096)) -n 4096 "$scratch/unflushed" "$SIMCARD_DIR/backing.img"
+  check "honest: the backing file holds the flushed ones" \
+    cmp -s -i 0:4096 -n 4096 "$scratch/flushed" "$SIMCARD_DIR/backing.img"
+  power_cycle honest
+  check "honest: the cut dropped the unflushed writes" test "$(stat_of cut_dropped_writes)" = 2
+  check "honest: and lost nothing flushed" test "$(stat_of cut_lost_flushed_writes)" = 0
+  check "honest: flushed block 0 reads back" block_is 0 "$scratch/flushed"
+  check "honest: flushed block 1 reads back" block_is 1 "$scratch/flushed"
+  check "honest: unflushed block 8 is gone" fails block_is 8 "$scratch/unflushed"
+  check "honest: unflushed block 9 is gone" fails block_is 9 "$scratch/unflushed"
+  check "honest: writes work again after the power is back" block_put 8 "$scratch/unflushed" conv=fsync
+  check "honest: and read back" block_is 8 "$scratch/unflushed"
+  block_put 9 "$scratch/flushed"
+  kill -USR1 "$SIMCARD_PID"
+  check "honest: a pulled card loses its power too" wait_power off
+  kill -USR2 "$SIMCARD_PID"
+  check "honest: and gets it back when put back" wait_power on
+  check "honest: the pull dropped the unflushed write" test "$(stat_of cut_dropped_writes)" = 1
+  check "honest: so it is not there" fails block_is 9 "$scratch/flushed"
+  card_down honest
+fi
+
+# A card whose flush lies: each record written and flushed; after the cut,
+# the records that are gone are the ones the model says it dropped.
+if card_up good-a1 "${fast[@]}" --lying-flush 3; then
+  check "lying: the model loses flushed writes" test "$SIMCARD_LYING_FLUSH" -gt 0
+  check "lying: and has a volatile cache" test "$SIMCARD_VOLATILE_CACHE" = 1
+  for n in $(seq 0 7); do
+    head -c 4096 /dev/urandom > "$scratch/record$n"
+    block_put "$n" "$scratch/record$n" conv=fsync
+  done
+  power_cycle lying file
+  gone=()
+  for n in $(seq 0 7); do
+    block_is "$n" "$scratch/record$n" || gone+=($((n * 4096)))
+  done
+  found=$(IFS=,; echo "${gone[*]}")
+  said=$(stat_of cut_lost_flushed_offsets)
+  echo "# lying: records gone at $found; the model dropped $said ($(stat_of cut_lost_flushed_writes) writes)"
+  check "lying: flushed records were lost" test "${#gone[@]}" -gt 0
+  check "lying: as many as the model's lying-flush" test "${#gone[@]}" = "$SIMCARD_LYING_FLUSH"
+  check "lying: as many as it reports" test "${#gone[@]}" = "$(stat_of cut_lost_flushed_writes)"
+  check "lying: exactly where it reports" test "$found" = "$said"
+  card_down lying
+fi
+
+# A card that damages its neighbours: a reference area written and
+# flushed, one record written inside it, the cut; the sectors that differ
+# from the reference, outside the record, are the ones the model damaged.
+if card_up good-a1 "${fast[@]}" --collateral 5; then
+  check "collateral: the model damages sectors" test "$SIMCARD_COLLATERAL" -gt 0
+  head -c 65536 /dev/urandom > "$scratch/reference"
+  head -c 4096 /dev/urandom > "$scratch/record"
+  dd if="$scratch/reference" of="$SIMCARD_DEV" bs=64k oflag=direct conv=fsync status=none
+  block_put 4 "$scratch/record" conv=fsync
+  power_cycle collateral
+  dd if="$SIMCARD_DEV" of="$scratch/back" bs=64k count=1 iflag=direct status=none
+  check "collateral: the flushed record is intact" block_is 4 "$scratch/record"
+  damaged=$(python3 - "$scratch/reference" "$scratch/back" <<'PY'
+import sys
+a = open(sys.argv[1], 'rb').read()
+b = open(sys.argv[2], 'rb').read()
+record = range(4 * 4096, 5 * 4096)
+bad = [i for i in range(0, len(a), 512) if i not in record and a[i:i+512] != b[i:i+512]]
+print(len(bad), bad[0] if bad else -1, int(all(y - x == 512 for x, y in zip(bad, bad[1:]))))
+PY
+)
+  read -r n_bad first_bad contiguous <<< "$damaged"
+  echo "# collateral: $n_bad damaged sectors from $first_bad; the model says $(stat_of cut_collateral_sectors) from $(stat_of cut_collateral_offset)"
+  check "collateral: damage found outside the record" test "$n_bad" -gt 0
+  check "collateral: as many sectors as the model reports" test "$n_bad" = "$(stat_of cut_collateral_sectors)"
+  check "collateral: where the model reports" test "$first_bad" = "$(stat_of cut_collateral_offset)"
+  check "collateral: in one run" test "$contiguous" = 1
+  card_down collateral
 fi
 
 # A card that dies: EIO once its commands run out.
