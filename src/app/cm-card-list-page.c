@@ -15,6 +15,7 @@
 #include <adwaita.h>
 #include <glib/gi18n-lib.h>
 
+#include "cm-accessible.h"
 #include "cm-job-list.h"
 #include "cm-card-item.h"
 #include "cm-summary.h"
@@ -40,6 +41,7 @@ struct _CmCardListPage
   GtkButton    *test_button;
   GtkButton    *verify_button;
   GtkButton    *wear_button;
+  GtkFlowBox   *button_box;
 
   /* The devices of the ticked cards, and how each card's last job ended
    * (Outcome), kept by device: UDisks may make the list's rows and items
@@ -668,6 +670,7 @@ cm_card_list_page_class_init (CmCardListPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CmCardListPage, select_button);
   gtk_widget_class_bind_template_child (widget_class, CmCardListPage, action_bar);
   gtk_widget_class_bind_template_child (widget_class, CmCardListPage, selected_label);
+  gtk_widget_class_bind_template_child (widget_class, CmCardListPage, button_box);
   gtk_widget_class_bind_template_child (widget_class, CmCardListPage, test_button);
   gtk_widget_class_bind_template_child (widget_class, CmCardListPage, verify_button);
   gtk_widget_class_bind_template_child (widget_class, CmCardListPage, wear_button);
@@ -684,6 +687,7 @@ cm_card_list_page_init (CmCardListPage *self)
   self->selected = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->outcomes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) outcome_free);
   gtk_widget_init_template (GTK_WIDGET (self));
+  cm_accessible_flow_buttons (self->button_box);
   update_action_bar (self);
 
   self->home_item = cm_card_item_new_home ();

@@ -18,6 +18,7 @@
 #include <adwaita.h>
 #include <glib/gi18n-lib.h>
 
+#include "cm-accessible.h"
 #include "cm-card-info.h"
 #include "cm-test-table.h"
 #include "cm-backend.h"
@@ -59,6 +60,7 @@ struct _CmResultPage
   AdwPreferencesGroup *time_group;
   AdwPreferencesGroup *claims_group;
   GtkMenuButton       *export_button;
+  GtkFlowBox          *button_box;
   AdwPreferencesGroup *sweep_group;
   AdwPreferencesGroup *position_group;
   CmChartView         *summary_chart;
@@ -691,6 +693,7 @@ cm_result_page_class_init (CmResultPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, time_group);
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, claims_group);
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, export_button);
+  gtk_widget_class_bind_template_child (widget_class, CmResultPage, button_box);
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, sweep_group);
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, position_group);
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, summary_chart);
@@ -714,6 +717,7 @@ cm_result_page_init (CmResultPage *self)
    * page hands on lands there rather than selecting the whole summary
    * (Copy Summary copies it from the keyboard). */
   gtk_widget_set_focusable (GTK_WIDGET (self->summary_label), FALSE);
+  cm_accessible_flow_buttons (self->button_box);
 }
 
 /* An erase and format: the layout made, the erase, the check. */
