@@ -19,6 +19,7 @@
 #include "cm-job-list.h"
 #include "cm-card-item.h"
 #include "cm-summary.h"
+#include "cm-text.h"
 
 #include "cm-card-list-page.h"
 #include "cm-outcome-badge.h"
@@ -172,8 +173,9 @@ update_row_cb (CmCardItem   *item,
     {
       g_autofree char *status = cm_job_dup_status_text (job);
       g_autofree char *both = g_strconcat (subtitle, "\n", status, NULL);
+      g_autofree char *shown = cm_text_dup_unbroken_units (both);
 
-      adw_action_row_set_subtitle (row, both);
+      adw_action_row_set_subtitle (row, shown);
       gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (bar), cm_job_get_progress (job));
       gtk_widget_set_visible (bar, TRUE);
       update_outcome_label (row, NULL);
@@ -187,8 +189,9 @@ update_row_cb (CmCardItem   *item,
   if (outcome != NULL)
     {
       g_autofree char *both = g_strconcat (subtitle, "\n", outcome->text, NULL);
+      g_autofree char *shown = cm_text_dup_unbroken_units (both);
 
-      adw_action_row_set_subtitle (row, both);
+      adw_action_row_set_subtitle (row, shown);
       return;
     }
   adw_action_row_set_subtitle (row, subtitle);

@@ -25,6 +25,7 @@
 #include "cm-format.h"
 #include "cm-job-format.h"
 #include "cm-summary.h"
+#include "cm-text.h"
 #include "cm-chart-capacity.h"
 #include "cm-chart-view.h"
 #include "cm-seen-list.h"
@@ -146,7 +147,11 @@ fill_claims (CmResultPage *self)
       /* libadwaita 1.2 gives an expander row no accessible name. */
       gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
       if (claim->reason != NULL)
-        adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (row), claim->reason);
+        {
+          g_autofree char *reason = cm_text_dup_unbroken_units (claim->reason);
+
+          adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (row), reason);
+        }
       gtk_widget_add_css_class (status, css);
       adw_expander_row_add_action (ADW_EXPANDER_ROW (row), status);
 
@@ -154,7 +159,8 @@ fill_claims (CmResultPage *self)
         {
           const CmCriterion *c = g_ptr_array_index (claim->criteria, j);
           GtkWidget *crow = adw_action_row_new ();
-          g_autofree char *subtitle = cm_summary_dup_criterion_text (c);
+          g_autofree char *text = cm_summary_dup_criterion_text (c);
+          g_autofree char *subtitle = cm_text_dup_unbroken_units (text);
 
           adw_preferences_row_set_title (ADW_PREFERENCES_ROW (crow), cm_summary_criterion_label (c->name));
           adw_action_row_set_subtitle (ADW_ACTION_ROW (crow), subtitle);
@@ -801,6 +807,7 @@ cm_result_page_new (CmResult *result)
   CmResultPage *self;
   g_autofree char *headline = NULL;
   g_autofree char *sentence = NULL;
+  g_autofree char *unbroken = NULL;
   g_autofree char *css = NULL;
   const char *kind;
 
@@ -815,7 +822,8 @@ cm_result_page_new (CmResult *result)
   css = g_strdup (cm_status_to_string (self->status));
   gtk_widget_add_css_class (GTK_WIDGET (self->banner), css);
   gtk_label_set_label (self->verdict_label, headline);
-  gtk_label_set_label (self->summary_label, sentence);
+  unbroken = cm_text_dup_unbroken_units (sentence);
+  gtk_label_set_label (self->summary_label, unbroken);
 
   /* A check that left the card erased offers to give it back. */
   gtk_widget_set_visible (self->erase_button, cm_job_kind_left_card_erased (result));
