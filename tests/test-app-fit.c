@@ -242,6 +242,23 @@ wait_laid_out (GtkWidget *window)
   g_signal_handler_disconnect (clock, id);
 }
 
+/* With CARDMARK_SCREENSHOT_DIR set, @window is saved as it is now, at
+ * 800×480 and 1280×800, light and dark: app-fit-es-the-card-list-….png */
+static void
+save_screenshots (GtkWidget  *window,
+                  const char *what)
+{
+  g_autofree char *name = NULL;
+
+  if (g_getenv ("CARDMARK_SCREENSHOT_DIR") == NULL)
+    return;
+  name = g_strconcat ("fit-", what, NULL);
+  for (char *p = name; *p != '\0'; p++)
+    if (!g_ascii_isalnum (*p) && *p != '-')
+      *p = '-';
+  cm_test_save_screenshots (window, name);
+}
+
 /* Everything checked of one window as it is on screen now. */
 static void
 check_window (GtkWidget  *window,
@@ -251,6 +268,7 @@ check_window (GtkWidget  *window,
   wait_laid_out (window);
   check_fits (window, what, failures);
   check_widgets (window, window, what, failures);
+  save_screenshots (window, what);
 }
 
 static void
@@ -386,6 +404,21 @@ check_language (const char *language,
   what = g_strdup_printf ("%s: the card list", language);
   check_page (window, "cards", what, failures);
 
+  /* A card ticked: the action bar's buttons say how many. */
+  {
+    CmCardListPage *list = CM_CARD_LIST_PAGE (cm_window_get_page (window, "cards"));
+    GtkWidget *check;
+
+    cm_card_list_page_set_selection_mode (list, TRUE);
+    check = cm_test_find_type (GTK_WIDGET (list), GTK_TYPE_CHECK_BUTTON);
+    g_assert_nonnull (check);
+    gtk_check_button_set_active (GTK_CHECK_BUTTON (check), TRUE);
+    g_clear_pointer (&what, g_free);
+    what = g_strdup_printf ("%s: the card list, choosing cards", language);
+    check_page (window, "cards", what, failures);
+    cm_card_list_page_set_selection_mode (list, FALSE);
+  }
+
   g_clear_pointer (&what, g_free);
   what = g_strdup_printf ("%s: a folder's card page", language);
   g_assert_true (cm_window_open_path (window, folder));
@@ -395,6 +428,13 @@ check_language (const char *language,
   what = g_strdup_printf ("%s: a device's card page", language);
   g_assert_true (cm_window_open_path (window, "/dev/sdx"));
   check_page (window, "card", what, failures);
+  /* Its Profile and Method, in the screenshots too. */
+  wait_laid_out (GTK_WIDGET (window));
+  cm_test_scroll_to (gtk_widget_get_parent (cm_test_find_type (cm_window_get_page (window, "card"),
+                                                               ADW_TYPE_COMBO_ROW)));
+  g_clear_pointer (&what, g_free);
+  what = g_strdup_printf ("%s: a device's card page, scrolled to its Profile", language);
+  check_window (GTK_WIDGET (window), what, failures);
   check_row_dialogs (window, language, failures);
 
   g_clear_pointer (&what, g_free);
