@@ -536,7 +536,7 @@ confirm_probe_cb (CmCardPage       *self,
 
   if (g_strcmp0 (response, "check") != 0 || cm_card_page_get_job (self) != NULL)
     return;
-  self->probe_cache_bytes = gtk_check_button_get_active (GTK_CHECK_BUTTON (deeper))
+  self->probe_cache_bytes = deeper != NULL && gtk_check_button_get_active (GTK_CHECK_BUTTON (deeper))
                             ? DEEPER_CACHE : CM_CAPACITY_DEFAULT_CACHE;
   start_probe (self);
 }
@@ -581,15 +581,20 @@ cm_card_page_check_capacity (CmCardPage *self)
   root = gtk_widget_get_root (GTK_WIDGET (self));
   dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
                                    _("Check the Card's Capacity?"), body);
-  deeper = gtk_check_button_new ();
-  label = gtk_label_new (deeper_label);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_check_button_set_child (GTK_CHECK_BUTTON (deeper), label);
-  gtk_check_button_set_active (GTK_CHECK_BUTTON (deeper), self->again_deeper);
+  /* On a card smaller than the normal check's cache, the deeper check
+   * is the same check: it is not offered with the same figures again. */
+  if (g_strcmp0 (plan, deeper_plan) != 0)
+    {
+      deeper = gtk_check_button_new ();
+      label = gtk_label_new (deeper_label);
+      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_check_button_set_child (GTK_CHECK_BUTTON (deeper), label);
+      gtk_check_button_set_active (GTK_CHECK_BUTTON (deeper), self->again_deeper);
+      gtk_widget_set_name (deeper, "deeper-check");
+      adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), deeper);
+    }
   self->again_deeper = FALSE;
-  gtk_widget_set_name (deeper, "deeper-check");
-  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), deeper);
   adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
                                     "cancel", _("_Cancel"),
                                     "check", _("_Check Card"),
