@@ -31,6 +31,7 @@
 #include "cm-result-page.h"
 #include "cm-preferences.h"
 #include "cm-store.h"
+#include "cm-summary.h"
 #include "cm-test-app.h"
 
 static const char *data_home;
@@ -333,8 +334,8 @@ test_card_page_seen (void)
   g_autoptr(CmCardInfo) info = NULL;
   g_autoptr(CmHistoryEntry) newest = cm_history_entry_new_for_result (newer);
   g_autoptr(GDateTime) when = g_date_time_new_from_unix_local (newest->started);
-  /* Dated as the rows below it are: "4 Dec 2026, 13:05". */
-  g_autofree char *date = g_date_time_format (when, "%-d %b %Y, %H:%M");
+  /* Dated as the rows below it are: "4 December 2026, 13:05". */
+  g_autofree char *date = cm_summary_format_date (when);
   g_autofree char *other_size = g_format_size (64000000000);
   g_autoptr(GError) error = NULL;
   g_autoptr(GFile) f1 = NULL, f2 = NULL;
@@ -401,7 +402,7 @@ test_card_page_seen (void)
     g_autoptr(GFile) f3 = cm_history_save (history, latest, &error);
     g_autoptr(CmHistoryEntry) entry = cm_history_entry_new_for_result (latest);
     g_autoptr(GDateTime) latest_when = g_date_time_new_from_unix_local (entry->started);
-    g_autofree char *latest_date = g_date_time_format (latest_when, "%-d %b %Y, %H:%M");
+    g_autofree char *latest_date = cm_summary_format_date (latest_when);
     WarningSays says = { GTK_WIDGET (page), latest_date, "cm-seen-before" };
 
     g_assert_no_error (error);

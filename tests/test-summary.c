@@ -20,6 +20,7 @@
 #include "cm-job.h"
 #include "cm-method.h"
 #include "cm-endurance.h"
+#include "cm-date.h"
 #include "cm-summary.h"
 #include "cm-test-table.h"
 #include "cm-verdict.h"
@@ -362,6 +363,23 @@ test_capacity_phase_words (void)
     }
 }
 
+/* A date is the day, the month's name and the year, never "12/07/26":
+ * 7 December and 12 July read apart, and a time follows the day. */
+static void
+test_dates (void)
+{
+  g_autoptr(GDateTime) december = g_date_time_new_local (2026, 12, 7, 9, 40, 0);
+  g_autoptr(GDateTime) july = g_date_time_new_local (2026, 7, 12, 9, 40, 0);
+  g_autofree char *dec_day = cm_date_format_day (december);
+  g_autofree char *jul_day = cm_date_format_day (july);
+  g_autofree char *dec_time = cm_summary_format_date (december);
+
+  g_assert_cmpstr (dec_day, ==, "7 December 2026");
+  g_assert_cmpstr (jul_day, ==, "12 July 2026");
+  g_assert_cmpstr (dec_time, ==, "7 December 2026, 09:40");
+  g_assert_null (cm_date_format_day (NULL));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -372,6 +390,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/cardmark/summary/banner", test_banner);
+  g_test_add_func ("/cardmark/summary/dates", test_dates);
   g_test_add_func ("/cardmark/summary/method-words", test_method_words);
   g_test_add_func ("/cardmark/summary/offered-classes", test_offered_classes);
   g_test_add_func ("/cardmark/summary/banner-read-only", test_banner_read_only);

@@ -150,6 +150,9 @@ about_action (GSimpleAction *action,
                 "comments", _("Find out whether a microSD card delivers the speed printed on its label."),
                 "license-type", GTK_LICENSE_GPL_3_0,
                 "translator-credits", _("translator-credits"),
+                /* Its own default is taller than a 7-inch screen (480
+                 * pixels); its pages scroll. */
+                "default-height", 440,
                 NULL);
   gtk_window_present (GTK_WINDOW (about));
 }

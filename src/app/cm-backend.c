@@ -99,12 +99,20 @@ device_notify_cb (CmDevice   *device,
       return;
     }
 
-  /* A reader that was empty got a card. */
+  /* A reader that was empty got a card: its row in its place. */
   if (cm_device_get_has_media (device))
     {
       g_autoptr(CmCardItem) fresh = item_new_for_device (device);
+      guint at = 0;
 
-      g_list_store_append (store, fresh);
+      for (; at < n; at++)
+        {
+          g_autoptr(CmCardItem) other = g_list_model_get_item (G_LIST_MODEL (store), at);
+
+          if (cm_device_compare_paths (cm_card_item_get_device (other), cm_device_get_device (device)) > 0)
+            break;
+        }
+      g_list_store_insert (store, at, fresh);
     }
 }
 

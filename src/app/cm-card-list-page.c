@@ -15,11 +15,13 @@
 #include <adwaita.h>
 #include <glib/gi18n-lib.h>
 
+#include "cm-accessible.h"
 #include "cm-app-history.h"
 #include "cm-card-lock.h"
 #include "cm-job-list.h"
 #include "cm-card-item.h"
 #include "cm-summary.h"
+#include "cm-text.h"
 #include "cm-toast.h"
 
 #include "cm-card-list-page.h"
@@ -43,6 +45,7 @@ struct _CmCardListPage
   GtkButton    *test_button;
   GtkButton    *verify_button;
   GtkButton    *wear_button;
+  GtkFlowBox   *button_box;
 
   /* The devices of the ticked cards, and how each card's last job ended
    * (Outcome), kept by device: UDisks may make the list's rows and items
@@ -235,8 +238,9 @@ update_row_cb (CmCardItem   *item,
     {
       g_autofree char *status = cm_job_dup_status_text (job);
       g_autofree char *both = g_strconcat (subtitle, "\n", status, NULL);
+      g_autofree char *shown = cm_text_dup_unbroken_units (both);
 
-      adw_action_row_set_subtitle (row, both);
+      adw_action_row_set_subtitle (row, shown);
       gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (bar), cm_job_get_progress (job));
       gtk_widget_set_visible (bar, TRUE);
       update_outcome_label (row, NULL);
@@ -263,8 +267,9 @@ update_row_cb (CmCardItem   *item,
   if (outcome != NULL)
     {
       g_autofree char *both = g_strconcat (subtitle, "\n", outcome->text, NULL);
+      g_autofree char *shown = cm_text_dup_unbroken_units (both);
 
-      adw_action_row_set_subtitle (row, both);
+      adw_action_row_set_subtitle (row, shown);
       return;
     }
   adw_action_row_set_subtitle (row, subtitle);
@@ -779,6 +784,7 @@ cm_card_list_page_class_init (CmCardListPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CmCardListPage, select_button);
   gtk_widget_class_bind_template_child (widget_class, CmCardListPage, action_bar);
   gtk_widget_class_bind_template_child (widget_class, CmCardListPage, selected_label);
+  gtk_widget_class_bind_template_child (widget_class, CmCardListPage, button_box);
   gtk_widget_class_bind_template_child (widget_class, CmCardListPage, test_button);
   gtk_widget_class_bind_template_child (widget_class, CmCardListPage, verify_button);
   gtk_widget_class_bind_template_child (widget_class, CmCardListPage, wear_button);
@@ -795,6 +801,7 @@ cm_card_list_page_init (CmCardListPage *self)
   self->selected = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->outcomes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) outcome_free);
   gtk_widget_init_template (GTK_WIDGET (self));
+  cm_accessible_flow_buttons (self->button_box);
   update_action_bar (self);
 
   self->home_item = cm_card_item_new_home ();

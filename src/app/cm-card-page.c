@@ -543,7 +543,7 @@ confirm_probe_cb (CmCardPage       *self,
 
   if (g_strcmp0 (response, "check") != 0 || cm_card_page_get_job (self) != NULL)
     return;
-  self->probe_cache_bytes = gtk_check_button_get_active (GTK_CHECK_BUTTON (deeper))
+  self->probe_cache_bytes = deeper != NULL && gtk_check_button_get_active (GTK_CHECK_BUTTON (deeper))
                             ? DEEPER_CACHE : CM_CAPACITY_DEFAULT_CACHE;
   start_probe (self);
 }
@@ -588,15 +588,20 @@ cm_card_page_check_capacity (CmCardPage *self)
   root = gtk_widget_get_root (GTK_WIDGET (self));
   dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
                                    _("Check the Card's Capacity?"), body);
-  deeper = gtk_check_button_new ();
-  label = gtk_label_new (deeper_label);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_check_button_set_child (GTK_CHECK_BUTTON (deeper), label);
-  gtk_check_button_set_active (GTK_CHECK_BUTTON (deeper), self->again_deeper);
+  /* On a card smaller than the normal check's cache, the deeper check
+   * is the same check: it is not offered with the same figures again. */
+  if (g_strcmp0 (plan, deeper_plan) != 0)
+    {
+      deeper = gtk_check_button_new ();
+      label = gtk_label_new (deeper_label);
+      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_check_button_set_child (GTK_CHECK_BUTTON (deeper), label);
+      gtk_check_button_set_active (GTK_CHECK_BUTTON (deeper), self->again_deeper);
+      gtk_widget_set_name (deeper, "deeper-check");
+      adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), deeper);
+    }
   self->again_deeper = FALSE;
-  gtk_widget_set_name (deeper, "deeper-check");
-  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), deeper);
   adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
                                     "cancel", _("_Cancel"),
                                     "check", _("_Check Card"),
@@ -1191,11 +1196,48 @@ cm_card_page_class_init (CmCardPageClass *klass)
 }
 
 static void
+setup_value_cb (GtkSignalListItemFactory *factory,
+                GtkListItem              *list_item)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_list_item_set_child (list_item, label);
+}
+
+static void
+bind_value_cb (GtkSignalListItemFactory *factory,
+               GtkListItem              *list_item)
+{
+  GtkStringObject *item = gtk_list_item_get_item (list_item);
+
+  gtk_label_set_label (GTK_LABEL (gtk_list_item_get_child (list_item)),
+                       gtk_string_object_get_string (item));
+}
+
+/* A combo row's value wraps rather than being cut ("Rápida, alrededor
+ * de u…" at 800 pixels in Spanish): the row grows a line instead. */
+static void
+wrap_combo_values (AdwComboRow *row)
+{
+  g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
+
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_value_cb), NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_value_cb), NULL);
+  adw_combo_row_set_factory (row, factory);
+}
+
+static void
 cm_card_page_init (CmCardPage *self)
 {
   g_type_ensure (CM_TYPE_CHART_VIEW);
   g_type_ensure (CM_TYPE_SEEN_LIST);
   gtk_widget_init_template (GTK_WIDGET (self));
+  wrap_combo_values (self->brand_row);
+  wrap_combo_values (self->profile_row);
+  wrap_combo_values (self->method_row);
   g_signal_connect (self, "notify::job", G_CALLBACK (job_changed_cb), NULL);
 }
 

@@ -18,6 +18,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "cm-date.h"
 #include "cm-app-history.h"
 #include "cm-backend.h"
 #include "cm-format.h"
@@ -335,11 +336,7 @@ real_size_row_new (Form     *form,
   /* Translators: %s is a size, "2.1 GB" */
   title = g_strdup_printf (_("Format to the _real size (%s)"), real);
   if (started != NULL)
-    {
-      g_autoptr(GDateTime) local = g_date_time_to_local (started);
-
-      when = g_date_time_format (local, "%x");
-    }
+    when = cm_date_format_day (started);
   /* Translators: the first %s is the kind of check ("Capacity check"), the
    * second its date, the third what the card says it holds */
   subtitle = g_strdup_printf (_("%s of %s: the card keeps data only up to there, though it says it holds %s. "

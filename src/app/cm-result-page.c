@@ -18,12 +18,14 @@
 #include <adwaita.h>
 #include <glib/gi18n-lib.h>
 
+#include "cm-accessible.h"
 #include "cm-card-info.h"
 #include "cm-test-table.h"
 #include "cm-backend.h"
 #include "cm-format.h"
 #include "cm-job-format.h"
 #include "cm-summary.h"
+#include "cm-text.h"
 #include "cm-chart-capacity.h"
 #include "cm-chart-view.h"
 #include "cm-seen-list.h"
@@ -59,6 +61,7 @@ struct _CmResultPage
   AdwPreferencesGroup *time_group;
   AdwPreferencesGroup *claims_group;
   GtkMenuButton       *export_button;
+  GtkFlowBox          *button_box;
   AdwPreferencesGroup *sweep_group;
   AdwPreferencesGroup *position_group;
   CmChartView         *summary_chart;
@@ -144,7 +147,11 @@ fill_claims (CmResultPage *self)
       /* libadwaita 1.2 gives an expander row no accessible name. */
       gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
       if (claim->reason != NULL)
-        adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (row), claim->reason);
+        {
+          g_autofree char *reason = cm_text_dup_unbroken_units (claim->reason);
+
+          adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (row), reason);
+        }
       gtk_widget_add_css_class (status, css);
       adw_expander_row_add_action (ADW_EXPANDER_ROW (row), status);
 
@@ -152,7 +159,8 @@ fill_claims (CmResultPage *self)
         {
           const CmCriterion *c = g_ptr_array_index (claim->criteria, j);
           GtkWidget *crow = adw_action_row_new ();
-          g_autofree char *subtitle = cm_summary_dup_criterion_text (c);
+          g_autofree char *text = cm_summary_dup_criterion_text (c);
+          g_autofree char *subtitle = cm_text_dup_unbroken_units (text);
 
           adw_preferences_row_set_title (ADW_PREFERENCES_ROW (crow), cm_summary_criterion_label (c->name));
           adw_action_row_set_subtitle (ADW_ACTION_ROW (crow), subtitle);
@@ -694,6 +702,7 @@ cm_result_page_class_init (CmResultPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, time_group);
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, claims_group);
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, export_button);
+  gtk_widget_class_bind_template_child (widget_class, CmResultPage, button_box);
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, sweep_group);
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, position_group);
   gtk_widget_class_bind_template_child (widget_class, CmResultPage, summary_chart);
@@ -717,6 +726,7 @@ cm_result_page_init (CmResultPage *self)
    * page hands on lands there rather than selecting the whole summary
    * (Copy Summary copies it from the keyboard). */
   gtk_widget_set_focusable (GTK_WIDGET (self->summary_label), FALSE);
+  cm_accessible_flow_buttons (self->button_box);
 }
 
 /* An erase and format: the layout made, the erase, the check. */
@@ -807,6 +817,7 @@ cm_result_page_new (CmResult *result)
   CmResultPage *self;
   g_autofree char *headline = NULL;
   g_autofree char *sentence = NULL;
+  g_autofree char *unbroken = NULL;
   g_autofree char *css = NULL;
   const char *kind;
 
@@ -821,7 +832,8 @@ cm_result_page_new (CmResult *result)
   css = g_strdup (cm_status_to_string (self->status));
   gtk_widget_add_css_class (GTK_WIDGET (self->banner), css);
   gtk_label_set_label (self->verdict_label, headline);
-  gtk_label_set_label (self->summary_label, sentence);
+  unbroken = cm_text_dup_unbroken_units (sentence);
+  gtk_label_set_label (self->summary_label, unbroken);
 
   /* A check that left the card erased offers to give it back. */
   gtk_widget_set_visible (self->erase_button, cm_job_kind_left_card_erased (result));

@@ -441,6 +441,35 @@ show_loop_changed_cb (CmWindow   *self,
   cm_backend_set_show_loop (self->devices, g_settings_get_boolean (settings, key));
 }
 
+/* The shortcuts' descriptions wrap at a width a column of a 7-inch
+ * screen holds: GtkShortcutsWindow never wraps them, and two columns of
+ * Japanese were wider than 800 pixels. */
+static void
+wrap_shortcut_titles (GtkWidget *widget)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_get_ancestor (widget, GTK_TYPE_SHORTCUTS_SHORTCUT) != NULL)
+    {
+      gtk_label_set_wrap (GTK_LABEL (widget), TRUE);
+      gtk_label_set_wrap_mode (GTK_LABEL (widget), PANGO_WRAP_WORD_CHAR);
+      gtk_label_set_max_width_chars (GTK_LABEL (widget), 30);
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    wrap_shortcut_titles (child);
+}
+
+/* The application gives the window its shortcuts window once it is
+ * added to it, after init. */
+static void
+cm_window_realize_cb (CmWindow *self)
+{
+  GtkShortcutsWindow *overlay = gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (self));
+
+  if (overlay != NULL)
+    wrap_shortcut_titles (GTK_WIDGET (overlay));
+}
+
 static void
 cm_window_init (CmWindow *self)
 {
@@ -449,6 +478,8 @@ cm_window_init (CmWindow *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
   cm_accessible_fix_mnemonics (GTK_WIDGET (self));
+  cm_accessible_watch_windows ();
+  g_signal_connect (self, "realize", G_CALLBACK (cm_window_realize_cb), NULL);
 
   self->settings = g_settings_new (APP_ID);
   self->history = cm_app_history_dup ();

@@ -10,6 +10,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "cm-date.h"
 #include "cm-verdict.h"
 
 #include "cm-chart-kit-private.h"
@@ -57,14 +58,8 @@ cm_chart_dup_series_name (GPtrArray *results,
   if (same_time || started == NULL)
     /* Translators: a card's name and its place among the charted results */
     return g_strdup_printf (_("%s (%u)"), name, index + 1);
-  {
-    g_autoptr(GDateTime) local = g_date_time_to_local (started);
-
-    /* Translators: the date and time of a run in a chart's legend, see g_date_time_format() */
-    /* xgettext:no-c-format */
-    when = g_date_time_format (local, _("%-d %b %H:%M"));
-  }
-  /* Translators: a card's name and when it was tested, "SanDisk Ultra · 3 Dec 09:40" */
+  when = cm_date_format_time (started);
+  /* Translators: a card's name and when it was tested, "SanDisk Ultra · 3 December 2026, 09:40" */
   return g_strdup_printf (_("%s · %s"), name, when);
 }
 

@@ -134,7 +134,7 @@ compare_devices (gconstpointer a,
   CmDevice *da = *(CmDevice **) a;
   CmDevice *db = *(CmDevice **) b;
 
-  return g_strcmp0 (cm_device_get_device (da), cm_device_get_device (db));
+  return cm_device_compare_paths (cm_device_get_device (da), cm_device_get_device (db));
 }
 
 static CmDevice *
@@ -166,7 +166,6 @@ resync (CmDeviceMonitor *self)
   GList *objects = g_dbus_object_manager_get_objects (manager);
   g_autoptr(GHashTable) wanted = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GPtrArray) added = g_ptr_array_new_with_free_func (g_object_unref);
-  guint n_before;
 
   for (GList *l = objects; l != NULL; l = l->next)
     if (is_candidate (self, UDISKS_OBJECT (l->data)))
@@ -196,12 +195,18 @@ resync (CmDeviceMonitor *self)
         g_ptr_array_add (added, cm_device_new (self->client, UDISKS_OBJECT (l->data)));
     }
 
-  g_ptr_array_sort (added, compare_devices);
-  n_before = self->devices->len;
+  /* Each new device in its place among those listed: loop2 before
+   * loop10, whenever either came. */
   for (guint i = 0; i < added->len; i++)
-    g_ptr_array_add (self->devices, g_object_ref (g_ptr_array_index (added, i)));
-  if (added->len > 0)
-    g_list_model_items_changed (G_LIST_MODEL (self), n_before, 0, added->len);
+    {
+      CmDevice *device = g_ptr_array_index (added, i);
+      guint at = 0;
+
+      while (at < self->devices->len && compare_devices (&g_ptr_array_index (self->devices, at), &device) <= 0)
+        at++;
+      g_ptr_array_insert (self->devices, at, g_object_ref (device));
+      g_list_model_items_changed (G_LIST_MODEL (self), at, 0, 1);
+    }
 
   g_list_free_full (objects, g_object_unref);
 }

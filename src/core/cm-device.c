@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <fcntl.h>
+#include <string.h>
 #include <gio/gunixfdlist.h>
 #include <glib/gi18n-lib.h>
 #include <stdio.h>
@@ -634,4 +635,20 @@ cm_device_get_volume_label (CmDevice *self)
 {
   g_return_val_if_fail (CM_IS_DEVICE (self), NULL);
   return self->volume_label;
+}
+
+/* Devices in the order people count them: /dev/loop2 before
+ * /dev/loop10, /dev/sdb before /dev/sdc. */
+int
+cm_device_compare_paths (const char *a,
+                         const char *b)
+{
+  g_autofree char *key_a = NULL;
+  g_autofree char *key_b = NULL;
+
+  if (a == NULL || b == NULL)
+    return (a != NULL) - (b != NULL);
+  key_a = g_utf8_collate_key_for_filename (a, -1);
+  key_b = g_utf8_collate_key_for_filename (b, -1);
+  return strcmp (key_a, key_b);
 }

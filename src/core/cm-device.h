@@ -58,6 +58,8 @@ void         cm_device_update           (CmDevice     *self);
 UDisksObject *cm_device_get_object      (CmDevice     *self);
 const char  *cm_device_get_object_path  (CmDevice     *self);
 const char  *cm_device_get_device       (CmDevice     *self);
+int          cm_device_compare_paths    (const char   *a,
+                                         const char   *b);
 const char  *cm_device_get_name         (CmDevice     *self);
 guint64      cm_device_get_size         (CmDevice     *self);
 gboolean     cm_device_get_read_only    (CmDevice     *self);

@@ -11,6 +11,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "cm-date.h"
 #include "cm-job-kind.h"
 #include "cm-test-table.h"
 #include "cm-outcome.h"
@@ -446,19 +447,15 @@ cm_summary_dup_card_title (CmResult *result)
   return g_strjoinv (" · ", (char **) parts->pdata);
 }
 
-/* @when in local time: "3 Dec 2026, 09:40". */
+/* @when in local time, in the reader's long form (cm-date.c):
+ * "3 December 2026, 09:40". */
 char *
 cm_summary_format_date (GDateTime *when)
 {
-  g_autoptr(GDateTime) local = NULL;
-
-  if (when == NULL)
-    return NULL;
-  local = g_date_time_to_local (when);
-  return g_date_time_format (local, _("%-d %b %Y, %H:%M"));
+  return cm_date_format_time (when);
 }
 
-/* When the test started, in local time: "3 Dec 2026, 09:40". */
+/* When the test started, in local time: "3 December 2026, 09:40". */
 char *
 cm_summary_dup_date (CmResult *result)
 {

@@ -77,3 +77,33 @@ cm_text_dup_clean (const char *text,
 
   return g_string_free (safe, FALSE);
 }
+
+/**
+ * cm_text_dup_unbroken_units:
+ * @text: (nullable): a sentence or figure to show in a label that wraps
+ *
+ * Returns: @text with a word joiner (U+2060) either side of each slash
+ *   between two letters, so that a line never breaks inside a unit
+ *   ("MB/ s" at a line's end); %NULL for %NULL
+ */
+char *
+cm_text_dup_unbroken_units (const char *text)
+{
+  GString *out;
+  gunichar before = 0;
+
+  if (text == NULL)
+    return NULL;
+  out = g_string_sized_new (strlen (text) + 8);
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (c == '/' && g_unichar_isalpha (before) && g_unichar_isalpha (g_utf8_get_char (p + 1)))
+        g_string_append (out, "\u2060/\u2060");
+      else
+        g_string_append_unichar (out, c);
+      before = c;
+    }
+  return g_string_free (out, FALSE);
+}

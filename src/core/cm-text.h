@@ -18,5 +18,6 @@ G_BEGIN_DECLS
 
 char *cm_text_dup_clean (const char *text,
                          gsize       max_chars) G_GNUC_WARN_UNUSED_RESULT;
+char *cm_text_dup_unbroken_units (const char *text) G_GNUC_WARN_UNUSED_RESULT;
 
 G_END_DECLS
