@@ -82,9 +82,11 @@ cm_text_dup_clean (const char *text,
  * cm_text_dup_unbroken_units:
  * @text: (nullable): a sentence or figure to show in a label that wraps
  *
- * Returns: @text with a word joiner (U+2060) either side of each slash
- *   between two letters, so that a line never breaks inside a unit
- *   ("MB/ s" at a line's end); %NULL for %NULL
+ * Returns: @text with a word joiner (U+2060) either side of the slash
+ *   of a rate's unit (a letter, "/", then "s" ending the word: "MB/s",
+ *   "Mbit/s"), so that a line never breaks inside it ("MB/ s" at a
+ *   line's end); a path such as /dev/sdb is left as it is, to be read
+ *   and copied whole; %NULL for %NULL
  */
 char *
 cm_text_dup_unbroken_units (const char *text)
@@ -99,7 +101,7 @@ cm_text_dup_unbroken_units (const char *text)
     {
       gunichar c = g_utf8_get_char (p);
 
-      if (c == '/' && g_unichar_isalpha (before) && g_unichar_isalpha (g_utf8_get_char (p + 1)))
+      if (c == '/' && g_unichar_isalpha (before) && p[1] == 's' && !g_unichar_isalnum (g_utf8_get_char (p + 2)))
         g_string_append (out, "\u2060/\u2060");
       else
         g_string_append_unichar (out, c);
