@@ -907,23 +907,6 @@ test_offer (Fixture       *f,
     }
 }
 
-/* The first action row titled @title under @widget. */
-static AdwActionRow *
-find_row_titled (GtkWidget  *widget,
-                 const char *title)
-{
-  if (ADW_IS_ACTION_ROW (widget) && g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), title) == 0)
-    return ADW_ACTION_ROW (widget);
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
-    {
-      AdwActionRow *found = find_row_titled (child, title);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 /* A fake card's capacity check in the history (tests/data/batch, a run's
  * own): the confirmation offers the real size by the figure the check
  * showed as its "Real size", not another; the partition, which ends
@@ -973,7 +956,7 @@ test_real_size_offer (Fixture       *f,
   item = cm_card_item_new_device ("/dev/sdx", "Card", report->reported_bytes, NULL, NULL);
   dialog = open_dialog (cm_card_page_get_format_row (show_page (f, item)));
   title = g_strdup_printf ("Format to the _real size (%s)", shown);
-  offer = find_row_titled (dialog, title);
+  offer = cm_test_find_row_titled (dialog, title);
   if (offer == NULL)
     {
       g_autoptr(GString) labels = g_string_new (NULL);

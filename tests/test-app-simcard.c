@@ -2138,23 +2138,6 @@ scroll_to (GtkWidget *widget)
   gtk_adjustment_set_value (adjustment, y - 12);
 }
 
-/* The row titled @title under @widget, or NULL. */
-static AdwActionRow *
-find_row_titled (GtkWidget  *widget,
-                 const char *title)
-{
-  if (ADW_IS_ACTION_ROW (widget) && g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), title) == 0)
-    return ADW_ACTION_ROW (widget);
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
-    {
-      AdwActionRow *found = find_row_titled (child, title);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 /* The maker's endurance typed in the Wear Test confirmation: wrong
  * figures keep "Erase and Start" off (and starting anyway starts
  * nothing); a TBW figure is taken. Returns the figure typed. */
@@ -2358,8 +2341,8 @@ test_wear (Fixture       *f,
   /* The page sets what the card took beside the maker's figure. */
   {
     GtkWidget *result_page = cm_window_get_page (f->window, "result");
-    AdwActionRow *maker = find_row_titled (result_page, "The maker’s endurance");
-    AdwActionRow *written = find_row_titled (result_page, "Written in all");
+    AdwActionRow *maker = cm_test_find_row_titled (result_page, "The maker’s endurance");
+    AdwActionRow *written = cm_test_find_row_titled (result_page, "Written in all");
     const CmWearRound *last = &g_array_index (endurance->rounds, CmWearRound, endurance->rounds->len - 1);
     g_autofree char *share = g_strdup_printf ("%.1f %% of the maker’s endurance",
                                               100.0 * last->bytes_written / (g_ascii_strtod (tbw, NULL) * 1e12));
@@ -2783,7 +2766,7 @@ test_format (Fixture       *f,
   /* A format is no check that erased the card: nothing more to offer. */
   g_assert_false (gtk_widget_get_visible (find_actionable (result_page, "win.erase-format")));
   cm_test_save_screenshots (GTK_WIDGET (f->window), "format-result");
-  fact = find_row_titled (result_page, "Partition");
+  fact = cm_test_find_row_titled (result_page, "Partition");
   g_assert_nonnull (fact);
   scroll_to (GTK_WIDGET (fact));
   cm_test_save_screenshots (GTK_WIDGET (f->window), "format-result-facts");
@@ -2875,7 +2858,7 @@ test_format_real (Fixture       *f,
   {
     g_autofree char *title = g_strdup_printf ("Format to the _real size (%s)", size_text);
 
-    offer = GTK_WIDGET (find_row_titled (dialog, title));
+    offer = GTK_WIDGET (cm_test_find_row_titled (dialog, title));
   }
   g_assert_nonnull (offer);
   g_test_message ("%s", adw_action_row_get_subtitle (ADW_ACTION_ROW (offer)));

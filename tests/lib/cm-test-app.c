@@ -262,6 +262,22 @@ cm_test_find_mapped (GtkWidget *root,
   return NULL;
 }
 
+AdwActionRow *
+cm_test_find_row_titled (GtkWidget  *widget,
+                         const char *title)
+{
+  if (ADW_IS_ACTION_ROW (widget) && g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), title) == 0)
+    return ADW_ACTION_ROW (widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      AdwActionRow *found = cm_test_find_row_titled (child, title);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 /* With CARDMARK_SCREENSHOT_DIR set, saves @window as
  * app-NAME-WIDTHxHEIGHT[-dark].png there at 800×480 and 1280×800, light
  * and dark, then leaves it at 800×480 in the default scheme. */

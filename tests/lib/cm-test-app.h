@@ -6,7 +6,7 @@
 
 #pragma once
 
-#include <gtk/gtk.h>
+#include <adwaita.h>
 
 #include "cm-application.h"
 #include "cm-history-page.h"
@@ -52,6 +52,11 @@ gboolean  cm_test_wait_history_loaded (CmHistoryPage  *page,
 /* The first mapped widget under @root (itself included) @match takes. */
 GtkWidget *cm_test_find_mapped        (GtkWidget      *root,
                                        gboolean      (*match) (GtkWidget *widget));
+
+/* The first action row titled @title under @widget (itself included),
+ * or NULL. */
+AdwActionRow *cm_test_find_row_titled (GtkWidget  *widget,
+                                       const char *title);
 
 /* The first widget under @widget (itself included) of @type. */
 GtkWidget *cm_test_find_type         (GtkWidget  *widget,
