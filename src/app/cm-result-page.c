@@ -891,7 +891,10 @@ cm_result_page_set_again_reason (CmResultPage *self,
   gtk_label_set_label (self->again_reason, why_not != NULL ? why_not : "");
   gtk_widget_set_visible (GTK_WIDGET (self->again_reason),
                           why_not != NULL && gtk_widget_get_visible (self->again_button));
-  gtk_widget_set_tooltip_text (self->again_button, why_not);
+  /* Only when it changes: each call makes GTK 4.8 query the tooltip
+   * again, and this runs on every change of the window's jobs. */
+  if (g_strcmp0 (gtk_widget_get_tooltip_text (self->again_button), why_not) != 0)
+    gtk_widget_set_tooltip_text (self->again_button, why_not);
 }
 
 /* A saved document of a kind that runs again from its card's page (not
