@@ -494,7 +494,7 @@ test_format (Fixture       *f,
   g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ==, outcome->answer);
 
   /* What the document says is what is on the card. */
-  report = cm_format_report_from_json (cm_result_get_format (result), NULL);
+  report = cm_format_report_from_json (cm_result_get_part (result), NULL);
   g_assert_nonnull (report);
   read_mbr (f->loop, &start, &length);
   g_test_message ("partition from %" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT " bytes", start, length);
@@ -584,7 +584,7 @@ test_through_udisks (Fixture       *f,
   g_unsetenv ("CARDMARK_FORMAT_VIA_UDISKS");
 
   g_assert_nonnull (result);
-  report = cm_format_report_from_json (cm_result_get_format (result), NULL);
+  report = cm_format_report_from_json (cm_result_get_part (result), NULL);
   g_assert_nonnull (report);
   g_assert_true (report->through_image);
   g_assert_false (report->through_udisks);

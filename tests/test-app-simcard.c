@@ -2772,7 +2772,7 @@ test_format (Fixture       *f,
   cm_test_save_screenshots (GTK_WIDGET (f->window), "format-result-facts");
 
   /* The card, read here. */
-  report = cm_format_report_from_json (cm_result_get_format (result), NULL);
+  report = cm_format_report_from_json (cm_result_get_part (result), NULL);
   g_assert_nonnull (report);
   file = g_file_new_for_path (dev);
   in = g_file_read (file, NULL, NULL);
@@ -2869,7 +2869,7 @@ test_format_real (Fixture       *f,
   g_assert_true (cm_test_wait_for (on_result_page, f, 10));
   result = cm_result_page_get_result (CM_RESULT_PAGE (cm_window_get_page (f->window, "result")));
   g_assert_cmpstr (cm_result_get_kind (result), ==, "format");
-  report = cm_format_report_from_json (cm_result_get_format (result), NULL);
+  report = cm_format_report_from_json (cm_result_get_part (result), NULL);
   g_assert_nonnull (report);
   g_assert_cmpuint (report->used_bytes, ==, capacity->last_good_bytes);
   g_assert_true (report->fsck_clean);

@@ -51,7 +51,7 @@ round_trip (const CmFormatReport *report)
 
   cm_result_set_kind (result, "format");
   cm_result_set_target (result, "/dev/sdz", "raw-write", "/dev/sdz", NULL);
-  cm_result_set_format (result, member);
+  cm_result_set_part (result, member);
   document = cm_result_to_json (result);
   back = cm_result_new_from_json (document, &error);
   g_assert_no_error (error);
@@ -63,7 +63,7 @@ test_round_trip (void)
 {
   g_autoptr(CmFormatReport) report = new_report (G_GUINT64_CONSTANT (34) << 30, TRUE);
   g_autoptr(CmResult) back = round_trip (report);
-  g_autoptr(CmFormatReport) read = cm_format_report_from_json (cm_result_get_format (back), NULL);
+  g_autoptr(CmFormatReport) read = cm_format_report_from_json (cm_result_get_part (back), NULL);
 
   g_assert_nonnull (read);
   g_assert_cmpint (read->layout.fs, ==, report->layout.fs);
@@ -156,7 +156,7 @@ test_not_checked (void)
   g_free (report->fsck_output);
   report->fsck_output = g_strdup ("UDisks cannot check vfat file systems on this computer");
   back = round_trip (report);
-  read = cm_format_report_from_json (cm_result_get_format (back), NULL);
+  read = cm_format_report_from_json (cm_result_get_part (back), NULL);
   g_assert_nonnull (read);
   g_assert_true (read->through_udisks);
   g_assert_false (read->fsck_ran);
@@ -198,7 +198,7 @@ test_through_image (void)
   node = cm_format_report_to_json (report);
   g_assert_cmpstr (json_object_get_string_member (json_node_get_object (node), "made_by"), ==, "image");
   back = round_trip (report);
-  read = cm_format_report_from_json (cm_result_get_format (back), NULL);
+  read = cm_format_report_from_json (cm_result_get_part (back), NULL);
   g_assert_nonnull (read);
   g_assert_true (read->through_image);
   g_assert_false (read->through_udisks);

@@ -733,7 +733,7 @@ cm_result_page_init (CmResultPage *self)
 static void
 fill_format (CmResultPage *self)
 {
-  g_autoptr(CmFormatReport) report = cm_format_report_from_json (cm_result_get_format (self->result), NULL);
+  g_autoptr(CmFormatReport) report = cm_format_report_from_json (cm_result_get_part (self->result), NULL);
   g_autofree char *layout = NULL;
   g_autofree char *discard = NULL;
 

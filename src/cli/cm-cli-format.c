@@ -97,7 +97,7 @@ watch (GCancellable *cancellable,
 static void
 print_report (CmResult *result)
 {
-  g_autoptr(CmFormatReport) report = cm_format_report_from_json (cm_result_get_format (result), NULL);
+  g_autoptr(CmFormatReport) report = cm_format_report_from_json (cm_result_get_part (result), NULL);
   g_autofree char *layout = NULL;
   g_autofree char *discard = NULL;
   g_autofree char *size = NULL;

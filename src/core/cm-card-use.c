@@ -508,6 +508,8 @@ purpose_advice (CmCardUsePurpose purpose)
       return _("The wear test overwrites the whole card again and again, so it runs only on a card nothing uses. Unmount it first.");
     case CM_CARD_USE_FORMAT:
       return _("Formatting erases the whole card, so it runs only on a card nothing uses. Unmount it first.");
+    case CM_CARD_USE_OVERWRITE:
+      return _("This check overwrites the whole card, so it runs only on a card nothing uses. Unmount it first.");
     default:
       g_return_val_if_reached (NULL);
     }

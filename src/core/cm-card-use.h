@@ -17,6 +17,7 @@ typedef enum
   CM_CARD_USE_DESTRUCTIVE_VERIFY,
   CM_CARD_USE_WEAR_TEST,
   CM_CARD_USE_FORMAT,
+  CM_CARD_USE_OVERWRITE,           /* any other kind that overwrites the whole card */
 } CmCardUsePurpose;
 
 /* Who uses a card: the mount points of the card, its partitions and

@@ -117,7 +117,7 @@ cm_format_dup_speed_lines (CmResult *result)
 
   g_return_val_if_fail (CM_IS_RESULT (result), lines);
 
-  format = cm_result_get_format (result);
+  format = cm_result_get_part (result);
   if (format != NULL && JSON_NODE_HOLDS_OBJECT (format))
     {
       JsonNode *node = json_object_get_member (json_node_get_object (format), "bench");
@@ -590,7 +590,7 @@ make_result (FormatJob    *f,
     }
   while (bench != NULL && cm_result_get_tests (bench)->len > 0)
     cm_result_take_test (result, g_ptr_array_steal_index (cm_result_get_tests (bench), 0));
-  cm_result_set_format (result, node);
+  cm_result_set_part (result, node);
   if (!f->report->fsck_ran)
     /* Translators: a format's summary when nothing could check the new file system; the first %s is the device, the second the layout */
     summary = g_strdup_printf (_("%s is formatted: %s, one partition aligned to the card; its file system was not checked."),
@@ -931,7 +931,7 @@ run (CmJob *job,
 static CmOutcome *
 outcome (CmResult *result)
 {
-  g_autoptr(CmFormatReport) report = cm_format_report_from_json (cm_result_get_format (result), NULL);
+  g_autoptr(CmFormatReport) report = cm_format_report_from_json (cm_result_get_part (result), NULL);
   g_autofree char *layout = NULL;
   g_autofree char *answer = NULL;
   CmOutcome *outcome;
@@ -966,7 +966,7 @@ static void
 headline (CmResult  *result,
           GPtrArray *figures)
 {
-  g_autoptr(CmFormatReport) report = cm_format_report_from_json (cm_result_get_format (result), NULL);
+  g_autoptr(CmFormatReport) report = cm_format_report_from_json (cm_result_get_part (result), NULL);
 
   if (report == NULL)
     return;

@@ -18,6 +18,16 @@
 
 G_BEGIN_DECLS
 
+/* What a kind needs before it runs; the job checks it once, before the
+ * card is locked or touched, for every kind alike. */
+typedef enum
+{
+  CM_JOB_KIND_NEEDS_NOTHING    = 0,
+  /* A whole card's block device that nothing uses or holds open, and the
+   * person's leave to destroy its data (cm_job_set_destroy_data()). */
+  CM_JOB_KIND_NEEDS_WHOLE_CARD = 1 << 0,
+} CmJobKindNeeds;
+
 typedef struct
 {
   const char *name;    /* the document's "kind": "bench", "capacity", … */
@@ -67,6 +77,16 @@ typedef struct
   guint64   (*real_size) (CmResult *result,
                           guint64  *reported,
                           guint64  *said);
+  /* What it needs before it runs (the job refuses without it). */
+  CmJobKindNeeds needs;
+  /* With CM_JOB_KIND_NEEDS_WHOLE_CARD, N_(), %s the device: what the
+   * leave to destroy data is for, said when it was not given: "The
+   * power-cut test overwrites all of %s, destroying everything on it." */
+  const char *consent;
+  /* Optional: its options, a GObject type whose properties are the kind's
+   * settings, with their defaults and bounds in the GParamSpecs; the job
+   * holds one (cm_job_get_options()). */
+  GType     (*options_type) (void);
 } CmJobKind;
 
 const CmJobKind *cm_job_kinds_lookup   (const char      *name);
@@ -74,7 +94,8 @@ const CmJobKind *cm_job_kinds_lookup   (const char      *name);
  * own new-kind test does. */
 void             cm_job_kinds_add_for_testing (const CmJobKind *kind);
 
-/* What a kind reads from the job. */
+/* What a kind reads from the job. Its own part of the document is
+ * cm_result_get_part() / cm_result_set_part(). */
 const char      *cm_job_get_path           (CmJob      *job);
 CmHistory       *cm_job_get_history        (CmJob      *job);
 CmCardInfo      *cm_job_get_card           (CmJob      *job);

@@ -17,11 +17,13 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cm-capacity-probe.h"
 #include "cm-duration.h"
 #include "cm-card-lock.h"
+#include "cm-card-use.h"
 #include "cm-card-same.h"
 #include "cm-host.h"
 #include "cm-target.h"
@@ -43,6 +45,8 @@ struct _CmJob
   gboolean         prefer_udisks;
 
   /* Every kind. */
+  GObject         *options;    /* the kind's own (CmJobKind.options_type) */
+  gboolean         destroy_data;
   char            *name;
   char            *brand;
   CmHistory       *history;
@@ -142,6 +146,7 @@ cm_job_finalize (GObject *object)
   g_free (self->path);
   g_clear_object (&self->device);
   g_clear_object (&self->monitor);
+  g_clear_object (&self->options);
   g_free (self->name);
   g_free (self->brand);
   g_clear_object (&self->history);
@@ -462,6 +467,49 @@ cm_job_set_verify_flags (CmJob         *self,
 {
   SETTER_GUARD (self);
   self->verify_flags = flags;
+  if (flags & CM_VERIFY_FLAGS_DESTROY_DATA)
+    self->destroy_data = TRUE;
+}
+
+/**
+ * cm_job_set_destroy_data:
+ *
+ * The person's leave to destroy everything on the card: a kind that
+ * needs a whole card (CM_JOB_KIND_NEEDS_WHOLE_CARD) is refused without it.
+ */
+void
+cm_job_set_destroy_data (CmJob    *self,
+                         gboolean  destroy_data)
+{
+  SETTER_GUARD (self);
+  self->destroy_data = !!destroy_data;
+}
+
+gboolean
+cm_job_get_destroy_data (CmJob *self)
+{
+  g_return_val_if_fail (CM_IS_JOB (self), FALSE);
+  return self->destroy_data;
+}
+
+/**
+ * cm_job_get_options:
+ *
+ * The kind's own options (CmJobKind.options_type), made with their
+ * defaults on the first ask; a face sets them (g_object_set()) before
+ * the job runs, the kind reads them as it runs.
+ *
+ * Returns: (transfer none) (nullable): the options, %NULL for a kind
+ *   that has none
+ */
+gpointer
+cm_job_get_options (CmJob *self)
+{
+  g_return_val_if_fail (CM_IS_JOB (self), NULL);
+
+  if (self->options == NULL && self->kind->options_type != NULL)
+    self->options = g_object_new (self->kind->options_type (), NULL);
+  return self->options;
 }
 
 /* A wear test's limits: @rounds (0: none) and @seconds (0: none). It
@@ -1019,6 +1067,36 @@ take_lock (CmJob   *self,
   return self->lock != NULL;
 }
 
+/* What the kind needs (CmJobKind.needs), said once for every kind, before
+ * the card is locked or touched. */
+static gboolean
+check_needs (CmJob   *self,
+             GError **error)
+{
+  const char *path = cm_job_get_device_path (self);
+  struct stat st;
+
+  if (!(self->kind->needs & CM_JOB_KIND_NEEDS_WHOLE_CARD))
+    return TRUE;
+
+  if (path == NULL || stat (path, &st) != 0 || !S_ISBLK (st.st_mode))
+    {
+      /* Translators: the first %s is a path, the second a kind, "The power-cut test" */
+      g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_NOT_SUPPORTED,
+                   _("%s is not a card's device. %s takes a whole unmounted card, such as /dev/mmcblk0."),
+                   path != NULL ? path : "", g_dgettext (GETTEXT_PACKAGE, self->kind->title));
+      return FALSE;
+    }
+  if (!self->destroy_data)
+    {
+      g_set_error (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NEEDS_CONSENT,
+                   g_dgettext (GETTEXT_PACKAGE, self->kind->consent), path);
+      return FALSE;
+    }
+  return cm_card_check_whole_card (path, CM_CARD_USE_OVERWRITE, error) &&
+         cm_card_check_not_open (path, error);
+}
+
 static void
 finish (CmJob  *self,
         GTask  *task,
@@ -1100,7 +1178,7 @@ cm_job_run_async (CmJob               *self,
     }
 
   find_device (self);
-  if (!take_lock (self, &error))
+  if (!check_needs (self, &error) || !take_lock (self, &error))
     {
       finish (self, task, error);
       return;

@@ -63,6 +63,12 @@ void          cm_job_set_monitor       (CmJob               *self,
                                         CmDeviceMonitor     *monitor);
 void          cm_job_set_prefer_udisks (CmJob               *self,
                                         gboolean             prefer_udisks);
+/* Leave to destroy the card's data (a kind that needs a whole card). */
+void          cm_job_set_destroy_data  (CmJob               *self,
+                                        gboolean             destroy_data);
+gboolean      cm_job_get_destroy_data  (CmJob               *self);
+/* The kind's own options (CmJobKind.options_type), or NULL. */
+gpointer      cm_job_get_options       (CmJob               *self);
 /* A benchmark. */
 void          cm_job_set_method        (CmJob               *self,
                                         CmMethod             method);

@@ -585,21 +585,30 @@ read_finite (JsonObject  *object,
   return TRUE;
 }
 
-/* "format" is optional: only a format writes it. It is kept as it is
- * and read, member by member, by the format's own code (cm-format.c). */
+/* A kind's own part: the member named as the document's kind ("format",
+ * "power"), kept as it is and read, member by member, by the kind's own
+ * code (its cm-job-NAME.c), which treats it as hostile. The members the
+ * document itself reads ("capacity", "verify", …) are never a part. */
+static const char * const own_members[] = {
+  "schema", "tool", "started", "profile", "summary", "kind", "target",
+  "card", "tests", "claims", "notes", "verify", "capacity", "endurance",
+};
+
 static gboolean
-read_format (CmResult    *self,
-             JsonObject  *root,
-             GError     **error)
+read_part (CmResult    *self,
+           JsonObject  *root,
+           GError     **error)
 {
+  const char *kind = self->kind;  /* read_kind() checked it */
   JsonNode *node;
 
-  if (!json_object_has_member (root, "format"))
+  if (kind == NULL || g_strv_contains (own_members, kind) ||
+      !json_object_has_member (root, kind))
     return TRUE;
-  node = json_object_get_member (root, "format");
+  node = json_object_get_member (root, kind);
   if (!JSON_NODE_HOLDS_OBJECT (node))
-    return invalid (error, "format");
-  self->format = json_node_copy (node);
+    return invalid (error, kind);
+  self->part = json_node_copy (node);
   return TRUE;
 }
 
@@ -796,8 +805,8 @@ read_root (CmResult    *self,
       !read_verify (self, root, error) ||
       !read_capacity (self, root, error) ||
       !read_endurance (self, root, error) ||
-      !read_format (self, root, error) ||
-      !read_kind (self, root, error))
+      !read_kind (self, root, error) ||
+      !read_part (self, root, error))
     return FALSE;
 
   g_clear_pointer (&self->started, g_date_time_unref);

@@ -410,10 +410,10 @@ cm_result_to_json (CmResult *self)
     build_capacity (builder, self->capacity);
   if (self->endurance != NULL)
     build_endurance (builder, self->endurance);
-  if (self->format != NULL)
+  if (self->part != NULL && self->kind != NULL)
     {
-      json_builder_set_member_name (builder, "format");
-      json_builder_add_value (builder, json_node_copy (self->format));
+      json_builder_set_member_name (builder, self->kind);
+      json_builder_add_value (builder, json_node_copy (self->part));
     }
 
   json_builder_set_member_name (builder, "notes");

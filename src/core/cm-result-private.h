@@ -42,7 +42,7 @@ struct _CmResult
   CmVerifySummary *verify;
   CmCapacityReport *capacity;
   CmEndurance *endurance;
-  JsonNode   *format;    /* a format's findings (cm-format.c reads them) */
+  JsonNode   *part;      /* the kind's own part, its member named as the kind */
 };
 
 G_END_DECLS

@@ -225,7 +225,7 @@ cm_result_finalize (GObject *object)
   g_clear_pointer (&self->verify, cm_verify_summary_free);
   g_clear_pointer (&self->capacity, cm_capacity_report_free);
   g_clear_pointer (&self->endurance, cm_endurance_free);
-  g_clear_pointer (&self->format, json_node_unref);
+  g_clear_pointer (&self->part, json_node_unref);
 
   G_OBJECT_CLASS (cm_result_parent_class)->finalize (object);
 }
@@ -801,24 +801,39 @@ cm_result_set_endurance (CmResult          *self,
     self->endurance = cm_endurance_copy (endurance);
 }
 
-/* What a format found, as its document's "format" object (cm-format.c
- * writes and reads it), or NULL for any other job. */
+/**
+ * cm_result_get_part:
+ *
+ * The kind's own part of the document: its member named as the kind
+ * ("format", "power"), written and read only by the kind's own code,
+ * which treats it as hostile (it comes from a file). %NULL when the
+ * document has none.
+ *
+ * Returns: (transfer none) (nullable): a JSON object
+ */
 JsonNode *
-cm_result_get_format (CmResult *self)
+cm_result_get_part (CmResult *self)
 {
   g_return_val_if_fail (CM_IS_RESULT (self), NULL);
 
-  return self->format;
+  return self->part;
 }
 
+/**
+ * cm_result_set_part:
+ * @part: (nullable): a JSON object
+ *
+ * Keeps a copy of @part as the kind's own part; the document must have
+ * its kind (cm_result_set_kind()) to write it.
+ */
 void
-cm_result_set_format (CmResult *self,
-                      JsonNode *format)
+cm_result_set_part (CmResult *self,
+                    JsonNode *part)
 {
   g_return_if_fail (CM_IS_RESULT (self));
-  g_return_if_fail (format == NULL || JSON_NODE_HOLDS_OBJECT (format));
+  g_return_if_fail (part == NULL || JSON_NODE_HOLDS_OBJECT (part));
 
-  g_clear_pointer (&self->format, json_node_unref);
-  if (format != NULL)
-    self->format = json_node_copy (format);
+  g_clear_pointer (&self->part, json_node_unref);
+  if (part != NULL)
+    self->part = json_node_copy (part);
 }

@@ -251,9 +251,9 @@ void          cm_result_set_kind        (CmResult     *self,
 const CmEndurance *cm_result_get_endurance (CmResult *self);
 void          cm_result_set_endurance   (CmResult     *self,
                                          const CmEndurance *endurance);
-JsonNode     *cm_result_get_format      (CmResult     *self);
-void          cm_result_set_format      (CmResult     *self,
-                                         JsonNode     *format);
+JsonNode     *cm_result_get_part        (CmResult     *self);
+void          cm_result_set_part        (CmResult     *self,
+                                         JsonNode     *part);
 const CmCapacityReport *cm_result_get_capacity (CmResult *self);
 void          cm_result_set_capacity    (CmResult     *self,
                                          const CmCapacityReport *report);
