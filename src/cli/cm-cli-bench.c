@@ -360,7 +360,7 @@ prepare (CmCliTarget *t,
   Bench *b = user_data;
 
   t->data = g_new0 (BenchCard, 1);
-  t->job = cm_job_new ("bench", t->target);
+  t->job = cm_job_new_of_kind (&cm_job_kind_bench, t->target);
   cm_job_set_raw (t->job, b->raw, b->allow_write);
   cm_job_set_profile (t->job, b->profile);
   cm_job_set_only (t->job, (const char * const *) b->only);
@@ -446,7 +446,7 @@ cm_cli_bench (int    argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(CmPlan) plan = NULL;
   g_autoptr(CmHistory) history = NULL;
-  const CmCliJobsFuncs funcs = { prepare, finish, watch, bench_card_free, "bench", NULL };
+  const CmCliJobsFuncs funcs = { prepare, finish, watch, bench_card_free, cm_job_kind_bench.name, NULL };
   CmProfile profile = CM_PROFILE_QUICK;
   Bench bench = { 0 };
   int status;

@@ -236,7 +236,7 @@ prepare (CmCliTarget *t,
   Endure *e = user_data;
 
   t->data = e;
-  t->job = cm_job_new ("wear", t->target);
+  t->job = cm_job_new_of_kind (&cm_job_kind_wear, t->target);
   cm_job_set_verify_flags (t->job, (e->destroy ? CM_VERIFY_FLAGS_DESTROY_DATA : CM_VERIFY_FLAGS_NONE) |
                                    (e->resume ? CM_VERIFY_FLAGS_RESUME : CM_VERIFY_FLAGS_NONE));
   cm_job_set_wear_limits (t->job, e->rounds, e->seconds);
@@ -395,7 +395,7 @@ cm_cli_endure (int    argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(CmHistory) history = NULL;
   g_autofree char *description = NULL;
-  const CmCliJobsFuncs funcs = { prepare, finish, watch, NULL, "wear", resume_hint };
+  const CmCliJobsFuncs funcs = { prepare, finish, watch, NULL, cm_job_kind_wear.name, resume_hint };
   Endure e = { 0 };
   int status;
 

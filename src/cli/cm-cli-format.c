@@ -73,7 +73,7 @@ prepare (CmCliTarget *t,
   Format *f = user_data;
 
   t->data = f;
-  t->job = cm_job_new ("format", t->target);
+  t->job = cm_job_new_of_kind (&cm_job_kind_format, t->target);
   cm_job_set_verify_flags (t->job, f->destroy ? CM_VERIFY_FLAGS_DESTROY_DATA : CM_VERIFY_FLAGS_NONE);
   cm_job_set_format_options (t->job, f->label, f->use_bytes);
   cm_job_set_format_bench (t->job, f->bench);
@@ -189,7 +189,7 @@ cm_cli_format (int    argc,
   g_autoptr(GOptionContext) context = g_option_context_new (_("DEVICE — erase a card and format it as the SD Association's formatter does"));
   g_autoptr(GError) error = NULL;
   g_autoptr(CmHistory) history = NULL;
-  const CmCliJobsFuncs funcs = { prepare, finish, watch, NULL, "format", NULL };
+  const CmCliJobsFuncs funcs = { prepare, finish, watch, NULL, cm_job_kind_format.name, NULL };
   Format f = { 0 };
   int status;
 

@@ -36,7 +36,7 @@ prepare (CmCliTarget *t,
 {
   Health *health = user_data;
 
-  t->job = cm_job_new ("health", t->target);
+  t->job = cm_job_new_of_kind (&cm_job_kind_health, t->target);
   cm_job_set_history (t->job, health->history);
 }
 
@@ -196,7 +196,7 @@ cm_cli_health (int    argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(CmHistory) history = NULL;
   g_autofree char *description = NULL;
-  const CmCliJobsFuncs funcs = { prepare, finish, watch, NULL, "health", NULL };
+  const CmCliJobsFuncs funcs = { prepare, finish, watch, NULL, cm_job_kind_health.name, NULL };
   Health health = { 0, };
   int status;
 

@@ -224,7 +224,7 @@ prepare (CmCliTarget *t,
   Verify *v = user_data;
 
   t->data = v;
-  t->job = cm_job_new ("verify", t->target);
+  t->job = cm_job_new_of_kind (&cm_job_kind_verify, t->target);
   cm_job_set_verify_flags (t->job, v->flags);
   cm_job_set_history (t->job, v->history);
   g_signal_connect (t->job, "notify::phase", G_CALLBACK (verify_started_cb), t);
@@ -284,7 +284,7 @@ cm_cli_verify (int    argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(CmHistory) history = NULL;
   g_autofree char *description = NULL;
-  const CmCliJobsFuncs funcs = { prepare, finish, watch, NULL, "verify", NULL };
+  const CmCliJobsFuncs funcs = { prepare, finish, watch, NULL, cm_job_kind_verify.name, NULL };
   CmVerifyFlags flags = CM_VERIFY_FLAGS_NONE;
   Verify v = { 0 };
   int status;

@@ -185,7 +185,7 @@ cm_format_find_real_size (CmHistory    *history,
                           gboolean     *found_whole,
                           GError      **error)
 {
-  static const char * const kinds[] = { "capacity", "verify", NULL };
+  const char * const kinds[] = { cm_job_kind_capacity.name, cm_job_kind_verify.name, NULL };
   const char *serial = card != NULL ? cm_card_info_get_serial (card) : NULL;
   g_autoptr(CmHistoryIndex) index = NULL;
   g_autoptr(GPtrArray) entries = NULL;
@@ -457,7 +457,7 @@ progress_cb (const char *phase,
 static JsonNode *
 find_before (FormatJob *f)
 {
-  static const char * const kinds[] = { "bench", NULL };
+  const char * const kinds[] = { cm_job_kind_bench.name, NULL };
   const char *device = cm_target_get_path (f->target);
   g_autoptr(CmHistoryIndex) index = NULL;
   g_autoptr(GPtrArray) entries = NULL;

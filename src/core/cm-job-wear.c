@@ -497,6 +497,28 @@ headline (CmResult  *result,
     cm_summary_add_figure (figures, NULL, CM_DIRECTION_READ, _("Last read back"), cm_summary_format_rate (last->read_mb_per_s, "MB/s"));
 }
 
+/* A wear test writes the whole card every round. */
+static guint64
+card_bytes (CmResult *result)
+{
+  const CmEndurance *endurance = cm_result_get_endurance (result);
+
+  if (endurance == NULL || endurance->rounds->len == 0)
+    return 0;
+  return g_array_index (endurance->rounds, CmWearRound, 0).sectors * 512;
+}
+
+/* What its last round did not read back. */
+static gint64
+lost_bytes (CmResult *result)
+{
+  const CmEndurance *endurance = cm_result_get_endurance (result);
+
+  if (endurance == NULL || endurance->rounds->len == 0)
+    return -1;
+  return g_array_index (endurance->rounds, CmWearRound, endurance->rounds->len - 1).bad_sectors * 512;
+}
+
 const CmJobKind cm_job_kind_wear = {
   .name = "wear",
   .title = N_("Wear test"),
@@ -509,4 +531,6 @@ const CmJobKind cm_job_kind_wear = {
   .run = run,
   .outcome = outcome,
   .headline = headline,
+  .card_bytes = card_bytes,
+  .lost_bytes = lost_bytes,
 };
