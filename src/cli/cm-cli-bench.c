@@ -406,8 +406,6 @@ finish (CmCliTarget  *t,
         fprintf (stderr, "%s\n", _("Raise the sustained write's limit with --sustained-limit SIZE to let it write further."));
         break;
       }
-  if (status == CM_EXIT_OK && cm_verdict_any_below (t->result))
-    status = CM_EXIT_BELOW;
   return status;
 }
 

@@ -329,13 +329,12 @@ finish (CmCliTarget  *t,
   else if (cm_job_get_save_error (t->job) != NULL)
     cm_cli_print_error (cm_job_get_save_error (t->job));
 
-  endurance = cm_result_get_endurance (t->result);
-  if (endurance != NULL && cm_endurance_lost_data (endurance))
-    return CM_EXIT_FAKE;
   /* A card that went away, or refused the work, did not finish its test:
    * why, and how to carry on (the document's notes), on this card's
-   * line, so that in a run of several the card is named. */
-  if (endurance != NULL && (g_strcmp0 (endurance->stopped, "card-gone") == 0 || g_strcmp0 (endurance->stopped, "failed") == 0))
+   * line, so that in a run of several the card is named. Its exit status
+   * is the outcome's (1, a run that failed). */
+  endurance = cm_result_get_endurance (t->result);
+  if (endurance != NULL && !cm_endurance_lost_data (endurance) && (g_strcmp0 (endurance->stopped, "card-gone") == 0 || g_strcmp0 (endurance->stopped, "failed") == 0))
     {
       GPtrArray *notes = cm_result_get_notes (t->result);
 
@@ -351,7 +350,6 @@ finish (CmCliTarget  *t,
 
           cm_cli_jobs_say (t, "%s\n", command);
         }
-      return CM_EXIT_FAILED;
     }
   return CM_EXIT_OK;
 }

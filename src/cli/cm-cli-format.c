@@ -138,7 +138,6 @@ finish (CmCliTarget  *t,
         gpointer      user_data)
 {
   Format *f = user_data;
-  g_autoptr(CmOutcome) outcome = NULL;
 
   if (t->error != NULL)
     {
@@ -151,7 +150,7 @@ finish (CmCliTarget  *t,
         }
       else
         cm_cli_print_error (t->error);
-      return g_error_matches (t->error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ? CM_OUTCOME_EXIT_STOPPED : CM_EXIT_FAILED;
+      return CM_EXIT_FAILED;
     }
   if (json != NULL)
     *json = cm_result_to_json (t->result);
@@ -167,8 +166,7 @@ finish (CmCliTarget  *t,
     fprintf (stderr, _("Saved to %s\n"), g_file_peek_path (cm_job_get_saved_file (t->job)));
   else if (cm_job_get_save_error (t->job) != NULL)
     cm_cli_print_error (cm_job_get_save_error (t->job));
-  outcome = cm_result_dup_outcome (t->result);
-  return outcome->exit_status;
+  return CM_EXIT_OK;
 }
 
 int

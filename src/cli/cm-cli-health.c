@@ -93,7 +93,6 @@ finish (CmCliTarget  *t,
 {
   Health *health = user_data;
   CmCardInfo *card;
-  g_autoptr(CmOutcome) outcome = NULL;
   GPtrArray *notes;
 
   if (t->error != NULL)
@@ -116,8 +115,7 @@ finish (CmCliTarget  *t,
   for (guint i = 0; !health->json && notes != NULL && i < notes->len; i++)
     fprintf (stderr, "%s\n", (const char *) g_ptr_array_index (notes, i));
 
-  outcome = cm_result_dup_outcome (t->result);
-  return outcome->exit_status;
+  return CM_EXIT_OK;
 }
 
 /* A saved reply: exactly one 512-byte block, read within bounds. */

@@ -202,7 +202,7 @@ finish (CmCliTarget  *t,
       cm_cli_print_error (error);
       return CM_EXIT_FAILED;
     }
-  return report->fake ? CM_EXIT_FAKE : CM_EXIT_OK;
+  return CM_EXIT_OK;
 }
 
 /* --restore: a job of its own (kind "restore"), which holds the card's

@@ -243,7 +243,6 @@ finish (CmCliTarget  *t,
         gpointer      user_data)
 {
   Verify *v = user_data;
-  const CmVerifySummary *summary;
 
   if (t->error != NULL)
     {
@@ -261,8 +260,7 @@ finish (CmCliTarget  *t,
     }
 
   save_outputs (t->job, t->result, v->json, json, v->plot);
-  summary = cm_result_get_verify (t->result);
-  return summary != NULL && cm_verify_summary_lost_data (summary) ? CM_EXIT_FAKE : CM_EXIT_OK;
+  return CM_EXIT_OK;
 }
 
 int

@@ -443,9 +443,16 @@ outcome (CmResult *result)
       outcome->exit_status = 4;
       return outcome;
     }
-  if (g_strcmp0 (endurance->stopped, "cancelled") == 0 || g_strcmp0 (endurance->stopped, "card-gone") == 0)
+  if (g_strcmp0 (endurance->stopped, "cancelled") == 0 || g_strcmp0 (endurance->stopped, "card-gone") == 0 ||
+      g_strcmp0 (endurance->stopped, "failed") == 0)
     {
-      if (g_strcmp0 (endurance->stopped, "card-gone") == 0)
+      if (g_strcmp0 (endurance->stopped, "failed") == 0)
+        /* Translators: a wear test's answer when the card refused the work */
+        answer = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                               "Stopped: the card failed after %u round · no data lost so far",
+                                               "Stopped: the card failed after %u rounds · no data lost so far",
+                                               rounds), rounds);
+      else if (g_strcmp0 (endurance->stopped, "card-gone") == 0)
         /* Translators: a wear test's answer when the card was pulled out */
         answer = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                                "Stopped: the card went away after %u round · no data lost so far",
@@ -458,8 +465,9 @@ outcome (CmResult *result)
                                                "Stopped after %u rounds · no data lost so far", rounds), rounds);
       /* Translators: a badge: a job that was stopped before its end */
       outcome = cm_outcome_new (CM_OUTCOME_STOPPED, CM_STATUS_NOT_JUDGED, _("Stopped"), answer);
-      /* A card that went away is a run that failed (DESIGN, "CLI"). */
-      if (g_strcmp0 (endurance->stopped, "card-gone") == 0)
+      /* A card that went away, or refused the work, is a run that
+       * failed (DESIGN, "CLI"). */
+      if (g_strcmp0 (endurance->stopped, "cancelled") != 0)
         outcome->exit_status = 1;
       return outcome;
     }
