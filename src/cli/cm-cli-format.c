@@ -18,7 +18,7 @@
 #include "cm-format.h"
 #include "cm-history.h"
 #include "cm-job-format.h"
-#include "cm-job-kind.h"
+#include "cm-job-kinds.h"
 #include "cm-size.h"
 #include "cm-verify.h"
 

@@ -2,12 +2,12 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * What a kind of card job reads from the job and reports to it. Its row
- * (CmJobKind) is in cm-job-kinds.h, with the table's API. The job (cm-job.c) does
- * what every kind shares: it takes the card's lock, reads the card, the
- * host and the reader once, follows the state and progress, describes
- * the finished document, judges its claims and keeps it. A kind only
- * runs: it opens the target through cm-job-open.h, reports progress
+ * What a kind of card job reads from the job and reports to it; its row
+ * (CmJobKind) is in cm-job-kinds.h, with the table's API. The job
+ * (cm-job.c) does what every kind shares: it takes the card's lock,
+ * reads the card, the host and the reader once, follows the state and
+ * progress, describes the finished document, judges its claims and
+ * keeps it. A kind only runs: it opens the target through cm-job-open.h, reports progress
  * with cm_job_report(), and returns a CmResult (or an error) on @task.
  */
 
