@@ -22,6 +22,7 @@
 #include "cm-file.h"
 #include "cm-history.h"
 #include "cm-job.h"
+#include "cm-job-wear.h"
 #include "cm-verify.h"
 
 #include "cm-cli.h"
@@ -237,11 +238,14 @@ prepare (CmCliTarget *t,
 
   t->data = e;
   t->job = cm_job_new ("wear", t->target);
-  cm_job_set_verify_flags (t->job, (e->destroy ? CM_VERIFY_FLAGS_DESTROY_DATA : CM_VERIFY_FLAGS_NONE) |
-                                   (e->resume ? CM_VERIFY_FLAGS_RESUME : CM_VERIFY_FLAGS_NONE));
-  cm_job_set_wear_limits (t->job, e->rounds, e->seconds);
-  cm_job_set_wear_maker_bytes (t->job, e->maker_bytes);
-  cm_job_set_wear_round_func (t->job, round_cb, t);
+  cm_job_set_destroy_data (t->job, e->destroy);
+  g_object_set (cm_job_get_options (t->job),
+                "resume", e->resume,
+                "rounds", e->rounds,
+                "seconds", e->seconds,
+                "maker-bytes", e->maker_bytes,
+                NULL);
+  cm_job_wear_options_set_round_func (cm_job_get_options (t->job), round_cb, t);
   cm_job_set_history (t->job, e->history);
   g_signal_connect (t->job, "notify::progress", G_CALLBACK (progress_cb), t);
   g_signal_connect (t->job, "notify::phase", G_CALLBACK (progress_cb), t);
