@@ -183,7 +183,7 @@ opened_cb (GObject      *object,
 
   cancellable = g_task_get_cancellable (task);
   cm_capacity_probe_async (cm_target_get_fd (check->target), check->device, cm_target_get_size (check->target),
-                           ((CmJobCapacityOptions *) cm_job_get_options (job))->cache_bytes, NULL,
+                           ((CmJobCapacityOptions *) cm_job_get_options (job))->cache_bytes,
                            cancellable, progress_cb, job,
                            probe_done_cb, g_steal_pointer (&task));
 }
