@@ -123,7 +123,10 @@ cm_job_wear_options_class_init (CmJobWearOptionsClass *klass)
   object_class->get_property = cm_job_wear_options_get_property;
   object_class->set_property = cm_job_wear_options_set_property;
 
-  options_props[OPT_ROUNDS] = g_param_spec_uint ("rounds", NULL, NULL, 0, G_MAXUINT, 0, flags);
+  /* The CLI's --rounds: its help line and its bounds. */
+  options_props[OPT_ROUNDS] =
+    g_param_spec_uint ("rounds", NULL, N_("Stop after N rounds, earlier runs included (default: no limit)"),
+                       0, 1000000, 0, flags);
   options_props[OPT_SECONDS] = g_param_spec_double ("seconds", NULL, NULL, 0, G_MAXDOUBLE, 0, flags);
   options_props[OPT_MAKER_BYTES] = g_param_spec_uint64 ("maker-bytes", NULL, NULL, 0, G_MAXUINT64, 0, flags);
   options_props[OPT_RESUME] = g_param_spec_boolean ("resume", NULL, NULL, FALSE, flags);
