@@ -165,14 +165,6 @@ cm_cli_kind_options_add (CmCliKindOptions *self,
   g_option_context_set_main_group (context, group);
 }
 
-/* Whether the command line gave @property. */
-gboolean
-cm_cli_kind_options_given (CmCliKindOptions *self,
-                           const char       *property)
-{
-  return g_hash_table_contains (self->given, property);
-}
-
 /* Sets what the command line gave on @job's options; the others keep
  * their defaults. */
 void

@@ -23,8 +23,6 @@ CmCliKindOptions *cm_cli_kind_options_new   (const CmJobKind       *kind,
                                              guint                  n_options);
 void              cm_cli_kind_options_add   (CmCliKindOptions      *self,
                                              GOptionContext        *context);
-gboolean          cm_cli_kind_options_given (CmCliKindOptions      *self,
-                                             const char            *property);
 void              cm_cli_kind_options_apply (CmCliKindOptions      *self,
                                              CmJob                 *job);
 void              cm_cli_kind_options_free  (CmCliKindOptions      *self);
