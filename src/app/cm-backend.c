@@ -173,6 +173,20 @@ cm_backend_set_show_loop (GListModel *devices,
 }
 
 
+/* Sets the kind's option @name where its options have one (a
+ * benchmark's method): the other kinds take no method. */
+static void
+set_option (CmJob      *job,
+            const char *name,
+            guint       value)
+{
+  GObject *options = cm_job_get_options (job);
+
+  /* A boolean or a uint: both are collected as an int. */
+  if (options != NULL && g_object_class_find_property (G_OBJECT_GET_CLASS (options), name) != NULL)
+    g_object_set (options, name, value, NULL);
+}
+
 /**
  * cm_backend_new_job:
  * @kind: the job's kind: &cm_job_kind_verify
@@ -198,9 +212,10 @@ cm_backend_new_job (const CmJobKind *kind,
   else
     {
       job = cm_job_new_of_kind (kind, cm_card_item_get_file_folder (item) ?: cm_card_item_get_device (item));
-      cm_job_set_raw (job, method != CM_METHOD_FILE, method == CM_METHOD_RAW_WRITE);
+      set_option (job, "raw", method != CM_METHOD_FILE);
+      set_option (job, "allow-write", method == CM_METHOD_RAW_WRITE);
     }
-  cm_job_set_method (job, method);
+  set_option (job, "method", method);
   if (devices != NULL)
     cm_job_set_monitor (job, g_object_get_data (G_OBJECT (devices), "cm-monitor"));
   cm_job_set_prefer_udisks (job, TRUE);

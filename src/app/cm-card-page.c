@@ -527,7 +527,7 @@ start_probe (CmCardPage *self)
   job = cm_backend_new_job (&cm_job_kind_capacity, NULL, self->item, CM_METHOD_RAW_WRITE);
   cm_job_set_name (job, cm_card_item_get_name (self->item));
   cm_job_set_brand (job, cm_card_page_get_brand (self));
-  cm_job_set_cache_bytes (job, self->probe_cache_bytes);
+  g_object_set (cm_job_get_options (job), "cache-bytes", self->probe_cache_bytes, NULL);
   cm_job_set_history (job, history);
   g_clear_pointer (&self->capacity_outcome, g_free);
   follow_capacity_job (self, job);

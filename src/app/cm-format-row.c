@@ -236,9 +236,8 @@ start (CmFormatRow *self,
   job = cm_backend_new_job (&cm_job_kind_format, NULL, self->item, CM_METHOD_RAW_WRITE);
   cm_job_set_name (job, cm_card_item_get_name (self->item));
   /* The user's consent, given in the dialog. */
-  cm_job_set_verify_flags (job, CM_VERIFY_FLAGS_DESTROY_DATA);
-  cm_job_set_format_options (job, label, use_bytes);
-  cm_job_set_format_bench (job, bench);
+  cm_job_set_destroy_data (job, TRUE);
+  g_object_set (cm_job_get_options (job), "label", label, "size", use_bytes, "then-bench", bench, NULL);
   cm_job_set_history (job, history);
   cm_format_row_follow_job (self, job);
   cm_job_list_start (cm_job_list_get_default (), job);

@@ -250,7 +250,8 @@ start (CmVerifyRow *self,
   cm_job_set_name (job, cm_card_item_get_name (self->item));
   /* The page it is on sets what it knows of the card (its brand). */
   g_signal_emit (self, signals[SIGNAL_PREPARE_JOB], 0, job);
-  cm_job_set_verify_flags (job, (carry_on ? CM_VERIFY_FLAGS_CARRY_ON : 0) | (device ? CM_VERIFY_FLAGS_DESTROY_DATA : 0));
+  g_object_set (cm_job_get_options (job), "carry-on", carry_on, NULL);
+  cm_job_set_destroy_data (job, device);
   cm_job_set_history (job, history);
   cm_verify_row_follow_job (self, job);
   cm_job_list_start (cm_job_list_get_default (), job);

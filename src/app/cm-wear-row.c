@@ -231,8 +231,8 @@ start (CmWearRow *self,
   job = cm_backend_new_job (&cm_job_kind_wear, NULL, self->item, CM_METHOD_RAW_WRITE);
   cm_job_set_name (job, cm_card_item_get_name (self->item));
   /* The user's consent, given in the dialog; rounds until Stop. */
-  cm_job_set_verify_flags (job, CM_VERIFY_FLAGS_DESTROY_DATA | (carry_on ? CM_VERIFY_FLAGS_CARRY_ON : 0));
-  cm_job_set_wear_maker_bytes (job, maker_bytes);
+  cm_job_set_destroy_data (job, TRUE);
+  g_object_set (cm_job_get_options (job), "carry-on", carry_on, "maker-bytes", maker_bytes, NULL);
   cm_job_set_history (job, history);
   cm_wear_row_follow_job (self, job);
   cm_job_list_start (cm_job_list_get_default (), job);

@@ -351,7 +351,7 @@ really_start (CmWindow *self)
   claims = cm_card_page_dup_claims (page);
 
   self->job = cm_backend_new_job (&cm_job_kind_bench, self->devices, self->run_item, cm_card_page_get_method (page));
-  cm_job_set_profile (self->job, cm_card_page_get_profile (page));
+  g_object_set (cm_job_get_options (self->job), "profile", (guint) cm_card_page_get_profile (page), NULL);
   cm_job_set_claims (self->job, (const char * const *) claims);
   cm_job_set_brand (self->job, cm_card_page_get_brand (page));
   cm_job_set_history (self->job, self->history);
@@ -408,7 +408,7 @@ _cm_window_test_items (CmWindow  *self,
           continue;
         }
       job = cm_backend_new_job (&cm_job_kind_bench, self->devices, item, method);
-      cm_job_set_profile (job, profile);
+      g_object_set (cm_job_get_options (job), "profile", (guint) profile, NULL);
       cm_job_set_claims (job, (const char * const *) claims);
       start_item_job (self, job);
     }
@@ -435,7 +435,8 @@ new_confirmed_job (const CmJobKind *kind,
   CmJob *job = cm_backend_new_job (kind, NULL, item, method);
 
   cm_job_set_name (job, cm_card_item_get_name (item));
-  cm_job_set_verify_flags (job, CM_VERIFY_FLAGS_CARRY_ON | (erases ? CM_VERIFY_FLAGS_DESTROY_DATA : 0));
+  g_object_set (cm_job_get_options (job), "carry-on", TRUE, NULL);
+  cm_job_set_destroy_data (job, erases);
   return job;
 }
 
@@ -483,7 +484,7 @@ confirm_wear_items_cb (CmWindow         *self,
       if (cm_card_item_get_wear_device (item, &why_not) == NULL || item_is_busy (self, item))
         continue;
       job = new_confirmed_job (&cm_job_kind_wear, item, CM_METHOD_RAW_WRITE, TRUE);
-      cm_job_set_wear_maker_bytes (job, cm_maker_form_get_maker_bytes (form));
+      g_object_set (cm_job_get_options (job), "maker-bytes", cm_maker_form_get_maker_bytes (form), NULL);
       start_item_job (self, job);
     }
   cm_card_list_page_show_running (self->card_list_page, items);

@@ -361,10 +361,13 @@ prepare (CmCliTarget *t,
 
   t->data = g_new0 (BenchCard, 1);
   t->job = cm_job_new_of_kind (&cm_job_kind_bench, t->target);
-  cm_job_set_raw (t->job, b->raw, b->allow_write);
-  cm_job_set_profile (t->job, b->profile);
-  cm_job_set_only (t->job, (const char * const *) b->only);
-  cm_job_set_sustained_limit (t->job, b->sustained_bytes);
+  g_object_set (cm_job_get_options (t->job),
+                "raw", b->raw,
+                "allow-write", b->allow_write,
+                "profile", (guint) b->profile,
+                "only", b->only,
+                "sustained-limit", b->sustained_bytes,
+                NULL);
   cm_job_set_claims (t->job, (const char * const *) b->claims);
   cm_job_set_brand (t->job, b->brand);
   cm_job_set_history (t->job, b->history);

@@ -74,9 +74,12 @@ prepare (CmCliTarget *t,
 
   t->data = f;
   t->job = cm_job_new_of_kind (&cm_job_kind_format, t->target);
-  cm_job_set_verify_flags (t->job, f->destroy ? CM_VERIFY_FLAGS_DESTROY_DATA : CM_VERIFY_FLAGS_NONE);
-  cm_job_set_format_options (t->job, f->label, f->use_bytes);
-  cm_job_set_format_bench (t->job, f->bench);
+  cm_job_set_destroy_data (t->job, f->destroy);
+  g_object_set (cm_job_get_options (t->job),
+                "label", f->label,
+                "size", f->use_bytes,
+                "then-bench", f->bench,
+                NULL);
   cm_job_set_history (t->job, f->history);
   g_signal_connect (t->job, "notify::progress", G_CALLBACK (progress_cb), t);
   g_signal_connect (t->job, "notify::phase", G_CALLBACK (progress_cb), t);

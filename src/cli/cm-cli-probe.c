@@ -156,7 +156,7 @@ prepare (CmCliTarget *t,
   plan = cm_capacity_describe_plan (size, probe->cache_bytes);
   cm_cli_jobs_say (t, "%s\n", plan);
   t->job = cm_job_new_of_kind (&cm_job_kind_capacity, t->target);
-  cm_job_set_cache_bytes (t->job, probe->cache_bytes);
+  g_object_set (cm_job_get_options (t->job), "cache-bytes", probe->cache_bytes, NULL);
   cm_job_set_history (t->job, probe->history);
   g_signal_connect (t->job, "notify::progress", G_CALLBACK (job_progress_cb), t);
   g_signal_connect (t->job, "notify::phase", G_CALLBACK (job_progress_cb), t);

@@ -225,7 +225,12 @@ prepare (CmCliTarget *t,
 
   t->data = v;
   t->job = cm_job_new_of_kind (&cm_job_kind_verify, t->target);
-  cm_job_set_verify_flags (t->job, v->flags);
+  g_object_set (cm_job_get_options (t->job),
+                "resume", (v->flags & CM_VERIFY_FLAGS_RESUME) != 0,
+                "keep", (v->flags & CM_VERIFY_FLAGS_KEEP) != 0,
+                "read-only", (v->flags & CM_VERIFY_FLAGS_READ_ONLY) != 0,
+                NULL);
+  cm_job_set_destroy_data (t->job, (v->flags & CM_VERIFY_FLAGS_DESTROY_DATA) != 0);
   cm_job_set_history (t->job, v->history);
   g_signal_connect (t->job, "notify::phase", G_CALLBACK (verify_started_cb), t);
 }

@@ -25,21 +25,6 @@ const char      *cm_job_get_path           (CmJob      *job);
 CmHistory       *cm_job_get_history        (CmJob      *job);
 CmCardInfo      *cm_job_get_card           (CmJob      *job);
 gboolean         cm_job_get_prefer_udisks  (CmJob      *job);
-CmMethod         cm_job_get_method         (CmJob      *job);
-gboolean         cm_job_get_raw            (CmJob      *job);
-gboolean         cm_job_get_allow_write    (CmJob      *job);
-CmProfile        cm_job_get_profile        (CmJob      *job);
-const char * const *cm_job_get_only        (CmJob      *job);
-guint64          cm_job_get_sustained_limit (CmJob     *job);
-guint64          cm_job_get_cache_bytes    (CmJob      *job);
-GFile           *cm_job_get_journal_folder (CmJob      *job);
-CmVerifyFlags    cm_job_get_verify_flags   (CmJob      *job);
-const char      *cm_job_get_state_folder   (CmJob      *job);
-guint            cm_job_get_wear_rounds    (CmJob      *job);
-double           cm_job_get_wear_seconds   (CmJob      *job);
-guint64          cm_job_get_wear_maker_bytes (CmJob    *job);
-void             cm_job_wear_round_done    (CmJob      *job,
-                                            const CmWearRound *round);
 /* A kind that runs tests one after another: each test it begins, and
  * the throughput as it goes (CmJob::test-started, CmJob::sample). */
 void             cm_job_report_test_started (CmJob     *job,

@@ -71,38 +71,9 @@ void          cm_job_set_destroy_data  (CmJob               *self,
 gboolean      cm_job_get_destroy_data  (CmJob               *self);
 /* The kind's own options (CmJobKind.options_type), or NULL. */
 gpointer      cm_job_get_options       (CmJob               *self);
-/* A benchmark. */
-void          cm_job_set_method        (CmJob               *self,
-                                        CmMethod             method);
-void          cm_job_set_raw           (CmJob               *self,
-                                        gboolean             raw,
-                                        gboolean             allow_write);
-void          cm_job_set_profile       (CmJob               *self,
-                                        CmProfile            profile);
-void          cm_job_set_only          (CmJob               *self,
-                                        const char * const  *tests);
-void          cm_job_set_sustained_limit (CmJob             *self,
-                                        guint64              bytes);
+/* The classes printed on the card; NULL judges those it declares. */
 void          cm_job_set_claims        (CmJob               *self,
                                         const char * const  *claims);
-/* A capacity check. */
-void          cm_job_set_cache_bytes   (CmJob               *self,
-                                        guint64              bytes);
-/* A verify. */
-void          cm_job_set_verify_flags  (CmJob               *self,
-                                        CmVerifyFlags        flags);
-/* A wear test. */
-typedef void (*CmJobWearRoundFunc) (CmJob             *job,
-                                    const CmWearRound *round,
-                                    gpointer           user_data);
-void          cm_job_set_wear_limits   (CmJob               *self,
-                                        guint                rounds,
-                                        double               seconds);
-void          cm_job_set_wear_maker_bytes (CmJob            *self,
-                                        guint64              bytes);
-void          cm_job_set_wear_round_func (CmJob             *self,
-                                        CmJobWearRoundFunc   func,
-                                        gpointer             user_data);
 
 const char   *cm_job_get_kind          (CmJob               *self);
 const char   *cm_job_get_title         (CmJob               *self);
