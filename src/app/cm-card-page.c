@@ -806,7 +806,7 @@ cm_card_page_follow_job (CmCardPage *self,
   if (!cm_job_is_active (job) || cm_card_page_get_job (self) != NULL)
     return;
   for (guint i = 0; i < G_N_ELEMENTS (kind_rows); i++)
-    if (kind_rows[i].follow != NULL && g_str_equal (cm_job_get_kind (job), kind_rows[i].kind))
+    if (kind_rows[i].follow != NULL && cm_job_get_kind_row (job) == kind_rows[i].kind)
       kind_rows[i].follow (self, job);
 }
 

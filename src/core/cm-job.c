@@ -570,6 +570,15 @@ cm_job_get_kind (CmJob *self)
   return self->kind->name;
 }
 
+/* The job's kind, to compare with &cm_job_kind_NAME. */
+const CmJobKind *
+cm_job_get_kind_row (CmJob *self)
+{
+  g_return_val_if_fail (CM_IS_JOB (self), NULL);
+
+  return self->kind;
+}
+
 /* The kind as people say it: "Benchmark". */
 const char *
 cm_job_get_title (CmJob *self)

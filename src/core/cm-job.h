@@ -76,6 +76,7 @@ void          cm_job_set_claims        (CmJob               *self,
                                         const char * const  *claims);
 
 const char   *cm_job_get_kind          (CmJob               *self);
+const CmJobKind *cm_job_get_kind_row   (CmJob               *self);
 const char   *cm_job_get_title         (CmJob               *self);
 const char   *cm_job_get_target        (CmJob               *self);
 CmDevice     *cm_job_get_device        (CmJob               *self);
