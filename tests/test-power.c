@@ -15,8 +15,10 @@
 #include <glib/gstdio.h>
 #include <locale.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cm-outcome.h"
+#include "cm-power-hub.h"
 #include "cm-power-records.h"
 #include "cm-power-report.h"
 #include "cm-power-state.h"
@@ -156,6 +158,85 @@ test_state (void)
   g_rmdir (folder);
 }
 
+/* A fixture sysfs: /sys/class/block/NAME links to a device path. */
+static void
+plant (const char *sysfs,
+       const char *name,
+       const char *devpath)
+{
+  g_autofree char *dir = g_build_filename (sysfs, devpath, NULL);
+  g_autofree char *classdir = g_build_filename (sysfs, "class", "block", NULL);
+  g_autofree char *link = g_build_filename (classdir, name, NULL);
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (classdir, 0755), ==, 0);
+  g_assert_cmpint (symlink (dir, link), ==, 0);
+}
+
+static void
+write_id (const char *sysfs,
+          const char *hubpath,
+          const char *vendor,
+          const char *product)
+{
+  g_autofree char *v = g_build_filename (sysfs, hubpath, "idVendor", NULL);
+  g_autofree char *p = g_build_filename (sysfs, hubpath, "idProduct", NULL);
+
+  g_assert_true (g_file_set_contents (v, vendor, -1, NULL));
+  g_assert_true (g_file_set_contents (p, product, -1, NULL));
+}
+
+static void
+test_hub (void)
+{
+  g_autofree char *sysfs = g_dir_make_tmp ("cardmark-sysfs-XXXXXX", NULL);
+  g_autoptr(CmPowerHub) behind = NULL;
+  g_autoptr(CmPowerHub) pi = NULL;
+  g_autoptr(CmPowerHub) root = NULL;
+  g_autoptr(CmPowerHub) loop = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *off = NULL;
+  g_autofree char *cleanup = NULL;
+
+  /* A reader on port 3 of a hub on port 1 of bus 1. */
+  plant (sysfs, "sdb", "devices/pci0000:00/0000:00:14.0/usb1/1-1/1-1.3/1-1.3:1.0/host0/target0:0:0/0:0:0:0/block/sdb");
+  write_id (sysfs, "devices/pci0000:00/0000:00:14.0/usb1/1-1", "05e3\n", "0610\n");
+  /* A Raspberry Pi 4's own port: its VL805 hub gangs them. */
+  plant (sysfs, "sdc", "devices/platform/scb/fd500000.pcie/pci0000:00/0000:00:00.0/0000:01:00.0/usb1/1-1/1-1.4/1-1.4:1.0/host1/target1:0:0/1:0:0:0/block/sdc");
+  write_id (sysfs, "devices/platform/scb/fd500000.pcie/pci0000:00/0000:00:00.0/0000:01:00.0/usb1/1-1", "2109\n", "3431\n");
+  /* A reader on the root hub's port 2 of bus 2. */
+  plant (sysfs, "sdd", "devices/pci0000:00/0000:00:14.0/usb2/2-2/2-2:1.0/host2/target2:0:0/2:0:0:0/block/sdd");
+  /* No USB at all. */
+  plant (sysfs, "loop3", "devices/virtual/block/loop3");
+
+  behind = cm_power_hub_find (sysfs, "/dev/sdb", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (behind->location, ==, "1-1");
+  g_assert_cmpuint (behind->port, ==, 3);
+  g_assert_false (behind->ganged);
+  g_assert_cmpstr (behind->hub_id, ==, "05e3:0610");
+  off = cm_power_hub_dup_command (behind, FALSE);
+  g_assert_cmpstr (off, ==, "uhubctl -l '1-1' -p 3 -a off");
+
+  pi = cm_power_hub_find (sysfs, "sdc", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (pi->location, ==, "1-1");
+  g_assert_cmpuint (pi->port, ==, 4);
+  g_assert_true (pi->ganged);
+
+  root = cm_power_hub_find (sysfs, "/dev/sdd", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (root->location, ==, "2");
+  g_assert_cmpuint (root->port, ==, 2);
+
+  loop = cm_power_hub_find (sysfs, "/dev/loop3", &error);
+  g_assert_null (loop);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
+
+  cleanup = g_strdup_printf ("rm -rf '%s'", sysfs);
+  g_assert_true (g_spawn_command_line_sync (cleanup, NULL, NULL, NULL, NULL));
+}
+
 static CmOutcome *
 outcome_of (CmPowerCut cut,
             gboolean   stopped)
@@ -208,5 +289,6 @@ main (int    argc,
   g_test_add_func ("/cardmark/power/report", test_report);
   g_test_add_func ("/cardmark/power/state", test_state);
   g_test_add_func ("/cardmark/power/outcome", test_outcome);
+  g_test_add_func ("/cardmark/power/hub", test_hub);
   return g_test_run ();
 }

@@ -16,6 +16,7 @@
 
 #include "cm-history.h"
 #include "cm-job-kind.h"
+#include "cm-power-hub.h"
 #include "cm-power-options.h"
 #include "cm-power-report.h"
 #include "cm-size.h"
@@ -33,6 +34,8 @@ typedef struct
   CmPowerSwitchMethod method;
   const char *off;
   const char *on;
+  char       *hub_off;   /* --usb-hub: uhubctl's commands */
+  char       *hub_on;
   gboolean    json;
   CmHistory  *history;
   int         signal_fd;
@@ -205,23 +208,47 @@ parse_seconds_option (const char  *option,
   return TRUE;
 }
 
+/* --usb-hub: the reader's hub and port, from sysfs, switched by uhubctl;
+ * a hub that switches all its ports together is said before it does. */
+static gboolean
+find_hub (Power       *p,
+          const char  *device,
+          GError     **error)
+{
+  g_autoptr(CmPowerHub) hub = cm_power_hub_find ("/sys", device, error);
+
+  if (hub == NULL)
+    return FALSE;
+  p->hub_off = cm_power_hub_dup_command (hub, FALSE);
+  p->hub_on = cm_power_hub_dup_command (hub, TRUE);
+  p->off = p->hub_off;
+  p->on = p->hub_on;
+  p->method = CM_POWER_SWITCH_COMMANDS;
+  if (hub->ganged)
+    fprintf (stderr, _("The USB hub at %s switches all its ports together: everything on it loses its power with "
+                       "the card (on a Raspberry Pi 4's own ports, the keyboard and mouse too).\n"), hub->location);
+  return TRUE;
+}
+
+/* @other: a way besides the commands (--by-hand, --usb-hub), @both: two. */
 static gboolean
 check_switch (Power    *p,
-              gboolean  by_hand,
+              gboolean  other,
+              gboolean  both,
               GError  **error)
 {
-  if (by_hand && (p->off != NULL || p->on != NULL))
+  if (both || (other && (p->off != NULL || p->on != NULL)))
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   _("Choose one way to cut the power: --by-hand, or --switch-off with --switch-on."));
+                   _("Choose one way to cut the power: --by-hand, --usb-hub, or --switch-off with --switch-on."));
       return FALSE;
     }
-  p->method = by_hand ? CM_POWER_SWITCH_BY_HAND : CM_POWER_SWITCH_COMMANDS;
-  if (!by_hand && (p->off == NULL || p->on == NULL || p->off[0] == '\0' || p->on[0] == '\0'))
+  p->method = other ? CM_POWER_SWITCH_BY_HAND : CM_POWER_SWITCH_COMMANDS;
+  if (!other && (p->off == NULL || p->on == NULL || p->off[0] == '\0' || p->on[0] == '\0'))
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                    _("The power-cut test needs a way to cut the card's power: --switch-off CMD with --switch-on CMD "
-                     "(a relay, a smart plug), or --by-hand."));
+                     "(a relay, a smart plug), --usb-hub, or --by-hand."));
       return FALSE;
     }
   return TRUE;
@@ -231,7 +258,7 @@ int
 cm_cli_power (int    argc,
               char **argv)
 {
-  gboolean destroy = FALSE, json = FALSE, by_hand = FALSE;
+  gboolean destroy = FALSE, json = FALSE, by_hand = FALSE, usb_hub = FALSE;
   g_autofree char *cuts = NULL;
   g_autofree char *area = NULL;
   g_autofree char *limit = NULL;
@@ -244,6 +271,7 @@ cm_cli_power (int    argc,
     { "switch-off", 0, 0, G_OPTION_ARG_STRING, &off, N_("A command that cuts the card's power"), "CMD" },
     { "switch-on", 0, 0, G_OPTION_ARG_STRING, &on, N_("A command that brings the card's power back"), "CMD" },
     { "by-hand", 0, 0, G_OPTION_ARG_NONE, &by_hand, N_("Pull the card or its reader out when asked, and put it back"), NULL },
+    { "usb-hub", 0, 0, G_OPTION_ARG_NONE, &usb_hub, N_("Switch the power of the reader's USB port with uhubctl (a hub with per-port switching)"), NULL },
     { "time-limit", 0, 0, G_OPTION_ARG_STRING, &limit, N_("Seconds the card may take to go or come back (default 60)"), "SECONDS" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the result document as JSON"), NULL },
     { NULL }
@@ -279,8 +307,13 @@ cm_cli_power (int    argc,
   if ((cuts != NULL && !parse_uint_option ("--cuts", cuts, "cuts", &p.cuts, &error)) ||
       (area != NULL && !cm_size_parse (area, "--area", 64 * 1024, &p.area, &error)) ||
       (limit != NULL && !parse_seconds_option ("--time-limit", limit, &p.time_limit, &error)) ||
-      !check_switch (&p, by_hand, &error))
+      !check_switch (&p, by_hand || usb_hub, usb_hub && by_hand, &error))
     return cm_cli_usage_error (context, error->message);
+  if (usb_hub && !find_hub (&p, argv[1], &error))
+    {
+      cm_cli_print_error (error);
+      return CM_EXIT_FAILED;
+    }
 
   p.signal_fd = cm_cli_block_end_signals ();
   history = cm_cli_history_new ();
@@ -289,5 +322,7 @@ cm_cli_power (int    argc,
   p.history = history;
   status = cm_cli_jobs_run (&funcs, argv + 1, 1, json, &p);
   close (p.signal_fd);
+  g_free (p.hub_off);
+  g_free (p.hub_on);
   return status;
 }

@@ -36,6 +36,7 @@ typedef struct
   GTask        *outer;
   GError       *error;
   gboolean      resumed;
+  double        fraction;    /* the last reported, on the worker */
 } PowerJob;
 
 static void
@@ -131,6 +132,7 @@ progress_cb (CmPowerStep step,
   double elapsed = (g_get_real_time () / (double) G_USEC_PER_SEC) - g_date_time_to_unix (p->started);
   double left = -1;
 
+  p->fraction = fraction;
   if (!p->resumed && fraction > 0.05 && cut > 1)
     left = elapsed / fraction * (1 - fraction);
   send_report (p, fraction, left, step_words (step, cut, n_cuts));
@@ -144,7 +146,7 @@ say_cb (const char *message,
 {
   PowerJob *p = user_data;
 
-  send_report (p, -1, -1, g_strdup (message));
+  send_report (p, p->fraction, -1, g_strdup (message));
 }
 
 static void

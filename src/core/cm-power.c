@@ -303,6 +303,32 @@ fill (CmPowerRun    *run,
   return cm_power_state_save (s, error);
 }
 
+/* Whether the card may still take writes after its cut was asked. */
+static gboolean
+still_writing_ok (CmPowerRun  *run,
+                  guint64     *after_off,
+                  gint64       cut_at,
+                  GError     **error)
+{
+  if (g_get_monotonic_time () - cut_at > run->limit * G_USEC_PER_SEC)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
+                   _("The card in %s still answered %.0f seconds after its power was to be cut: the switch does "
+                     "not cut this card's power. Nothing was judged."),
+                   run->device, run->limit);
+      return FALSE;
+    }
+  if (run->sw.running != NULL && g_subprocess_get_identifier (run->sw.running) == NULL &&
+      ++*after_off > WRITES_AFTER_OFF)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                   _("The card in %s still took writes after the switch-off command ended: the switch does not "
+                     "cut this card's power. Nothing was judged."), run->device);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* Records until the power goes: a flush every CM_POWER_FLUSH_EVERY, each
  * one that completes kept on the host; at a random moment the switch is
  * asked to cut, and records go on until the card stops taking them.
@@ -341,29 +367,28 @@ write_until_cut (CmPowerRun    *run,
           *cut_at = g_get_monotonic_time ();
         }
       /* A command that ended while the card still takes writes did not
-       * cut its power. */
-      if (asked && run->sw.running != NULL && g_subprocess_get_identifier (run->sw.running) == NULL &&
-          ++after_off > WRITES_AFTER_OFF)
+       * cut its power, nor did a person who let the time limit pass. */
+      if (asked && !still_writing_ok (run, &after_off, *cut_at, error))
         {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
-                       _("The card in %s still took writes after the switch-off command ended: the switch does not "
-                         "cut this card's power. Nothing was judged."), run->device);
+          /* The card's power is on: nothing to switch on again. */
+          s->phase = CM_POWER_PHASE_WRITING;
+          cm_power_state_save (s, NULL);
           break;
         }
       cm_power_record_fill (buf, CM_POWER_RECORD, s->run, cm_power_record_offset (slot), pass);
       *issued = i + 1;
-      if (!pwrite_all (fd, buf, CM_POWER_RECORD, cm_power_record_offset (slot)))
+      if (!pwrite_all (fd, buf, CM_POWER_RECORD, cm_power_record_offset (slot)) ||
+          ((i + 1) % CM_POWER_FLUSH_EVERY == 0 && fdatasync (fd) != 0))
         {
+          int errsv = errno;
+
           close (fd);
-          return asked;
+          /* Failing once the cut was asked is the cut; before, the card
+           * failed (or went) on its own. */
+          return asked || set_errno_error (error, errsv, run->device);
         }
       if ((i + 1) % CM_POWER_FLUSH_EVERY != 0)
         continue;
-      if (fdatasync (fd) != 0)
-        {
-          close (fd);
-          return asked;
-        }
       s->confirmed = i + 1;
       if (!cm_power_state_save (s, error))
         break;
