@@ -94,6 +94,20 @@ check "another card after the cut is not judged (status 1, got $?)" test $? -eq 
 check "… and is said to be another card" file_says "not the card under test" "$work/err"
 rm -rf "$states"
 
+# Ctrl-C (SIGINT, sent by the switch-off command of the second cut):
+# stopped, said, never a pass; the same command then carries on.
+card --volatile-cache
+"$CARDMARK_CLI" power-cut "$SIMCARD_DEV" --destroy-data --area 1MiB --time-limit 5 --cuts 3 --json \
+  --switch-off "echo off > $card_dir/mnt/power; echo x >> $work/offs; if [ \$(wc -l < $work/offs) -eq 3 ]; then kill -INT \$PPID; fi" \
+  --switch-on "echo on > $card_dir/mnt/power" > "$work/stopped.json" 2> "$work/err"
+check "Ctrl-C stops the test (status 5, got $?)" test $? -eq 5
+check "… and says so" file_says "Stopping the power-cut test" "$work/err"
+check "… its document keeps the cut it finished, stopped, nothing lost" json_check "$work/stopped.json" \
+  "r['power']['stopped'] and len(r['power']['cuts']) == 1 and r['power']['cuts'][0]['lost'] == 0"
+power_cut --cuts 3 --json > "$work/carried.json" 2> "$work/err"
+check "the same command carries on to the end (status 0, got $?)" test $? -eq 0
+check "… with all 3 cuts" json_check "$work/carried.json" "len(r['power']['cuts']) == 3 and not r['power']['stopped']"
+
 # Killed (SIGKILL) by its own switch-off command, right after the first
 # cut (the switch's check before it cuts once): the same command carries
 # on to the same verdict.

@@ -24,6 +24,7 @@
 #include "cm-backend.h"
 #include "cm-format.h"
 #include "cm-job-format.h"
+#include "cm-power-report.h"
 #include "cm-summary.h"
 #include "cm-text.h"
 #include "cm-chart-capacity.h"
@@ -782,6 +783,37 @@ fill_format (CmResultPage *self)
   }
 }
 
+/* A power-cut test: each cut as the CLI says it, in the same words. */
+static void
+fill_power (CmResultPage *self)
+{
+  g_autoptr(CmPowerReport) report = cm_power_report_from_json (cm_result_get_part (self->result));
+
+  hide_benchmark (self);
+  if (report == NULL)
+    return;
+  add_count (self, _("Cuts"), report->cuts->len);
+  for (guint i = 0; i < report->cuts->len; i++)
+    {
+      const CmPowerCut *c = &g_array_index (report->cuts, CmPowerCut, i);
+      g_autofree char *line = g_strdup_printf (_("Cut %u: %llu confirmed records kept, %llu lost · in flight: %llu new, %llu old, %llu torn · "
+                                                 "back after %.1f s\n"),
+                                               i + 1, (unsigned long long) c->kept, (unsigned long long) c->lost,
+                                               (unsigned long long) c->fresh, (unsigned long long) c->old,
+                                               (unsigned long long) c->torn, c->back_seconds);
+      GtkWidget *row = add_fact (self, g_strchomp (line), "");
+
+      if (c->collateral > 0)
+        {
+          g_autofree char *hit = g_strdup_printf (_("        %llu sectors it was not writing damaged, the first at byte %llu\n"),
+                                                  (unsigned long long) c->collateral,
+                                                  (unsigned long long) c->collateral_first);
+
+          adw_action_row_set_subtitle (ADW_ACTION_ROW (row), g_strstrip (hit));
+        }
+    }
+}
+
 /* The page's part of each kind: one line a kind; a kind without one (a
  * benchmark, or one from a newer CardMark) shows its classes, its tests
  * and its charts. */
@@ -794,6 +826,7 @@ static const struct
   { "capacity", fill_capacity },
   { "wear", fill_wear },
   { "format", fill_format },
+  { "power", fill_power },
 };
 
 static void
