@@ -77,6 +77,18 @@ check "… found in its last cut where the card put it ($(stat_of cut_collateral
 power_cut --cuts 1 > "$work/out" 2> "$work/err"
 check "… and the CLI names where" file_says "sectors it was not writing damaged, the first at byte $(stat_of cut_collateral_offset)" "$work/out"
 
+# A reader that comes back under another name: at the first cut's
+# switch-on the card is attached at another loop device and the first
+# one let go; the test finds it there by its mark and goes on.
+card --volatile-cache
+"$CARDMARK_CLI" power-cut "$SIMCARD_DEV" --destroy-data --area 1MiB --time-limit 5 --cuts 2 --json \
+  --switch-off "echo off > $card_dir/mnt/power" \
+  --switch-on "echo on > $card_dir/mnt/power; echo x >> $work/ons; if [ \$(wc -l < $work/ons) -eq 2 ]; then losetup -f $card_dir/mnt/card.img && losetup -d $SIMCARD_DEV; fi" \
+  > "$work/moved.json" 2> "$work/err"
+check "a card back under another name is found and judged (status 0, got $?)" test $? -eq 0
+check "… its document names where it ended" json_check "$work/moved.json" \
+  "len(r['power']['cuts']) == 2 and r['target']['path'] != '$SIMCARD_DEV' and r['target']['path'].startswith('/dev/loop')"
+
 # A switch that never brings the card back.
 card --volatile-cache
 "$CARDMARK_CLI" power-cut "$SIMCARD_DEV" --destroy-data --area 1MiB --time-limit 2 --cuts 1 \

@@ -178,6 +178,36 @@ look_at_card (CmPowerRun *run,
   return CARD_OURS;
 }
 
+/* A card that came back under another name (a reader put back in
+ * another port, or after another device took its name): a whole disk
+ * of the same size that holds this run's mark. Each is only read. */
+static gboolean
+find_elsewhere (CmPowerRun *run)
+{
+  g_autoptr(GDir) dir = g_dir_open ("/sys/class/block", 0, NULL);
+  g_autofree char *was = g_strdup (run->device);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *partition = g_build_filename ("/sys/class/block", name, "partition", NULL);
+      g_autofree char *size_path = g_build_filename ("/sys/class/block", name, "size", NULL);
+      g_autofree char *size = NULL;
+
+      if (g_file_test (partition, G_FILE_TEST_EXISTS) ||
+          !g_file_get_contents (size_path, &size, NULL, NULL) ||
+          g_ascii_strtoull (size, NULL, 10) * 512 != run->state->card_bytes)
+        continue;
+      g_free (run->device);
+      run->device = g_build_filename ("/dev", name, NULL);
+      if (g_strcmp0 (run->device, was) != 0 && look_at_card (run, TRUE) == CARD_OURS)
+        return TRUE;
+    }
+  g_free (run->device);
+  run->device = g_steal_pointer (&was);
+  return FALSE;
+}
+
 static gboolean
 wait_gone (CmPowerRun    *run,
            GCancellable  *cancellable,
@@ -214,6 +244,8 @@ wait_back (CmPowerRun    *run,
 
   while ((seen = look_at_card (run, need_mark)) != CARD_OURS)
     {
+      if (need_mark && find_elsewhere (run))
+        return TRUE;
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         return FALSE;
       if (g_get_monotonic_time () > until && seen == CARD_OTHER)
