@@ -61,19 +61,11 @@ show_page (Fixture    *f,
   return page;
 }
 
+/* The row's action: the button a click on the row activates. */
 static GtkWidget *
-find_button (GtkWidget *widget)
+find_button (GtkWidget *row)
 {
-  if (GTK_IS_BUTTON (widget))
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_button (child);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  return adw_action_row_get_activatable_widget (ADW_ACTION_ROW (row));
 }
 
 static void
@@ -105,7 +97,7 @@ test_folder (Fixture       *f,
 static gboolean
 answered (gpointer data)
 {
-  return cm_health_row_get_job (data) == NULL;
+  return cm_kind_row_get_job (CM_KIND_ROW (data)) == NULL;
 }
 
 static gboolean
@@ -164,7 +156,7 @@ test_ask (Fixture       *f,
   g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ==, "Not asked yet");
   g_assert_true (gtk_widget_get_visible (find_button (row)));
   g_signal_emit_by_name (find_button (row), "clicked");
-  g_assert_nonnull (cm_health_row_get_job (CM_HEALTH_ROW (row)));
+  g_assert_nonnull (cm_kind_row_get_job (CM_KIND_ROW (row)));
   g_assert_true (cm_test_wait_for (answered, row, 30));
   g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ==, "23 % of its life used");
   g_assert_true (gtk_widget_get_sensitive (find_button (row)));
