@@ -17,6 +17,7 @@
 
 #include "cm-capacity-probe.h"
 #include "cm-job-list.h"
+#include "cm-result-part.h"
 #include "cm-toast.h"
 
 #include "cm-capacity-row.h"
@@ -333,4 +334,34 @@ cm_capacity_row_init (CmCapacityRow *self)
   cm_kind_row_set_stop_label (CM_KIND_ROW (self), _("_Cancel"));
   cm_kind_row_set_show (CM_KIND_ROW (self), _("Show the last capacity check of this card"));
   g_signal_connect (self, "notify::busy", G_CALLBACK (busy_cb), NULL);
+}
+
+/* The card the map names. */
+static const char *
+map_device (CmResult *result)
+{
+  const char *device = cm_result_get_device (result);
+
+  return device != NULL ? device : cm_result_get_name (result);
+}
+
+/* A capacity check's part of its page: its map, and what it found. */
+void
+cm_capacity_row_fill_part (CmResultPart *part,
+                           CmResult     *result)
+{
+  const CmCapacityReport *report = cm_result_get_capacity (result);
+  CmChartView *chart;
+
+  chart = cm_result_part_add_chart (part, CM_CHART_CAPACITY_MAP, _("Capacity Map"),
+                                    _("The card from start to end: each cell is a place that was written and read back."));
+  if (report == NULL)
+    return;
+
+  cm_chart_view_set_capacity (chart, report, map_device (result));
+  cm_result_part_add_count (part, _("Places checked"), report->n_positions);
+  cm_result_part_add_count (part, _("Places that did not keep their data"), report->n_bad);
+  cm_result_part_add_count (part, _("Places with a read or write error"), report->n_errors);
+  cm_result_part_add_size (part, _("Last place that kept its data"), report->last_good_bytes);
+  cm_result_part_add_size (part, _("Controller cache ruled out"), report->cache_ruled_out);
 }

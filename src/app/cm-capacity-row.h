@@ -7,6 +7,7 @@
 
 #include "cm-chart-view.h"
 #include "cm-kind-row.h"
+#include "cm-result-part.h"
 
 G_BEGIN_DECLS
 
@@ -21,5 +22,7 @@ void        cm_capacity_row_again       (CmCapacityRow  *self,
                                          CmResult       *result);
 const char *cm_capacity_row_get_outcome (CmCapacityRow  *self,
                                          gboolean       *fake);
+void       cm_capacity_row_fill_part (CmResultPart *part,
+                                      CmResult     *result);
 
 G_END_DECLS

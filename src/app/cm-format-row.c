@@ -27,6 +27,7 @@
 #include "cm-outcome.h"
 #include "cm-outcome-badge.h"
 #include "cm-text.h"
+#include "cm-result-part.h"
 #include "cm-toast.h"
 #include "cm-verify.h"
 
@@ -520,4 +521,58 @@ cm_format_row_new (CmCardItem *item)
   self = g_object_new (CM_TYPE_FORMAT_ROW, NULL);
   cm_kind_row_set_item (CM_KIND_ROW (self), item);
   return GTK_WIDGET (self);
+}
+
+/* An erase and format's part of its page: the layout made, the erase,
+ * the check. */
+void
+cm_format_row_fill_part (CmResultPart *part,
+                         CmResult     *result)
+{
+  g_autoptr(CmFormatReport) report = cm_format_report_from_json (cm_result_get_part (result), NULL);
+  g_autofree char *layout = NULL;
+  g_autofree char *discard = NULL;
+
+  if (report == NULL)
+    return;
+  layout = cm_format_report_dup_layout_text (report);
+  discard = cm_format_report_dup_discard_text (report);
+  /* What was laid out is among the headline figures above. */
+  cm_result_part_add_fact (part, _("File system"), layout);
+  cm_result_part_add_size (part, _("The card says it holds"), report->device_bytes);
+  {
+    g_autofree char *start = g_format_size_full (report->layout.start, G_FORMAT_SIZE_IEC_UNITS);
+    g_autofree char *length = g_format_size (report->layout.length);
+    g_autofree char *where = NULL;
+
+    /* A window (a loop device over the partition's bytes, gone after)
+     * is no name of the partition. */
+    if (report->window || report->partition == NULL)
+      /* Translators: the partition made; "from 4.0 MiB in, 252 MB long" */
+      where = g_strdup_printf (_("From %s in, %s long"), start, length);
+    else
+      /* Translators: the partition made; "from 4.0 MiB in, 252 MB long, /dev/sdb1" */
+      where = g_strdup_printf (_("From %s in, %s long, %s"), start, length, report->partition);
+
+    cm_result_part_add_fact (part, _("Partition"), where);
+  }
+  if (report->label != NULL)
+    cm_result_part_add_fact (part, _("Label"), report->label);
+  /* Translators: whether fsck found the new file system clean */
+  cm_result_part_add_fact (part, _("File system check"),
+            !report->fsck_ran ? _("Not checked") : report->fsck_clean ? _("Clean") : _("Faults found"));
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (cm_result_part_add_fact (part, _("Erase"), "")), discard);
+  /* With a benchmark after it: what the erase gave back. */
+  {
+    g_autoptr(GPtrArray) speeds = cm_format_dup_speed_lines (result);
+
+    if (speeds->len > 0)
+      {
+        g_autofree char *text = NULL;
+
+        g_ptr_array_add (speeds, NULL);
+        text = g_strjoinv ("\n", (char **) speeds->pdata);
+        adw_action_row_set_subtitle (ADW_ACTION_ROW (cm_result_part_add_fact (part, _("Speed before and after"), "")), text);
+      }
+  }
 }

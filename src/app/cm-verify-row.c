@@ -21,6 +21,7 @@
 #include <glib/gi18n-lib.h>
 #include <unistd.h>
 
+#include "cm-result-part.h"
 #include "cm-toast.h"
 #include "cm-verify.h"
 
@@ -355,4 +356,37 @@ cm_verify_row_new (CmCardItem *item)
   self = g_object_new (CM_TYPE_VERIFY_ROW, NULL);
   cm_kind_row_set_item (CM_KIND_ROW (self), item);
   return GTK_WIDGET (self);
+}
+
+/* A verify's part of its page: its chart across the card, and how much
+ * came back as written. */
+void
+cm_verify_row_fill_part (CmResultPart *part,
+                         CmResult     *result)
+{
+  const CmVerifySummary *verify = cm_result_get_verify (result);
+  CmVerifyFacts facts;
+
+  cm_chart_view_set_result (cm_result_part_add_chart (part, CM_CHART_VERIFY,
+                                                      _("Write and Read Back Across the Card"),
+                                                      _("Where data did not come back as written shows as red regions.")),
+                            result);
+  if (!cm_verify_facts_for_result (result, &facts))
+    return;
+
+  if (facts.written_bytes > 0)
+    cm_result_part_add_size (part, _("Written to the card"), facts.written_bytes);
+  cm_result_part_add_size (part, _("Read back and checked"), facts.read_bytes);
+  if (facts.unreached_bytes > 0)
+    cm_result_part_add_size (part, _("Never reached, as the card stopped"), facts.unreached_bytes);
+  cm_result_part_add_count (part, _("Sectors that came back as written"), verify->sectors_ok);
+  cm_result_part_add_count (part, _("Sectors corrupted"), verify->sectors_corrupted);
+  cm_result_part_add_count (part, _("Sectors changed"), verify->sectors_changed);
+  cm_result_part_add_count (part, _("Sectors holding data of another place"), verify->sectors_overwritten);
+  cm_result_part_add_count (part, _("Sectors that could not be read"), verify->sectors_unreadable);
+  cm_result_part_add_count (part, _("Regions that lost data"), verify->bad_regions->len);
+  if (verify->first_bad_offset >= 0)
+    cm_result_part_add_size (part, _("First lost data at"), verify->first_bad_offset);
+  if (!verify->complete)
+    cm_result_part_add_fact (part, _("Finished"), _("No: the card stopped answering"));
 }

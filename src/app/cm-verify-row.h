@@ -6,6 +6,7 @@
 #pragma once
 
 #include "cm-kind-row.h"
+#include "cm-result-part.h"
 
 G_BEGIN_DECLS
 
@@ -15,5 +16,7 @@ G_DECLARE_FINAL_TYPE (CmVerifyRow, cm_verify_row, CM, VERIFY_ROW, CmKindRow)
 
 GtkWidget *cm_verify_row_new         (CmCardItem  *item) G_GNUC_WARN_UNUSED_RESULT;
 double     cm_verify_row_get_stopped (CmVerifyRow *self);
+void       cm_verify_row_fill_part (CmResultPart *part,
+                                    CmResult     *result);
 
 G_END_DECLS

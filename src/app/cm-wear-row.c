@@ -18,7 +18,9 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "cm-endurance.h"
 #include "cm-maker-form.h"
+#include "cm-result-part.h"
 #include "cm-toast.h"
 #include "cm-verify.h"
 #include "cm-wear-state.h"
@@ -259,4 +261,87 @@ cm_wear_row_new (CmCardItem *item)
   self = g_object_new (CM_TYPE_WEAR_ROW, NULL);
   cm_kind_row_set_item (CM_KIND_ROW (self), item);
   return GTK_WIDGET (self);
+}
+
+/* Under a figure of bytes written: its share of the maker's endurance,
+ * when the maker's was given. */
+static void
+set_beside_maker (GtkWidget         *row,
+                  const CmEndurance *endurance,
+                  guint64            written)
+{
+  g_autofree char *share = NULL;
+
+  if (endurance->maker_bytes == 0)
+    return;
+  /* Translators: under "Round 12, after 3.2 TB written" */
+  share = g_strdup_printf (_("%.1f %% of the maker’s endurance"), 100.0 * written / endurance->maker_bytes);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), share);
+}
+
+/* The rounds' write amplification, or that it is not known where the card
+ * did not tell its flash writes: never a typed-in figure. */
+static void
+add_write_amplification (CmResultPart      *part,
+                         const CmEndurance *endurance)
+{
+  g_autofree char *value = NULL;
+  double lo, hi;
+
+  if (cm_endurance_get_write_amplification (endurance, &lo, &hi))
+    /* Translators: write amplification per round, "1.02 to 1.10" */
+    value = g_strdup_printf (_("%.2f to %.2f"), lo, hi);
+  else
+    value = g_strdup (_("Not known: the card does not tell what it wrote to its flash"));
+  cm_result_part_add_fact (part, _("Write amplification"), value);
+}
+
+/* A wear test's part of its page: its rounds, the thresholds it reached
+ * and why it ended. */
+void
+cm_wear_row_fill_part (CmResultPart *part,
+                       CmResult     *result)
+{
+  const CmEndurance *endurance = cm_result_get_endurance (result);
+  const CmWearRound *last;
+  g_autofree char *total = NULL;
+
+  cm_chart_view_set_result (cm_result_part_add_chart (part, CM_CHART_WEAR, _("Round by Round"),
+                                                      _("How fast each round wrote and read back the card, and how much of it "
+                                                        "came back wrong.")),
+                            result);
+  if (endurance == NULL || endurance->rounds->len == 0)
+    return;
+  last = &g_array_index (endurance->rounds, CmWearRound, endurance->rounds->len - 1);
+  cm_result_part_add_count (part, _("Rounds"), endurance->rounds->len);
+  if (endurance->maker_bytes > 0)
+    {
+      g_autofree char *maker = g_format_size (endurance->maker_bytes);
+      /* Translators: the maker's endurance, "30.0 TB written" */
+      g_autofree char *value = g_strdup_printf (_("%s written"), maker);
+
+      cm_result_part_add_fact (part, _("The maker’s endurance"), value);
+    }
+  total = g_format_size (last->bytes_written);
+  set_beside_maker (cm_result_part_add_fact (part, _("Written in all"), total), endurance, last->bytes_written);
+  for (guint i = 0; i < CM_ENDURANCE_N_THRESHOLDS; i++)
+    {
+      guint round;
+      guint64 written;
+      g_autofree char *title = NULL;
+      g_autofree char *value = NULL;
+      g_autofree char *size = NULL;
+
+      if (!cm_endurance_get_threshold (endurance, i, &round, &written))
+        continue;
+      size = g_format_size (written);
+      title = i == 0 ? g_strdup (_("First data lost"))
+                     /* Translators: a wear test's threshold: "1 % of the card bad" */
+                     : g_strdup_printf (_("%g %% of the card bad"), cm_endurance_threshold_share (i) * 100);
+      /* Translators: "round 12, after 3.2 GB written" */
+      value = g_strdup_printf (_("Round %u, after %s written"), round, size);
+      set_beside_maker (cm_result_part_add_fact (part, title, value), endurance, written);
+    }
+  cm_result_part_add_count (part, _("Sectors bad in the last round"), last->bad_sectors);
+  add_write_amplification (part, endurance);
 }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "cm-kind-row.h"
+#include "cm-result-part.h"
 
 G_BEGIN_DECLS
 
@@ -14,5 +15,7 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (CmWearRow, cm_wear_row, CM, WEAR_ROW, CmKindRow)
 
 GtkWidget *cm_wear_row_new (CmCardItem *item) G_GNUC_WARN_UNUSED_RESULT;
+void       cm_wear_row_fill_part (CmResultPart *part,
+                                  CmResult     *result);
 
 G_END_DECLS
