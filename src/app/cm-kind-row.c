@@ -157,39 +157,55 @@ cm_kind_row_follow_job (CmKindRow *self,
 }
 
 /**
- * cm_kind_row_new_job:
+ * cm_kind_job_new:
+ * @kind: a kind from the kind table
+ * @item: the card
  * @method: how the job reaches the card
  *
- * The row's kind's job on the row's card, named after it and kept in
- * the history, before its own options are set; the card's page may set
- * what it knows of the card ("prepare-job").
+ * A job of @kind on @item as the app makes every one, before the kind's
+ * own options are set: named after the card and kept in the history. A
+ * kind's row file builds its job on it, once, for its row and for a
+ * batch of cards alike.
  *
  * Returns: (transfer full): the job, not started
  */
+CmJob *
+cm_kind_job_new (const CmJobKind *kind,
+                 CmCardItem      *item,
+                 CmMethod         method)
+{
+  g_autoptr(CmHistory) history = NULL;
+  CmJob *job;
+
+  g_return_val_if_fail (kind != NULL, NULL);
+  g_return_val_if_fail (CM_IS_CARD_ITEM (item), NULL);
+
+  history = cm_app_history_dup ();
+  job = cm_backend_new_job (kind->name, NULL, item, method);
+  cm_job_set_name (job, cm_card_item_get_name (item));
+  cm_job_set_history (job, history);
+  return job;
+}
+
+/* cm_kind_job_new() of the row's kind on the row's card. */
 CmJob *
 cm_kind_row_new_job (CmKindRow *self,
                      CmMethod   method)
 {
   CmKindRowPrivate *priv = cm_kind_row_get_instance_private (self);
-  g_autoptr(CmHistory) history = NULL;
-  CmJob *job;
 
   g_return_val_if_fail (CM_IS_KIND_ROW (self), NULL);
   g_return_val_if_fail (priv->item != NULL, NULL);
 
-  history = cm_app_history_dup ();
-  job = cm_backend_new_job (cm_kind_row_get_kind (self)->name, NULL, priv->item, method);
-  cm_job_set_name (job, cm_card_item_get_name (priv->item));
-  cm_job_set_history (job, history);
-  g_signal_emit (self, signals[SIGNAL_PREPARE_JOB], 0, job);
-  return job;
+  return cm_kind_job_new (cm_kind_row_get_kind (self), priv->item, method);
 }
 
 /**
  * cm_kind_row_start_job:
- * @job: from cm_kind_row_new_job(), its options set
+ * @job: a job of the row's kind on its card, its options set
  *
- * Starts @job in the application's job list, and follows it.
+ * Starts @job in the application's job list, and follows it; the
+ * card's page first sets what it knows of the card ("prepare-job").
  */
 void
 cm_kind_row_start_job (CmKindRow *self,
@@ -198,6 +214,7 @@ cm_kind_row_start_job (CmKindRow *self,
   g_return_if_fail (CM_IS_KIND_ROW (self));
   g_return_if_fail (CM_IS_JOB (job));
 
+  g_signal_emit (self, signals[SIGNAL_PREPARE_JOB], 0, job);
   cm_kind_row_follow_job (self, job);
   cm_job_list_start (cm_job_list_get_default (), job);
 }

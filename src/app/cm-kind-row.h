@@ -16,8 +16,9 @@
  *    the kind's outcome says its words (cm_kind_row_dup_last_answer());
  *  - Show, which opens that document ("show-result");
  *  - following a job started elsewhere (cm_kind_row_follow_job());
- *  - the job built once (cm_kind_row_new_job()) and started in the
- *    application's job list (cm_kind_row_start_job()).
+ *  - the job built once (cm_kind_job_new(), for the row and for a batch
+ *    of cards alike) and started in the application's job list
+ *    (cm_kind_row_start_job()).
  */
 
 #pragma once
@@ -70,6 +71,9 @@ CmJob      *cm_kind_row_get_job         (CmKindRow  *self);
 CmResult   *cm_kind_row_get_result      (CmKindRow  *self);
 
 /* For the kind's row file. */
+CmJob      *cm_kind_job_new             (const CmJobKind *kind,
+                                         CmCardItem      *item,
+                                         CmMethod         method) G_GNUC_WARN_UNUSED_RESULT;
 CmCardItem *cm_kind_row_get_item        (CmKindRow  *self);
 void        cm_kind_row_set_action      (CmKindRow  *self,
                                          const char *label,

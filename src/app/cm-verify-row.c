@@ -150,23 +150,45 @@ cm_verify_row_ended (CmKindRow *row,
     cm_kind_row_show_done (row, job);
 }
 
+/**
+ * cm_verify_row_new_job:
+ * @item: a card
+ * @carry_on: carry on a stopped verify of the card, when one is saved
+ *
+ * A verify of @item, once the user agreed: its folder's free space, or
+ * the whole card when it is not mounted. The same from its row and from
+ * "Verify N Cards…".
+ *
+ * Returns: (transfer full) (nullable): the job, not started; %NULL when
+ *   @item may not be verified
+ */
+CmJob *
+cm_verify_row_new_job (CmCardItem *item,
+                       gboolean    carry_on)
+{
+  const char *why_not = NULL;
+  gboolean device;
+  CmJob *job;
+
+  g_return_val_if_fail (CM_IS_CARD_ITEM (item), NULL);
+
+  if (cm_card_item_get_verify_path (item, &device, &why_not) == NULL)
+    return NULL;
+  job = cm_kind_job_new (&cm_job_kind_verify, item, CM_METHOD_FILE);
+  cm_job_set_verify_flags (job, (carry_on ? CM_VERIFY_FLAGS_CARRY_ON : 0) | (device ? CM_VERIFY_FLAGS_DESTROY_DATA : 0));
+  return job;
+}
+
 /* Starts a verify of the row's card: carrying on a stopped one of it
  * when @carry_on and one is saved, else from the start. */
 static void
 start (CmVerifyRow *self,
        gboolean     carry_on)
 {
-  const char *why_not = NULL;
-  gboolean device;
-  const char *path = choose_path (self, &device, &why_not);
-  g_autoptr(CmJob) job = NULL;
+  g_autoptr(CmJob) job = cm_verify_row_new_job (cm_kind_row_get_item (CM_KIND_ROW (self)), carry_on);
 
-  if (path == NULL)
-    return;
-  /* The page it is on sets what it knows of the card (its brand). */
-  job = cm_kind_row_new_job (CM_KIND_ROW (self), CM_METHOD_FILE);
-  cm_job_set_verify_flags (job, (carry_on ? CM_VERIFY_FLAGS_CARRY_ON : 0) | (device ? CM_VERIFY_FLAGS_DESTROY_DATA : 0));
-  cm_kind_row_start_job (CM_KIND_ROW (self), job);
+  if (job != NULL)
+    cm_kind_row_start_job (CM_KIND_ROW (self), job);
 }
 
 static void

@@ -111,6 +111,37 @@ cm_wear_row_ended (CmKindRow *row,
     cm_toast_show (GTK_WIDGET (row), error->message);
 }
 
+/**
+ * cm_wear_row_new_job:
+ * @item: a card
+ * @carry_on: carry on a stopped wear test of the card, when one is saved
+ * @maker_bytes: what the maker says the card can be written, or 0
+ *
+ * A wear test of @item, once the user agreed to erase it; rounds until
+ * Stop. The same from its row and from "Wear Test N Cards…".
+ *
+ * Returns: (transfer full) (nullable): the job, not started; %NULL when
+ *   @item may not be worn
+ */
+CmJob *
+cm_wear_row_new_job (CmCardItem *item,
+                     gboolean    carry_on,
+                     guint64     maker_bytes)
+{
+  const char *why_not = NULL;
+  CmJob *job;
+
+  g_return_val_if_fail (CM_IS_CARD_ITEM (item), NULL);
+
+  if (cm_card_item_get_wear_device (item, &why_not) == NULL)
+    return NULL;
+  job = cm_kind_job_new (&cm_job_kind_wear, item, CM_METHOD_RAW_WRITE);
+  /* The user's consent, given in the dialog; rounds until Stop. */
+  cm_job_set_verify_flags (job, CM_VERIFY_FLAGS_DESTROY_DATA | (carry_on ? CM_VERIFY_FLAGS_CARRY_ON : 0));
+  cm_job_set_wear_maker_bytes (job, maker_bytes);
+  return job;
+}
+
 /* Starts a wear test of the row's card: carrying on a stopped one of it
  * when @carry_on and one is saved, else from the start. */
 static void
@@ -118,16 +149,10 @@ start (CmWearRow *self,
        gboolean   carry_on,
        guint64    maker_bytes)
 {
-  const char *why_not = NULL;
-  g_autoptr(CmJob) job = NULL;
+  g_autoptr(CmJob) job = cm_wear_row_new_job (cm_kind_row_get_item (CM_KIND_ROW (self)), carry_on, maker_bytes);
 
-  if (choose_device (self, &why_not) == NULL)
-    return;
-  job = cm_kind_row_new_job (CM_KIND_ROW (self), CM_METHOD_RAW_WRITE);
-  /* The user's consent, given in the dialog; rounds until Stop. */
-  cm_job_set_verify_flags (job, CM_VERIFY_FLAGS_DESTROY_DATA | (carry_on ? CM_VERIFY_FLAGS_CARRY_ON : 0));
-  cm_job_set_wear_maker_bytes (job, maker_bytes);
-  cm_kind_row_start_job (CM_KIND_ROW (self), job);
+  if (job != NULL)
+    cm_kind_row_start_job (CM_KIND_ROW (self), job);
 }
 
 static void

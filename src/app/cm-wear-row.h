@@ -14,7 +14,10 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (CmWearRow, cm_wear_row, CM, WEAR_ROW, CmKindRow)
 
-GtkWidget *cm_wear_row_new (CmCardItem *item) G_GNUC_WARN_UNUSED_RESULT;
+GtkWidget *cm_wear_row_new     (CmCardItem *item) G_GNUC_WARN_UNUSED_RESULT;
+CmJob     *cm_wear_row_new_job (CmCardItem *item,
+                                gboolean    carry_on,
+                                guint64     maker_bytes) G_GNUC_WARN_UNUSED_RESULT;
 void       cm_wear_row_fill_part (CmResultPart *part,
                                   CmResult     *result);
 
