@@ -358,7 +358,7 @@ really_start (CmWindow *self)
   cm_job_set_brand (self->job, cm_card_page_get_brand (page));
   cm_job_set_history (self->job, self->history);
   g_signal_connect_object (self->job, "notify::runner", G_CALLBACK (bench_started_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->job, "notify::state", G_CALLBACK (bench_state_cb), self, G_CONNECT_SWAPPED);
+  cm_job_watch (self->job, NULL, G_CALLBACK (bench_state_cb), self);
   _cm_window_actions_update (self);
 
   cm_job_list_start (cm_job_list_get_default (), self->job);
