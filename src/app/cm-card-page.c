@@ -361,24 +361,6 @@ cm_card_page_get_checking_capacity (CmCardPage *self)
   return cm_kind_row_get_busy (CM_KIND_ROW (self->capacity_row));
 }
 
-/* The job the page watches (its capacity check or its verify), while it
- * runs; nothing else may start on the card meanwhile. */
-CmJob *
-cm_card_page_get_job (CmCardPage *self)
-{
-  g_return_val_if_fail (CM_IS_CARD_PAGE (self), NULL);
-
-  if (cm_kind_row_get_job (CM_KIND_ROW (self->capacity_row)) != NULL)
-    return cm_kind_row_get_job (CM_KIND_ROW (self->capacity_row));
-  if (self->verify_row != NULL && cm_kind_row_get_job (CM_KIND_ROW (self->verify_row)) != NULL)
-    return cm_kind_row_get_job (CM_KIND_ROW (self->verify_row));
-  if (self->wear_row != NULL && cm_kind_row_get_job (CM_KIND_ROW (self->wear_row)) != NULL)
-    return cm_kind_row_get_job (CM_KIND_ROW (self->wear_row));
-  if (self->format_row != NULL)
-    return cm_kind_row_get_job (CM_KIND_ROW (self->format_row));
-  return NULL;
-}
-
 /* The rows of the kinds of job that hold the card while they run,
  * NULL where the card has none. */
 #define N_HOLDING_ROWS 4
@@ -391,6 +373,23 @@ get_holding_rows (CmCardPage *self,
   rows[1] = self->verify_row;
   rows[2] = self->wear_row;
   rows[3] = self->format_row;
+}
+
+/* The job the page watches (its capacity check, its verify, its wear
+ * test or its format), while it runs; nothing else may start on the
+ * card meanwhile. */
+CmJob *
+cm_card_page_get_job (CmCardPage *self)
+{
+  GtkWidget *rows[N_HOLDING_ROWS];
+
+  g_return_val_if_fail (CM_IS_CARD_PAGE (self), NULL);
+
+  get_holding_rows (self, rows);
+  for (guint i = 0; i < N_HOLDING_ROWS; i++)
+    if (rows[i] != NULL && cm_kind_row_get_job (CM_KIND_ROW (rows[i])) != NULL)
+      return cm_kind_row_get_job (CM_KIND_ROW (rows[i]));
+  return NULL;
 }
 
 /* Test Again on a saved document of the kind: as a click on its row,
