@@ -177,7 +177,7 @@ start_probe (CmCapacityRow *self)
 
   /* The page it is on sets what it knows of the card (its brand). */
   job = cm_kind_row_new_job (CM_KIND_ROW (self), CM_METHOD_RAW_WRITE);
-  cm_job_set_cache_bytes (job, self->cache_bytes);
+  g_object_set (cm_job_get_options (job), "cache-bytes", self->cache_bytes, NULL);
   g_clear_pointer (&self->outcome, g_free);
   cm_kind_row_start_job (CM_KIND_ROW (self), job);
 }

@@ -430,27 +430,26 @@ health_again (CmCardPage *self,
   return TRUE;
 }
 
-/* A job of the kind that runs is followed on its row; a saved document
- * of the kind runs again from it (a format is asked for on its own, a
- * benchmark's Test Again is the window's). */
+/* A saved document of the kind runs again from its row (a format is
+ * asked for on its own, a benchmark's Test Again is the window's). */
 static const struct
 {
-  const char *kind;
-  gboolean  (*again)  (CmCardPage *self,
-                       CmResult   *result);
+  const CmJobKind *kind;
+  gboolean       (*again) (CmCardPage *self,
+                           CmResult   *result);
 } kind_rows[] = {
-  { "capacity", capacity_again },
-  { "verify", verify_again },
-  { "wear", wear_again },
-  { "format", NULL },
-  { "health", health_again },
+  { &cm_job_kind_capacity, capacity_again },
+  { &cm_job_kind_verify, verify_again },
+  { &cm_job_kind_wear, wear_again },
+  { &cm_job_kind_format, NULL },
+  { &cm_job_kind_health, health_again },
 };
 
 static gint
 find_kind_row (const char *kind)
 {
   for (guint i = 0; kind != NULL && i < G_N_ELEMENTS (kind_rows); i++)
-    if (g_str_equal (kind, kind_rows[i].kind))
+    if (g_str_equal (kind, kind_rows[i].kind->name))
       return (gint) i;
   return -1;
 }

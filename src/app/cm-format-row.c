@@ -146,9 +146,8 @@ start (CmFormatRow *self,
     }
   job = cm_kind_row_new_job (CM_KIND_ROW (self), CM_METHOD_RAW_WRITE);
   /* The user's consent, given in the dialog. */
-  cm_job_set_verify_flags (job, CM_VERIFY_FLAGS_DESTROY_DATA);
-  cm_job_set_format_options (job, label, use_bytes);
-  cm_job_set_format_bench (job, bench);
+  cm_job_set_destroy_data (job, TRUE);
+  g_object_set (cm_job_get_options (job), "label", label, "size", use_bytes, "then-bench", bench, NULL);
   cm_kind_row_start_job (CM_KIND_ROW (self), job);
 }
 

@@ -181,7 +181,7 @@ cm_kind_job_new (const CmJobKind *kind,
   g_return_val_if_fail (CM_IS_CARD_ITEM (item), NULL);
 
   history = cm_app_history_dup ();
-  job = cm_backend_new_job (kind->name, NULL, item, method);
+  job = cm_backend_new_job (kind, NULL, item, method);
   cm_job_set_name (job, cm_card_item_get_name (item));
   cm_job_set_history (job, history);
   return job;

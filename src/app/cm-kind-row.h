@@ -27,7 +27,7 @@
 
 #include "cm-card-item.h"
 #include "cm-job.h"
-#include "cm-job-kind.h"
+#include "cm-job-kinds.h"
 #include "cm-result.h"
 
 G_BEGIN_DECLS

@@ -175,7 +175,8 @@ cm_verify_row_new_job (CmCardItem *item,
   if (cm_card_item_get_verify_path (item, &device, &why_not) == NULL)
     return NULL;
   job = cm_kind_job_new (&cm_job_kind_verify, item, CM_METHOD_FILE);
-  cm_job_set_verify_flags (job, (carry_on ? CM_VERIFY_FLAGS_CARRY_ON : 0) | (device ? CM_VERIFY_FLAGS_DESTROY_DATA : 0));
+  g_object_set (cm_job_get_options (job), "carry-on", carry_on, NULL);
+  cm_job_set_destroy_data (job, device);
   return job;
 }
 

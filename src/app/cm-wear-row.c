@@ -137,8 +137,8 @@ cm_wear_row_new_job (CmCardItem *item,
     return NULL;
   job = cm_kind_job_new (&cm_job_kind_wear, item, CM_METHOD_RAW_WRITE);
   /* The user's consent, given in the dialog; rounds until Stop. */
-  cm_job_set_verify_flags (job, CM_VERIFY_FLAGS_DESTROY_DATA | (carry_on ? CM_VERIFY_FLAGS_CARRY_ON : 0));
-  cm_job_set_wear_maker_bytes (job, maker_bytes);
+  cm_job_set_destroy_data (job, TRUE);
+  g_object_set (cm_job_get_options (job), "carry-on", carry_on, "maker-bytes", maker_bytes, NULL);
   return job;
 }
 

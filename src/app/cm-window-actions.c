@@ -352,8 +352,8 @@ really_start (CmWindow *self)
   self->run_item = g_object_ref (cm_card_page_get_item (page));
   claims = cm_card_page_dup_claims (page);
 
-  self->job = cm_backend_new_job ("bench", self->devices, self->run_item, cm_card_page_get_method (page));
-  cm_job_set_profile (self->job, cm_card_page_get_profile (page));
+  self->job = cm_backend_new_job (&cm_job_kind_bench, self->devices, self->run_item, cm_card_page_get_method (page));
+  g_object_set (cm_job_get_options (self->job), "profile", (guint) cm_card_page_get_profile (page), NULL);
   cm_job_set_claims (self->job, (const char * const *) claims);
   cm_job_set_brand (self->job, cm_card_page_get_brand (page));
   cm_job_set_history (self->job, self->history);
@@ -409,8 +409,8 @@ _cm_window_test_items (CmWindow  *self,
           busy++;
           continue;
         }
-      job = cm_backend_new_job ("bench", self->devices, item, method);
-      cm_job_set_profile (job, profile);
+      job = cm_backend_new_job (&cm_job_kind_bench, self->devices, item, method);
+      g_object_set (cm_job_get_options (job), "profile", (guint) profile, NULL);
       cm_job_set_claims (job, (const char * const *) claims);
       start_item_job (self, job);
     }
