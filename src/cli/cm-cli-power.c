@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "cm-history.h"
-#include "cm-job-kind.h"
+#include "cm-job-kinds.h"
 #include "cm-power-hub.h"
 #include "cm-power-options.h"
 #include "cm-power-report.h"
@@ -75,7 +75,7 @@ prepare (CmCliTarget *t,
   Power *p = user_data;
 
   t->data = p;
-  t->job = cm_job_new ("power", t->target);
+  t->job = cm_job_new_of_kind (&cm_job_kind_power, t->target);
   cm_job_set_destroy_data (t->job, p->destroy);
   g_object_set (cm_job_get_options (t->job),
                 "cuts", p->cuts,

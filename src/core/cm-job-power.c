@@ -242,14 +242,6 @@ card_size (const char  *path,
   return TRUE;
 }
 
-static char *
-state_folder_dup (CmJob *job)
-{
-  if (cm_job_get_state_folder (job) == NULL)
-    return NULL;
-  return g_build_filename (cm_job_get_state_folder (job), "power", NULL);
-}
-
 /* A saved test of this card is carried on; none, a new one begins. */
 static CmPowerState *
 load_or_new (CmJob           *job,
@@ -259,8 +251,7 @@ load_or_new (CmJob           *job,
              gboolean        *resumed,
              GError         **error)
 {
-  g_autofree char *folder = state_folder_dup (job);
-  g_autoptr(CmPowerState) state = cm_power_state_new (path, size, folder);
+  g_autoptr(CmPowerState) state = cm_power_state_new (path, size, NULL);
 
   *resumed = cm_power_state_exists (state);
   if (*resumed)
