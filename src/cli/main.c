@@ -35,6 +35,7 @@ static const Command commands[] = {
   { "endure", cm_cli_endure, N_("Wear a card out: write and check all of it, round after round") },
   { "format", cm_cli_format, N_("Erase a card and format it as the SD Association's formatter does") },
   { "health", cm_cli_health, N_("Show how worn cards say they are (CMD56)") },
+  { "queue-check", cm_cli_queue_check, N_("Check whether command queueing is on for a card, and safe") },
   { "history", cm_cli_history, N_("List every check kept in the history, of every kind") },
 };
 
