@@ -34,6 +34,8 @@
 #define READ_BACK_CHUNK (1024 * 1024)
 /* The share of the time spent at depth 1, to have its figure. */
 #define DEPTH_1_SHARE 0.1
+/* The share of the progress the writing is; the read back is the rest. */
+#define WRITE_SHARE 0.9
 
 typedef enum
 {
@@ -313,7 +315,7 @@ run_phase (Check             *check,
             }
         }
       io_uring_cq_advance (&ring, seen);
-      report_progress (check, phase, now, 1 - MAX (check->t_end - now, 0) / t_total,
+      report_progress (check, phase, now, WRITE_SHARE * (1 - MAX (check->t_end - now, 0) / t_total),
                        MAX (check->t_end - now, 0));
     }
   io_uring_queue_exit (&ring);
@@ -362,7 +364,8 @@ read_back (Check   *check,
             mark_bad (check, b);
         }
       rate = (first + n) / MAX (now - t_start, 1e-6);
-      report_progress (check, CM_QUEUE_CHECK_PHASE_READ_BACK, now, (double) (first + n) / check->n_blocks,
+      report_progress (check, CM_QUEUE_CHECK_PHASE_READ_BACK, now,
+                       WRITE_SHARE + (1 - WRITE_SHARE) * (first + n) / check->n_blocks,
                        (check->n_blocks - first - n) / rate);
     }
   return TRUE;
