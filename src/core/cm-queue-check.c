@@ -277,7 +277,15 @@ run_phase (Check             *check,
 
   if ((ret = io_uring_queue_init (depth, &ring, 0)) < 0)
     {
-      g_propagate_error (error, cm_target_error_from_errno (-ret, NULL));
+      /* A container's seccomp filter or kernel.io_uring_disabled: the
+       * engine's threads would keep a queue full, but not mix commands
+       * the way the check must, so it says why it cannot run. */
+      if (ret == -ENOSYS || ret == -EPERM || ret == -EACCES)
+        g_set_error_literal (error, CM_TARGET_ERROR, CM_TARGET_ERROR_NOT_SUPPORTED,
+                             _("This system does not allow io_uring, which the queue check sends its commands with. "
+                               "Run it outside a container, or with kernel.io_uring_disabled set to 0."));
+      else
+        g_propagate_error (error, cm_target_error_from_errno (-ret, NULL));
       return -1;
     }
   for (guint i = 0; i < depth; i++)
