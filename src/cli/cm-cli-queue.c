@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "cm-history.h"
-#include "cm-job-kind.h"
+#include "cm-job-kinds.h"
 #include "cm-job-queue.h"
 #include "cm-size.h"
 #include "cm-verify.h"
@@ -77,7 +77,7 @@ prepare (CmCliTarget *t,
   Queue *q = user_data;
 
   t->data = q;
-  t->job = cm_job_new ("queue", t->target);
+  t->job = cm_job_new_of_kind (&cm_job_kind_queue, t->target);
   cm_job_set_destroy_data (t->job, q->destroy);
   g_object_set (cm_job_get_options (t->job), "minutes", q->minutes, "area", q->area, "depth", q->depth, NULL);
   cm_job_set_history (t->job, q->history);
@@ -152,7 +152,7 @@ check_option (const char  *option,
               GValue      *value,
               GError     **error)
 {
-  g_autoptr(GTypeClass) klass = g_type_class_ref (cm_job_kinds_lookup ("queue")->options_type ());
+  g_autoptr(GTypeClass) klass = g_type_class_ref (cm_job_kind_queue.options_type ());
   GParamSpec *pspec = g_object_class_find_property (G_OBJECT_CLASS (klass), property);
   g_auto(GValue) low = G_VALUE_INIT;
   g_auto(GValue) high = G_VALUE_INIT;
@@ -241,7 +241,7 @@ cm_cli_queue_check (int    argc,
   g_autoptr(GOptionContext) context = g_option_context_new (_("DEVICE — check whether command queueing is on for a card, and safe"));
   g_autoptr(GError) error = NULL;
   g_autoptr(CmHistory) history = NULL;
-  const CmCliJobsFuncs funcs = { prepare, finish, watch, NULL, "queue", NULL };
+  const CmCliJobsFuncs funcs = { prepare, finish, watch, NULL, cm_job_kind_queue.name, NULL };
   Queue q = { 0 };
   int status;
 

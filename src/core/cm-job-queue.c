@@ -608,6 +608,17 @@ cm_job_queue_dup_lines (CmResult *result)
   return lines;
 }
 
+/* The blocks that read back wrong, 4 KiB each. */
+static gint64
+lost_bytes (CmResult *result)
+{
+  Facts f;
+
+  if (!facts_read (result, &f))
+    return -1;
+  return (gint64) MIN (f.bad_blocks, G_MAXINT64 / CM_QUEUE_CHECK_BLOCK) * CM_QUEUE_CHECK_BLOCK;
+}
+
 static GType
 options_type (void)
 {
@@ -625,6 +636,7 @@ const CmJobKind cm_job_kind_queue = {
   .run = run,
   .outcome = outcome,
   .headline = headline,
+  .lost_bytes = lost_bytes,
   .needs = CM_JOB_KIND_NEEDS_WHOLE_CARD,
   /* Translators: %s is the device */
   .consent = N_("The queue check overwrites %s, destroying everything on it."),
