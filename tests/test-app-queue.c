@@ -5,7 +5,8 @@
  * The card page's Command Queueing row: there for a card whose registers
  * claim A2 (a real A2 card's, from tests/data/reference), not for a card
  * that claims nothing nor for a folder; its Check… asks first, red, and
- * Cancel starts nothing.
+ * Cancel starts nothing. A finished check's result page shows its report
+ * as facts.
  */
 
 #include "config.h"
@@ -17,6 +18,7 @@
 #include "cm-card-item.h"
 #include "cm-card-page.h"
 #include "cm-kind-row.h"
+#include "cm-result-page.h"
 #include "cm-test-app.h"
 #include "cm-test-vectors.h"
 
@@ -107,6 +109,31 @@ test_folder (void)
   g_rmdir (folder);
 }
 
+/* A finished check's page: its report's lines as facts, from its part. */
+static void
+test_result_part (void)
+{
+  g_autoptr(CmResult) result = cm_result_new ();
+  g_autoptr(JsonNode) part = json_from_string ("{\"native\": false, \"queueing\": false, \"depth\": 32,"
+                                               "\"writes\": 900, \"blocks_checked\": 500, \"bad_blocks\": 3,"
+                                               "\"bad_offsets\": [4096, 8192, 12288]}", NULL);
+  GtkWidget *page;
+  AdwActionRow *row;
+
+  cm_result_set_kind (result, "queue");
+  cm_result_set_part (result, part);
+  page = GTK_WIDGET (cm_result_page_new (result));
+  gtk_window_set_child (GTK_WINDOW (window), page);
+  cm_test_settle (0.1);
+  row = cm_test_find_row_titled (page, "Read back");
+  g_assert_nonnull (row);
+  g_assert_cmpstr (adw_action_row_get_subtitle (row), ==, "500 blocks, 3 wrong");
+  row = cm_test_find_row_titled (page, "Wrong block");
+  g_assert_nonnull (row);
+  g_assert_cmpstr (adw_action_row_get_subtitle (row), ==, "at byte 4096");
+  gtk_window_set_child (GTK_WINDOW (window), NULL);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -123,6 +150,7 @@ main (int   argc,
   g_test_add_func ("/cardmark/app-queue/a2-card", test_a2_card);
   g_test_add_func ("/cardmark/app-queue/no-claim", test_no_claim);
   g_test_add_func ("/cardmark/app-queue/folder", test_folder);
+  g_test_add_func ("/cardmark/app-queue/result-part", test_result_part);
   status = g_test_run ();
   cm_test_destroy_window (GTK_WINDOW (window));
   cm_test_data_home_remove ();

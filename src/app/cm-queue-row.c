@@ -13,8 +13,10 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <string.h>
 
 #include "cm-host.h"
+#include "cm-job-queue.h"
 #include "cm-queue-host.h"
 
 #include "cm-queue-row.h"
@@ -126,6 +128,33 @@ cm_queue_row_init (CmQueueRow *self)
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self), _("Command Queueing"));
   cm_kind_row_set_action (CM_KIND_ROW (self), _("_Check…"),
                           _("Check whether command queueing is on for this card, and safe; this erases the card"));
+}
+
+/**
+ * cm_queue_row_fill_part:
+ *
+ * The result page's part of a queue check: what the check's report says,
+ * line by line ("Host: …", "Commands: …"), each as a fact titled by what
+ * comes before its colon.
+ */
+void
+cm_queue_row_fill_part (CmResultPart *part,
+                        CmResult     *result)
+{
+  g_autoptr(GPtrArray) lines = cm_job_queue_dup_lines (result);
+
+  for (guint i = 0; i < lines->len; i++)
+    {
+      g_autofree char *line = g_strdup (g_ptr_array_index (lines, i));
+      char *colon = strchr (line, ':');
+
+      if (colon == NULL)
+        continue;
+      *colon = '\0';
+      /* Long values wrap under their title, as the format's erase does. */
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (cm_result_part_add_fact (part, g_strstrip (line), "")),
+                                   g_strstrip (colon + 1));
+    }
 }
 
 GtkWidget *

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "cm-kind-row.h"
+#include "cm-result-part.h"
 
 G_BEGIN_DECLS
 
@@ -15,5 +16,7 @@ G_DECLARE_FINAL_TYPE (CmQueueRow, cm_queue_row, CM, QUEUE_ROW, CmKindRow)
 
 gboolean   cm_queue_row_wanted (CmCardItem *item);
 GtkWidget *cm_queue_row_new    (CmCardItem *item) G_GNUC_WARN_UNUSED_RESULT;
+void       cm_queue_row_fill_part (CmResultPart *part,
+                                   CmResult     *result);
 
 G_END_DECLS
