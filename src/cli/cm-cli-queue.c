@@ -112,7 +112,6 @@ finish (CmCliTarget  *t,
         gpointer      user_data)
 {
   Queue *q = user_data;
-  g_autoptr(CmOutcome) outcome = NULL;
 
   if (t->error != NULL)
     {
@@ -124,7 +123,7 @@ finish (CmCliTarget  *t,
           return CM_EXIT_USAGE;
         }
       cm_cli_print_error (t->error);
-      return g_error_matches (t->error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ? CM_OUTCOME_EXIT_STOPPED : CM_EXIT_FAILED;
+      return CM_EXIT_FAILED;
     }
   if (json != NULL)
     *json = cm_result_to_json (t->result);
@@ -140,8 +139,8 @@ finish (CmCliTarget  *t,
     fprintf (stderr, _("Saved to %s\n"), g_file_peek_path (cm_job_get_saved_file (t->job)));
   else if (cm_job_get_save_error (t->job) != NULL)
     cm_cli_print_error (cm_job_get_save_error (t->job));
-  outcome = cm_result_dup_outcome (t->result);
-  return outcome->exit_status;
+  /* The exit status is the document's outcome's (cm-cli-jobs.c). */
+  return CM_EXIT_OK;
 }
 
 /* A value of the kind's own options, checked against the bounds its
