@@ -25,7 +25,8 @@ struct _CmPowerRow
 {
   CmKindRow    parent_instance;
 
-  /* The confirmation's form, while it is open. */
+  /* The confirmation and its form, while it is open. */
+  AdwMessageDialog *dialog;
   AdwComboRow *method_row;
   AdwEntryRow *off_row;
   AdwEntryRow *on_row;
@@ -116,7 +117,7 @@ new_job (CmPowerRow *self)
   gboolean by_hand = adw_combo_row_get_selected (self->method_row) == 0;
 
   g_object_set (options,
-                "method", by_hand ? CM_POWER_SWITCH_BY_HAND : CM_POWER_SWITCH_COMMANDS,
+                "switch-method", by_hand ? CM_POWER_SWITCH_BY_HAND : CM_POWER_SWITCH_COMMANDS,
                 "cuts", (guint) gtk_adjustment_get_value (self->cuts),
                 NULL);
   if (!by_hand)
@@ -133,6 +134,7 @@ new_job (CmPowerRow *self)
 static void
 forget_form (CmPowerRow *self)
 {
+  self->dialog = NULL;
   self->method_row = NULL;
   self->off_row = NULL;
   self->on_row = NULL;
@@ -156,17 +158,22 @@ response_cb (CmPowerRow       *self,
 /* Commands show only when they are the way, and the answer waits for
  * both. */
 static void
-form_changed_cb (CmPowerRow       *self,
-                 GParamSpec       *pspec,
-                 AdwMessageDialog *dialog)
+form_changed_cb (CmPowerRow *self)
 {
-  gboolean by_hand = adw_combo_row_get_selected (self->method_row) == 0;
-  gboolean filled = *gtk_editable_get_text (GTK_EDITABLE (self->off_row)) != '\0' &&
-                    *gtk_editable_get_text (GTK_EDITABLE (self->on_row)) != '\0';
+  gboolean by_hand, filled;
 
+  /* The form going away with its dialog, answered. */
+  if (self->dialog == NULL)
+    return;
+  by_hand = adw_combo_row_get_selected (self->method_row) == 0;
+  filled = *gtk_editable_get_text (GTK_EDITABLE (self->off_row)) != '\0' &&
+           *gtk_editable_get_text (GTK_EDITABLE (self->on_row)) != '\0';
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (self->method_row),
+                               by_hand ? _("You pull the card out and put it back when CardMark asks")
+                                       : _("A relay, a smart plug or a lab supply, switched by commands you give"));
   gtk_widget_set_visible (GTK_WIDGET (self->off_row), !by_hand);
   gtk_widget_set_visible (GTK_WIDGET (self->on_row), !by_hand);
-  adw_message_dialog_set_response_enabled (dialog, "cut", by_hand || filled);
+  adw_message_dialog_set_response_enabled (self->dialog, "cut", by_hand || filled);
 }
 
 static GtkWidget *
@@ -181,7 +188,6 @@ cuts_row (CmPowerRow *self)
   gtk_widget_set_valign (spin, GTK_ALIGN_CENTER);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _("Number of _cuts"));
   adw_preferences_row_set_use_underline (ADW_PREFERENCES_ROW (row), TRUE);
-  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), _("Each cut takes about a minute"));
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), spin);
   adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), spin);
   gtk_accessible_update_relation (GTK_ACCESSIBLE (spin), GTK_ACCESSIBLE_RELATION_LABELLED_BY, row, NULL, -1);
@@ -202,7 +208,7 @@ command_row (const char *title)
 static GtkWidget *
 form_new (CmPowerRow *self)
 {
-  const char *ways[] = { _("By hand: pull the card out, put it back"), _("Two commands: a relay, a smart plug"), NULL };
+  const char *ways[] = { _("By hand"), _("Two commands"), NULL };
   GtkWidget *list = gtk_list_box_new ();
 
   gtk_list_box_set_selection_mode (GTK_LIST_BOX (list), GTK_SELECTION_NONE);
@@ -246,10 +252,11 @@ ask (CmPowerRow *self)
   adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
   adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
   adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), form_new (self));
-  g_signal_connect_object (self->method_row, "notify::selected", G_CALLBACK (form_changed_cb), dialog, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->off_row, "notify::text", G_CALLBACK (form_changed_cb), dialog, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->on_row, "notify::text", G_CALLBACK (form_changed_cb), dialog, G_CONNECT_SWAPPED);
-  form_changed_cb (self, NULL, ADW_MESSAGE_DIALOG (dialog));
+  self->dialog = ADW_MESSAGE_DIALOG (dialog);
+  g_signal_connect_object (self->method_row, "notify::selected", G_CALLBACK (form_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->off_row, "notify::text", G_CALLBACK (form_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->on_row, "notify::text", G_CALLBACK (form_changed_cb), self, G_CONNECT_SWAPPED);
+  form_changed_cb (self);
   g_signal_connect_object (dialog, "response", G_CALLBACK (response_cb), self, G_CONNECT_SWAPPED);
   gtk_window_present (GTK_WINDOW (dialog));
 }
@@ -265,7 +272,7 @@ cm_power_row_activate (CmKindRow *row)
       cm_toast_show (GTK_WIDGET (self), refused);
       return;
     }
-  if (self->method_row == NULL)
+  if (self->dialog == NULL)
     ask (self);
 }
 
