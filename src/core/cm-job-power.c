@@ -234,7 +234,16 @@ card_size (const char  *path,
 
       if (fd >= 0)
         close (fd);
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv), "%s: %s", path, g_strerror (errsv));
+      /* It opens the card again after every cut, under whatever name it
+       * comes back: not through UDisks yet, so polkit cannot ask. */
+      if (errsv == EACCES || errsv == EPERM)
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED,
+                     /* Translators: %s is the device */
+                     _("CardMark may not open %s itself, and the power-cut test cannot ask for it yet. Run it as a "
+                       "user who may write to the card (root, or one in the disk group)."),
+                     path);
+      else
+        g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv), "%s: %s", path, g_strerror (errsv));
       return FALSE;
     }
   close (fd);
