@@ -274,8 +274,8 @@ test_by_hand (Fixture       *f,
               gconstpointer  data)
 {
   const guint n_cuts = 2;
-  Asking pull = { NULL, "Pull the card or its reader out now." };
-  Asking put_back = { NULL, "Put the card back in." };
+  Asking pull = { NULL, "Pull the card or its reader out now" };
+  Asking put_back = { NULL, "Put the card back in" };
   g_autoptr(CmResult) result = NULL;
   g_autoptr(CmOutcome) outcome = NULL;
   g_autoptr(CmPowerReport) report = NULL;

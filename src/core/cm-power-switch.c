@@ -65,13 +65,13 @@ wait_command (GSubprocess   *process,
 static const char *
 pull_words (void)
 {
-  return _("Pull the card or its reader out now.");
+  return _("Pull the card or its reader out now");
 }
 
 static const char *
 put_back_words (void)
 {
-  return _("Put the card back in.");
+  return _("Put the card back in");
 }
 
 /* Whether @phase, a job's, is what a switch by hand asks the person to
