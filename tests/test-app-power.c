@@ -330,6 +330,40 @@ test_by_hand (Fixture       *f,
   shots_of_row (f, row, "power-done");
 }
 
+/* Stop while the row asks to pull the card, before anything is
+ * written: the card is as it was, and the row says it stopped. */
+static void
+test_stop (Fixture       *f,
+           gconstpointer  data)
+{
+  Asking pull = { NULL, "Pull the card or its reader out now" };
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  GtkWidget *row, *dialog;
+
+  if (!simcard_up (f))
+    return;
+  before = card_sum (f);
+  row = show_power_row (f);
+  pull.row = row;
+  cm_power_row_set_test_area (1 << 20);
+  dialog = open_dialog (row);
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "cut");
+  gtk_window_close (GTK_WINDOW (dialog));
+  g_assert_true (cm_test_wait_for (row_asks, &pull, 60));
+  g_test_message ("%s", adw_action_row_get_subtitle (ADW_ACTION_ROW (row)));
+  g_assert_true (cm_kind_row_get_busy (CM_KIND_ROW (row)));
+  /* Stop: the row's button, as a click. */
+  cm_kind_row_activate (CM_KIND_ROW (row));
+  cm_power_row_set_test_area (0);
+  g_assert_true (cm_test_wait_for (row_idle, row, 10));
+  g_test_message ("%s", adw_action_row_get_subtitle (ADW_ACTION_ROW (row)));
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ==, "The power-cut test was stopped before it wrote anything to the card.");
+  g_assert_null (cm_kind_row_get_result (CM_KIND_ROW (row)));
+  after = card_sum (f);
+  g_assert_cmpstr (before, ==, after);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -344,6 +378,7 @@ main (int   argc,
 
   g_test_add ("/cardmark/app-power/folder", Fixture, NULL, fixture_set_up, test_folder, fixture_tear_down);
   g_test_add ("/cardmark/app-power/cancel", Fixture, NULL, fixture_set_up, test_cancel, fixture_tear_down);
+  g_test_add ("/cardmark/app-power/stop", Fixture, NULL, fixture_set_up, test_stop, fixture_tear_down);
   g_test_add ("/cardmark/app-power/by-hand", Fixture, NULL, fixture_set_up, test_by_hand, fixture_tear_down);
   services_skip_reason = cm_test_services_up ();
 

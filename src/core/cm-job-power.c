@@ -211,6 +211,11 @@ done_cb (GObject      *object,
         g_task_return_new_error (outer, G_IO_ERROR, G_IO_ERROR_CANCELLED,
                                  _("The power-cut test was stopped before its first cut was read back. Where it stood "
                                    "is kept: the same test of the same card carries on from there."));
+      /* Stopped while the switch was checked: nothing was written yet. */
+      else if (g_error_matches (p->error, G_IO_ERROR, G_IO_ERROR_CANCELLED) && s->run != 0 &&
+               s->phase == CM_POWER_PHASE_FILL)
+        g_task_return_new_error (outer, G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                 _("The power-cut test was stopped before it wrote anything to the card."));
       else
         g_task_return_error (outer, g_steal_pointer (&p->error));
     }
