@@ -130,7 +130,8 @@ if kind == 'bench':
     same('criteria figures', [width(re.match(r'(.*? (MB/s|IOPS))', l).group(1)) for l in crit])
     same('criteria statuses', [width(l) - width(status) if l.endswith(status) else -1 for l in crit])
 elif kind == 'history':
-    rows = [re.match(r'(.*quick(?:\s+(?:–|[0-9.]+)){4})  ', l).group(1) for l in lines[2:]]
+    run = re.escape(sys.argv[3])
+    rows = [re.match(r'(.*' + run + r'(?:\s+(?:–|[0-9.]+)){4})  ', l).group(1) for l in lines[2:]]
     same('heading, units and rows', [width(lines[0].rsplit('  ', 1)[0]), width(lines[1])] + [width(r) for r in rows])
 elif kind == 'decode':
     same('values', [width(l[:l.index(v)]) for v in sys.argv[3:] for l in lines if v in l])
@@ -158,9 +159,11 @@ for lang in C es ja ko vi; do
   status=$( [ $lang = C ] && echo "Not judged" || msgstr $lang "Not judged")
   check "LANGUAGE=$lang: the bench table lines up" aligned bench "$work/bench-$lang" "$status"
   LANGUAGE=$lang XDG_DATA_HOME="$work/data" "$CARDMARK_CLI" history > "$work/history-$lang" 2> /dev/null
-  check "LANGUAGE=$lang: the history table lines up, in whole characters" aligned history "$work/history-$lang"
+  quick=$( [ $lang = C ] && echo "Quick benchmark" || msgstr $lang "Quick benchmark")
+  check "LANGUAGE=$lang: the history table lines up, in whole characters" aligned history "$work/history-$lang" "$quick"
+  check "LANGUAGE=$lang: history says the quick benchmark in its words ($quick)" contains "$work/history-$lang" " $quick "
 done
-check "a long card name is cut with …" contains "$work/history-ja" "サンディスク エクストリ… quick"
+check "a long card name is cut with …" contains "$work/history-ja" "サンディスク エクストリ… $(msgstr ja 'Quick benchmark')"
 want=$(msgstr ja 'scratch file') || not_ok "po/ja.po translates “scratch file”"
 check "LANGUAGE=ja: the target's mode is in Japanese ($want)" contains "$work/bench-ja" "($want)"
 
