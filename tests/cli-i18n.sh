@@ -138,6 +138,20 @@ elif kind == 'decode':
 PY
 }
 
+# no_kept_sentence OUTPUT DOCUMENT…: OUTPUT holds none of the sentences the
+# documents (saved with LANGUAGE unset) kept, so each was made in the
+# reader's language when shown.
+no_kept_sentence () {
+  python3 - "$@" <<'PY'
+import json, sys
+shown = open(sys.argv[1], encoding='utf-8').read()
+kept = {json.load(open(p)).get("summary") for p in sys.argv[2:]} - {None}
+found = [k for k in kept if k in shown]
+print(f"# kept: {sorted(kept)}; shown: {found}", file=sys.stderr)
+sys.exit(1 if found or not kept else 0)
+PY
+}
+
 card=$(mktemp -d "${TMPDIR:-/tmp}"/cardmark-i18n-XXXXXX)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$work" "$card"' EXIT
 XDG_DATA_HOME="$work/data" "$CARDMARK_CLI" bench "$card" --only seq-read --save --json > /dev/null 2>&1
@@ -162,6 +176,8 @@ for lang in C es ja ko vi; do
   quick=$( [ $lang = C ] && echo "Quick benchmark" || msgstr $lang "Quick benchmark")
   check "LANGUAGE=$lang: the history table lines up, in whole characters" aligned history "$work/history-$lang" "$quick"
   check "LANGUAGE=$lang: history says the quick benchmark in its words ($quick)" contains "$work/history-$lang" " $quick "
+  [ $lang = C ] || check "LANGUAGE=$lang: history shows no sentence the documents kept in English" \
+    no_kept_sentence "$work/history-$lang" "$work"/data/cardmark*/history/*.json
 done
 check "a long card name is cut with …" contains "$work/history-ja" "サンディスク エクストリ… $(msgstr ja 'Quick benchmark')"
 want=$(msgstr ja 'scratch file') || not_ok "po/ja.po translates “scratch file”"

@@ -171,8 +171,9 @@ prepare (CmHistoryIndex *self, const char *sql, sqlite3_stmt **stmt)
   return sqlite3_prepare_v2 (self->db, sql, -1, stmt, NULL);
 }
 
-/* Bumped when the columns change: an index of another version is rebuilt. */
-#define SCHEMA_VERSION 7
+/* Bumped when the columns, or the words made for them, change: an index
+ * of another version is rebuilt. */
+#define SCHEMA_VERSION 8
 
 static int
 schema_version (CmHistoryIndex *self)
@@ -482,7 +483,7 @@ cm_history_entry_new_for_result (CmResult *result)
    * in the same reader. */
   if (entry->size_bytes == 0)
     entry->size_bytes = cm_result_get_device_bytes (result);
-  entry->verdict = bench ? g_strdup (cm_result_get_summary (result)) : cm_summary_dup_answer (result, &status);
+  entry->verdict = bench ? cm_job_kind_dup_sentence (result) : cm_summary_dup_answer (result, &status);
   g_free (cm_summary_dup_answer (result, &status));
   entry->tone = status;
   entry->title = cm_summary_dup_card_title (result);

@@ -149,5 +149,6 @@ const CmJobKind cm_job_kind_bench = {
   .run = run,
   .judge = judge,
   .outcome = outcome,
+  .describe = cm_verdict_dup_summary,
   .measures_speed = TRUE,
 };

@@ -199,6 +199,17 @@ real_size (CmResult *result,
   return report->last_good_bytes;
 }
 
+static char *
+describe (CmResult *result)
+{
+  const CmCapacityReport *report = cm_result_get_capacity (result);
+  const char *device = cm_result_get_device (result);
+
+  if (report == NULL || device == NULL)
+    return NULL;
+  return cm_capacity_report_describe (device, report);
+}
+
 const CmJobKind cm_job_kind_capacity = {
   .name = "capacity",
   .title = N_("Capacity check"),
@@ -209,5 +220,6 @@ const CmJobKind cm_job_kind_capacity = {
   .run = run,
   .outcome = outcome,
   .headline = headline,
+  .describe = describe,
   .real_size = real_size,
 };

@@ -87,6 +87,11 @@ typedef struct
    * settings, with their defaults and bounds in the GParamSpecs; the job
    * holds one (cm_job_get_options()). */
   GType     (*options_type) (void);
+  /* Optional: the sentence under the document's headline, made from its
+   * facts in the reader's language when it is shown; NULL when the
+   * document lacks them (an older one), whose kept sentence is shown
+   * then (cm_job_kind_dup_sentence()). */
+  char     *(*describe) (CmResult *result);
 } CmJobKind;
 
 const CmJobKind *cm_job_kinds_lookup   (const char      *name);

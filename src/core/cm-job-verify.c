@@ -227,6 +227,16 @@ real_size (CmResult *result,
   return (guint64) verify->first_bad_offset;
 }
 
+static char *
+describe (CmResult *result)
+{
+  CmVerifyFacts facts;
+
+  if (!cm_verify_facts_for_result (result, &facts))
+    return NULL;
+  return cm_verify_describe (&facts, cm_result_get_verify (result));
+}
+
 const CmJobKind cm_job_kind_verify = {
   .name = "verify",
   .title = N_("Full verify"),
@@ -238,5 +248,6 @@ const CmJobKind cm_job_kind_verify = {
   .run = run,
   .outcome = outcome,
   .headline = headline,
+  .describe = describe,
   .real_size = real_size,
 };

@@ -497,6 +497,14 @@ headline (CmResult  *result,
     cm_summary_add_figure (figures, NULL, CM_DIRECTION_READ, _("Last read back"), cm_summary_format_rate (last->read_mb_per_s, "MB/s"));
 }
 
+static char *
+describe (CmResult *result)
+{
+  const CmEndurance *endurance = cm_result_get_endurance (result);
+
+  return endurance != NULL ? cm_endurance_describe (endurance) : NULL;
+}
+
 const CmJobKind cm_job_kind_wear = {
   .name = "wear",
   .title = N_("Wear test"),
@@ -509,4 +517,5 @@ const CmJobKind cm_job_kind_wear = {
   .run = run,
   .outcome = outcome,
   .headline = headline,
+  .describe = describe,
 };

@@ -40,6 +40,7 @@ typedef enum
 const char *cm_job_state_to_string (CmJobState state);
 const char *cm_job_kind_get_title  (const char *kind);
 gboolean    cm_job_kind_measures_speed (const char *kind);
+char       *cm_job_kind_dup_sentence (CmResult   *result) G_GNUC_WARN_UNUSED_RESULT;
 gboolean    cm_job_kind_left_card_erased (CmResult *result);
 const char * const *cm_job_kinds_list_names (void);
 

@@ -498,6 +498,7 @@ cm_summary_dup_text (CmResult *result)
   g_autofree char *title = NULL;
   g_autofree char *date = NULL;
   g_autofree char *banner = NULL;
+  g_autofree char *sentence = NULL;
   g_autoptr(GPtrArray) no_tests = g_ptr_array_new ();
   GPtrArray *tests, *claims;
   CmStatus status;
@@ -531,8 +532,8 @@ cm_summary_dup_text (CmResult *result)
   g_string_append_c (text, '\n');
   if (banner != NULL)
     g_string_append_printf (text, "%s\n", banner);
-  if (cm_result_get_summary (result) != NULL)
-    g_string_append_printf (text, "%s\n", cm_result_get_summary (result));
+  if ((sentence = cm_job_kind_dup_sentence (result)) != NULL)
+    g_string_append_printf (text, "%s\n", sentence);
   g_string_append_c (text, '\n');
 
   for (guint i = 0; i < figures->len; i++)
