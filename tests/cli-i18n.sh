@@ -56,6 +56,9 @@ trap 'rm -rf "$work"' EXIT
 contains () {
   grep -qF -- "$2" "$1"
 }
+not_contains () {
+  ! grep -qF -- "$2" "$1"
+}
 
 # 1. --help: the command list is translated.
 for id in 'Commands:' 'Measure a card, a folder on it, or its device'; do
@@ -178,6 +181,24 @@ for lang in C es ja ko vi; do
   check "LANGUAGE=$lang: history says the quick benchmark in its words ($quick)" contains "$work/history-$lang" " $quick "
   [ $lang = C ] || check "LANGUAGE=$lang: history shows no sentence the documents kept in English" \
     no_kept_sentence "$work/history-$lang" "$work"/data/cardmark*/history/*.json
+done
+# A card's name CardMark made from its device ("Loop device on card.img",
+# kept in English by a CLI with LANGUAGE unset) is said in the reader's
+# language from the facts the document keeps beside it.
+XDG_DATA_HOME="$work/loop" "$CARDMARK_CLI" bench "$card" --only seq-read --save > /dev/null 2>&1
+python3 - "$work"/loop/cardmark*/history/*.json <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["target"].update(reader="loop", name="Loop device on card.img", name_from="loop", name_detail="card.img")
+r["target"].pop("device_bytes", None)
+json.dump(r, open(sys.argv[1], "w"))
+PY
+for lang in es ja; do
+  LANGUAGE=$lang XDG_DATA_HOME="$work/loop" "$CARDMARK_CLI" history > "$work/loop-$lang" 2> /dev/null
+  want=$(msgstr $lang "Loop device on %s" | sed 's/%s/card.img/')
+  # The Card column is 24 columns wide: its start is enough.
+  check "LANGUAGE=$lang: History titles the loop device in its words ($want)" contains "$work/loop-$lang" "${want:0:12}"
+  check "LANGUAGE=$lang: … not in the words the document kept" not_contains "$work/loop-$lang" "Loop device on"
 done
 check "a long card name is cut with …" contains "$work/history-ja" "サンディスク エクストリ… $(msgstr ja 'Quick benchmark')"
 want=$(msgstr ja 'scratch file') || not_ok "po/ja.po translates “scratch file”"
