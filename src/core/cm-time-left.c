@@ -5,7 +5,9 @@
  * A run's time left, test by test, from what each will really do: a
  * timed test by its time, a sized test by the bytes it will move at the
  * rate its direction has shown so far (or the guess before any has),
- * the sustained write by the limit the runner resolved for it. What is
+ * the sustained write by the limit the runner resolved for it (and,
+ * where it reads each chunk first to put it back, a read of it too);
+ * the running test by the time it has taken on the clock. What is
  * learned while a test runs is its own average rate, never one noisy
  * sample, so the estimate grows only when the card proves slower than
  * expected, and only by what that slower rate costs.
@@ -19,6 +21,7 @@ typedef struct
 {
   const CmTestSpec *spec;
   guint64           bytes;
+  gboolean          reads_first; /* each chunk is read before it is written */
 } Entry;
 
 struct _CmTimeLeft
@@ -70,7 +73,7 @@ cm_time_left_add_test (CmTimeLeft       *self,
                        const CmTestSpec *spec,
                        guint64           bytes)
 {
-  Entry entry = { spec, bytes };
+  Entry entry = { spec, bytes, FALSE };
 
   g_return_if_fail (CM_IS_TIME_LEFT (self));
   g_return_if_fail (spec != NULL);
@@ -89,6 +92,19 @@ cm_time_left_set_bytes (CmTimeLeft *self,
   g_return_if_fail (index < self->entries->len);
 
   g_array_index (self->entries, Entry, index).bytes = bytes;
+}
+
+/* The test at @index reads each chunk before it writes it back (the raw
+ * sustained write, which puts the card's bytes back): it costs a read
+ * of its bytes as well. */
+void
+cm_time_left_set_reads_first (CmTimeLeft *self,
+                              guint       index)
+{
+  g_return_if_fail (CM_IS_TIME_LEFT (self));
+  g_return_if_fail (index < self->entries->len);
+
+  g_array_index (self->entries, Entry, index).reads_first = TRUE;
 }
 
 double
@@ -127,6 +143,8 @@ expected_seconds (CmTimeLeft  *self,
     return spec->duration_s;
   if (spec->max_seconds > 0)
     return MIN (entry->bytes / rate, MAX (spec->max_seconds, spec->min_bytes / rate));
+  if (entry->reads_first)
+    return entry->bytes / rate + entry->bytes / (self->rate[CM_DIRECTION_READ] * 1e6);
   return entry->bytes / rate;
 }
 
@@ -160,7 +178,7 @@ learn (CmTimeLeft  *self,
        double       elapsed,
        guint64      done_bytes)
 {
-  if (!teaches_rate (entry) || elapsed <= 0 || done_bytes == 0)
+  if (!teaches_rate (entry) || entry->reads_first || elapsed <= 0 || done_bytes == 0)
     return;
 
   self->rate[entry->spec->direction] = done_bytes / elapsed / 1e6;

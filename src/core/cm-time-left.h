@@ -26,6 +26,8 @@ void        cm_time_left_add_test   (CmTimeLeft       *self,
 void        cm_time_left_set_bytes  (CmTimeLeft       *self,
                                      guint             index,
                                      guint64           bytes);
+void        cm_time_left_set_reads_first (CmTimeLeft  *self,
+                                          guint        index);
 double      cm_time_left_update     (CmTimeLeft       *self,
                                      guint             index,
                                      double            fraction,
