@@ -66,6 +66,15 @@ expect 2 "no test called “seq-reed”.*seq-write, seq-read" bench --only seq-r
 expect 2 "sustained-limit needs a size, such as 256M, 1.5GiB or 500MB, not “lots”" bench --profile full --sustained-limit lots "$target"
 expect 2 "sustained-limit must be at least 64" bench --profile full --sustained-limit 0 "$target"
 
+# An option made from its kind's own (cm-cli-kind-options.c): the wear
+# test's rounds, with its help line and the bounds its GParamSpec holds;
+# 0 (no limit, as leaving it out) and what is no plain number are refused.
+for rounds in 0 99999999999 " 2" 0x10 1e3 -1; do
+  expect 2 "^cardmark-cli: --rounds takes a whole number, from 1 to [0-9]+\\." endure --destroy-data --rounds "$rounds" /dev/null
+done
+"$CARDMARK_CLI" endure --help > "$work/out"
+check "endure --help says what --rounds=N does" grep -q -- "--rounds=N  *Stop after N rounds" "$work/out"
+
 # What is written after a run is checked before it: a wrong chart name is
 # a usage error, a folder that cannot take the file stops the run at once.
 # expect_at_once STATUS PATTERN ARGS…: as expect, and no test started.

@@ -15,8 +15,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cm-capacity-probe.h"
 #include "cm-card-lock.h"
+#include "cm-job-bench.h"
+#include "cm-job-capacity.h"
+#include "cm-job-format.h"
 #include "cm-job-kind.h"
+#include "cm-job-verify.h"
+#include "cm-job-wear.h"
 #include "cm-target.h"
 
 #include "cm-job.h"
@@ -275,6 +281,90 @@ test_one_job_per_card (void)
   g_rmdir (dir);
 }
 
+/* Each kind's settings are its own options, with a default inside
+ * their bounds; the job has none of them. */
+static void
+test_options (void)
+{
+  const struct { const CmJobKind *kind; GType type; const char *option; } kinds[] = {
+    { &cm_job_kind_bench, CM_TYPE_JOB_BENCH_OPTIONS, "sustained-limit" },
+    { &cm_job_kind_capacity, CM_TYPE_JOB_CAPACITY_OPTIONS, "cache-bytes" },
+    { &cm_job_kind_verify, CM_TYPE_JOB_VERIFY_OPTIONS, "read-only" },
+    { &cm_job_kind_wear, CM_TYPE_JOB_WEAR_OPTIONS, "rounds" },
+    { &cm_job_kind_format, CM_TYPE_JOB_FORMAT_OPTIONS, "label" },
+  };
+  guint64 cache = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+    {
+      g_autoptr(CmJob) job = cm_job_new (kinds[i].kind->name, "/nonexistent");
+      GObject *options = cm_job_get_options (job);
+      g_autofree GParamSpec **pspecs = NULL;
+      guint n_pspecs = 0;
+
+      g_assert_true (G_TYPE_CHECK_INSTANCE_TYPE (options, kinds[i].type));
+      /* One object, made once. */
+      g_assert_true (cm_job_get_options (job) == (gpointer) options);
+      g_assert_nonnull (g_object_class_find_property (G_OBJECT_GET_CLASS (options), kinds[i].option));
+      /* The consent is the job's, never an option of a kind. */
+      g_assert_null (g_object_class_find_property (G_OBJECT_GET_CLASS (options), "destroy-data"));
+      g_assert_null (g_object_class_find_property (G_OBJECT_GET_CLASS (job), kinds[i].option));
+      pspecs = g_object_class_list_properties (G_OBJECT_GET_CLASS (options), &n_pspecs);
+      for (guint j = 0; j < n_pspecs; j++)
+        {
+          g_auto(GValue) value = G_VALUE_INIT;
+
+          g_value_init (&value, pspecs[j]->value_type);
+          g_object_get_property (options, pspecs[j]->name, &value);
+          g_assert_true (g_param_value_defaults (pspecs[j], &value));
+          g_assert_false (g_param_value_validate (pspecs[j], &value));
+        }
+    }
+
+  /* A capacity check's default is the probe's. */
+  {
+    g_autoptr(CmJob) job = cm_job_new ("capacity", "/nonexistent");
+
+    g_object_get (cm_job_get_options (job), "cache-bytes", &cache, NULL);
+    g_assert_cmpuint (cache, ==, CM_CAPACITY_DEFAULT_CACHE);
+  }
+  /* A kind without options has none. */
+  {
+    g_autoptr(CmJob) job = cm_job_new ("health", "/nonexistent");
+
+    g_assert_null (cm_job_get_options (job));
+  }
+}
+
+/* A kind that needs a whole card is refused on anything else by the
+ * job, before its own run starts, naming the kind. */
+static void
+test_needs_whole_card (void)
+{
+  const CmJobKind *kinds[] = { &cm_job_kind_wear, &cm_job_kind_format };
+
+  g_assert_true (cm_job_kind_wear.needs & CM_JOB_KIND_NEEDS_WHOLE_CARD);
+  g_assert_true (cm_job_kind_format.needs & CM_JOB_KIND_NEEDS_WHOLE_CARD);
+  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *dir = g_dir_make_tmp ("cardmark-job-XXXXXX", &error);
+      g_autoptr(CmJob) job = cm_job_new (kinds[i]->name, dir);
+      Run run = { 0 };
+
+      g_assert_no_error (error);
+      g_assert_nonnull (kinds[i]->consent);
+      cm_job_set_destroy_data (job, TRUE);
+      run_job (job, &run);
+      g_assert_error (run.error, CM_TARGET_ERROR, CM_TARGET_ERROR_NOT_SUPPORTED);
+      g_assert_nonnull (strstr (run.error->message, kinds[i]->title));
+      /* Refused before its run said a phase. */
+      g_assert_cmpuint (run.phases->len, ==, 0);
+      run_clear (&run);
+      g_rmdir (dir);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -292,6 +382,8 @@ main (int   argc,
   g_test_add_func ("/cardmark/job/new-kind", test_new_kind);
   g_test_add_func ("/cardmark/job/empty-target", test_empty_target);
   g_test_add_func ("/cardmark/job/one-per-card", test_one_job_per_card);
+  g_test_add_func ("/cardmark/job/options", test_options);
+  g_test_add_func ("/cardmark/job/needs-whole-card", test_needs_whole_card);
 
   status = g_test_run ();
   cm_test_remove_folder (lock_dir);

@@ -360,11 +360,14 @@ prepare (CmCliTarget *t,
   Bench *b = user_data;
 
   t->data = g_new0 (BenchCard, 1);
-  t->job = cm_job_new ("bench", t->target);
-  cm_job_set_raw (t->job, b->raw, b->allow_write);
-  cm_job_set_profile (t->job, b->profile);
-  cm_job_set_only (t->job, (const char * const *) b->only);
-  cm_job_set_sustained_limit (t->job, b->sustained_bytes);
+  t->job = cm_job_new_of_kind (&cm_job_kind_bench, t->target);
+  g_object_set (cm_job_get_options (t->job),
+                "raw", b->raw,
+                "allow-write", b->allow_write,
+                "profile", (guint) b->profile,
+                "only", b->only,
+                "sustained-limit", b->sustained_bytes,
+                NULL);
   cm_job_set_claims (t->job, (const char * const *) b->claims);
   cm_job_set_brand (t->job, b->brand);
   cm_job_set_history (t->job, b->history);
@@ -406,8 +409,6 @@ finish (CmCliTarget  *t,
         fprintf (stderr, "%s\n", _("Raise the sustained write's limit with --sustained-limit SIZE to let it write further."));
         break;
       }
-  if (status == CM_EXIT_OK && cm_verdict_any_below (t->result))
-    status = CM_EXIT_BELOW;
   return status;
 }
 
@@ -446,7 +447,7 @@ cm_cli_bench (int    argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(CmPlan) plan = NULL;
   g_autoptr(CmHistory) history = NULL;
-  const CmCliJobsFuncs funcs = { prepare, finish, watch, bench_card_free, "bench", NULL };
+  const CmCliJobsFuncs funcs = { prepare, finish, watch, bench_card_free, cm_job_kind_bench.name, NULL };
   CmProfile profile = CM_PROFILE_QUICK;
   Bench bench = { 0 };
   int status;

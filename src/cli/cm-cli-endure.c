@@ -22,10 +22,12 @@
 #include "cm-file.h"
 #include "cm-history.h"
 #include "cm-job.h"
+#include "cm-job-wear.h"
 #include "cm-verify.h"
 
 #include "cm-cli.h"
 #include "cm-cli-jobs.h"
+#include "cm-cli-kind-options.h"
 #include "cm-cli-number.h"
 
 /* What the command was asked, the same for every card. */
@@ -34,7 +36,6 @@ typedef struct
   gboolean    destroy;
   gboolean    resume;
   guint64     maker_bytes;
-  guint       rounds;
   double      seconds;
   gboolean    json;
   const char *csv;
@@ -45,6 +46,7 @@ typedef struct
   guint       csv_last_round;     /* the last round this run saw end, or 0 */
   guint64     csv_bytes_before;   /* bytes_written at its end */
   CmHistory  *history;
+  CmCliKindOptions *kind_options;   /* --rounds */
   int         signal_fd;
 } Endure;
 
@@ -236,12 +238,15 @@ prepare (CmCliTarget *t,
   Endure *e = user_data;
 
   t->data = e;
-  t->job = cm_job_new ("wear", t->target);
-  cm_job_set_verify_flags (t->job, (e->destroy ? CM_VERIFY_FLAGS_DESTROY_DATA : CM_VERIFY_FLAGS_NONE) |
-                                   (e->resume ? CM_VERIFY_FLAGS_RESUME : CM_VERIFY_FLAGS_NONE));
-  cm_job_set_wear_limits (t->job, e->rounds, e->seconds);
-  cm_job_set_wear_maker_bytes (t->job, e->maker_bytes);
-  cm_job_set_wear_round_func (t->job, round_cb, t);
+  t->job = cm_job_new_of_kind (&cm_job_kind_wear, t->target);
+  cm_job_set_destroy_data (t->job, e->destroy);
+  cm_cli_kind_options_apply (e->kind_options, t->job);
+  g_object_set (cm_job_get_options (t->job),
+                "resume", e->resume,
+                "seconds", e->seconds,
+                "maker-bytes", e->maker_bytes,
+                NULL);
+  cm_job_wear_options_set_round_func (cm_job_get_options (t->job), round_cb, t);
   cm_job_set_history (t->job, e->history);
   g_signal_connect (t->job, "notify::progress", G_CALLBACK (progress_cb), t);
   g_signal_connect (t->job, "notify::phase", G_CALLBACK (progress_cb), t);
@@ -329,13 +334,12 @@ finish (CmCliTarget  *t,
   else if (cm_job_get_save_error (t->job) != NULL)
     cm_cli_print_error (cm_job_get_save_error (t->job));
 
-  endurance = cm_result_get_endurance (t->result);
-  if (endurance != NULL && cm_endurance_lost_data (endurance))
-    return CM_EXIT_FAKE;
   /* A card that went away, or refused the work, did not finish its test:
    * why, and how to carry on (the document's notes), on this card's
-   * line, so that in a run of several the card is named. */
-  if (endurance != NULL && (g_strcmp0 (endurance->stopped, "card-gone") == 0 || g_strcmp0 (endurance->stopped, "failed") == 0))
+   * line, so that in a run of several the card is named. Its exit status
+   * is the outcome's (1, a run that failed). */
+  endurance = cm_result_get_endurance (t->result);
+  if (endurance != NULL && !cm_endurance_lost_data (endurance) && (g_strcmp0 (endurance->stopped, "card-gone") == 0 || g_strcmp0 (endurance->stopped, "failed") == 0))
     {
       GPtrArray *notes = cm_result_get_notes (t->result);
 
@@ -351,7 +355,6 @@ finish (CmCliTarget  *t,
 
           cm_cli_jobs_say (t, "%s\n", command);
         }
-      return CM_EXIT_FAILED;
     }
   return CM_EXIT_OK;
 }
@@ -377,11 +380,13 @@ cm_cli_endure (int    argc,
                char **argv)
 {
   gboolean destroy = FALSE, json = FALSE, resume = FALSE;
-  double rounds = 0, hours = 0, tbw = 0, video_hours = 0, video_mbps = 0;
+  double hours = 0, tbw = 0, video_hours = 0, video_mbps = 0;
   g_autofree char *csv = NULL;
+  const CmCliKindOption wear_options[] = { { "rounds", "N" } };
+  g_autoptr(CmCliKindOptions) kind_options = cm_cli_kind_options_new (&cm_job_kind_wear, wear_options,
+                                                                      G_N_ELEMENTS (wear_options));
   GOptionEntry entries[] = {
     { "destroy-data", 0, 0, G_OPTION_ARG_NONE, &destroy, N_("Overwrite the whole device again and again, destroying everything on it"), NULL },
-    { "rounds", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer) cm_cli_number_option_cb, N_("Stop after N rounds, earlier runs included (default: no limit)"), "N" },
     { "hours", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer) cm_cli_number_option_cb, N_("Start no round after H hours of the test, earlier runs included (default: no limit)"), "H" },
     { "resume", 0, 0, G_OPTION_ARG_NONE, &resume, N_("Carry on with a wear test that was stopped, from the round and place it stopped"), NULL },
     { "tbw", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer) cm_cli_number_option_cb, N_("The maker's endurance: TB (10^12 bytes) written, to set the measured figures beside"), "TB" },
@@ -395,10 +400,12 @@ cm_cli_endure (int    argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(CmHistory) history = NULL;
   g_autofree char *description = NULL;
-  const CmCliJobsFuncs funcs = { prepare, finish, watch, NULL, "wear", resume_hint };
+  const CmCliJobsFuncs funcs = { prepare, finish, watch, NULL, cm_job_kind_wear.name, resume_hint };
   Endure e = { 0 };
   int status;
 
+  /* The wear test's own options, made from its GParamSpecs. */
+  cm_cli_kind_options_add (kind_options, context);
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   description = g_strdup_printf ("%s\n\n%s",
     _("A round writes the whole unmounted card with data that differs each round, then reads it all back in a shuffled order "
@@ -421,7 +428,6 @@ cm_cli_endure (int    argc,
     if (argv[i][0] == '\0')
       return cm_cli_usage_error (context, _("The DEVICE is empty. Give the card's device, such as /dev/mmcblk0."));
   /* Left out, a limit is none; given, the table saw it is above 0. */
-  cm_cli_number_get ("rounds", &rounds);
   cm_cli_number_get ("hours", &hours);
   cm_cli_number_get ("tbw", &tbw);
   cm_cli_number_get ("video-hours", &video_hours);
@@ -436,11 +442,11 @@ cm_cli_endure (int    argc,
   if (csv != NULL && e.csv_fd < 0)
     return cm_cli_usage_error (context, error->message);
 
+  e.kind_options = kind_options;
   e.signal_fd = cm_cli_block_end_signals ();
   history = cm_cli_history_new ();
   e.destroy = destroy;
   e.resume = resume;
-  e.rounds = (guint) rounds;
   e.seconds = hours * 3600;
   e.json = json;
   e.csv = csv;

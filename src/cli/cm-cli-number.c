@@ -27,7 +27,6 @@ typedef struct
 } Number;
 
 static const Number numbers[] = {
-  { "rounds", TRUE, 0, 1000000, N_("--rounds takes a whole number of rounds, from 1 to 1000000.") },
   { "hours", FALSE, 0, 876000, N_("--hours takes a number of hours above 0, at most 876000 (a hundred years).") },
   { "tbw", FALSE, 0, 999999, N_("--tbw takes the maker's TB written, a number above 0, at most 999999.") },
   { "video-hours", FALSE, 0, 9999999, N_("--video-hours takes a number of hours above 0, at most 9999999.") },

@@ -14,14 +14,15 @@
 
 G_BEGIN_DECLS
 
-/* Exit statuses (README.md § cardmark-cli). */
+/* Exit statuses (README.md § cardmark-cli). A card's verdict, and a
+ * stop (CM_OUTCOME_EXIT_STOPPED), are its document's outcome's
+ * (cm-outcome.h); a command's own say only what it could not do. */
 enum {
   CM_EXIT_OK = 0,
   CM_EXIT_FAILED = 1,
   CM_EXIT_USAGE = 2,
   CM_EXIT_BELOW = 3,
   CM_EXIT_FAKE = 4,
-  CM_EXIT_STOPPED = 5,
 };
 
 int  cm_cli_bench       (int          argc,
@@ -37,6 +38,8 @@ int  cm_cli_format      (int          argc,
 int  cm_cli_endure      (int          argc,
                          char       **argv);
 int  cm_cli_health      (int          argc,
+                         char       **argv);
+int  cm_cli_power       (int          argc,
                          char       **argv);
 char *cm_cli_format_duration (double seconds) G_GNUC_WARN_UNUSED_RESULT;
 int  cm_cli_block_end_signals (void);

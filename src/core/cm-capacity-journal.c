@@ -1079,7 +1079,6 @@ void
 cm_capacity_restore_async (int                  fd,
                            const char          *device,
                            guint64              size,
-                           GFile               *journal_folder,
                            GCancellable        *cancellable,
                            GAsyncReadyCallback  callback,
                            gpointer             user_data)
@@ -1093,7 +1092,7 @@ cm_capacity_restore_async (int                  fd,
   data->fd = fd;
   data->device = g_strdup (device);
   data->size = size;
-  data->folder = journal_folder != NULL ? g_object_ref (journal_folder) : cm_capacity_journal_default_folder ();
+  data->folder = cm_capacity_journal_default_folder ();
   g_task_set_source_tag (task, cm_capacity_restore_async);
   g_task_set_task_data (task, data, (GDestroyNotify) restore_data_free);
   g_task_run_in_thread (task, restore_thread);

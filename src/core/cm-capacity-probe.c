@@ -534,13 +534,12 @@ cm_capacity_probe (int                     fd,
                    const char             *device,
                    guint64                 size,
                    guint64                 cache_bytes,
-                   GFile                  *journal_folder,
                    GCancellable           *cancellable,
                    CmCapacityProgressFunc  progress,
                    gpointer                user_data,
                    GError                **error)
 {
-  g_autoptr(GFile) default_folder = NULL;
+  g_autoptr(GFile) journal_folder = NULL;
   g_autofree char *pending = NULL;
   g_autoptr(GError) flush_error = NULL;
   g_autoptr(GError) find_error = NULL;
@@ -557,8 +556,7 @@ cm_capacity_probe (int                     fd,
       g_set_error (error, CM_TARGET_ERROR, CM_TARGET_ERROR_TOO_SMALL, _("The device is too small to probe."));
       return NULL;
     }
-  if (journal_folder == NULL)
-    journal_folder = default_folder = cm_capacity_journal_default_folder ();
+  journal_folder = cm_capacity_journal_default_folder ();
 
   /* Another check's journal first: this one would overwrite its blocks'
    * signatures, and then its originals could never be told apart. */
@@ -684,7 +682,6 @@ typedef struct
   char                   *device;
   guint64                 size;
   guint64                 cache_bytes;
-  GFile                  *folder;
   CmCapacityProgressFunc  progress;
   gpointer                progress_data;
   GMainContext           *context;
@@ -701,7 +698,6 @@ static void
 probe_data_free (ProbeData *data)
 {
   g_free (data->device);
-  g_clear_object (&data->folder);
   g_clear_pointer (&data->context, g_main_context_unref);
   g_free (data);
 }
@@ -750,7 +746,7 @@ probe_thread (GTask        *task,
   GError *error = NULL;
   CmCapacityReport *report;
 
-  report = cm_capacity_probe (data->fd, data->device, data->size, data->cache_bytes, data->folder,
+  report = cm_capacity_probe (data->fd, data->device, data->size, data->cache_bytes,
                               cancellable, thread_progress_cb, task, &error);
   if (report != NULL)
     g_task_return_pointer (task, report, (GDestroyNotify) cm_capacity_report_free);
@@ -763,7 +759,6 @@ cm_capacity_probe_async (int                     fd,
                          const char             *device,
                          guint64                 size,
                          guint64                 cache_bytes,
-                         GFile                  *journal_folder,
                          GCancellable           *cancellable,
                          CmCapacityProgressFunc  progress,
                          gpointer                progress_data,
@@ -780,7 +775,6 @@ cm_capacity_probe_async (int                     fd,
   data->device = g_strdup (device);
   data->size = size;
   data->cache_bytes = cache_bytes;
-  data->folder = journal_folder != NULL ? g_object_ref (journal_folder) : NULL;
   data->progress = progress;
   data->progress_data = progress_data;
   data->context = g_main_context_ref_thread_default ();

@@ -17,6 +17,146 @@
 #include "cm-job-kind.h"
 #include "cm-summary.h"
 
+#include "cm-job-bench.h"
+
+/* The options, the kind's own (cm-job-bench.h). */
+
+struct _CmJobBenchOptions
+{
+  GObject    parent_instance;
+
+  CmMethod   method;
+  gboolean   raw;
+  gboolean   allow_write;
+  CmProfile  profile;
+  GStrv      only;
+  guint64    sustained_limit;
+};
+
+G_DEFINE_FINAL_TYPE (CmJobBenchOptions, cm_job_bench_options, G_TYPE_OBJECT)
+
+enum {
+  OPT_0,
+  OPT_METHOD,
+  OPT_RAW,
+  OPT_ALLOW_WRITE,
+  OPT_PROFILE,
+  OPT_ONLY,
+  OPT_SUSTAINED_LIMIT,
+  N_OPTS
+};
+
+static GParamSpec *options_props[N_OPTS];
+
+static void
+cm_job_bench_options_finalize (GObject *object)
+{
+  CmJobBenchOptions *self = CM_JOB_BENCH_OPTIONS (object);
+
+  g_strfreev (self->only);
+  G_OBJECT_CLASS (cm_job_bench_options_parent_class)->finalize (object);
+}
+
+static void
+cm_job_bench_options_get_property (GObject    *object,
+                                   guint       prop_id,
+                                   GValue     *value,
+                                   GParamSpec *pspec)
+{
+  CmJobBenchOptions *self = CM_JOB_BENCH_OPTIONS (object);
+
+  switch (prop_id)
+    {
+    case OPT_METHOD:
+      g_value_set_uint (value, self->method);
+      break;
+    case OPT_RAW:
+      g_value_set_boolean (value, self->raw);
+      break;
+    case OPT_ALLOW_WRITE:
+      g_value_set_boolean (value, self->allow_write);
+      break;
+    case OPT_PROFILE:
+      g_value_set_uint (value, self->profile);
+      break;
+    case OPT_ONLY:
+      g_value_set_boxed (value, self->only);
+      break;
+    case OPT_SUSTAINED_LIMIT:
+      g_value_set_uint64 (value, self->sustained_limit);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cm_job_bench_options_set_property (GObject      *object,
+                                   guint         prop_id,
+                                   const GValue *value,
+                                   GParamSpec   *pspec)
+{
+  CmJobBenchOptions *self = CM_JOB_BENCH_OPTIONS (object);
+
+  switch (prop_id)
+    {
+    case OPT_METHOD:
+      self->method = g_value_get_uint (value);
+      break;
+    case OPT_RAW:
+      self->raw = g_value_get_boolean (value);
+      break;
+    case OPT_ALLOW_WRITE:
+      self->allow_write = g_value_get_boolean (value);
+      break;
+    case OPT_PROFILE:
+      self->profile = g_value_get_uint (value);
+      break;
+    case OPT_ONLY:
+      g_strfreev (self->only);
+      self->only = g_value_dup_boxed (value);
+      break;
+    case OPT_SUSTAINED_LIMIT:
+      self->sustained_limit = g_value_get_uint64 (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cm_job_bench_options_class_init (CmJobBenchOptionsClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS;
+
+  object_class->finalize = cm_job_bench_options_finalize;
+  object_class->get_property = cm_job_bench_options_get_property;
+  object_class->set_property = cm_job_bench_options_set_property;
+
+  /* A CmMethod. */
+  options_props[OPT_METHOD] =
+    g_param_spec_uint ("method", NULL, NULL, CM_METHOD_FILE, CM_METHOD_RAW_WRITE, CM_METHOD_FILE, flags);
+  options_props[OPT_RAW] = g_param_spec_boolean ("raw", NULL, NULL, FALSE, flags);
+  options_props[OPT_ALLOW_WRITE] = g_param_spec_boolean ("allow-write", NULL, NULL, FALSE, flags);
+  /* A CmProfile. */
+  options_props[OPT_PROFILE] =
+    g_param_spec_uint ("profile", NULL, NULL, CM_PROFILE_QUICK, CM_PROFILE_FULL, CM_PROFILE_QUICK, flags);
+  options_props[OPT_ONLY] = g_param_spec_boxed ("only", NULL, NULL, G_TYPE_STRV, flags);
+  options_props[OPT_SUSTAINED_LIMIT] =
+    g_param_spec_uint64 ("sustained-limit", NULL, NULL, 0, G_MAXUINT64, 0, flags);
+  g_object_class_install_properties (object_class, N_OPTS, options_props);
+}
+
+static void
+cm_job_bench_options_init (CmJobBenchOptions *self)
+{
+  self->method = CM_METHOD_FILE;
+  self->profile = CM_PROFILE_QUICK;
+}
+
+/* The kind. */
+
 static void
 progress_cb (CmRunner *runner,
              double    fraction,
@@ -94,19 +234,20 @@ run (CmJob *job,
      GTask *task)
 {
   CmDevice *device = cm_job_get_device (job);
+  CmJobBenchOptions *options = cm_job_get_options (job);
   g_autoptr(CmBench) bench = NULL;
 
   if (cm_job_get_path (job) == NULL)
-    bench = cm_bench_new_for_device (device, cm_job_get_method (job));
+    bench = cm_bench_new_for_device (device, options->method);
   else
     {
-      bench = cm_bench_new_for_path (cm_job_get_path (job), cm_job_get_raw (job), cm_job_get_allow_write (job));
+      bench = cm_bench_new_for_path (cm_job_get_path (job), options->raw, options->allow_write);
       cm_bench_set_device (bench, device);
     }
   cm_bench_set_card (bench, cm_job_get_card (job));
-  cm_bench_set_profile (bench, cm_job_get_profile (job));
-  cm_bench_set_only (bench, cm_job_get_only (job));
-  cm_bench_set_sustained_limit (bench, cm_job_get_sustained_limit (job));
+  cm_bench_set_profile (bench, options->profile);
+  cm_bench_set_only (bench, (const char * const *) options->only);
+  cm_bench_set_sustained_limit (bench, options->sustained_limit);
   cm_bench_set_prefer_udisks (bench, cm_job_get_prefer_udisks (job));
   g_signal_connect_object (bench, "started", G_CALLBACK (started_cb), job, 0);
   cm_job_report (job, 0, -1, _("Opening the card"));
@@ -151,4 +292,5 @@ const CmJobKind cm_job_kind_bench = {
   .outcome = outcome,
   .describe = cm_verdict_dup_summary,
   .measures_speed = TRUE,
+  .options_type = cm_job_bench_options_get_type,
 };

@@ -21,6 +21,85 @@
 #include "cm-job-kind.h"
 #include "cm-summary.h"
 
+#include "cm-job-capacity.h"
+
+/* The options, the kind's own (cm-job-capacity.h). */
+
+struct _CmJobCapacityOptions
+{
+  GObject  parent_instance;
+
+  guint64  cache_bytes;
+};
+
+G_DEFINE_FINAL_TYPE (CmJobCapacityOptions, cm_job_capacity_options, G_TYPE_OBJECT)
+
+enum {
+  OPT_0,
+  OPT_CACHE_BYTES,
+  N_OPTS
+};
+
+static GParamSpec *options_props[N_OPTS];
+
+static void
+cm_job_capacity_options_get_property (GObject    *object,
+                                      guint       prop_id,
+                                      GValue     *value,
+                                      GParamSpec *pspec)
+{
+  CmJobCapacityOptions *self = CM_JOB_CAPACITY_OPTIONS (object);
+
+  switch (prop_id)
+    {
+    case OPT_CACHE_BYTES:
+      g_value_set_uint64 (value, self->cache_bytes);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cm_job_capacity_options_set_property (GObject      *object,
+                                      guint         prop_id,
+                                      const GValue *value,
+                                      GParamSpec   *pspec)
+{
+  CmJobCapacityOptions *self = CM_JOB_CAPACITY_OPTIONS (object);
+
+  switch (prop_id)
+    {
+    case OPT_CACHE_BYTES:
+      self->cache_bytes = g_value_get_uint64 (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cm_job_capacity_options_class_init (CmJobCapacityOptionsClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->get_property = cm_job_capacity_options_get_property;
+  object_class->set_property = cm_job_capacity_options_set_property;
+
+  options_props[OPT_CACHE_BYTES] =
+    g_param_spec_uint64 ("cache-bytes", NULL, NULL, 1, G_MAXUINT64, CM_CAPACITY_DEFAULT_CACHE,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_OPTS, options_props);
+}
+
+static void
+cm_job_capacity_options_init (CmJobCapacityOptions *self)
+{
+  self->cache_bytes = CM_CAPACITY_DEFAULT_CACHE;
+}
+
+/* The kind. */
+
 typedef struct
 {
   CmTarget *target;
@@ -104,7 +183,7 @@ opened_cb (GObject      *object,
 
   cancellable = g_task_get_cancellable (task);
   cm_capacity_probe_async (cm_target_get_fd (check->target), check->device, cm_target_get_size (check->target),
-                           cm_job_get_cache_bytes (job), cm_job_get_journal_folder (job),
+                           ((CmJobCapacityOptions *) cm_job_get_options (job))->cache_bytes,
                            cancellable, progress_cb, job,
                            probe_done_cb, g_steal_pointer (&task));
 }
@@ -210,6 +289,15 @@ describe (CmResult *result)
   return cm_capacity_report_describe (device, report);
 }
 
+/* What the card says it holds, as the check read it. */
+static guint64
+card_bytes (CmResult *result)
+{
+  const CmCapacityReport *report = cm_result_get_capacity (result);
+
+  return report != NULL ? report->reported_bytes : 0;
+}
+
 const CmJobKind cm_job_kind_capacity = {
   .name = "capacity",
   .title = N_("Capacity check"),
@@ -222,4 +310,6 @@ const CmJobKind cm_job_kind_capacity = {
   .headline = headline,
   .describe = describe,
   .real_size = real_size,
+  .options_type = cm_job_capacity_options_get_type,
+  .card_bytes = card_bytes,
 };

@@ -3,7 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Erase and format as a kind of card job: the whole unmounted card,
- * only with leave to destroy its data (CM_VERIFY_FLAGS_DESTROY_DATA),
+ * only with leave to destroy its data (the job's consent, asked by the
+ * job for a kind that needs a whole card),
  * opened the way every job opens a card, and cm_format_run() in a
  * worker thread. Its document (kind "format") holds the layout made,
  * whether the card honoured the discard, and fsck's word.
@@ -13,10 +14,8 @@
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
-#include <sys/stat.h>
 
 #include "cm-bench.h"
-#include "cm-card-use.h"
 #include "cm-format.h"
 #include "cm-history-index.h"
 #include "cm-job-format.h"
@@ -28,49 +27,116 @@
 #include "cm-test-table.h"
 #include "cm-text.h"
 
-#define LABEL_KEY "cm-format-label"
-#define SIZE_KEY  "cm-format-size"
-#define BENCH_KEY "cm-format-bench"
 /* With a benchmark after it, the format is this share of the progress. */
 #define FORMAT_SHARE 0.3
 /* The newest documents looked at for a card without a CID serial, whose
  * own are told by their device. */
 #define REAL_SIZE_CANDIDATES 16
 
-/**
- * cm_job_set_format_options:
- * @label: (nullable): the volume label
- * @use_bytes: the bytes to lay out (a fake card's real size), 0 for all
- *
- * What a format job makes; set before it runs.
- */
-void
-cm_job_set_format_options (CmJob      *job,
-                           const char *label,
-                           guint64     use_bytes)
-{
-  g_return_if_fail (CM_IS_JOB (job));
+/* The options, the kind's own (cm-job-format.h). */
 
-  g_object_set_data_full (G_OBJECT (job), LABEL_KEY, g_strdup (label), g_free);
-  g_object_set_data_full (G_OBJECT (job), SIZE_KEY, g_memdup2 (&use_bytes, sizeof use_bytes), g_free);
+struct _CmJobFormatOptions
+{
+  GObject   parent_instance;
+
+  char     *label;
+  guint64   size;
+  gboolean  bench;
+};
+
+G_DEFINE_FINAL_TYPE (CmJobFormatOptions, cm_job_format_options, G_TYPE_OBJECT)
+
+enum {
+  OPT_0,
+  OPT_LABEL,
+  OPT_SIZE,
+  OPT_BENCH,
+  N_OPTS
+};
+
+static GParamSpec *options_props[N_OPTS];
+
+static void
+cm_job_format_options_finalize (GObject *object)
+{
+  CmJobFormatOptions *self = CM_JOB_FORMAT_OPTIONS (object);
+
+  g_free (self->label);
+  G_OBJECT_CLASS (cm_job_format_options_parent_class)->finalize (object);
 }
 
-/**
- * cm_job_set_format_bench:
- * @bench: whether to measure the card's speed after the erase
- *
- * After the erase and format, a quick benchmark of the card (the bench
- * kind's CmBench, raw, putting back what it writes), set beside the
- * card's last benchmark in the history: what the erase gave back.
- */
-void
-cm_job_set_format_bench (CmJob    *job,
-                         gboolean  bench)
+static void
+cm_job_format_options_get_property (GObject    *object,
+                                    guint       prop_id,
+                                    GValue     *value,
+                                    GParamSpec *pspec)
 {
-  g_return_if_fail (CM_IS_JOB (job));
+  CmJobFormatOptions *self = CM_JOB_FORMAT_OPTIONS (object);
 
-  g_object_set_data (G_OBJECT (job), BENCH_KEY, GINT_TO_POINTER (bench));
+  switch (prop_id)
+    {
+    case OPT_LABEL:
+      g_value_set_string (value, self->label);
+      break;
+    case OPT_SIZE:
+      g_value_set_uint64 (value, self->size);
+      break;
+    case OPT_BENCH:
+      g_value_set_boolean (value, self->bench);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
 }
+
+static void
+cm_job_format_options_set_property (GObject      *object,
+                                    guint         prop_id,
+                                    const GValue *value,
+                                    GParamSpec   *pspec)
+{
+  CmJobFormatOptions *self = CM_JOB_FORMAT_OPTIONS (object);
+
+  switch (prop_id)
+    {
+    case OPT_LABEL:
+      g_free (self->label);
+      self->label = g_value_dup_string (value);
+      break;
+    case OPT_SIZE:
+      self->size = g_value_get_uint64 (value);
+      break;
+    case OPT_BENCH:
+      self->bench = g_value_get_boolean (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cm_job_format_options_class_init (CmJobFormatOptionsClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS;
+
+  object_class->finalize = cm_job_format_options_finalize;
+  object_class->get_property = cm_job_format_options_get_property;
+  object_class->set_property = cm_job_format_options_set_property;
+
+  options_props[OPT_LABEL] = g_param_spec_string ("label", NULL, NULL, NULL, flags);
+  /* 0 lays out the whole card; CM_FORMAT_USE_REAL_SIZE its real size. */
+  options_props[OPT_SIZE] = g_param_spec_uint64 ("size", NULL, NULL, 0, G_MAXUINT64, 0, flags);
+  options_props[OPT_BENCH] = g_param_spec_boolean ("then-bench", NULL, NULL, FALSE, flags);
+  g_object_class_install_properties (object_class, N_OPTS, options_props);
+}
+
+static void
+cm_job_format_options_init (CmJobFormatOptions *self)
+{
+}
+
+/* The kind. */
 
 /* The speeds a format's document sets side by side: the history index's
  * figures, in its order. */
@@ -185,7 +251,7 @@ cm_format_find_real_size (CmHistory    *history,
                           gboolean     *found_whole,
                           GError      **error)
 {
-  static const char * const kinds[] = { "capacity", "verify", NULL };
+  const char * const kinds[] = { cm_job_kind_capacity.name, cm_job_kind_verify.name, NULL };
   const char *serial = card != NULL ? cm_card_info_get_serial (card) : NULL;
   g_autoptr(CmHistoryIndex) index = NULL;
   g_autoptr(GPtrArray) entries = NULL;
@@ -457,7 +523,7 @@ progress_cb (const char *phase,
 static JsonNode *
 find_before (FormatJob *f)
 {
-  static const char * const kinds[] = { "bench", NULL };
+  const char * const kinds[] = { cm_job_kind_bench.name, NULL };
   const char *device = cm_target_get_path (f->target);
   g_autoptr(CmHistoryIndex) index = NULL;
   g_autoptr(GPtrArray) entries = NULL;
@@ -848,7 +914,7 @@ opened_cb (GObject      *object,
   g_autoptr(GTask) worker = NULL;
   GError *error = NULL;
   CmTarget *target = cm_job_open_target_finish (res, &error);
-  const guint64 *size = g_object_get_data (G_OBJECT (job), SIZE_KEY);
+  CmJobFormatOptions *options = cm_job_get_options (job);
   CmCardInfo *card = cm_job_get_card (job);
   FormatJob *f;
 
@@ -872,14 +938,14 @@ opened_cb (GObject      *object,
   f->job = g_object_ref (job);
   f->context = g_main_context_ref_thread_default ();
   f->target = target;
-  f->label = g_strdup (g_object_get_data (G_OBJECT (job), LABEL_KEY));
-  f->use_bytes = size != NULL ? *size : 0;
+  f->label = g_strdup (options->label);
+  f->use_bytes = options->size;
   f->history = cm_job_get_history (job) != NULL ? g_object_ref (cm_job_get_history (job)) : NULL;
   f->serial = card != NULL ? g_strdup (cm_card_info_get_serial (card)) : NULL;
   f->card = card != NULL ? g_object_ref (card) : NULL;
   f->au_bytes = card != NULL ? cm_card_info_get_au_size_bytes (card) : 0;
   f->started = g_date_time_new_now_utc ();
-  f->bench = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (job), BENCH_KEY));
+  f->bench = options->bench;
   f->share = f->bench ? FORMAT_SHARE : 1;
   f->through_udisks = cm_format_needs_udisks ();
 
@@ -896,32 +962,9 @@ run (CmJob *job,
 {
   CmDevice *device = cm_job_get_device (job);
   const char *path = cm_job_get_device_path (job);
-  GError *error = NULL;
-  struct stat st;
 
-  if (path == NULL || stat (path, &st) != 0 || !S_ISBLK (st.st_mode))
-    {
-      g_task_return_new_error (task, CM_TARGET_ERROR, CM_TARGET_ERROR_NOT_SUPPORTED,
-                               _("%s is not a card's device. Formatting takes a whole unmounted card, such as /dev/mmcblk0."),
-                               path != NULL ? path : "");
-      g_object_unref (task);
-      return;
-    }
-  if (!(cm_job_get_verify_flags (job) & CM_VERIFY_FLAGS_DESTROY_DATA))
-    {
-      g_task_return_new_error (task, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NEEDS_CONSENT,
-                               _("Formatting erases all of %s and everything on it."), path);
-      g_object_unref (task);
-      return;
-    }
-  if (!cm_card_check_whole_card (path, CM_CARD_USE_FORMAT, &error) ||
-      !cm_card_check_not_open (path, &error))
-    {
-      g_task_return_error (task, error);
-      g_object_unref (task);
-      return;
-    }
-
+  /* A whole card nothing uses or holds open, and the leave to destroy
+   * its data: the job checked them (CM_JOB_KIND_NEEDS_WHOLE_CARD). */
   cm_job_report (job, 0, -1, _("Opening the card"));
   cm_job_open_target_async (device, path, TRUE, cm_job_get_prefer_udisks (job),
                             g_task_get_cancellable (task), opened_cb, task);
@@ -987,4 +1030,8 @@ const CmJobKind cm_job_kind_format = {
   .run = run,
   .outcome = outcome,
   .headline = headline,
+  .needs = CM_JOB_KIND_NEEDS_WHOLE_CARD,
+  /* Translators: %s is the card's device */
+  .consent = N_("Formatting erases all of %s and everything on it."),
+  .options_type = cm_job_format_options_get_type,
 };

@@ -10,15 +10,21 @@
 
 G_BEGIN_DECLS
 
+/* The format's options (cm_job_get_options() of a "format" job):
+ *   label  the volume label, NULL none
+ *   size   the bytes to lay out: 0 the whole card, a fake card's real
+ *          size, or CM_FORMAT_USE_REAL_SIZE
+ *   bench  measure the card's speed after the erase (a quick raw
+ *          benchmark, putting back what it writes), set beside its last
+ *          benchmark in the history: what the erase gave back */
+#define CM_TYPE_JOB_FORMAT_OPTIONS (cm_job_format_options_get_type ())
+
+G_DECLARE_FINAL_TYPE (CmJobFormatOptions, cm_job_format_options, CM, JOB_FORMAT_OPTIONS, GObject)
+
 /* The bytes to lay out: the card's real size, as its last capacity
  * check or verify in the history found it. */
 #define CM_FORMAT_USE_REAL_SIZE G_MAXUINT64
 
-void     cm_job_set_format_options (CmJob      *job,
-                                    const char *label,
-                                    guint64     use_bytes);
-void     cm_job_set_format_bench   (CmJob      *job,
-                                    gboolean    bench);
 GPtrArray *cm_format_dup_speed_lines (CmResult *result) G_GNUC_WARN_UNUSED_RESULT;
 guint64  cm_format_find_real_size  (CmHistory   *history,
                                     CmCardInfo  *card,

@@ -97,7 +97,7 @@ opened_cb (GObject      *object,
     }
   cm_job_report (job, 0.1, -1, _("Putting back the card's own data"));
   cm_capacity_restore_async (cm_target_get_fd (r->target), r->device, cm_target_get_size (r->target),
-                             cm_job_get_journal_folder (job), cancellable, restored_cb, g_steal_pointer (&task));
+                             cancellable, restored_cb, g_steal_pointer (&task));
 }
 
 static void

@@ -20,6 +20,118 @@
 #include "cm-job-kind.h"
 #include "cm-summary.h"
 
+#include "cm-job-verify.h"
+
+/* The options, the kind's own (cm-job-verify.h): each a flag of
+ * CmVerifyFlags, but the leave to overwrite a whole device, which is the
+ * job's. */
+
+struct _CmJobVerifyOptions
+{
+  GObject        parent_instance;
+
+  CmVerifyFlags  flags;
+};
+
+G_DEFINE_FINAL_TYPE (CmJobVerifyOptions, cm_job_verify_options, G_TYPE_OBJECT)
+
+enum {
+  OPT_0,
+  OPT_RESUME,
+  OPT_KEEP,
+  OPT_READ_ONLY,
+  OPT_CARRY_ON,
+  N_OPTS
+};
+
+static GParamSpec *options_props[N_OPTS];
+
+static CmVerifyFlags
+option_flag (guint prop_id)
+{
+  switch (prop_id)
+    {
+    case OPT_RESUME:
+      return CM_VERIFY_FLAGS_RESUME;
+    case OPT_KEEP:
+      return CM_VERIFY_FLAGS_KEEP;
+    case OPT_READ_ONLY:
+      return CM_VERIFY_FLAGS_READ_ONLY;
+    case OPT_CARRY_ON:
+      return CM_VERIFY_FLAGS_CARRY_ON;
+    default:
+      return CM_VERIFY_FLAGS_NONE;
+    }
+}
+
+static void
+cm_job_verify_options_get_property (GObject    *object,
+                                    guint       prop_id,
+                                    GValue     *value,
+                                    GParamSpec *pspec)
+{
+  CmJobVerifyOptions *self = CM_JOB_VERIFY_OPTIONS (object);
+
+  if (option_flag (prop_id) == CM_VERIFY_FLAGS_NONE)
+    {
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      return;
+    }
+  g_value_set_boolean (value, (self->flags & option_flag (prop_id)) != 0);
+}
+
+static void
+cm_job_verify_options_set_property (GObject      *object,
+                                    guint         prop_id,
+                                    const GValue *value,
+                                    GParamSpec   *pspec)
+{
+  CmJobVerifyOptions *self = CM_JOB_VERIFY_OPTIONS (object);
+
+  if (option_flag (prop_id) == CM_VERIFY_FLAGS_NONE)
+    {
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      return;
+    }
+  if (g_value_get_boolean (value))
+    self->flags |= option_flag (prop_id);
+  else
+    self->flags &= ~option_flag (prop_id);
+}
+
+static void
+cm_job_verify_options_class_init (CmJobVerifyOptionsClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS;
+
+  object_class->get_property = cm_job_verify_options_get_property;
+  object_class->set_property = cm_job_verify_options_set_property;
+
+  options_props[OPT_RESUME] = g_param_spec_boolean ("resume", NULL, NULL, FALSE, flags);
+  options_props[OPT_KEEP] = g_param_spec_boolean ("keep", NULL, NULL, FALSE, flags);
+  options_props[OPT_READ_ONLY] = g_param_spec_boolean ("read-only", NULL, NULL, FALSE, flags);
+  options_props[OPT_CARRY_ON] = g_param_spec_boolean ("carry-on", NULL, NULL, FALSE, flags);
+  g_object_class_install_properties (object_class, N_OPTS, options_props);
+}
+
+static void
+cm_job_verify_options_init (CmJobVerifyOptions *self)
+{
+}
+
+/* The flags the verify runs with: the options' own, and the leave to
+ * overwrite the whole device only when the job has it. */
+static CmVerifyFlags
+job_flags (CmJob *job)
+{
+  CmJobVerifyOptions *options = cm_job_get_options (job);
+
+  return options->flags | (cm_job_get_destroy_data (job) ? CM_VERIFY_FLAGS_DESTROY_DATA : 0);
+}
+
+/* The kind. */
+
 static void
 progress_cb (CmVerify *verify,
              guint     phase,
@@ -71,7 +183,7 @@ start (CmJob *job,
     }
   g_signal_connect_object (verify, "progress", G_CALLBACK (progress_cb), job, 0);
   g_signal_connect_object (verify, "paused", G_CALLBACK (paused_cb), job, 0);
-  cm_job_report (job, 0, -1, (cm_job_get_verify_flags (job) & CM_VERIFY_FLAGS_READ_ONLY) ? _("Reading back") : _("Writing"));
+  cm_job_report (job, 0, -1, (job_flags (job) & CM_VERIFY_FLAGS_READ_ONLY) ? _("Reading back") : _("Writing"));
   cm_verify_run_async (verify, g_task_get_cancellable (task), done_cb, task);
 }
 
@@ -114,12 +226,10 @@ run (CmJob *job,
 {
   CmDevice *device = cm_job_get_device (job);
   const char *path = cm_job_get_path (job) != NULL ? cm_job_get_path (job) : device_path (device);
-  CmVerifyFlags flags = cm_job_get_verify_flags (job);
+  CmVerifyFlags flags = job_flags (job);
   g_autoptr(CmVerify) verify = cm_verify_new (path, flags);
   struct stat st;
 
-  if (cm_job_get_state_folder (job) != NULL)
-    cm_verify_set_state_folder (verify, cm_job_get_state_folder (job));
   cm_job_set_verify (job, verify);
 
   /* The app's whole-device verify asks UDisks for the device, so that
@@ -237,6 +347,25 @@ describe (CmResult *result)
   return cm_verify_describe (&facts, cm_result_get_verify (result));
 }
 
+/* A verify of the whole device that went to its end went through all of it. */
+static guint64
+card_bytes (CmResult *result)
+{
+  const CmVerifySummary *verify = cm_result_get_verify (result);
+
+  if (verify == NULL || g_strcmp0 (verify->mode, "device") != 0 || !verify->complete)
+    return 0;
+  return verify->checked_bytes;
+}
+
+static gint64
+lost_bytes (CmResult *result)
+{
+  CmVerifyFacts facts;
+
+  return cm_verify_facts_for_result (result, &facts) ? (gint64) facts.lost_bytes : -1;
+}
+
 const CmJobKind cm_job_kind_verify = {
   .name = "verify",
   .title = N_("Full verify"),
@@ -250,4 +379,7 @@ const CmJobKind cm_job_kind_verify = {
   .headline = headline,
   .describe = describe,
   .real_size = real_size,
+  .options_type = cm_job_verify_options_get_type,
+  .card_bytes = card_bytes,
+  .lost_bytes = lost_bytes,
 };

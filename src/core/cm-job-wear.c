@@ -5,7 +5,8 @@
  * The wear test as a kind of card job: the rounds of cm-wear.c on the
  * whole unmounted card, in a worker thread, with their progress and each
  * finished round handed to the job's thread. Only with leave to destroy
- * the card's data (CM_VERIFY_FLAGS_DESTROY_DATA), never on a card in use.
+ * the card's data (the job's consent, asked by the job for a kind that
+ * needs a whole card), never on a card in use.
  * A test that is stopped after a round or more keeps the rounds it
  * finished, in its document; one stopped before ends cancelled.
  */
@@ -13,16 +14,149 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include "cm-card-use.h"
 #include "cm-health-transport.h"
 #include "cm-job-open.h"
 #include "cm-job-kind.h"
 #include "cm-summary.h"
 #include "cm-target.h"
 #include "cm-wear-state.h"
+
+#include "cm-job-wear.h"
+
+/* The options, the kind's own (cm-job-wear.h). */
+
+struct _CmJobWearOptions
+{
+  GObject             parent_instance;
+
+  guint               rounds;
+  double              seconds;
+  guint64             maker_bytes;
+  gboolean            resume;
+  gboolean            carry_on;
+  CmJobWearRoundFunc  round_func;
+  gpointer            round_data;
+};
+
+G_DEFINE_FINAL_TYPE (CmJobWearOptions, cm_job_wear_options, G_TYPE_OBJECT)
+
+enum {
+  OPT_0,
+  OPT_ROUNDS,
+  OPT_SECONDS,
+  OPT_MAKER_BYTES,
+  OPT_RESUME,
+  OPT_CARRY_ON,
+  N_OPTS
+};
+
+static GParamSpec *options_props[N_OPTS];
+
+static void
+cm_job_wear_options_get_property (GObject    *object,
+                                  guint       prop_id,
+                                  GValue     *value,
+                                  GParamSpec *pspec)
+{
+  CmJobWearOptions *self = CM_JOB_WEAR_OPTIONS (object);
+
+  switch (prop_id)
+    {
+    case OPT_ROUNDS:
+      g_value_set_uint (value, self->rounds);
+      break;
+    case OPT_SECONDS:
+      g_value_set_double (value, self->seconds);
+      break;
+    case OPT_MAKER_BYTES:
+      g_value_set_uint64 (value, self->maker_bytes);
+      break;
+    case OPT_RESUME:
+      g_value_set_boolean (value, self->resume);
+      break;
+    case OPT_CARRY_ON:
+      g_value_set_boolean (value, self->carry_on);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cm_job_wear_options_set_property (GObject      *object,
+                                  guint         prop_id,
+                                  const GValue *value,
+                                  GParamSpec   *pspec)
+{
+  CmJobWearOptions *self = CM_JOB_WEAR_OPTIONS (object);
+
+  switch (prop_id)
+    {
+    case OPT_ROUNDS:
+      self->rounds = g_value_get_uint (value);
+      break;
+    case OPT_SECONDS:
+      self->seconds = g_value_get_double (value);
+      break;
+    case OPT_MAKER_BYTES:
+      self->maker_bytes = g_value_get_uint64 (value);
+      break;
+    case OPT_RESUME:
+      self->resume = g_value_get_boolean (value);
+      break;
+    case OPT_CARRY_ON:
+      self->carry_on = g_value_get_boolean (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cm_job_wear_options_class_init (CmJobWearOptionsClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS;
+
+  object_class->get_property = cm_job_wear_options_get_property;
+  object_class->set_property = cm_job_wear_options_set_property;
+
+  /* The CLI's --rounds: its help line and its bounds. */
+  options_props[OPT_ROUNDS] =
+    g_param_spec_uint ("rounds", NULL, N_("Stop after N rounds, earlier runs included (default: no limit)"),
+                       0, 1000000, 0, flags);
+  options_props[OPT_SECONDS] = g_param_spec_double ("seconds", NULL, NULL, 0, G_MAXDOUBLE, 0, flags);
+  options_props[OPT_MAKER_BYTES] = g_param_spec_uint64 ("maker-bytes", NULL, NULL, 0, G_MAXUINT64, 0, flags);
+  options_props[OPT_RESUME] = g_param_spec_boolean ("resume", NULL, NULL, FALSE, flags);
+  options_props[OPT_CARRY_ON] = g_param_spec_boolean ("carry-on", NULL, NULL, FALSE, flags);
+  g_object_class_install_properties (object_class, N_OPTS, options_props);
+}
+
+static void
+cm_job_wear_options_init (CmJobWearOptions *self)
+{
+}
+
+/**
+ * cm_job_wear_options_set_round_func:
+ * @func: (nullable): called on the job's thread as each round ends
+ *
+ * Set before the job runs.
+ */
+void
+cm_job_wear_options_set_round_func (CmJobWearOptions   *self,
+                                    CmJobWearRoundFunc  func,
+                                    gpointer            user_data)
+{
+  g_return_if_fail (CM_IS_JOB_WEAR_OPTIONS (self));
+
+  self->round_func = func;
+  self->round_data = user_data;
+}
+
+/* The kind. */
 
 typedef struct
 {
@@ -73,13 +207,23 @@ typedef struct
   char        *measurer;   /* is_pause: whom it waits for, NULL when done waiting */
 } Report;
 
+static void
+round_done (CmJob             *job,
+            const CmWearRound *round)
+{
+  CmJobWearOptions *options = cm_job_get_options (job);
+
+  if (options->round_func != NULL)
+    options->round_func (job, round, options->round_data);
+}
+
 static gboolean
 report_in_job (gpointer data)
 {
   Report *r = data;
 
   if (r->is_round)
-    cm_job_wear_round_done (r->job, &r->done);
+    round_done (r->job, &r->done);
   else if (r->is_pause)
     {
       if (r->measurer != NULL)
@@ -263,15 +407,6 @@ done_cb (GObject      *object,
   g_object_unref (outer);
 }
 
-/* Where the job's state files live: the tests' folder, or the user's. */
-static char *
-wear_state_folder_dup (CmJob *job)
-{
-  if (cm_job_get_state_folder (job) == NULL)
-    return NULL;
-  return g_build_filename (cm_job_get_state_folder (job), "wear", NULL);
-}
-
 /* Whether to carry on from a saved state: when asked to resume (or the
  * app's carry-on, when one is saved). A saved state is never dropped silently:
  * a new test while one is saved is refused, saying how to carry on. */
@@ -281,13 +416,11 @@ choose_start (CmJob     *job,
               gboolean  *resume,
               GError   **error)
 {
-  CmVerifyFlags flags = cm_job_get_verify_flags (job);
-  g_autofree char *folder = wear_state_folder_dup (job);
-  g_autoptr(CmWearState) state = cm_wear_state_new (cm_target_get_path (target), cm_target_get_size (target), folder);
+  CmJobWearOptions *options = cm_job_get_options (job);
+  g_autoptr(CmWearState) state = cm_wear_state_new (cm_target_get_path (target), cm_target_get_size (target), NULL);
   g_autofree char *where = NULL;
 
-  *resume = (flags & CM_VERIFY_FLAGS_RESUME) ||
-            ((flags & CM_VERIFY_FLAGS_CARRY_ON) && cm_wear_state_exists (state));
+  *resume = options->resume || (options->carry_on && cm_wear_state_exists (state));
   if (*resume || !cm_wear_state_exists (state))
     return TRUE;
   where = cm_wear_state_describe (state);
@@ -325,7 +458,7 @@ opened_cb (GObject      *object,
   g_autoptr(GTask) worker = NULL;
   GError *error = NULL;
   CmTarget *target = cm_job_open_target_finish (res, &error);
-  g_autofree char *folder = NULL;
+  CmJobWearOptions *options = cm_job_get_options (job);
   gboolean resume = FALSE;
   WearJob *w;
 
@@ -355,7 +488,7 @@ opened_cb (GObject      *object,
 
   w = g_new0 (WearJob, 1);
   w->resume = resume;
-  w->state = cm_wear_state_new (cm_target_get_path (target), cm_target_get_size (target), (folder = wear_state_folder_dup (job)));
+  w->state = cm_wear_state_new (cm_target_get_path (target), cm_target_get_size (target), NULL);
   w->job = g_object_ref (job);
   w->context = g_main_context_ref_thread_default ();
   w->target = target;
@@ -366,9 +499,9 @@ opened_cb (GObject      *object,
   cm_health_init_unknown (&w->health, CM_HEALTH_NOT_KNOWN);
   w->started = start_time (w->state, resume);
   w->limits.started = g_date_time_to_unix (w->started);
-  w->limits.maker_bytes = cm_job_get_wear_maker_bytes (job);
-  w->limits.rounds = cm_job_get_wear_rounds (job);
-  w->limits.seconds = cm_job_get_wear_seconds (job);
+  w->limits.maker_bytes = options->maker_bytes;
+  w->limits.rounds = options->rounds;
+  w->limits.seconds = options->seconds;
   w->outer = task;
 
   cm_job_report (job, 0, -1, _("Round 1: writing"));
@@ -384,33 +517,10 @@ run (CmJob *job,
 {
   CmDevice *device = cm_job_get_device (job);
   const char *path = cm_job_get_device_path (job);
-  GError *error = NULL;
-  struct stat st;
 
-  if (path == NULL || stat (path, &st) != 0 || !S_ISBLK (st.st_mode))
-    {
-      g_task_return_new_error (task, CM_TARGET_ERROR, CM_TARGET_ERROR_NOT_SUPPORTED,
-                               _("%s is not a card's device. The wear test runs on a whole unmounted card, such as /dev/mmcblk0."),
-                               path != NULL ? path : "");
-      g_object_unref (task);
-      return;
-    }
-  if (!(cm_job_get_verify_flags (job) & CM_VERIFY_FLAGS_DESTROY_DATA))
-    {
-      g_task_return_new_error (task, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NEEDS_CONSENT,
-                               _("The wear test overwrites all of %s, round after round, destroying everything on it and wearing the card out."),
-                               path);
-      g_object_unref (task);
-      return;
-    }
-  if (!cm_card_check_whole_card (path, CM_CARD_USE_WEAR_TEST, &error))
-    {
-      g_task_return_error (task, error);
-      g_object_unref (task);
-      return;
-    }
-
-  /* The app opens the device through UDisks, so that polkit can ask. */
+  /* A whole card nothing uses, and the leave to destroy its data: the
+   * job checked them (CM_JOB_KIND_NEEDS_WHOLE_CARD). The app opens the
+   * device through UDisks, so that polkit can ask. */
   cm_job_report (job, 0, -1, _("Opening the card"));
   cm_job_open_target_async (device, path, TRUE, cm_job_get_prefer_udisks (job),
                             g_task_get_cancellable (task), opened_cb, task);
@@ -443,9 +553,16 @@ outcome (CmResult *result)
       outcome->exit_status = 4;
       return outcome;
     }
-  if (g_strcmp0 (endurance->stopped, "cancelled") == 0 || g_strcmp0 (endurance->stopped, "card-gone") == 0)
+  if (g_strcmp0 (endurance->stopped, "cancelled") == 0 || g_strcmp0 (endurance->stopped, "card-gone") == 0 ||
+      g_strcmp0 (endurance->stopped, "failed") == 0)
     {
-      if (g_strcmp0 (endurance->stopped, "card-gone") == 0)
+      if (g_strcmp0 (endurance->stopped, "failed") == 0)
+        /* Translators: a wear test's answer when the card refused the work */
+        answer = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                               "Stopped: the card failed after %u round · no data lost so far",
+                                               "Stopped: the card failed after %u rounds · no data lost so far",
+                                               rounds), rounds);
+      else if (g_strcmp0 (endurance->stopped, "card-gone") == 0)
         /* Translators: a wear test's answer when the card was pulled out */
         answer = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                                "Stopped: the card went away after %u round · no data lost so far",
@@ -458,8 +575,9 @@ outcome (CmResult *result)
                                                "Stopped after %u rounds · no data lost so far", rounds), rounds);
       /* Translators: a badge: a job that was stopped before its end */
       outcome = cm_outcome_new (CM_OUTCOME_STOPPED, CM_STATUS_NOT_JUDGED, _("Stopped"), answer);
-      /* A card that went away is a run that failed (DESIGN, "CLI"). */
-      if (g_strcmp0 (endurance->stopped, "card-gone") == 0)
+      /* A card that went away, or refused the work, is a run that
+       * failed (DESIGN, "CLI"). */
+      if (g_strcmp0 (endurance->stopped, "cancelled") != 0)
         outcome->exit_status = 1;
       return outcome;
     }
@@ -505,6 +623,28 @@ describe (CmResult *result)
   return endurance != NULL ? cm_endurance_describe (endurance) : NULL;
 }
 
+/* A wear test writes the whole card every round. */
+static guint64
+card_bytes (CmResult *result)
+{
+  const CmEndurance *endurance = cm_result_get_endurance (result);
+
+  if (endurance == NULL || endurance->rounds->len == 0)
+    return 0;
+  return g_array_index (endurance->rounds, CmWearRound, 0).sectors * 512;
+}
+
+/* What its last round did not read back. */
+static gint64
+lost_bytes (CmResult *result)
+{
+  const CmEndurance *endurance = cm_result_get_endurance (result);
+
+  if (endurance == NULL || endurance->rounds->len == 0)
+    return -1;
+  return g_array_index (endurance->rounds, CmWearRound, endurance->rounds->len - 1).bad_sectors * 512;
+}
+
 const CmJobKind cm_job_kind_wear = {
   .name = "wear",
   .title = N_("Wear test"),
@@ -518,4 +658,10 @@ const CmJobKind cm_job_kind_wear = {
   .outcome = outcome,
   .headline = headline,
   .describe = describe,
+  .needs = CM_JOB_KIND_NEEDS_WHOLE_CARD,
+  /* Translators: %s is the card's device */
+  .consent = N_("The wear test overwrites all of %s, round after round, destroying everything on it and wearing the card out."),
+  .options_type = cm_job_wear_options_get_type,
+  .card_bytes = card_bytes,
+  .lost_bytes = lost_bytes,
 };

@@ -20,7 +20,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cm-capacity-probe.h"
 #include "cm-duration.h"
 #include "cm-card-lock.h"
 #include "cm-card-use.h"
@@ -50,26 +49,8 @@ struct _CmJob
   char            *name;
   char            *brand;
   CmHistory       *history;
-  /* A benchmark. */
-  CmMethod         method;
-  gboolean         raw;
-  gboolean         allow_write;
-  CmProfile        profile;
-  GStrv            only;
-  guint64          sustained_limit;
+  /* The classes printed on the card, that its document is judged on. */
   GStrv            claims;
-  /* A capacity check. */
-  guint64          cache_bytes;
-  GFile           *journal_folder;
-  /* A verify. */
-  CmVerifyFlags    verify_flags;
-  char            *state_folder;
-  /* A wear test. */
-  guint            wear_rounds;
-  double           wear_seconds;
-  guint64          wear_maker_bytes;
-  CmJobWearRoundFunc wear_round_func;
-  gpointer         wear_round_data;
 
   /* The run. */
   CmJobState       state;
@@ -150,10 +131,7 @@ cm_job_finalize (GObject *object)
   g_free (self->name);
   g_free (self->brand);
   g_clear_object (&self->history);
-  g_strfreev (self->only);
   g_strfreev (self->claims);
-  g_clear_object (&self->journal_folder);
-  g_free (self->state_folder);
   g_free (self->phase);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->lock, cm_card_lock_release);
@@ -282,38 +260,34 @@ cm_job_init (CmJob *self)
 {
   self->state = CM_JOB_STATE_WAITING;
   self->seconds_left = -1;
-  self->profile = CM_PROFILE_QUICK;
-  self->cache_bytes = CM_CAPACITY_DEFAULT_CACHE;
   self->notes = g_ptr_array_new_with_free_func (g_free);
 }
 
 static CmJob *
-job_new (const char *kind)
+job_new (const CmJobKind *kind)
 {
-  const CmJobKind *row = cm_job_kinds_lookup (kind);
   CmJob *self;
 
-  g_return_val_if_fail (row != NULL, NULL);
-
   self = g_object_new (CM_TYPE_JOB, NULL);
-  self->kind = row;
+  self->kind = kind;
   return self;
 }
 
 /**
- * cm_job_new:
- * @kind: a kind's name: "bench", "capacity", "verify"
+ * cm_job_new_of_kind:
+ * @kind: a kind of the table: &cm_job_kind_verify
  * @target: a folder on the card, or its device, as the CLI's TARGET
  *
  * An empty @target is refused when the job runs, never taken as the
  * working folder.
  */
 CmJob *
-cm_job_new (const char *kind,
-            const char *target)
+cm_job_new_of_kind (const CmJobKind *kind,
+                    const char      *target)
 {
   CmJob *self;
 
+  g_return_val_if_fail (kind != NULL, NULL);
   g_return_val_if_fail (target != NULL, NULL);
 
   self = job_new (kind);
@@ -323,16 +297,47 @@ cm_job_new (const char *kind,
 
 /* A job on a card the device list shows. */
 CmJob *
-cm_job_new_for_device (const char *kind,
-                       CmDevice   *device)
+cm_job_new_of_kind_for_device (const CmJobKind *kind,
+                               CmDevice        *device)
 {
   CmJob *self;
 
+  g_return_val_if_fail (kind != NULL, NULL);
   g_return_val_if_fail (CM_IS_DEVICE (device), NULL);
 
   self = job_new (kind);
   self->device = g_object_ref (device);
   return self;
+}
+
+/**
+ * cm_job_new:
+ * @kind: a kind's name as text gives it (a document's, a test's)
+ * @target: as cm_job_new_of_kind()
+ *
+ * For a kind named in text; code names it by pointer.
+ */
+CmJob *
+cm_job_new (const char *kind,
+            const char *target)
+{
+  const CmJobKind *row = cm_job_kinds_lookup (kind);
+
+  g_return_val_if_fail (row != NULL, NULL);
+
+  return cm_job_new_of_kind (row, target);
+}
+
+/* As cm_job_new(), on a card the device list shows. */
+CmJob *
+cm_job_new_for_device (const char *kind,
+                       CmDevice   *device)
+{
+  const CmJobKind *row = cm_job_kinds_lookup (kind);
+
+  g_return_val_if_fail (row != NULL, NULL);
+
+  return cm_job_new_of_kind_for_device (row, device);
 }
 
 /* Settings. */
@@ -389,52 +394,6 @@ cm_job_set_prefer_udisks (CmJob    *self,
   self->prefer_udisks = prefer_udisks;
 }
 
-/* How a card from the device list is benchmarked. */
-void
-cm_job_set_method (CmJob         *self,
-                   CmMethod       method)
-{
-  SETTER_GUARD (self);
-  self->method = method;
-}
-
-/* How a path is benchmarked: the whole device even when mounted
- * (@raw), writing and putting back its bytes (@allow_write). */
-void
-cm_job_set_raw (CmJob    *self,
-                gboolean  raw,
-                gboolean  allow_write)
-{
-  SETTER_GUARD (self);
-  self->raw = raw;
-  self->allow_write = allow_write;
-}
-
-void
-cm_job_set_profile (CmJob     *self,
-                    CmProfile  profile)
-{
-  SETTER_GUARD (self);
-  self->profile = profile;
-}
-
-void
-cm_job_set_only (CmJob              *self,
-                 const char * const *tests)
-{
-  SETTER_GUARD (self);
-  g_strfreev (self->only);
-  self->only = g_strdupv ((char **) tests);
-}
-
-void
-cm_job_set_sustained_limit (CmJob   *self,
-                            guint64  bytes)
-{
-  SETTER_GUARD (self);
-  self->sustained_limit = bytes;
-}
-
 /* The classes printed on the card; NULL judges those it declares. */
 void
 cm_job_set_claims (CmJob              *self,
@@ -445,30 +404,12 @@ cm_job_set_claims (CmJob              *self,
   self->claims = g_strdupv ((char **) claims);
 }
 
-void
-cm_job_set_cache_bytes (CmJob   *self,
-                        guint64  bytes)
-{
-  SETTER_GUARD (self);
-  self->cache_bytes = bytes;
-}
-
 /* The history the job keeps its document in, or NULL. */
 CmHistory *
 cm_job_get_history (CmJob *self)
 {
   g_return_val_if_fail (CM_IS_JOB (self), NULL);
   return self->history;
-}
-
-void
-cm_job_set_verify_flags (CmJob         *self,
-                         CmVerifyFlags  flags)
-{
-  SETTER_GUARD (self);
-  self->verify_flags = flags;
-  if (flags & CM_VERIFY_FLAGS_DESTROY_DATA)
-    self->destroy_data = TRUE;
 }
 
 /**
@@ -512,58 +453,11 @@ cm_job_get_options (CmJob *self)
   return self->options;
 }
 
-/* A wear test's limits: @rounds (0: none) and @seconds (0: none). It
- * also ends when half the card is bad, or when it is cancelled. */
-void
-cm_job_set_wear_limits (CmJob  *self,
-                        guint   rounds,
-                        double  seconds)
-{
-  SETTER_GUARD (self);
-  self->wear_rounds = rounds;
-  self->wear_seconds = MAX (seconds, 0);
-}
-
-/* What the maker says the card takes before it wears out, in bytes
- * written (0: not said), for the report to set beside what was measured. */
-void
-cm_job_set_wear_maker_bytes (CmJob   *self,
-                             guint64  bytes)
-{
-  SETTER_GUARD (self);
-  self->wear_maker_bytes = bytes;
-}
-
-/* Called on the job's thread as each round of a wear test ends, with the
- * round's figures (the CLI's --csv). */
-void
-cm_job_set_wear_round_func (CmJob              *self,
-                            CmJobWearRoundFunc  func,
-                            gpointer            user_data)
-{
-  SETTER_GUARD (self);
-  self->wear_round_func = func;
-  self->wear_round_data = user_data;
-}
-
 /* What a kind reads. */
 
 const char *cm_job_get_path (CmJob *job) { return job->path; }
 CmCardInfo *cm_job_get_card (CmJob *job) { return job->card; }
 gboolean cm_job_get_prefer_udisks (CmJob *job) { return job->prefer_udisks; }
-CmMethod      cm_job_get_method (CmJob *job) { return job->method; }
-gboolean cm_job_get_raw (CmJob *job) { return job->raw; }
-gboolean cm_job_get_allow_write (CmJob *job) { return job->allow_write; }
-CmProfile cm_job_get_profile (CmJob *job) { return job->profile; }
-const char * const *cm_job_get_only (CmJob *job) { return (const char * const *) job->only; }
-guint64 cm_job_get_sustained_limit (CmJob *job) { return job->sustained_limit; }
-guint64 cm_job_get_cache_bytes (CmJob *job) { return job->cache_bytes; }
-GFile *cm_job_get_journal_folder (CmJob *job) { return job->journal_folder; }
-CmVerifyFlags cm_job_get_verify_flags (CmJob *job) { return job->verify_flags; }
-const char *cm_job_get_state_folder (CmJob *job) { return job->state_folder; }
-guint cm_job_get_wear_rounds (CmJob *job) { return job->wear_rounds; }
-double cm_job_get_wear_seconds (CmJob *job) { return job->wear_seconds; }
-guint64 cm_job_get_wear_maker_bytes (CmJob *job) { return job->wear_maker_bytes; }
 
 /* What a kind that runs tests reports, for whoever shows the job. */
 void
@@ -598,13 +492,6 @@ cm_job_report_bus_pause (CmJob      *job,
   g_signal_emit (job, signals[BUS_PAUSED], 0, measurer);
 }
 
-void
-cm_job_wear_round_done (CmJob             *job,
-                        const CmWearRound *round)
-{
-  if (job->wear_round_func != NULL)
-    job->wear_round_func (job, round, job->wear_round_data);
-}
 CmDeviceMonitor *cm_job_get_monitor (CmJob *job) { return job->monitor; }
 
 /* The path a kind that takes a whole card works on: the one it was
@@ -835,12 +722,13 @@ cm_job_dup_progress_text (CmJob *self)
 
 /**
  * cm_job_watch:
- * @progress: called as @instance's method when the progress, the phase
- *   or the time left changes
- * @ended: called as @instance's method when the state changes
+ * @progress: (nullable): called as @instance's method when the progress,
+ *   the phase or the time left changes
+ * @ended: (nullable): called as @instance's method when the state changes
  * @instance: a GObject; the handlers go with it
  *
- * What every widget that shows a job connects to, in one call.
+ * What everything that follows a job connects to, in one call: the app
+ * follows a job only through it.
  */
 void
 cm_job_watch (CmJob     *self,
@@ -853,9 +741,10 @@ cm_job_watch (CmJob     *self,
   g_return_if_fail (CM_IS_JOB (self));
   g_return_if_fail (G_IS_OBJECT (instance));
 
-  for (guint i = 0; i < G_N_ELEMENTS (changes); i++)
+  for (guint i = 0; progress != NULL && i < G_N_ELEMENTS (changes); i++)
     g_signal_connect_object (self, changes[i], progress, instance, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self, "notify::state", ended, instance, G_CONNECT_SWAPPED);
+  if (ended != NULL)
+    g_signal_connect_object (self, "notify::state", ended, instance, G_CONNECT_SWAPPED);
 }
 
 /* The job and its progress in one line, as a card's row and the bar
@@ -1026,7 +915,7 @@ read_card_and_host (CmJob *self)
 
   if (self->device != NULL)
     {
-      self->card = cm_bench_read_card (self->device);
+      self->card = cm_card_info_new_for_device (self->device);
       if (cm_device_get_reader_kind (self->device) == CM_READER_SD_SLOT)
         sysfs = cm_device_get_sysfs_device_dir (self->device);
     }

@@ -11,6 +11,7 @@
 #include "cm-device.h"
 #include "cm-device-monitor.h"
 #include "cm-history.h"
+#include "cm-job-kinds.h"
 #include "cm-result.h"
 #include "cm-verify.h"
 
@@ -38,16 +39,16 @@ typedef enum
 } CmJobState;
 
 const char *cm_job_state_to_string (CmJobState state);
-const char *cm_job_kind_get_title  (const char *kind);
-gboolean    cm_job_kind_measures_speed (const char *kind);
-char       *cm_job_kind_dup_sentence (CmResult   *result) G_GNUC_WARN_UNUSED_RESULT;
-gboolean    cm_job_kind_left_card_erased (CmResult *result);
-const char * const *cm_job_kinds_list_names (void);
 
 #define CM_TYPE_JOB (cm_job_get_type ())
 
 G_DECLARE_FINAL_TYPE (CmJob, cm_job, CM, JOB, GObject)
 
+CmJob        *cm_job_new_of_kind       (const CmJobKind     *kind,
+                                        const char          *target) G_GNUC_WARN_UNUSED_RESULT;
+CmJob        *cm_job_new_of_kind_for_device (const CmJobKind *kind,
+                                        CmDevice            *device) G_GNUC_WARN_UNUSED_RESULT;
+/* A kind named in text (a document, a test): looked up in the table. */
 CmJob        *cm_job_new               (const char          *kind,
                                         const char          *target) G_GNUC_WARN_UNUSED_RESULT;
 CmJob        *cm_job_new_for_device    (const char          *kind,
@@ -70,38 +71,9 @@ void          cm_job_set_destroy_data  (CmJob               *self,
 gboolean      cm_job_get_destroy_data  (CmJob               *self);
 /* The kind's own options (CmJobKind.options_type), or NULL. */
 gpointer      cm_job_get_options       (CmJob               *self);
-/* A benchmark. */
-void          cm_job_set_method        (CmJob               *self,
-                                        CmMethod             method);
-void          cm_job_set_raw           (CmJob               *self,
-                                        gboolean             raw,
-                                        gboolean             allow_write);
-void          cm_job_set_profile       (CmJob               *self,
-                                        CmProfile            profile);
-void          cm_job_set_only          (CmJob               *self,
-                                        const char * const  *tests);
-void          cm_job_set_sustained_limit (CmJob             *self,
-                                        guint64              bytes);
+/* The classes printed on the card; NULL judges those it declares. */
 void          cm_job_set_claims        (CmJob               *self,
                                         const char * const  *claims);
-/* A capacity check. */
-void          cm_job_set_cache_bytes   (CmJob               *self,
-                                        guint64              bytes);
-/* A verify. */
-void          cm_job_set_verify_flags  (CmJob               *self,
-                                        CmVerifyFlags        flags);
-/* A wear test. */
-typedef void (*CmJobWearRoundFunc) (CmJob             *job,
-                                    const CmWearRound *round,
-                                    gpointer           user_data);
-void          cm_job_set_wear_limits   (CmJob               *self,
-                                        guint                rounds,
-                                        double               seconds);
-void          cm_job_set_wear_maker_bytes (CmJob            *self,
-                                        guint64              bytes);
-void          cm_job_set_wear_round_func (CmJob             *self,
-                                        CmJobWearRoundFunc   func,
-                                        gpointer             user_data);
 
 const char   *cm_job_get_kind          (CmJob               *self);
 const char   *cm_job_get_title         (CmJob               *self);
