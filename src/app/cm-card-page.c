@@ -22,6 +22,7 @@
 #include "cm-chart-view.h"
 #include "cm-format-row.h"
 #include "cm-health-row.h"
+#include "cm-queue-row.h"
 #include "cm-seen-list.h"
 #include "cm-history.h"
 #include "cm-summary.h"
@@ -62,6 +63,7 @@ struct _CmCardPage
   GtkWidget      *verify_row;
   GtkWidget      *health_row;   /* a device's only */
   GtkWidget      *wear_row;
+  GtkWidget      *queue_row;    /* a card that claims A2 or a slot that queues */
   AdwPreferencesGroup *format_group;
   GtkWidget      *format_row;   /* a device's only */
   GtkProgressBar *capacity_progress;
@@ -363,7 +365,7 @@ cm_card_page_get_checking_capacity (CmCardPage *self)
 
 /* The rows of the kinds of job that hold the card while they run,
  * NULL where the card has none. */
-#define N_HOLDING_ROWS 4
+#define N_HOLDING_ROWS 5
 
 static void
 get_holding_rows (CmCardPage *self,
@@ -373,6 +375,7 @@ get_holding_rows (CmCardPage *self,
   rows[1] = self->verify_row;
   rows[2] = self->wear_row;
   rows[3] = self->format_row;
+  rows[4] = self->queue_row;
 }
 
 /* The job the page watches (its capacity check, its verify, its wear
@@ -443,6 +446,7 @@ static const struct
   { &cm_job_kind_wear, wear_again },
   { &cm_job_kind_format, NULL },
   { &cm_job_kind_health, health_again },
+  { &cm_job_kind_queue, NULL },
 };
 
 static gint
@@ -502,7 +506,8 @@ void
 cm_card_page_follow_job (CmCardPage *self,
                          CmJob      *job)
 {
-  GtkWidget *rows[] = { self->capacity_row, self->verify_row, self->wear_row, self->format_row, self->health_row };
+  GtkWidget *rows[] = { self->capacity_row, self->verify_row, self->wear_row, self->format_row, self->health_row,
+                        self->queue_row };
   const CmJobKind *kind;
 
   g_return_if_fail (CM_IS_CARD_PAGE (self));
@@ -649,7 +654,8 @@ hold_rows (CmCardPage *self,
            gboolean    held)
 {
   GtkWidget *rows[] = { GTK_WIDGET (self->test_group), self->start_button, GTK_WIDGET (self->class_box),
-                        GTK_WIDGET (self->capacity_row), self->verify_row, self->wear_row, self->format_row };
+                        GTK_WIDGET (self->capacity_row), self->verify_row, self->wear_row, self->format_row,
+                        self->queue_row };
 
   for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
     if (rows[i] != NULL)
@@ -969,6 +975,13 @@ cm_card_page_new (CmCardItem *item)
   adw_preferences_group_add (self->capacity_group, self->wear_row);
   g_signal_connect_object (self->wear_row, "notify::busy", G_CALLBACK (row_busy_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->wear_row, "show-result", G_CALLBACK (row_show_result_cb), self, G_CONNECT_SWAPPED);
+  if (cm_queue_row_wanted (item))
+    {
+      self->queue_row = cm_queue_row_new (item);
+      adw_preferences_group_add (self->capacity_group, self->queue_row);
+      g_signal_connect_object (self->queue_row, "notify::busy", G_CALLBACK (row_busy_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (self->queue_row, "show-result", G_CALLBACK (row_show_result_cb), self, G_CONNECT_SWAPPED);
+    }
   if (cm_card_item_get_kind (item) == CM_CARD_KIND_DEVICE)
     {
       self->format_row = cm_format_row_new (item);
@@ -1016,6 +1029,8 @@ cm_card_page_update_item (CmCardPage *self,
   cm_kind_row_set_item (CM_KIND_ROW (self->wear_row), item);
   if (self->format_row != NULL)
     cm_kind_row_set_item (CM_KIND_ROW (self->format_row), item);
+  if (self->queue_row != NULL)
+    cm_kind_row_set_item (CM_KIND_ROW (self->queue_row), item);
 }
 
 CmCardItem *

@@ -32,6 +32,7 @@
 #include "cm-capacity-row.h"
 #include "cm-format-row.h"
 #include "cm-power-part.h"
+#include "cm-queue-row.h"
 #include "cm-verify-row.h"
 #include "cm-wear-row.h"
 #include "cm-toast.h"
@@ -558,6 +559,7 @@ static const struct
   { &cm_job_kind_wear, cm_wear_row_fill_part },
   { &cm_job_kind_format, cm_format_row_fill_part },
   { &cm_job_kind_power, cm_power_part_fill },
+  { &cm_job_kind_queue, cm_queue_row_fill_part },
 };
 
 static void
