@@ -33,6 +33,7 @@ outcome_of (const char *part_json)
 #define CLEAN_ON \
   "\"host\": {\"kind\": \"pi5\", \"sd_cqe\": 1, \"now\": \"yes\", \"listing\": \"allowed\"}," \
   "\"native\": true, \"queueing\": true, \"depth\": 32, \"writes\": 1000, \"blocks_checked\": 500," \
+  "\"kernel_log\": \"kmsg\", " \
   "\"iops_depth_1\": 100.0, \"iops_deep\": 260.0, "
 
 static void
@@ -44,6 +45,21 @@ test_safe_so_far (void)
   g_assert_cmpint (outcome->status, ==, CM_OUTCOME_PASS);
   g_assert_cmpint (outcome->exit_status, ==, 0);
   g_assert_true (g_str_has_prefix (outcome->answer, "Queueing on, safe so far"));
+}
+
+/* Without the kernel's log, no recovery seen is not no recovery: a clean
+ * run with queueing on is not called safe. */
+static void
+test_no_log_not_safe (void)
+{
+  g_autoptr(CmOutcome) outcome = outcome_of ("{\"host\": {\"kind\": \"pi5\", \"sd_cqe\": 1, \"now\": \"yes\","
+                                             "\"listing\": \"allowed\"}, \"native\": true, \"queueing\": true,"
+                                             "\"depth\": 32, \"writes\": 1000, \"blocks_checked\": 500,"
+                                             "\"kernel_log\": \"none\", \"bad_blocks\": 0, \"counts\": {\"recovery\": 0}}");
+
+  g_assert_cmpint (outcome->status, ==, CM_OUTCOME_NOT_JUDGED);
+  g_assert_cmpint (outcome->exit_status, ==, 0);
+  g_assert_null (strstr (outcome->answer, "safe"));
 }
 
 static void
@@ -108,6 +124,8 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/cardmark/job-queue/safe-so-far", test_safe_so_far);
+
+  g_test_add_func ("/cardmark/job-queue/no-log-not-safe", test_no_log_not_safe);
   g_test_add_func ("/cardmark/job-queue/recoveries-turn-it", test_recoveries_turn_it);
   g_test_add_func ("/cardmark/job-queue/blocks-wrong", test_blocks_wrong);
   g_test_add_func ("/cardmark/job-queue/queueing-off", test_queueing_off);

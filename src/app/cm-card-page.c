@@ -23,6 +23,7 @@
 #include "cm-format-row.h"
 #include "cm-health-row.h"
 #include "cm-queue-row.h"
+#include "cm-power-row.h"
 #include "cm-seen-list.h"
 #include "cm-history.h"
 #include "cm-summary.h"
@@ -64,6 +65,7 @@ struct _CmCardPage
   GtkWidget      *health_row;   /* a device's only */
   GtkWidget      *wear_row;
   GtkWidget      *queue_row;    /* a card that claims A2 or a slot that queues */
+  GtkWidget      *power_row;   /* a device's only */
   AdwPreferencesGroup *format_group;
   GtkWidget      *format_row;   /* a device's only */
   GtkProgressBar *capacity_progress;
@@ -365,7 +367,7 @@ cm_card_page_get_checking_capacity (CmCardPage *self)
 
 /* The rows of the kinds of job that hold the card while they run,
  * NULL where the card has none. */
-#define N_HOLDING_ROWS 5
+#define N_HOLDING_ROWS 6
 
 static void
 get_holding_rows (CmCardPage *self,
@@ -376,6 +378,7 @@ get_holding_rows (CmCardPage *self,
   rows[2] = self->wear_row;
   rows[3] = self->format_row;
   rows[4] = self->queue_row;
+  rows[5] = self->power_row;
 }
 
 /* The job the page watches (its capacity check, its verify, its wear
@@ -507,7 +510,7 @@ cm_card_page_follow_job (CmCardPage *self,
                          CmJob      *job)
 {
   GtkWidget *rows[] = { self->capacity_row, self->verify_row, self->wear_row, self->format_row, self->health_row,
-                        self->queue_row };
+                        self->queue_row, self->power_row };
   const CmJobKind *kind;
 
   g_return_if_fail (CM_IS_CARD_PAGE (self));
@@ -629,6 +632,14 @@ cm_card_page_get_bench_row (CmCardPage *self)
   return self->bench_row;
 }
 
+/* The Power-Cut Test row, a device's only; NULL for a folder. */
+GtkWidget *
+cm_card_page_get_power_row (CmCardPage *self)
+{
+  g_return_val_if_fail (CM_IS_CARD_PAGE (self), NULL);
+  return self->power_row;
+}
+
 /* The Health row, a device's only; NULL for a folder. */
 GtkWidget *
 cm_card_page_get_health_row (CmCardPage *self)
@@ -655,7 +666,7 @@ hold_rows (CmCardPage *self,
 {
   GtkWidget *rows[] = { GTK_WIDGET (self->test_group), self->start_button, GTK_WIDGET (self->class_box),
                         GTK_WIDGET (self->capacity_row), self->verify_row, self->wear_row, self->format_row,
-                        self->queue_row };
+                        self->queue_row, self->power_row };
 
   for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
     if (rows[i] != NULL)
@@ -984,6 +995,14 @@ cm_card_page_new (CmCardItem *item)
     }
   if (cm_card_item_get_kind (item) == CM_CARD_KIND_DEVICE)
     {
+      self->power_row = cm_power_row_new (item);
+      adw_preferences_group_add (self->capacity_group, self->power_row);
+      g_signal_connect_object (self->power_row, "notify::busy", G_CALLBACK (row_busy_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (self->power_row, "show-result", G_CALLBACK (row_show_result_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (self->power_row, "prepare-job", G_CALLBACK (row_prepare_job_cb), self, G_CONNECT_SWAPPED);
+    }
+  if (cm_card_item_get_kind (item) == CM_CARD_KIND_DEVICE)
+    {
       self->format_row = cm_format_row_new (item);
       adw_preferences_group_add (self->format_group, self->format_row);
       g_signal_connect_object (self->format_row, "notify::busy", G_CALLBACK (row_busy_cb), self, G_CONNECT_SWAPPED);
@@ -1027,6 +1046,8 @@ cm_card_page_update_item (CmCardPage *self,
   cm_kind_row_set_item (CM_KIND_ROW (self->capacity_row), item);
   cm_kind_row_set_item (CM_KIND_ROW (self->verify_row), item);
   cm_kind_row_set_item (CM_KIND_ROW (self->wear_row), item);
+  if (self->power_row != NULL)
+    cm_kind_row_set_item (CM_KIND_ROW (self->power_row), item);
   if (self->format_row != NULL)
     cm_kind_row_set_item (CM_KIND_ROW (self->format_row), item);
   if (self->queue_row != NULL)

@@ -45,6 +45,7 @@ gboolean    cm_card_page_test_again            (CmCardPage *self,
 GtkWidget  *cm_card_page_get_format_row    (CmCardPage *self);
 gboolean    cm_card_page_erase_and_format  (CmCardPage *self);
 GtkWidget  *cm_card_page_get_health_row        (CmCardPage *self);
+GtkWidget  *cm_card_page_get_power_row         (CmCardPage *self);
 GtkWidget  *cm_card_page_get_bench_row         (CmCardPage *self);
 CmJob      *cm_card_page_get_job               (CmCardPage *self);
 const char *cm_card_page_get_job_bar_text     (CmCardPage *self);

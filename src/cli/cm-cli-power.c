@@ -81,7 +81,7 @@ prepare (CmCliTarget *t,
                 "cuts", p->cuts,
                 "area", p->area,
                 "time-limit", p->time_limit,
-                "method", (int) p->method,
+                "switch-method", (int) p->method,
                 "switch-off", p->off,
                 "switch-on", p->on,
                 NULL);

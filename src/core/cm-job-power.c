@@ -211,6 +211,11 @@ done_cb (GObject      *object,
         g_task_return_new_error (outer, G_IO_ERROR, G_IO_ERROR_CANCELLED,
                                  _("The power-cut test was stopped before its first cut was read back. Where it stood "
                                    "is kept: the same test of the same card carries on from there."));
+      /* Stopped while the switch was checked: nothing was written yet. */
+      else if (g_error_matches (p->error, G_IO_ERROR, G_IO_ERROR_CANCELLED) && s->run != 0 &&
+               s->phase == CM_POWER_PHASE_FILL)
+        g_task_return_new_error (outer, G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                 _("The power-cut test was stopped before it wrote anything to the card."));
       else
         g_task_return_error (outer, g_steal_pointer (&p->error));
     }
@@ -234,7 +239,16 @@ card_size (const char  *path,
 
       if (fd >= 0)
         close (fd);
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv), "%s: %s", path, g_strerror (errsv));
+      /* It opens the card again after every cut, under whatever name it
+       * comes back: not through UDisks yet, so polkit cannot ask. */
+      if (errsv == EACCES || errsv == EPERM)
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED,
+                     /* Translators: %s is the device */
+                     _("CardMark may not open %s itself, and the power-cut test cannot ask for it yet. Run it as a "
+                       "user who may write to the card (root, or one in the disk group)."),
+                     path);
+      else
+        g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv), "%s: %s", path, g_strerror (errsv));
       return FALSE;
     }
   close (fd);

@@ -74,6 +74,7 @@ typedef struct
   CmQueueHost host;
   gboolean    native;
   gboolean    queueing;
+  gboolean    log_read;     /* the kernel's log was read during the check */
   guint       depth;
   guint64     writes;
   guint64     reads;
@@ -427,6 +428,10 @@ facts_read (CmResult *result,
 
   f->native = get_boolean (object, "native");
   f->queueing = get_boolean (object, "queueing");
+  node = json_object_get_member (object, "kernel_log");
+  f->log_read = node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
+                json_node_get_value_type (node) == G_TYPE_STRING &&
+                g_strcmp0 (json_node_get_string (node), "none") != 0;
   f->depth = (guint) CLAMP (get_count (object, "depth"), 1, 32);
   f->writes = get_count (object, "writes");
   f->reads = get_count (object, "reads");
@@ -516,6 +521,17 @@ outcome (CmResult *result)
                                 recoveries);
       /* Translators: a badge: queueing commands to this card is not safe */
       return cm_outcome_new (CM_OUTCOME_FAIL, CM_STATUS_BELOW, _("Not safe"), answer);
+    }
+  if (f.queueing && !f.log_read)
+    {
+      /* No recovery seen is not no recovery: without the kernel's log,
+       * a card that held every block only because the kernel recovered
+       * it again and again would be called safe. */
+      /* Translators: the queue check's answer; %s is a count of writes */
+      answer = g_strdup_printf (_("Queueing on, every block held through %s queued writes · the kernel's log could not be read, so its recoveries are not known: check again as root"),
+                                writes);
+      /* Translators: a badge: the queue check could not judge */
+      return cm_outcome_new (CM_OUTCOME_NOT_JUDGED, CM_STATUS_NOT_JUDGED, _("Not judged"), answer);
     }
   if (f.queueing)
     {

@@ -155,7 +155,7 @@ cm_power_options_class_init (CmPowerOptionsClass *klass)
   properties[PROP_AREA] = g_param_spec_uint64 ("area", NULL, NULL, 64 * 1024, G_GUINT64_CONSTANT (16) << 30,
                                                32 * 1024 * 1024, flags);
   /* A CmPowerSwitchMethod. */
-  properties[PROP_METHOD] = g_param_spec_int ("method", NULL, NULL, CM_POWER_SWITCH_COMMANDS, CM_POWER_SWITCH_BY_HAND,
+  properties[PROP_METHOD] = g_param_spec_int ("switch-method", NULL, NULL, CM_POWER_SWITCH_COMMANDS, CM_POWER_SWITCH_BY_HAND,
                                               CM_POWER_SWITCH_COMMANDS, flags);
   properties[PROP_SWITCH_OFF] = g_param_spec_string ("switch-off", NULL, NULL, NULL, flags);
   properties[PROP_SWITCH_ON] = g_param_spec_string ("switch-on", NULL, NULL, NULL, flags);

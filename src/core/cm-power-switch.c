@@ -62,6 +62,26 @@ wait_command (GSubprocess   *process,
   return FALSE;
 }
 
+static const char *
+pull_words (void)
+{
+  return _("Pull the card or its reader out now");
+}
+
+static const char *
+put_back_words (void)
+{
+  return _("Put the card back in");
+}
+
+/* Whether @phase, a job's, is what a switch by hand asks the person to
+ * do: a face shows it plainly, as the one thing to do now. */
+gboolean
+cm_power_switch_is_request (const char *phase)
+{
+  return phase != NULL && (g_str_equal (phase, pull_words ()) || g_str_equal (phase, put_back_words ()));
+}
+
 gboolean
 cm_power_switch_start_off (CmPowerSwitch  *sw,
                            GError        **error)
@@ -71,7 +91,7 @@ cm_power_switch_start_off (CmPowerSwitch  *sw,
   if (sw->method == CM_POWER_SWITCH_BY_HAND)
     {
       if (sw->say != NULL)
-        sw->say (_("Pull the card or its reader out now."), sw->say_data);
+        sw->say (pull_words (), sw->say_data);
       return TRUE;
     }
   sw->running = spawn (sw->off, error);
@@ -100,7 +120,7 @@ cm_power_switch_on (CmPowerSwitch  *sw,
   if (sw->method == CM_POWER_SWITCH_BY_HAND)
     {
       if (sw->say != NULL)
-        sw->say (_("Put the card back in."), sw->say_data);
+        sw->say (put_back_words (), sw->say_data);
       return TRUE;
     }
   process = spawn (sw->on, error);

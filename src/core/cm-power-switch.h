@@ -44,6 +44,7 @@ gboolean    cm_power_switch_finish_off (CmPowerSwitch  *sw,
 gboolean    cm_power_switch_on         (CmPowerSwitch  *sw,
                                         GCancellable   *cancellable,
                                         GError        **error);
+gboolean    cm_power_switch_is_request (const char     *phase);
 void        cm_power_switch_clear      (CmPowerSwitch  *sw);
 
 G_END_DECLS
