@@ -51,7 +51,10 @@ check "--save keeps the result in the history" test "$(ls "$out"/data/cardmark*/
 XDG_DATA_HOME="$out/data" "$CARDMARK_CLI" history --json > "$out/history.json"
 check "history --json lists it" json_check "$out/history.json" 'len(r) == 1 and r[0]["tests"][1]["name"] == "seq-read"'
 XDG_DATA_HOME="$out/data" "$CARDMARK_CLI" history > "$out/history.txt"
-check "history prints a table" grep -q "^$(date +%Y-%m-%d)" "$out/history.txt"
+check "history prints a table, dated in words" grep -q "^$(LC_ALL=C.UTF-8 date +'%-d %B %Y'), " "$out/history.txt"
+check "… and says the benchmark was a quick one" grep -q " Quick benchmark " "$out/history.txt"
+check "history --json keeps the date in ISO 8601" json_check "$out/history.json" \
+  'r[0]["started"].startswith("'"$(date -u +%Y-%m-%dT)"'")' 
 
 # A filesystem that refuses O_DIRECT: buffered, flushed, and said so.
 CARDMARK_NO_O_DIRECT=1 "$CARDMARK_CLI" bench "$dir" --only seq-write,seq-read,rand-read-4k --claim C10 --json > "$out/buffered.json" 2>/dev/null

@@ -56,6 +56,9 @@ trap 'rm -rf "$work"' EXIT
 contains () {
   grep -qF -- "$2" "$1"
 }
+not_contains () {
+  ! grep -qF -- "$2" "$1"
+}
 
 # 1. --help: the command list is translated.
 for id in 'Commands:' 'Measure a card, a folder on it, or its device'; do
@@ -130,10 +133,25 @@ if kind == 'bench':
     same('criteria figures', [width(re.match(r'(.*? (MB/s|IOPS))', l).group(1)) for l in crit])
     same('criteria statuses', [width(l) - width(status) if l.endswith(status) else -1 for l in crit])
 elif kind == 'history':
-    rows = [re.match(r'(.*quick(?:\s+(?:–|[0-9.]+)){4})  ', l).group(1) for l in lines[2:]]
+    run = re.escape(sys.argv[3])
+    rows = [re.match(r'(.*' + run + r'(?:\s+(?:–|[0-9.]+)){4})  ', l).group(1) for l in lines[2:]]
     same('heading, units and rows', [width(lines[0].rsplit('  ', 1)[0]), width(lines[1])] + [width(r) for r in rows])
 elif kind == 'decode':
     same('values', [width(l[:l.index(v)]) for v in sys.argv[3:] for l in lines if v in l])
+PY
+}
+
+# no_kept_sentence OUTPUT DOCUMENT…: OUTPUT holds none of the sentences the
+# documents (saved with LANGUAGE unset) kept, so each was made in the
+# reader's language when shown.
+no_kept_sentence () {
+  python3 - "$@" <<'PY'
+import json, sys
+shown = open(sys.argv[1], encoding='utf-8').read()
+kept = {json.load(open(p)).get("summary") for p in sys.argv[2:]} - {None}
+found = [k for k in kept if k in shown]
+print(f"# kept: {sorted(kept)}; shown: {found}", file=sys.stderr)
+sys.exit(1 if found or not kept else 0)
 PY
 }
 
@@ -158,9 +176,31 @@ for lang in C es ja ko vi; do
   status=$( [ $lang = C ] && echo "Not judged" || msgstr $lang "Not judged")
   check "LANGUAGE=$lang: the bench table lines up" aligned bench "$work/bench-$lang" "$status"
   LANGUAGE=$lang XDG_DATA_HOME="$work/data" "$CARDMARK_CLI" history > "$work/history-$lang" 2> /dev/null
-  check "LANGUAGE=$lang: the history table lines up, in whole characters" aligned history "$work/history-$lang"
+  quick=$( [ $lang = C ] && echo "Quick benchmark" || msgstr $lang "Quick benchmark")
+  check "LANGUAGE=$lang: the history table lines up, in whole characters" aligned history "$work/history-$lang" "$quick"
+  check "LANGUAGE=$lang: history says the quick benchmark in its words ($quick)" contains "$work/history-$lang" " $quick "
+  [ $lang = C ] || check "LANGUAGE=$lang: history shows no sentence the documents kept in English" \
+    no_kept_sentence "$work/history-$lang" "$work"/data/cardmark*/history/*.json
 done
-check "a long card name is cut with …" contains "$work/history-ja" "サンディスク エクストリ… quick"
+# A card's name CardMark made from its device ("Loop device on card.img",
+# kept in English by a CLI with LANGUAGE unset) is said in the reader's
+# language from the facts the document keeps beside it.
+XDG_DATA_HOME="$work/loop" "$CARDMARK_CLI" bench "$card" --only seq-read --save > /dev/null 2>&1
+python3 - "$work"/loop/cardmark*/history/*.json <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["target"].update(reader="loop", name="Loop device on card.img", name_from="loop", name_detail="card.img")
+r["target"].pop("device_bytes", None)
+json.dump(r, open(sys.argv[1], "w"))
+PY
+for lang in es ja; do
+  LANGUAGE=$lang XDG_DATA_HOME="$work/loop" "$CARDMARK_CLI" history > "$work/loop-$lang" 2> /dev/null
+  want=$(msgstr $lang "Loop device on %s" | sed 's/%s/card.img/')
+  # The Card column is 24 columns wide: its start is enough.
+  check "LANGUAGE=$lang: History titles the loop device in its words ($want)" contains "$work/loop-$lang" "${want:0:12}"
+  check "LANGUAGE=$lang: … not in the words the document kept" not_contains "$work/loop-$lang" "Loop device on"
+done
+check "a long card name is cut with …" contains "$work/history-ja" "サンディスク エクストリ… $(msgstr ja 'Quick benchmark')"
 want=$(msgstr ja 'scratch file') || not_ok "po/ja.po translates “scratch file”"
 check "LANGUAGE=ja: the target's mode is in Japanese ($want)" contains "$work/bench-ja" "($want)"
 

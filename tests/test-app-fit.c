@@ -6,8 +6,9 @@
  * language the app speaks, and tells a screen reader what it draws. For
  * English, Spanish, Japanese, Korean and Vietnamese in turn, the test
  * opens the card list, a folder's and a device's card page, the result
- * page of every saved document in tests/data/batch, the confirmations a
- * device's rows ask, the keyboard shortcuts and the About window, and
+ * page of every saved document in tests/data/batch, History listing
+ * them, a benchmark's run page, the confirmations a device's rows ask,
+ * Preferences, the keyboard shortcuts and the About window, and
  * for each one:
  *   - measures its window: neither its minimum size nor what it was
  *     given once shown may be wider than 800 or taller than 480;
@@ -30,7 +31,10 @@
 #include "cm-application.h"
 #include "cm-card-item.h"
 #include "cm-card-list-page.h"
+#include "cm-history.h"
+#include "cm-history-page.h"
 #include "cm-result-page.h"
+#include "cm-run-page.h"
 #include "cm-test-app.h"
 #include "cm-window.h"
 
@@ -378,6 +382,31 @@ check_result (const char *file,
   cm_test_destroy_window (GTK_WINDOW (window));
 }
 
+/* A benchmark's run page, part way through, on its own window of the
+ * screen's size below a header bar like the app's. */
+static void
+check_run (const char *language,
+           GString    *failures)
+{
+  const char *claims[] = { "U3", "V30", "A2", NULL };
+  g_autofree char *what = g_strdup_printf ("%s: a benchmark's run page", language);
+  GtkWidget *window = adw_window_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  CmRunPage *page = cm_run_page_new ("SanDisk Extreme PLUS microSDXC UHS-I", claims);
+
+  gtk_box_append (GTK_BOX (box), adw_header_bar_new ());
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (page));
+  adw_window_set_content (ADW_WINDOW (window), box);
+  gtk_window_set_default_size (GTK_WINDOW (window), SCREEN_WIDTH, SCREEN_HEIGHT);
+  cm_run_page_set_test (page, 4, 6, "rand-write-4k-qd32");
+  cm_run_page_set_progress (page, 0.7, 754);
+  for (guint i = 0; i < 40; i++)
+    cm_run_page_add_sample (page, "rand-write-4k-qd32", i * 0.25, 3 + i % 7);
+  gtk_window_present (GTK_WINDOW (window));
+  check_window (window, what, failures);
+  cm_test_destroy_window (GTK_WINDOW (window));
+}
+
 static void
 check_language (const char *language,
                 GString    *failures)
@@ -438,6 +467,17 @@ check_language (const char *language,
   check_row_dialogs (window, language, failures);
 
   g_clear_pointer (&what, g_free);
+  what = g_strdup_printf ("%s: History", language);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-history", NULL));
+  g_assert_true (cm_test_wait_history_loaded (CM_HISTORY_PAGE (cm_window_get_page (window, "history")), 20));
+  check_page (window, "history", what, failures);
+
+  g_clear_pointer (&what, g_free);
+  what = g_strdup_printf ("%s: Preferences", language);
+  g_action_group_activate_action (G_ACTION_GROUP (app), "preferences", NULL);
+  check_dialog (GTK_WIDGET (window), what, failures);
+
+  g_clear_pointer (&what, g_free);
   what = g_strdup_printf ("%s: the keyboard shortcuts", language);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-help-overlay", NULL));
   check_dialog (GTK_WIDGET (window), what, failures);
@@ -452,6 +492,29 @@ check_language (const char *language,
 
   for (guint i = 0; i < G_N_ELEMENTS (results); i++)
     check_result (results[i], language, failures);
+  check_run (language, failures);
+}
+
+/* The batch's documents in the history, for History to list. */
+static void
+save_batch (void)
+{
+  static const char *files[] = { "good-bench.json", "fake-bench.json", "good-capacity.json",
+                                 "fake-capacity.json", "fake-verify.json", "good-wear.json" };
+  g_autoptr(CmHistory) history = cm_history_new_default ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "batch", files[i], NULL);
+      g_autoptr(GFile) file = g_file_new_for_path (path);
+      g_autoptr(CmResult) result = cm_result_new_from_file (file, &error);
+      g_autoptr(GFile) saved = NULL;
+
+      g_assert_no_error (error);
+      saved = cm_history_save (history, result, &error);
+      g_assert_no_error (error);
+    }
 }
 
 /* Every language is checked, and every failure told, before the test
@@ -468,6 +531,7 @@ test_every_language (void)
   frame_width = SCREEN_WIDTH - gtk_widget_get_width (empty);
   frame_height = SCREEN_HEIGHT - gtk_widget_get_height (empty);
   cm_test_destroy_window (GTK_WINDOW (empty));
+  save_batch ();
 
   for (guint i = 0; i < G_N_ELEMENTS (languages); i++)
     check_language (languages[i], failures);

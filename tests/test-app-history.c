@@ -26,6 +26,7 @@
 #include "cm-chart.h"
 #include "cm-chart-view.h"
 #include "cm-history-page.h"
+#include "cm-plan.h"
 #include "cm-result-page.h"
 #include "cm-summary.h"
 #include "cm-test-app.h"
@@ -1035,6 +1036,46 @@ dup_row_text (CmHistoryPage *page,
   return g_string_free (shown, FALSE);
 }
 
+/* A benchmark's row says whether it was the quick or the full one, in
+ * the words the app has for them. */
+static void
+test_quick_or_full (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(CmHistory) history = cm_history_new_default ();
+  CmProfile profiles[] = { CM_PROFILE_QUICK, CM_PROFILE_FULL };
+  guint found[G_N_ELEMENTS (profiles)] = { 0 };
+  CmHistoryPage *page;
+
+  for (guint i = 0; i < G_N_ELEMENTS (profiles); i++)
+    {
+      g_autoptr(CmResult) bench = cm_result_new ();
+      g_autoptr(GFile) file = NULL;
+      g_autoptr(GError) error = NULL;
+
+      cm_result_set_profile (bench, cm_profile_to_string (profiles[i]));
+      cm_result_set_target (bench, "/media/card", "file", NULL, NULL);
+      file = cm_history_save (history, bench, &error);
+      g_assert_no_error (error);
+    }
+
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-history", NULL);
+  page = CM_HISTORY_PAGE (cm_window_get_page (f->window, "history"));
+  g_assert_true (cm_test_wait_history_loaded (page, 10));
+  g_assert_cmpuint (cm_history_page_get_n_results (page), ==, G_N_ELEMENTS (profiles));
+
+  for (guint row = 0; row < G_N_ELEMENTS (profiles); row++)
+    {
+      g_autofree char *text = dup_row_text (page, row);
+
+      g_test_message ("row %u: %s", row, text);
+      for (guint i = 0; i < G_N_ELEMENTS (profiles); i++)
+        found[i] += strstr (text, cm_profile_get_title (profiles[i])) != NULL;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (profiles); i++)
+    g_assert_cmpuint (found[i], ==, 1);
+}
+
 static gboolean
 shows_no_match (gpointer page)
 {
@@ -1163,6 +1204,8 @@ main (int   argc,
               fixture_set_up, test_verify_in_history, fixture_tear_down);
   g_test_add ("/cardmark/app-history/kinds-from-history", Fixture, NULL,
               fixture_set_up, test_kinds_from_history, fixture_tear_down);
+  g_test_add ("/cardmark/app-history/quick-or-full", Fixture, NULL,
+              fixture_set_up, test_quick_or_full, fixture_tear_down);
   g_test_add ("/cardmark/app-history/search", Fixture, NULL,
               fixture_set_up, test_search, fixture_tear_down);
   g_test_add ("/cardmark/app-history/compare-limit", Fixture, NULL,

@@ -141,6 +141,111 @@ row_settled (gpointer data)
   return !cm_card_list_page_row_just_moved (at->list, at->index);
 }
 
+typedef struct
+{
+  GtkWidget *bar;
+  int        height;    /* what it should come to */
+  int        last;      /* what it was at the previous look */
+  guint      same;      /* looks in a row it stayed so */
+} BarAt;
+
+/* The action bar has come to its height, and stayed there two frames. */
+static gboolean
+bar_settled (gpointer data)
+{
+  BarAt *at = data;
+  int height = gtk_widget_get_height (at->bar);
+
+  at->same = height == at->last ? at->same + 1 : 0;
+  at->last = height;
+  return (at->height < 0 ? height > 0 : height == at->height) && at->same >= 2;
+}
+
+static void
+count_paint_cb (GdkFrameClock *clock,
+                guint         *n_paints)
+{
+  (*n_paints)++;
+}
+
+static gboolean
+painted (gpointer data)
+{
+  return *(guint *) data > 0;
+}
+
+/* One frame laid out and painted from now: what it shows is current. */
+static void
+wait_one_paint (GtkWidget *window)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (window);
+  guint n_paints = 0;
+  gulong id = g_signal_connect (clock, "after-paint", G_CALLBACK (count_paint_cb), &n_paints);
+
+  gtk_widget_queue_draw (window);
+  g_assert_true (cm_test_wait_for (painted, &n_paints, 10));
+  g_signal_handler_disconnect (clock, id);
+}
+
+static double
+row_y (GtkWidget *row)
+{
+  double x = 0, y = 0;
+
+  g_assert_true (gtk_widget_translate_coordinates (row, GTK_WIDGET (gtk_widget_get_root (row)), 0, 0, &x, &y));
+  return y;
+}
+
+/* Choosing cards at the end of a long list, then ending it (as Test,
+ * Verify or Wear Test N Cards do): the action bar goes, and no row moves
+ * on the screen. Scrolled to its end, the list used to slide down by
+ * the bar's height. */
+static void
+test_list_stays_after_selection (Fixture       *f,
+                                 gconstpointer  data)
+{
+  g_autoptr(GListStore) store = g_list_store_new (CM_TYPE_CARD_ITEM);
+  CmCardListPage *list = CM_CARD_LIST_PAGE (cm_window_get_page (f->window, "cards"));
+  GtkWidget *scrolled;
+  GtkAdjustment *adjustment;
+  GtkWidget *last;
+  BarAt at = { NULL, -1, -1, 0 };
+  double before, after;
+
+  for (guint i = 0; i < 12; i++)
+    {
+      g_autofree char *device = g_strdup_printf ("/dev/sd%c", 'a' + i);
+      g_autoptr(CmCardItem) item = cm_card_item_new_device (device, "SanDisk Ultra", 32000000000, "USB 3 reader", NULL);
+
+      g_list_store_append (store, item);
+    }
+  cm_window_set_devices (f->window, G_LIST_MODEL (store));
+  last = GTK_WIDGET (cm_card_list_page_get_row_for_device (list, "/dev/sdl"));
+  g_assert_nonnull (last);
+  at.bar = cm_test_find_type (GTK_WIDGET (list), GTK_TYPE_ACTION_BAR);
+  g_assert_nonnull (at.bar);
+
+  cm_card_list_page_set_selection_mode (list, TRUE);
+  g_assert_true (cm_test_wait_for (bar_settled, &at, 10));
+  scrolled = gtk_widget_get_ancestor (last, GTK_TYPE_SCROLLED_WINDOW);
+  adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
+  /* A list longer than the window, scrolled to its end. */
+  g_assert_cmpfloat (gtk_adjustment_get_upper (adjustment), >, gtk_adjustment_get_page_size (adjustment));
+  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment));
+  wait_one_paint (GTK_WIDGET (f->window));
+  before = row_y (last);
+  g_test_message ("the action bar is %d px high; the last row at %.0f", at.last, before);
+
+  cm_card_list_page_set_selection_mode (list, FALSE);
+  at.height = 0;
+  at.same = 0;
+  g_assert_true (cm_test_wait_for (bar_settled, &at, 10));
+  wait_one_paint (GTK_WIDGET (f->window));
+  after = row_y (last);
+  g_test_message ("the action bar gone, the last row at %.0f", after);
+  g_assert_cmpfloat_with_epsilon (after, before, 0.5);
+}
+
 /* A card going away moves the rows below it; a click that lands on a row
  * that has just moved was aimed at another card, and opens nothing. */
 static void
@@ -599,6 +704,8 @@ main (int   argc,
   g_test_add_func ("/cardmark/app-window/volume-label", test_volume_label);
   g_test_add ("/cardmark/app-window/list-follows-model", Fixture, NULL,
               fixture_set_up, test_list_follows_model, fixture_tear_down);
+  g_test_add ("/cardmark/app-window/list-stays-after-selection", Fixture, NULL,
+              fixture_set_up, test_list_stays_after_selection, fixture_tear_down);
   g_test_add ("/cardmark/app-window/stable-click", Fixture, NULL,
               fixture_set_up, test_stable_click, fixture_tear_down);
   g_test_add ("/cardmark/app-window/card-page-methods", Fixture, NULL,

@@ -25,6 +25,7 @@ make_result (void)
 
   cm_result_set_target (result, "/media/card", "file", "/dev/sdb", "usb");
   cm_result_set_name (result, "SanDisk Extreme");
+  cm_result_set_name_facts (result, "usb", "SanDisk Extreme");
   cm_result_set_usb_speed_mbps (result, 480);
   cm_result_set_host (result, "Raspberry Pi 4 Model B Rev 1.4");
   cm_result_set_profile (result, "full");
@@ -90,6 +91,9 @@ test_round_trip (void)
   g_assert_cmpstr (cm_result_get_device (back), ==, "/dev/sdb");
   g_assert_cmpstr (cm_result_get_reader (back), ==, "usb");
   g_assert_cmpstr (cm_result_get_name (back), ==, "SanDisk Extreme");
+  /* The name's facts, for the words a face makes of them when shown. */
+  g_assert_cmpstr (cm_result_get_name_from (back), ==, "usb");
+  g_assert_cmpstr (cm_result_get_name_detail (back), ==, "SanDisk Extreme");
   g_assert_cmpuint (cm_result_get_usb_speed_mbps (back), ==, 480);
   g_assert_cmpstr (cm_result_get_host (back), ==, "Raspberry Pi 4 Model B Rev 1.4");
   g_assert_cmpstr (cm_result_get_profile (back), ==, "full");

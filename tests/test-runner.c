@@ -17,6 +17,7 @@
 #include "cm-engine.h"
 #include "cm-runner.h"
 #include "cm-target.h"
+#include "cm-time-left.h"
 
 typedef struct
 {
@@ -360,6 +361,143 @@ test_disk_full (void)
   g_rmdir (folder);
 }
 
+/* The full benchmark's time left, replayed test by test at the rates a
+ * real run on this disk measured: a sequential write's rate for the
+ * writes, a sequential read's for the reads. Its projected end (time
+ * spent plus time left) may move later only when a test proves slower
+ * than what its direction had shown (or the first guess), and then by
+ * no more than that slower rate costs the bytes of that direction still
+ * to move. */
+typedef struct
+{
+  CmTimeLeft *time_left;
+  GPtrArray  *specs;
+  GArray     *bytes;
+  double      known_rate[2];
+  double      spent;
+  double      projected;
+  guint       n_rises;
+} Replay;
+
+static double
+replay_rate (CmResult         *result,
+             const CmTestSpec *spec)
+{
+  const char *source = spec->direction == CM_DIRECTION_WRITE ? "seq-write" : "seq-read";
+  const CmTestResult *test = cm_result_lookup_test (result, source);
+
+  g_assert_nonnull (test);
+  g_assert_cmpfloat (test->mb_per_s, >, 0);
+  return test->mb_per_s;
+}
+
+/* What a slower rate than the known one costs the sized tests of the
+ * same direction from @index on. */
+static double
+replay_explained (Replay      *replay,
+                  guint        index,
+                  CmDirection  direction,
+                  double       rate)
+{
+  double explained = 0;
+
+  if (rate >= replay->known_rate[direction])
+    return 0;
+
+  for (guint i = index; i < replay->specs->len; i++)
+    {
+      const CmTestSpec *spec = g_ptr_array_index (replay->specs, i);
+
+      if (spec->direction == direction && spec->duration_s <= 0)
+        explained += g_array_index (replay->bytes, guint64, i) *
+                     (1 / (rate * 1e6) - 1 / (replay->known_rate[direction] * 1e6));
+    }
+  return explained;
+}
+
+static void
+replay_step (Replay *replay,
+             guint   index,
+             double  fraction,
+             double  elapsed,
+             double  rate)
+{
+  const CmTestSpec *spec = g_ptr_array_index (replay->specs, index);
+  guint64 bytes = g_array_index (replay->bytes, guint64, index);
+  gboolean sized = spec->duration_s <= 0;
+  double explained = sized ? replay_explained (replay, index, spec->direction, rate) : 0;
+  double left = cm_time_left_update (replay->time_left, index, fraction, elapsed,
+                                     sized ? fraction * bytes : 0);
+  double projected = replay->spent + elapsed + left;
+
+  if (projected > replay->projected + 1e-9 * projected)
+    {
+      g_test_message ("%s at %.0f %%: the end moved %.1f s later, %.1f s explained",
+                      spec->name, fraction * 100, projected - replay->projected, explained);
+      replay->n_rises++;
+    }
+  g_assert_cmpfloat (projected - replay->projected, <=, explained + 1e-9 * projected);
+
+  replay->projected = projected;
+  if (sized && spec->pattern != CM_PATTERN_RANDOM)
+    replay->known_rate[spec->direction] = rate;
+}
+
+static void
+test_time_left_replay (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cardmark-runner-XXXXXX", &error);
+  g_autoptr(CmTarget) target = cm_target_new_for_path (dir, FALSE, &error);
+  g_autoptr(CmPlan) measured = small_plan ();
+  g_autoptr(CmPlan) plan = cm_plan_new (CM_PROFILE_FULL, 0);
+  g_autoptr(CmTimeLeft) time_left = cm_time_left_new ();
+  g_autoptr(GArray) bytes = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autoptr(GPtrArray) specs = g_ptr_array_new ();
+  Replay replay = { time_left, specs, bytes, { 0 }, 0, G_MAXDOUBLE, 0 };
+  Run run = { 0 };
+
+  g_assert_no_error (error);
+  run_plan (target, measured, &run, NULL);
+  g_assert_no_error (run.error);
+
+  for (guint i = 0; i < cm_plan_get_n_tests (plan); i++)
+    {
+      const CmTestSpec *spec = cm_plan_get_test (plan, i);
+      guint64 size = spec->duration_s > 0 ? 0
+                   : spec->pattern == CM_PATTERN_SURFACE ? spec->bytes * spec->block_size
+                   : spec->bytes ? spec->bytes : cm_plan_get_area_bytes (plan);
+
+      g_ptr_array_add (specs, (gpointer) spec);
+      g_array_append_val (bytes, size);
+      cm_time_left_add_test (time_left, spec, size);
+    }
+  replay.known_rate[CM_DIRECTION_READ] = cm_time_left_get_rate (time_left, CM_DIRECTION_READ);
+  replay.known_rate[CM_DIRECTION_WRITE] = cm_time_left_get_rate (time_left, CM_DIRECTION_WRITE);
+
+  for (guint i = 0; i < specs->len; i++)
+    {
+      const CmTestSpec *spec = g_ptr_array_index (specs, i);
+      guint64 size = g_array_index (bytes, guint64, i);
+      double rate = replay_rate (run.result, spec);
+      double seconds = spec->duration_s > 0 ? spec->duration_s : size / (rate * 1e6);
+
+      for (guint step = 1; step <= 10; step++)
+        replay_step (&replay, i, step / 10.0, seconds * step / 10, rate);
+      replay.spent += seconds;
+    }
+
+  g_test_message ("write %.1f MB/s, read %.1f MB/s: %.0f s in all, the end moved later %u times",
+                  replay_rate (run.result, cm_plan_lookup (plan, "seq-write")),
+                  replay_rate (run.result, cm_plan_lookup (plan, "seq-read")),
+                  replay.spent, replay.n_rises);
+  /* At the end, the time left is none, and the projection was the time spent. */
+  g_assert_cmpfloat_with_epsilon (replay.projected, replay.spent, 1e-6 * replay.spent);
+
+  g_clear_object (&run.result);
+  g_rmdir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -372,6 +510,7 @@ main (int    argc,
   g_test_add_func ("/cardmark/runner/surface", test_surface);
   g_test_add_func ("/cardmark/runner/no-io-uring", test_no_io_uring);
   g_test_add_func ("/cardmark/runner/disk-full", test_disk_full);
+  g_test_add_func ("/cardmark/runner/time-left-replay", test_time_left_replay);
 
   return g_test_run ();
 }

@@ -36,6 +36,7 @@ struct _CmCardListPage
   CmCardItem *home_item;
 
   GtkStack   *devices_stack;
+  GtkWidget  *content_box;
   GtkListBox *devices_list;
   AdwActionRow *home_row;
   AdwActionRow *folder_row;
@@ -448,9 +449,36 @@ update_checks (CmCardListPage *self)
     }
 }
 
+/* The list's own margin below its last row, in the template. */
+#define CONTENT_MARGIN_BOTTOM 18
+
+/* When the action bar goes, the list gets the room it took: scrolled to
+ * its end (where the last cards were ticked), the list would otherwise
+ * slide down by the bar's height, two rows where its buttons wrap. That
+ * room stays empty below the list, so every row stays where it was on
+ * the screen; the bar takes it again when it comes back. */
+static void
+keep_list_in_place (CmCardListPage *self,
+                    gboolean        selecting)
+{
+  GtkWidget *scrolled = gtk_widget_get_ancestor (self->content_box, GTK_TYPE_SCROLLED_WINDOW);
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
+  int room = gtk_widget_get_margin_bottom (self->content_box) - CONTENT_MARGIN_BOTTOM;
+  int bar = gtk_widget_get_height (GTK_WIDGET (self->action_bar));
+
+  /* The room goes once it is out of sight: taking it while shown would
+   * slide the list down just the same. */
+  if (selecting && gtk_adjustment_get_value (adjustment) + gtk_adjustment_get_page_size (adjustment) <=
+                   gtk_adjustment_get_upper (adjustment) - room)
+    gtk_widget_set_margin_bottom (self->content_box, CONTENT_MARGIN_BOTTOM);
+  else if (!selecting && bar > room)
+    gtk_widget_set_margin_bottom (self->content_box, CONTENT_MARGIN_BOTTOM + bar);
+}
+
 static void
 select_toggled_cb (CmCardListPage *self)
 {
+  keep_list_in_place (self, get_selection_mode (self));
   if (!get_selection_mode (self))
     g_hash_table_remove_all (self->selected);
   gtk_action_bar_set_revealed (self->action_bar, get_selection_mode (self));
@@ -778,6 +806,7 @@ cm_card_list_page_class_init (CmCardListPageClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/cardmark/CardMark/ui/cm-card-list-page.ui");
   gtk_widget_class_bind_template_child (widget_class, CmCardListPage, devices_stack);
+  gtk_widget_class_bind_template_child (widget_class, CmCardListPage, content_box);
   gtk_widget_class_bind_template_child (widget_class, CmCardListPage, devices_list);
   gtk_widget_class_bind_template_child (widget_class, CmCardListPage, home_row);
   gtk_widget_class_bind_template_child (widget_class, CmCardListPage, folder_row);

@@ -145,6 +145,7 @@ dup_haystack (const CmHistoryEntry *e)
       add_words (haystack, cm_job_kind_get_title (e->kind));
     }
   add_words (haystack, e->run);
+  add_words (haystack, cm_history_entry_get_run_label (e));
   add_words (haystack, e->badge);
   add_words (haystack, e->answer);
   add_words (haystack, e->verdict);
@@ -232,8 +233,8 @@ cm_history_item_dup_facts (CmHistoryItem *self)
 
       g_ptr_array_add (parts, cm_summary_format_date (when));
     }
-  if (e->kind != NULL)
-    g_ptr_array_add (parts, g_strdup (cm_job_kind_get_title (e->kind)));
+  if (cm_history_entry_get_run_label (e) != NULL)
+    g_ptr_array_add (parts, g_strdup (cm_history_entry_get_run_label (e)));
   /* A benchmark's method changes what it can judge: it is said too. */
   if (e->method != NULL)
     g_ptr_array_add (parts, g_strdup (e->method));

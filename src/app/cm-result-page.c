@@ -101,13 +101,13 @@ dup_summary_sentence (CmResult *result)
   CmTestResult *write = cm_result_lookup_test (result, CM_TEST_SEQ_WRITE);
   CmTestResult *read = cm_result_lookup_test (result, CM_TEST_SEQ_READ);
   CmTestResult *rand = cm_result_lookup_test (result, CM_TEST_RAND_READ_4K);
+  /* Made now from the document's facts, in the reader's language, as
+   * this CardMark says it (an older one called a stopped wear test
+   * whole); the kept sentence only where the kind cannot. */
+  char *sentence = cm_job_kind_dup_sentence (result);
 
-  /* A wear test says it from its rounds, as this CardMark says it (an
-   * older one called a stopped test whole). */
-  if (cm_result_get_endurance (result) != NULL)
-    return cm_endurance_describe (cm_result_get_endurance (result));
-  if (cm_result_get_summary (result) != NULL)
-    return g_strdup (cm_result_get_summary (result));
+  if (sentence != NULL)
+    return sentence;
 
   return g_strdup_printf (_("Writes at %.1f MB/s and reads at %.1f MB/s in long runs; reads %.0f small 4K blocks per second."),
                           write != NULL ? write->mb_per_s : 0,

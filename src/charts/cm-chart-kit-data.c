@@ -11,14 +11,27 @@
 #include <glib/gi18n-lib.h>
 
 #include "cm-date.h"
+#include "cm-summary.h"
 #include "cm-verdict.h"
 
 #include "cm-chart-kit-private.h"
 
+/* The card's name as the document gives it, in the reader's language
+ * when CardMark made it from the device (cm_summary_dup_name()); made
+ * once a document and kept with it, so that it is borrowed as before. */
 const char *
 cm_chart_result_name (CmResult *result)
 {
-  const char *name = cm_result_get_name (result);
+  const char *name = g_object_get_data (G_OBJECT (result), "cm-chart-name");
+
+  if (name == NULL)
+    {
+      char *made = cm_summary_dup_name (result);
+
+      if (made != NULL)
+        g_object_set_data_full (G_OBJECT (result), "cm-chart-name", made, g_free);
+      name = made;
+    }
 
   if (name != NULL && *name != '\0')
     return name;

@@ -10,14 +10,15 @@
 #include <glib/gi18n.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cm-batch-report.h"
+#include "cm-date.h"
 #include "cm-test-table.h"
 #include "cm-history.h"
 #include "cm-history-index.h"
 #include "cm-job.h"
+#include "cm-plan.h"
 #include "cm-store.h"
 #include "cm-summary.h"
 
@@ -51,26 +52,47 @@ static void
 print_row (CmHistoryEntry *entry,
            const int      *widths)
 {
-  time_t started = (time_t) entry->started;
-  struct tm tm;
-  char when[64] = "";
   g_autoptr(GString) line = g_string_new (NULL);
   g_autofree char *summary = NULL;
+  g_autofree char *when = NULL;
+  const char *run;
 
-  /* The local time as GDateTime would say it, without its cost a row. */
-  if (localtime_r (&started, &tm) != NULL)
-    strftime (when, sizeof when, "%Y-%m-%d %H:%M", &tm);
-  cm_cli_pad (line, when, widths[COLUMN_WHEN], FALSE);
+  /* For people, the reader's own long form; --json keeps ISO 8601. */
+  if (entry->started > 0)
+    {
+      g_autoptr(GDateTime) started = g_date_time_new_from_unix_utc (entry->started);
+
+      when = cm_date_format_time (started);
+    }
+  cm_cli_pad (line, when != NULL ? when : "", widths[COLUMN_WHEN], FALSE);
   g_string_append_c (line, ' ');
   /* The card as the app's History titles it: brand or maker and product,
    * size, name. */
   cm_cli_pad (line, entry->title != NULL && *entry->title != '\0' ? entry->title : "?", widths[COLUMN_CARD], FALSE);
   g_string_append_c (line, ' ');
-  cm_cli_pad (line, entry->run != NULL ? entry->run : "", widths[COLUMN_RUN], FALSE);
+  run = cm_history_entry_get_run_label (entry);
+  cm_cli_pad (line, run != NULL ? run : "", widths[COLUMN_RUN], FALSE);
   for (guint i = 0; i < G_N_ELEMENTS (entry->figures); i++)
     append_figure (line, entry->figures[i], widths[COLUMN_WRITE + i]);
   summary = cm_cli_dup_printable (entry->verdict != NULL ? entry->verdict : "", FALSE);
   printf ("%s  %s\n", line->str, summary);
+}
+
+/* The widest date and time a row can show in the reader's words, so
+ * that the When column fits every month's name. */
+static int
+date_width (void)
+{
+  int width = 0;
+
+  for (int month = 1; month <= 12; month++)
+    {
+      g_autoptr(GDateTime) when = g_date_time_new_utc (2000, month, 28, 12, 0, 0);
+      g_autofree char *text = cm_date_format_time (when);
+
+      width = MAX (width, cm_cli_text_width (text));
+    }
+  return width;
 }
 
 /* The table's heading lines; its column widths into @widths. */
@@ -84,8 +106,11 @@ print_heading (int *widths)
   g_autoptr(GString) unit_line = g_string_new (NULL);
 
   memcpy (widths, min_widths, sizeof min_widths);
+  widths[COLUMN_WHEN] = MAX (widths[COLUMN_WHEN], date_width ());
   for (const char * const *kind = cm_job_kinds_list_names (); *kind != NULL; kind++)
     widths[COLUMN_RUN] = MAX (widths[COLUMN_RUN], cm_cli_text_width (cm_job_kind_get_title (*kind)));
+  for (CmProfile profile = CM_PROFILE_QUICK; profile <= CM_PROFILE_FULL; profile++)
+    widths[COLUMN_RUN] = MAX (widths[COLUMN_RUN], cm_cli_text_width (cm_profile_get_title (profile)));
 
   for (guint i = 0; i < N_COLUMNS; i++)
     {

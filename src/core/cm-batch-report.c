@@ -95,13 +95,14 @@ dup_card_name (CmResult *result)
   const char *parts[4] = { NULL };
   guint n = 0;
   g_autofree char *maker = NULL;
+  g_autofree char *name = cm_summary_dup_name (result);
 
   if (info != NULL && brand == NULL)
     brand = cm_card_info_get_manufacturer (info);
   if (brand != NULL || product != NULL)
     parts[n++] = maker = g_strjoin (" ", brand ?: product, brand != NULL ? product : NULL, NULL);
-  if (cm_result_get_name (result) != NULL)
-    parts[n++] = cm_result_get_name (result);
+  if (name != NULL)
+    parts[n++] = name;
   if (cm_result_get_device (result) != NULL)
     parts[n++] = cm_result_get_device (result);
   else if (cm_result_get_target_path (result) != NULL)

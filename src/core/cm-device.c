@@ -30,6 +30,7 @@ struct _CmDevice
 
   char         *device;
   char         *name;
+  char         *name_detail;
   char         *vendor;
   char         *model;
   guint64       size;
@@ -89,6 +90,21 @@ cm_reader_kind_to_string (CmReaderKind kind)
     default:
       return "other";
     }
+}
+
+gboolean
+cm_reader_kind_from_string (const char   *str,
+                            CmReaderKind *kind)
+{
+  static const CmReaderKind kinds[] = { CM_READER_OTHER, CM_READER_SD_SLOT, CM_READER_USB, CM_READER_LOOP };
+
+  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+    if (g_strcmp0 (str, cm_reader_kind_to_string (kinds[i])) == 0)
+      {
+        *kind = kinds[i];
+        return TRUE;
+      }
+  return FALSE;
 }
 
 static char *
@@ -198,20 +214,18 @@ set_clean_string (char       **slot,
   return set_string (slot, clean);
 }
 
+/* What tells the device apart in its name: a loop device's backing
+ * file, the product name of a built-in slot's card, a reader's vendor
+ * and model; NULL when nothing does. */
 static char *
-make_name (CmDevice   *self,
-           UDisksLoop *loop)
+make_name_detail (CmDevice   *self,
+                  UDisksLoop *loop)
 {
-  g_autofree char *joined = NULL;
-
   if (self->reader_kind == CM_READER_LOOP)
     {
       const char *backing = loop != NULL ? udisks_loop_get_backing_file (loop) : NULL;
-      g_autofree char *base = backing != NULL && backing[0] != '\0' ? g_path_get_basename (backing) : NULL;
 
-      if (base != NULL)
-        return g_strdup_printf (_("Loop device on %s"), base);
-      return g_strdup (_("Loop device"));
+      return backing != NULL && backing[0] != '\0' ? g_path_get_basename (backing) : NULL;
     }
 
   if (self->reader_kind == CM_READER_SD_SLOT)
@@ -219,16 +233,41 @@ make_name (CmDevice   *self,
       /* The product name from the card's CID register. */
       g_autofree char *product = self->sysfs_device_dir != NULL ? read_sysfs_string (self->sysfs_device_dir, "name") : NULL;
 
-      if (product != NULL && product[0] != '\0')
-        return g_strdup_printf (_("SD card %s in the built-in slot"), product);
-      return g_strdup (_("SD card in the built-in slot"));
+      return product != NULL && product[0] != '\0' ? g_steal_pointer (&product) : NULL;
     }
 
-  joined = join_nonempty (self->vendor, self->model);
-  if (joined != NULL)
-    return g_steal_pointer (&joined);
+  return join_nonempty (self->vendor, self->model);
+}
 
-  return g_strdup (self->reader_kind == CM_READER_USB ? _("USB drive") : _("Drive"));
+/**
+ * cm_device_phrase_name:
+ * @kind: how the device is attached
+ * @detail: (nullable): what tells it apart (cm_device_get_name_detail())
+ *
+ * A device's name in the reader's language, made when it is shown:
+ * "Loop device on card.img", "SD card SD32G in the built-in slot", a
+ * reader's vendor and model.
+ */
+char *
+cm_device_phrase_name (CmReaderKind  kind,
+                       const char   *detail)
+{
+  switch (kind)
+    {
+    case CM_READER_LOOP:
+      if (detail != NULL)
+        return g_strdup_printf (_("Loop device on %s"), detail);
+      return g_strdup (_("Loop device"));
+    case CM_READER_SD_SLOT:
+      if (detail != NULL)
+        return g_strdup_printf (_("SD card %s in the built-in slot"), detail);
+      return g_strdup (_("SD card in the built-in slot"));
+    case CM_READER_USB:
+      return g_strdup (detail != NULL ? detail : _("USB drive"));
+    case CM_READER_OTHER:
+    default:
+      return g_strdup (detail != NULL ? detail : _("Drive"));
+    }
 }
 
 static int
@@ -289,6 +328,7 @@ update_identity (CmDevice    *self,
   g_autofree char *sysfs_dir = NULL;
   g_autofree char *volume_label = NULL;
   g_autofree char *name = NULL;
+  g_autofree char *detail = NULL;
   CmReaderKind kind = CM_READER_OTHER;
   guint mbps = 0;
 
@@ -323,7 +363,9 @@ update_identity (CmDevice    *self,
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_USB_SPEED_MBPS]);
     }
 
-  name = make_name (self, loop);
+  detail = make_name_detail (self, loop);
+  set_clean_string (&self->name_detail, detail);
+  name = cm_device_phrase_name (self->reader_kind, self->name_detail);
   notify_if (self, set_clean_string (&self->name, name), PROP_NAME);
 }
 
@@ -412,6 +454,7 @@ cm_device_finalize (GObject *object)
   g_free (self->object_path);
   g_free (self->device);
   g_free (self->name);
+  g_free (self->name_detail);
   g_free (self->vendor);
   g_free (self->model);
   g_strfreev (self->mount_points);
@@ -555,6 +598,15 @@ cm_device_get_device (CmDevice *self)
 {
   g_return_val_if_fail (CM_IS_DEVICE (self), NULL);
   return self->device;
+}
+
+/* What tells the device apart in its name (cm_device_phrase_name()),
+ * cleaned; NULL when nothing does. */
+const char *
+cm_device_get_name_detail (CmDevice *self)
+{
+  g_return_val_if_fail (CM_IS_DEVICE (self), NULL);
+  return self->name_detail;
 }
 
 const char *

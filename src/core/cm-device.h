@@ -39,6 +39,8 @@ GType        cm_reader_kind_get_type    (void);
 
 /* "sd-slot", "usb", "loop" or "other", as in the result JSON. */
 const char  *cm_reader_kind_to_string   (CmReaderKind kind);
+gboolean     cm_reader_kind_from_string (const char   *str,
+                                         CmReaderKind *kind);
 
 /* The Raspberry Pi (or other board) model from the device tree, e.g.
  * "Raspberry Pi 4 Model B Rev 1.4"; NULL when there is none. */
@@ -61,6 +63,9 @@ const char  *cm_device_get_device       (CmDevice     *self);
 int          cm_device_compare_paths    (const char   *a,
                                          const char   *b);
 const char  *cm_device_get_name         (CmDevice     *self);
+const char  *cm_device_get_name_detail  (CmDevice     *self);
+char        *cm_device_phrase_name      (CmReaderKind  kind,
+                                         const char   *detail) G_GNUC_WARN_UNUSED_RESULT;
 guint64      cm_device_get_size         (CmDevice     *self);
 gboolean     cm_device_get_read_only    (CmDevice     *self);
 gboolean     cm_device_get_mounted      (CmDevice     *self);

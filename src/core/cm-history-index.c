@@ -22,6 +22,7 @@
 #include "cm-job-kinds.h"
 #include "cm-json.h"
 #include "cm-outcome.h"
+#include "cm-plan.h"
 #include "cm-summary.h"
 
 /* One index for every language, in the history folder. */
@@ -170,8 +171,9 @@ prepare (CmHistoryIndex *self, const char *sql, sqlite3_stmt **stmt)
   return sqlite3_prepare_v2 (self->db, sql, -1, stmt, NULL);
 }
 
-/* Bumped when the columns change: an index of another version is rebuilt. */
-#define SCHEMA_VERSION 7
+/* Bumped when the columns, or the words made for them, change: an index
+ * of another version is rebuilt. */
+#define SCHEMA_VERSION 8
 
 static int
 schema_version (CmHistoryIndex *self)
@@ -481,7 +483,7 @@ cm_history_entry_new_for_result (CmResult *result)
    * in the same reader. */
   if (entry->size_bytes == 0)
     entry->size_bytes = cm_result_get_device_bytes (result);
-  entry->verdict = bench ? g_strdup (cm_result_get_summary (result)) : cm_summary_dup_answer (result, &status);
+  entry->verdict = bench ? cm_job_kind_dup_sentence (result) : cm_summary_dup_answer (result, &status);
   g_free (cm_summary_dup_answer (result, &status));
   entry->tone = status;
   entry->title = cm_summary_dup_card_title (result);
@@ -503,6 +505,27 @@ cm_history_entry_new_for_result (CmResult *result)
   entry->method = bench ? g_strdup (cm_summary_method_label (cm_result_get_target_mode (result))) : NULL;
   entry->figures_text = cm_summary_dup_list_figures (result);
   return entry;
+}
+
+/* What was run, in the reader's language at the moment it is shown: a
+ * benchmark by its profile ("Quick benchmark"), any other job by its
+ * kind's title; a row's own words (a store's, from a newer CardMark)
+ * for what this one does not know. */
+const char *
+cm_history_entry_get_run_label (const CmHistoryEntry *entry)
+{
+  CmProfile profile;
+  const char *title;
+
+  g_return_val_if_fail (entry != NULL, NULL);
+
+  if (cm_job_kind_measures_speed (entry->kind) && cm_profile_from_string (entry->run, &profile))
+    return cm_profile_get_title (profile);
+  /* An unknown kind's title is its name: its own words say more. */
+  title = entry->kind != NULL ? cm_job_kind_get_title (entry->kind) : NULL;
+  if (title == NULL || (title == entry->kind && entry->run != NULL))
+    return entry->run;
+  return title;
 }
 
 /* A document read by a worker: what its row of the index holds. */

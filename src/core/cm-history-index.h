@@ -39,6 +39,7 @@ typedef struct
 
 CmHistoryEntry *cm_history_entry_new_for_result (CmResult *result) G_GNUC_WARN_UNUSED_RESULT;
 void cm_history_entry_free (CmHistoryEntry *entry);
+const char *cm_history_entry_get_run_label (const CmHistoryEntry *entry);
 gboolean cm_history_entry_is_of_card (const CmHistoryEntry *entry,
                                       const char           *serial,
                                       guint64               size_bytes);

@@ -290,6 +290,7 @@ const CmJobKind cm_job_kind_bench = {
   .run = run,
   .judge = judge,
   .outcome = outcome,
+  .describe = cm_verdict_dup_summary,
   .measures_speed = TRUE,
   .options_type = cm_job_bench_options_get_type,
 };

@@ -278,6 +278,17 @@ real_size (CmResult *result,
   return report->last_good_bytes;
 }
 
+static char *
+describe (CmResult *result)
+{
+  const CmCapacityReport *report = cm_result_get_capacity (result);
+  const char *device = cm_result_get_device (result);
+
+  if (report == NULL || device == NULL)
+    return NULL;
+  return cm_capacity_report_describe (device, report);
+}
+
 /* What the card says it holds, as the check read it. */
 static guint64
 card_bytes (CmResult *result)
@@ -297,6 +308,7 @@ const CmJobKind cm_job_kind_capacity = {
   .run = run,
   .outcome = outcome,
   .headline = headline,
+  .describe = describe,
   .real_size = real_size,
   .options_type = cm_job_capacity_options_get_type,
   .card_bytes = card_bytes,

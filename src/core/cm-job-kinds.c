@@ -118,6 +118,32 @@ cm_job_kind_left_card_erased (CmResult *result)
 }
 
 /**
+ * cm_job_kind_dup_sentence:
+ * @result: a document
+ *
+ * The sentence under the document's headline, made now from its facts
+ * in the reader's language by its kind; the sentence the document kept
+ * (in the language it was saved in) when the kind cannot.
+ *
+ * Returns: (nullable): the sentence, or %NULL when there is none
+ */
+char *
+cm_job_kind_dup_sentence (CmResult *result)
+{
+  const char *kind;
+  const CmJobKind *row;
+  char *sentence = NULL;
+
+  g_return_val_if_fail (CM_IS_RESULT (result), NULL);
+
+  kind = cm_result_get_kind (result);
+  row = kind != NULL ? cm_job_kinds_lookup (kind) : NULL;
+  if (row != NULL && row->describe != NULL)
+    sentence = row->describe (result);
+  return sentence != NULL ? sentence : g_strdup (cm_result_get_summary (result));
+}
+
+/**
  * cm_job_kind_get_title:
  * @kind: a document's kind
  *

@@ -104,6 +104,11 @@ struct _CmJobKind
    * settings, with their defaults and bounds in the GParamSpecs; the job
    * holds one (cm_job_get_options()). */
   GType     (*options_type) (void);
+  /* Optional: the sentence under the document's headline, made from its
+   * facts in the reader's language when it is shown; NULL when the
+   * document lacks them (an older one), whose kept sentence is shown
+   * then (cm_job_kind_dup_sentence()). */
+  char     *(*describe) (CmResult *result);
 };
 
 const CmJobKind    *cm_job_kinds_lookup          (const char      *name);
@@ -115,6 +120,7 @@ void                cm_job_kinds_add_for_testing (const CmJobKind *kind);
 
 const char *cm_job_kind_get_title        (const char *kind);
 gboolean    cm_job_kind_measures_speed   (const char *kind);
+char       *cm_job_kind_dup_sentence     (CmResult   *result) G_GNUC_WARN_UNUSED_RESULT;
 gboolean    cm_job_kind_left_card_erased (CmResult   *result);
 guint64     cm_job_kind_get_card_bytes   (CmResult   *result);
 gint64      cm_job_kind_get_lost_bytes   (CmResult   *result);

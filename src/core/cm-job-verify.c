@@ -337,6 +337,16 @@ real_size (CmResult *result,
   return (guint64) verify->first_bad_offset;
 }
 
+static char *
+describe (CmResult *result)
+{
+  CmVerifyFacts facts;
+
+  if (!cm_verify_facts_for_result (result, &facts))
+    return NULL;
+  return cm_verify_describe (&facts, cm_result_get_verify (result));
+}
+
 /* A verify of the whole device that went to its end went through all of it. */
 static guint64
 card_bytes (CmResult *result)
@@ -367,6 +377,7 @@ const CmJobKind cm_job_kind_verify = {
   .run = run,
   .outcome = outcome,
   .headline = headline,
+  .describe = describe,
   .real_size = real_size,
   .options_type = cm_job_verify_options_get_type,
   .card_bytes = card_bytes,

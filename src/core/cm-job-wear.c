@@ -615,6 +615,14 @@ headline (CmResult  *result,
     cm_summary_add_figure (figures, NULL, CM_DIRECTION_READ, _("Last read back"), cm_summary_format_rate (last->read_mb_per_s, "MB/s"));
 }
 
+static char *
+describe (CmResult *result)
+{
+  const CmEndurance *endurance = cm_result_get_endurance (result);
+
+  return endurance != NULL ? cm_endurance_describe (endurance) : NULL;
+}
+
 /* A wear test writes the whole card every round. */
 static guint64
 card_bytes (CmResult *result)
@@ -649,6 +657,7 @@ const CmJobKind cm_job_kind_wear = {
   .run = run,
   .outcome = outcome,
   .headline = headline,
+  .describe = describe,
   .needs = CM_JOB_KIND_NEEDS_WHOLE_CARD,
   /* Translators: %s is the card's device */
   .consent = N_("The wear test overwrites all of %s, round after round, destroying everything on it and wearing the card out."),

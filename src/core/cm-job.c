@@ -846,7 +846,12 @@ describe_name (CmJob    *self,
   if (self->name != NULL)
     cm_result_set_name (result, self->name);
   else if (self->device != NULL)
-    cm_result_set_name (result, cm_device_get_name (self->device));
+    {
+      cm_result_set_name (result, cm_device_get_name (self->device));
+      /* Its facts too: History and the CLI say it in their reader's words. */
+      cm_result_set_name_facts (result, cm_reader_kind_to_string (cm_device_get_reader_kind (self->device)),
+                                cm_device_get_name_detail (self->device));
+    }
   else
     {
       folder = g_filename_display_basename (self->path);

@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
 #include <string.h>
 
 #include "cm-size.h"
@@ -359,6 +360,21 @@ cm_profile_to_string (CmProfile profile)
       return "full";
     default:
       g_return_val_if_reached ("quick");
+    }
+}
+
+/* A benchmark of the profile as people say it: "Quick benchmark". */
+const char *
+cm_profile_get_title (CmProfile profile)
+{
+  switch (profile)
+    {
+    case CM_PROFILE_QUICK:
+      return _("Quick benchmark");
+    case CM_PROFILE_FULL:
+      return _("Full benchmark");
+    default:
+      g_return_val_if_reached (NULL);
     }
 }
 

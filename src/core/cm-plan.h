@@ -76,6 +76,7 @@ gboolean          cm_plan_parse_size       (const char  *text,
                                             guint64     *bytes);
 
 const char       *cm_profile_to_string     (CmProfile    profile);
+const char       *cm_profile_get_title     (CmProfile    profile);
 gboolean          cm_profile_from_string   (const char  *str,
                                             CmProfile   *profile);
 

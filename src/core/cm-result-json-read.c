@@ -441,6 +441,8 @@ read_target (CmResult    *self,
       !read_string (target, "reader", TRUE, &self->reader, error) ||
       !read_string (target, "sighting", TRUE, &self->sighting, error) ||
       !read_string (target, "name", TRUE, &self->name, error) ||
+      !read_string (target, "name_from", TRUE, &self->name_from, error) ||
+      !read_string (target, "name_detail", TRUE, &self->name_detail, error) ||
       !read_string (target, "host", TRUE, &self->host, error) ||
       !read_string (target, "bus_timing", TRUE, &self->bus_timing, error) ||
       !read_string (target, "host_queueing", TRUE, &queueing, error) ||

@@ -378,6 +378,11 @@ cm_result_to_json (CmResult *self)
   cm_json_add_string (builder, "bus_timing", self->bus_timing);
   cm_json_add_string (builder, "host_queueing", cm_queueing_to_string (self->host_queueing));
   cm_json_add_string (builder, "name", self->name);
+  if (self->name_from != NULL)
+    {
+      cm_json_add_string (builder, "name_from", self->name_from);
+      cm_json_add_string (builder, "name_detail", self->name_detail);
+    }
   json_builder_set_member_name (builder, "direct_io");
   json_builder_add_boolean_value (builder, self->direct_io);
   json_builder_end_object (builder);

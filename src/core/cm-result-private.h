@@ -26,6 +26,8 @@ struct _CmResult
   char       *device;
   char       *reader;
   char       *sighting;
+  char       *name_from;    /* the reader kind whose words made the name, or NULL */
+  char       *name_detail;  /* what told the device apart in them, or NULL */
   guint       usb_speed_mbps;
   guint64     device_bytes;
   guint64     area_bytes;

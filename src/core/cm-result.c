@@ -214,6 +214,8 @@ cm_result_finalize (GObject *object)
   g_clear_pointer (&self->device, g_free);
   g_clear_pointer (&self->reader, g_free);
   g_clear_pointer (&self->sighting, g_free);
+  g_clear_pointer (&self->name_from, g_free);
+  g_clear_pointer (&self->name_detail, g_free);
   g_clear_pointer (&self->host, g_free);
   g_clear_pointer (&self->bus_timing, g_free);
   g_clear_pointer (&self->name, g_free);
@@ -375,6 +377,39 @@ cm_result_set_target (CmResult   *self,
 
 /* Where and when the card was seen: its reader's disk sequence number
  * in this boot (cm-card-same.h), or NULL. */
+/* The name as facts, when CardMark made it from the device rather than
+ * the user giving one: the reader kind whose words made it ("loop") and
+ * what told the device apart in them ("card.img"), so that a face says
+ * it in its reader's language (cm_summary_dup_name()). */
+void
+cm_result_set_name_facts (CmResult   *self,
+                          const char *reader,
+                          const char *detail)
+{
+  g_return_if_fail (CM_IS_RESULT (self));
+
+  g_free (self->name_from);
+  self->name_from = g_strdup (reader);
+  g_free (self->name_detail);
+  self->name_detail = g_strdup (detail);
+}
+
+/* The reader kind whose words made the name, or NULL (the user's name,
+ * an older document). */
+const char *
+cm_result_get_name_from (CmResult *self)
+{
+  g_return_val_if_fail (CM_IS_RESULT (self), NULL);
+  return self->name_from;
+}
+
+const char *
+cm_result_get_name_detail (CmResult *self)
+{
+  g_return_val_if_fail (CM_IS_RESULT (self), NULL);
+  return self->name_detail;
+}
+
 const char *
 cm_result_get_sighting (CmResult *self)
 {

@@ -189,6 +189,11 @@ void          cm_result_set_target      (CmResult     *self,
                                          const char   *mode,
                                          const char   *device,
                                          const char   *reader);
+void          cm_result_set_name_facts (CmResult     *self,
+                                        const char   *reader,
+                                        const char   *detail);
+const char   *cm_result_get_name_from  (CmResult     *self);
+const char   *cm_result_get_name_detail (CmResult    *self);
 const char   *cm_result_get_sighting   (CmResult     *self);
 void          cm_result_set_sighting   (CmResult     *self,
                                         const char   *sighting);

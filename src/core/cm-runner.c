@@ -15,10 +15,8 @@
 #include "cm-bus.h"
 #include "cm-engine.h"
 #include "cm-test-hooks.h"
+#include "cm-time-left.h"
 #include "cm-runner.h"
-
-/* Until the card has shown its speed, time left is estimated with this. */
-#define GUESS_MB_PER_S 20.0
 
 struct _CmRunner
 {
@@ -32,7 +30,9 @@ struct _CmRunner
   /* Worker-only state. */
   GPtrArray    *order;        /* CmTestSpec, in the order they run */
   guint         current;
-  double        seq_mb_per_s;
+  guint64       done_bytes;   /* by the current test, as its samples said */
+  gint64        test_started; /* when it started, monotonic µs */
+  CmTimeLeft   *time_left;
 };
 
 G_DEFINE_FINAL_TYPE (CmRunner, cm_runner, G_TYPE_OBJECT)
@@ -123,46 +123,6 @@ post_event (CmRunner *self,
                               dispatch_event_cb, event, (GDestroyNotify) event_free);
 }
 
-static double
-spec_seconds (CmRunner         *self,
-              const CmTestSpec *spec)
-{
-  guint64 bytes = spec->bytes ? spec->bytes : cm_target_get_area_bytes (self->target);
-
-  if (spec->duration_s > 0)
-    return spec->duration_s;
-  if (spec->pattern == CM_PATTERN_SURFACE)
-    return spec->bytes * spec->block_size / (self->seq_mb_per_s * 1e6);
-  if (spec->max_seconds > 0)
-    return MIN (bytes / (self->seq_mb_per_s * 1e6),
-                MAX (spec->max_seconds, spec->min_bytes / (self->seq_mb_per_s * 1e6)));
-
-  return bytes / (self->seq_mb_per_s * 1e6);
-}
-
-static double
-estimate_seconds_left (CmRunner *self,
-                       double    fraction,
-                       double    elapsed)
-{
-  const CmTestSpec *spec = g_ptr_array_index (self->order, self->current);
-  double left;
-
-  if (spec->duration_s > 0)
-    left = spec->duration_s * (1 - fraction);
-  else if (spec->max_seconds > 0 && fraction > 0.01)
-    left = MIN (elapsed / fraction - elapsed, spec->max_seconds - elapsed);
-  else if (fraction > 0.01)
-    left = elapsed / fraction - elapsed;
-  else
-    left = spec_seconds (self, spec);
-
-  for (guint i = self->current + 1; i < self->order->len; i++)
-    left += spec_seconds (self, g_ptr_array_index (self->order, i));
-
-  return MAX (left, 0);
-}
-
 static void
 engine_progress_cb (const CmSample *sample,
                     double          fraction,
@@ -173,8 +133,7 @@ engine_progress_cb (const CmSample *sample,
   Event *event;
   double mb_per_s = cm_stats_sample_mb_per_s (sample);
 
-  if (spec->pattern == CM_PATTERN_SEQUENTIAL && mb_per_s > 0)
-    self->seq_mb_per_s = mb_per_s;
+  self->done_bytes += sample->bytes;
 
   event = event_new (self, SAMPLE);
   event->t = sample->t_end;
@@ -184,7 +143,11 @@ engine_progress_cb (const CmSample *sample,
 
   event = event_new (self, PROGRESS);
   event->fraction = (self->current + fraction) / self->order->len;
-  event->seconds_left = estimate_seconds_left (self, fraction, sample->t_end);
+  /* The clock on the wall, not the test's: a raw sustained write's reads
+   * to put the card's bytes back are not in its figures, but take time. */
+  event->seconds_left = cm_time_left_update (self->time_left, self->current, fraction,
+                                             (g_get_monotonic_time () - self->test_started) / 1e6,
+                                             self->done_bytes);
   post_event (self, event);
 }
 
@@ -198,6 +161,7 @@ cm_runner_finalize (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->context, g_main_context_unref);
   g_clear_pointer (&self->order, g_ptr_array_unref);
+  g_clear_object (&self->time_left);
 
   G_OBJECT_CLASS (cm_runner_parent_class)->finalize (object);
 }
@@ -265,7 +229,7 @@ cm_runner_class_init (CmRunnerClass *klass)
 static void
 cm_runner_init (CmRunner *self)
 {
-  self->seq_mb_per_s = GUESS_MB_PER_S;
+  self->time_left = cm_time_left_new ();
 }
 
 CmRunner *
@@ -329,6 +293,48 @@ cm_runner_get_n_tests (CmRunner *self)
   return n;
 }
 
+/* How far the scratch file may grow past the test area: as far as the
+ * filesystem lets one file grow. */
+static guint64
+file_room (CmRunner *self)
+{
+  guint64 start = cm_target_get_area_bytes (self->target);
+  guint64 max_file = cm_target_get_max_file_bytes (self->target);
+
+  return max_file > start ? max_file - start : 0;
+}
+
+/* How far the sustained write goes at most: its limit, shortened to the
+ * card's size in raw write mode, or in a scratch file to 90 % of the
+ * free space and the file's room. */
+static guint64
+sustained_bytes (CmRunner         *self,
+                 const CmTestSpec *spec)
+{
+  guint64 bytes = spec->bytes;
+
+  if (cm_target_get_mode (self->target) == CM_METHOD_RAW_WRITE)
+    bytes = MIN (bytes, cm_target_get_size (self->target));
+  else
+    bytes = MIN (bytes, MIN (cm_target_dup_free_bytes (self->target) / 10 * 9, file_room (self)));
+
+  return bytes / spec->block_size * spec->block_size;
+}
+
+/* What a test will move at most, for its time left (0: it is timed). */
+static guint64
+planned_bytes (CmRunner         *self,
+               const CmTestSpec *spec)
+{
+  if (spec->duration_s > 0)
+    return 0;
+  if (spec->sustained)
+    return sustained_bytes (self, spec);
+  if (spec->pattern == CM_PATTERN_SURFACE)
+    return spec->bytes * spec->block_size;
+  return spec->bytes ? spec->bytes : cm_target_get_area_bytes (self->target);
+}
+
 static void
 order_tests (CmRunner *self,
              CmResult *result)
@@ -350,6 +356,17 @@ order_tests (CmRunner *self,
         g_ptr_array_insert (self->order, 0, spec);
       else
         g_ptr_array_add (self->order, spec);
+    }
+
+  for (guint i = 0; i < self->order->len; i++)
+    {
+      const CmTestSpec *spec = g_ptr_array_index (self->order, i);
+
+      cm_time_left_add_test (self->time_left, spec, planned_bytes (self, spec));
+      /* Raw write mode reads each chunk of the sustained write first, to
+       * put it back (resolve_sustained_raw()). */
+      if (spec->sustained && mode == CM_METHOD_RAW_WRITE)
+        cm_time_left_set_reads_first (self->time_left, i);
     }
 }
 
@@ -399,9 +416,7 @@ resolve_sustained_raw (CmRunner    *self,
                        CmTestSpec  *spec,
                        CmEngineJob *job)
 {
-  guint64 size = cm_target_get_size (self->target);
-
-  spec->bytes = MIN (spec->bytes, size) / spec->block_size * spec->block_size;
+  spec->bytes = sustained_bytes (self, spec);
   job->seq_start = 0;
   job->backup = NULL;
   job->preserve = TRUE;
@@ -416,15 +431,12 @@ resolve_sustained (CmRunner    *self,
                    CmResult    *result)
 {
   guint64 room = cm_target_dup_free_bytes (self->target) / 10 * 9;
-  guint64 start = cm_target_get_area_bytes (self->target);
-  guint64 max_file = cm_target_get_max_file_bytes (self->target);
-  guint64 file_room = max_file > start ? max_file - start : 0;
 
   /* The scratch file grows past the area, as far as the filesystem lets
    * one file grow. */
-  if (file_room < MIN (spec->bytes, room))
+  if (file_room (self) < MIN (spec->bytes, room))
     {
-      g_autofree char *size = g_format_size (max_file);
+      g_autofree char *size = g_format_size (cm_target_get_max_file_bytes (self->target));
       g_autofree char *note = NULL;
 
       /* Translators: %s is a size, such as "4.3 GB" */
@@ -433,9 +445,8 @@ resolve_sustained (CmRunner    *self,
       cm_result_add_note (result, note);
     }
 
-  room = MIN (room, file_room);
-  spec->bytes = MIN (spec->bytes, room) / spec->block_size * spec->block_size;
-  job->seq_start = start;
+  spec->bytes = sustained_bytes (self, spec);
+  job->seq_start = cm_target_get_area_bytes (self->target);
 }
 
 /* The sustained write ran all the way to its limit (not to the card's
@@ -489,6 +500,7 @@ run_one (CmRunner          *self,
         resolve_sustained_raw (self, &resolved, &sustained);
       else
         resolve_sustained (self, &resolved, &sustained, result);
+      cm_time_left_set_bytes (self->time_left, self->current, resolved.bytes);
       if (resolved.bytes < resolved.block_size)
         {
           test = cm_test_result_new (spec->name);
@@ -538,6 +550,13 @@ shrink_area (CmRunner     *self,
 
   job->area_bytes = covered;
   cm_result_set_area_bytes (result, covered);
+  for (guint i = self->current + 1; i < self->order->len; i++)
+    {
+      const CmTestSpec *later = g_ptr_array_index (self->order, i);
+
+      if (later->bytes == 0 && later->duration_s <= 0)
+        cm_time_left_set_bytes (self->time_left, i, covered);
+    }
 
   size = g_format_size (covered);
   /* Translators: %s is a size, such as "134.2 MB" */
@@ -563,6 +582,7 @@ run_tests (CmRunner      *self,
       CmTestResult *test;
 
       post_event (self, event_new (self, TEST_STARTED));
+      self->done_bytes = 0;
 
       /* Reads in file mode need data to read: write the area first if
        * no test has yet. */
@@ -577,6 +597,7 @@ run_tests (CmRunner      *self,
           backup_filled = TRUE;
         }
 
+      self->test_started = g_get_monotonic_time ();
       if ((test = run_one (self, result, job, spec, error)) == NULL)
         return FALSE;
 

@@ -18,6 +18,7 @@
 #include "cm-outcome.h"
 #include "cm-method.h"
 #include "cm-verdict.h"
+#include "cm-device.h"
 #include "cm-summary.h"
 
 void
@@ -393,6 +394,26 @@ cm_summary_dup_answer (CmResult *result,
   return g_steal_pointer (&outcome->answer);
 }
 
+/**
+ * cm_summary_dup_name:
+ * @result: a document
+ *
+ * The card's name as the document gives it: made now, in the reader's
+ * language, when CardMark made it from the device ("Loop device on
+ * card.img"), else as kept (the user's own, an older document's).
+ */
+char *
+cm_summary_dup_name (CmResult *result)
+{
+  CmReaderKind kind;
+
+  g_return_val_if_fail (CM_IS_RESULT (result), NULL);
+
+  if (cm_reader_kind_from_string (cm_result_get_name_from (result), &kind))
+    return cm_device_phrase_name (kind, cm_result_get_name_detail (result));
+  return g_strdup (cm_result_get_name (result));
+}
+
 /* "SanDisk Ultra · 32 GB · Loop device on card": the card as people tell
  * cards apart, brand first. */
 char *
@@ -400,7 +421,8 @@ cm_summary_dup_card_title (CmResult *result)
 {
   CmCardInfo *card = cm_result_get_card (result);
   g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
-  const char *name = cm_result_get_name (result);
+  g_autofree char *shown_name = cm_summary_dup_name (result);
+  const char *name = shown_name;
   guint64 size = 0;
 
   g_return_val_if_fail (CM_IS_RESULT (result), NULL);
@@ -483,6 +505,7 @@ cm_summary_dup_text (CmResult *result)
   g_autofree char *title = NULL;
   g_autofree char *date = NULL;
   g_autofree char *banner = NULL;
+  g_autofree char *sentence = NULL;
   g_autoptr(GPtrArray) no_tests = g_ptr_array_new ();
   GPtrArray *tests, *claims;
   CmStatus status;
@@ -516,8 +539,8 @@ cm_summary_dup_text (CmResult *result)
   g_string_append_c (text, '\n');
   if (banner != NULL)
     g_string_append_printf (text, "%s\n", banner);
-  if (cm_result_get_summary (result) != NULL)
-    g_string_append_printf (text, "%s\n", cm_result_get_summary (result));
+  if ((sentence = cm_job_kind_dup_sentence (result)) != NULL)
+    g_string_append_printf (text, "%s\n", sentence);
   g_string_append_c (text, '\n');
 
   for (guint i = 0; i < figures->len; i++)

@@ -47,6 +47,7 @@ char       *cm_summary_dup_answer         (CmResult   *result,
 char       *cm_summary_dup_card_title     (CmResult   *result) G_GNUC_WARN_UNUSED_RESULT;
 char       *cm_summary_dup_date           (CmResult   *result) G_GNUC_WARN_UNUSED_RESULT;
 char       *cm_summary_format_date        (GDateTime  *when) G_GNUC_WARN_UNUSED_RESULT;
+char       *cm_summary_dup_name           (CmResult   *result) G_GNUC_WARN_UNUSED_RESULT;
 char       *cm_summary_dup_list_figures   (CmResult   *result) G_GNUC_WARN_UNUSED_RESULT;
 char       *cm_summary_dup_text           (CmResult   *result) G_GNUC_WARN_UNUSED_RESULT;
 char       *cm_summary_dup_method_warning (const char         *target_mode,

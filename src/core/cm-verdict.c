@@ -580,6 +580,25 @@ first_with (GPtrArray *claims,
   return NULL;
 }
 
+/* Why a claim judged nothing, made now where the document's facts tell
+ * (a test it needs is not in it), else the reason it kept. */
+static char *
+dup_not_judged_reason (CmResult      *result,
+                       const CmClaim *claim)
+{
+  for (guint i = 0; i < claim->criteria->len; i++)
+    {
+      const CmCriterion *c = g_ptr_array_index (claim->criteria, i);
+      CmJudge judge = { .result = result };
+      char *reason = NULL;
+
+      if (c->status == CM_STATUS_NOT_JUDGED && c->test != NULL &&
+          find_test (&judge, c->test, &reason) == NULL)
+        return reason;
+    }
+  return g_strdup (claim->reason);
+}
+
 static char *
 labelled_summary (CmResult *result)
 {
@@ -596,7 +615,7 @@ labelled_summary (CmResult *result)
     }
 
   if ((claim = first_with (claims, CM_STATUS_NOT_JUDGED, TRUE)) != NULL)
-    return g_strdup (claim->reason);
+    return dup_not_judged_reason (result, claim);
 
   if ((claim = first_with (claims, CM_STATUS_MARGINAL, TRUE)) != NULL)
     {
@@ -620,7 +639,7 @@ figures_summary (CmResult *result)
     return usage;
 
   if ((claim = first_with (claims, CM_STATUS_NOT_JUDGED, FALSE)) != NULL)
-    return g_strdup (claim->reason);
+    return dup_not_judged_reason (result, claim);
 
   claim = cm_result_lookup_claim (result, "C2");
   if (claim != NULL && claim->criteria->len > 0)
@@ -634,17 +653,32 @@ figures_summary (CmResult *result)
   return NULL;
 }
 
+/**
+ * cm_verdict_dup_summary:
+ * @result: a judged benchmark
+ *
+ * The verdict's sentence, from the claims and figures @result holds, in
+ * the reader's language; %NULL when they give none (a document judged
+ * nothing).
+ */
+char *
+cm_verdict_dup_summary (CmResult *result)
+{
+  g_return_val_if_fail (CM_IS_RESULT (result), NULL);
+
+  if (cm_result_get_claims (result)->len == 0)
+    return NULL;
+  if (!cm_result_get_direct_io (result))
+    return g_strdup (_("Can't judge this card: the system cache could not be bypassed, so the figures may be inflated."));
+  if (cm_result_has_claimed_classes (result))
+    return labelled_summary (result);
+  return figures_summary (result);
+}
+
 static void
 summarise (CmJudge *judge)
 {
-  g_autofree char *summary = NULL;
-
-  if (judge->buffered)
-    summary = g_strdup (_("Can't judge this card: the system cache could not be bypassed, so the figures may be inflated."));
-  else if (cm_result_has_claimed_classes (judge->result))
-    summary = labelled_summary (judge->result);
-  else
-    summary = figures_summary (judge->result);
+  g_autofree char *summary = cm_verdict_dup_summary (judge->result);
 
   cm_result_set_summary (judge->result, summary);
 }

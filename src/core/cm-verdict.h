@@ -40,6 +40,7 @@ void        cm_verdict_judge          (CmResult            *result,
                                        const char * const  *claims,
                                        const char          *claims_source);
 
+char       *cm_verdict_dup_summary    (CmResult            *result) G_GNUC_WARN_UNUSED_RESULT;
 CmStatus    cm_verdict_worst          (CmResult            *result);
 gboolean    cm_verdict_any_below      (CmResult            *result);
 
