@@ -532,7 +532,7 @@ test_again_busy (Fixture       *f,
   /* Another benchmark of the card, started as the card list's Test N
    * Cards does, while the result stays on screen. */
   cm_bench_set_test_plan ("slow");
-  other = cm_backend_new_job ("bench", G_LIST_MODEL (store), card, CM_METHOD_FILE);
+  other = cm_backend_new_job (&cm_job_kind_bench, G_LIST_MODEL (store), card, CM_METHOD_FILE);
   cm_job_list_start (cm_job_list_get_default (), other);
   g_assert_true (cm_test_wait_for (has_again_reason, f->window, 10));
   g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "result");

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "cm-batch-report.h"
+#include "cm-job-kinds.h"
 #include "cm-summary.h"
 
 static CmResult *
@@ -230,6 +231,95 @@ test_csv_hostile (void)
   g_assert_cmpuint (g_strv_length (lines), ==, 3);
 }
 
+/* A full verify of a 134.2 MB card (128 MiB) that stopped answering at
+ * 58.7 MB (56 MiB), 62.9 MB (60 MiB) into its run. */
+static CmResult *
+new_died_verify (void)
+{
+  CmResult *result = cm_result_new ();
+  g_autoptr(CmVerifySummary) verify = cm_verify_summary_new ();
+
+  verify->mode = g_strdup ("device");
+  verify->complete = FALSE;
+  verify->written_bytes = verify->checked_bytes = 60 * 1024 * 1024;
+  verify->usable_bytes = 56 * 1024 * 1024;
+  verify->lost_bytes = verify->checked_bytes - verify->usable_bytes;
+  verify->sectors_ok = verify->usable_bytes / 512;
+  verify->sectors_unreadable = verify->lost_bytes / 512;
+  verify->first_bad_offset = (gint64) verify->usable_bytes;
+  cm_result_set_kind (result, cm_job_kind_verify.name);
+  cm_result_set_target (result, "/dev/sdx", "raw-write", "/dev/sdx", "usb");
+  cm_result_set_device_bytes (result, 128 * 1024 * 1024);
+  cm_result_set_verify (result, verify);
+  return result;
+}
+
+/* The figure of the summary's headline called @label, or NULL. */
+static const char *
+find_figure (GPtrArray  *figures,
+             const char *label)
+{
+  for (guint i = 0; i < figures->len; i++)
+    {
+      const CmHeadlineFigure *figure = g_ptr_array_index (figures, i);
+
+      if (g_str_equal (figure->label, label))
+        return figure->value;
+    }
+  return NULL;
+}
+
+/* The batch report and the summary ask the kind for the card's bytes
+ * and the bytes lost, so they tell one story of a card that died. */
+static void
+test_verify_died_same_facts (void)
+{
+  g_autoptr(CmResult) result = new_died_verify ();
+  const CmVerifySummary *verify = cm_result_get_verify (result);
+  g_autoptr(CmBatchFacts) facts = cm_batch_facts_new_for_result (result);
+  g_autoptr(GPtrArray) results = g_ptr_array_new ();
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(GPtrArray) figures = cm_summary_dup_headline (result);
+  g_autofree char *title = cm_summary_dup_card_title (result);
+  g_autofree char *lost = NULL;
+  g_autofree char *size = NULL;
+  const CmBatchRow *row;
+
+  /* What the kind says is what its document holds. */
+  g_assert_cmpint (cm_job_kind_get_lost_bytes (result), ==, (gint64) verify->lost_bytes);
+  g_assert_cmpuint (cm_job_kind_get_card_bytes (result), ==, cm_result_get_device_bytes (result));
+
+  /* The batch report: the facts the index keeps, and its row. */
+  g_assert_cmpint (facts->lost_bytes, ==, cm_job_kind_get_lost_bytes (result));
+  g_assert_cmpuint (facts->size_bytes, ==, cm_job_kind_get_card_bytes (result));
+  g_ptr_array_add (results, result);
+  rows = cm_batch_report_build (results);
+  g_assert_cmpuint (rows->len, ==, 1);
+  row = g_ptr_array_index (rows, 0);
+  g_assert_cmpint (row->lost_bytes, ==, facts->lost_bytes);
+  g_assert_cmpuint (row->size_bytes, ==, facts->size_bytes);
+
+  /* The summary: its Lost figure and the size in the card's title. */
+  lost = g_format_size ((guint64) facts->lost_bytes);
+  size = g_format_size (facts->size_bytes);
+  g_assert_cmpstr (find_figure (figures, "Lost"), ==, lost);
+  g_assert_nonnull (strstr (title, size));
+}
+
+/* A kind without the facts (a benchmark) says none. */
+static void
+test_bench_has_no_lost (void)
+{
+  g_autoptr(CmResult) result = cm_result_new ();
+  g_autoptr(CmBatchFacts) facts = NULL;
+
+  cm_result_set_kind (result, cm_job_kind_bench.name);
+  facts = cm_batch_facts_new_for_result (result);
+  g_assert_cmpint (cm_job_kind_get_lost_bytes (result), ==, -1);
+  g_assert_cmpint (facts->lost_bytes, ==, -1);
+  g_assert_cmpuint (facts->size_bytes, ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -243,6 +333,8 @@ main (int   argc,
   g_test_add_func ("/cardmark/batch-report/machines", test_machines);
   g_test_add_func ("/cardmark/batch-report/csv-quoting", test_csv_quoting);
   g_test_add_func ("/cardmark/batch-report/csv-hostile", test_csv_hostile);
+  g_test_add_func ("/cardmark/batch-report/verify-died-same-facts", test_verify_died_same_facts);
+  g_test_add_func ("/cardmark/batch-report/bench-has-no-lost", test_bench_has_no_lost);
 
   return g_test_run ();
 }

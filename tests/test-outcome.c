@@ -73,12 +73,15 @@ test_wear (void)
   g_autoptr(CmResult) stopped = new_wear (1, 0, "cancelled");
   g_autoptr(CmResult) pulled = new_wear (2, 0, "card-gone");
   g_autoptr(CmResult) stopped_worn = new_wear (2, 2, "cancelled");
+  g_autoptr(CmResult) refused = new_wear (2, 0, "failed");
   g_autoptr(CmOutcome) outcome = NULL;
 
   assert_outcome (whole, CM_OUTCOME_PASS, "Lasted 3 rounds", 0);
   assert_outcome (worn, CM_OUTCOME_FAIL, "Data lost from round 2", 4);
   assert_outcome (stopped, CM_OUTCOME_STOPPED, "Stopped", 5);
   assert_outcome (pulled, CM_OUTCOME_STOPPED, "Stopped", 1);
+  /* A card that refused the work failed the run: never "Lasted". */
+  assert_outcome (refused, CM_OUTCOME_STOPPED, "Stopped", 1);
   /* What it found before the stop is the answer: data lost. */
   assert_outcome (stopped_worn, CM_OUTCOME_FAIL, "Data lost from round 2", 4);
 

@@ -370,6 +370,46 @@ test_minimal_valid (void)
   g_assert_true (cm_result_get_direct_io (result));
 }
 
+/* A kind's own part is the member named as its kind: kept as it is,
+ * written back once, and never taken from a member the document reads
+ * itself (a verify's "verify"), nor from another kind's member. */
+static void
+test_kind_part (void)
+{
+  const char *doc = "{\"schema\": 1, \"tool\": \"x\", \"started\": \"2026-12-02T10:00:00Z\", \"profile\": \"quick\", \"kind\": \"power\", \"target\": {\"mode\": \"raw-write\"}, \"tests\": [], \"claims\": [], \"notes\": [], \"power\": {\"cuts\": 3}, \"queue\": {\"x\": 1}}";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CmResult) result = cm_result_new_from_data (doc, -1, &error);
+  g_autoptr(CmResult) again = NULL;
+  g_autoptr(CmResult) verify = NULL;
+  g_autofree char *data = NULL;
+  JsonNode *part;
+
+  g_assert_no_error (error);
+  part = cm_result_get_part (result);
+  g_assert_nonnull (part);
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (part), "cuts"), ==, 3);
+
+  data = cm_result_to_data (result, NULL);
+  /* Once: as the kind, and as the part. */
+  g_assert_nonnull (strstr (data, "\"power\""));
+  g_assert_null (strstr (data, "\"queue\""));
+  g_assert_nonnull (strstr (strstr (data, "\"power\"") + 1, "\"power\""));
+  g_assert_null (strstr (strstr (strstr (data, "\"power\"") + 1, "\"power\"") + 1, "\"power\""));
+  again = cm_result_new_from_data (data, -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (cm_result_get_part (again)), "cuts"), ==, 3);
+
+  /* Not an object: the document is damaged. */
+  g_assert_null (cm_result_new_from_data ("{\"schema\": 1, \"tool\": \"x\", \"started\": \"2026-12-02T10:00:00Z\", \"profile\": \"quick\", \"kind\": \"power\", \"target\": {\"mode\": \"file\"}, \"tests\": [], \"claims\": [], \"notes\": [], \"power\": 7}", -1, &error));
+  g_assert_error (error, CM_RESULT_ERROR, CM_RESULT_ERROR_INVALID);
+  g_clear_error (&error);
+
+  /* The document's own members are never a kind's part. */
+  verify = cm_result_new_from_data ("{\"schema\": 1, \"tool\": \"x\", \"started\": \"2026-12-02T10:00:00Z\", \"profile\": \"quick\", \"kind\": \"notes\", \"target\": {\"mode\": \"file\"}, \"tests\": [], \"claims\": [], \"notes\": []}", -1, &error);
+  g_assert_no_error (error);
+  g_assert_null (cm_result_get_part (verify));
+}
+
 static void
 test_newer_schema (void)
 {
@@ -545,6 +585,7 @@ main (int    argc,
   g_test_add_func ("/cardmark/result/shared-bus-with", test_shared_bus_with);
   g_test_add_func ("/cardmark/result/out-of-range", test_out_of_range);
   g_test_add_func ("/cardmark/result/newer-schema", test_newer_schema);
+  g_test_add_func ("/cardmark/result/kind-part", test_kind_part);
   g_test_add_func ("/cardmark/result/status-strings", test_status_strings);
   g_test_add_func ("/cardmark/result/claim-lookup", test_claim_lookup);
   g_test_add_func ("/cardmark/result/set-target-from-itself", test_set_target_from_itself);

@@ -53,7 +53,7 @@ item_new_for_device (CmDevice *device)
   cm_card_item_set_volume_label (item, cm_device_get_volume_label (device));
   g_object_set_data_full (G_OBJECT (item), "cm-device", g_object_ref (device), g_object_unref);
 
-  info = cm_bench_read_card (device);
+  info = cm_card_info_new_for_device (device);
   if (info != NULL)
     cm_card_item_set_card_info (item, info);
 
@@ -189,7 +189,7 @@ set_option (CmJob      *job,
 
 /**
  * cm_backend_new_job:
- * @kind: the job kind's name ("bench", "capacity", "verify")
+ * @kind: the job's kind: &cm_job_kind_verify
  * @devices: the list from cm_backend_dup_devices(), whose monitor finds
  *   the device under a folder
  *
@@ -199,19 +199,19 @@ set_option (CmJob      *job,
  */
 
 CmJob *
-cm_backend_new_job (const char *kind,
-                    GListModel *devices,
-                    CmCardItem *item,
-                    CmMethod    method)
+cm_backend_new_job (const CmJobKind *kind,
+                    GListModel      *devices,
+                    CmCardItem      *item,
+                    CmMethod         method)
 {
   CmDevice *device = g_object_get_data (G_OBJECT (item), "cm-device");
   CmJob *job;
 
   if (device != NULL)
-    job = cm_job_new_for_device (kind, device);
+    job = cm_job_new_of_kind_for_device (kind, device);
   else
     {
-      job = cm_job_new (kind, cm_card_item_get_file_folder (item) ?: cm_card_item_get_device (item));
+      job = cm_job_new_of_kind (kind, cm_card_item_get_file_folder (item) ?: cm_card_item_get_device (item));
       set_option (job, "raw", method != CM_METHOD_FILE);
       set_option (job, "allow-write", method == CM_METHOD_RAW_WRITE);
     }

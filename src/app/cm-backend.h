@@ -20,7 +20,7 @@ GListModel *cm_backend_dup_devices      (gboolean               show_loop,
                                          GError              **error) G_GNUC_WARN_UNUSED_RESULT;
 void        cm_backend_set_show_loop    (GListModel           *devices,
                                          gboolean              show_loop);
-CmJob      *cm_backend_new_job          (const char           *kind,
+CmJob      *cm_backend_new_job          (const CmJobKind      *kind,
                                          GListModel           *devices,
                                          CmCardItem           *item,
                                          CmMethod              method) G_GNUC_WARN_UNUSED_RESULT;

@@ -16,6 +16,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "cm-app-history.h"
+#include "cm-job-kinds.h"
 #include "cm-outcome.h"
 #include "cm-summary.h"
 
@@ -98,7 +99,7 @@ cm_bench_row_look_up (CmBenchRow *self)
   g_cancellable_cancel (self->finding);
   g_clear_object (&self->finding);
   self->finding = g_cancellable_new ();
-  cm_app_history_find_last (self->item, "bench", self->finding, last_found, self);
+  cm_app_history_find_last (self->item, cm_job_kind_bench.name, self->finding, last_found, self);
 }
 
 static void

@@ -524,7 +524,7 @@ start_probe (CmCardPage *self)
 
   g_assert (self->capacity_job == NULL);
 
-  job = cm_backend_new_job ("capacity", NULL, self->item, CM_METHOD_RAW_WRITE);
+  job = cm_backend_new_job (&cm_job_kind_capacity, NULL, self->item, CM_METHOD_RAW_WRITE);
   cm_job_set_name (job, cm_card_item_get_name (self->item));
   cm_job_set_brand (job, cm_card_page_get_brand (self));
   g_object_set (cm_job_get_options (job), "cache-bytes", self->probe_cache_bytes, NULL);
@@ -730,24 +730,24 @@ health_again (CmCardPage *self,
  * benchmark's Test Again is the window's). */
 static const struct
 {
-  const char *kind;
+  const CmJobKind *kind;
   void      (*follow) (CmCardPage *self,
                        CmJob      *job);
   gboolean  (*again)  (CmCardPage *self,
                        CmResult   *result);
 } kind_rows[] = {
-  { "capacity", follow_capacity_job, capacity_again },
-  { "verify", follow_verify_job, verify_again },
-  { "wear", follow_wear_job, wear_again },
-  { "format", follow_format_job, NULL },
-  { "health", NULL, health_again },
+  { &cm_job_kind_capacity, follow_capacity_job, capacity_again },
+  { &cm_job_kind_verify, follow_verify_job, verify_again },
+  { &cm_job_kind_wear, follow_wear_job, wear_again },
+  { &cm_job_kind_format, follow_format_job, NULL },
+  { &cm_job_kind_health, NULL, health_again },
 };
 
 static gint
 find_kind_row (const char *kind)
 {
   for (guint i = 0; kind != NULL && i < G_N_ELEMENTS (kind_rows); i++)
-    if (g_str_equal (kind, kind_rows[i].kind))
+    if (g_str_equal (kind, kind_rows[i].kind->name))
       return (gint) i;
   return -1;
 }
@@ -1317,7 +1317,7 @@ cm_card_page_new (CmCardItem *item)
   update_method_warning (self);
   /* After a restart: the card's last capacity check, from the history. */
   self->capacity_finding = g_cancellable_new ();
-  cm_app_history_find_last (item, "capacity", self->capacity_finding, capacity_found, self);
+  cm_app_history_find_last (item, cm_job_kind_capacity.name, self->capacity_finding, capacity_found, self);
   self->outside_fraction = -1;
   outside_poll_cb (self);
   self->outside_poll = g_timeout_add_seconds (1, outside_poll_cb, self);

@@ -233,11 +233,11 @@ start (CmFormatRow *self,
       return;
     }
   history = cm_app_history_dup ();
-  job = cm_backend_new_job ("format", NULL, self->item, CM_METHOD_RAW_WRITE);
+  job = cm_backend_new_job (&cm_job_kind_format, NULL, self->item, CM_METHOD_RAW_WRITE);
   cm_job_set_name (job, cm_card_item_get_name (self->item));
   /* The user's consent, given in the dialog. */
   cm_job_set_destroy_data (job, TRUE);
-  g_object_set (cm_job_get_options (job), "label", label, "size", use_bytes, "bench", bench, NULL);
+  g_object_set (cm_job_get_options (job), "label", label, "size", use_bytes, "then-bench", bench, NULL);
   cm_job_set_history (job, history);
   cm_format_row_follow_job (self, job);
   cm_job_list_start (cm_job_list_get_default (), job);
@@ -646,7 +646,7 @@ cm_format_row_set_item (CmFormatRow *self,
   if (self->result == NULL && self->job == NULL && self->finding == NULL)
     {
       self->finding = g_cancellable_new ();
-      cm_app_history_find_last (item, "format", self->finding, last_found, self);
+      cm_app_history_find_last (item, cm_job_kind_format.name, self->finding, last_found, self);
     }
 }
 

@@ -123,7 +123,7 @@ cm_health_row_ask (CmHealthRow *self)
 
   if (self->job != NULL)
     return;
-  self->job = cm_backend_new_job ("health", NULL, self->item, CM_METHOD_RAW_READ);
+  self->job = cm_backend_new_job (&cm_job_kind_health, NULL, self->item, CM_METHOD_RAW_READ);
   cm_job_set_name (self->job, cm_card_item_get_name (self->item));
   cm_job_set_history (self->job, history);
   cm_job_watch (self->job, G_CALLBACK (job_progress_cb), G_CALLBACK (job_state_cb), self);
@@ -199,7 +199,7 @@ cm_health_row_new (CmCardItem *item)
       adw_action_row_set_subtitle (ADW_ACTION_ROW (self), _("Not asked yet"));
       /* After a restart: what the card answered last time. */
       self->finding = g_cancellable_new ();
-      cm_app_history_find_last (item, "health", self->finding, last_found, self);
+      cm_app_history_find_last (item, cm_job_kind_health.name, self->finding, last_found, self);
     }
   return GTK_WIDGET (self);
 }

@@ -15,7 +15,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "cm-card-lock.h"
-#include "cm-job-kind.h"
+#include "cm-job-kinds.h"
 
 #include "cm-job-list.h"
 

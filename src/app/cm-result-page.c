@@ -787,13 +787,13 @@ fill_format (CmResultPage *self)
  * and its charts. */
 static const struct
 {
-  const char *kind;
+  const CmJobKind *kind;
   void      (*fill) (CmResultPage *self);
 } kind_parts[] = {
-  { "verify", fill_verify },
-  { "capacity", fill_capacity },
-  { "wear", fill_wear },
-  { "format", fill_format },
+  { &cm_job_kind_verify, fill_verify },
+  { &cm_job_kind_capacity, fill_capacity },
+  { &cm_job_kind_wear, fill_wear },
+  { &cm_job_kind_format, fill_format },
 };
 
 static void
@@ -801,7 +801,7 @@ fill_kind (CmResultPage *self,
            const char   *kind)
 {
   for (guint i = 0; i < G_N_ELEMENTS (kind_parts); i++)
-    if (g_strcmp0 (kind, kind_parts[i].kind) == 0)
+    if (g_strcmp0 (kind, kind_parts[i].kind->name) == 0)
       {
         kind_parts[i].fill (self);
         return;

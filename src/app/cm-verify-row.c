@@ -246,7 +246,7 @@ start (CmVerifyRow *self,
   if (path == NULL)
     return;
   history = cm_app_history_dup ();
-  job = cm_backend_new_job ("verify", NULL, self->item, CM_METHOD_FILE);
+  job = cm_backend_new_job (&cm_job_kind_verify, NULL, self->item, CM_METHOD_FILE);
   cm_job_set_name (job, cm_card_item_get_name (self->item));
   /* The page it is on sets what it knows of the card (its brand). */
   g_signal_emit (self, signals[SIGNAL_PREPARE_JOB], 0, job);
@@ -489,7 +489,7 @@ cm_verify_row_set_item (CmVerifyRow *self,
   if (self->result == NULL && self->job == NULL && self->finding == NULL)
     {
       self->finding = g_cancellable_new ();
-      cm_app_history_find_last (item, "verify", self->finding, last_found, self);
+      cm_app_history_find_last (item, cm_job_kind_verify.name, self->finding, last_found, self);
     }
 }
 

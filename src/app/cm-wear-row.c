@@ -228,7 +228,7 @@ start (CmWearRow *self,
   if (choose_device (self, &why_not) == NULL)
     return;
   history = cm_app_history_dup ();
-  job = cm_backend_new_job ("wear", NULL, self->item, CM_METHOD_RAW_WRITE);
+  job = cm_backend_new_job (&cm_job_kind_wear, NULL, self->item, CM_METHOD_RAW_WRITE);
   cm_job_set_name (job, cm_card_item_get_name (self->item));
   /* The user's consent, given in the dialog; rounds until Stop. */
   cm_job_set_destroy_data (job, TRUE);
@@ -415,7 +415,7 @@ cm_wear_row_set_item (CmWearRow  *self,
   if (self->result == NULL && self->job == NULL && self->finding == NULL)
     {
       self->finding = g_cancellable_new ();
-      cm_app_history_find_last (item, "wear", self->finding, last_found, self);
+      cm_app_history_find_last (item, cm_job_kind_wear.name, self->finding, last_found, self);
     }
 }
 

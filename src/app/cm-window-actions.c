@@ -350,7 +350,7 @@ really_start (CmWindow *self)
   self->run_item = g_object_ref (cm_card_page_get_item (page));
   claims = cm_card_page_dup_claims (page);
 
-  self->job = cm_backend_new_job ("bench", self->devices, self->run_item, cm_card_page_get_method (page));
+  self->job = cm_backend_new_job (&cm_job_kind_bench, self->devices, self->run_item, cm_card_page_get_method (page));
   g_object_set (cm_job_get_options (self->job), "profile", (guint) cm_card_page_get_profile (page), NULL);
   cm_job_set_claims (self->job, (const char * const *) claims);
   cm_job_set_brand (self->job, cm_card_page_get_brand (page));
@@ -407,7 +407,7 @@ _cm_window_test_items (CmWindow  *self,
           busy++;
           continue;
         }
-      job = cm_backend_new_job ("bench", self->devices, item, method);
+      job = cm_backend_new_job (&cm_job_kind_bench, self->devices, item, method);
       g_object_set (cm_job_get_options (job), "profile", (guint) profile, NULL);
       cm_job_set_claims (job, (const char * const *) claims);
       start_item_job (self, job);
@@ -427,10 +427,10 @@ _cm_window_test_items (CmWindow  *self,
 /* A job of @kind on @item, after the question for several cards: as the
  * card page's own rows do, a stopped one of the card carries on. */
 static CmJob *
-new_confirmed_job (const char *kind,
-                   CmCardItem *item,
-                   CmMethod    method,
-                   gboolean    erases)
+new_confirmed_job (const CmJobKind *kind,
+                   CmCardItem      *item,
+                   CmMethod         method,
+                   gboolean         erases)
 {
   CmJob *job = cm_backend_new_job (kind, NULL, item, method);
 
@@ -458,7 +458,7 @@ confirm_verify_items_cb (CmWindow         *self,
 
       if (cm_card_item_get_verify_path (item, &device, &why_not) == NULL || item_is_busy (self, item))
         continue;
-      job = new_confirmed_job ("verify", item, CM_METHOD_FILE, device);
+      job = new_confirmed_job (&cm_job_kind_verify, item, CM_METHOD_FILE, device);
       start_item_job (self, job);
     }
   cm_card_list_page_show_running (self->card_list_page, items);
@@ -483,7 +483,7 @@ confirm_wear_items_cb (CmWindow         *self,
 
       if (cm_card_item_get_wear_device (item, &why_not) == NULL || item_is_busy (self, item))
         continue;
-      job = new_confirmed_job ("wear", item, CM_METHOD_RAW_WRITE, TRUE);
+      job = new_confirmed_job (&cm_job_kind_wear, item, CM_METHOD_RAW_WRITE, TRUE);
       g_object_set (cm_job_get_options (job), "maker-bytes", cm_maker_form_get_maker_bytes (form), NULL);
       start_item_job (self, job);
     }

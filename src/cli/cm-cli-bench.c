@@ -360,7 +360,7 @@ prepare (CmCliTarget *t,
   Bench *b = user_data;
 
   t->data = g_new0 (BenchCard, 1);
-  t->job = cm_job_new ("bench", t->target);
+  t->job = cm_job_new_of_kind (&cm_job_kind_bench, t->target);
   g_object_set (cm_job_get_options (t->job),
                 "raw", b->raw,
                 "allow-write", b->allow_write,
@@ -409,8 +409,6 @@ finish (CmCliTarget  *t,
         fprintf (stderr, "%s\n", _("Raise the sustained write's limit with --sustained-limit SIZE to let it write further."));
         break;
       }
-  if (status == CM_EXIT_OK && cm_verdict_any_below (t->result))
-    status = CM_EXIT_BELOW;
   return status;
 }
 
@@ -449,7 +447,7 @@ cm_cli_bench (int    argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(CmPlan) plan = NULL;
   g_autoptr(CmHistory) history = NULL;
-  const CmCliJobsFuncs funcs = { prepare, finish, watch, bench_card_free, "bench", NULL };
+  const CmCliJobsFuncs funcs = { prepare, finish, watch, bench_card_free, cm_job_kind_bench.name, NULL };
   CmProfile profile = CM_PROFILE_QUICK;
   Bench bench = { 0 };
   int status;

@@ -238,7 +238,7 @@ prepare (CmCliTarget *t,
   Endure *e = user_data;
 
   t->data = e;
-  t->job = cm_job_new ("wear", t->target);
+  t->job = cm_job_new_of_kind (&cm_job_kind_wear, t->target);
   cm_job_set_destroy_data (t->job, e->destroy);
   cm_cli_kind_options_apply (e->kind_options, t->job);
   g_object_set (cm_job_get_options (t->job),
@@ -334,13 +334,12 @@ finish (CmCliTarget  *t,
   else if (cm_job_get_save_error (t->job) != NULL)
     cm_cli_print_error (cm_job_get_save_error (t->job));
 
-  endurance = cm_result_get_endurance (t->result);
-  if (endurance != NULL && cm_endurance_lost_data (endurance))
-    return CM_EXIT_FAKE;
   /* A card that went away, or refused the work, did not finish its test:
    * why, and how to carry on (the document's notes), on this card's
-   * line, so that in a run of several the card is named. */
-  if (endurance != NULL && (g_strcmp0 (endurance->stopped, "card-gone") == 0 || g_strcmp0 (endurance->stopped, "failed") == 0))
+   * line, so that in a run of several the card is named. Its exit status
+   * is the outcome's (1, a run that failed). */
+  endurance = cm_result_get_endurance (t->result);
+  if (endurance != NULL && !cm_endurance_lost_data (endurance) && (g_strcmp0 (endurance->stopped, "card-gone") == 0 || g_strcmp0 (endurance->stopped, "failed") == 0))
     {
       GPtrArray *notes = cm_result_get_notes (t->result);
 
@@ -356,7 +355,6 @@ finish (CmCliTarget  *t,
 
           cm_cli_jobs_say (t, "%s\n", command);
         }
-      return CM_EXIT_FAILED;
     }
   return CM_EXIT_OK;
 }
@@ -402,7 +400,7 @@ cm_cli_endure (int    argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(CmHistory) history = NULL;
   g_autofree char *description = NULL;
-  const CmCliJobsFuncs funcs = { prepare, finish, watch, NULL, "wear", resume_hint };
+  const CmCliJobsFuncs funcs = { prepare, finish, watch, NULL, cm_job_kind_wear.name, resume_hint };
   Endure e = { 0 };
   int status;
 

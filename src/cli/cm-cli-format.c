@@ -18,7 +18,7 @@
 #include "cm-format.h"
 #include "cm-history.h"
 #include "cm-job-format.h"
-#include "cm-job-kind.h"
+#include "cm-job-kinds.h"
 #include "cm-size.h"
 #include "cm-verify.h"
 
@@ -73,12 +73,12 @@ prepare (CmCliTarget *t,
   Format *f = user_data;
 
   t->data = f;
-  t->job = cm_job_new ("format", t->target);
+  t->job = cm_job_new_of_kind (&cm_job_kind_format, t->target);
   cm_job_set_destroy_data (t->job, f->destroy);
   g_object_set (cm_job_get_options (t->job),
                 "label", f->label,
                 "size", f->use_bytes,
-                "bench", f->bench,
+                "then-bench", f->bench,
                 NULL);
   cm_job_set_history (t->job, f->history);
   g_signal_connect (t->job, "notify::progress", G_CALLBACK (progress_cb), t);
@@ -141,7 +141,6 @@ finish (CmCliTarget  *t,
         gpointer      user_data)
 {
   Format *f = user_data;
-  g_autoptr(CmOutcome) outcome = NULL;
 
   if (t->error != NULL)
     {
@@ -154,7 +153,7 @@ finish (CmCliTarget  *t,
         }
       else
         cm_cli_print_error (t->error);
-      return g_error_matches (t->error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ? CM_OUTCOME_EXIT_STOPPED : CM_EXIT_FAILED;
+      return CM_EXIT_FAILED;
     }
   if (json != NULL)
     *json = cm_result_to_json (t->result);
@@ -170,8 +169,7 @@ finish (CmCliTarget  *t,
     fprintf (stderr, _("Saved to %s\n"), g_file_peek_path (cm_job_get_saved_file (t->job)));
   else if (cm_job_get_save_error (t->job) != NULL)
     cm_cli_print_error (cm_job_get_save_error (t->job));
-  outcome = cm_result_dup_outcome (t->result);
-  return outcome->exit_status;
+  return CM_EXIT_OK;
 }
 
 int
@@ -192,7 +190,7 @@ cm_cli_format (int    argc,
   g_autoptr(GOptionContext) context = g_option_context_new (_("DEVICE — erase a card and format it as the SD Association's formatter does"));
   g_autoptr(GError) error = NULL;
   g_autoptr(CmHistory) history = NULL;
-  const CmCliJobsFuncs funcs = { prepare, finish, watch, NULL, "format", NULL };
+  const CmCliJobsFuncs funcs = { prepare, finish, watch, NULL, cm_job_kind_format.name, NULL };
   Format f = { 0 };
   int status;
 

@@ -40,7 +40,7 @@ rank (int status)
   switch (status)
     {
     case CM_EXIT_OK:      return 0;
-    case CM_EXIT_STOPPED: return 1;
+    case CM_OUTCOME_EXIT_STOPPED: return 1;
     case CM_EXIT_FAILED:  return 2;
     case CM_EXIT_BELOW:   return 3;
     case CM_EXIT_FAKE:    return 4;
@@ -167,9 +167,11 @@ bus_paused_cb (CmJob       *job,
   cm_cli_jobs_say (t, "%s\n", cm_job_get_phase (job));
 }
 
-/* The command says what became of @t; its document's one outcome
- * (cm-outcome.h) gives the exit status, and a stop says so, with how
- * to carry on where the kind can. */
+/* The command says what became of @t and returns only what it could
+ * not do (1 no document or a file not written, 2 a usage error found
+ * before the card was touched); the exit status of a card's verdict, or
+ * of a stop, is its document's one outcome (cm-outcome.h) alone, and a
+ * stop says so, with how to carry on where the kind can. */
 static int
 finish_one (const CmCliJobsFuncs *funcs,
             CmCliTarget          *t,
@@ -198,9 +200,8 @@ finish_one (const CmCliJobsFuncs *funcs,
           if (hint != NULL)
             fprintf (stderr, "%s\n", hint);
         }
-      if (outcome->exit_status != CM_EXIT_STOPPED)
-        return cm_cli_worst_status (status, outcome->exit_status);
-      return status == CM_EXIT_OK || status == CM_EXIT_FAILED ? CM_EXIT_STOPPED : status;
+      /* The command failed for want of a document: the stop is why. */
+      return outcome->exit_status;
     }
   if (outcome != NULL)
     return cm_cli_worst_status (status, outcome->exit_status);

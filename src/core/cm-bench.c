@@ -280,35 +280,6 @@ cm_bench_new_plan (CmProfile profile,
   return cm_plan_new (profile, au_size_bytes);
 }
 
-/**
- * cm_bench_read_card:
- *
- * The card's identity from its registers where the reader shows them, a
- * card with the reason they can't be read through a USB reader, or NULL
- * for a device that is no card reader at all.
- */
-CmCardInfo *
-cm_bench_read_card (CmDevice *device)
-{
-  const char *sysfs = cm_device_get_sysfs_device_dir (device);
-  g_autoptr(GError) error = NULL;
-  CmCardInfo *card;
-
-  switch (cm_device_get_reader_kind (device))
-    {
-    case CM_READER_SD_SLOT:
-      if (sysfs != NULL && (card = cm_card_info_new_from_sysfs (sysfs, &error)) != NULL)
-        return card;
-      return cm_card_info_new_unavailable (error ? error->message : _("The card's registers could not be read."));
-    case CM_READER_USB:
-      return cm_card_info_new_unavailable (_("The card's registers can't be read through this USB reader."));
-    case CM_READER_LOOP:
-    case CM_READER_OTHER:
-    default:
-      return NULL;
-    }
-}
-
 /* Running. */
 
 static void

@@ -50,7 +50,6 @@ CmResult    *cm_bench_run_finish       (CmBench             *self,
 
 CmPlan      *cm_bench_new_plan         (CmProfile            profile,
                                         guint64              au_size_bytes) G_GNUC_WARN_UNUSED_RESULT;
-CmCardInfo  *cm_bench_read_card        (CmDevice            *device) G_GNUC_WARN_UNUSED_RESULT;
 
 /* For the tests: never environment variables a user could trip over. */
 void         cm_bench_set_test_plan    (const char          *name);

@@ -635,3 +635,34 @@ cm_card_info_dup_declared_classes (CmCardInfo *self)
   return g_strv_builder_end (builder);
 }
 
+/**
+ * cm_card_info_new_for_device:
+ *
+ * The card's identity from its registers where the reader shows them, a
+ * card with the reason they can't be read through a USB reader, or NULL
+ * for a device that is no card reader at all. How every kind of job, and
+ * the app's card list, read the card in a reader.
+ */
+CmCardInfo *
+cm_card_info_new_for_device (CmDevice *device)
+{
+  const char *sysfs = cm_device_get_sysfs_device_dir (device);
+  g_autoptr(GError) error = NULL;
+  CmCardInfo *card;
+
+  g_return_val_if_fail (CM_IS_DEVICE (device), NULL);
+
+  switch (cm_device_get_reader_kind (device))
+    {
+    case CM_READER_SD_SLOT:
+      if (sysfs != NULL && (card = cm_card_info_new_from_sysfs (sysfs, &error)) != NULL)
+        return card;
+      return cm_card_info_new_unavailable (error ? error->message : _("The card's registers could not be read."));
+    case CM_READER_USB:
+      return cm_card_info_new_unavailable (_("The card's registers can't be read through this USB reader."));
+    case CM_READER_LOOP:
+    case CM_READER_OTHER:
+    default:
+      return NULL;
+    }
+}

@@ -8,6 +8,7 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
+#include "cm-device.h"
 #include "cm-health.h"
 
 G_BEGIN_DECLS
@@ -53,6 +54,7 @@ CmCardInfo  *cm_card_info_new_from_registers  (const char  *cid,
 CmCardInfo  *cm_card_info_new_from_sysfs      (const char  *device_dir,
                                                GError     **error) G_GNUC_WARN_UNUSED_RESULT;
 CmCardInfo  *cm_card_info_new_unavailable     (const char  *reason) G_GNUC_WARN_UNUSED_RESULT;
+CmCardInfo  *cm_card_info_new_for_device      (CmDevice    *device) G_GNUC_WARN_UNUSED_RESULT;
 CmCardInfo  *cm_card_info_new_from_json       (JsonNode    *node,
                                                GError     **error) G_GNUC_WARN_UNUSED_RESULT;
 JsonNode    *cm_card_info_to_json             (CmCardInfo  *self) G_GNUC_WARN_UNUSED_RESULT;

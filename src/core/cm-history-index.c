@@ -19,7 +19,7 @@
 #include "cm-batch-report.h"
 #include "cm-card-info.h"
 #include "cm-result.h"
-#include "cm-job.h"
+#include "cm-job-kinds.h"
 #include "cm-json.h"
 #include "cm-outcome.h"
 #include "cm-summary.h"

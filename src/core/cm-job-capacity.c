@@ -278,6 +278,15 @@ real_size (CmResult *result,
   return report->last_good_bytes;
 }
 
+/* What the card says it holds, as the check read it. */
+static guint64
+card_bytes (CmResult *result)
+{
+  const CmCapacityReport *report = cm_result_get_capacity (result);
+
+  return report != NULL ? report->reported_bytes : 0;
+}
+
 const CmJobKind cm_job_kind_capacity = {
   .name = "capacity",
   .title = N_("Capacity check"),
@@ -290,4 +299,5 @@ const CmJobKind cm_job_kind_capacity = {
   .headline = headline,
   .real_size = real_size,
   .options_type = cm_job_capacity_options_get_type,
+  .card_bytes = card_bytes,
 };

@@ -127,7 +127,7 @@ cm_job_format_options_class_init (CmJobFormatOptionsClass *klass)
   options_props[OPT_LABEL] = g_param_spec_string ("label", NULL, NULL, NULL, flags);
   /* 0 lays out the whole card; CM_FORMAT_USE_REAL_SIZE its real size. */
   options_props[OPT_SIZE] = g_param_spec_uint64 ("size", NULL, NULL, 0, G_MAXUINT64, 0, flags);
-  options_props[OPT_BENCH] = g_param_spec_boolean ("bench", NULL, NULL, FALSE, flags);
+  options_props[OPT_BENCH] = g_param_spec_boolean ("then-bench", NULL, NULL, FALSE, flags);
   g_object_class_install_properties (object_class, N_OPTS, options_props);
 }
 
@@ -251,7 +251,7 @@ cm_format_find_real_size (CmHistory    *history,
                           gboolean     *found_whole,
                           GError      **error)
 {
-  static const char * const kinds[] = { "capacity", "verify", NULL };
+  const char * const kinds[] = { cm_job_kind_capacity.name, cm_job_kind_verify.name, NULL };
   const char *serial = card != NULL ? cm_card_info_get_serial (card) : NULL;
   g_autoptr(CmHistoryIndex) index = NULL;
   g_autoptr(GPtrArray) entries = NULL;
@@ -523,7 +523,7 @@ progress_cb (const char *phase,
 static JsonNode *
 find_before (FormatJob *f)
 {
-  static const char * const kinds[] = { "bench", NULL };
+  const char * const kinds[] = { cm_job_kind_bench.name, NULL };
   const char *device = cm_target_get_path (f->target);
   g_autoptr(CmHistoryIndex) index = NULL;
   g_autoptr(GPtrArray) entries = NULL;

@@ -3,14 +3,15 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The table of card job kinds. A new kind is its file (cm-job-NAME.c,
- * which defines `const CmJobKind cm_job_kind_NAME`, see cm-job-kind.h)
- * and its line here; the job, the history and both faces find it by
- * its name.
+ * which defines `const CmJobKind cm_job_kind_NAME`, see cm-job-kinds.h)
+ * and its line here; the job and both faces name it by pointer, the
+ * history and the CLI's text find it here by its name.
  */
 
 #include "config.h"
 
-#include "cm-job-kind.h"
+#include "cm-card-info.h"
+#include "cm-job-kinds.h"
 
 static const CmJobKind * const builtin[] = {
   &cm_job_kind_bench,
@@ -43,7 +44,6 @@ cm_job_kinds_lookup (const char *name)
   return NULL;
 }
 
-/* The kinds' names, the built-in ones first, in the table's order. */
 const char * const *
 cm_job_kinds_list_names (void)
 {
@@ -69,6 +69,15 @@ cm_job_kinds_add_for_testing (const CmJobKind *kind)
   if (added == NULL)
     added = g_ptr_array_new ();
   g_ptr_array_add (added, (gpointer) kind);
+}
+
+/* The row of @result's kind, or NULL (a document of a newer CardMark). */
+static const CmJobKind *
+lookup_for_result (CmResult *result)
+{
+  const char *kind = cm_result_get_kind (result);
+
+  return kind != NULL ? cm_job_kinds_lookup (kind) : NULL;
 }
 
 /**
@@ -98,13 +107,11 @@ cm_job_kind_measures_speed (const char *kind)
 gboolean
 cm_job_kind_left_card_erased (CmResult *result)
 {
-  const char *kind;
   const CmJobKind *row;
 
   g_return_val_if_fail (CM_IS_RESULT (result), FALSE);
 
-  kind = cm_result_get_kind (result);
-  row = kind != NULL ? cm_job_kinds_lookup (kind) : NULL;
+  row = lookup_for_result (result);
   return row != NULL && row->erases && g_strcmp0 (cm_result_get_target_mode (result), "raw-write") == 0;
 }
 
@@ -124,4 +131,52 @@ cm_job_kind_get_title (const char *kind)
 
   row = cm_job_kinds_lookup (kind);
   return row != NULL ? g_dgettext (GETTEXT_PACKAGE, row->title) : kind;
+}
+
+/**
+ * cm_job_kind_get_card_bytes:
+ * @result: a document
+ *
+ * What the card holds, as the document knows it: the card's registers,
+ * else the device's size, else what the kind's own part says
+ * (CmJobKind.card_bytes). The batch report and the summary both ask
+ * here, so a card is never two sizes.
+ *
+ * Returns: the card's bytes, 0 when the document does not say
+ */
+guint64
+cm_job_kind_get_card_bytes (CmResult *result)
+{
+  CmCardInfo *card;
+  const CmJobKind *row;
+
+  g_return_val_if_fail (CM_IS_RESULT (result), 0);
+
+  card = cm_result_get_card (result);
+  if (card != NULL && cm_card_info_get_capacity_bytes (card) > 0)
+    return cm_card_info_get_capacity_bytes (card);
+  if (cm_result_get_device_bytes (result) > 0)
+    return cm_result_get_device_bytes (result);
+  row = lookup_for_result (result);
+  return row != NULL && row->card_bytes != NULL ? row->card_bytes (result) : 0;
+}
+
+/**
+ * cm_job_kind_get_lost_bytes:
+ * @result: a document
+ *
+ * The bytes the card did not give back, as @result's kind says
+ * (CmJobKind.lost_bytes).
+ *
+ * Returns: the bytes lost, -1 when the document checked none
+ */
+gint64
+cm_job_kind_get_lost_bytes (CmResult *result)
+{
+  const CmJobKind *row;
+
+  g_return_val_if_fail (CM_IS_RESULT (result), -1);
+
+  row = lookup_for_result (result);
+  return row != NULL && row->lost_bytes != NULL ? row->lost_bytes (result) : -1;
 }

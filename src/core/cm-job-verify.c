@@ -337,6 +337,25 @@ real_size (CmResult *result,
   return (guint64) verify->first_bad_offset;
 }
 
+/* A verify of the whole device that went to its end went through all of it. */
+static guint64
+card_bytes (CmResult *result)
+{
+  const CmVerifySummary *verify = cm_result_get_verify (result);
+
+  if (verify == NULL || g_strcmp0 (verify->mode, "device") != 0 || !verify->complete)
+    return 0;
+  return verify->checked_bytes;
+}
+
+static gint64
+lost_bytes (CmResult *result)
+{
+  CmVerifyFacts facts;
+
+  return cm_verify_facts_for_result (result, &facts) ? (gint64) facts.lost_bytes : -1;
+}
+
 const CmJobKind cm_job_kind_verify = {
   .name = "verify",
   .title = N_("Full verify"),
@@ -350,4 +369,6 @@ const CmJobKind cm_job_kind_verify = {
   .headline = headline,
   .real_size = real_size,
   .options_type = cm_job_verify_options_get_type,
+  .card_bytes = card_bytes,
+  .lost_bytes = lost_bytes,
 };

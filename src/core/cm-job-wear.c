@@ -553,9 +553,16 @@ outcome (CmResult *result)
       outcome->exit_status = 4;
       return outcome;
     }
-  if (g_strcmp0 (endurance->stopped, "cancelled") == 0 || g_strcmp0 (endurance->stopped, "card-gone") == 0)
+  if (g_strcmp0 (endurance->stopped, "cancelled") == 0 || g_strcmp0 (endurance->stopped, "card-gone") == 0 ||
+      g_strcmp0 (endurance->stopped, "failed") == 0)
     {
-      if (g_strcmp0 (endurance->stopped, "card-gone") == 0)
+      if (g_strcmp0 (endurance->stopped, "failed") == 0)
+        /* Translators: a wear test's answer when the card refused the work */
+        answer = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                               "Stopped: the card failed after %u round · no data lost so far",
+                                               "Stopped: the card failed after %u rounds · no data lost so far",
+                                               rounds), rounds);
+      else if (g_strcmp0 (endurance->stopped, "card-gone") == 0)
         /* Translators: a wear test's answer when the card was pulled out */
         answer = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                                "Stopped: the card went away after %u round · no data lost so far",
@@ -568,8 +575,9 @@ outcome (CmResult *result)
                                                "Stopped after %u rounds · no data lost so far", rounds), rounds);
       /* Translators: a badge: a job that was stopped before its end */
       outcome = cm_outcome_new (CM_OUTCOME_STOPPED, CM_STATUS_NOT_JUDGED, _("Stopped"), answer);
-      /* A card that went away is a run that failed (DESIGN, "CLI"). */
-      if (g_strcmp0 (endurance->stopped, "card-gone") == 0)
+      /* A card that went away, or refused the work, is a run that
+       * failed (DESIGN, "CLI"). */
+      if (g_strcmp0 (endurance->stopped, "cancelled") != 0)
         outcome->exit_status = 1;
       return outcome;
     }
@@ -607,6 +615,28 @@ headline (CmResult  *result,
     cm_summary_add_figure (figures, NULL, CM_DIRECTION_READ, _("Last read back"), cm_summary_format_rate (last->read_mb_per_s, "MB/s"));
 }
 
+/* A wear test writes the whole card every round. */
+static guint64
+card_bytes (CmResult *result)
+{
+  const CmEndurance *endurance = cm_result_get_endurance (result);
+
+  if (endurance == NULL || endurance->rounds->len == 0)
+    return 0;
+  return g_array_index (endurance->rounds, CmWearRound, 0).sectors * 512;
+}
+
+/* What its last round did not read back. */
+static gint64
+lost_bytes (CmResult *result)
+{
+  const CmEndurance *endurance = cm_result_get_endurance (result);
+
+  if (endurance == NULL || endurance->rounds->len == 0)
+    return -1;
+  return g_array_index (endurance->rounds, CmWearRound, endurance->rounds->len - 1).bad_sectors * 512;
+}
+
 const CmJobKind cm_job_kind_wear = {
   .name = "wear",
   .title = N_("Wear test"),
@@ -623,4 +653,6 @@ const CmJobKind cm_job_kind_wear = {
   /* Translators: %s is the card's device */
   .consent = N_("The wear test overwrites all of %s, round after round, destroying everything on it and wearing the card out."),
   .options_type = cm_job_wear_options_get_type,
+  .card_bytes = card_bytes,
+  .lost_bytes = lost_bytes,
 };

@@ -264,32 +264,30 @@ cm_job_init (CmJob *self)
 }
 
 static CmJob *
-job_new (const char *kind)
+job_new (const CmJobKind *kind)
 {
-  const CmJobKind *row = cm_job_kinds_lookup (kind);
   CmJob *self;
 
-  g_return_val_if_fail (row != NULL, NULL);
-
   self = g_object_new (CM_TYPE_JOB, NULL);
-  self->kind = row;
+  self->kind = kind;
   return self;
 }
 
 /**
- * cm_job_new:
- * @kind: a kind's name: "bench", "capacity", "verify"
+ * cm_job_new_of_kind:
+ * @kind: a kind of the table: &cm_job_kind_verify
  * @target: a folder on the card, or its device, as the CLI's TARGET
  *
  * An empty @target is refused when the job runs, never taken as the
  * working folder.
  */
 CmJob *
-cm_job_new (const char *kind,
-            const char *target)
+cm_job_new_of_kind (const CmJobKind *kind,
+                    const char      *target)
 {
   CmJob *self;
 
+  g_return_val_if_fail (kind != NULL, NULL);
   g_return_val_if_fail (target != NULL, NULL);
 
   self = job_new (kind);
@@ -299,16 +297,47 @@ cm_job_new (const char *kind,
 
 /* A job on a card the device list shows. */
 CmJob *
-cm_job_new_for_device (const char *kind,
-                       CmDevice   *device)
+cm_job_new_of_kind_for_device (const CmJobKind *kind,
+                               CmDevice        *device)
 {
   CmJob *self;
 
+  g_return_val_if_fail (kind != NULL, NULL);
   g_return_val_if_fail (CM_IS_DEVICE (device), NULL);
 
   self = job_new (kind);
   self->device = g_object_ref (device);
   return self;
+}
+
+/**
+ * cm_job_new:
+ * @kind: a kind's name as text gives it (a document's, a test's)
+ * @target: as cm_job_new_of_kind()
+ *
+ * For a kind named in text; code names it by pointer.
+ */
+CmJob *
+cm_job_new (const char *kind,
+            const char *target)
+{
+  const CmJobKind *row = cm_job_kinds_lookup (kind);
+
+  g_return_val_if_fail (row != NULL, NULL);
+
+  return cm_job_new_of_kind (row, target);
+}
+
+/* As cm_job_new(), on a card the device list shows. */
+CmJob *
+cm_job_new_for_device (const char *kind,
+                       CmDevice   *device)
+{
+  const CmJobKind *row = cm_job_kinds_lookup (kind);
+
+  g_return_val_if_fail (row != NULL, NULL);
+
+  return cm_job_new_of_kind_for_device (row, device);
 }
 
 /* Settings. */
@@ -879,7 +908,7 @@ read_card_and_host (CmJob *self)
 
   if (self->device != NULL)
     {
-      self->card = cm_bench_read_card (self->device);
+      self->card = cm_card_info_new_for_device (self->device);
       if (cm_device_get_reader_kind (self->device) == CM_READER_SD_SLOT)
         sysfs = cm_device_get_sysfs_device_dir (self->device);
     }

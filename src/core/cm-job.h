@@ -11,6 +11,7 @@
 #include "cm-device.h"
 #include "cm-device-monitor.h"
 #include "cm-history.h"
+#include "cm-job-kinds.h"
 #include "cm-result.h"
 #include "cm-verify.h"
 
@@ -38,15 +39,16 @@ typedef enum
 } CmJobState;
 
 const char *cm_job_state_to_string (CmJobState state);
-const char *cm_job_kind_get_title  (const char *kind);
-gboolean    cm_job_kind_measures_speed (const char *kind);
-gboolean    cm_job_kind_left_card_erased (CmResult *result);
-const char * const *cm_job_kinds_list_names (void);
 
 #define CM_TYPE_JOB (cm_job_get_type ())
 
 G_DECLARE_FINAL_TYPE (CmJob, cm_job, CM, JOB, GObject)
 
+CmJob        *cm_job_new_of_kind       (const CmJobKind     *kind,
+                                        const char          *target) G_GNUC_WARN_UNUSED_RESULT;
+CmJob        *cm_job_new_of_kind_for_device (const CmJobKind *kind,
+                                        CmDevice            *device) G_GNUC_WARN_UNUSED_RESULT;
+/* A kind named in text (a document, a test): looked up in the table. */
 CmJob        *cm_job_new               (const char          *kind,
                                         const char          *target) G_GNUC_WARN_UNUSED_RESULT;
 CmJob        *cm_job_new_for_device    (const char          *kind,

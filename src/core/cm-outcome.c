@@ -7,7 +7,7 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "cm-job-kind.h"
+#include "cm-job-kinds.h"
 #include "cm-outcome.h"
 
 static const char * const status_names[] = {

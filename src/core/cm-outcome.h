@@ -4,7 +4,7 @@
  *
  * A document's one outcome: pass, fail, not judged or stopped, in its
  * kind's own words. Each kind says it once (its row's `outcome`, see
- * cm-job-kind.h); the app's banner, list and History badges, the batch
+ * cm-job-kinds.h); the app's banner, list and History badges, the batch
  * report, the CLI's summary and its exit status all read it here.
  */
 

@@ -12,14 +12,12 @@
 #include <glib/gi18n-lib.h>
 
 #include "cm-date.h"
-#include "cm-job-kind.h"
+#include "cm-card-info.h"
+#include "cm-job-kinds.h"
 #include "cm-test-table.h"
 #include "cm-outcome.h"
 #include "cm-method.h"
 #include "cm-verdict.h"
-#include "cm-verify.h"
-
-#include "cm-endurance.h"
 #include "cm-summary.h"
 
 void
@@ -418,21 +416,8 @@ cm_summary_dup_card_title (CmResult *result)
         g_ptr_array_add (parts, g_strdup_printf ("%s %s", brand, product));
       else if (brand != NULL || product != NULL)
         g_ptr_array_add (parts, g_strdup (brand != NULL ? brand : product));
-      size = cm_card_info_get_capacity_bytes (card);
     }
-  /* Without the registers: the size the card reports to a capacity
-   * check, or what a full verify of the whole device went through. */
-  if (size == 0)
-    size = cm_result_get_device_bytes (result);
-  /* A wear test writes the whole card every round. */
-  if (size == 0 && cm_result_get_endurance (result) != NULL && cm_result_get_endurance (result)->rounds->len > 0)
-    size = g_array_index (cm_result_get_endurance (result)->rounds, CmWearRound, 0).sectors * 512;
-  if (size == 0 && cm_result_get_capacity (result) != NULL)
-    size = cm_result_get_capacity (result)->reported_bytes;
-  if (size == 0 && cm_result_get_verify (result) != NULL &&
-      g_strcmp0 (cm_result_get_verify (result)->mode, "device") == 0 &&
-      cm_result_get_verify (result)->complete)
-    size = cm_result_get_verify (result)->checked_bytes;
+  size = cm_job_kind_get_card_bytes (result);
   if (size > 0)
     g_ptr_array_add (parts, g_format_size (size));
   if (name == NULL)
