@@ -167,10 +167,10 @@ assert_refused (Fixture    *f,
   g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ==, why);
   g_assert_nonnull (row_button (row));
   g_assert_false (gtk_widget_get_sensitive (row_button (row)));
-  cm_format_row_activate (CM_FORMAT_ROW (row));
+  cm_kind_row_activate (CM_KIND_ROW (row));
   cm_test_settle (0.2);
   g_assert_null (cm_test_visible_dialog ());
-  g_assert_false (cm_format_row_get_busy (CM_FORMAT_ROW (row)));
+  g_assert_false (cm_kind_row_get_busy (CM_KIND_ROW (row)));
 }
 
 static void
@@ -202,7 +202,7 @@ open_dialog (GtkWidget *row)
 {
   GtkWidget *dialog;
 
-  cm_format_row_activate (CM_FORMAT_ROW (row));
+  cm_kind_row_activate (CM_KIND_ROW (row));
   /* The card's real size is looked up first, in another thread. */
   g_assert_true (cm_test_wait_for (cm_test_dialog_shown, NULL, 60));
   dialog = cm_test_visible_dialog ();
@@ -260,7 +260,7 @@ test_confirm (Fixture       *f,
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
   gtk_window_close (GTK_WINDOW (dialog));
   cm_test_settle (0.1);
-  g_assert_false (cm_format_row_get_busy (CM_FORMAT_ROW (row)));
+  g_assert_false (cm_kind_row_get_busy (CM_KIND_ROW (row)));
   g_assert_null (cm_card_page_get_job (page));
 }
 
@@ -300,7 +300,7 @@ image_sum (Fixture *f)
 static gboolean
 row_idle (gpointer row)
 {
-  return !cm_format_row_get_busy (row);
+  return !cm_kind_row_get_busy (CM_KIND_ROW (row));
 }
 
 static void
@@ -336,7 +336,7 @@ test_held (Fixture       *f,
   busy = cm_card_lock_dup_busy_text ("a wear test");
   g_test_message ("%s", adw_action_row_get_subtitle (ADW_ACTION_ROW (row)));
   g_assert_nonnull (strstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), busy));
-  g_assert_null (cm_format_row_get_result (CM_FORMAT_ROW (row)));
+  g_assert_null (cm_kind_row_get_result (CM_KIND_ROW (row)));
   after = image_sum (f);
   g_assert_cmpstr (before, ==, after);
 }
@@ -477,15 +477,15 @@ test_format (Fixture       *f,
   gtk_switch_set_active (GTK_SWITCH (cm_test_find_type (dialog, GTK_TYPE_SWITCH)), TRUE);
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "format");
   gtk_window_close (GTK_WINDOW (dialog));
-  g_assert_true (cm_format_row_get_busy (CM_FORMAT_ROW (row)));
-  g_assert_true (cm_card_page_get_job (page) == cm_format_row_get_job (CM_FORMAT_ROW (row)));
+  g_assert_true (cm_kind_row_get_busy (CM_KIND_ROW (row)));
+  g_assert_true (cm_card_page_get_job (page) == cm_kind_row_get_job (CM_KIND_ROW (row)));
   /* Nothing else starts on the card meanwhile. */
   g_assert_false (gtk_widget_get_sensitive (cm_card_page_get_verify_row (page)));
   g_assert_true (cm_test_wait_for (row_idle, row, 120));
   g_assert_true (gtk_widget_get_sensitive (cm_card_page_get_verify_row (page)));
 
   g_assert_nonnull (result);
-  g_assert_true (result == cm_format_row_get_result (CM_FORMAT_ROW (row)));
+  g_assert_true (result == cm_kind_row_get_result (CM_KIND_ROW (row)));
   g_assert_cmpstr (cm_result_get_kind (result), ==, "format");
   outcome = cm_result_dup_outcome (result);
   g_test_message ("%s: %s", outcome->badge, outcome->answer);
@@ -677,7 +677,7 @@ row_says_phase (gpointer data)
   Phase *p = data;
   const char *subtitle = adw_action_row_get_subtitle (ADW_ACTION_ROW (p->row));
 
-  return !cm_format_row_get_busy (CM_FORMAT_ROW (p->row)) ||
+  return !cm_kind_row_get_busy (CM_KIND_ROW (p->row)) ||
          (subtitle != NULL && g_str_has_prefix (subtitle, p->phase));
 }
 
@@ -704,7 +704,7 @@ start_format (Fixture *f,
   dialog = open_dialog (row);
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "format");
   gtk_window_close (GTK_WINDOW (dialog));
-  g_assert_true (cm_format_row_get_busy (CM_FORMAT_ROW (row)));
+  g_assert_true (cm_kind_row_get_busy (CM_KIND_ROW (row)));
   return row;
 }
 
@@ -741,7 +741,7 @@ stop_and_check (Fixture    *f,
 {
   GtkWidget *stop = row_button_saying (row, "_Stop");
   /* An earlier format of a card of this size, found in the history. */
-  CmResult *before = cm_format_row_get_result (CM_FORMAT_ROW (row));
+  CmResult *before = cm_kind_row_get_result (CM_KIND_ROW (row));
   GtkWidget *badge;
   GtkWidget *dialog;
   guint images = 0;
@@ -762,7 +762,7 @@ stop_and_check (Fixture    *f,
   g_assert_nonnull (row_button (row));
   g_assert_true (gtk_widget_get_sensitive (row_button (row)));
   /* No result of its own: the stopped format kept no document. */
-  g_assert_true (cm_format_row_get_result (CM_FORMAT_ROW (row)) == before);
+  g_assert_true (cm_kind_row_get_result (CM_KIND_ROW (row)) == before);
   g_assert_cmpuint (*results, ==, 0);
   g_assert_cmpuint (format_folders (&images), ==, 0);
   shots_of_row (f, row, shot);
@@ -773,7 +773,7 @@ stop_and_check (Fixture    *f,
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
   gtk_window_close (GTK_WINDOW (dialog));
   g_assert_true (cm_test_wait_for (cm_test_dialog_gone, NULL, 10));
-  g_assert_false (cm_format_row_get_busy (CM_FORMAT_ROW (row)));
+  g_assert_false (cm_kind_row_get_busy (CM_KIND_ROW (row)));
 }
 
 /* As a user who is not root (the image route): the copy of the file
@@ -796,7 +796,7 @@ test_stop_in_copy (Fixture       *f,
   g_assert_true (cm_test_wait_for (row_says_phase, &copying, 120));
   g_unsetenv ("CARDMARK_FORMAT_VIA_UDISKS");
   g_test_message ("%s", adw_action_row_get_subtitle (ADW_ACTION_ROW (copying.row)));
-  g_assert_true (cm_format_row_get_busy (CM_FORMAT_ROW (copying.row)));
+  g_assert_true (cm_kind_row_get_busy (CM_KIND_ROW (copying.row)));
   /* The image is there while it is copied, in a folder of its own. */
   g_assert_cmpuint (format_folders (&images), ==, 1);
   g_assert_cmpuint (images, ==, 1);
@@ -822,15 +822,15 @@ test_stop_in_erase (Fixture       *f,
   if (!simcard_up (f, args))
     return;
   erasing.row = start_format (f, &results);
-  job = cm_format_row_get_job (CM_FORMAT_ROW (erasing.row));
+  job = cm_kind_row_get_job (CM_KIND_ROW (erasing.row));
   g_assert_nonnull (job);
   /* The erase's first pieces give its rate, so its time left. */
   g_assert_true (cm_test_wait_for (row_says_phase, &erasing, 60));
-  while (cm_format_row_get_busy (CM_FORMAT_ROW (erasing.row)) && cm_job_get_seconds_left (job) <= 0)
+  while (cm_kind_row_get_busy (CM_KIND_ROW (erasing.row)) && cm_job_get_seconds_left (job) <= 0)
     g_main_context_iteration (NULL, TRUE);
   subtitle = adw_action_row_get_subtitle (ADW_ACTION_ROW (erasing.row));
   g_test_message ("%s (%.1f s left)", subtitle, cm_job_get_seconds_left (job));
-  g_assert_true (cm_format_row_get_busy (CM_FORMAT_ROW (erasing.row)));
+  g_assert_true (cm_kind_row_get_busy (CM_KIND_ROW (erasing.row)));
   g_assert_true (g_str_has_prefix (subtitle, "Erasing the card, "));
   g_assert_cmpfloat (cm_job_get_seconds_left (job), >, 0);
   g_assert_nonnull (strstr (subtitle, " left"));

@@ -6,7 +6,8 @@
  * asked and the row says why; Ask on another card runs the health kind
  * (here through the replay transport, CARDMARK_TEST_GEN_CMD_DIR, on a
  * loop device) and the row says its answer, and after a restart that
- * answer, dated. A folder has no Health row.
+ * answer, dated, and a read started elsewhere while it is open. A
+ * folder has no Health row.
  * Runs under Xvfb.
  */
 
@@ -23,6 +24,7 @@
 #include "cm-card-page.h"
 #include "cm-health.h"
 #include "cm-health-row.h"
+#include "cm-job-list.h"
 #include "cm-test-app.h"
 
 typedef struct
@@ -61,19 +63,11 @@ show_page (Fixture    *f,
   return page;
 }
 
+/* The row's action: the button a click on the row activates. */
 static GtkWidget *
-find_button (GtkWidget *widget)
+find_button (GtkWidget *row)
 {
-  if (GTK_IS_BUTTON (widget))
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_button (child);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  return adw_action_row_get_activatable_widget (ADW_ACTION_ROW (row));
 }
 
 static void
@@ -105,7 +99,7 @@ test_folder (Fixture       *f,
 static gboolean
 answered (gpointer data)
 {
-  return cm_health_row_get_job (data) == NULL;
+  return cm_kind_row_get_job (CM_KIND_ROW (data)) == NULL;
 }
 
 static gboolean
@@ -133,6 +127,7 @@ test_ask (Fixture       *f,
   g_autofree char *device = NULL;
   g_autofree char *command = NULL;
   g_autoptr(CmCardItem) item = NULL;
+  g_autoptr(CmJob) job = NULL;
   guint8 reply[CM_HEALTH_REPLY_SIZE];
   CmCardPage *page;
   GtkWidget *row;
@@ -164,7 +159,7 @@ test_ask (Fixture       *f,
   g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ==, "Not asked yet");
   g_assert_true (gtk_widget_get_visible (find_button (row)));
   g_signal_emit_by_name (find_button (row), "clicked");
-  g_assert_nonnull (cm_health_row_get_job (CM_HEALTH_ROW (row)));
+  g_assert_nonnull (cm_kind_row_get_job (CM_KIND_ROW (row)));
   g_assert_true (cm_test_wait_for (answered, row, 30));
   g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ==, "23 % of its life used");
   g_assert_true (gtk_widget_get_sensitive (find_button (row)));
@@ -177,6 +172,17 @@ test_ask (Fixture       *f,
   g_test_message ("after a restart: %s", adw_action_row_get_subtitle (ADW_ACTION_ROW (row)));
   g_assert_true (g_str_has_prefix (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), "On "));
   g_assert_true (g_str_has_suffix (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ": 23 % of its life used"));
+
+  /* A read started elsewhere (another window, which hands it to the
+   * card's page as the window does) shows on the row until it ends. */
+  job = cm_kind_job_new (&cm_job_kind_health, item, CM_METHOD_RAW_READ);
+  cm_job_list_start (cm_job_list_get_default (), job);
+  cm_card_page_follow_job (page, job);
+  g_assert_true (cm_kind_row_get_job (CM_KIND_ROW (row)) == job);
+  g_assert_false (gtk_widget_get_sensitive (find_button (row)));
+  g_assert_true (cm_test_wait_for (answered, row, 30));
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ==, "23 % of its life used");
+  g_assert_true (gtk_widget_get_sensitive (find_button (row)));
 
   g_unsetenv ("CARDMARK_TEST_GEN_CMD_DIR");
   g_free (command);

@@ -23,6 +23,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "cm-power-report.h"
 #include "cm-application.h"
 #include "cm-backend.h"
 #include "cm-card-item.h"
@@ -308,6 +309,35 @@ test_wear_write_amplification (void)
   g_assert_nonnull (strstr (labels->str, "Write amplification"));
   g_assert_nonnull (strstr (labels->str, "1.50 to 2.00"));
   g_assert_null (strstr (labels->str, "Not known: the card does not tell"));
+  g_assert_finalize_object (page);
+}
+
+/* A power-cut test's page says each cut as the CLI does, and where it
+ * damaged data it was not writing. */
+static void
+test_power_cuts (void)
+{
+  g_autoptr(CmResult) result = cm_result_new ();
+  g_autoptr(GString) labels = g_string_new (NULL);
+  g_autoptr(CmPowerReport) report = cm_power_report_new ();
+  CmPowerCut kept = { .kept = 41, .old = 3 };
+  CmPowerCut hit = { .kept = 17, .fresh = 1, .collateral = 4, .collateral_first = 1699840 };
+  CmResultPage *page;
+
+  report->cuts_planned = 2;
+  report->area = 1 << 20;
+  report->method = g_strdup ("commands");
+  g_array_append_val (report->cuts, kept);
+  g_array_append_val (report->cuts, hit);
+  cm_result_set_kind (result, "power");
+  cm_result_set_part (result, cm_power_report_to_json (report));
+  cm_result_set_target (result, "/dev/sdx", "raw-write", "/dev/sdx", NULL);
+  page = g_object_ref_sink (cm_result_page_new (result));
+  cm_test_collect_labels (GTK_WIDGET (page), labels, FALSE);
+  g_test_message ("%s", labels->str);
+  g_assert_nonnull (strstr (labels->str, "Cut 1: 41 confirmed records kept, 0 lost"));
+  g_assert_nonnull (strstr (labels->str, "Cut 2: 17 confirmed records kept"));
+  g_assert_nonnull (strstr (labels->str, "4 sectors it was not writing damaged, the first at byte 1699840"));
   g_assert_finalize_object (page);
 }
 
@@ -724,6 +754,7 @@ main (int   argc,
   g_test_add_func ("/cardmark/app-result/no-internal-names", test_no_internal_names);
   g_test_add_func ("/cardmark/app-result/wear-write-amplification", test_wear_write_amplification);
   g_test_add_func ("/cardmark/app-result/live-chart-fits", test_live_chart_fits);
+  g_test_add_func ("/cardmark/app-result/power-cuts", test_power_cuts);
   g_test_add ("/cardmark/app-result/headline-visible", Fixture, NULL,
               fixture_set_up, test_headline_visible, fixture_tear_down);
   g_test_add ("/cardmark/app-result/history-rows", Fixture, NULL,

@@ -765,7 +765,7 @@ job_progressed (gpointer job)
 static gboolean
 verify_idle (gpointer data)
 {
-  return !cm_verify_row_get_busy (data);
+  return !cm_kind_row_get_busy (CM_KIND_ROW (data));
 }
 
 /* A stopped verify: the row says where it stopped, as far as the run's
@@ -852,9 +852,9 @@ test_verify_fake (Fixture       *f,
 
   for (guint round = 0; round < 2; round++)
     {
-      cm_verify_row_activate (row);
+      cm_kind_row_activate (CM_KIND_ROW (row));
       cm_test_settle (0.2);
-      g_assert_false (cm_verify_row_get_busy (row));
+      g_assert_false (cm_kind_row_get_busy (CM_KIND_ROW (row)));
       dialog = cm_test_visible_dialog ();
       g_assert_nonnull (dialog);
       g_assert_cmpint (adw_message_dialog_get_response_appearance (ADW_MESSAGE_DIALOG (dialog), "verify"), ==,
@@ -870,18 +870,18 @@ test_verify_fake (Fixture       *f,
         g_assert_nonnull (strstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog)), "destroyed"));
       adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "verify");
       gtk_window_close (GTK_WINDOW (dialog));
-      g_assert_true (cm_verify_row_get_busy (row));
-      g_assert_true (cm_card_page_get_job (page) == cm_verify_row_get_job (row));
-      g_set_object (&job, cm_verify_row_get_job (row));
+      g_assert_true (cm_kind_row_get_busy (CM_KIND_ROW (row)));
+      g_assert_true (cm_card_page_get_job (page) == cm_kind_row_get_job (CM_KIND_ROW (row)));
+      g_set_object (&job, cm_kind_row_get_job (CM_KIND_ROW (row)));
       g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (f->app), "start-test"));
       if (round == 0)
         {
           /* Stop it once it has written some: what it did is kept. */
           g_assert_true (cm_test_wait_for (verify_writing, row, 30));
           g_assert_true (cm_test_wait_for (job_progressed, job, 30));
-          cm_verify_row_activate (row);
+          cm_kind_row_activate (CM_KIND_ROW (row));
           g_assert_true (cm_test_wait_for (verify_idle, row, 10));
-          g_assert_null (cm_verify_row_get_result (row));
+          g_assert_null (cm_kind_row_get_result (CM_KIND_ROW (row)));
           stopped_at = assert_says_where_stopped (row, job);
           /* In view, as a user returning to the card would look for it. */
           gtk_widget_grab_focus (GTK_WIDGET (row));
@@ -891,7 +891,7 @@ test_verify_fake (Fixture       *f,
   g_assert_true (cm_test_wait_for (verify_idle, row, 120));
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (f->app), "start-test"));
 
-  result = cm_verify_row_get_result (row);
+  result = cm_kind_row_get_result (CM_KIND_ROW (row));
   if (result == NULL && cm_job_get_error (job) != NULL)
     g_test_message ("the verify failed: %s", cm_job_get_error (job)->message);
   g_assert_nonnull (result);
@@ -929,7 +929,7 @@ health_answered (gpointer data)
   CmHealthRow *row = CM_HEALTH_ROW (cm_card_page_get_health_row (data));
   const char *said = adw_action_row_get_subtitle (ADW_ACTION_ROW (row));
 
-  return cm_health_row_get_job (row) == NULL && !g_str_has_prefix (said, "On ") &&
+  return cm_kind_row_get_job (CM_KIND_ROW (row)) == NULL && !g_str_has_prefix (said, "On ") &&
          g_strcmp0 (said, "Not asked yet") != 0 && g_strcmp0 (said, "Asking the card how worn it is") != 0;
 }
 
@@ -1100,7 +1100,7 @@ test_again_from_saved (Fixture       *f,
   /* Test Again on a saved health read asks the card again. */
   g_assert_true (cm_window_open_path (f->window, card_get (f, "SIMCARD_DEV")));
   page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
-  cm_health_row_ask (CM_HEALTH_ROW (cm_card_page_get_health_row (page)));
+  cm_kind_row_activate (CM_KIND_ROW (cm_card_page_get_health_row (page)));
   g_assert_true (cm_test_wait_for (health_answered, page, 30));
   open_newest_saved (f, "health");
   result_page = CM_RESULT_PAGE (cm_window_get_page (f->window, "saved"));
@@ -1110,7 +1110,7 @@ test_again_from_saved (Fixture       *f,
   g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "card");
   page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
   /* Asked in this session: its answer, not the one from before. */
-  g_assert_true (cm_health_row_get_job (CM_HEALTH_ROW (cm_card_page_get_health_row (page))) != NULL ||
+  g_assert_true (cm_kind_row_get_job (CM_KIND_ROW (cm_card_page_get_health_row (page))) != NULL ||
                  health_answered (page));
   g_assert_true (cm_test_wait_for (health_answered, page, 30));
   g_test_message ("health again: %s", adw_action_row_get_subtitle (ADW_ACTION_ROW (cm_card_page_get_health_row (page))));
@@ -1941,13 +1941,13 @@ start_verify (Fixture *f)
   CmVerifyRow *row = CM_VERIFY_ROW (cm_card_page_get_verify_row (page));
   GtkWidget *dialog;
 
-  cm_verify_row_activate (row);
+  cm_kind_row_activate (CM_KIND_ROW (row));
   /* The card's real size is looked up first, in another thread. */
   g_assert_true (cm_test_wait_for (cm_test_dialog_shown, NULL, 60));
   dialog = cm_test_visible_dialog ();
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "verify");
   gtk_window_close (GTK_WINDOW (dialog));
-  g_assert_true (cm_verify_row_get_busy (row));
+  g_assert_true (cm_kind_row_get_busy (CM_KIND_ROW (row)));
   return row;
 }
 
@@ -1966,7 +1966,7 @@ dialog_titled (const char *heading)
 static gboolean
 verify_a_tenth_done (gpointer data)
 {
-  CmJob *job = cm_verify_row_get_job (data);
+  CmJob *job = cm_kind_row_get_job (CM_KIND_ROW (data));
 
   return job != NULL && cm_job_get_progress (job) >= 0.1;
 }
@@ -2000,7 +2000,7 @@ test_verify_other_card (Fixture       *f,
   g_assert_true (cm_window_open_path (f->window, first_dev));
   row = start_verify (f);
   g_assert_true (cm_test_wait_for (verify_a_tenth_done, row, 30));
-  cm_verify_row_activate (row);
+  cm_kind_row_activate (CM_KIND_ROW (row));
   g_assert_true (cm_test_wait_for (verify_idle, row, 10));
   cm_test_destroy_window (GTK_WINDOW (f->window));
   f->window = NULL;
@@ -2019,16 +2019,16 @@ test_verify_other_card (Fixture       *f,
   g_assert_true (cm_window_open_path (f->window, first_dev));
   row = start_verify (f);
   g_assert_true (cm_test_wait_for (start_over_offered, NULL, 30));
-  g_assert_false (cm_verify_row_get_busy (row));
+  g_assert_false (cm_kind_row_get_busy (CM_KIND_ROW (row)));
   dialog = dialog_titled ("Start Over on This Card?");
   g_assert_null (strstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog)), "--"));
   cm_test_save_screenshots (GTK_WIDGET (f->window), "verify-start-over");
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "start-over");
   gtk_window_close (GTK_WINDOW (dialog));
-  g_assert_true (cm_verify_row_get_busy (row));
+  g_assert_true (cm_kind_row_get_busy (CM_KIND_ROW (row)));
   g_assert_true (cm_test_wait_for (verify_idle, row, 60));
-  g_assert_nonnull (cm_verify_row_get_result (row));
-  summary = cm_result_get_verify (cm_verify_row_get_result (row));
+  g_assert_nonnull (cm_kind_row_get_result (CM_KIND_ROW (row)));
+  summary = cm_result_get_verify (cm_kind_row_get_result (CM_KIND_ROW (row)));
   /* From the beginning, the whole of this card, which lost nothing. */
   g_assert_cmpuint (summary->written_bytes, ==, g_ascii_strtoull (card_get (f, "SIMCARD_SIZE"), NULL, 10));
   g_assert_cmpuint (summary->lost_bytes, ==, 0);
@@ -2037,7 +2037,7 @@ test_verify_other_card (Fixture       *f,
 static gboolean
 wear_row_idle (gpointer data)
 {
-  return !cm_wear_row_get_busy (data);
+  return !cm_kind_row_get_busy (CM_KIND_ROW (data));
 }
 
 /* A dialog at its own size, light and dark, as app-NAME[-dark].png. */
@@ -2063,7 +2063,7 @@ save_dialog_screenshots (GtkWidget  *dialog,
 static gboolean
 wear_in_round_2 (gpointer data)
 {
-  CmJob *job = cm_wear_row_get_job (data);
+  CmJob *job = cm_kind_row_get_job (CM_KIND_ROW (data));
 
   return job != NULL && g_strcmp0 (cm_job_get_phase (job), "Round 2: writing") == 0;
 }
@@ -2177,7 +2177,7 @@ type_maker_endurance (Fixture   *f,
         }
     }
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "wear");
-  g_assert_false (cm_wear_row_get_busy (row));
+  g_assert_false (cm_kind_row_get_busy (CM_KIND_ROW (row)));
 
   cm_maker_form_set_text (form, tbw, NULL, NULL);
   g_assert_true (cm_maker_form_get_valid (form));
@@ -2214,14 +2214,14 @@ test_wear_carry_on (Fixture       *f,
   page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
   row = CM_WEAR_ROW (cm_card_page_get_wear_row (page));
 
-  cm_wear_row_activate (row);
+  cm_kind_row_activate (CM_KIND_ROW (row));
   /* The card's real size is looked up first, in another thread. */
   g_assert_true (cm_test_wait_for (cm_test_dialog_shown, NULL, 60));
   dialog = cm_test_visible_dialog ();
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "wear");
   gtk_window_close (GTK_WINDOW (dialog));
   g_assert_true (cm_test_wait_for (wear_in_round_2, row, 60));
-  cm_wear_row_activate (row);
+  cm_kind_row_activate (CM_KIND_ROW (row));
   g_assert_true (cm_test_wait_for (wear_row_idle, row, 5));
 
   /* Round 1 finished: its page opened. Back on the card's page, the row
@@ -2234,7 +2234,7 @@ test_wear_carry_on (Fixture       *f,
   gtk_widget_grab_focus (GTK_WIDGET (row));
   cm_test_save_screenshots (GTK_WIDGET (f->window), "wear-carry-on-row");
 
-  cm_wear_row_activate (row);
+  cm_kind_row_activate (CM_KIND_ROW (row));
   /* The card's real size is looked up first, in another thread. */
   g_assert_true (cm_test_wait_for (cm_test_dialog_shown, NULL, 60));
   dialog = cm_test_visible_dialog ();
@@ -2244,11 +2244,11 @@ test_wear_carry_on (Fixture       *f,
   save_dialog_screenshots (dialog, "wear-carry-on-dialog");
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "carry-on");
   gtk_window_close (GTK_WINDOW (dialog));
-  g_assert_true (cm_wear_row_get_busy (row));
+  g_assert_true (cm_kind_row_get_busy (CM_KIND_ROW (row)));
 
   g_assert_true (cm_test_wait_for (wear_row_idle, row, 120));
-  g_assert_nonnull (cm_wear_row_get_result (row));
-  endurance = cm_result_get_endurance (cm_wear_row_get_result (row));
+  g_assert_nonnull (cm_kind_row_get_result (CM_KIND_ROW (row)));
+  endurance = cm_result_get_endurance (cm_kind_row_get_result (CM_KIND_ROW (row)));
   g_test_message ("carried on: %u rounds, first data lost in round %u (modelled %u)", endurance->rounds->len,
                   cm_endurance_get_first_error_round (endurance), first);
   g_assert_cmpstr (endurance->stopped, ==, "half-bad");
@@ -2292,7 +2292,7 @@ test_wear (Fixture       *f,
   page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
   row = CM_WEAR_ROW (cm_card_page_get_wear_row (page));
 
-  cm_wear_row_activate (row);
+  cm_kind_row_activate (CM_KIND_ROW (row));
   /* The card's real size is looked up first, in another thread. */
   g_assert_true (cm_test_wait_for (cm_test_dialog_shown, NULL, 60));
   dialog = cm_test_visible_dialog ();
@@ -2301,15 +2301,15 @@ test_wear (Fixture       *f,
   tbw = type_maker_endurance (f, dialog, row);
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "wear");
   gtk_window_close (GTK_WINDOW (dialog));
-  g_assert_true (cm_wear_row_get_busy (row));
-  g_assert_true (cm_card_page_get_job (page) == cm_wear_row_get_job (row));
+  g_assert_true (cm_kind_row_get_busy (CM_KIND_ROW (row)));
+  g_assert_true (cm_card_page_get_job (page) == cm_kind_row_get_job (CM_KIND_ROW (row)));
   g_assert_true (g_str_has_prefix (cm_card_page_get_job_bar_text (page), "Wear test: "));
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (f->app), "start-test"));
 
   g_assert_true (cm_test_wait_for (wear_row_idle, row, 120));
   g_assert_true (cm_test_wait_for (on_result_page, f, 10));
   result = cm_result_page_get_result (CM_RESULT_PAGE (cm_window_get_page (f->window, "result")));
-  g_assert_true (result == cm_wear_row_get_result (row));
+  g_assert_true (result == cm_kind_row_get_result (CM_KIND_ROW (row)));
   g_assert_cmpstr (cm_result_get_kind (result), ==, "wear");
   endurance = cm_result_get_endurance (result);
   g_assert_nonnull (endurance);
@@ -2427,7 +2427,7 @@ verify_row_runs (CmCardPage *page,
 {
   CmVerifyRow *row = CM_VERIFY_ROW (cm_card_page_get_verify_row (page));
 
-  return cm_verify_row_get_busy (row) && cm_verify_row_get_job (row) == job;
+  return cm_kind_row_get_busy (CM_KIND_ROW (row)) && cm_kind_row_get_job (CM_KIND_ROW (row)) == job;
 }
 
 static gboolean
@@ -2436,7 +2436,7 @@ wear_row_runs (CmCardPage *page,
 {
   CmWearRow *row = CM_WEAR_ROW (cm_card_page_get_wear_row (page));
 
-  return cm_wear_row_get_busy (row) && cm_wear_row_get_job (row) == job;
+  return cm_kind_row_get_busy (CM_KIND_ROW (row)) && cm_kind_row_get_job (CM_KIND_ROW (row)) == job;
 }
 
 /* "Wear Test…" on the card page shown, as a click on its confirmation
@@ -2448,13 +2448,13 @@ start_wear (Fixture *f)
   CmWearRow *row = CM_WEAR_ROW (cm_card_page_get_wear_row (page));
   AdwMessageDialog *dialog;
 
-  cm_wear_row_activate (row);
+  cm_kind_row_activate (CM_KIND_ROW (row));
   /* The card's real size is looked up first, in another thread. */
   g_assert_true (cm_test_wait_for (cm_test_dialog_shown, NULL, 60));
   dialog = ADW_MESSAGE_DIALOG (cm_test_visible_dialog ());
   adw_message_dialog_response (dialog, adw_message_dialog_has_response (dialog, "carry-on") ? "carry-on" : "wear");
   gtk_window_close (GTK_WINDOW (dialog));
-  g_assert_true (cm_wear_row_get_busy (row));
+  g_assert_true (cm_kind_row_get_busy (CM_KIND_ROW (row)));
   return row;
 }
 
@@ -2485,12 +2485,12 @@ test_again_while_busy (Fixture       *f,
    * second round (a stopped wear test keeps its first round). */
   verify_row = start_verify (f);
   g_assert_true (cm_test_wait_for (verify_idle, verify_row, 60));
-  g_assert_nonnull (cm_verify_row_get_result (verify_row));
+  g_assert_nonnull (cm_kind_row_get_result (CM_KIND_ROW (verify_row)));
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.escape", NULL);
   g_assert_cmpstr (cm_window_get_page_name (f->window), ==, "card");
   wear_row = start_wear (f);
   g_assert_true (cm_test_wait_for (wear_in_round_2, wear_row, 60));
-  cm_wear_row_activate (wear_row);
+  cm_kind_row_activate (CM_KIND_ROW (wear_row));
   g_assert_true (cm_test_wait_for (wear_row_idle, wear_row, 30));
   g_assert_true (cm_test_wait_for (app_idle, f->app, 20));
 
@@ -2498,7 +2498,7 @@ test_again_while_busy (Fixture       *f,
    * result, as a user would, from History. */
   g_assert_true (cm_window_open_path (f->window, card_get (f, "SIMCARD_DEV")));
   wear_row = start_wear (f);
-  g_set_object (&job, cm_wear_row_get_job (wear_row));
+  g_set_object (&job, cm_kind_row_get_job (CM_KIND_ROW (wear_row)));
   for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
     {
       g_test_message ("Test Again on a saved %s while a wear test runs", kinds[i]);
@@ -2508,7 +2508,7 @@ test_again_while_busy (Fixture       *f,
     }
   page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
   wear_row = CM_WEAR_ROW (cm_card_page_get_wear_row (page));
-  cm_wear_row_activate (wear_row);
+  cm_kind_row_activate (CM_KIND_ROW (wear_row));
   g_assert_true (cm_test_wait_for (job_ended, job, 30));
   g_assert_true (cm_test_wait_for (app_idle, f->app, 20));
 
@@ -2522,7 +2522,7 @@ test_again_while_busy (Fixture       *f,
       close_toasts (f);
       open_saved_of_kind (f, kinds[i]);
       verify_row = start_verify (f);
-      g_set_object (&job, cm_verify_row_get_job (verify_row));
+      g_set_object (&job, cm_kind_row_get_job (CM_KIND_ROW (verify_row)));
       assert_again_refused_while (f, job, verify_row_runs);
       g_assert_true (cm_test_wait_for (job_ended, job, 60));
       g_assert_cmpint (cm_job_get_state (job), ==, CM_JOB_STATE_DONE);
@@ -2580,10 +2580,10 @@ test_again_other_card (Fixture       *f,
   g_assert_true (cm_window_open_path (f->window, dev_a));
   row = start_verify (f);
   g_assert_true (cm_test_wait_for (verify_idle, row, 60));
-  g_assert_nonnull (cm_verify_row_get_result (row));
+  g_assert_nonnull (cm_kind_row_get_result (CM_KIND_ROW (row)));
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.escape", NULL);
   page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
-  cm_health_row_ask (CM_HEALTH_ROW (cm_card_page_get_health_row (page)));
+  cm_kind_row_activate (CM_KIND_ROW (cm_card_page_get_health_row (page)));
   g_assert_true (cm_test_wait_for (health_answered, page, 30));
   g_assert_true (cm_test_wait_for (app_idle, f->app, 20));
   cm_test_destroy_window (GTK_WINDOW (f->window));
@@ -2623,7 +2623,7 @@ test_again_other_card (Fixture       *f,
       g_assert_null (cm_test_visible_dialog ());
       g_assert_cmpuint (count_active_jobs (f->app), ==, 0);
       g_assert_null (cm_card_page_get_job (page));
-      g_assert_null (cm_health_row_get_job (CM_HEALTH_ROW (cm_card_page_get_health_row (page))));
+      g_assert_null (cm_kind_row_get_job (CM_KIND_ROW (cm_card_page_get_health_row (page))));
       assert_toast_says (f, "This is another card than the one of that result: nothing was started on it.");
       g_assert_null (cm_test_visible_dialog ());
       g_assert_cmpuint (count_active_jobs (f->app), ==, 0);
@@ -2636,14 +2636,14 @@ test_again_other_card (Fixture       *f,
 static gboolean
 format_row_idle (gpointer row)
 {
-  return !cm_format_row_get_busy (row);
+  return !cm_kind_row_get_busy (CM_KIND_ROW (row));
 }
 
 /* The format has begun writing to the card (past opening it). */
 static gboolean
 format_writing (gpointer row)
 {
-  CmJob *job = cm_format_row_get_job (row);
+  CmJob *job = cm_kind_row_get_job (CM_KIND_ROW (row));
 
   return job == NULL || cm_job_get_progress (job) > 0.1;
 }
@@ -2730,7 +2730,7 @@ test_format (Fixture       *f,
   row = CM_FORMAT_ROW (cm_card_page_get_format_row (page));
   g_assert_nonnull (row);
 
-  cm_format_row_activate (row);
+  cm_kind_row_activate (CM_KIND_ROW (row));
   /* The card's real size is looked up first, in another thread. */
   g_assert_true (cm_test_wait_for (cm_test_dialog_shown, NULL, 60));
   dialog = cm_test_visible_dialog ();
@@ -2743,11 +2743,11 @@ test_format (Fixture       *f,
   save_dialog_at_sizes (f, dialog, "format-confirm");
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "format");
   gtk_window_close (GTK_WINDOW (dialog));
-  g_assert_true (cm_format_row_get_busy (row));
-  g_assert_true (cm_card_page_get_job (page) == cm_format_row_get_job (row));
+  g_assert_true (cm_kind_row_get_busy (CM_KIND_ROW (row)));
+  g_assert_true (cm_card_page_get_job (page) == cm_kind_row_get_job (CM_KIND_ROW (row)));
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (f->app), "start-test"));
   g_assert_true (cm_test_wait_for (format_writing, row, 60));
-  if (cm_format_row_get_busy (row))
+  if (cm_kind_row_get_busy (CM_KIND_ROW (row)))
     {
       g_assert_true (g_str_has_prefix (cm_card_page_get_job_bar_text (page), "Erase and format: "));
       cm_test_save_screenshots (GTK_WIDGET (f->window), "format-running");
@@ -2757,7 +2757,7 @@ test_format (Fixture       *f,
   g_assert_true (cm_test_wait_for (on_result_page, f, 10));
   result_page = cm_window_get_page (f->window, "result");
   result = cm_result_page_get_result (CM_RESULT_PAGE (result_page));
-  g_assert_true (result == cm_format_row_get_result (row));
+  g_assert_true (result == cm_kind_row_get_result (CM_KIND_ROW (row)));
   g_assert_cmpstr (cm_result_get_kind (result), ==, "format");
   outcome = cm_result_dup_outcome (result);
   g_test_message ("%s · %s · %s", outcome->badge, outcome->answer, cm_result_get_summary (result));
@@ -2838,7 +2838,7 @@ test_format_real (Fixture       *f,
 
   page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
   row = CM_FORMAT_ROW (cm_card_page_get_format_row (page));
-  cm_format_row_activate (row);
+  cm_kind_row_activate (CM_KIND_ROW (row));
   /* The card's real size is looked up first, in another thread. */
   g_assert_true (cm_test_wait_for (cm_test_dialog_shown, NULL, 60));
   dialog = cm_test_visible_dialog ();
@@ -2945,13 +2945,13 @@ test_jobs_keep_awake (Fixture       *f,
   g_assert_true (cm_test_wait_for (verify_writing, row, 30));
   g_assert_true (cm_application_get_inhibiting (f->app));
   close_and_keep (f);
-  g_assert_true (cm_verify_row_get_busy (row));
+  g_assert_true (cm_kind_row_get_busy (CM_KIND_ROW (row)));
   g_assert_true (cm_application_get_inhibiting (f->app));
   /* app.cancel-test stops the job of the page shown. */
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (f->app), "cancel-test"));
   g_action_group_activate_action (G_ACTION_GROUP (f->app), "cancel-test", NULL);
   g_assert_true (cm_test_wait_for (app_inhibit_released, f->app, 20));
-  g_assert_false (cm_verify_row_get_busy (row));
+  g_assert_false (cm_kind_row_get_busy (CM_KIND_ROW (row)));
 
   page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
   cm_card_page_check_capacity (page);
@@ -3110,7 +3110,7 @@ test_two_cards (Fixture       *f,
   g_assert_true (cm_window_open_path (f->window, card_get (f, "SIMCARD_DEV")));
   page = CM_CARD_PAGE (cm_window_get_page (f->window, "card"));
   g_assert_true (cm_card_page_get_job (page) == verify);
-  g_assert_true (cm_verify_row_get_busy (CM_VERIFY_ROW (cm_card_page_get_verify_row (page))));
+  g_assert_true (cm_kind_row_get_busy (CM_KIND_ROW (cm_card_page_get_verify_row (page))));
   /* Over the page, in sight however it is scrolled: A's verify. */
   g_assert_true (g_str_has_prefix (cm_card_page_get_job_bar_text (page), "Full verify: "));
   cm_test_save_screenshots (GTK_WIDGET (f->window), "card-verify-running");
@@ -3689,7 +3689,7 @@ test_cli_refused (Fixture       *f,
   refusal = cm_job_get_error (second);
   g_assert_error ((GError *) refusal, CM_CARD_LOCK_ERROR, CM_CARD_LOCK_ERROR_BUSY);
   g_test_message ("refused: %s", refusal->message);
-  g_assert_true (cm_verify_row_get_busy (row));
+  g_assert_true (cm_kind_row_get_busy (CM_KIND_ROW (row)));
 
   argv[2] = card_get (f, "SIMCARD_DEV");
   g_assert_nonnull (argv[0]);
@@ -3699,7 +3699,7 @@ test_cli_refused (Fixture       *f,
   g_test_message ("cardmark-cli: %s", err);
   g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 1);
   g_assert_nonnull (strstr (err, refusal->message));
-  g_assert_true (cm_verify_row_get_busy (row));
+  g_assert_true (cm_kind_row_get_busy (CM_KIND_ROW (row)));
 }
 
 /* A card another CardMark program holds (issue 49). */

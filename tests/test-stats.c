@@ -5,7 +5,10 @@
 
 #include "config.h"
 
+#include <float.h>
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cm-engine-private.h"
 #include "cm-stats.h"
@@ -27,6 +30,66 @@ test_percentile_nearest_rank (void)
   g_assert_cmpfloat (cm_stats_percentile (values, 100, 100), ==, 100);
   g_assert_cmpfloat (cm_stats_percentile (values, 100, 0), ==, 1);
   g_assert_cmpfloat (cm_stats_percentile (values, 0, 50), ==, 0);
+}
+
+static int
+compare_floats (const void *a,
+                const void *b)
+{
+  float fa = *(const float *) a;
+  float fb = *(const float *) b;
+
+  return (fa > fb) - (fa < fb);
+}
+
+/* The sort puts every value where qsort does: latencies from under a
+ * microsecond to seconds (a wide spread in every byte of a float), many
+ * equal ones, zeros, and the values a general sort of floats must also
+ * place (negatives, the smallest and largest, infinities). */
+static void
+test_sort_floats_as_qsort (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (50);
+  float special[] = { 0.0f, -0.0f, 1.0f, -1.0f, 1e-40f, -1e-40f, FLT_MAX, -FLT_MAX,
+                      INFINITY, -INFINITY, 2.5f, 2.5f };
+  guint n = 100000;
+  g_autofree float *values = g_new (float, n);
+  g_autofree float *expected = NULL;
+
+  for (guint i = 0; i < n; i++)
+    values[i] = (float) exp (g_rand_double_range (rand, log (0.1), log (2e6)));
+  for (guint i = 0; i < n / 10; i++)
+    values[g_rand_int_range (rand, 0, n)] = 125.0f;
+  memcpy (values, special, sizeof special);
+
+  expected = g_memdup2 (values, n * sizeof (float));
+  qsort (expected, n, sizeof (float), compare_floats);
+  cm_stats_sort_floats (values, n);
+
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpfloat (values[i], ==, expected[i]);
+}
+
+/* Values that share their top bytes, and all equal: the passes over a
+ * byte they all share are left out, and the order still comes out. */
+static void
+test_sort_floats_shared_bytes (void)
+{
+  float same[1000], close[1000];
+
+  for (guint i = 0; i < G_N_ELEMENTS (same); i++)
+    {
+      same[i] = 7.0f;
+      close[i] = 100.0f + (float) ((i * 7919) % 1000) / 64.0f;
+    }
+
+  cm_stats_sort_floats (same, G_N_ELEMENTS (same));
+  cm_stats_sort_floats (close, G_N_ELEMENTS (close));
+
+  for (guint i = 0; i < G_N_ELEMENTS (same); i++)
+    g_assert_cmpfloat (same[i], ==, 7.0f);
+  for (guint i = 1; i < G_N_ELEMENTS (close); i++)
+    g_assert_cmpfloat (close[i - 1], <, close[i]);
 }
 
 static void
@@ -302,7 +365,7 @@ test_latency_batching (void)
         g_array_append_val (expected, us);
     }
   g_assert_cmpuint (expected->len, <, stream->len);
-  cm_stats_sort_floats ((float *) expected->data, expected->len);
+  qsort (expected->data, expected->len, sizeof (float), compare_floats);
 
   one_by_one = replay (stream, batches, FALSE, t_counted);
   together = replay (stream, batches, TRUE, t_counted);
@@ -332,6 +395,8 @@ main (int    argc,
 
   g_test_add_func ("/cardmark/stats/percentile-nearest-rank", test_percentile_nearest_rank);
   g_test_add_func ("/cardmark/stats/percentile-single", test_percentile_single);
+  g_test_add_func ("/cardmark/stats/sort-floats-as-qsort", test_sort_floats_as_qsort);
+  g_test_add_func ("/cardmark/stats/sort-floats-shared-bytes", test_sort_floats_shared_bytes);
   g_test_add_func ("/cardmark/stats/windows-steady", test_windows_steady);
   g_test_add_func ("/cardmark/stats/sustained-cache-cliff", test_sustained_cache_cliff);
   g_test_add_func ("/cardmark/stats/sustained-short", test_sustained_short);

@@ -18,14 +18,14 @@
 #include "cm-app-history.h"
 #include "cm-bench-row.h"
 #include "cm-job-list.h"
-#include "cm-capacity-probe.h"
+#include "cm-capacity-row.h"
 #include "cm-chart-view.h"
 #include "cm-format-row.h"
 #include "cm-health-row.h"
+#include "cm-queue-row.h"
 #include "cm-seen-list.h"
 #include "cm-history.h"
 #include "cm-summary.h"
-#include "cm-toast.h"
 #include "cm-verdict.h"
 #include "cm-verify-row.h"
 #include "cm-wear-row.h"
@@ -33,8 +33,6 @@
 #include "cm-card-page.h"
 
 #define MAX_METHODS 3
-/* What the deeper capacity check rules out. */
-#define DEEPER_CACHE (G_GUINT64_CONSTANT (1024) * 1024 * 1024)
 
 struct _CmCardPage
 {
@@ -61,15 +59,13 @@ struct _CmCardPage
   GtkWidget      *bench_row;    /* the card's last benchmark */
   gboolean        focused_once;
   AdwPreferencesGroup *capacity_group;
-  AdwActionRow   *capacity_row;
+  GtkWidget      *capacity_row;
   GtkWidget      *verify_row;
   GtkWidget      *health_row;   /* a device's only */
   GtkWidget      *wear_row;
+  GtkWidget      *queue_row;    /* a card that claims A2 or a slot that queues */
   AdwPreferencesGroup *format_group;
   GtkWidget      *format_row;   /* a device's only */
-  GtkSpinner     *capacity_spinner;
-  GtkButton      *capacity_button;
-  GtkButton      *capacity_show_button;
   GtkProgressBar *capacity_progress;
   CmChartView    *capacity_map;
 
@@ -81,15 +77,6 @@ struct _CmCardPage
   char           *outside_text;     /* a job another program runs on the card */
   double          outside_fraction; /* …how far it is, -1 when not said */
   guint           outside_poll;
-
-  CmJob          *capacity_job;     /* the capacity check that runs, watched */
-  guint64         probe_cache_bytes;
-  char           *capacity_outcome;
-  gboolean        capacity_fake;
-  CmResult       *capacity_result;  /* the last capacity check's document */
-  gboolean        again_deeper;     /* Test Again on a deeper check: ticked */
-  gboolean        capacity_earlier; /* …from before this session */
-  GCancellable   *capacity_finding; /* that one, looked up after a restart */
 };
 
 G_DEFINE_FINAL_TYPE (CmCardPage, cm_card_page, GTK_TYPE_BOX)
@@ -340,280 +327,14 @@ fill_methods (CmCardPage *self)
   adw_combo_row_set_selected (self->method_row, 0);
 }
 
-/* The capacity check. */
-
-static gboolean
-can_check_capacity (CmCardPage  *self,
-                    const char **why_not)
-{
-  CmCardItem *item = self->item;
-
-  if (cm_card_item_get_kind (item) != CM_CARD_KIND_DEVICE)
-    *why_not = _("Only a whole card can be checked, not a folder.");
-  else if (cm_card_item_get_is_system (item))
-    *why_not = _("This disk holds the running system, so it is never written to.");
-  else if (cm_card_item_get_mounted (item))
-    *why_not = _("The card is mounted. Eject it in Files (keep it in the reader) to check it.");
-  /* Any card coming or going fills the row again: a card that another
-   * check holds stays refused until that check ends. */
-  else if (cm_verify_row_get_busy (CM_VERIFY_ROW (self->verify_row)) ||
-           (self->wear_row != NULL && cm_wear_row_get_busy (CM_WEAR_ROW (self->wear_row))) ||
-           (self->format_row != NULL && cm_format_row_get_busy (CM_FORMAT_ROW (self->format_row))))
-    *why_not = _("Another check of this card is running. Wait for it to end, or stop it.");
-  else
-    return TRUE;
-
-  return FALSE;
-}
-
-static void
-fill_capacity (CmCardPage *self)
-{
-  const char *why_not = NULL;
-  gboolean can = can_check_capacity (self, &why_not);
-
-  gtk_widget_set_sensitive (GTK_WIDGET (self->capacity_row), can);
-  gtk_widget_set_visible (GTK_WIDGET (self->capacity_show_button),
-                          self->capacity_result != NULL && self->capacity_job == NULL);
-  /* The last check's answer stays in sight once its dialog is closed. */
-  if (self->capacity_result != NULL)
-    {
-      CmStatus status;
-      g_autofree char *answer = cm_summary_dup_answer (self->capacity_result, &status);
-      g_autofree char *text = self->capacity_earlier ? cm_app_history_dup_earlier (self->capacity_result, answer)
-                                                     : g_strdup (answer);
-
-      adw_action_row_set_subtitle (self->capacity_row, text);
-      return;
-    }
-  adw_action_row_set_subtitle (self->capacity_row,
-                               can ? _("Finds out whether the card really holds what it says")
-                                   : why_not);
-}
-
-/* The capacity row, its progress and the map below it may sit low on a
- * small screen: once laid out, scroll so that they are in view. */
-static gboolean
-scroll_to_capacity_cb (GtkWidget     *widget,
-                  GdkFrameClock *clock,
-                  gpointer       user_data)
-{
-  CmCardPage *self = CM_CARD_PAGE (widget);
-  GtkWidget *scrolled = gtk_widget_get_ancestor (GTK_WIDGET (self->capacity_map), GTK_TYPE_SCROLLED_WINDOW);
-  GtkWidget *content;
-  GtkAdjustment *adjustment;
-  graphene_point_t top;
-
-  if (scrolled == NULL || (content = gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scrolled))) == NULL ||
-      !gtk_widget_compute_point (GTK_WIDGET (self->capacity_row), content, &GRAPHENE_POINT_INIT (0, 0), &top))
-    return G_SOURCE_REMOVE;
-  adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
-  gtk_adjustment_set_value (adjustment, top.y - 12);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-set_probing (CmCardPage *self,
-             gboolean    probing)
-{
-  gtk_widget_set_visible (GTK_WIDGET (self->capacity_spinner), probing);
-  gtk_widget_set_visible (GTK_WIDGET (self->capacity_progress), probing);
-  gtk_progress_bar_set_fraction (self->capacity_progress, 0);
-  if (probing)
-    {
-      gtk_widget_set_visible (GTK_WIDGET (self->capacity_map), FALSE);
-      gtk_widget_add_tick_callback (GTK_WIDGET (self), scroll_to_capacity_cb, NULL, NULL);
-    }
-  gtk_spinner_set_spinning (self->capacity_spinner, probing);
-  if (probing)
-    gtk_widget_set_visible (GTK_WIDGET (self->capacity_show_button), FALSE);
-  gtk_button_set_label (self->capacity_button, probing ? _("_Cancel") : _("_Check"));
-  gtk_widget_set_sensitive (GTK_WIDGET (self->test_group), !probing);
-  gtk_widget_set_sensitive (self->start_button, !probing);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->class_box), !probing);
-  if (self->verify_row != NULL)
-    gtk_widget_set_sensitive (self->verify_row, !probing);
-  if (self->wear_row != NULL)
-    gtk_widget_set_sensitive (self->wear_row, !probing);
-  if (self->format_row != NULL)
-    gtk_widget_set_sensitive (self->format_row, !probing);
-  if (!probing)
-    fill_capacity (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_JOB]);
-}
-
-/* The job's phase, progress and time left, as the card list says them. */
-static void
-capacity_progress_cb (CmCardPage *self)
-{
-  g_autofree char *text = NULL;
-
-  if (self->item == NULL || self->capacity_job == NULL)
-    return;
-  text = cm_job_dup_progress_text (self->capacity_job);
-  adw_action_row_set_subtitle (self->capacity_row, text);
-  gtk_progress_bar_set_fraction (self->capacity_progress, cm_job_get_progress (self->capacity_job));
-}
-
-static void
-capacity_state_cb (CmCardPage *self)
-{
-  g_autoptr(CmJob) job = self->capacity_job != NULL ? g_object_ref (self->capacity_job) : NULL;
-  const CmCapacityReport *report;
-  const GError *error;
-
-  if (job == NULL || cm_job_is_active (job))
-    return;
-
-  g_signal_handlers_disconnect_by_data (job, self);
-  g_clear_object (&self->capacity_job);
-  if (self->item == NULL)
-    return;
-  error = cm_job_get_error (job);
-  report = cm_job_get_result (job) != NULL ? cm_result_get_capacity (cm_job_get_result (job)) : NULL;
-  if (report != NULL)
-    {
-      g_set_object (&self->capacity_result, cm_job_get_result (job));
-      self->capacity_earlier = FALSE;
-    }
-  set_probing (self, FALSE);
-
-  if (cm_job_get_state (job) == CM_JOB_STATE_CANCELLED)
-    cm_toast_show (GTK_WIDGET (self), _("Capacity check cancelled. The card's data was put back."));
-  else if (error != NULL)
-    cm_toast_show (GTK_WIDGET (self), error->message);
-  else if (report != NULL)
-    {
-      g_free (self->capacity_outcome);
-      self->capacity_outcome = cm_capacity_report_describe (cm_card_item_get_device (self->item), report);
-      self->capacity_fake = report->fake;
-      cm_chart_view_set_capacity (self->capacity_map, report, cm_card_item_get_device (self->item));
-      gtk_widget_set_visible (GTK_WIDGET (self->capacity_map), TRUE);
-      gtk_widget_add_tick_callback (GTK_WIDGET (self), scroll_to_capacity_cb, NULL, NULL);
-      if (cm_job_get_save_error (job) != NULL)
-        {
-          g_autofree char *message = g_strdup_printf (_("The result could not be kept in the history: %s"),
-                                                      cm_job_get_save_error (job)->message);
-
-          cm_toast_show (GTK_WIDGET (self), message);
-        }
-      g_signal_emit (self, signals[SIGNAL_SHOW_RESULT], 0, self->capacity_result);
-    }
-}
-
-static void
-follow_capacity_job (CmCardPage *self,
-                     CmJob      *job)
-{
-  g_assert (self->capacity_job == NULL);
-
-  self->capacity_job = g_object_ref (job);
-  cm_job_watch (job, G_CALLBACK (capacity_progress_cb), G_CALLBACK (capacity_state_cb), self);
-  set_probing (self, TRUE);
-  capacity_progress_cb (self);
-}
-
-/* The check writes to the card and puts its data back at the end, also
- * when cancelled; the application holds the job until then, so that
- * quitting or closing the window waits for the card's data. */
-static void
-start_probe (CmCardPage *self)
-{
-  g_autoptr(CmJob) job = NULL;
-  g_autoptr(CmHistory) history = cm_app_history_dup ();
-
-  g_assert (self->capacity_job == NULL);
-
-  job = cm_backend_new_job (&cm_job_kind_capacity, NULL, self->item, CM_METHOD_RAW_WRITE);
-  cm_job_set_name (job, cm_card_item_get_name (self->item));
-  cm_job_set_brand (job, cm_card_page_get_brand (self));
-  g_object_set (cm_job_get_options (job), "cache-bytes", self->probe_cache_bytes, NULL);
-  cm_job_set_history (job, history);
-  g_clear_pointer (&self->capacity_outcome, g_free);
-  follow_capacity_job (self, job);
-  cm_job_list_start (cm_job_list_get_default (), job);
-}
-
-static void
-confirm_probe_cb (CmCardPage       *self,
-                  const char       *response,
-                  AdwMessageDialog *dialog)
-{
-  GtkWidget *deeper = adw_message_dialog_get_extra_child (dialog);
-
-  if (g_strcmp0 (response, "check") != 0 || cm_card_page_get_job (self) != NULL)
-    return;
-  self->probe_cache_bytes = deeper != NULL && gtk_check_button_get_active (GTK_CHECK_BUTTON (deeper))
-                            ? DEEPER_CACHE : CM_CAPACITY_DEFAULT_CACHE;
-  start_probe (self);
-}
-
 /* Asks first, since the check writes to the card (and then puts back
  * what it overwrote); cancels the check when one is running. */
 void
 cm_card_page_check_capacity (CmCardPage *self)
 {
-  const char *why_not = NULL;
-  g_autofree char *plan = NULL;
-  g_autofree char *deeper_plan = NULL;
-  g_autofree char *body = NULL;
-  g_autofree char *deeper_label = NULL;
-  GtkWidget *deeper;
-  GtkWidget *label;
-  GtkRoot *root;
-  GtkWidget *dialog;
-  guint64 size;
-
   g_return_if_fail (CM_IS_CARD_PAGE (self));
 
-  if (self->capacity_job != NULL)
-    {
-      cm_job_cancel (self->capacity_job);
-      return;
-    }
-  if (!can_check_capacity (self, &why_not))
-    {
-      cm_toast_show (GTK_WIDGET (self), why_not);
-      return;
-    }
-
-  size = cm_card_item_get_size (self->item);
-  plan = cm_capacity_describe_plan (size, CM_CAPACITY_DEFAULT_CACHE);
-  deeper_plan = cm_capacity_describe_plan (size, DEEPER_CACHE);
-  body = g_strdup_printf (_("The check writes a signature to a few hundred places across the card, reads them back, "
-                            "and then writes the card's own data back; what it overwrites is kept in a journal on "
-                            "this computer first. Do not remove the card until it ends.\n\n%s"), plan);
-  deeper_label = g_strdup_printf (_("Deeper check. %s"), deeper_plan);
-
-  root = gtk_widget_get_root (GTK_WIDGET (self));
-  dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                   _("Check the Card's Capacity?"), body);
-  /* On a card smaller than the normal check's cache, the deeper check
-   * is the same check: it is not offered with the same figures again. */
-  if (g_strcmp0 (plan, deeper_plan) != 0)
-    {
-      deeper = gtk_check_button_new ();
-      label = gtk_label_new (deeper_label);
-      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-      gtk_label_set_xalign (GTK_LABEL (label), 0);
-      gtk_check_button_set_child (GTK_CHECK_BUTTON (deeper), label);
-      gtk_check_button_set_active (GTK_CHECK_BUTTON (deeper), self->again_deeper);
-      gtk_widget_set_name (deeper, "deeper-check");
-      adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), deeper);
-    }
-  self->again_deeper = FALSE;
-  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
-                                    "cancel", _("_Cancel"),
-                                    "check", _("_Check Card"),
-                                    NULL);
-  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "check", ADW_RESPONSE_DESTRUCTIVE);
-  /* The check puts back what it overwrites: Enter starts it, and the
-   * focus starts on it, not on the "Deeper check" box. */
-  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "check");
-  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
-  g_signal_connect_object (dialog, "response", G_CALLBACK (confirm_probe_cb), self, G_CONNECT_SWAPPED);
-  gtk_window_present (GTK_WINDOW (dialog));
-  gtk_widget_grab_focus (gtk_window_get_default_widget (GTK_WINDOW (dialog)));
+  cm_kind_row_activate (CM_KIND_ROW (self->capacity_row));
 }
 
 /* The sentence the last capacity check showed, or NULL. */
@@ -623,9 +344,7 @@ cm_card_page_get_capacity_outcome (CmCardPage *self,
 {
   g_return_val_if_fail (CM_IS_CARD_PAGE (self), NULL);
 
-  if (fake != NULL)
-    *fake = self->capacity_fake;
-  return self->capacity_outcome;
+  return cm_capacity_row_get_outcome (CM_CAPACITY_ROW (self->capacity_row), fake);
 }
 
 /* The map of the last capacity check (hidden until there is one). */
@@ -641,48 +360,39 @@ gboolean
 cm_card_page_get_checking_capacity (CmCardPage *self)
 {
   g_return_val_if_fail (CM_IS_CARD_PAGE (self), FALSE);
-  return self->capacity_job != NULL;
+  return cm_kind_row_get_busy (CM_KIND_ROW (self->capacity_row));
 }
 
-/* The job the page watches (its capacity check or its verify), while it
- * runs; nothing else may start on the card meanwhile. */
+/* The rows of the kinds of job that hold the card while they run,
+ * NULL where the card has none. */
+#define N_HOLDING_ROWS 5
+
+static void
+get_holding_rows (CmCardPage *self,
+                  GtkWidget  *rows[N_HOLDING_ROWS])
+{
+  rows[0] = self->capacity_row;
+  rows[1] = self->verify_row;
+  rows[2] = self->wear_row;
+  rows[3] = self->format_row;
+  rows[4] = self->queue_row;
+}
+
+/* The job the page watches (its capacity check, its verify, its wear
+ * test or its format), while it runs; nothing else may start on the
+ * card meanwhile. */
 CmJob *
 cm_card_page_get_job (CmCardPage *self)
 {
+  GtkWidget *rows[N_HOLDING_ROWS];
+
   g_return_val_if_fail (CM_IS_CARD_PAGE (self), NULL);
 
-  if (self->capacity_job != NULL)
-    return self->capacity_job;
-  if (self->verify_row != NULL && cm_verify_row_get_job (CM_VERIFY_ROW (self->verify_row)) != NULL)
-    return cm_verify_row_get_job (CM_VERIFY_ROW (self->verify_row));
-  if (self->wear_row != NULL && cm_wear_row_get_job (CM_WEAR_ROW (self->wear_row)) != NULL)
-    return cm_wear_row_get_job (CM_WEAR_ROW (self->wear_row));
-  if (self->format_row != NULL)
-    return cm_format_row_get_job (CM_FORMAT_ROW (self->format_row));
+  get_holding_rows (self, rows);
+  for (guint i = 0; i < N_HOLDING_ROWS; i++)
+    if (rows[i] != NULL && cm_kind_row_get_job (CM_KIND_ROW (rows[i])) != NULL)
+      return cm_kind_row_get_job (CM_KIND_ROW (rows[i]));
   return NULL;
-}
-
-/* The row of each kind of job a card's page shows, one line a kind. */
-static void
-follow_verify_job (CmCardPage *self,
-                   CmJob      *job)
-{
-  cm_verify_row_follow_job (CM_VERIFY_ROW (self->verify_row), job);
-}
-
-static void
-follow_wear_job (CmCardPage *self,
-                 CmJob      *job)
-{
-  cm_wear_row_follow_job (CM_WEAR_ROW (self->wear_row), job);
-}
-
-static void
-follow_format_job (CmCardPage *self,
-                   CmJob      *job)
-{
-  if (self->format_row != NULL)
-    cm_format_row_follow_job (CM_FORMAT_ROW (self->format_row), job);
 }
 
 /* Test Again on a saved document of the kind: as a click on its row,
@@ -692,9 +402,7 @@ capacity_again (CmCardPage *self,
                 CmResult   *result)
 {
   /* As deep as it was. */
-  self->again_deeper = cm_result_get_capacity (result) != NULL &&
-                       cm_result_get_capacity (result)->cache_ruled_out >= DEEPER_CACHE;
-  cm_card_page_check_capacity (self);
+  cm_capacity_row_again (CM_CAPACITY_ROW (self->capacity_row), result);
   return TRUE;
 }
 
@@ -702,7 +410,7 @@ static gboolean
 verify_again (CmCardPage *self,
               CmResult   *result)
 {
-  cm_verify_row_activate (CM_VERIFY_ROW (self->verify_row));
+  cm_kind_row_activate (CM_KIND_ROW (self->verify_row));
   return TRUE;
 }
 
@@ -710,7 +418,7 @@ static gboolean
 wear_again (CmCardPage *self,
             CmResult   *result)
 {
-  cm_wear_row_activate (CM_WEAR_ROW (self->wear_row));
+  cm_kind_row_activate (CM_KIND_ROW (self->wear_row));
   return TRUE;
 }
 
@@ -721,26 +429,24 @@ health_again (CmCardPage *self,
   /* A folder's page has no Health row. */
   if (self->health_row == NULL)
     return FALSE;
-  cm_health_row_ask (CM_HEALTH_ROW (self->health_row));
+  cm_kind_row_activate (CM_KIND_ROW (self->health_row));
   return TRUE;
 }
 
-/* A job of the kind that runs is followed on its row; a saved document
- * of the kind runs again from it (a format is asked for on its own, a
- * benchmark's Test Again is the window's). */
+/* A saved document of the kind runs again from its row (a format is
+ * asked for on its own, a benchmark's Test Again is the window's). */
 static const struct
 {
   const CmJobKind *kind;
-  void      (*follow) (CmCardPage *self,
-                       CmJob      *job);
-  gboolean  (*again)  (CmCardPage *self,
-                       CmResult   *result);
+  gboolean       (*again) (CmCardPage *self,
+                           CmResult   *result);
 } kind_rows[] = {
-  { &cm_job_kind_capacity, follow_capacity_job, capacity_again },
-  { &cm_job_kind_verify, follow_verify_job, verify_again },
-  { &cm_job_kind_wear, follow_wear_job, wear_again },
-  { &cm_job_kind_format, follow_format_job, NULL },
-  { &cm_job_kind_health, NULL, health_again },
+  { &cm_job_kind_capacity, capacity_again },
+  { &cm_job_kind_verify, verify_again },
+  { &cm_job_kind_wear, wear_again },
+  { &cm_job_kind_format, NULL },
+  { &cm_job_kind_health, health_again },
+  { &cm_job_kind_queue, NULL },
 };
 
 static gint
@@ -800,14 +506,20 @@ void
 cm_card_page_follow_job (CmCardPage *self,
                          CmJob      *job)
 {
+  GtkWidget *rows[] = { self->capacity_row, self->verify_row, self->wear_row, self->format_row, self->health_row,
+                        self->queue_row };
+  const CmJobKind *kind;
+
   g_return_if_fail (CM_IS_CARD_PAGE (self));
   g_return_if_fail (CM_IS_JOB (job));
 
   if (!cm_job_is_active (job) || cm_card_page_get_job (self) != NULL)
     return;
-  for (guint i = 0; i < G_N_ELEMENTS (kind_rows); i++)
-    if (kind_rows[i].follow != NULL && g_str_equal (cm_job_get_kind (job), kind_rows[i].kind))
-      kind_rows[i].follow (self, job);
+  kind = cm_job_kinds_lookup (cm_job_get_kind (job));
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    if (rows[i] != NULL && cm_kind_row_get_kind (CM_KIND_ROW (rows[i])) == kind &&
+        !cm_kind_row_get_busy (CM_KIND_ROW (rows[i])))
+      cm_kind_row_follow_job (CM_KIND_ROW (rows[i]), job);
 }
 
 /* The brand picked here titles the card in History, whichever row
@@ -819,31 +531,29 @@ row_prepare_job_cb (CmCardPage *self,
   cm_job_set_brand (job, cm_card_page_get_brand (self));
 }
 
-/* A verify, a wear test or a format started or ended: one job on a
- * card at a time. */
+/* A capacity check, a verify, a wear test or a format started or
+ * ended: one job on a card at a time, and only its row can stop it. */
 static void
 row_busy_cb (CmCardPage *self)
 {
-  gboolean verifying = cm_verify_row_get_busy (CM_VERIFY_ROW (self->verify_row));
-  gboolean wearing = self->wear_row != NULL && cm_wear_row_get_busy (CM_WEAR_ROW (self->wear_row));
-  gboolean formatting = self->format_row != NULL && cm_format_row_get_busy (CM_FORMAT_ROW (self->format_row));
-  gboolean busy = verifying || wearing || formatting;
+  GtkWidget *rows[N_HOLDING_ROWS];
+  GtkWidget *running = NULL;
 
-  gtk_widget_set_sensitive (GTK_WIDGET (self->test_group), !busy);
-  gtk_widget_set_sensitive (self->start_button, !busy);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->class_box), !busy);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->capacity_row), !busy);
-  gtk_widget_set_sensitive (self->verify_row, !wearing && !formatting);
-  if (self->wear_row != NULL)
-    gtk_widget_set_sensitive (self->wear_row, !verifying && !formatting);
+  get_holding_rows (self, rows);
+  for (guint i = 0; i < N_HOLDING_ROWS; i++)
+    if (rows[i] != NULL && cm_kind_row_get_busy (CM_KIND_ROW (rows[i])))
+      running = rows[i];
+  gtk_widget_set_sensitive (GTK_WIDGET (self->test_group), running == NULL);
+  gtk_widget_set_sensitive (self->start_button, running == NULL);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->class_box), running == NULL);
+  for (guint i = 0; i < N_HOLDING_ROWS; i++)
+    if (rows[i] != NULL)
+      gtk_widget_set_sensitive (rows[i], running == NULL || running == rows[i]);
+  /* It says why it cannot start while another job holds the card. */
   if (self->format_row != NULL)
-    {
-      gtk_widget_set_sensitive (self->format_row, !verifying && !wearing);
-      /* It says why it cannot start while another job holds the card. */
-      cm_format_row_set_item (CM_FORMAT_ROW (self->format_row), self->item);
-    }
-  if (!busy)
-    fill_capacity (self);
+    cm_kind_row_set_item (CM_KIND_ROW (self->format_row), self->item);
+  if (running == NULL)
+    cm_kind_row_fill (CM_KIND_ROW (self->capacity_row));
   if (self->outside_text != NULL)
     hold_rows (self, TRUE);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_JOB]);
@@ -863,7 +573,7 @@ const char *
 cm_card_page_get_capacity_subtitle (CmCardPage *self)
 {
   g_return_val_if_fail (CM_IS_CARD_PAGE (self), NULL);
-  return adw_action_row_get_subtitle (self->capacity_row);
+  return adw_action_row_get_subtitle (ADW_ACTION_ROW (self->capacity_row));
 }
 
 /* The wear test's row, for the tests. */
@@ -907,7 +617,7 @@ cm_card_page_erase_and_format (CmCardPage *self)
 
   if (self->format_row == NULL)
     return FALSE;
-  cm_format_row_activate (CM_FORMAT_ROW (self->format_row));
+  cm_kind_row_activate (CM_KIND_ROW (self->format_row));
   return TRUE;
 }
 
@@ -944,7 +654,8 @@ hold_rows (CmCardPage *self,
            gboolean    held)
 {
   GtkWidget *rows[] = { GTK_WIDGET (self->test_group), self->start_button, GTK_WIDGET (self->class_box),
-                        GTK_WIDGET (self->capacity_row), self->verify_row, self->wear_row, self->format_row };
+                        GTK_WIDGET (self->capacity_row), self->verify_row, self->wear_row, self->format_row,
+                        self->queue_row };
 
   for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
     if (rows[i] != NULL)
@@ -1052,39 +763,19 @@ job_stop_clicked_cb (CmCardPage *self)
 }
 
 static void
-capacity_button_clicked_cb (CmCardPage *self)
-{
-  cm_card_page_check_capacity (self);
-}
-
-static void
-capacity_show_clicked_cb (CmCardPage *self)
-{
-  if (self->capacity_result != NULL)
-    row_show_result_cb (self, self->capacity_result);
-}
-
-static void
 cm_card_page_dispose (GObject *object)
 {
   CmCardPage *self = CM_CARD_PAGE (object);
 
   /* The job goes on without the page; the application holds it. */
-  if (self->capacity_job != NULL)
-    g_signal_handlers_disconnect_by_data (self->capacity_job, self);
-  g_clear_object (&self->capacity_job);
   if (self->shown_job != NULL)
     g_signal_handlers_disconnect_by_data (self->shown_job, self);
   g_clear_object (&self->shown_job);
 
-  g_cancellable_cancel (self->capacity_finding);
-  g_clear_object (&self->capacity_finding);
   g_clear_handle_id (&self->outside_poll, g_source_remove);
   g_clear_pointer (&self->outside_text, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), CM_TYPE_CARD_PAGE);
   g_clear_object (&self->item);
-  g_clear_pointer (&self->capacity_outcome, g_free);
-  g_clear_object (&self->capacity_result);
 
   G_OBJECT_CLASS (cm_card_page_parent_class)->dispose (object);
 }
@@ -1176,13 +867,8 @@ cm_card_page_class_init (CmCardPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, capacity_group);
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, format_group);
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, capacity_row);
-  gtk_widget_class_bind_template_child (widget_class, CmCardPage, capacity_spinner);
-  gtk_widget_class_bind_template_child (widget_class, CmCardPage, capacity_button);
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, capacity_progress);
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, capacity_map);
-  gtk_widget_class_bind_template_callback (widget_class, capacity_button_clicked_cb);
-  gtk_widget_class_bind_template_child (widget_class, CmCardPage, capacity_show_button);
-  gtk_widget_class_bind_template_callback (widget_class, capacity_show_clicked_cb);
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, method_warning);
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, method_warning_label);
   gtk_widget_class_bind_template_child (widget_class, CmCardPage, method_fix_button);
@@ -1233,28 +919,13 @@ static void
 cm_card_page_init (CmCardPage *self)
 {
   g_type_ensure (CM_TYPE_CHART_VIEW);
+  g_type_ensure (CM_TYPE_CAPACITY_ROW);
   g_type_ensure (CM_TYPE_SEEN_LIST);
   gtk_widget_init_template (GTK_WIDGET (self));
   wrap_combo_values (self->brand_row);
   wrap_combo_values (self->profile_row);
   wrap_combo_values (self->method_row);
   g_signal_connect (self, "notify::job", G_CALLBACK (job_changed_cb), NULL);
-}
-
-/* The card's last capacity check from before this session, unless
- * one of this session says more. */
-static void
-capacity_found (gpointer  owner,
-                CmResult *last)
-{
-  CmCardPage *self = owner;
-
-  g_clear_object (&self->capacity_finding);
-  if (last == NULL || self->capacity_result != NULL || self->capacity_job != NULL)
-    return;
-  self->capacity_result = g_object_ref (last);
-  self->capacity_earlier = TRUE;
-  fill_capacity (self);
 }
 
 /* Tested before, or a cloned CID, from the history or the lab's store:
@@ -1285,6 +956,11 @@ cm_card_page_new (CmCardItem *item)
   g_signal_connect_object (self, "map", G_CALLBACK (look_up_seen), self, G_CONNECT_SWAPPED);
   fill_classes (self);
   fill_methods (self);
+  cm_capacity_row_set_views (CM_CAPACITY_ROW (self->capacity_row), self->capacity_progress, self->capacity_map);
+  cm_kind_row_set_item (CM_KIND_ROW (self->capacity_row), item);
+  g_signal_connect_object (self->capacity_row, "notify::busy", G_CALLBACK (row_busy_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->capacity_row, "show-result", G_CALLBACK (row_show_result_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->capacity_row, "prepare-job", G_CALLBACK (row_prepare_job_cb), self, G_CONNECT_SWAPPED);
   if (cm_card_item_get_kind (item) == CM_CARD_KIND_DEVICE)
     {
       self->health_row = cm_health_row_new (item);
@@ -1299,6 +975,13 @@ cm_card_page_new (CmCardItem *item)
   adw_preferences_group_add (self->capacity_group, self->wear_row);
   g_signal_connect_object (self->wear_row, "notify::busy", G_CALLBACK (row_busy_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->wear_row, "show-result", G_CALLBACK (row_show_result_cb), self, G_CONNECT_SWAPPED);
+  if (cm_queue_row_wanted (item))
+    {
+      self->queue_row = cm_queue_row_new (item);
+      adw_preferences_group_add (self->capacity_group, self->queue_row);
+      g_signal_connect_object (self->queue_row, "notify::busy", G_CALLBACK (row_busy_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (self->queue_row, "show-result", G_CALLBACK (row_show_result_cb), self, G_CONNECT_SWAPPED);
+    }
   if (cm_card_item_get_kind (item) == CM_CARD_KIND_DEVICE)
     {
       self->format_row = cm_format_row_new (item);
@@ -1313,11 +996,7 @@ cm_card_page_new (CmCardItem *item)
   adw_preferences_group_add (self->test_group, self->bench_row);
   g_signal_connect_object (self->bench_row, "show-result", G_CALLBACK (row_show_result_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self, "map", G_CALLBACK (cm_bench_row_look_up), self->bench_row, G_CONNECT_SWAPPED);
-  fill_capacity (self);
   update_method_warning (self);
-  /* After a restart: the card's last capacity check, from the history. */
-  self->capacity_finding = g_cancellable_new ();
-  cm_app_history_find_last (item, cm_job_kind_capacity.name, self->capacity_finding, capacity_found, self);
   self->outside_fraction = -1;
   outside_poll_cb (self);
   self->outside_poll = g_timeout_add_seconds (1, outside_poll_cb, self);
@@ -1345,12 +1024,13 @@ cm_card_page_update_item (CmCardPage *self,
   fill_methods (self);
   cm_card_page_set_method (self, method);
   update_method_warning (self);
-  if (self->capacity_job == NULL)
-    fill_capacity (self);
-  cm_verify_row_set_item (CM_VERIFY_ROW (self->verify_row), item);
-  cm_wear_row_set_item (CM_WEAR_ROW (self->wear_row), item);
+  cm_kind_row_set_item (CM_KIND_ROW (self->capacity_row), item);
+  cm_kind_row_set_item (CM_KIND_ROW (self->verify_row), item);
+  cm_kind_row_set_item (CM_KIND_ROW (self->wear_row), item);
   if (self->format_row != NULL)
-    cm_format_row_set_item (CM_FORMAT_ROW (self->format_row), item);
+    cm_kind_row_set_item (CM_KIND_ROW (self->format_row), item);
+  if (self->queue_row != NULL)
+    cm_kind_row_set_item (CM_KIND_ROW (self->queue_row), item);
 }
 
 CmCardItem *

@@ -11,7 +11,7 @@
  * the format kind's own words, and Show opens the document's page (the
  * "show-result" signal). A card that may not be formatted (mounted, the
  * system's disk, held by another job) is refused here, and the row says
- * why.
+ * why. What every kind's row does is CmKindRow's (cm-kind-row.c).
  */
 
 #include "config.h"
@@ -20,7 +20,6 @@
 
 #include "cm-date.h"
 #include "cm-app-history.h"
-#include "cm-backend.h"
 #include "cm-format.h"
 #include "cm-history.h"
 #include "cm-job-format.h"
@@ -28,6 +27,7 @@
 #include "cm-outcome.h"
 #include "cm-outcome-badge.h"
 #include "cm-text.h"
+#include "cm-result-part.h"
 #include "cm-toast.h"
 #include "cm-verify.h"
 
@@ -38,36 +38,18 @@
 
 struct _CmFormatRow
 {
-  AdwActionRow  parent_instance;
+  CmKindRow     parent_instance;
 
-  CmCardItem   *item;
-  CmJob        *job;          /* the format that runs, watched */
-  CmResult     *result;       /* the last one */
-  gboolean      earlier;      /* the result is from before this session */
-  GCancellable *finding;      /* that result, looked up */
   GCancellable *asking;       /* the real size looked up, before asking */
-
-  GtkSpinner   *spinner;
-  GtkButton    *button;
-  GtkButton    *show_button;
-  GtkWidget    *badge;        /* "Stopped", after a format was stopped */
 };
 
-G_DEFINE_FINAL_TYPE (CmFormatRow, cm_format_row, ADW_TYPE_ACTION_ROW)
+G_DEFINE_FINAL_TYPE (CmFormatRow, cm_format_row, CM_TYPE_KIND_ROW)
 
-enum {
-  PROP_0,
-  PROP_BUSY,
-  N_PROPS
-};
-
-enum {
-  SIGNAL_SHOW_RESULT,
-  N_SIGNALS
-};
-
-static GParamSpec *properties[N_PROPS];
-static guint signals[N_SIGNALS];
+static CmCardItem *
+item_of (CmFormatRow *self)
+{
+  return cm_kind_row_get_item (CM_KIND_ROW (self));
+}
 
 /**
  * cm_format_row_dup_why_not:
@@ -79,142 +61,73 @@ static guint signals[N_SIGNALS];
 char *
 cm_format_row_dup_why_not (CmFormatRow *self)
 {
+  CmCardItem *item;
   CmJob *other;
 
   g_return_val_if_fail (CM_IS_FORMAT_ROW (self), NULL);
 
-  if (self->item == NULL)
+  item = item_of (self);
+  if (item == NULL)
     return g_strdup (_("The card is no longer connected."));
-  if (cm_card_item_get_is_system (self->item) || cm_card_item_get_kind (self->item) == CM_CARD_KIND_HOME)
+  if (cm_card_item_get_is_system (item) || cm_card_item_get_kind (item) == CM_CARD_KIND_HOME)
     return g_strdup (_("This disk holds the running system, so it is never formatted."));
-  if (cm_card_item_get_kind (self->item) != CM_CARD_KIND_DEVICE || cm_card_item_get_device (self->item) == NULL)
+  if (cm_card_item_get_kind (item) != CM_CARD_KIND_DEVICE || cm_card_item_get_device (item) == NULL)
     return g_strdup (_("Only a whole card can be formatted, not a folder."));
-  if (cm_card_item_get_mounted (self->item))
+  if (cm_card_item_get_mounted (item))
     return g_strdup (_("The card is mounted. Unmount it in Files (keep it in the reader) to format it."));
-  other = cm_job_list_lookup (cm_job_list_get_default (), self->item);
-  if (other != NULL && other != self->job && cm_job_is_active (other))
+  other = cm_job_list_lookup (cm_job_list_get_default (), item);
+  if (other != NULL && other != cm_kind_row_get_job (CM_KIND_ROW (self)) && cm_job_is_active (other))
     return cm_job_dup_busy_text (other);
   return NULL;
 }
 
+/* The last answer, why the card may not be formatted, or what a format
+ * does. */
 static void
-fill_subtitle (CmFormatRow *self)
+cm_format_row_fill (CmKindRow *row)
 {
-  g_autofree char *why_not = cm_format_row_dup_why_not (self);
+  g_autofree char *why_not = cm_format_row_dup_why_not (CM_FORMAT_ROW (row));
+  g_autofree char *answer = cm_kind_row_dup_last_answer (row);
 
-  gtk_widget_set_sensitive (GTK_WIDGET (self->button), why_not == NULL || self->job != NULL);
-  gtk_widget_set_visible (GTK_WIDGET (self->show_button), self->result != NULL && self->job == NULL);
-  if (self->result != NULL)
-    {
-      g_autoptr(CmOutcome) outcome = cm_result_dup_outcome (self->result);
-      const char *answer = outcome->answer != NULL ? outcome->answer : outcome->badge;
-      g_autofree char *text = self->earlier ? cm_app_history_dup_earlier (self->result, answer) : g_strdup (answer);
-
-      adw_action_row_set_subtitle (ADW_ACTION_ROW (self), text);
-    }
+  cm_kind_row_set_can_start (row, why_not == NULL);
+  if (answer != NULL)
+    cm_kind_row_set_subtitle (row, answer);
   else if (why_not != NULL)
-    adw_action_row_set_subtitle (ADW_ACTION_ROW (self), why_not);
+    cm_kind_row_set_subtitle (row, why_not);
   else
-    adw_action_row_set_subtitle (ADW_ACTION_ROW (self),
-                                 _("Erases the whole card and makes one partition and file system laid out "
-                                   "as the SD Association’s formatter does, to use it again."));
+    cm_kind_row_set_subtitle (row,
+                              _("Erases the whole card and makes one partition and file system laid out "
+                                "as the SD Association’s formatter does, to use it again."));
 }
 
 static void
-set_busy (CmFormatRow *self,
-          gboolean     busy)
+cm_format_row_ended (CmKindRow *row,
+                     CmJob     *job)
 {
-  gtk_widget_set_visible (GTK_WIDGET (self->spinner), busy);
-  gtk_spinner_set_spinning (self->spinner, busy);
-  gtk_button_set_label (self->button, busy ? _("_Stop") : _("_Format…"));
-  if (busy)
-    {
-      gtk_widget_set_visible (GTK_WIDGET (self->show_button), FALSE);
-      gtk_widget_set_visible (self->badge, FALSE);
-    }
-  else
-    fill_subtitle (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
-}
+  const GError *error = cm_job_get_error (job);
 
-static void
-progress_cb (CmFormatRow *self)
-{
-  g_autofree char *text = NULL;
-
-  if (self->job == NULL)
-    return;
-  text = cm_job_dup_progress_text (self->job);
-  adw_action_row_set_subtitle (ADW_ACTION_ROW (self), text);
-}
-
-static void
-state_cb (CmFormatRow *self)
-{
-  g_autoptr(CmJob) job = self->job != NULL ? g_object_ref (self->job) : NULL;
-  const GError *error;
-
-  if (job == NULL || cm_job_is_active (job))
-    return;
-
-  g_signal_handlers_disconnect_by_data (job, self);
-  g_clear_object (&self->job);
-  if (self->item == NULL)
-    return;  /* the row went away; the job kept its document */
-
-  error = cm_job_get_error (job);
   if (cm_job_get_result (job) != NULL)
-    {
-      g_set_object (&self->result, cm_job_get_result (job));
-      self->earlier = FALSE;
-    }
-  set_busy (self, FALSE);
-  if (cm_job_get_result (job) != NULL)
-    {
-      if (cm_job_get_save_error (job) != NULL)
-        {
-          g_autofree char *message = g_strdup_printf (_("The result could not be kept in the history: %s"),
-                                                      cm_job_get_save_error (job)->message);
-
-          cm_toast_show (GTK_WIDGET (self), message);
-        }
-      g_signal_emit (self, signals[SIGNAL_SHOW_RESULT], 0, self->result);
-    }
+    cm_kind_row_show_done (row, job);
   else if (cm_job_get_state (job) == CM_JOB_STATE_CANCELLED)
     {
       g_autoptr(CmOutcome) stopped = cm_outcome_new_stopped (cm_job_get_kind (job));
+      GtkWidget *badge = cm_kind_row_get_badge (row);
 
       /* The badge of any stopped job, in its tone, and core's sentence:
        * the state the format left the card in, and to format it again
        * (the row's Format… button, back in its place). */
-      cm_outcome_badge_update (self->badge, stopped);
-      gtk_widget_set_visible (self->badge, TRUE);
-      adw_action_row_set_subtitle (ADW_ACTION_ROW (self),
-                                   error != NULL ? error->message
-                                                 : _("Stopped: the card may be erased and not formatted. Format it again to use it."));
-      cm_toast_show (GTK_WIDGET (self), _("Format stopped. The card may be erased and not formatted: format it again."));
+      cm_outcome_badge_update (badge, stopped);
+      gtk_widget_set_visible (badge, TRUE);
+      cm_kind_row_set_subtitle (row,
+                                error != NULL ? error->message
+                                              : _("Stopped: the card may be erased and not formatted. Format it again to use it."));
+      cm_toast_show (GTK_WIDGET (row), _("Format stopped. The card may be erased and not formatted: format it again."));
     }
   else if (error != NULL)
     {
-      adw_action_row_set_subtitle (ADW_ACTION_ROW (self), error->message);
-      cm_toast_show (GTK_WIDGET (self), error->message);
+      cm_kind_row_set_subtitle (row, error->message);
+      cm_toast_show (GTK_WIDGET (row), error->message);
     }
-}
-
-/* Shows @job, a format of the row's card, until it ends. */
-void
-cm_format_row_follow_job (CmFormatRow *self,
-                          CmJob       *job)
-{
-  g_return_if_fail (CM_IS_FORMAT_ROW (self));
-  g_return_if_fail (CM_IS_JOB (job));
-  g_return_if_fail (self->job == NULL);
-
-  self->job = g_object_ref (job);
-  cm_job_watch (job, G_CALLBACK (progress_cb), G_CALLBACK (state_cb), self);
-  set_busy (self, TRUE);
-  adw_action_row_set_subtitle (ADW_ACTION_ROW (self), _("Starting…"));
-  progress_cb (self);
 }
 
 static void
@@ -224,7 +137,6 @@ start (CmFormatRow *self,
        gboolean     bench)
 {
   g_autoptr(CmJob) job = NULL;
-  g_autoptr(CmHistory) history = NULL;
   g_autofree char *why_not = cm_format_row_dup_why_not (self);
 
   if (why_not != NULL)
@@ -232,15 +144,11 @@ start (CmFormatRow *self,
       cm_toast_show (GTK_WIDGET (self), why_not);
       return;
     }
-  history = cm_app_history_dup ();
-  job = cm_backend_new_job (&cm_job_kind_format, NULL, self->item, CM_METHOD_RAW_WRITE);
-  cm_job_set_name (job, cm_card_item_get_name (self->item));
+  job = cm_kind_row_new_job (CM_KIND_ROW (self), CM_METHOD_RAW_WRITE);
   /* The user's consent, given in the dialog. */
   cm_job_set_destroy_data (job, TRUE);
   g_object_set (cm_job_get_options (job), "label", label, "size", use_bytes, "then-bench", bench, NULL);
-  cm_job_set_history (job, history);
-  cm_format_row_follow_job (self, job);
-  cm_job_list_start (cm_job_list_get_default (), job);
+  cm_kind_row_start_job (CM_KIND_ROW (self), job);
 }
 
 /* The confirmation's form: the label, checked as it is typed against
@@ -306,7 +214,7 @@ static guint64
 planned_end (CmFormatRow *self,
              guint64      use_bytes)
 {
-  CmCardInfo *info = cm_card_item_get_card_info (self->item);
+  CmCardInfo *info = cm_card_item_get_card_info (item_of (self));
   CmFormatLayout layout = { 0 };
 
   if (!cm_format_layout_plan (use_bytes, info != NULL ? cm_card_info_get_au_size_bytes (info) : 0, &layout, NULL))
@@ -326,7 +234,7 @@ real_size_row_new (Form     *form,
   guint64 said = MAX (cm_format_get_said_real_size (found), form->real_bytes);
   guint64 end = planned_end (form->row, form->real_bytes);
   g_autofree char *real = g_format_size (said);
-  g_autofree char *says = g_format_size (cm_card_item_get_size (form->row->item));
+  g_autofree char *says = g_format_size (cm_card_item_get_size (item_of (form->row)));
   g_autofree char *title = NULL;
   g_autofree char *subtitle = NULL;
   g_autofree char *when = NULL;
@@ -432,7 +340,7 @@ confirm_cb (CmFormatRow      *self,
   Form *form = g_object_get_data (G_OBJECT (dialog), "cm-format-form");
   g_autofree char *label = NULL;
 
-  if (g_strcmp0 (response, "format") != 0 || self->job != NULL || self->item == NULL || form == NULL)
+  if (g_strcmp0 (response, "format") != 0 || cm_kind_row_get_busy (CM_KIND_ROW (self)) || form == NULL)
     return;
   label = form_dup_label (form);
   if (label != NULL && !cm_format_check_label (label, form->fs, NULL))
@@ -446,7 +354,7 @@ dup_planned_layout (CmFormatRow *self,
                     guint64      size,
                     CmFormatFs  *fs)
 {
-  CmCardInfo *info = cm_card_item_get_card_info (self->item);
+  CmCardInfo *info = cm_card_item_get_card_info (item_of (self));
   CmFormatReport plan = { 0 };
 
   if (!cm_format_layout_plan (size, info != NULL ? cm_card_info_get_au_size_bytes (info) : 0, &plan.layout, NULL))
@@ -462,9 +370,9 @@ update_plan (Form *form)
 {
   CmFormatRow *self = form->row;
   guint64 use_bytes = form_get_use_bytes (form);
-  g_autofree char *name = cm_text_dup_clean (cm_card_item_get_name (self->item), NAME_MAX_CHARS);
-  g_autofree char *size = g_format_size (cm_card_item_get_size (self->item));
-  g_autofree char *layout = dup_planned_layout (self, use_bytes > 0 ? use_bytes : cm_card_item_get_size (self->item),
+  g_autofree char *name = cm_text_dup_clean (cm_card_item_get_name (item_of (self)), NAME_MAX_CHARS);
+  g_autofree char *size = g_format_size (cm_card_item_get_size (item_of (self)));
+  g_autofree char *layout = dup_planned_layout (self, use_bytes > 0 ? use_bytes : cm_card_item_get_size (item_of (self)),
                                                 &form->fs);
   g_autofree char *body = NULL;
 
@@ -475,12 +383,12 @@ update_plan (Form *form)
     body = g_strdup_printf (_("Everything on “%s” (%s, %s) will be lost: its files, its partitions and whatever "
                               "a check left on it. CardMark erases the whole card, makes one partition aligned "
                               "to the card, formats it %s and checks it."),
-                            name, size, cm_card_item_get_device (self->item), layout);
+                            name, size, cm_card_item_get_device (item_of (self)), layout);
   else
     /* Translators: the card's name, its size and its device */
     body = g_strdup_printf (_("Everything on “%s” (%s, %s) will be lost: its files, its partitions and whatever "
                               "a check left on it."),
-                            name, size, cm_card_item_get_device (self->item));
+                            name, size, cm_card_item_get_device (item_of (self)));
   adw_message_dialog_set_body (form->dialog, body);
   label_changed_cb (form);
 }
@@ -542,21 +450,15 @@ real_size_cb (GObject      *object,
   ask (self, real, found);
 }
 
-/* Starts after asking, or stops the format that runs. */
-void
-cm_format_row_activate (CmFormatRow *self)
+/* Starts after asking. */
+static void
+cm_format_row_activate (CmKindRow *row)
 {
+  CmFormatRow *self = CM_FORMAT_ROW (row);
   g_autofree char *why_not = NULL;
   g_autoptr(CmHistory) history = NULL;
   CmCardInfo *info;
 
-  g_return_if_fail (CM_IS_FORMAT_ROW (self));
-
-  if (self->job != NULL)
-    {
-      cm_job_cancel (self->job);
-      return;
-    }
   if ((why_not = cm_format_row_dup_why_not (self)) != NULL)
     {
       adw_action_row_set_subtitle (ADW_ACTION_ROW (self), why_not);
@@ -569,85 +471,11 @@ cm_format_row_activate (CmFormatRow *self)
   if (self->asking != NULL)
     return;
   history = cm_app_history_dup ();
-  info = cm_card_item_get_card_info (self->item);
+  info = cm_card_item_get_card_info (item_of (self));
   self->asking = g_cancellable_new ();
   cm_format_find_real_size_async (history, info,
-                                  cm_card_item_get_device (self->item), cm_card_item_get_size (self->item),
+                                  cm_card_item_get_device (item_of (self)), cm_card_item_get_size (item_of (self)),
                                   self->asking, real_size_cb, self);
-}
-
-static void
-button_clicked_cb (CmFormatRow *self)
-{
-  cm_format_row_activate (self);
-}
-
-static void
-show_clicked_cb (CmFormatRow *self)
-{
-  if (self->result != NULL)
-    g_signal_emit (self, signals[SIGNAL_SHOW_RESULT], 0, self->result);
-}
-
-gboolean
-cm_format_row_get_busy (CmFormatRow *self)
-{
-  g_return_val_if_fail (CM_IS_FORMAT_ROW (self), FALSE);
-
-  return self->job != NULL;
-}
-
-CmJob *
-cm_format_row_get_job (CmFormatRow *self)
-{
-  g_return_val_if_fail (CM_IS_FORMAT_ROW (self), NULL);
-
-  return self->job;
-}
-
-/* The last format of the card made here, or NULL. */
-CmResult *
-cm_format_row_get_result (CmFormatRow *self)
-{
-  g_return_val_if_fail (CM_IS_FORMAT_ROW (self), NULL);
-
-  return self->result;
-}
-
-/* The card's last result of this kind from before this session,
- * unless a run of this one says more. */
-static void
-last_found (gpointer  owner,
-            CmResult *last)
-{
-  CmFormatRow *self = owner;
-
-  g_clear_object (&self->finding);
-  if (last == NULL || self->result != NULL || self->job != NULL || self->item == NULL)
-    return;
-  self->result = g_object_ref (last);
-  self->earlier = TRUE;
-  fill_subtitle (self);
-}
-
-/* The same card, as UDisks sees it now (mounted or not), or the same
- * item again once another job of it started or ended. */
-void
-cm_format_row_set_item (CmFormatRow *self,
-                        CmCardItem  *item)
-{
-  g_return_if_fail (CM_IS_FORMAT_ROW (self));
-
-  g_set_object (&self->item, item);
-  if (self->job == NULL)
-    fill_subtitle (self);
-  /* After a restart: the card's last result of this kind, from the
-   * history, once, in another thread. */
-  if (self->result == NULL && self->job == NULL && self->finding == NULL)
-    {
-      self->finding = g_cancellable_new ();
-      cm_app_history_find_last (item, cm_job_kind_format.name, self->finding, last_found, self);
-    }
 }
 
 static void
@@ -655,75 +483,31 @@ cm_format_row_dispose (GObject *object)
 {
   CmFormatRow *self = CM_FORMAT_ROW (object);
 
-  /* The job goes on without the row; the application holds it. */
-  if (self->job != NULL)
-    g_signal_handlers_disconnect_by_data (self->job, self);
-  g_clear_object (&self->job);
   g_cancellable_cancel (self->asking);
   g_clear_object (&self->asking);
-  g_cancellable_cancel (self->finding);
-  g_clear_object (&self->finding);
-  g_clear_object (&self->item);
-  g_clear_object (&self->result);
 
   G_OBJECT_CLASS (cm_format_row_parent_class)->dispose (object);
-}
-
-static void
-cm_format_row_get_property (GObject    *object,
-                            guint       prop_id,
-                            GValue     *value,
-                            GParamSpec *pspec)
-{
-  CmFormatRow *self = CM_FORMAT_ROW (object);
-
-  switch (prop_id)
-    {
-    case PROP_BUSY:
-      g_value_set_boolean (value, cm_format_row_get_busy (self));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
 }
 
 static void
 cm_format_row_class_init (CmFormatRowClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
-  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  CmKindRowClass *row_class = CM_KIND_ROW_CLASS (klass);
 
   object_class->dispose = cm_format_row_dispose;
-  object_class->get_property = cm_format_row_get_property;
-
-  properties[PROP_BUSY] =
-    g_param_spec_boolean ("busy", NULL, NULL, FALSE,
-                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
-
-  /**
-   * CmFormatRow::show-result:
-   * @result: the format's document
-   *
-   * A format ended, or Show was clicked: its page.
-   */
-  signals[SIGNAL_SHOW_RESULT] =
-    g_signal_new ("show-result", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, CM_TYPE_RESULT);
-
-  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/cardmark/CardMark/ui/cm-format-row.ui");
-  gtk_widget_class_bind_template_child (widget_class, CmFormatRow, spinner);
-  gtk_widget_class_bind_template_child (widget_class, CmFormatRow, button);
-  gtk_widget_class_bind_template_child (widget_class, CmFormatRow, show_button);
-  gtk_widget_class_bind_template_child (widget_class, CmFormatRow, badge);
-  gtk_widget_class_bind_template_callback (widget_class, button_clicked_cb);
-  gtk_widget_class_bind_template_callback (widget_class, show_clicked_cb);
+  row_class->kind = &cm_job_kind_format;
+  row_class->fill = cm_format_row_fill;
+  row_class->activate = cm_format_row_activate;
+  row_class->ended = cm_format_row_ended;
 }
 
 static void
 cm_format_row_init (CmFormatRow *self)
 {
-  gtk_widget_init_template (GTK_WIDGET (self));
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self), _("Erase and Format…"));
+  cm_kind_row_set_action (CM_KIND_ROW (self), _("_Format…"), NULL);
+  cm_kind_row_set_show (CM_KIND_ROW (self), _("Show the last format of this card"));
 }
 
 GtkWidget *
@@ -734,6 +518,60 @@ cm_format_row_new (CmCardItem *item)
   g_return_val_if_fail (CM_IS_CARD_ITEM (item), NULL);
 
   self = g_object_new (CM_TYPE_FORMAT_ROW, NULL);
-  cm_format_row_set_item (self, item);
+  cm_kind_row_set_item (CM_KIND_ROW (self), item);
   return GTK_WIDGET (self);
+}
+
+/* An erase and format's part of its page: the layout made, the erase,
+ * the check. */
+void
+cm_format_row_fill_part (CmResultPart *part,
+                         CmResult     *result)
+{
+  g_autoptr(CmFormatReport) report = cm_format_report_from_json (cm_result_get_part (result), NULL);
+  g_autofree char *layout = NULL;
+  g_autofree char *discard = NULL;
+
+  if (report == NULL)
+    return;
+  layout = cm_format_report_dup_layout_text (report);
+  discard = cm_format_report_dup_discard_text (report);
+  /* What was laid out is among the headline figures above. */
+  cm_result_part_add_fact (part, _("File system"), layout);
+  cm_result_part_add_size (part, _("The card says it holds"), report->device_bytes);
+  {
+    g_autofree char *start = g_format_size_full (report->layout.start, G_FORMAT_SIZE_IEC_UNITS);
+    g_autofree char *length = g_format_size (report->layout.length);
+    g_autofree char *where = NULL;
+
+    /* A window (a loop device over the partition's bytes, gone after)
+     * is no name of the partition. */
+    if (report->window || report->partition == NULL)
+      /* Translators: the partition made; "from 4.0 MiB in, 252 MB long" */
+      where = g_strdup_printf (_("From %s in, %s long"), start, length);
+    else
+      /* Translators: the partition made; "from 4.0 MiB in, 252 MB long, /dev/sdb1" */
+      where = g_strdup_printf (_("From %s in, %s long, %s"), start, length, report->partition);
+
+    cm_result_part_add_fact (part, _("Partition"), where);
+  }
+  if (report->label != NULL)
+    cm_result_part_add_fact (part, _("Label"), report->label);
+  /* Translators: whether fsck found the new file system clean */
+  cm_result_part_add_fact (part, _("File system check"),
+            !report->fsck_ran ? _("Not checked") : report->fsck_clean ? _("Clean") : _("Faults found"));
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (cm_result_part_add_fact (part, _("Erase"), "")), discard);
+  /* With a benchmark after it: what the erase gave back. */
+  {
+    g_autoptr(GPtrArray) speeds = cm_format_dup_speed_lines (result);
+
+    if (speeds->len > 0)
+      {
+        g_autofree char *text = NULL;
+
+        g_ptr_array_add (speeds, NULL);
+        text = g_strjoinv ("\n", (char **) speeds->pdata);
+        adw_action_row_set_subtitle (ADW_ACTION_ROW (cm_result_part_add_fact (part, _("Speed before and after"), "")), text);
+      }
+  }
 }

@@ -5,26 +5,18 @@
 
 #pragma once
 
-#include <adwaita.h>
-
-#include "cm-card-item.h"
-#include "cm-job.h"
+#include "cm-kind-row.h"
+#include "cm-result-part.h"
 
 G_BEGIN_DECLS
 
 #define CM_TYPE_FORMAT_ROW (cm_format_row_get_type ())
 
-G_DECLARE_FINAL_TYPE (CmFormatRow, cm_format_row, CM, FORMAT_ROW, AdwActionRow)
+G_DECLARE_FINAL_TYPE (CmFormatRow, cm_format_row, CM, FORMAT_ROW, CmKindRow)
 
 GtkWidget *cm_format_row_new         (CmCardItem  *item) G_GNUC_WARN_UNUSED_RESULT;
-void       cm_format_row_set_item    (CmFormatRow *self,
-                                      CmCardItem  *item);
-void       cm_format_row_activate    (CmFormatRow *self);
-void       cm_format_row_follow_job  (CmFormatRow *self,
-                                      CmJob       *job);
-gboolean   cm_format_row_get_busy    (CmFormatRow *self);
-CmJob     *cm_format_row_get_job     (CmFormatRow *self);
-CmResult  *cm_format_row_get_result  (CmFormatRow *self);
 char      *cm_format_row_dup_why_not (CmFormatRow *self) G_GNUC_WARN_UNUSED_RESULT;
+void       cm_format_row_fill_part (CmResultPart *part,
+                                    CmResult     *result);
 
 G_END_DECLS

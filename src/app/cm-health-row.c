@@ -8,6 +8,7 @@
  * its life used", or why it is not known. A card behind a USB reader
  * cannot be asked, and the row says so without asking. After a restart
  * the row says the card's last answer, dated, until it is asked again.
+ * What every kind's row does is CmKindRow's (cm-kind-row.c).
  */
 
 #include "config.h"
@@ -15,28 +16,14 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
-#include "cm-app-history.h"
-#include "cm-job-list.h"
-#include "cm-backend.h"
-#include "cm-history.h"
-#include "cm-outcome.h"
-
 #include "cm-health-row.h"
 
 struct _CmHealthRow
 {
-  AdwActionRow  parent_instance;
-
-  CmCardItem   *item;
-  CmJob        *job;          /* the read that runs, watched */
-  gboolean      asked;        /* asked in this session */
-  GCancellable *finding;      /* the last answer, looked up after a restart */
-
-  GtkSpinner   *spinner;
-  GtkButton    *button;
+  CmKindRow parent_instance;
 };
 
-G_DEFINE_FINAL_TYPE (CmHealthRow, cm_health_row, ADW_TYPE_ACTION_ROW)
+G_DEFINE_FINAL_TYPE (CmHealthRow, cm_health_row, CM_TYPE_KIND_ROW)
 
 static gboolean
 behind_usb_reader (CmCardItem *item)
@@ -47,137 +34,68 @@ behind_usb_reader (CmCardItem *item)
 }
 
 static void
-set_busy (CmHealthRow *self,
-          gboolean     busy)
+cm_health_row_fill (CmKindRow *row)
 {
-  gtk_widget_set_visible (GTK_WIDGET (self->spinner), busy);
-  gtk_spinner_set_spinning (self->spinner, busy);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->button), !busy);
-}
+  g_autofree char *answer = NULL;
 
-static void
-job_state_cb (CmHealthRow *self)
-{
-  CmResult *result;
-  g_autoptr(CmOutcome) outcome = NULL;
-
-  self->asked = TRUE;
-  switch (cm_job_get_state (self->job))
+  if (behind_usb_reader (cm_kind_row_get_item (row)))
     {
-    case CM_JOB_STATE_DONE:
-      result = cm_job_get_result (self->job);
-      outcome = cm_result_dup_outcome (result);
-      adw_action_row_set_subtitle (ADW_ACTION_ROW (self),
-                                   outcome->answer != NULL ? outcome->answer : outcome->badge);
-      break;
-    case CM_JOB_STATE_FAILED:
-      adw_action_row_set_subtitle (ADW_ACTION_ROW (self), cm_job_get_error (self->job)->message);
-      break;
-    case CM_JOB_STATE_CANCELLED:
-      adw_action_row_set_subtitle (ADW_ACTION_ROW (self), _("Not asked"));
-      break;
-    case CM_JOB_STATE_WAITING:
-    case CM_JOB_STATE_RUNNING:
-    case CM_JOB_STATE_PAUSED:
-    default:
+      cm_kind_row_set_subtitle (row, _("This reader cannot ask the card"));
+      gtk_widget_set_visible (cm_kind_row_get_button (row), FALSE);
       return;
     }
-  set_busy (self, FALSE);
-  g_clear_object (&self->job);
+  answer = cm_kind_row_dup_last_answer (row);
+  cm_kind_row_set_subtitle (row, answer != NULL ? answer : _("Not asked yet"));
 }
 
+/* Seconds: the row says what it does, not how far. */
 static void
-job_progress_cb (CmHealthRow *self)
+cm_health_row_progress (CmKindRow *row,
+                        CmJob     *job)
 {
+  cm_kind_row_set_subtitle (row, _("Asking the card how worn it is"));
 }
 
-/* The card's last answer from before this session, dated so it is not
- * read as today's, unless it was asked in this one. */
+/* A done read's answer is the row's last result; the others say why
+ * there is none. The answer is shown on the row, not opened. */
 static void
-last_found (gpointer  owner,
-            CmResult *last)
+cm_health_row_ended (CmKindRow *row,
+                     CmJob     *job)
 {
-  CmHealthRow *self = owner;
-  g_autoptr(CmOutcome) outcome = NULL;
-  g_autofree char *earlier = NULL;
-
-  g_clear_object (&self->finding);
-  if (last == NULL || self->asked || self->job != NULL)
-    return;
-  outcome = cm_result_dup_outcome (last);
-  earlier = cm_app_history_dup_earlier (last, outcome->answer != NULL ? outcome->answer : outcome->badge);
-  adw_action_row_set_subtitle (ADW_ACTION_ROW (self), earlier);
+  if (cm_job_get_state (job) == CM_JOB_STATE_FAILED)
+    cm_kind_row_set_subtitle (row, cm_job_get_error (job)->message);
+  else if (cm_job_get_state (job) == CM_JOB_STATE_CANCELLED)
+    cm_kind_row_set_subtitle (row, _("Not asked"));
 }
 
-/**
- * cm_health_row_ask:
- *
- * Starts the health read of the row's card, as Ask does.
- */
-void
-cm_health_row_ask (CmHealthRow *self)
-{
-  g_autoptr(CmHistory) history = cm_app_history_dup ();
-
-  g_return_if_fail (CM_IS_HEALTH_ROW (self));
-
-  if (self->job != NULL)
-    return;
-  self->job = cm_backend_new_job (&cm_job_kind_health, NULL, self->item, CM_METHOD_RAW_READ);
-  cm_job_set_name (self->job, cm_card_item_get_name (self->item));
-  cm_job_set_history (self->job, history);
-  cm_job_watch (self->job, G_CALLBACK (job_progress_cb), G_CALLBACK (job_state_cb), self);
-  adw_action_row_set_subtitle (ADW_ACTION_ROW (self), _("Asking the card how worn it is"));
-  set_busy (self, TRUE);
-  cm_job_list_start (cm_job_list_get_default (), self->job);
-}
-
+/* Starts the health read of the row's card. */
 static void
-button_clicked_cb (CmHealthRow *self)
+cm_health_row_activate (CmKindRow *row)
 {
-  cm_health_row_ask (self);
-}
+  g_autoptr(CmJob) job = NULL;
 
-CmJob *
-cm_health_row_get_job (CmHealthRow *self)
-{
-  g_return_val_if_fail (CM_IS_HEALTH_ROW (self), NULL);
-  return self->job;
-}
-
-static void
-cm_health_row_dispose (GObject *object)
-{
-  CmHealthRow *self = CM_HEALTH_ROW (object);
-
-  /* The application holds a running read; the row only stops watching. */
-  if (self->job != NULL)
-    g_signal_handlers_disconnect_by_data (self->job, self);
-  g_clear_object (&self->job);
-  g_cancellable_cancel (self->finding);
-  g_clear_object (&self->finding);
-  g_clear_object (&self->item);
-  G_OBJECT_CLASS (cm_health_row_parent_class)->dispose (object);
+  job = cm_kind_row_new_job (row, CM_METHOD_RAW_READ);
+  cm_kind_row_start_job (row, job);
 }
 
 static void
 cm_health_row_class_init (CmHealthRowClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  CmKindRowClass *row_class = CM_KIND_ROW_CLASS (klass);
 
-  object_class->dispose = cm_health_row_dispose;
-
-  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/cardmark/CardMark/ui/cm-health-row.ui");
-  gtk_widget_class_bind_template_child (widget_class, CmHealthRow, spinner);
-  gtk_widget_class_bind_template_child (widget_class, CmHealthRow, button);
-  gtk_widget_class_bind_template_callback (widget_class, button_clicked_cb);
+  row_class->kind = &cm_job_kind_health;
+  row_class->fill = cm_health_row_fill;
+  row_class->activate = cm_health_row_activate;
+  row_class->progress = cm_health_row_progress;
+  row_class->ended = cm_health_row_ended;
 }
 
 static void
 cm_health_row_init (CmHealthRow *self)
 {
-  gtk_widget_init_template (GTK_WIDGET (self));
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self), _("Health"));
+  cm_kind_row_set_stop_label (CM_KIND_ROW (self), NULL);
+  cm_kind_row_set_action (CM_KIND_ROW (self), _("_Ask"), _("Ask the card how worn it is; this only reads"));
 }
 
 GtkWidget *
@@ -188,18 +106,6 @@ cm_health_row_new (CmCardItem *item)
   g_return_val_if_fail (CM_IS_CARD_ITEM (item), NULL);
 
   self = g_object_new (CM_TYPE_HEALTH_ROW, NULL);
-  self->item = g_object_ref (item);
-  if (behind_usb_reader (item))
-    {
-      adw_action_row_set_subtitle (ADW_ACTION_ROW (self), _("This reader cannot ask the card"));
-      gtk_widget_set_visible (GTK_WIDGET (self->button), FALSE);
-    }
-  else
-    {
-      adw_action_row_set_subtitle (ADW_ACTION_ROW (self), _("Not asked yet"));
-      /* After a restart: what the card answered last time. */
-      self->finding = g_cancellable_new ();
-      cm_app_history_find_last (item, cm_job_kind_health.name, self->finding, last_found, self);
-    }
+  cm_kind_row_set_item (CM_KIND_ROW (self), item);
   return GTK_WIDGET (self);
 }

@@ -5,19 +5,14 @@
 
 #pragma once
 
-#include <adwaita.h>
-
-#include "cm-card-item.h"
-#include "cm-job.h"
+#include "cm-kind-row.h"
 
 G_BEGIN_DECLS
 
 #define CM_TYPE_HEALTH_ROW (cm_health_row_get_type ())
 
-G_DECLARE_FINAL_TYPE (CmHealthRow, cm_health_row, CM, HEALTH_ROW, AdwActionRow)
+G_DECLARE_FINAL_TYPE (CmHealthRow, cm_health_row, CM, HEALTH_ROW, CmKindRow)
 
-GtkWidget *cm_health_row_new      (CmCardItem  *item) G_GNUC_WARN_UNUSED_RESULT;
-CmJob     *cm_health_row_get_job  (CmHealthRow *self);
-void       cm_health_row_ask      (CmHealthRow *self);
+GtkWidget *cm_health_row_new (CmCardItem *item) G_GNUC_WARN_UNUSED_RESULT;
 
 G_END_DECLS

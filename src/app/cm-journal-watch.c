@@ -99,7 +99,7 @@ response_cb (CmJournalWatch   *self,
   {
     g_autoptr(CmJob) job = cm_backend_new_job (&cm_job_kind_restore, self->devices, self->current, CM_METHOD_RAW_WRITE);
 
-    g_signal_connect_object (job, "notify::state", G_CALLBACK (restore_state_cb), self, G_CONNECT_SWAPPED);
+    cm_job_watch (job, NULL, G_CALLBACK (restore_state_cb), self);
     cm_job_list_start (cm_job_list_get_default (), job);
   }
 }

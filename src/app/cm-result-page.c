@@ -10,7 +10,9 @@
  * same just run or opened from History: a benchmark its classes and
  * speed charts; a full verify whether data was lost, its sizes and
  * speeds, and its chart across the card; a capacity check whether the
- * card is fake, its real and reported size, and its map.
+ * card is fake, its real and reported size, and its map. Such a part is
+ * its kind's own (cm_KIND_row_fill_part() in its row's file), named by
+ * one line a kind in kind_parts below.
  */
 
 #include "config.h"
@@ -22,17 +24,20 @@
 #include "cm-card-info.h"
 #include "cm-test-table.h"
 #include "cm-backend.h"
-#include "cm-format.h"
-#include "cm-job-format.h"
 #include "cm-summary.h"
 #include "cm-text.h"
 #include "cm-chart-capacity.h"
 #include "cm-chart-view.h"
 #include "cm-seen-list.h"
+#include "cm-capacity-row.h"
+#include "cm-format-row.h"
+#include "cm-power-part.h"
+#include "cm-queue-row.h"
+#include "cm-verify-row.h"
+#include "cm-wear-row.h"
 #include "cm-toast.h"
 
 #include "cm-verdict.h"
-#include "cm-verify.h"
 
 #include "cm-endurance.h"
 
@@ -290,61 +295,6 @@ fill_notes (CmResultPage *self)
   gtk_widget_set_visible (GTK_WIDGET (self->notes_group), notes->len > 0);
 }
 
-/* One fact of a verify or a capacity check: "Sectors corrupted  12". */
-static GtkWidget *
-add_fact (CmResultPage *self,
-          const char   *title,
-          const char   *value)
-{
-  GtkWidget *row = adw_action_row_new ();
-  GtkWidget *label = gtk_label_new (value);
-
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
-  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  gtk_widget_set_valign (label, GTK_ALIGN_CENTER);
-  adw_action_row_add_suffix (ADW_ACTION_ROW (row), label);
-  adw_preferences_group_add (self->facts_group, row);
-  gtk_widget_set_visible (GTK_WIDGET (self->facts_group), TRUE);
-  return row;
-}
-
-static void
-add_count (CmResultPage *self,
-           const char   *title,
-           guint64       count)
-{
-  g_autofree char *value = g_strdup_printf ("%" G_GUINT64_FORMAT, count);
-
-  add_fact (self, title, value);
-}
-
-static void
-add_size (CmResultPage *self,
-          const char   *title,
-          guint64       bytes)
-{
-  g_autofree char *value = g_format_size (bytes);
-
-  add_fact (self, title, value);
-}
-
-/* The chart of a kind that is not a benchmark, in its own group. */
-static CmChartView *
-add_kind_chart (CmResultPage *self,
-                CmChartKind   kind,
-                const char   *title,
-                const char   *description)
-{
-  GtkWidget *chart = cm_chart_view_new (kind);
-
-  adw_preferences_group_set_title (self->kind_group, title);
-  adw_preferences_group_set_description (self->kind_group, description);
-  adw_preferences_group_add (self->kind_group, chart);
-  gtk_widget_set_visible (GTK_WIDGET (self->kind_group), TRUE);
-  self->kind_chart = CM_CHART_VIEW (chart);
-  return self->kind_chart;
-}
-
 /* A verify or a capacity check: none of a benchmark's classes, speed
  * charts or table of tests, and no "Test Again", which would start a
  * benchmark. */
@@ -361,37 +311,6 @@ hide_benchmark (CmResultPage *self)
     gtk_widget_set_visible (groups[i], FALSE);
 }
 
-static void
-fill_verify (CmResultPage *self)
-{
-  const CmVerifySummary *verify = cm_result_get_verify (self->result);
-  CmVerifyFacts facts;
-
-  hide_benchmark (self);
-  cm_chart_view_set_result (add_kind_chart (self, CM_CHART_VERIFY,
-                                            _("Write and Read Back Across the Card"),
-                                            _("Where data did not come back as written shows as red regions.")),
-                            self->result);
-  if (!cm_verify_facts_for_result (self->result, &facts))
-    return;
-
-  if (facts.written_bytes > 0)
-    add_size (self, _("Written to the card"), facts.written_bytes);
-  add_size (self, _("Read back and checked"), facts.read_bytes);
-  if (facts.unreached_bytes > 0)
-    add_size (self, _("Never reached, as the card stopped"), facts.unreached_bytes);
-  add_count (self, _("Sectors that came back as written"), verify->sectors_ok);
-  add_count (self, _("Sectors corrupted"), verify->sectors_corrupted);
-  add_count (self, _("Sectors changed"), verify->sectors_changed);
-  add_count (self, _("Sectors holding data of another place"), verify->sectors_overwritten);
-  add_count (self, _("Sectors that could not be read"), verify->sectors_unreadable);
-  add_count (self, _("Regions that lost data"), verify->bad_regions->len);
-  if (verify->first_bad_offset >= 0)
-    add_size (self, _("First lost data at"), verify->first_bad_offset);
-  if (!verify->complete)
-    add_fact (self, _("Finished"), _("No: the card stopped answering"));
-}
-
 /* The card the map names. */
 static const char *
 map_device (CmResultPage *self)
@@ -399,108 +318,6 @@ map_device (CmResultPage *self)
   const char *device = cm_result_get_device (self->result);
 
   return device != NULL ? device : cm_result_get_name (self->result);
-}
-
-static void
-fill_capacity (CmResultPage *self)
-{
-  const CmCapacityReport *report = cm_result_get_capacity (self->result);
-  CmChartView *chart;
-
-  hide_benchmark (self);
-  chart = add_kind_chart (self, CM_CHART_CAPACITY_MAP, _("Capacity Map"),
-                          _("The card from start to end: each cell is a place that was written and read back."));
-  if (report == NULL)
-    return;
-
-  cm_chart_view_set_capacity (chart, report, map_device (self));
-  add_count (self, _("Places checked"), report->n_positions);
-  add_count (self, _("Places that did not keep their data"), report->n_bad);
-  add_count (self, _("Places with a read or write error"), report->n_errors);
-  add_size (self, _("Last place that kept its data"), report->last_good_bytes);
-  add_size (self, _("Controller cache ruled out"), report->cache_ruled_out);
-}
-
-/* Under a figure of bytes written: its share of the maker's endurance,
- * when the maker's was given. */
-static void
-set_beside_maker (GtkWidget         *row,
-                  const CmEndurance *endurance,
-                  guint64            written)
-{
-  g_autofree char *share = NULL;
-
-  if (endurance->maker_bytes == 0)
-    return;
-  /* Translators: under "Round 12, after 3.2 TB written" */
-  share = g_strdup_printf (_("%.1f %% of the maker’s endurance"), 100.0 * written / endurance->maker_bytes);
-  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), share);
-}
-
-/* The rounds' write amplification, or that it is not known where the card
- * did not tell its flash writes: never a typed-in figure. */
-static void
-add_write_amplification (CmResultPage      *self,
-                         const CmEndurance *endurance)
-{
-  g_autofree char *value = NULL;
-  double lo, hi;
-
-  if (cm_endurance_get_write_amplification (endurance, &lo, &hi))
-    /* Translators: write amplification per round, "1.02 to 1.10" */
-    value = g_strdup_printf (_("%.2f to %.2f"), lo, hi);
-  else
-    value = g_strdup (_("Not known: the card does not tell what it wrote to its flash"));
-  add_fact (self, _("Write amplification"), value);
-}
-
-/* A wear test: its rounds, the thresholds it reached and why it ended. */
-static void
-fill_wear (CmResultPage *self)
-{
-  const CmEndurance *endurance = cm_result_get_endurance (self->result);
-  const CmWearRound *last;
-  g_autofree char *total = NULL;
-
-  hide_benchmark (self);
-  cm_chart_view_set_result (add_kind_chart (self, CM_CHART_WEAR, _("Round by Round"),
-                                            _("How fast each round wrote and read back the card, and how much of it "
-                                              "came back wrong.")),
-                            self->result);
-  if (endurance == NULL || endurance->rounds->len == 0)
-    return;
-  last = &g_array_index (endurance->rounds, CmWearRound, endurance->rounds->len - 1);
-  add_count (self, _("Rounds"), endurance->rounds->len);
-  if (endurance->maker_bytes > 0)
-    {
-      g_autofree char *maker = g_format_size (endurance->maker_bytes);
-      /* Translators: the maker's endurance, "30.0 TB written" */
-      g_autofree char *value = g_strdup_printf (_("%s written"), maker);
-
-      add_fact (self, _("The maker’s endurance"), value);
-    }
-  total = g_format_size (last->bytes_written);
-  set_beside_maker (add_fact (self, _("Written in all"), total), endurance, last->bytes_written);
-  for (guint i = 0; i < CM_ENDURANCE_N_THRESHOLDS; i++)
-    {
-      guint round;
-      guint64 written;
-      g_autofree char *title = NULL;
-      g_autofree char *value = NULL;
-      g_autofree char *size = NULL;
-
-      if (!cm_endurance_get_threshold (endurance, i, &round, &written))
-        continue;
-      size = g_format_size (written);
-      title = i == 0 ? g_strdup (_("First data lost"))
-                     /* Translators: a wear test's threshold: "1 % of the card bad" */
-                     : g_strdup_printf (_("%g %% of the card bad"), cm_endurance_threshold_share (i) * 100);
-      /* Translators: "round 12, after 3.2 GB written" */
-      value = g_strdup_printf (_("Round %u, after %s written"), round, size);
-      set_beside_maker (add_fact (self, title, value), endurance, written);
-    }
-  add_count (self, _("Sectors bad in the last round"), last->bad_sectors);
-  add_write_amplification (self, endurance);
 }
 
 static CmChartView *
@@ -729,81 +546,36 @@ cm_result_page_init (CmResultPage *self)
   cm_accessible_flow_buttons (self->button_box);
 }
 
-/* An erase and format: the layout made, the erase, the check. */
-static void
-fill_format (CmResultPage *self)
-{
-  g_autoptr(CmFormatReport) report = cm_format_report_from_json (cm_result_get_part (self->result), NULL);
-  g_autofree char *layout = NULL;
-  g_autofree char *discard = NULL;
-
-  hide_benchmark (self);
-  if (report == NULL)
-    return;
-  layout = cm_format_report_dup_layout_text (report);
-  discard = cm_format_report_dup_discard_text (report);
-  /* What was laid out is among the headline figures above. */
-  add_fact (self, _("File system"), layout);
-  add_size (self, _("The card says it holds"), report->device_bytes);
-  {
-    g_autofree char *start = g_format_size_full (report->layout.start, G_FORMAT_SIZE_IEC_UNITS);
-    g_autofree char *length = g_format_size (report->layout.length);
-    g_autofree char *where = NULL;
-
-    /* A window (a loop device over the partition's bytes, gone after)
-     * is no name of the partition. */
-    if (report->window || report->partition == NULL)
-      /* Translators: the partition made; "from 4.0 MiB in, 252 MB long" */
-      where = g_strdup_printf (_("From %s in, %s long"), start, length);
-    else
-      /* Translators: the partition made; "from 4.0 MiB in, 252 MB long, /dev/sdb1" */
-      where = g_strdup_printf (_("From %s in, %s long, %s"), start, length, report->partition);
-
-    add_fact (self, _("Partition"), where);
-  }
-  if (report->label != NULL)
-    add_fact (self, _("Label"), report->label);
-  /* Translators: whether fsck found the new file system clean */
-  add_fact (self, _("File system check"),
-            !report->fsck_ran ? _("Not checked") : report->fsck_clean ? _("Clean") : _("Faults found"));
-  adw_action_row_set_subtitle (ADW_ACTION_ROW (add_fact (self, _("Erase"), "")), discard);
-  /* With a benchmark after it: what the erase gave back. */
-  {
-    g_autoptr(GPtrArray) speeds = cm_format_dup_speed_lines (self->result);
-
-    if (speeds->len > 0)
-      {
-        g_autofree char *text = NULL;
-
-        g_ptr_array_add (speeds, NULL);
-        text = g_strjoinv ("\n", (char **) speeds->pdata);
-        adw_action_row_set_subtitle (ADW_ACTION_ROW (add_fact (self, _("Speed before and after"), "")), text);
-      }
-  }
-}
-
-/* The page's part of each kind: one line a kind; a kind without one (a
- * benchmark, or one from a newer CardMark) shows its classes, its tests
- * and its charts. */
+/* The page's part of each kind, in its kind's own file: one line a
+ * kind; a kind without one (a benchmark, or one from a newer CardMark)
+ * shows its classes, its tests and its charts. */
 static const struct
 {
-  const CmJobKind *kind;
-  void      (*fill) (CmResultPage *self);
+  const CmJobKind  *kind;
+  CmResultPartFill  fill;
 } kind_parts[] = {
-  { &cm_job_kind_verify, fill_verify },
-  { &cm_job_kind_capacity, fill_capacity },
-  { &cm_job_kind_wear, fill_wear },
-  { &cm_job_kind_format, fill_format },
+  { &cm_job_kind_verify, cm_verify_row_fill_part },
+  { &cm_job_kind_capacity, cm_capacity_row_fill_part },
+  { &cm_job_kind_wear, cm_wear_row_fill_part },
+  { &cm_job_kind_format, cm_format_row_fill_part },
+  { &cm_job_kind_power, cm_power_part_fill },
+  { &cm_job_kind_queue, cm_queue_row_fill_part },
 };
 
 static void
 fill_kind (CmResultPage *self,
            const char   *kind)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (kind_parts); i++)
-    if (g_strcmp0 (kind, kind_parts[i].kind->name) == 0)
+  const CmJobKind *job_kind = kind != NULL ? cm_job_kinds_lookup (kind) : NULL;
+
+  for (guint i = 0; job_kind != NULL && i < G_N_ELEMENTS (kind_parts); i++)
+    if (job_kind == kind_parts[i].kind)
       {
-        kind_parts[i].fill (self);
+        CmResultPart part = { self->kind_group, self->facts_group, NULL };
+
+        hide_benchmark (self);
+        kind_parts[i].fill (&part, self->result);
+        self->kind_chart = part.chart;
         return;
       }
   fill_claims (self);

@@ -189,8 +189,7 @@ cm_run_page_follow (CmRunPage *self,
 
   self->job = g_object_ref (job);
   g_signal_connect_object (job, "test-started", G_CALLBACK (test_started_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (job, "notify::progress", G_CALLBACK (progress_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (job, "notify::seconds-left", G_CALLBACK (progress_cb), self, G_CONNECT_SWAPPED);
+  cm_job_watch (job, G_CALLBACK (progress_cb), NULL, self);
   g_signal_connect_object (job, "sample", G_CALLBACK (sample_cb), self, G_CONNECT_SWAPPED);
 }
 

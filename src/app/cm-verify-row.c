@@ -12,7 +12,8 @@
  * alone; an unmounted card is verified whole, after a red confirmation.
  * A verify that was stopped (cancelled, the window closed, the card
  * pulled) carries on when it is started again on the same card: the row
- * says where it stopped, and asks to carry on from there.
+ * says where it stopped, and asks to carry on from there. What every
+ * kind's row does is CmKindRow's (cm-kind-row.c).
  */
 
 #include "config.h"
@@ -20,11 +21,7 @@
 #include <glib/gi18n-lib.h>
 #include <unistd.h>
 
-#include "cm-app-history.h"
-#include "cm-job-list.h"
-#include "cm-backend.h"
-#include "cm-history.h"
-#include "cm-summary.h"
+#include "cm-result-part.h"
 #include "cm-toast.h"
 #include "cm-verify.h"
 
@@ -32,39 +29,14 @@
 
 struct _CmVerifyRow
 {
-  AdwActionRow   parent_instance;
+  CmKindRow      parent_instance;
 
-  CmCardItem    *item;
-  CmJob         *job;           /* the verify that runs, watched */
   gboolean       told_resuming;
-  CmResult      *result;        /* the last one */
-  gboolean      earlier;      /* the result is from before this session */
-  GCancellable *finding;      /* that result, looked up */
   double         stopped;       /* where a stopped verify of the card got, 0–1, or -1 */
-
-  GtkSpinner    *spinner;
-  GtkButton     *button;
-  GtkButton     *show_button;
-  CmVerifyPhase    stopped_phase;   /* where the stopped one stopped */
+  CmVerifyPhase  stopped_phase; /* where the stopped one stopped */
 };
 
-G_DEFINE_FINAL_TYPE (CmVerifyRow, cm_verify_row, ADW_TYPE_ACTION_ROW)
-
-enum {
-  PROP_0,
-  PROP_BUSY,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
-
-enum {
-  SIGNAL_SHOW_RESULT,
-  SIGNAL_PREPARE_JOB,
-  N_SIGNALS
-};
-
-static guint signals[N_SIGNALS];
+G_DEFINE_FINAL_TYPE (CmVerifyRow, cm_verify_row, CM_TYPE_KIND_ROW)
 
 /* Where the verify goes: a folder (a mounted card's, or one the user
  * picked), or the whole device; NULL with @why_not when it may not. */
@@ -73,7 +45,11 @@ choose_path (CmVerifyRow  *self,
              gboolean     *device,
              const char  **why_not)
 {
-  return cm_card_item_get_verify_path (self->item, device, why_not);
+  CmCardItem *item = cm_kind_row_get_item (CM_KIND_ROW (self));
+
+  if (item == NULL)
+    return NULL;
+  return cm_card_item_get_verify_path (item, device, why_not);
 }
 
 /* Where a stopped verify of the card got, read from what it saved. */
@@ -84,80 +60,62 @@ peek_stopped (CmVerifyRow *self,
 {
   self->stopped = path != NULL
                   ? cm_verify_peek_stopped_in (path, device ? CM_VERIFY_MODE_DEVICE : CM_VERIFY_MODE_FILES,
-                                               cm_card_item_get_size (self->item), NULL, &self->stopped_phase)
+                                               cm_card_item_get_size (cm_kind_row_get_item (CM_KIND_ROW (self))),
+                                               NULL, &self->stopped_phase)
                   : -1;
 }
 
+/* Why the card may not be verified, where a stopped verify got, the
+ * last answer, or what a verify does here. */
 static void
-fill_subtitle (CmVerifyRow *self)
+cm_verify_row_fill (CmKindRow *row)
 {
+  CmVerifyRow *self = CM_VERIFY_ROW (row);
   const char *why_not = NULL;
   gboolean device = FALSE;
-  const char *path = self->item ? choose_path (self, &device, &why_not) : NULL;
+  const char *path = choose_path (self, &device, &why_not);
+  g_autofree char *answer = cm_kind_row_dup_last_answer (row);
 
   peek_stopped (self, path, device);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->button), path != NULL || self->job != NULL);
-  gtk_widget_set_visible (GTK_WIDGET (self->show_button), self->result != NULL && self->job == NULL);
+  cm_kind_row_set_can_start (row, path != NULL);
   if (path == NULL)
-    adw_action_row_set_subtitle (ADW_ACTION_ROW (self), why_not ? why_not : "");
+    cm_kind_row_set_subtitle (row, why_not);
   else if (self->stopped >= 0)
     {
       /* Translators: "Stopped at 34 %. Verify again to carry on from there." */
       g_autofree char *text = g_strdup_printf (_("Stopped at %d %%. Verify again to carry on from there."),
                                                (int) (self->stopped * 100));
 
-      adw_action_row_set_subtitle (ADW_ACTION_ROW (self), text);
+      cm_kind_row_set_subtitle (row, text);
     }
-  else if (self->result != NULL)
-    {
-      CmStatus status;
-      g_autofree char *answer = cm_summary_dup_answer (self->result, &status);
-      g_autofree char *text = self->earlier ? cm_app_history_dup_earlier (self->result, answer) : g_strdup (answer);
-
-      adw_action_row_set_subtitle (ADW_ACTION_ROW (self), text);
-    }
+  else if (answer != NULL)
+    cm_kind_row_set_subtitle (row, answer);
   else if (device)
-    adw_action_row_set_subtitle (ADW_ACTION_ROW (self),
-                                 _("Writes the whole card and reads it back, to find bad or missing storage. Erases the card."));
+    cm_kind_row_set_subtitle (row,
+                              _("Writes the whole card and reads it back, to find bad or missing storage. Erases the card."));
   else
-    adw_action_row_set_subtitle (ADW_ACTION_ROW (self),
-                                 _("Fills the free space with test files and reads them back, to find bad or missing storage. Your files stay."));
+    cm_kind_row_set_subtitle (row,
+                              _("Fills the free space with test files and reads them back, to find bad or missing storage. Your files stay."));
 }
 
+/* The job's phase, progress and time left, as the card list says them;
+ * once, that it carries on a stopped one. */
 static void
-set_busy (CmVerifyRow *self,
-          gboolean     busy)
+cm_verify_row_progress (CmKindRow *row,
+                        CmJob     *job)
 {
-  gtk_widget_set_visible (GTK_WIDGET (self->spinner), busy);
-  gtk_spinner_set_spinning (self->spinner, busy);
-  gtk_button_set_label (self->button, busy ? _("_Stop") : _("_Verify"));
-  if (!busy)
-    fill_subtitle (self);
-  else
-    gtk_widget_set_visible (GTK_WIDGET (self->show_button), FALSE);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
-}
+  CmVerifyRow *self = CM_VERIFY_ROW (row);
+  CmVerify *verify = cm_job_get_verify (job);
 
-/* The job's phase, progress and time left, as the card list says them. */
-static void
-progress_cb (CmVerifyRow *self)
-{
-  g_autofree char *text = NULL;
-  CmVerify *verify;
-
-  if (self->job == NULL)
-    return;
-  verify = cm_job_get_verify (self->job);
   /* Said once the run reports where it is: a saved place that this card
    * does not prove is not carried on (offer_start_over). */
-  if (!self->told_resuming && verify != NULL && cm_job_get_phase (self->job) != NULL &&
-      cm_job_get_progress (self->job) > 0 && cm_verify_get_resuming (verify))
+  if (!self->told_resuming && verify != NULL && cm_job_get_phase (job) != NULL &&
+      cm_job_get_progress (job) > 0 && cm_verify_get_resuming (verify))
     {
       self->told_resuming = TRUE;
       cm_toast_show (GTK_WIDGET (self), _("Carrying on with the verify that was stopped."));
     }
-  text = cm_job_dup_progress_text (self->job);
-  adw_action_row_set_subtitle (ADW_ACTION_ROW (self), text);
+  CM_KIND_ROW_CLASS (cm_verify_row_parent_class)->progress (row, job);
 }
 
 static void start (CmVerifyRow *self,
@@ -175,60 +133,51 @@ verifies_device (CmVerifyRow *self)
 static void offer_start_over (CmVerifyRow *self);
 
 static void
-state_cb (CmVerifyRow *self)
+cm_verify_row_ended (CmKindRow *row,
+                     CmJob     *job)
 {
-  g_autoptr(CmJob) job = self->job != NULL ? g_object_ref (self->job) : NULL;
-  const GError *error;
+  CmVerifyRow *self = CM_VERIFY_ROW (row);
+  const GError *error = cm_job_get_error (job);
 
-  if (job == NULL || cm_job_is_active (job))
-    return;
-
-  g_signal_handlers_disconnect_by_data (job, self);
-  g_clear_object (&self->job);
-  if (self->item == NULL)
-    return;  /* the row went away; the job saved what it did */
-
-  error = cm_job_get_error (job);
-  if (cm_job_get_result (job) != NULL)
-    {
-      g_set_object (&self->result, cm_job_get_result (job));
-      self->earlier = FALSE;
-    }
-  set_busy (self, FALSE);
+  self->told_resuming = FALSE;
   if (cm_job_get_state (job) == CM_JOB_STATE_CANCELLED)
     cm_toast_show (GTK_WIDGET (self), _("Verify stopped. What was done is kept: verify again to carry on."));
   else if (g_error_matches (error, CM_VERIFY_ERROR, CM_VERIFY_ERROR_NOT_THIS_CARD) && verifies_device (self))
     offer_start_over (self);
   else if (error != NULL)
     cm_toast_show (GTK_WIDGET (self), error->message);
-  else if (cm_job_get_result (job) != NULL)
-    {
-      if (cm_job_get_save_error (job) != NULL)
-        {
-          g_autofree char *message = g_strdup_printf (_("The result could not be kept in the history: %s"),
-                                                      cm_job_get_save_error (job)->message);
-
-          cm_toast_show (GTK_WIDGET (self), message);
-        }
-      g_signal_emit (self, signals[SIGNAL_SHOW_RESULT], 0, self->result);
-    }
+  else
+    cm_kind_row_show_done (row, job);
 }
 
-/* Shows @job, a verify of the row's card, until it ends. */
-void
-cm_verify_row_follow_job (CmVerifyRow *self,
-                          CmJob       *job)
+/**
+ * cm_verify_row_new_job:
+ * @item: a card
+ * @carry_on: carry on a stopped verify of the card, when one is saved
+ *
+ * A verify of @item, once the user agreed: its folder's free space, or
+ * the whole card when it is not mounted. The same from its row and from
+ * "Verify N Cards…".
+ *
+ * Returns: (transfer full) (nullable): the job, not started; %NULL when
+ *   @item may not be verified
+ */
+CmJob *
+cm_verify_row_new_job (CmCardItem *item,
+                       gboolean    carry_on)
 {
-  g_return_if_fail (CM_IS_VERIFY_ROW (self));
-  g_return_if_fail (CM_IS_JOB (job));
-  g_return_if_fail (self->job == NULL);
+  const char *why_not = NULL;
+  gboolean device;
+  CmJob *job;
 
-  self->job = g_object_ref (job);
-  self->told_resuming = FALSE;
-  cm_job_watch (job, G_CALLBACK (progress_cb), G_CALLBACK (state_cb), self);
-  set_busy (self, TRUE);
-  adw_action_row_set_subtitle (ADW_ACTION_ROW (self), _("Starting…"));
-  progress_cb (self);
+  g_return_val_if_fail (CM_IS_CARD_ITEM (item), NULL);
+
+  if (cm_card_item_get_verify_path (item, &device, &why_not) == NULL)
+    return NULL;
+  job = cm_kind_job_new (&cm_job_kind_verify, item, CM_METHOD_FILE);
+  g_object_set (cm_job_get_options (job), "carry-on", carry_on, NULL);
+  cm_job_set_destroy_data (job, device);
+  return job;
 }
 
 /* Starts a verify of the row's card: carrying on a stopped one of it
@@ -237,24 +186,10 @@ static void
 start (CmVerifyRow *self,
        gboolean     carry_on)
 {
-  const char *why_not = NULL;
-  gboolean device;
-  const char *path = choose_path (self, &device, &why_not);
-  g_autoptr(CmJob) job = NULL;
-  g_autoptr(CmHistory) history = NULL;
+  g_autoptr(CmJob) job = cm_verify_row_new_job (cm_kind_row_get_item (CM_KIND_ROW (self)), carry_on);
 
-  if (path == NULL)
-    return;
-  history = cm_app_history_dup ();
-  job = cm_backend_new_job (&cm_job_kind_verify, NULL, self->item, CM_METHOD_FILE);
-  cm_job_set_name (job, cm_card_item_get_name (self->item));
-  /* The page it is on sets what it knows of the card (its brand). */
-  g_signal_emit (self, signals[SIGNAL_PREPARE_JOB], 0, job);
-  g_object_set (cm_job_get_options (job), "carry-on", carry_on, NULL);
-  cm_job_set_destroy_data (job, device);
-  cm_job_set_history (job, history);
-  cm_verify_row_follow_job (self, job);
-  cm_job_list_start (cm_job_list_get_default (), job);
+  if (job != NULL)
+    cm_kind_row_start_job (CM_KIND_ROW (self), job);
 }
 
 static void
@@ -262,7 +197,7 @@ confirm_cb (CmVerifyRow      *self,
             const char       *response,
             AdwMessageDialog *dialog)
 {
-  if (g_strcmp0 (response, "verify") == 0 && self->job == NULL && self->item != NULL)
+  if (g_strcmp0 (response, "verify") == 0 && !cm_kind_row_get_busy (CM_KIND_ROW (self)))
     start (self, TRUE);
 }
 
@@ -271,7 +206,7 @@ start_over_cb (CmVerifyRow      *self,
                const char       *response,
                AdwMessageDialog *dialog)
 {
-  if (g_strcmp0 (response, "start-over") == 0 && self->job == NULL && self->item != NULL)
+  if (g_strcmp0 (response, "start-over") == 0 && !cm_kind_row_get_busy (CM_KIND_ROW (self)))
     start (self, FALSE);
 }
 
@@ -367,23 +302,17 @@ ask_carry_on (CmVerifyRow *self,
     }
 }
 
-/* Starts after asking, or stops the verify that is running. */
-void
-cm_verify_row_activate (CmVerifyRow *self)
+/* Starts after asking. */
+static void
+cm_verify_row_activate (CmKindRow *row)
 {
+  CmVerifyRow *self = CM_VERIFY_ROW (row);
   const char *why_not = NULL;
   gboolean device;
   const char *path;
   g_autofree char *body = NULL;
   g_autofree char *size = NULL;
 
-  g_return_if_fail (CM_IS_VERIFY_ROW (self));
-
-  if (self->job != NULL)
-    {
-      cm_job_cancel (self->job);
-      return;
-    }
   if ((path = choose_path (self, &device, &why_not)) == NULL)
     {
       cm_toast_show (GTK_WIDGET (self), why_not);
@@ -396,7 +325,7 @@ cm_verify_row_activate (CmVerifyRow *self)
       return;
     }
 
-  size = g_format_size (cm_card_item_get_size (self->item));
+  size = g_format_size (cm_card_item_get_size (cm_kind_row_get_item (row)));
   if (device)
     body = g_strdup_printf (_("Everything on this %s card will be destroyed: CardMark writes all of it and reads it back. "
                               "A large card takes hours; you can stop at any time and carry on later."), size);
@@ -409,19 +338,6 @@ cm_verify_row_activate (CmVerifyRow *self)
        device ? ADW_RESPONSE_DESTRUCTIVE : ADW_RESPONSE_SUGGESTED);
 }
 
-static void
-button_clicked_cb (CmVerifyRow *self)
-{
-  cm_verify_row_activate (self);
-}
-
-static void
-show_clicked_cb (CmVerifyRow *self)
-{
-  if (self->result != NULL)
-    g_signal_emit (self, signals[SIGNAL_SHOW_RESULT], 0, self->result);
-}
-
 /* Where the stopped verify of the card got, 0–1, or -1 when there is
  * none to carry on; for the tests. */
 double
@@ -432,144 +348,25 @@ cm_verify_row_get_stopped (CmVerifyRow *self)
   return self->stopped;
 }
 
-gboolean
-cm_verify_row_get_busy (CmVerifyRow *self)
-{
-  g_return_val_if_fail (CM_IS_VERIFY_ROW (self), FALSE);
-
-  return self->job != NULL;
-}
-
-/* The verify the row shows while it runs, or NULL. */
-CmJob *
-cm_verify_row_get_job (CmVerifyRow *self)
-{
-  g_return_val_if_fail (CM_IS_VERIFY_ROW (self), NULL);
-
-  return self->job;
-}
-
-/* The result of the last verify that finished, or NULL. */
-CmResult *
-cm_verify_row_get_result (CmVerifyRow *self)
-{
-  g_return_val_if_fail (CM_IS_VERIFY_ROW (self), NULL);
-
-  return self->result;
-}
-
-/* The card's last result of this kind from before this session,
- * unless a run of this one says more. */
-static void
-last_found (gpointer  owner,
-            CmResult *last)
-{
-  CmVerifyRow *self = owner;
-
-  g_clear_object (&self->finding);
-  if (last == NULL || self->result != NULL || self->job != NULL || self->item == NULL)
-    return;
-  self->result = g_object_ref (last);
-  self->earlier = TRUE;
-  fill_subtitle (self);
-}
-
-void
-cm_verify_row_set_item (CmVerifyRow *self,
-                        CmCardItem  *item)
-{
-  g_return_if_fail (CM_IS_VERIFY_ROW (self));
-  g_return_if_fail (CM_IS_CARD_ITEM (item));
-
-  g_set_object (&self->item, item);
-  if (self->job == NULL)
-    fill_subtitle (self);
-  /* After a restart: the card's last result of this kind, from the
-   * history, once, in another thread. */
-  if (self->result == NULL && self->job == NULL && self->finding == NULL)
-    {
-      self->finding = g_cancellable_new ();
-      cm_app_history_find_last (item, cm_job_kind_verify.name, self->finding, last_found, self);
-    }
-}
-
-static void
-cm_verify_row_dispose (GObject *object)
-{
-  CmVerifyRow *self = CM_VERIFY_ROW (object);
-
-  /* A verify still running goes on; the application holds it. */
-  if (self->job != NULL)
-    g_signal_handlers_disconnect_by_data (self->job, self);
-  g_clear_object (&self->job);
-  g_cancellable_cancel (self->finding);
-  g_clear_object (&self->finding);
-  g_clear_object (&self->item);
-  g_clear_object (&self->result);
-  gtk_widget_dispose_template (GTK_WIDGET (self), CM_TYPE_VERIFY_ROW);
-
-  G_OBJECT_CLASS (cm_verify_row_parent_class)->dispose (object);
-}
-
-static void
-cm_verify_row_get_property (GObject    *object,
-                            guint       prop_id,
-                            GValue     *value,
-                            GParamSpec *pspec)
-{
-  CmVerifyRow *self = CM_VERIFY_ROW (object);
-
-  switch (prop_id)
-    {
-    case PROP_BUSY:
-      g_value_set_boolean (value, cm_verify_row_get_busy (self));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
 static void
 cm_verify_row_class_init (CmVerifyRowClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  CmKindRowClass *row_class = CM_KIND_ROW_CLASS (klass);
 
-  object_class->dispose = cm_verify_row_dispose;
-  object_class->get_property = cm_verify_row_get_property;
-
-  properties[PROP_BUSY] =
-    g_param_spec_boolean ("busy", NULL, NULL, FALSE,
-                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
-
-  /**
-   * CmVerifyRow::show-result:
-   * @result: the verify that ended, or the last one when Show is clicked
-   *
-   * The window shows its page.
-   */
-  signals[SIGNAL_SHOW_RESULT] =
-    g_signal_new ("show-result", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, CM_TYPE_RESULT);
-  /* A job is about to start: its page may set what it knows of the card. */
-  signals[SIGNAL_PREPARE_JOB] =
-    g_signal_new ("prepare-job", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, CM_TYPE_JOB);
-
-  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/cardmark/CardMark/ui/cm-verify-row.ui");
-  gtk_widget_class_bind_template_child (widget_class, CmVerifyRow, spinner);
-  gtk_widget_class_bind_template_child (widget_class, CmVerifyRow, button);
-  gtk_widget_class_bind_template_child (widget_class, CmVerifyRow, show_button);
-  gtk_widget_class_bind_template_callback (widget_class, button_clicked_cb);
-  gtk_widget_class_bind_template_callback (widget_class, show_clicked_cb);
+  row_class->kind = &cm_job_kind_verify;
+  row_class->fill = cm_verify_row_fill;
+  row_class->activate = cm_verify_row_activate;
+  row_class->progress = cm_verify_row_progress;
+  row_class->ended = cm_verify_row_ended;
 }
 
 static void
 cm_verify_row_init (CmVerifyRow *self)
 {
   self->stopped = -1;
-  gtk_widget_init_template (GTK_WIDGET (self));
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self), _("Verify Every Byte…"));
+  cm_kind_row_set_action (CM_KIND_ROW (self), _("_Verify"), NULL);
+  cm_kind_row_set_show (CM_KIND_ROW (self), _("Show the last verify of this card"));
 }
 
 GtkWidget *
@@ -580,6 +377,39 @@ cm_verify_row_new (CmCardItem *item)
   g_return_val_if_fail (CM_IS_CARD_ITEM (item), NULL);
 
   self = g_object_new (CM_TYPE_VERIFY_ROW, NULL);
-  cm_verify_row_set_item (self, item);
+  cm_kind_row_set_item (CM_KIND_ROW (self), item);
   return GTK_WIDGET (self);
+}
+
+/* A verify's part of its page: its chart across the card, and how much
+ * came back as written. */
+void
+cm_verify_row_fill_part (CmResultPart *part,
+                         CmResult     *result)
+{
+  const CmVerifySummary *verify = cm_result_get_verify (result);
+  CmVerifyFacts facts;
+
+  cm_chart_view_set_result (cm_result_part_add_chart (part, CM_CHART_VERIFY,
+                                                      _("Write and Read Back Across the Card"),
+                                                      _("Where data did not come back as written shows as red regions.")),
+                            result);
+  if (!cm_verify_facts_for_result (result, &facts))
+    return;
+
+  if (facts.written_bytes > 0)
+    cm_result_part_add_size (part, _("Written to the card"), facts.written_bytes);
+  cm_result_part_add_size (part, _("Read back and checked"), facts.read_bytes);
+  if (facts.unreached_bytes > 0)
+    cm_result_part_add_size (part, _("Never reached, as the card stopped"), facts.unreached_bytes);
+  cm_result_part_add_count (part, _("Sectors that came back as written"), verify->sectors_ok);
+  cm_result_part_add_count (part, _("Sectors corrupted"), verify->sectors_corrupted);
+  cm_result_part_add_count (part, _("Sectors changed"), verify->sectors_changed);
+  cm_result_part_add_count (part, _("Sectors holding data of another place"), verify->sectors_overwritten);
+  cm_result_part_add_count (part, _("Sectors that could not be read"), verify->sectors_unreadable);
+  cm_result_part_add_count (part, _("Regions that lost data"), verify->bad_regions->len);
+  if (verify->first_bad_offset >= 0)
+    cm_result_part_add_size (part, _("First lost data at"), verify->first_bad_offset);
+  if (!verify->complete)
+    cm_result_part_add_fact (part, _("Finished"), _("No: the card stopped answering"));
 }

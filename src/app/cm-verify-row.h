@@ -5,27 +5,20 @@
 
 #pragma once
 
-#include <adwaita.h>
-
-#include "cm-card-item.h"
-#include "cm-job.h"
-#include "cm-result.h"
+#include "cm-kind-row.h"
+#include "cm-result-part.h"
 
 G_BEGIN_DECLS
 
 #define CM_TYPE_VERIFY_ROW (cm_verify_row_get_type ())
 
-G_DECLARE_FINAL_TYPE (CmVerifyRow, cm_verify_row, CM, VERIFY_ROW, AdwActionRow)
+G_DECLARE_FINAL_TYPE (CmVerifyRow, cm_verify_row, CM, VERIFY_ROW, CmKindRow)
 
-GtkWidget *cm_verify_row_new        (CmCardItem  *item);
-void       cm_verify_row_set_item   (CmVerifyRow *self,
-                                     CmCardItem  *item);
-gboolean   cm_verify_row_get_busy   (CmVerifyRow *self);
-void       cm_verify_row_activate   (CmVerifyRow *self);
-CmResult  *cm_verify_row_get_result (CmVerifyRow *self);
+GtkWidget *cm_verify_row_new         (CmCardItem  *item) G_GNUC_WARN_UNUSED_RESULT;
 double     cm_verify_row_get_stopped (CmVerifyRow *self);
-CmJob     *cm_verify_row_get_job    (CmVerifyRow *self);
-void       cm_verify_row_follow_job (CmVerifyRow *self,
-                                     CmJob       *job);
+CmJob     *cm_verify_row_new_job     (CmCardItem  *item,
+                                      gboolean     carry_on) G_GNUC_WARN_UNUSED_RESULT;
+void       cm_verify_row_fill_part (CmResultPart *part,
+                                    CmResult     *result);
 
 G_END_DECLS

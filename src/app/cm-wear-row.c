@@ -10,19 +10,17 @@
  * its answer, and Show opens the document's page (the "show-result"
  * signal). A stopped wear test keeps the rounds it finished, and where
  * it stood (cm-wear-state.c): the row then says the round and place, and
- * offers to carry on from there, or to start over.
+ * offers to carry on from there, or to start over. What every kind's row
+ * does is CmKindRow's (cm-kind-row.c).
  */
 
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
 
-#include "cm-app-history.h"
-#include "cm-job-list.h"
-#include "cm-backend.h"
-#include "cm-history.h"
+#include "cm-endurance.h"
 #include "cm-maker-form.h"
-#include "cm-summary.h"
+#include "cm-result-part.h"
 #include "cm-toast.h"
 #include "cm-verify.h"
 #include "cm-wear-state.h"
@@ -31,34 +29,10 @@
 
 struct _CmWearRow
 {
-  AdwActionRow   parent_instance;
-
-  CmCardItem    *item;
-  CmJob         *job;           /* the wear test that runs, watched */
-  CmResult      *result;        /* the last one, with its rounds */
-  gboolean      earlier;      /* the result is from before this session */
-  GCancellable *finding;      /* that result, looked up */
-
-  GtkSpinner    *spinner;
-  GtkButton     *button;
-  GtkButton     *show_button;
+  CmKindRow parent_instance;
 };
 
-G_DEFINE_FINAL_TYPE (CmWearRow, cm_wear_row, ADW_TYPE_ACTION_ROW)
-
-enum {
-  PROP_0,
-  PROP_BUSY,
-  N_PROPS
-};
-
-enum {
-  SIGNAL_SHOW_RESULT,
-  N_SIGNALS
-};
-
-static GParamSpec *properties[N_PROPS];
-static guint signals[N_SIGNALS];
+G_DEFINE_FINAL_TYPE (CmWearRow, cm_wear_row, CM_TYPE_KIND_ROW)
 
 /* Only a whole card that nothing uses can be worn: NULL with @why_not
  * when this one may not. */
@@ -66,12 +40,14 @@ static const char *
 choose_device (CmWearRow   *self,
                const char **why_not)
 {
-  if (self->item == NULL)
+  CmCardItem *item = cm_kind_row_get_item (CM_KIND_ROW (self));
+
+  if (item == NULL)
     {
       *why_not = "";
       return NULL;
     }
-  return cm_card_item_get_wear_device (self->item, why_not);
+  return cm_card_item_get_wear_device (item, why_not);
 }
 
 /* The saved state of a stopped wear test of the row's card, or NULL. */
@@ -84,134 +60,86 @@ saved_state (CmWearRow *self)
 
   if (device == NULL)
     return NULL;
-  state = cm_wear_state_new (device, cm_card_item_get_size (self->item), NULL);
+  state = cm_wear_state_new (device, cm_card_item_get_size (cm_kind_row_get_item (CM_KIND_ROW (self))), NULL);
   return cm_wear_state_exists (state) ? g_steal_pointer (&state) : NULL;
 }
 
+/* The last answer, where a stopped test stands, why the card may not
+ * be worn, or what the test does; Carry On… once one is saved. */
 static void
-fill_subtitle (CmWearRow *self)
+cm_wear_row_fill (CmKindRow *row)
 {
+  CmWearRow *self = CM_WEAR_ROW (row);
   const char *why_not = NULL;
   const char *device = choose_device (self, &why_not);
   g_autoptr(CmWearState) state = saved_state (self);
   g_autofree char *where = state != NULL ? cm_wear_state_describe (state) : NULL;
-  g_autofree char *answer = NULL;
+  g_autofree char *answer = cm_kind_row_dup_last_answer (row);
 
-  gtk_widget_set_sensitive (GTK_WIDGET (self->button), device != NULL || self->job != NULL);
-  gtk_widget_set_visible (GTK_WIDGET (self->show_button), self->result != NULL && self->job == NULL);
-  if (self->result != NULL && where == NULL)
-    {
-      CmStatus status;
-
-      answer = cm_summary_dup_answer (self->result, &status);
-      if (self->earlier)
-        {
-          g_autofree char *text = cm_app_history_dup_earlier (self->result, answer);
-
-          adw_action_row_set_subtitle (ADW_ACTION_ROW (self), text);
-        }
-      else
-        adw_action_row_set_subtitle (ADW_ACTION_ROW (self), answer);
-    }
+  cm_kind_row_set_action (row, state != NULL ? _("_Carry On…") : _("_Start"), NULL);
+  cm_kind_row_set_can_start (row, device != NULL);
+  if (answer != NULL && where == NULL)
+    cm_kind_row_set_subtitle (row, answer);
   else if (device == NULL)
-    adw_action_row_set_subtitle (ADW_ACTION_ROW (self), why_not);
+    cm_kind_row_set_subtitle (row, why_not);
   else if (where != NULL)
     {
       /* Translators: %s is where it stopped: "round 3, writing, at 1.2 GB of 16 GB" */
       g_autofree char *text = g_strdup_printf (_("A stopped wear test of this card can carry on: it stopped in %s."), where);
 
-      adw_action_row_set_subtitle (ADW_ACTION_ROW (self), text);
+      cm_kind_row_set_subtitle (row, text);
     }
   else
-    adw_action_row_set_subtitle (ADW_ACTION_ROW (self),
-                                 _("Writes and reads back the whole card, round after round, until you stop it, "
-                                   "to find how long it lasts. Erases the card."));
+    cm_kind_row_set_subtitle (row,
+                              _("Writes and reads back the whole card, round after round, until you stop it, "
+                                "to find how long it lasts. Erases the card."));
 }
 
+/* One that ended with rounds opens; one stopped before its first round
+ * ended, or that failed, says so. */
 static void
-set_busy (CmWearRow *self,
-          gboolean   busy)
+cm_wear_row_ended (CmKindRow *row,
+                   CmJob     *job)
 {
-  gtk_widget_set_visible (GTK_WIDGET (self->spinner), busy);
-  gtk_spinner_set_spinning (self->spinner, busy);
-  gtk_button_set_label (self->button, busy ? _("_Stop") : _("_Start"));
-  if (!busy && self->item != NULL)
-    {
-      g_autoptr(CmWearState) state = saved_state (self);
+  const GError *error = cm_job_get_error (job);
 
-      if (state != NULL)
-        gtk_button_set_label (self->button, _("_Carry On…"));
-    }
-  if (!busy)
-    fill_subtitle (self);
-  else
-    gtk_widget_set_visible (GTK_WIDGET (self->show_button), FALSE);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
-}
-
-static void
-progress_cb (CmWearRow *self)
-{
-  g_autofree char *text = NULL;
-
-  if (self->job == NULL)
-    return;
-  text = cm_job_dup_progress_text (self->job);
-  adw_action_row_set_subtitle (ADW_ACTION_ROW (self), text);
-}
-
-static void
-state_cb (CmWearRow *self)
-{
-  g_autoptr(CmJob) job = self->job != NULL ? g_object_ref (self->job) : NULL;
-  const GError *error;
-
-  if (job == NULL || cm_job_is_active (job))
-    return;
-
-  g_signal_handlers_disconnect_by_data (job, self);
-  g_clear_object (&self->job);
-  if (self->item == NULL)
-    return;  /* the row went away; the job saved what it did */
-
-  error = cm_job_get_error (job);
   if (cm_job_get_result (job) != NULL)
-    {
-      g_set_object (&self->result, cm_job_get_result (job));
-      self->earlier = FALSE;
-    }
-  set_busy (self, FALSE);
-  if (cm_job_get_result (job) != NULL)
-    {
-      if (cm_job_get_save_error (job) != NULL)
-        {
-          g_autofree char *message = g_strdup_printf (_("The result could not be kept in the history: %s"),
-                                                      cm_job_get_save_error (job)->message);
-
-          cm_toast_show (GTK_WIDGET (self), message);
-        }
-      g_signal_emit (self, signals[SIGNAL_SHOW_RESULT], 0, self->result);
-    }
+    cm_kind_row_show_done (row, job);
   else if (cm_job_get_state (job) == CM_JOB_STATE_CANCELLED)
-    cm_toast_show (GTK_WIDGET (self), _("Wear test stopped before its first round ended. Where it stood is kept: carry on at any time."));
+    cm_toast_show (GTK_WIDGET (row), _("Wear test stopped before its first round ended. Where it stood is kept: carry on at any time."));
   else if (error != NULL)
-    cm_toast_show (GTK_WIDGET (self), error->message);
+    cm_toast_show (GTK_WIDGET (row), error->message);
 }
 
-/* Shows @job, a wear test of the row's card, until it ends. */
-void
-cm_wear_row_follow_job (CmWearRow *self,
-                        CmJob     *job)
+/**
+ * cm_wear_row_new_job:
+ * @item: a card
+ * @carry_on: carry on a stopped wear test of the card, when one is saved
+ * @maker_bytes: what the maker says the card can be written, or 0
+ *
+ * A wear test of @item, once the user agreed to erase it; rounds until
+ * Stop. The same from its row and from "Wear Test N Cards…".
+ *
+ * Returns: (transfer full) (nullable): the job, not started; %NULL when
+ *   @item may not be worn
+ */
+CmJob *
+cm_wear_row_new_job (CmCardItem *item,
+                     gboolean    carry_on,
+                     guint64     maker_bytes)
 {
-  g_return_if_fail (CM_IS_WEAR_ROW (self));
-  g_return_if_fail (CM_IS_JOB (job));
-  g_return_if_fail (self->job == NULL);
+  const char *why_not = NULL;
+  CmJob *job;
 
-  self->job = g_object_ref (job);
-  cm_job_watch (job, G_CALLBACK (progress_cb), G_CALLBACK (state_cb), self);
-  set_busy (self, TRUE);
-  adw_action_row_set_subtitle (ADW_ACTION_ROW (self), _("Starting…"));
-  progress_cb (self);
+  g_return_val_if_fail (CM_IS_CARD_ITEM (item), NULL);
+
+  if (cm_card_item_get_wear_device (item, &why_not) == NULL)
+    return NULL;
+  job = cm_kind_job_new (&cm_job_kind_wear, item, CM_METHOD_RAW_WRITE);
+  /* The user's consent, given in the dialog; rounds until Stop. */
+  cm_job_set_destroy_data (job, TRUE);
+  g_object_set (cm_job_get_options (job), "carry-on", carry_on, "maker-bytes", maker_bytes, NULL);
+  return job;
 }
 
 /* Starts a wear test of the row's card: carrying on a stopped one of it
@@ -221,21 +149,10 @@ start (CmWearRow *self,
        gboolean   carry_on,
        guint64    maker_bytes)
 {
-  const char *why_not = NULL;
-  g_autoptr(CmJob) job = NULL;
-  g_autoptr(CmHistory) history = NULL;
+  g_autoptr(CmJob) job = cm_wear_row_new_job (cm_kind_row_get_item (CM_KIND_ROW (self)), carry_on, maker_bytes);
 
-  if (choose_device (self, &why_not) == NULL)
-    return;
-  history = cm_app_history_dup ();
-  job = cm_backend_new_job (&cm_job_kind_wear, NULL, self->item, CM_METHOD_RAW_WRITE);
-  cm_job_set_name (job, cm_card_item_get_name (self->item));
-  /* The user's consent, given in the dialog; rounds until Stop. */
-  cm_job_set_destroy_data (job, TRUE);
-  g_object_set (cm_job_get_options (job), "carry-on", carry_on, "maker-bytes", maker_bytes, NULL);
-  cm_job_set_history (job, history);
-  cm_wear_row_follow_job (self, job);
-  cm_job_list_start (cm_job_list_get_default (), job);
+  if (job != NULL)
+    cm_kind_row_start_job (CM_KIND_ROW (self), job);
 }
 
 static void
@@ -246,7 +163,7 @@ confirm_cb (CmWearRow        *self,
   CmMakerForm *form = CM_MAKER_FORM (adw_message_dialog_get_extra_child (dialog));
   guint64 maker_bytes;
 
-  if (self->job != NULL || self->item == NULL || !cm_maker_form_get_valid (form))
+  if (cm_kind_row_get_busy (CM_KIND_ROW (self)) || !cm_maker_form_get_valid (form))
     return;
   maker_bytes = cm_maker_form_get_maker_bytes (form);
   if (g_strcmp0 (response, "wear") == 0 || g_strcmp0 (response, "carry-on") == 0)
@@ -297,10 +214,11 @@ carry_on_dialog (CmWearRow   *self,
   return dialog;
 }
 
-/* Starts after asking, or stops the wear test that runs. */
-void
-cm_wear_row_activate (CmWearRow *self)
+/* Starts after asking. */
+static void
+cm_wear_row_activate (CmKindRow *row)
 {
+  CmWearRow *self = CM_WEAR_ROW (row);
   const char *why_not = NULL;
   GtkRoot *root;
   GtkWidget *dialog;
@@ -308,13 +226,6 @@ cm_wear_row_activate (CmWearRow *self)
   g_autofree char *body = NULL;
   g_autoptr(CmWearState) state = NULL;
 
-  g_return_if_fail (CM_IS_WEAR_ROW (self));
-
-  if (self->job != NULL)
-    {
-      cm_job_cancel (self->job);
-      return;
-    }
   if (choose_device (self, &why_not) == NULL)
     {
       cm_toast_show (GTK_WIDGET (self), why_not);
@@ -325,7 +236,7 @@ cm_wear_row_activate (CmWearRow *self)
     dialog = carry_on_dialog (self, state);
   else
     {
-      size = g_format_size (cm_card_item_get_size (self->item));
+      size = g_format_size (cm_card_item_get_size (cm_kind_row_get_item (row)));
       root = gtk_widget_get_root (GTK_WIDGET (self));
       body = g_strdup_printf (_("Everything on this %s card will be destroyed, and the test wears it out: CardMark writes all "
                                 "of it and reads it back, round after round, until you stop it or half of it stops keeping "
@@ -347,149 +258,22 @@ cm_wear_row_activate (CmWearRow *self)
 }
 
 static void
-button_clicked_cb (CmWearRow *self)
-{
-  cm_wear_row_activate (self);
-}
-
-static void
-show_clicked_cb (CmWearRow *self)
-{
-  if (self->result != NULL)
-    g_signal_emit (self, signals[SIGNAL_SHOW_RESULT], 0, self->result);
-}
-
-gboolean
-cm_wear_row_get_busy (CmWearRow *self)
-{
-  g_return_val_if_fail (CM_IS_WEAR_ROW (self), FALSE);
-
-  return self->job != NULL;
-}
-
-CmJob *
-cm_wear_row_get_job (CmWearRow *self)
-{
-  g_return_val_if_fail (CM_IS_WEAR_ROW (self), NULL);
-
-  return self->job;
-}
-
-/* The last wear test of the card that ended with rounds, or NULL. */
-CmResult *
-cm_wear_row_get_result (CmWearRow *self)
-{
-  g_return_val_if_fail (CM_IS_WEAR_ROW (self), NULL);
-
-  return self->result;
-}
-
-/* The card's last result of this kind from before this session,
- * unless a run of this one says more. */
-static void
-last_found (gpointer  owner,
-            CmResult *last)
-{
-  CmWearRow *self = owner;
-
-  g_clear_object (&self->finding);
-  if (last == NULL || self->result != NULL || self->job != NULL || self->item == NULL)
-    return;
-  self->result = g_object_ref (last);
-  self->earlier = TRUE;
-  fill_subtitle (self);
-}
-
-/* The same card, as UDisks sees it now (mounted or not). */
-void
-cm_wear_row_set_item (CmWearRow  *self,
-                      CmCardItem *item)
-{
-  g_return_if_fail (CM_IS_WEAR_ROW (self));
-
-  g_set_object (&self->item, item);
-  if (self->job == NULL)
-    fill_subtitle (self);
-  /* After a restart: the card's last result of this kind, from the
-   * history, once, in another thread. */
-  if (self->result == NULL && self->job == NULL && self->finding == NULL)
-    {
-      self->finding = g_cancellable_new ();
-      cm_app_history_find_last (item, cm_job_kind_wear.name, self->finding, last_found, self);
-    }
-}
-
-static void
-cm_wear_row_dispose (GObject *object)
-{
-  CmWearRow *self = CM_WEAR_ROW (object);
-
-  /* The job goes on without the row; the application holds it. */
-  if (self->job != NULL)
-    g_signal_handlers_disconnect_by_data (self->job, self);
-  g_clear_object (&self->job);
-  g_cancellable_cancel (self->finding);
-  g_clear_object (&self->finding);
-  g_clear_object (&self->item);
-  g_clear_object (&self->result);
-
-  G_OBJECT_CLASS (cm_wear_row_parent_class)->dispose (object);
-}
-
-static void
-cm_wear_row_get_property (GObject    *object,
-                          guint       prop_id,
-                          GValue     *value,
-                          GParamSpec *pspec)
-{
-  CmWearRow *self = CM_WEAR_ROW (object);
-
-  switch (prop_id)
-    {
-    case PROP_BUSY:
-      g_value_set_boolean (value, cm_wear_row_get_busy (self));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 cm_wear_row_class_init (CmWearRowClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  CmKindRowClass *row_class = CM_KIND_ROW_CLASS (klass);
 
-  object_class->dispose = cm_wear_row_dispose;
-  object_class->get_property = cm_wear_row_get_property;
-
-  properties[PROP_BUSY] =
-    g_param_spec_boolean ("busy", NULL, NULL, FALSE,
-                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
-
-  /**
-   * CmWearRow::show-result:
-   * @result: the wear test's document
-   *
-   * A wear test ended with rounds, or Show was clicked: its page.
-   */
-  signals[SIGNAL_SHOW_RESULT] =
-    g_signal_new ("show-result", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, CM_TYPE_RESULT);
-
-  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/cardmark/CardMark/ui/cm-wear-row.ui");
-  gtk_widget_class_bind_template_child (widget_class, CmWearRow, spinner);
-  gtk_widget_class_bind_template_child (widget_class, CmWearRow, button);
-  gtk_widget_class_bind_template_child (widget_class, CmWearRow, show_button);
-  gtk_widget_class_bind_template_callback (widget_class, button_clicked_cb);
-  gtk_widget_class_bind_template_callback (widget_class, show_clicked_cb);
+  row_class->kind = &cm_job_kind_wear;
+  row_class->fill = cm_wear_row_fill;
+  row_class->activate = cm_wear_row_activate;
+  row_class->ended = cm_wear_row_ended;
 }
 
 static void
 cm_wear_row_init (CmWearRow *self)
 {
-  gtk_widget_init_template (GTK_WIDGET (self));
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self), _("Wear Test…"));
+  cm_kind_row_set_action (CM_KIND_ROW (self), _("_Start"), NULL);
+  cm_kind_row_set_show (CM_KIND_ROW (self), _("Show the last wear test of this card"));
 }
 
 GtkWidget *
@@ -500,6 +284,89 @@ cm_wear_row_new (CmCardItem *item)
   g_return_val_if_fail (CM_IS_CARD_ITEM (item), NULL);
 
   self = g_object_new (CM_TYPE_WEAR_ROW, NULL);
-  cm_wear_row_set_item (self, item);
+  cm_kind_row_set_item (CM_KIND_ROW (self), item);
   return GTK_WIDGET (self);
+}
+
+/* Under a figure of bytes written: its share of the maker's endurance,
+ * when the maker's was given. */
+static void
+set_beside_maker (GtkWidget         *row,
+                  const CmEndurance *endurance,
+                  guint64            written)
+{
+  g_autofree char *share = NULL;
+
+  if (endurance->maker_bytes == 0)
+    return;
+  /* Translators: under "Round 12, after 3.2 TB written" */
+  share = g_strdup_printf (_("%.1f %% of the maker’s endurance"), 100.0 * written / endurance->maker_bytes);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), share);
+}
+
+/* The rounds' write amplification, or that it is not known where the card
+ * did not tell its flash writes: never a typed-in figure. */
+static void
+add_write_amplification (CmResultPart      *part,
+                         const CmEndurance *endurance)
+{
+  g_autofree char *value = NULL;
+  double lo, hi;
+
+  if (cm_endurance_get_write_amplification (endurance, &lo, &hi))
+    /* Translators: write amplification per round, "1.02 to 1.10" */
+    value = g_strdup_printf (_("%.2f to %.2f"), lo, hi);
+  else
+    value = g_strdup (_("Not known: the card does not tell what it wrote to its flash"));
+  cm_result_part_add_fact (part, _("Write amplification"), value);
+}
+
+/* A wear test's part of its page: its rounds, the thresholds it reached
+ * and why it ended. */
+void
+cm_wear_row_fill_part (CmResultPart *part,
+                       CmResult     *result)
+{
+  const CmEndurance *endurance = cm_result_get_endurance (result);
+  const CmWearRound *last;
+  g_autofree char *total = NULL;
+
+  cm_chart_view_set_result (cm_result_part_add_chart (part, CM_CHART_WEAR, _("Round by Round"),
+                                                      _("How fast each round wrote and read back the card, and how much of it "
+                                                        "came back wrong.")),
+                            result);
+  if (endurance == NULL || endurance->rounds->len == 0)
+    return;
+  last = &g_array_index (endurance->rounds, CmWearRound, endurance->rounds->len - 1);
+  cm_result_part_add_count (part, _("Rounds"), endurance->rounds->len);
+  if (endurance->maker_bytes > 0)
+    {
+      g_autofree char *maker = g_format_size (endurance->maker_bytes);
+      /* Translators: the maker's endurance, "30.0 TB written" */
+      g_autofree char *value = g_strdup_printf (_("%s written"), maker);
+
+      cm_result_part_add_fact (part, _("The maker’s endurance"), value);
+    }
+  total = g_format_size (last->bytes_written);
+  set_beside_maker (cm_result_part_add_fact (part, _("Written in all"), total), endurance, last->bytes_written);
+  for (guint i = 0; i < CM_ENDURANCE_N_THRESHOLDS; i++)
+    {
+      guint round;
+      guint64 written;
+      g_autofree char *title = NULL;
+      g_autofree char *value = NULL;
+      g_autofree char *size = NULL;
+
+      if (!cm_endurance_get_threshold (endurance, i, &round, &written))
+        continue;
+      size = g_format_size (written);
+      title = i == 0 ? g_strdup (_("First data lost"))
+                     /* Translators: a wear test's threshold: "1 % of the card bad" */
+                     : g_strdup_printf (_("%g %% of the card bad"), cm_endurance_threshold_share (i) * 100);
+      /* Translators: "round 12, after 3.2 GB written" */
+      value = g_strdup_printf (_("Round %u, after %s written"), round, size);
+      set_beside_maker (cm_result_part_add_fact (part, title, value), endurance, written);
+    }
+  cm_result_part_add_count (part, _("Sectors bad in the last round"), last->bad_sectors);
+  add_write_amplification (part, endurance);
 }

@@ -5,25 +5,20 @@
 
 #pragma once
 
-#include <adwaita.h>
-
-#include "cm-card-item.h"
-#include "cm-job.h"
+#include "cm-kind-row.h"
+#include "cm-result-part.h"
 
 G_BEGIN_DECLS
 
 #define CM_TYPE_WEAR_ROW (cm_wear_row_get_type ())
 
-G_DECLARE_FINAL_TYPE (CmWearRow, cm_wear_row, CM, WEAR_ROW, AdwActionRow)
+G_DECLARE_FINAL_TYPE (CmWearRow, cm_wear_row, CM, WEAR_ROW, CmKindRow)
 
-GtkWidget *cm_wear_row_new          (CmCardItem *item);
-void       cm_wear_row_set_item     (CmWearRow  *self,
-                                     CmCardItem *item);
-void       cm_wear_row_activate     (CmWearRow  *self);
-void       cm_wear_row_follow_job   (CmWearRow  *self,
-                                     CmJob      *job);
-gboolean   cm_wear_row_get_busy     (CmWearRow  *self);
-CmJob     *cm_wear_row_get_job      (CmWearRow  *self);
-CmResult  *cm_wear_row_get_result   (CmWearRow  *self);
+GtkWidget *cm_wear_row_new     (CmCardItem *item) G_GNUC_WARN_UNUSED_RESULT;
+CmJob     *cm_wear_row_new_job (CmCardItem *item,
+                                gboolean    carry_on,
+                                guint64     maker_bytes) G_GNUC_WARN_UNUSED_RESULT;
+void       cm_wear_row_fill_part (CmResultPart *part,
+                                  CmResult     *result);
 
 G_END_DECLS

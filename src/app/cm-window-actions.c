@@ -19,6 +19,8 @@
 #include "cm-maker-form.h"
 #include "cm-summary.h"
 #include "cm-toast.h"
+#include "cm-verify-row.h"
+#include "cm-wear-row.h"
 
 #include "cm-window-private.h"
 
@@ -356,7 +358,7 @@ really_start (CmWindow *self)
   cm_job_set_brand (self->job, cm_card_page_get_brand (page));
   cm_job_set_history (self->job, self->history);
   g_signal_connect_object (self->job, "notify::runner", G_CALLBACK (bench_started_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->job, "notify::state", G_CALLBACK (bench_state_cb), self, G_CONNECT_SWAPPED);
+  cm_job_watch (self->job, NULL, G_CALLBACK (bench_state_cb), self);
   _cm_window_actions_update (self);
 
   cm_job_list_start (cm_job_list_get_default (), self->job);
@@ -424,22 +426,6 @@ _cm_window_test_items (CmWindow  *self,
   _cm_window_actions_update (self);
 }
 
-/* A job of @kind on @item, after the question for several cards: as the
- * card page's own rows do, a stopped one of the card carries on. */
-static CmJob *
-new_confirmed_job (const CmJobKind *kind,
-                   CmCardItem      *item,
-                   CmMethod         method,
-                   gboolean         erases)
-{
-  CmJob *job = cm_backend_new_job (kind, NULL, item, method);
-
-  cm_job_set_name (job, cm_card_item_get_name (item));
-  g_object_set (cm_job_get_options (job), "carry-on", TRUE, NULL);
-  cm_job_set_destroy_data (job, erases);
-  return job;
-}
-
 static void
 confirm_verify_items_cb (CmWindow         *self,
                          const char       *response,
@@ -452,13 +438,12 @@ confirm_verify_items_cb (CmWindow         *self,
   for (guint i = 0; i < items->len; i++)
     {
       CmCardItem *item = g_ptr_array_index (items, i);
-      const char *why_not = NULL;
-      gboolean device;
       g_autoptr(CmJob) job = NULL;
 
-      if (cm_card_item_get_verify_path (item, &device, &why_not) == NULL || item_is_busy (self, item))
+      /* As the card page's own row builds it: a stopped one of the card
+       * carries on. */
+      if (item_is_busy (self, item) || (job = cm_verify_row_new_job (item, TRUE)) == NULL)
         continue;
-      job = new_confirmed_job (&cm_job_kind_verify, item, CM_METHOD_FILE, device);
       start_item_job (self, job);
     }
   cm_card_list_page_show_running (self->card_list_page, items);
@@ -478,13 +463,12 @@ confirm_wear_items_cb (CmWindow         *self,
   for (guint i = 0; i < items->len; i++)
     {
       CmCardItem *item = g_ptr_array_index (items, i);
-      const char *why_not = NULL;
       g_autoptr(CmJob) job = NULL;
 
-      if (cm_card_item_get_wear_device (item, &why_not) == NULL || item_is_busy (self, item))
+      /* As the card page's own row builds it. */
+      if (item_is_busy (self, item) ||
+          (job = cm_wear_row_new_job (item, TRUE, cm_maker_form_get_maker_bytes (form))) == NULL)
         continue;
-      job = new_confirmed_job (&cm_job_kind_wear, item, CM_METHOD_RAW_WRITE, TRUE);
-      g_object_set (cm_job_get_options (job), "maker-bytes", cm_maker_form_get_maker_bytes (form), NULL);
       start_item_job (self, job);
     }
   cm_card_list_page_show_running (self->card_list_page, items);

@@ -39,6 +39,10 @@ int  cm_cli_endure      (int          argc,
                          char       **argv);
 int  cm_cli_health      (int          argc,
                          char       **argv);
+int  cm_cli_power       (int          argc,
+                         char       **argv);
+int  cm_cli_queue_check (int          argc,
+                         char       **argv);
 char *cm_cli_format_duration (double seconds) G_GNUC_WARN_UNUSED_RESULT;
 int  cm_cli_block_end_signals (void);
 guint cm_cli_watch_end_signals (int           signal_fd,

@@ -34,7 +34,9 @@ static const Command commands[] = {
   { "verify", cm_cli_verify, N_("Write every free byte of a card and read it back (like F3)") },
   { "endure", cm_cli_endure, N_("Wear a card out: write and check all of it, round after round") },
   { "format", cm_cli_format, N_("Erase a card and format it as the SD Association's formatter does") },
+  { "power-cut", cm_cli_power, N_("Cut a card's power while it writes: does it keep what it confirmed?") },
   { "health", cm_cli_health, N_("Show how worn cards say they are (CMD56)") },
+  { "queue-check", cm_cli_queue_check, N_("Check whether command queueing is on for a card, and safe") },
   { "history", cm_cli_history, N_("List every check kept in the history, of every kind") },
 };
 

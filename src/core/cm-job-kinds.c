@@ -21,6 +21,8 @@ static const CmJobKind * const builtin[] = {
   &cm_job_kind_restore,
   &cm_job_kind_format,
   &cm_job_kind_health,
+  &cm_job_kind_power,
+  &cm_job_kind_queue,
 };
 
 /* Kinds the tests add, as the test table's own new-kind test does. */

@@ -127,5 +127,7 @@ extern const CmJobKind cm_job_kind_wear;
 extern const CmJobKind cm_job_kind_restore;
 extern const CmJobKind cm_job_kind_format;
 extern const CmJobKind cm_job_kind_health;
+extern const CmJobKind cm_job_kind_power;
+extern const CmJobKind cm_job_kind_queue;
 
 G_END_DECLS

@@ -722,12 +722,13 @@ cm_job_dup_progress_text (CmJob *self)
 
 /**
  * cm_job_watch:
- * @progress: called as @instance's method when the progress, the phase
- *   or the time left changes
- * @ended: called as @instance's method when the state changes
+ * @progress: (nullable): called as @instance's method when the progress,
+ *   the phase or the time left changes
+ * @ended: (nullable): called as @instance's method when the state changes
  * @instance: a GObject; the handlers go with it
  *
- * What every widget that shows a job connects to, in one call.
+ * What everything that follows a job connects to, in one call: the app
+ * follows a job only through it.
  */
 void
 cm_job_watch (CmJob     *self,
@@ -740,9 +741,10 @@ cm_job_watch (CmJob     *self,
   g_return_if_fail (CM_IS_JOB (self));
   g_return_if_fail (G_IS_OBJECT (instance));
 
-  for (guint i = 0; i < G_N_ELEMENTS (changes); i++)
+  for (guint i = 0; progress != NULL && i < G_N_ELEMENTS (changes); i++)
     g_signal_connect_object (self, changes[i], progress, instance, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self, "notify::state", ended, instance, G_CONNECT_SWAPPED);
+  if (ended != NULL)
+    g_signal_connect_object (self, "notify::state", ended, instance, G_CONNECT_SWAPPED);
 }
 
 /* The job and its progress in one line, as a card's row and the bar

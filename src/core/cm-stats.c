@@ -11,22 +11,69 @@
 
 #include "cm-stats.h"
 
-static int
-compare_floats (const void *a,
-                const void *b)
+/* A float's bits as a key whose unsigned order is the float's order:
+ * a positive float's sign bit set, a negative one's bits all flipped. */
+static inline guint32
+float_key (float value)
 {
-  float fa = *(const float *) a;
-  float fb = *(const float *) b;
+  guint32 bits;
 
-  return (fa > fb) - (fa < fb);
+  memcpy (&bits, &value, sizeof bits);
+  return (bits & 0x80000000u) ? ~bits : bits | 0x80000000u;
 }
 
+/* Sorts in place in O(n): a radix sort on the float's bits, a byte at a
+ * time from the lowest, skipping a byte every value shares (a latency's
+ * top byte mostly). A test at depth 32 keeps millions of latencies,
+ * every one, and qsort's call per comparison was the bulk of what the
+ * engine spent after its loop. The order is exactly qsort's. */
 void
 cm_stats_sort_floats (float *values,
                       gsize  n)
 {
-  if (n > 1)
-    qsort (values, n, sizeof (float), compare_floats);
+  gsize counts[4][256] = { { 0 } };
+  g_autofree float *scratch = NULL;
+  float *from = values, *to;
+
+  if (n < 2)
+    return;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      guint32 key = float_key (values[i]);
+
+      for (guint d = 0; d < 4; d++)
+        counts[d][(key >> (8 * d)) & 0xff]++;
+    }
+
+  scratch = g_new (float, n);
+  to = scratch;
+  for (guint d = 0; d < 4; d++)
+    {
+      gsize offset = 0;
+      float *swap;
+
+      if (counts[d][(float_key (from[0]) >> (8 * d)) & 0xff] == n)
+        continue;
+
+      for (guint b = 0; b < 256; b++)
+        {
+          gsize count = counts[d][b];
+
+          counts[d][b] = offset;
+          offset += count;
+        }
+
+      for (gsize i = 0; i < n; i++)
+        to[counts[d][(float_key (from[i]) >> (8 * d)) & 0xff]++] = from[i];
+
+      swap = from;
+      from = to;
+      to = swap;
+    }
+
+  if (from != values)
+    memcpy (values, from, n * sizeof (float));
 }
 
 /* Nearest-rank percentile (as fio reports them), @p in 0..100, of an

@@ -58,6 +58,11 @@ typedef struct
   double   discard_latency_us; /* [card] discard-latency-us: each discard command's fixed cost */
   double   discard_us_per_mib; /* [card] discard-us-per-mib: its cost per MiB of the range */
   guint64  fail_after;
+  /* [card] broken-queue: with more than this many commands in flight, one
+   * write in BROKEN_QUEUE_EVERY lands on the next 4 KiB block instead of
+   * its own, silently, as cards whose command queue is broken do; 0: a
+   * sound queue. */
+  guint64  broken_queue;
   guint64  max_command;
   double   credit_us;
   double   read_latency_us;
@@ -129,6 +134,12 @@ typedef struct
   guint64 *wear_counts;
   guint64  wear_blocks;
   guint64  worn_reads;         /* read commands that returned a worn block */
+  /* The queue: commands inside the daemon now (lock held), the most
+   * ever, and writes a broken queue put in the wrong place. */
+  guint    in_flight;
+  guint    in_flight_max;
+  guint64  deep_writes;
+  guint64  misplaced_writes;
 } SimCard;
 
 static SimCard card;
@@ -438,6 +449,7 @@ model_from_keyfile (GKeyFile  *kf,
       !key_size (kf, "card", "queue", 1, &queue, error) ||
       !key_size (kf, "card", "open-aus", 1, &open_aus, error) ||
       !key_size (kf, "card", "fail-after", 0, &fail_after, error) ||
+      !key_size (kf, "card", "broken-queue", 0, &m->broken_queue, error) ||
       !key_size (kf, "card", "refuse-discard-after", 0, &m->refuse_discard_after, error))
     return FALSE;
 
@@ -558,6 +570,7 @@ print_model (const SimModel *m)
   printf ("SIMCARD_QUEUE=%u\n", m->queue);
   printf ("SIMCARD_READ_ONLY=%d\n", m->read_only ? 1 : 0);
   printf ("SIMCARD_FAIL_AFTER=%" G_GUINT64_FORMAT "\n", m->fail_after);
+  printf ("SIMCARD_BROKEN_QUEUE=%" G_GUINT64_FORMAT "\n", m->broken_queue);
   printf ("SIMCARD_MAX_COMMAND=%" G_GUINT64_FORMAT "\n", m->max_command);
   printf ("SIMCARD_CONTROLLER_CACHE=%" G_GUINT64_FORMAT "\n", m->controller_cache);
   printf ("SIMCARD_IGNORE_DISCARD=%d\n", m->ignore_discard ? 1 : 0);
@@ -1045,13 +1058,16 @@ stats_text (void)
                           "stalls=%" G_GUINT64_FORMAT "\n"
                           "worn_reads=%" G_GUINT64_FORMAT "\n"
                           "discards=%" G_GUINT64_FORMAT "\n"
-                          "discard_bytes=%" G_GUINT64_FORMAT "\n",
+                          "discard_bytes=%" G_GUINT64_FORMAT "\n"
+                          "in_flight_max=%u\n"
+                          "misplaced_writes=%" G_GUINT64_FORMAT "\n",
                           card.commands, card.reads, card.writes,
                           card.read_bytes, card.write_bytes,
                           card.penalties, card.failed, card.late,
                           card.cache_hits, card.cached_bytes, card.slow_bytes,
                           cache_fill_at (now_ns ()), card.stalls,
-                          card.worn_reads, card.discards, card.discard_bytes);
+                          card.worn_reads, card.discards, card.discard_bytes,
+                          card.in_flight_max, card.misplaced_writes);
   sim_power_stats (s);
   for (i = 0; i < N_SIZE_BUCKETS; i++)
     if (card.size_buckets[i] > 0)
@@ -1168,6 +1184,42 @@ sim_release (const char            *path,
   return 0;
 }
 
+/* A command enters the daemon: counted in flight until queue_leave().
+ * For a write on a card with a broken queue, returns where it lands:
+ * with more than broken-queue commands in flight, one write in
+ * BROKEN_QUEUE_EVERY goes to the next 4 KiB block (the one before it at
+ * the card's end), as if the card mixed up two queued commands' addresses. */
+#define BROKEN_QUEUE_EVERY 64
+
+static off_t
+queue_enter (gboolean is_write,
+             off_t    offset,
+             size_t   len)
+{
+  const SimModel *m = &card.model;
+  off_t lands = offset;
+
+  g_mutex_lock (&card.lock);
+  card.in_flight++;
+  card.in_flight_max = MAX (card.in_flight_max, card.in_flight);
+  if (is_write && m->broken_queue > 0 && card.in_flight > m->broken_queue &&
+      ++card.deep_writes % BROKEN_QUEUE_EVERY == 0)
+    {
+      lands = (guint64) offset + len + 4096 <= m->size ? offset + 4096 : offset - 4096;
+      card.misplaced_writes++;
+    }
+  g_mutex_unlock (&card.lock);
+  return lands;
+}
+
+static void
+queue_leave (void)
+{
+  g_mutex_lock (&card.lock);
+  card.in_flight--;
+  g_mutex_unlock (&card.lock);
+}
+
 static int
 sim_read (const char            *path,
           char                  *buf,
@@ -1199,6 +1251,7 @@ sim_read (const char            *path,
   if (card_failed ())
     return -EIO;
 
+  queue_enter (FALSE, offset, len);
   slot = command_begin (FALSE, offset, len, &deadline);
   r = backing_io (FALSE, buf, len, offset);
   if (r > 0)
@@ -1208,6 +1261,7 @@ sim_read (const char            *path,
   if (r > 0)
     wear_read (buf, r, offset);
   command_end (slot, deadline);
+  queue_leave ();
   return r;
 }
 
@@ -1218,6 +1272,7 @@ sim_write (const char            *path,
            off_t                  offset,
            struct fuse_file_info *fi)
 {
+  off_t lands;
   gint64 deadline;
   guint slot;
   int r;
@@ -1234,15 +1289,17 @@ sim_write (const char            *path,
   if (card_failed ())
     return -EIO;
 
+  lands = queue_enter (TRUE, offset, len);
   slot = command_begin (TRUE, offset, len, &deadline);
-  r = sim_power_write (buf, len, offset);
+  r = sim_power_write (buf, len, lands);
   if (r == 0)
-    r = backing_io (TRUE, (char *) buf, len, offset);
+    r = backing_io (TRUE, (char *) buf, len, lands);
   if (r > 0)
     controller_cache_write (buf, len, offset);
   if (r > 0)
     wear_write (offset, r);
   command_end (slot, deadline);
+  queue_leave ();
   return r;
 }
 
@@ -1386,6 +1443,7 @@ main (int   argc,
   g_autofree char *size = NULL;
   g_autofree char *fake_factor = NULL;
   g_autofree char *fail_after = NULL;
+  g_autofree char *broken_queue = NULL;
   g_autofree char *queue = NULL;
   g_autofree char *controller_cache = NULL;
   g_auto(GStrv) sets = NULL;
@@ -1402,6 +1460,8 @@ main (int   argc,
     { "queue", 0, 0, G_OPTION_ARG_STRING, &queue, "Commands serviced at once", "N" },
     { "read-only", 0, 0, G_OPTION_ARG_NONE, &read_only, "Refuse writes (EROFS)", NULL },
     { "fail-after", 0, 0, G_OPTION_ARG_STRING, &fail_after, "Fail with EIO after N commands", "N" },
+    { "broken-queue", 0, 0, G_OPTION_ARG_STRING, &broken_queue,
+      "With more than K commands in flight, some writes land on the wrong block ([card] broken-queue)", "K" },
     { "controller-cache", 0, 0, G_OPTION_ARG_STRING, &controller_cache,
       "Answer reads of the last SIZE written from a cache ([controller-cache] size)", "SIZE" },
     { "volatile-cache", 0, 0, G_OPTION_ARG_NONE, &volatile_cache,
@@ -1435,6 +1495,8 @@ main (int   argc,
     g_key_file_set_string (kf, "card", "queue", queue);
   if (fail_after != NULL)
     g_key_file_set_string (kf, "card", "fail-after", fail_after);
+  if (broken_queue != NULL)
+    g_key_file_set_string (kf, "card", "broken-queue", broken_queue);
   if (read_only)
     g_key_file_set_boolean (kf, "card", "read-only", TRUE);
   if (controller_cache != NULL)
