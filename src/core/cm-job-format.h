@@ -14,9 +14,9 @@ G_BEGIN_DECLS
  *   label  the volume label, NULL none
  *   size   the bytes to lay out: 0 the whole card, a fake card's real
  *          size, or CM_FORMAT_USE_REAL_SIZE
- *   bench  measure the card's speed after the erase (a quick raw
- *          benchmark, putting back what it writes), set beside its last
- *          benchmark in the history: what the erase gave back */
+ *   then-bench  measure the card's speed after the erase (a quick raw
+ *               benchmark, putting back what it writes), set beside its
+ *               last benchmark in the history: what the erase gave back */
 #define CM_TYPE_JOB_FORMAT_OPTIONS (cm_job_format_options_get_type ())
 
 G_DECLARE_FINAL_TYPE (CmJobFormatOptions, cm_job_format_options, CM, JOB_FORMAT_OPTIONS, GObject)

@@ -101,8 +101,9 @@ struct _CmJobKind
    * power-cut test overwrites all of %s, destroying everything on it." */
   const char *consent;
   /* Optional: its options, a GObject type whose properties are the kind's
-   * settings, with their defaults and bounds in the GParamSpecs; the job
-   * holds one (cm_job_get_options()). */
+   * settings, with their defaults and bounds in the GParamSpecs, declared
+   * in the kind's own header (cm-job-NAME.h); the job holds one
+   * (cm_job_get_options()) and no setting of any kind of its own. */
   GType     (*options_type) (void);
   /* Optional: the sentence under the document's headline, made from its
    * facts in the reader's language when it is shown; NULL when the
