@@ -594,6 +594,7 @@ read_finite (JsonObject  *object,
 static const char * const own_members[] = {
   "schema", "tool", "started", "profile", "summary", "kind", "target",
   "card", "tests", "claims", "notes", "verify", "capacity", "endurance",
+  NULL,
 };
 
 static gboolean
