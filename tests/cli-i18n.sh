@@ -169,6 +169,10 @@ for path, name in zip(sys.argv[1:], ["サンディスク エクストリーム �
     # Only the name in the Card column: a size, which the card's file
     # system gives where TMPDIR is on a block device, would come first.
     r["target"].pop("device_bytes", None)
+    # Only the name kept: where TMPDIR is on a block device, the facts a
+    # name is made from when shown (name_from, name_detail) would win.
+    r["target"].pop("name_from", None)
+    r["target"].pop("name_detail", None)
     json.dump(r, open(path, "w"))
 PY
 for lang in C es ja ko vi; do
