@@ -71,7 +71,7 @@ check "the device is the card's" json_check "$work/verify.json" "r['target']['de
 "$CARDMARK_CLI" history > "$work/history.txt" 2> "$work/err"
 check "history lists the capacity check" grep -q "Capacity check" "$work/history.txt"
 check "history lists the verify" grep -q "Full verify" "$work/history.txt"
-check "history lists the benchmark by its profile" grep -q "quick" "$work/history.txt"
+check "history lists the benchmark by its profile" grep -q "Quick benchmark" "$work/history.txt"
 
 # One job per card across processes: a verify holds the card, so a
 # benchmark and a capacity check of it are refused, naming the verify.
