@@ -330,7 +330,11 @@ test_power_cuts (void)
   g_array_append_val (report->cuts, kept);
   g_array_append_val (report->cuts, hit);
   cm_result_set_kind (result, "power");
-  cm_result_set_part (result, cm_power_report_to_json (report));
+  {
+    g_autoptr(JsonNode) part = cm_power_report_to_json (report);
+
+    cm_result_set_part (result, part);
+  }
   cm_result_set_target (result, "/dev/sdx", "raw-write", "/dev/sdx", NULL);
   page = g_object_ref_sink (cm_result_page_new (result));
   cm_test_collect_labels (GTK_WIDGET (page), labels, FALSE);

@@ -252,7 +252,11 @@ outcome_of (CmPowerCut cut,
   if (!stopped)
     g_array_append_val (report->cuts, (CmPowerCut) { .kept = 5 });
   cm_result_set_kind (result, "power");
-  cm_result_set_part (result, cm_power_report_to_json (report));
+  {
+    g_autoptr(JsonNode) part = cm_power_report_to_json (report);
+
+    cm_result_set_part (result, part);
+  }
   return cm_result_dup_outcome (result);
 }
 

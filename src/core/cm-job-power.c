@@ -186,7 +186,11 @@ make_result (PowerJob *p)
   cm_result_set_target (result, p->run.device, "raw-write", p->run.device, NULL);
   cm_result_set_direct_io (result, TRUE);
   cm_result_set_area_bytes (result, p->run.state->area);
-  cm_result_set_part (result, cm_power_report_to_json (report));
+  {
+    g_autoptr(JsonNode) part = cm_power_report_to_json (report);
+
+    cm_result_set_part (result, part);
+  }
   if (p->error != NULL && !g_error_matches (p->error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     cm_result_add_note (result, p->error->message);
   if (report->stopped)

@@ -109,8 +109,10 @@ cm_power_hub_find (const char  *sysfs,
       hub->location = g_strndup (reader, strchr (reader, '-') - reader);
       hub->port = atoi (strchr (reader, '-') + 1);
     }
-  parts[last] = (g_free (parts[last]), NULL);
+  /* The hub is the reader's parent: the path up to the reader. */
+  parts[last] = NULL;
   hub_dir = g_strjoinv ("/", parts);
+  parts[last] = (char *) reader;
   vendor = read_id (hub_dir, "idVendor");
   product = read_id (hub_dir, "idProduct");
   if (vendor != NULL && product != NULL)
